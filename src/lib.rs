@@ -4,6 +4,20 @@
 //! `topology` (stack files) → `target` (which cluster, which kubeconfig) → `exec` (the only
 //! code that spawns processes, behind a read-only allowlist) → `probe` (pure parsers of
 //! kubectl/limactl JSON) → `state` (one state per layer) → `plan` (what is missing) →
-//! `render` (text, JSON, YAML).
+//! `render` (text, JSON, YAML). `cli` and `config` turn argv into a validated context;
+//! `cmd` holds one file per subcommand; `run` maps the result to an exit code.
 
+pub mod cli;
+pub mod cmd;
+pub mod config;
 pub mod error;
+pub mod exec;
+pub mod kubectl;
+pub mod layers;
+pub mod paths;
+pub mod probe;
+pub mod render;
+pub mod run;
+pub mod suggest;
+pub mod target;
+pub mod topology;

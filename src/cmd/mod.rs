@@ -1,0 +1,5 @@
+//! One file per subcommand. Each returns the exit code it decided, or an error.
+
+pub mod stack;
+pub mod target;
+pub mod version;

@@ -1,0 +1,268 @@
+//! `stack list`, `stack show`, `stack env`: the stacks as the files declare them.
+
+use serde::Serialize;
+
+use crate::cli::Format;
+use crate::config::{known_layers, Context};
+use crate::error::{Error, Exit, Result};
+use crate::exec::shell_quote;
+use crate::render::{self, API_VERSION};
+use crate::target;
+use crate::topology::{TargetKind, Topology};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StackList {
+    api_version: &'static str,
+    kind: &'static str,
+    stacks_dir: String,
+    active: Option<String>,
+    stacks: Vec<StackRow>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StackRow {
+    name: String,
+    file: String,
+    target_kind: Option<&'static str>,
+    kubeconfig: Option<String>,
+    active: bool,
+    error: Option<String>,
+}
+
+pub fn list(ctx: &Context) -> Result<Exit> {
+    let dir = ctx.stacks_dir()?;
+    let active = dir.active_name();
+    let mut rows = Vec::new();
+    let mut first_error = None;
+    for file in dir.stack_files()? {
+        let name = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let is_active = active.as_deref() == Some(name.as_str());
+        let row = match Topology::load(&file, &dir.path, &known_layers) {
+            Ok(t) => StackRow {
+                target_kind: Some(t.kind().as_str()),
+                kubeconfig: match t.kind() {
+                    TargetKind::Lima => Some(
+                        t.raw
+                            .kubeconfig
+                            .clone()
+                            .unwrap_or_else(|| crate::topology::BENCH_KUBECONFIG.to_string()),
+                    ),
+                    TargetKind::Prod => t.raw.kubeconfig.clone(),
+                },
+                name,
+                file: file.display().to_string(),
+                active: is_active,
+                error: None,
+            },
+            Err(e) => {
+                let message = e.message.clone();
+                first_error.get_or_insert(e);
+                StackRow {
+                    name,
+                    file: file.display().to_string(),
+                    target_kind: None,
+                    kubeconfig: None,
+                    active: is_active,
+                    error: Some(message),
+                }
+            }
+        };
+        rows.push(row);
+    }
+    if ctx.format() == Format::Text {
+        let mut table = vec![vec![
+            String::new(),
+            "NAME".to_string(),
+            "KIND".to_string(),
+            "KUBECONFIG".to_string(),
+        ]];
+        for r in &rows {
+            table.push(vec![
+                if r.active { "*" } else { "" }.to_string(),
+                r.name.clone(),
+                r.target_kind.unwrap_or("invalid").to_string(),
+                match (&r.error, &r.kubeconfig) {
+                    (Some(_), _) => "-".to_string(),
+                    (None, Some(k)) => k.clone(),
+                    (None, None) => "(not declared)".to_string(),
+                },
+            ]);
+        }
+        if rows.is_empty() {
+            render::notice(&format!("no stacks in {}", dir.path.display()));
+        } else {
+            render::out(&render::table(&table))?;
+        }
+    } else {
+        render::document(
+            ctx.format(),
+            &StackList {
+                api_version: API_VERSION,
+                kind: "StackList",
+                stacks_dir: dir.path.display().to_string(),
+                active,
+                stacks: rows,
+            },
+        )?;
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(Exit::Ok),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StackDoc {
+    api_version: &'static str,
+    kind: &'static str,
+    name: String,
+    file: String,
+    target_kind: &'static str,
+    kubeconfig: Option<String>,
+    kubeconfig_path: Option<String>,
+    endpoint: Option<String>,
+    inventory: String,
+    control_group: Option<String>,
+    admin_conf: String,
+    nodes: Vec<NodeRow>,
+    layers: Vec<String>,
+    catalog: Option<String>,
+    instance_prefix: Option<String>,
+}
+
+#[derive(Serialize)]
+struct NodeRow {
+    name: String,
+    role: &'static str,
+}
+
+pub fn show(ctx: &Context, name: Option<&str>) -> Result<Exit> {
+    let t = ctx.topology(name)?;
+    let kubeconfig_path = match t.kind() {
+        TargetKind::Lima => Some(t.bench_kubeconfig(&ctx.env)?),
+        TargetKind::Prod => t.declared_kubeconfig(&ctx.env)?,
+    };
+    let doc = StackDoc {
+        api_version: API_VERSION,
+        kind: "Stack",
+        name: t.name().to_string(),
+        file: t.file.display().to_string(),
+        target_kind: t.kind().as_str(),
+        kubeconfig: t.raw.kubeconfig.clone(),
+        kubeconfig_path: kubeconfig_path.map(|p| p.display().to_string()),
+        endpoint: t.raw.endpoint.as_ref().map(|e| e.to_string()),
+        inventory: t.inventory(&ctx.env)?.display().to_string(),
+        control_group: t.raw.control_group.clone(),
+        admin_conf: t.admin_conf().to_string(),
+        nodes: t
+            .raw
+            .nodes
+            .iter()
+            .map(|n| NodeRow {
+                name: n.name.to_string(),
+                role: n.role.as_str(),
+            })
+            .collect(),
+        layers: t.layer_ids(),
+        catalog: t.raw.catalog.clone(),
+        instance_prefix: t.raw.lima.as_ref().map(|l| l.instance_prefix.to_string()),
+    };
+    if ctx.format() != Format::Text {
+        render::document(ctx.format(), &doc)?;
+        return Ok(Exit::Ok);
+    }
+    let none = || "-".to_string();
+    let kubeconfig = match (&doc.kubeconfig, &doc.kubeconfig_path) {
+        (Some(w), Some(p)) if w != p => format!("{w} ({p})"),
+        (_, Some(p)) => p.clone(),
+        (_, None) => format!(
+            "not declared (add `kubeconfig: ~/.kube/{}.config`)",
+            doc.name
+        ),
+    };
+    let mut rows = vec![
+        vec![
+            "stack".to_string(),
+            format!("{} ({})", doc.name, doc.target_kind),
+        ],
+        vec!["file".to_string(), doc.file.clone()],
+        vec!["kubeconfig".to_string(), kubeconfig],
+        vec![
+            "endpoint".to_string(),
+            doc.endpoint.clone().unwrap_or_else(none),
+        ],
+    ];
+    if t.kind() == TargetKind::Prod {
+        rows.push(vec!["inventory".to_string(), doc.inventory.clone()]);
+        rows.push(vec![
+            "control group".to_string(),
+            doc.control_group
+                .clone()
+                .unwrap_or_else(|| "(default groups)".into()),
+        ]);
+        rows.push(vec!["admin_conf".to_string(), doc.admin_conf.clone()]);
+    } else {
+        rows.push(vec!["instances".to_string(), t.instance_names().join(", ")]);
+    }
+    let nodes: Vec<String> = doc
+        .nodes
+        .iter()
+        .map(|n| format!("{} ({})", n.name, n.role))
+        .collect();
+    rows.push(vec![
+        "nodes".to_string(),
+        if nodes.is_empty() {
+            none()
+        } else {
+            nodes.join(", ")
+        },
+    ]);
+    rows.push(vec![
+        "layers".to_string(),
+        if doc.layers.is_empty() {
+            none()
+        } else {
+            doc.layers.join(", ")
+        },
+    ]);
+    if let Some(c) = &doc.catalog {
+        rows.push(vec!["catalog".to_string(), c.clone()]);
+    }
+    render::out(&render::table(&rows))?;
+    Ok(Exit::Ok)
+}
+
+/// `stack env`: the stack's own kubeconfig (topology or lima bench), never the exported one.
+pub fn env(ctx: &Context, name: Option<&str>) -> Result<Exit> {
+    let t = ctx.topology(name)?;
+    let path = match t.kind() {
+        TargetKind::Lima => t.bench_kubeconfig(&ctx.env)?,
+        TargetKind::Prod => t
+            .declared_kubeconfig(&ctx.env)?
+            .ok_or_else(|| target::not_declared(t.name()))?,
+    };
+    let text = path.to_str().ok_or_else(|| {
+        Error::input(
+            format!("kubeconfig path {} is not UTF-8", path.display()),
+            "use a UTF-8 path",
+        )
+    })?;
+    render::out(&format!("export KUBECONFIG={}\n", always_quoted(text)))?;
+    Ok(Exit::Ok)
+}
+
+/// Single-quoted for any POSIX shell, even when the path is plain.
+fn always_quoted(s: &str) -> String {
+    let q = shell_quote(s);
+    if q.starts_with('\'') {
+        q
+    } else {
+        format!("'{q}'")
+    }
+}

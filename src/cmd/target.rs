@@ -1,0 +1,138 @@
+//! `target`: resolve and verify the target without probing layers — the rule that chose the
+//! kubeconfig, the file, the context, the endpoint, reachability and the nodes.
+
+use serde::Serialize;
+
+use crate::cli::Format;
+use crate::config::Context;
+use crate::error::{Error, Exit, Result};
+use crate::kubectl::{cluster_error, Kubectl};
+use crate::probe::nodes::{self, Node};
+use crate::render::{self, API_VERSION};
+use crate::target::{self, endpoint, kubeconfig};
+use crate::topology::TargetKind;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TargetDoc {
+    api_version: &'static str,
+    kind: &'static str,
+    stack: Option<String>,
+    target_kind: Option<&'static str>,
+    rule: target::Rule,
+    kubeconfig: String,
+    context: String,
+    cluster: String,
+    endpoint: String,
+    expected_endpoint: Option<String>,
+    endpoint_matches: Option<bool>,
+    reachable: bool,
+    nodes: Vec<Node>,
+}
+
+pub fn run(ctx: &Context) -> Result<Exit> {
+    let stack = ctx.optional_topology()?;
+    let resolution = target::resolve(stack.as_ref(), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
+    for n in &resolution.notices {
+        render::notice(n);
+    }
+    if let Some(s) = stack.as_ref().filter(|s| s.kind() == TargetKind::Lima) {
+        if !resolution.path.exists() {
+            return Err(Error::input(
+                format!(
+                    "bench kubeconfig {} does not exist: stack {} has no cluster to target yet",
+                    resolution.path.display(),
+                    s.name()
+                ),
+                "bring the bench up with its harness; nestor never falls back to ~/.kube/config",
+            ));
+        }
+    }
+    let kc = kubeconfig::read(&resolution.path)?;
+    if kc.contexts > 1 {
+        render::notice(&format!(
+            "{} holds {} contexts: its current-context `{}` is the target",
+            resolution.path.display(),
+            kc.contexts,
+            kc.context
+        ));
+    }
+    let expected = stack
+        .as_ref()
+        .and_then(|s| s.raw.endpoint.as_ref().map(|e| e.to_string()));
+    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let out = kubectl
+        .run(&["get", "nodes", "-o", "json"])
+        .map_err(|e| cluster_error(e, &kc.server))?;
+    let nodes = nodes::parse(&out.stdout_text())?;
+    let doc = TargetDoc {
+        api_version: API_VERSION,
+        kind: "Target",
+        stack: stack.as_ref().map(|s| s.name().to_string()),
+        target_kind: stack.as_ref().map(|s| s.kind().as_str()),
+        rule: resolution.rule,
+        kubeconfig: resolution.path.display().to_string(),
+        context: kc.context.clone(),
+        cluster: kc.cluster.clone(),
+        endpoint: kc.server.clone(),
+        endpoint_matches: expected.as_deref().map(|e| endpoint::same(e, &kc.server)),
+        expected_endpoint: expected,
+        reachable: true,
+        nodes,
+    };
+    if ctx.format() != Format::Text {
+        render::document(ctx.format(), &doc)?;
+        return Ok(Exit::Ok);
+    }
+    let paint = render::Paint { on: ctx.color() };
+    let mut rows = vec![];
+    if let (Some(name), Some(kind)) = (&doc.stack, doc.target_kind) {
+        rows.push(vec!["stack".to_string(), format!("{name} ({kind})")]);
+    }
+    rows.push(vec![
+        "kubeconfig".to_string(),
+        format!("{} (rule: {})", doc.kubeconfig, resolution.rule.describe()),
+    ]);
+    rows.push(vec!["context".to_string(), doc.context.clone()]);
+    let endpoint_line = match (&doc.expected_endpoint, doc.endpoint_matches) {
+        (Some(_), Some(true)) => {
+            format!("{} ({})", doc.endpoint, paint.green("matches the topology"))
+        }
+        (Some(e), _) => format!(
+            "{} ({})",
+            doc.endpoint,
+            paint.red(&format!("topology expects {e}"))
+        ),
+        (None, _) => doc.endpoint.clone(),
+    };
+    rows.push(vec!["endpoint".to_string(), endpoint_line]);
+    rows.push(vec!["nodes".to_string(), nodes::summary(&doc.nodes)]);
+    let mut text = render::table(&rows);
+    let mut node_rows = vec![vec![
+        "  NAME".to_string(),
+        "READY".to_string(),
+        "ROLES".to_string(),
+        "INTERNAL-IP".to_string(),
+    ]];
+    for n in &doc.nodes {
+        node_rows.push(vec![
+            format!("  {}", n.name),
+            if n.ready {
+                paint.green("Ready")
+            } else {
+                paint.red("NotReady")
+            },
+            if n.roles.is_empty() {
+                "<none>".to_string()
+            } else {
+                n.roles.join(",")
+            },
+            n.internal_ip.clone().unwrap_or_else(|| "-".into()),
+        ]);
+    }
+    if !doc.nodes.is_empty() {
+        text.push_str(&render::table(&node_rows));
+    }
+    render::out(&text)?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,31 @@
+//! `version`: the plugin's version, as text or a nestor/v1 document.
+
+use serde::Serialize;
+
+use crate::cli::Format;
+use crate::error::{Exit, Result};
+use crate::render::{self, API_VERSION};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Version {
+    api_version: &'static str,
+    kind: &'static str,
+    version: &'static str,
+}
+
+pub fn run(format: Format) -> Result<Exit> {
+    let version = env!("CARGO_PKG_VERSION");
+    match format {
+        Format::Text => render::out(&format!("kubectl-nestor {version}\n"))?,
+        f => render::document(
+            f,
+            &Version {
+                api_version: API_VERSION,
+                kind: "Version",
+                version,
+            },
+        )?,
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,440 @@
+//! The read-only allowlist (SPEC §9), checked before any process is spawned. Every argv
+//! nestor can emit is described here; anything else is refused. The rules are written as
+//! "what may pass", never as "what to block", so a new kubectl verb is refused by default.
+
+use std::path::Path;
+
+use super::Tool;
+
+/// `kubectl proxy --reject-methods`: a regexp (Go RE2, matched against the method) that
+/// matches every method except GET and HEAD. RE2 has no look-ahead, hence the spelling out.
+pub const PROXY_REJECT_METHODS: &str =
+    "^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$";
+/// `kubectl proxy --accept-paths`: discovery and plain resource paths only.
+pub const PROXY_ACCEPT_PATHS: &str = "^/(version|api|apis)(/[a-z0-9.-]+)*/?$";
+/// `kubectl proxy --reject-paths`: never secrets, tokens or connect-style subresources,
+/// even though a GET-only proxy could not open most of them.
+pub const PROXY_REJECT_PATHS: &str =
+    "/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$)";
+
+/// `Ok(())` if the argv may run, else the reason it is refused.
+pub fn check(tool: Tool, args: &[String]) -> Result<(), String> {
+    match tool {
+        Tool::Kubectl => kubectl(args),
+        Tool::Limactl => limactl(args),
+        Tool::Ssh => ssh(args),
+    }
+}
+
+fn limactl(args: &[String]) -> Result<(), String> {
+    if args == ["list", "--json"] {
+        Ok(())
+    } else {
+        Err("limactl: only `limactl list --json` is allowed".into())
+    }
+}
+
+/// Split `--flag=value` or `--flag value`; returns (value, tokens consumed).
+fn flag_value<'a>(args: &'a [String], i: usize, name: &str) -> Option<(&'a str, usize)> {
+    let tok = args.get(i)?;
+    if let Some(v) = tok.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+        return Some((v, 1));
+    }
+    if tok == name {
+        return args.get(i + 1).map(|v| (v.as_str(), 2));
+    }
+    None
+}
+
+fn kubectl(args: &[String]) -> Result<(), String> {
+    let mut kubeconfigs = 0;
+    let mut rest: Vec<&String> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if let Some((v, n)) = flag_value(args, i, "--kubeconfig") {
+            if v.is_empty() || v.starts_with('-') {
+                return Err("kubectl: --kubeconfig needs a file".into());
+            }
+            kubeconfigs += 1;
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--request-timeout") {
+            if !v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.') || v.is_empty() {
+                return Err(format!("kubectl: bad --request-timeout `{v}`"));
+            }
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--cache-dir") {
+            if !v.starts_with('/') {
+                return Err("kubectl: --cache-dir must be absolute".into());
+            }
+            i += n;
+        } else {
+            rest.push(&args[i]);
+            i += 1;
+        }
+    }
+    if kubeconfigs != 1 {
+        return Err("kubectl: every call carries exactly one explicit --kubeconfig".into());
+    }
+    let words: Vec<&str> = rest.iter().map(|s| s.as_str()).collect();
+    match words.as_slice() {
+        ["get", tail @ ..] => kubectl_get(tail),
+        ["version", tail @ ..] => only(tail, &[&["-o", "json"], &["--output=json"], &["-o=json"]]),
+        ["api-versions"] => Ok(()),
+        ["api-resources", tail @ ..] => kubectl_api_resources(tail),
+        ["config", "view", tail @ ..] => {
+            only_flags(tail, &["--minify", "-o=json", "--output=json", "-o=yaml"])
+        }
+        ["config", "current-context"] => Ok(()),
+        ["config", "get-contexts", tail @ ..] => only_flags(tail, &["-o=name", "--no-headers"]),
+        ["proxy", tail @ ..] => kubectl_proxy(tail),
+        [verb, ..] => Err(format!(
+            "kubectl: `{verb}` is not a read-only verb nestor uses"
+        )),
+        [] => Err("kubectl: no verb".into()),
+    }
+}
+
+/// The tail must be empty or exactly one of the allowed spellings.
+fn only(tail: &[&str], allowed: &[&[&str]]) -> Result<(), String> {
+    if tail.is_empty() || allowed.contains(&tail) {
+        Ok(())
+    } else {
+        Err(format!(
+            "kubectl: arguments `{}` are not allowed",
+            tail.join(" ")
+        ))
+    }
+}
+
+fn only_flags(tail: &[&str], allowed: &[&str]) -> Result<(), String> {
+    match tail.iter().find(|t| !allowed.contains(t)) {
+        None => Ok(()),
+        Some(t) => Err(format!("kubectl: `{t}` is not allowed here")),
+    }
+}
+
+fn kubectl_api_resources(tail: &[&str]) -> Result<(), String> {
+    for t in tail {
+        let ok = matches!(*t, "-o=name" | "-o=wide" | "--no-headers" | "--cached")
+            || t.strip_prefix("--api-group=").is_some_and(is_name_list);
+        if !ok {
+            return Err(format!("kubectl: `{t}` is not allowed for api-resources"));
+        }
+    }
+    Ok(())
+}
+
+fn is_name_list(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b".-,/".contains(&b))
+}
+
+fn names_secret(resource: &str) -> bool {
+    resource.split([',', '/']).any(|r| {
+        let kind = r.split('.').next().unwrap_or_default();
+        kind == "secret" || kind == "secrets"
+    })
+}
+
+fn kubectl_get(tail: &[&str]) -> Result<(), String> {
+    let mut resources = 0;
+    let mut i = 0;
+    while i < tail.len() {
+        let t = tail[i];
+        let next = tail.get(i + 1).copied();
+        match t {
+            "-A" | "--all-namespaces" | "--ignore-not-found" => i += 1,
+            "-o" | "--output" => {
+                output_format(next.unwrap_or_default())?;
+                i += 2;
+            }
+            "-n" | "--namespace" | "-l" | "--selector" => {
+                match next {
+                    Some(v) if !v.starts_with('-') && !v.is_empty() => {}
+                    _ => return Err(format!("kubectl get: `{t}` needs a value")),
+                }
+                i += 2;
+            }
+            "--raw" => {
+                let path = next.unwrap_or_default();
+                if !path.starts_with('/') || path.contains("/secrets") || path.contains("..") {
+                    return Err(format!("kubectl get --raw: path `{path}` is not allowed"));
+                }
+                resources += 1;
+                i += 2;
+            }
+            _ if t.starts_with("-o=") || t.starts_with("--output=") => {
+                output_format(t.split_once('=').map(|x| x.1).unwrap_or_default())?;
+                i += 1;
+            }
+            _ if t.starts_with("--chunk-size=")
+                && t["--chunk-size=".len()..]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
+            {
+                i += 1
+            }
+            _ if t.starts_with("--namespace=") || t.starts_with("--selector=") => i += 1,
+            _ if t.starts_with('-') => {
+                return Err(format!("kubectl get: flag `{t}` is not allowed"));
+            }
+            _ => {
+                if !is_name_list(t) {
+                    return Err(format!("kubectl get: `{t}` is not a resource name"));
+                }
+                if names_secret(t) {
+                    return Err("kubectl get: secrets are never read".into());
+                }
+                resources += 1;
+                i += 1;
+            }
+        }
+    }
+    if resources == 0 {
+        return Err("kubectl get: no resource named".into());
+    }
+    Ok(())
+}
+
+fn output_format(f: &str) -> Result<(), String> {
+    if matches!(f, "json" | "yaml" | "name") || f.starts_with("jsonpath=") {
+        Ok(())
+    } else {
+        Err(format!("kubectl get: output `{f}` is not allowed"))
+    }
+}
+
+fn kubectl_proxy(tail: &[&str]) -> Result<(), String> {
+    let mut socket = None;
+    let mut methods = false;
+    let mut accept = false;
+    let mut reject = false;
+    for t in tail {
+        if let Some(p) = t.strip_prefix("--unix-socket=") {
+            socket = Some(p);
+        } else if t.strip_prefix("--reject-methods=") == Some(PROXY_REJECT_METHODS) {
+            methods = true;
+        } else if t.strip_prefix("--accept-paths=") == Some(PROXY_ACCEPT_PATHS) {
+            accept = true;
+        } else if t.strip_prefix("--reject-paths=") == Some(PROXY_REJECT_PATHS) {
+            reject = true;
+        } else {
+            return Err(format!("kubectl proxy: `{t}` is not the restricted form"));
+        }
+    }
+    let socket = socket.ok_or("kubectl proxy: only on a --unix-socket")?;
+    if !(methods && accept && reject) {
+        return Err("kubectl proxy: --reject-methods, --accept-paths and --reject-paths are required in their restricted form".into());
+    }
+    private_socket_dir(Path::new(socket))
+}
+
+/// The socket must live in a private directory (a real directory, mode 0700).
+fn private_socket_dir(socket: &Path) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = socket
+        .parent()
+        .filter(|_| socket.is_absolute())
+        .ok_or("kubectl proxy: the socket path must be absolute")?;
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| format!("kubectl proxy: socket directory {}: {e}", dir.display()))?;
+    if !meta.is_dir() || meta.mode() & 0o777 != 0o700 {
+        return Err(format!(
+            "kubectl proxy: socket directory {} must be a private 0700 directory",
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
+fn ssh(args: &[String]) -> Result<(), String> {
+    let mut i = 0;
+    let (mut port, mut key, mut timeout, mut batch) = (false, false, false, false);
+    while i < args.len() && args[i].starts_with('-') {
+        let value = args.get(i + 1).map(String::as_str).unwrap_or_default();
+        match args[i].as_str() {
+            "-p" if !port && value.parse::<u16>().is_ok_and(|p| p > 0) => port = true,
+            "-i" if !key && value.starts_with('/') => key = true,
+            "-o" if !timeout
+                && value
+                    .strip_prefix("ConnectTimeout=")
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) =>
+            {
+                timeout = true
+            }
+            "-o" if !batch && value == "BatchMode=yes" => batch = true,
+            other => return Err(format!("ssh: option `{other} {value}` is not allowed")),
+        }
+        i += 2;
+    }
+    if !timeout {
+        return Err("ssh: -o ConnectTimeout=N is required".into());
+    }
+    let dest = args.get(i).map(String::as_str).unwrap_or_default();
+    if !is_destination(dest) {
+        return Err(format!("ssh: destination `{dest}` is not user@host"));
+    }
+    let command: Vec<&str> = args[i + 1..].iter().map(String::as_str).collect();
+    match command.as_slice() {
+        ["true"] => Ok(()),
+        ["sudo", "-n", "cat", path] | ["cat", path] if is_remote_path(path) => Ok(()),
+        _ => Err(format!(
+            "ssh: remote command `{}` is not the kubeconfig fetch",
+            command.join(" ")
+        )),
+    }
+}
+
+fn is_destination(dest: &str) -> bool {
+    let Some((user, host)) = dest.split_once('@') else {
+        return false;
+    };
+    let user_ok = user
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && user
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+    let host_ok = !host.is_empty()
+        && !host.starts_with('-')
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".:-[]".contains(&b));
+    user_ok && host_ok
+}
+
+fn is_remote_path(p: &str) -> bool {
+    p.starts_with('/')
+        && !p.contains("..")
+        && p.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn kube(s: &str) -> Result<(), String> {
+        check(Tool::Kubectl, &argv(&format!("--kubeconfig /k/c {s}")))
+    }
+
+    #[test]
+    fn reads_pass() {
+        for ok in [
+            "get nodes -o json",
+            "--request-timeout=10s get nodes,namespaces -o json",
+            "get daemonsets -A -o json",
+            "get cephclusters.ceph.rook.io -n rook-ceph -o json",
+            "get --raw /apis",
+            "api-versions",
+            "version -o json",
+            "config current-context",
+            "get ns --chunk-size=500 -o json",
+        ] {
+            assert_eq!(kube(ok), Ok(()), "{ok}");
+        }
+        assert_eq!(check(Tool::Limactl, &argv("list --json")), Ok(()));
+        assert_eq!(
+            check(
+                Tool::Ssh,
+                &argv("-p 2222 -i /k/id -o ConnectTimeout=5 -o BatchMode=yes root@10.0.0.1 cat /etc/kubernetes/admin.conf")
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                Tool::Ssh,
+                &argv("-o ConnectTimeout=5 ops@cp1 sudo -n cat /etc/kubernetes/admin.conf")
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn mutations_and_escapes_are_refused() {
+        for bad in [
+            "apply -f x.yaml",
+            "create ns x",
+            "patch node a -p {}",
+            "delete ns x",
+            "edit node a",
+            "label node a x=y",
+            "annotate node a x=y",
+            "scale deploy a --replicas=0",
+            "rollout restart deploy a",
+            "drain a",
+            "cordon a",
+            "exec -it p -- sh",
+            "port-forward p 80",
+            "proxy",
+            "proxy --port=8001",
+            "config use-context x",
+            "config set-context x",
+            "config view --raw",
+            "get nodes --watch",
+            "get nodes -w",
+            "get secrets -A -o json",
+            "get secret/x -o json",
+            "get nodes -o go-template-file=/x",
+            "get --raw /api/v1/secrets",
+            "auth can-i get nodes",
+            "get",
+        ] {
+            assert!(kube(bad).is_err(), "{bad} passed");
+        }
+        assert!(check(Tool::Kubectl, &argv("get nodes -o json")).is_err());
+        assert!(check(
+            Tool::Kubectl,
+            &argv("--kubeconfig /a --kubeconfig /b get nodes")
+        )
+        .is_err());
+        for bad in [
+            "start x",
+            "stop x",
+            "delete x",
+            "shell x",
+            "list",
+            "list --json x",
+        ] {
+            assert!(check(Tool::Limactl, &argv(bad)).is_err(), "{bad}");
+        }
+        for bad in [
+            "-o ConnectTimeout=5 root@h rm -rf /",
+            "-o ConnectTimeout=5 -o StrictHostKeyChecking=no root@h true",
+            "-o ConnectTimeout=5 root@h cat /etc/kubernetes/admin.conf;id",
+            "root@h true",
+            "-o ConnectTimeout=5 -oProxyCommand=x root@h true",
+            "-o ConnectTimeout=5 --x root@h true",
+        ] {
+            assert!(check(Tool::Ssh, &argv(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn proxy_only_in_restricted_form() {
+        let dir = tempfile::tempdir().ok();
+        let Some(dir) = dir else { return };
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700));
+        let sock = dir.path().join("s");
+        let good = vec![
+            "--kubeconfig=/k".to_string(),
+            "proxy".into(),
+            format!("--unix-socket={}", sock.display()),
+            format!("--reject-methods={PROXY_REJECT_METHODS}"),
+            format!("--accept-paths={PROXY_ACCEPT_PATHS}"),
+            format!("--reject-paths={PROXY_REJECT_PATHS}"),
+        ];
+        assert_eq!(check(Tool::Kubectl, &good), Ok(()));
+        let mut loose = good.clone();
+        loose[3] = "--reject-methods=^POST$".into();
+        assert!(check(Tool::Kubectl, &loose).is_err());
+        let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755));
+        assert!(check(Tool::Kubectl, &good).is_err());
+    }
+}

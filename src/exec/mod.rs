@@ -1,0 +1,370 @@
+//! The process layer: the ONLY code that spawns processes (SPEC §9). It resolves the tool,
+//! checks the argv against the read-only allowlist before spawning, passes argv vectors
+//! (never a shell), bounds every child by the request timeout (killing its whole process
+//! group when it runs over), treats a signal as a failure, and prints redacted argv with
+//! `-v`. Tool modules only build argv.
+
+pub mod allowlist;
+pub mod redact;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Output as StdOutput;
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::paths::Environment;
+
+/// The external tools nestor may run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    Kubectl,
+    Limactl,
+    Ssh,
+}
+
+impl Tool {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Kubectl => "kubectl",
+            Tool::Limactl => "limactl",
+            Tool::Ssh => "ssh",
+        }
+    }
+
+    fn override_var(self) -> &'static str {
+        match self {
+            Tool::Kubectl => "NESTOR_KUBECTL",
+            Tool::Limactl => "NESTOR_LIMACTL",
+            Tool::Ssh => "NESTOR_SSH",
+        }
+    }
+
+    fn install_hint(self) -> &'static str {
+        match self {
+            Tool::Kubectl => "install kubectl (https://kubernetes.io/docs/tasks/tools/) or set NESTOR_KUBECTL=/path/to/kubectl",
+            Tool::Limactl => "install Lima (https://lima-vm.io/docs/installation/, e.g. `brew install lima`) or set NESTOR_LIMACTL=/path/to/limactl",
+            Tool::Ssh => "install the OpenSSH client (e.g. `apt-get install openssh-client`) or set NESTOR_SSH=/path/to/ssh",
+        }
+    }
+}
+
+/// A child that ran to completion with exit status 0.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Output {
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+/// Why a child did not produce a successful output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The allowlist refused the argv; nothing was spawned. Always a bug in nestor.
+    Refused { reason: String },
+    /// The tool is not installed (or the override points nowhere).
+    Missing { tool: Tool, detail: String },
+    /// The OS could not start it.
+    Spawn { detail: String },
+    /// It ran past the deadline and was killed.
+    TimedOut { after: Duration, stderr: String },
+    /// It was killed by a signal.
+    Signaled { signal: i32, stderr: String },
+    /// It exited non-zero.
+    Exit { code: i32, stderr: String },
+}
+
+/// A failed run: the (redacted) command line and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecError {
+    pub tool: Tool,
+    pub argv: String,
+    pub failure: Failure,
+}
+
+impl ExecError {
+    /// The child's stderr (redacted, trimmed), if it ran.
+    pub fn stderr(&self) -> &str {
+        match &self.failure {
+            Failure::TimedOut { stderr, .. }
+            | Failure::Signaled { stderr, .. }
+            | Failure::Exit { stderr, .. } => stderr,
+            _ => "",
+        }
+    }
+
+    /// A user-facing error (exit 1) for failures that are not about reachability.
+    pub fn into_error(self) -> Error {
+        let tool = self.tool.name();
+        match self.failure {
+            Failure::Refused { reason } => {
+                Error::internal(format!("refused to run a non-read-only command: {reason}"))
+            }
+            Failure::Missing { detail, .. } => {
+                Error::input(format!("{tool} not found: {detail}"), self.tool.install_hint())
+            }
+            Failure::Spawn { detail } => Error::input(
+                format!("cannot start {tool}: {detail}"),
+                self.tool.install_hint(),
+            ),
+            Failure::TimedOut { after, .. } => Error::unreachable(
+                format!("`{}` did not finish within {:.1}s and was killed", self.argv, after.as_secs_f64()),
+                "the cluster or host is slow or unreachable; raise --request-timeout or check connectivity",
+            ),
+            Failure::Signaled { signal, stderr } => Error::input(
+                format!("`{}` was killed by signal {signal}{}", self.argv, quote(&stderr)),
+                "a child killed by a signal is a failure: run again, and check memory limits or who killed it",
+            ),
+            Failure::Exit { code, stderr } => Error::input(
+                format!("`{}` failed with exit code {code}{}", self.argv, quote(&stderr)),
+                format!("run the command yourself to see the full output (add -v to see every {tool} call)"),
+            ),
+        }
+    }
+}
+
+fn quote(stderr: &str) -> String {
+    let line = crate::error::one_line(stderr);
+    if line.is_empty() {
+        String::new()
+    } else {
+        format!(": {line}")
+    }
+}
+
+/// How long past `--request-timeout` a child may run before it is killed: kubectl enforces the
+/// timeout per request itself; this margin lets its own message win when it can.
+pub const KILL_MARGIN: Duration = Duration::from_secs(2);
+
+/// Runs allowlisted commands. Cheap to share between threads (`&Runner` is `Sync`).
+#[derive(Debug, Clone)]
+pub struct Runner {
+    overrides: [(Tool, Option<PathBuf>); 3],
+    pub timeout: Duration,
+    pub verbose: bool,
+}
+
+impl Runner {
+    pub fn new(env: &Environment, timeout: Duration, verbose: bool) -> Runner {
+        Runner {
+            overrides: [
+                (Tool::Kubectl, env.kubectl.clone()),
+                (Tool::Limactl, env.limactl.clone()),
+                (Tool::Ssh, env.ssh.clone()),
+            ],
+            timeout,
+            verbose,
+        }
+    }
+
+    /// Where the tool is: its `NESTOR_*` override, else `which`.
+    pub fn locate(&self, tool: Tool) -> Result<PathBuf, Failure> {
+        let configured = self
+            .overrides
+            .iter()
+            .find(|(t, _)| *t == tool)
+            .and_then(|(_, p)| p.clone());
+        match configured {
+            Some(p) => which::which(&p).map_err(|_| Failure::Missing {
+                tool,
+                detail: format!(
+                    "{}={} is not an executable",
+                    tool.override_var(),
+                    p.display()
+                ),
+            }),
+            None => which::which(tool.name()).map_err(|_| Failure::Missing {
+                tool,
+                detail: format!("no `{}` on PATH", tool.name()),
+            }),
+        }
+    }
+
+    /// Run `tool args` and wait, bounded by the timeout plus [`KILL_MARGIN`].
+    pub fn run(&self, tool: Tool, args: &[String]) -> Result<Output, ExecError> {
+        let shown = format!("{} {}", tool.name(), shell_words(&redact::argv(args)));
+        let fail = |failure| ExecError {
+            tool,
+            argv: shown.clone(),
+            failure,
+        };
+        allowlist::check(tool, args).map_err(|reason| fail(Failure::Refused { reason }))?;
+        let program = self.locate(tool).map_err(fail)?;
+        self.trace(&format!("exec: {shown}"));
+        let started = Instant::now();
+        let deadline = self.timeout + KILL_MARGIN;
+        // kubectl may be a dispatcher that runs the real binary as a grandchild: a process
+        // group of its own lets a timeout kill both. ssh keeps the terminal's group so that
+        // it can still ask for a passphrase or a host-key confirmation.
+        let own_group = tool != Tool::Ssh;
+        let expression = duct::cmd(&program, args)
+            .stdin_null()
+            .stdout_capture()
+            .stderr_capture()
+            .env_remove("KUBECONFIG")
+            .unchecked()
+            .before_spawn(move |command| {
+                if own_group {
+                    std::os::unix::process::CommandExt::process_group(command, 0);
+                }
+                Ok(())
+            });
+        let handle = expression.start().map_err(|e| {
+            fail(Failure::Spawn {
+                detail: e.to_string(),
+            })
+        })?;
+        let finished = handle
+            .wait_timeout(deadline)
+            .map_err(|e| {
+                fail(Failure::Spawn {
+                    detail: e.to_string(),
+                })
+            })?
+            .cloned();
+        let output = match finished {
+            Some(o) => o,
+            None => {
+                if own_group {
+                    for pid in handle.pids() {
+                        kill_group(pid);
+                    }
+                }
+                let _ = handle.kill();
+                let stderr = handle
+                    .wait()
+                    .map(redacted_stderr)
+                    .unwrap_or_default();
+                self.trace(&format!(
+                    "exec: killed after {:.1}s: {shown}",
+                    started.elapsed().as_secs_f64()
+                ));
+                return Err(fail(Failure::TimedOut {
+                    after: deadline,
+                    stderr,
+                }));
+            }
+        };
+        self.trace(&format!(
+            "exec: {} in {:.2}s: {}",
+            describe_status(&output),
+            started.elapsed().as_secs_f64(),
+            tool.name()
+        ));
+        classify(output).map_err(fail)
+    }
+
+    fn trace(&self, line: &str) {
+        if self.verbose {
+            let _ = writeln!(std::io::stderr(), "kubectl-nestor: {line}");
+        }
+    }
+}
+
+fn describe_status(o: &StdOutput) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (o.status.code(), o.status.signal()) {
+        (Some(c), _) => format!("exit {c}"),
+        (None, Some(s)) => format!("signal {s}"),
+        _ => "unknown status".to_string(),
+    }
+}
+
+fn redacted_stderr(o: &StdOutput) -> String {
+    redact::text(String::from_utf8_lossy(&o.stderr).trim())
+}
+
+/// Exit 0 is success; a signal or a non-zero code is a failure (never `unwrap_or(0)`).
+fn classify(o: StdOutput) -> Result<Output, Failure> {
+    use std::os::unix::process::ExitStatusExt;
+    let stderr = redacted_stderr(&o);
+    match (o.status.code(), o.status.signal()) {
+        (Some(0), _) => Ok(Output {
+            stdout: o.stdout,
+            stderr,
+        }),
+        (Some(code), _) => Err(Failure::Exit { code, stderr }),
+        (None, Some(signal)) => Err(Failure::Signaled { signal, stderr }),
+        (None, None) => Err(Failure::Signaled { signal: 0, stderr }),
+    }
+}
+
+/// SIGKILL the process group led by `pid` (the child was started as a group leader).
+#[allow(unsafe_code)]
+fn kill_group(pid: u32) {
+    if let Ok(pid) = i32::try_from(pid) {
+        if pid > 0 {
+            // SAFETY: kill(2) with a negative pid signals a process group; no memory is shared.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// An argv rendered for humans, quoted the way a POSIX shell would read it back.
+pub fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Single-quote `s` for a POSIX shell unless it is plainly safe.
+pub fn shell_quote(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b));
+    if safe {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The directory kubectl keeps its discovery cache in when HOME is unset: outside any repo,
+/// never the current directory (SPEC §9).
+pub fn fallback_cache_dir() -> PathBuf {
+    std::env::temp_dir().join("kubectl-nestor-cache")
+}
+
+/// True when `p` exists and is executable by someone.
+pub fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_round_trips_shell_rules() {
+        assert_eq!(shell_quote("/a/b.config"), "/a/b.config");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn refused_argv_never_spawns() {
+        let env = Environment {
+            kubectl: Some(PathBuf::from("/nonexistent/kubectl")),
+            ..Environment::default()
+        };
+        let r = Runner::new(&env, Duration::from_secs(1), false);
+        let e = r.run(Tool::Kubectl, &["delete".into(), "ns".into(), "x".into()]);
+        assert!(matches!(
+            e,
+            Err(ExecError {
+                failure: Failure::Refused { .. },
+                ..
+            })
+        ));
+    }
+}

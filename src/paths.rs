@@ -1,0 +1,101 @@
+//! The process environment, captured once at start-up so every rule that depends on it
+//! (stacks dir, `KUBECONFIG`, `~`, tool overrides) is a pure function of this snapshot.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    pub cwd: PathBuf,
+    pub home: Option<PathBuf>,
+    /// `KUBECONFIG` as exported (an empty value counts as unset, as kubectl does).
+    pub kubeconfig: Option<OsString>,
+    pub stacks_dir: Option<PathBuf>,
+    pub no_color: bool,
+    pub kubectl: Option<PathBuf>,
+    pub limactl: Option<PathBuf>,
+    pub ssh: Option<PathBuf>,
+}
+
+impl Environment {
+    pub fn capture() -> Result<Environment> {
+        let cwd = std::env::current_dir().map_err(|e| {
+            Error::input(
+                format!("cannot read the current directory: {e}"),
+                "cd into an existing directory",
+            )
+        })?;
+        let non_empty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        Ok(Environment {
+            cwd,
+            home: non_empty("HOME").map(PathBuf::from),
+            kubeconfig: non_empty("KUBECONFIG"),
+            stacks_dir: non_empty("NESTOR_STACKS_DIR").map(PathBuf::from),
+            no_color: non_empty("NO_COLOR").is_some(),
+            kubectl: non_empty("NESTOR_KUBECTL").map(PathBuf::from),
+            limactl: non_empty("NESTOR_LIMACTL").map(PathBuf::from),
+            ssh: non_empty("NESTOR_SSH").map(PathBuf::from),
+        })
+    }
+
+    /// `p` made absolute against the current directory.
+    pub fn absolute(&self, p: &Path) -> PathBuf {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.cwd.join(p)
+        }
+    }
+}
+
+/// Expand a leading `~` or `~/` with HOME. `~user` is not supported (refused).
+pub fn expand_tilde(written: &str, env: &Environment) -> Result<PathBuf> {
+    let rest = match written.strip_prefix('~') {
+        None => return Ok(PathBuf::from(written)),
+        Some(rest) => rest,
+    };
+    if !rest.is_empty() && !rest.starts_with('/') {
+        return Err(Error::input(
+            format!("`{written}`: only `~/` is expanded, not `~user`"),
+            "write the path as ~/... or as an absolute path",
+        ));
+    }
+    let home = env.home.as_ref().ok_or_else(|| {
+        Error::input(
+            format!("cannot expand `{written}`: HOME is not set"),
+            "set HOME or write an absolute path",
+        )
+    })?;
+    Ok(home.join(rest.trim_start_matches('/')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tilde_expansion() {
+        let env = Environment {
+            home: Some("/home/op".into()),
+            ..Environment::default()
+        };
+        assert_eq!(
+            expand_tilde("~/.kube/a.config", &env).ok(),
+            Some(PathBuf::from("/home/op/.kube/a.config"))
+        );
+        assert_eq!(
+            expand_tilde("~", &env).ok(),
+            Some(PathBuf::from("/home/op"))
+        );
+        assert_eq!(
+            expand_tilde("rel/x", &env).ok(),
+            Some(PathBuf::from("rel/x"))
+        );
+        assert!(expand_tilde("~bob/x", &env).is_err());
+        let no_home = Environment::default();
+        let e = expand_tilde("~/x", &no_home).err().map(|e| e.message);
+        assert_eq!(e.as_deref(), Some("cannot expand `~/x`: HOME is not set"));
+    }
+}

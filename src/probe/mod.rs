@@ -1,0 +1,2 @@
+//! Transitional: replaced by the probe module of the preview work.
+pub mod nodes;

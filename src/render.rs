@@ -1,0 +1,141 @@
+//! Output: human text (aligned, colour only on a terminal) and the versioned `nestor/v1`
+//! documents as JSON or YAML. Every document is a serde struct so field names are code.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::cli::Format;
+use crate::error::{Error, Result};
+
+/// The `apiVersion` of every document nestor prints or saves.
+pub const API_VERSION: &str = "nestor/v1";
+
+/// Print a document as JSON or YAML on stdout.
+pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
+    let text = match format {
+        Format::Json => serde_json::to_string_pretty(doc)
+            .map(|mut s| {
+                s.push('\n');
+                s
+            })
+            .map_err(|e| Error::internal(format!("cannot encode JSON: {e}")))?,
+        Format::Yaml => serde_norway::to_string(doc)
+            .map_err(|e| Error::internal(format!("cannot encode YAML: {e}")))?,
+        Format::Text => return Err(Error::internal("document() called for text output")),
+    };
+    out(&text)
+}
+
+/// Write to stdout; a closed pipe (`| head`) is not an error worth a message.
+pub fn out(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Error::input(
+            format!("cannot write output: {e}"),
+            "check where stdout goes",
+        )),
+    }
+}
+
+/// A diagnostic line on stderr.
+pub fn notice(text: &str) {
+    let _ = writeln!(std::io::stderr(), "kubectl-nestor: {text}");
+}
+
+/// Rows of cells printed as aligned columns (two spaces apart, last column not padded).
+pub fn table(rows: &[Vec<String>]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| visible_len(s))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut text = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if c + 1 < row.len() {
+                let pad = widths[c].saturating_sub(visible_len(cell)) + 2;
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+/// Width of a cell without ANSI colour sequences.
+fn visible_len(s: &str) -> usize {
+    let mut n = 0;
+    let mut in_escape = false;
+    for c in s.chars() {
+        match (in_escape, c) {
+            (false, '\u{1b}') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (true, _) => {}
+            (false, _) => n += 1,
+        }
+    }
+    n
+}
+
+/// ANSI styling, a no-op when colour is off.
+#[derive(Debug, Clone, Copy)]
+pub struct Paint {
+    pub on: bool,
+}
+
+impl Paint {
+    fn wrap(self, code: &str, s: &str) -> String {
+        if self.on {
+            format!("\u{1b}[{code}m{s}\u{1b}[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    pub fn bold(self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    pub fn green(self, s: &str) -> String {
+        self.wrap("32", s)
+    }
+    pub fn yellow(self, s: &str) -> String {
+        self.wrap("33", s)
+    }
+    pub fn red(self, s: &str) -> String {
+        self.wrap("31", s)
+    }
+    pub fn dim(self, s: &str) -> String {
+        self.wrap("2", s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_aligns_ignoring_colour() {
+        let p = Paint { on: true };
+        let rows = vec![
+            vec!["a".to_string(), p.green("ok"), "x".into()],
+            vec!["longer".to_string(), "no".into(), "y".into()],
+        ];
+        let t = table(&rows);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[1], "longer  no  y");
+        assert!(lines[0].starts_with("a       "));
+    }
+}

@@ -1,0 +1,75 @@
+//! From argv to exit code: parse the CLI, capture the environment, dispatch, and print any
+//! error as two lines (`kubectl-nestor: error: ...` / `hint: ...`). Nothing here exits the
+//! process; `main` does.
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use clap::{CommandFactory, Parser};
+
+use crate::cli::{Cli, Command, StackCommand};
+use crate::cmd;
+use crate::config::Context;
+use crate::error::{Error, Exit, Result};
+use crate::paths::Environment;
+
+/// Run with the given argv and return the exit code of SPEC §8.
+pub fn run<I, T>(args: I) -> Exit
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let code = match e.kind() {
+                ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Exit::Ok,
+                // clap would exit 2, which means "plan not empty" here: usage errors are 1.
+                _ => Exit::Error,
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "{e}");
+            e.exit
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<Exit> {
+    match cli.command {
+        Command::Completion { shell } => completion(shell),
+        Command::Version => cmd::version::run(cli.global.output),
+        command => {
+            let ctx = Context::new(cli.global, Environment::capture()?);
+            match command {
+                Command::Target => cmd::target::run(&ctx),
+                Command::Stack(StackCommand::List) => cmd::stack::list(&ctx),
+                Command::Stack(StackCommand::Show { name }) => {
+                    cmd::stack::show(&ctx, name.as_deref())
+                }
+                Command::Stack(StackCommand::Env { name }) => {
+                    cmd::stack::env(&ctx, name.as_deref())
+                }
+                Command::Completion { .. } | Command::Version => {
+                    Err(Error::internal("unreachable dispatch"))
+                }
+            }
+        }
+    }
+}
+
+fn completion(shell: clap_complete::Shell) -> Result<Exit> {
+    let mut command = Cli::command();
+    let mut buffer = Vec::new();
+    clap_complete::generate(shell, &mut command, "kubectl-nestor", &mut buffer);
+    crate::render::out(&String::from_utf8_lossy(&buffer))?;
+    Ok(Exit::Ok)
+}

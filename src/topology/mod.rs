@@ -1,0 +1,320 @@
+//! Stack topologies (SPEC §3): where the stacks directory is, which stack is active, and the
+//! parsed topology with its paths resolved against the repo root.
+
+pub mod schema;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::paths::{expand_tilde, Environment};
+pub use schema::{NodeDecl, RawTopology, Role, TargetKind};
+
+/// The name of the active-stack symlink inside the stacks directory.
+pub const CURRENT: &str = "current.yaml";
+/// Where the Lima bench harness writes its kubeconfig, relative to the repo root.
+pub const BENCH_KUBECONFIG: &str = "bench/lima/.work/kubeconfig";
+/// Default Ansible inventory, relative to the repo root.
+pub const DEFAULT_INVENTORY: &str = "bootstrap/hosts.yaml";
+/// Default remote path of the kubeadm admin kubeconfig.
+pub const DEFAULT_ADMIN_CONF: &str = "/etc/kubernetes/admin.conf";
+
+/// The stacks directory and how it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StacksDir {
+    pub path: PathBuf,
+    pub found_by: &'static str,
+}
+
+impl StacksDir {
+    /// `--stacks-dir`, else `NESTOR_STACKS_DIR`, else the first `stacks/` walking up from the
+    /// current directory.
+    pub fn locate(flag: Option<&Path>, env: &Environment) -> Result<StacksDir> {
+        let explicit = match (flag, &env.stacks_dir) {
+            (Some(p), _) => Some((p.to_path_buf(), "--stacks-dir")),
+            (None, Some(p)) => Some((p.clone(), "NESTOR_STACKS_DIR")),
+            (None, None) => None,
+        };
+        if let Some((path, found_by)) = explicit {
+            let path = env.absolute(&path);
+            if !path.is_dir() {
+                return Err(Error::input(
+                    format!(
+                        "stacks directory {} (from {found_by}) does not exist",
+                        path.display()
+                    ),
+                    "pass the `stacks/` directory of your platform repo with --stacks-dir",
+                ));
+            }
+            return Ok(StacksDir { path, found_by });
+        }
+        for dir in env.cwd.ancestors() {
+            let candidate = dir.join("stacks");
+            if candidate.is_dir() {
+                return Ok(StacksDir {
+                    path: candidate,
+                    found_by: "found walking up from the current directory",
+                });
+            }
+        }
+        Err(Error::input(
+            format!(
+                "no stacks/ directory in {} or any parent",
+                env.cwd.display()
+            ),
+            "run from inside your platform repo, or pass --stacks-dir DIR (or set NESTOR_STACKS_DIR)",
+        ))
+    }
+
+    /// The repo root: the parent of the stacks directory.
+    pub fn repo_root(&self) -> PathBuf {
+        self.path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| self.path.clone())
+    }
+
+    /// Every `<name>.yaml` stack file, sorted, without the `current.yaml` link.
+    pub fn stack_files(&self) -> Result<Vec<PathBuf>> {
+        let entries = fs::read_dir(&self.path).map_err(|e| {
+            Error::input(
+                format!("cannot read stacks directory {}: {e}", self.path.display()),
+                "check the directory's permissions",
+            )
+        })?;
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "yaml")
+                    && p.file_name().is_some_and(|n| n != CURRENT)
+            })
+            .collect();
+        files.sort();
+        Ok(files)
+    }
+
+    /// The stack `current.yaml` points at, if the link exists and is not dangling.
+    pub fn active_name(&self) -> Option<String> {
+        let target = fs::read_link(self.path.join(CURRENT)).ok()?;
+        let target = if target.is_absolute() {
+            target
+        } else {
+            self.path.join(target)
+        };
+        target.exists().then(|| stem(&target))?
+    }
+}
+
+fn stem(p: &Path) -> Option<String> {
+    p.file_stem().map(|s| s.to_string_lossy().into_owned())
+}
+
+/// Which stack file a command is about: `--stack NAME|PATH`, else the active link.
+pub fn select_file(stack: Option<&str>, dir: &StacksDir, env: &Environment) -> Result<PathBuf> {
+    if let Some(arg) = stack {
+        if looks_like_path(arg) {
+            let path = env.absolute(Path::new(arg));
+            if !path.is_file() {
+                return Err(Error::input(
+                    format!("stack file {} does not exist", path.display()),
+                    "pass a stack name from `kubectl nestor stack list` or an existing file",
+                ));
+            }
+            return Ok(path);
+        }
+        if !schema::is_dns1123_label(arg) {
+            return Err(Error::input(
+                format!("`{arg}` is not a stack name"),
+                "stack names are DNS-1123 labels (see `kubectl nestor stack list`); a path needs a '/' or a .yaml suffix",
+            ));
+        }
+        let path = dir.path.join(format!("{arg}.yaml"));
+        if !path.is_file() {
+            let names: Vec<String> = dir.stack_files()?.iter().filter_map(|p| stem(p)).collect();
+            return Err(Error::input(
+                format!(
+                    "no stack `{arg}` in {}{}",
+                    dir.path.display(),
+                    crate::suggest::did_you_mean(arg, names.iter().map(String::as_str))
+                ),
+                format!("stacks here: {}", list_or_none(&names)),
+            ));
+        }
+        return Ok(path);
+    }
+    let link = dir.path.join(CURRENT);
+    match fs::symlink_metadata(&link) {
+        Err(_) => Err(Error::input(
+            format!("no active stack: {} does not exist", link.display()),
+            "run `kubectl nestor stack select NAME`, or pass --stack NAME",
+        )),
+        Ok(meta) if !meta.file_type().is_symlink() => Err(Error::input(
+            format!("{} is not a symlink", link.display()),
+            "it must point at `<name>.yaml`: remove it and run `kubectl nestor stack select NAME`",
+        )),
+        Ok(_) => {
+            let target = fs::read_link(&link).map_err(|e| {
+                Error::input(
+                    format!("cannot read link {}: {e}", link.display()),
+                    "run `kubectl nestor stack select NAME`",
+                )
+            })?;
+            let resolved = if target.is_absolute() {
+                target.clone()
+            } else {
+                dir.path.join(&target)
+            };
+            if !resolved.is_file() {
+                return Err(Error::input(
+                    format!(
+                        "{} points at {}, which does not exist",
+                        link.display(),
+                        target.display()
+                    ),
+                    "run `kubectl nestor stack select NAME` to point it at an existing stack",
+                ));
+            }
+            Ok(resolved)
+        }
+    }
+}
+
+/// `--stack` names a file (not a stack name) when it has a '/' or a YAML suffix.
+pub fn looks_like_path(arg: &str) -> bool {
+    arg.contains('/') || arg.ends_with(".yaml") || arg.ends_with(".yml")
+}
+
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A parsed, validated topology and where it lives.
+#[derive(Debug, Clone)]
+pub struct Topology {
+    pub raw: RawTopology,
+    pub file: PathBuf,
+    pub stacks_dir: PathBuf,
+    pub repo_root: PathBuf,
+}
+
+impl Topology {
+    /// Read and validate `file`. `known_layers` receives the stack's `catalog:` path (if any)
+    /// and returns every valid layer id (built-in plus that catalog).
+    pub fn load(
+        file: &Path,
+        stacks_dir: &Path,
+        known_layers: &dyn Fn(Option<&Path>) -> Result<BTreeSet<String>>,
+    ) -> Result<Topology> {
+        let bytes = fs::read(file).map_err(|e| {
+            Error::input(
+                format!("cannot read topology {}: {e}", file.display()),
+                "check that the file exists and is readable",
+            )
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            Error::input(
+                format!("{}: the topology is not UTF-8 text", file.display()),
+                "save the file as UTF-8",
+            )
+        })?;
+        let stem = stem(file).unwrap_or_default();
+        // First pass without layer-id checks: it tells where the stack's catalog is.
+        let first = schema::parse(&text, file, &stem, None)?;
+        let catalog = first.catalog.as_deref().map(|c| stacks_dir.join(c));
+        let known = known_layers(catalog.as_deref())?;
+        let raw = schema::parse(&text, file, &stem, Some(&known))?;
+        let repo_root = stacks_dir
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| stacks_dir.to_path_buf());
+        Ok(Topology {
+            raw,
+            file: file.to_path_buf(),
+            stacks_dir: stacks_dir.to_path_buf(),
+            repo_root,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        self.raw.name.as_str()
+    }
+
+    pub fn kind(&self) -> TargetKind {
+        self.raw.target_kind
+    }
+
+    /// A path written in the topology: `~` expanded, relative paths against the repo root.
+    pub fn resolve_path(&self, written: &str, env: &Environment) -> Result<PathBuf> {
+        let expanded = expand_tilde(written, env).map_err(|e| {
+            e.with_hint(format!(
+                "set HOME, or write an absolute path in {}",
+                self.file.display()
+            ))
+        })?;
+        Ok(if expanded.is_absolute() {
+            expanded
+        } else {
+            self.repo_root.join(expanded)
+        })
+    }
+
+    /// The declared `kubeconfig:`, resolved.
+    pub fn declared_kubeconfig(&self, env: &Environment) -> Result<Option<PathBuf>> {
+        self.raw
+            .kubeconfig
+            .as_deref()
+            .map(|k| self.resolve_path(k, env))
+            .transpose()
+    }
+
+    /// The Lima bench kubeconfig: the declared one, else the harness's path in the repo.
+    pub fn bench_kubeconfig(&self, env: &Environment) -> Result<PathBuf> {
+        Ok(match self.declared_kubeconfig(env)? {
+            Some(p) => p,
+            None => self.repo_root.join(BENCH_KUBECONFIG),
+        })
+    }
+
+    pub fn inventory(&self, env: &Environment) -> Result<PathBuf> {
+        self.resolve_path(
+            self.raw.inventory.as_deref().unwrap_or(DEFAULT_INVENTORY),
+            env,
+        )
+    }
+
+    pub fn admin_conf(&self) -> &str {
+        self.raw
+            .admin_conf
+            .as_ref()
+            .map(|p| p.as_str())
+            .unwrap_or(DEFAULT_ADMIN_CONF)
+    }
+
+    pub fn node_names(&self) -> Vec<String> {
+        self.raw.nodes.iter().map(|n| n.name.to_string()).collect()
+    }
+
+    /// Lima instance names: prefix + node name.
+    pub fn instance_names(&self) -> Vec<String> {
+        let prefix = self
+            .raw
+            .lima
+            .as_ref()
+            .map(|l| l.instance_prefix.as_str())
+            .unwrap_or("");
+        self.raw
+            .nodes
+            .iter()
+            .map(|n| format!("{prefix}{}", n.name))
+            .collect()
+    }
+
+    pub fn layer_ids(&self) -> Vec<String> {
+        self.raw.layers.iter().map(|l| l.to_string()).collect()
+    }
+}

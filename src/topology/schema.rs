@@ -1,0 +1,399 @@
+//! The stack topology file (`stacks/<name>.yaml`, SPEC §3) parsed strictly: unknown keys,
+//! wrong types, bad names, duplicate nodes and unknown layer ids are errors that name the
+//! file, the line and column, and the nearest valid key.
+//!
+//! Validation runs inside deserialization (the validated newtypes below read a small
+//! per-parse context) so that serde_norway attaches the position of the offending value.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::suggest::did_you_mean;
+
+/// Keys of a topology file, for did-you-mean suggestions.
+pub const TOPOLOGY_KEYS: &[&str] = &[
+    "name",
+    "target_kind",
+    "kubeconfig",
+    "endpoint",
+    "inventory",
+    "control_group",
+    "admin_conf",
+    "nodes",
+    "layers",
+    "catalog",
+    "lima",
+];
+const NODE_KEYS: &[&str] = &["name", "role"];
+const LIMA_KEYS: &[&str] = &["instance_prefix"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetKind {
+    /// A local bench of Lima VMs.
+    Lima,
+    /// Machines provisioned outside the tool; only Kubernetes is observed.
+    Prod,
+}
+
+impl TargetKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TargetKind::Lima => "lima",
+            TargetKind::Prod => "prod",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Role {
+    #[serde(rename = "control-plane")]
+    ControlPlane,
+    #[serde(rename = "worker")]
+    Worker,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::ControlPlane => "control-plane",
+            Role::Worker => "worker",
+        }
+    }
+}
+
+/// The file as written, every field validated; paths are not resolved yet.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTopology {
+    pub name: StackName,
+    pub target_kind: TargetKind,
+    pub kubeconfig: Option<String>,
+    pub endpoint: Option<Endpoint>,
+    pub inventory: Option<String>,
+    pub control_group: Option<String>,
+    pub admin_conf: Option<RemotePath>,
+    #[serde(default)]
+    pub nodes: Vec<NodeDecl>,
+    #[serde(default)]
+    pub layers: Vec<LayerId>,
+    pub catalog: Option<String>,
+    pub lima: Option<LimaSection>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeDecl {
+    pub name: NodeName,
+    pub role: Role,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimaSection {
+    #[serde(default)]
+    pub instance_prefix: InstancePrefix,
+}
+
+/// What the validating newtypes need to know during one parse.
+#[derive(Default)]
+struct ParseContext {
+    expected_stem: Option<String>,
+    /// `None`: layer ids are not checked (first pass, before the catalog is known).
+    known_layers: Option<BTreeSet<String>>,
+    seen_nodes: BTreeSet<String>,
+    seen_layers: BTreeSet<String>,
+}
+
+thread_local! {
+    static CONTEXT: RefCell<ParseContext> = RefCell::new(ParseContext::default());
+}
+
+/// Parse and validate topology text. `known_layers` are the catalog's ids (built-in plus
+/// the stack's `catalog:` file); `None` skips that one check.
+pub fn parse(
+    text: &str,
+    file: &Path,
+    expected_stem: &str,
+    known_layers: Option<&BTreeSet<String>>,
+) -> Result<RawTopology> {
+    CONTEXT.with(|c| {
+        *c.borrow_mut() = ParseContext {
+            expected_stem: Some(expected_stem.to_string()),
+            known_layers: known_layers.cloned(),
+            ..ParseContext::default()
+        }
+    });
+    let parsed = if text.trim().is_empty() {
+        Err(Error::input(
+            format!("{}: the topology file is empty", file.display()),
+            "a topology needs at least `name:` and `target_kind:`; see examples/stacks/",
+        ))
+    } else {
+        serde_norway::from_str::<RawTopology>(text).map_err(|e| yaml_error(&e, file))
+    };
+    CONTEXT.with(|c| *c.borrow_mut() = ParseContext::default());
+    parsed
+}
+
+/// Turn a serde_norway error into `file:line:col: message` with a did-you-mean hint.
+pub fn yaml_error(e: &serde_norway::Error, file: &Path) -> Error {
+    let full = e.to_string();
+    // serde_norway appends " at line L column C" (and sometimes a path prefix): keep the message.
+    let message = match full.find(" at line ") {
+        Some(i) => full[..i].to_string(),
+        None => full.clone(),
+    };
+    // serde_norway prefixes the key path ("nodes[1].role: ..."): the position says it better.
+    let message = message
+        .split_once(": ")
+        .filter(|(path, _)| !path.contains([' ', '`']))
+        .map(|(_, m)| m.to_string())
+        .unwrap_or(message);
+    let position = match e.location() {
+        Some(l) => format!("{}:{}:{}", file.display(), l.line(), l.column()),
+        None => file.display().to_string(),
+    };
+    let (message, hint) = explain(&message);
+    Error::input(format!("{position}: {message}"), hint)
+}
+
+/// Rewrite serde's wording into ours and pick a hint.
+fn explain(message: &str) -> (String, String) {
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let key = rest.split('`').next().unwrap_or_default();
+        let valid: &[&str] = if rest.contains("`role`") {
+            NODE_KEYS
+        } else if rest.contains("`instance_prefix`") && !rest.contains("`nodes`") {
+            LIMA_KEYS
+        } else {
+            TOPOLOGY_KEYS
+        };
+        return (
+            format!(
+                "unknown key `{key}`{}",
+                did_you_mean(key, valid.iter().copied())
+            ),
+            format!("valid keys here: {}", valid.join(", ")),
+        );
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant `") {
+        let word = rest.split('`').next().unwrap_or_default();
+        let valid: &[&str] = if rest.contains("`prod`") {
+            &["lima", "prod"]
+        } else {
+            &["control-plane", "worker"]
+        };
+        let what = if rest.contains("`prod`") {
+            "target_kind"
+        } else {
+            "role"
+        };
+        return (
+            format!(
+                "unknown {what} `{word}`{}",
+                did_you_mean(word, valid.iter().copied())
+            ),
+            format!("{what} is one of: {}", valid.join(", ")),
+        );
+    }
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        let key = rest.split('`').next().unwrap_or_default();
+        return (
+            format!("missing required key `{key}`"),
+            format!("add `{key}:`; see examples/stacks/ for a complete topology"),
+        );
+    }
+    if let Some((msg, hint)) = message.split_once(" | hint: ") {
+        return (msg.to_string(), hint.to_string());
+    }
+    (
+        message.to_string(),
+        "fix the file; see examples/stacks/ for a valid topology".to_string(),
+    )
+}
+
+/// A custom deserialization error carrying its own hint through serde's string channel.
+fn invalid<E: de::Error>(message: String, hint: &str) -> E {
+    E::custom(format!("{message} | hint: {hint}"))
+}
+
+/// RFC 1123 label: lowercase alphanumerics and '-', starting and ending alphanumeric, ≤ 63.
+pub fn is_dns1123_label(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 63
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
+/// RFC 1123 subdomain (Kubernetes node names): dot-separated labels, ≤ 253.
+pub fn is_dns1123_subdomain(s: &str) -> bool {
+    s.len() <= 253 && s.split('.').all(is_dns1123_label)
+}
+
+macro_rules! string_newtype {
+    ($name:ident) => {
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    };
+}
+
+string_newtype!(StackName);
+string_newtype!(NodeName);
+string_newtype!(LayerId);
+string_newtype!(InstancePrefix);
+string_newtype!(RemotePath);
+string_newtype!(Endpoint);
+
+/// Deserialize a string through `check` inside the scalar's own visitor, so that a refusal
+/// carries the scalar's line and column.
+fn validated<'de, D: Deserializer<'de>>(
+    d: D,
+    check: fn(&str) -> Result<(), (String, String)>,
+) -> Result<String, D::Error> {
+    struct V(fn(&str) -> Result<(), (String, String)>);
+    impl de::Visitor<'_> for V {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+            (self.0)(v).map_err(|(message, hint)| invalid(message, &hint))?;
+            Ok(v.to_string())
+        }
+    }
+    d.deserialize_str(V(check))
+}
+
+macro_rules! validated_newtype {
+    ($name:ident, $check:expr) => {
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                validated(d, $check).map($name)
+            }
+        }
+    };
+}
+
+validated_newtype!(StackName, check_stack_name);
+validated_newtype!(NodeName, check_node_name);
+validated_newtype!(LayerId, check_layer_id);
+validated_newtype!(InstancePrefix, check_instance_prefix);
+validated_newtype!(RemotePath, check_remote_path);
+validated_newtype!(Endpoint, check_endpoint);
+
+type Check = Result<(), (String, String)>;
+
+fn check_stack_name(s: &str) -> Check {
+    if !is_dns1123_label(s) {
+        return Err((
+            format!("stack name `{s}` is not a DNS-1123 label"),
+            "use lowercase letters, digits and '-', at most 63 characters, e.g. `dirqual`".into(),
+        ));
+    }
+    let stem = CONTEXT.with(|c| c.borrow().expected_stem.clone());
+    match stem.filter(|stem| stem != s) {
+        Some(stem) => Err((
+            format!("stack name `{s}` differs from the file name `{stem}.yaml`"),
+            format!("rename the file to `{s}.yaml` or set `name: {stem}`"),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn check_node_name(s: &str) -> Check {
+    if !is_dns1123_subdomain(s) {
+        return Err((
+            format!("node name `{s}` is not a valid Kubernetes node name (DNS-1123)"),
+            "use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit".into(),
+        ));
+    }
+    if !CONTEXT.with(|c| c.borrow_mut().seen_nodes.insert(s.to_string())) {
+        return Err((
+            format!("duplicate node `{s}`"),
+            "each node is declared once under `nodes:`".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn check_layer_id(s: &str) -> Check {
+    let known = CONTEXT.with(|c| c.borrow().known_layers.clone());
+    if let Some(known) = known.filter(|k| !k.contains(s)) {
+        return Err((
+            format!(
+                "unknown layer `{s}`{}",
+                did_you_mean(s, known.iter().map(String::as_str))
+            ),
+            format!(
+                "known layers: {} (add others with a `catalog:` file)",
+                known.iter().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    if !CONTEXT.with(|c| c.borrow_mut().seen_layers.insert(s.to_string())) {
+        return Err((
+            format!("layer `{s}` is listed twice"),
+            "list each layer once under `layers:`".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn check_instance_prefix(s: &str) -> Check {
+    let ok = s
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+        && !s.starts_with(['-', '.']);
+    if ok {
+        return Ok(());
+    }
+    Err((
+        format!("lima instance_prefix `{s}` is not a valid Lima instance name prefix"),
+        "use letters, digits, '-', '_' or '.', not starting with '-' or '.'".into(),
+    ))
+}
+
+fn check_remote_path(s: &str) -> Check {
+    let ok = s.starts_with('/')
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b))
+        && !s.contains("..");
+    if ok {
+        return Ok(());
+    }
+    Err((
+        format!("admin_conf `{s}` is not a plain absolute path"),
+        "use an absolute path of letters, digits, '/', '.', '_' and '-', e.g. /etc/kubernetes/admin.conf".into(),
+    ))
+}
+
+fn check_endpoint(s: &str) -> Check {
+    if crate::target::endpoint::normalize(s).is_some() {
+        return Ok(());
+    }
+    Err((
+        format!("endpoint `{s}` is not an http(s) URL"),
+        "write the API server URL as in the kubeconfig, e.g. https://10.67.2.11:6443".into(),
+    ))
+}
