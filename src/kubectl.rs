@@ -48,6 +48,7 @@ impl<'a> Kubectl<'a> {
 pub fn unreachable_reason(stderr: &str) -> Option<&'static str> {
     let s = stderr.to_ascii_lowercase();
     if s.contains("connection refused")
+        || s.contains("was refused")
         || s.contains("no route to host")
         || s.contains("no such host")
         || s.contains("network is unreachable")

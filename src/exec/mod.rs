@@ -236,10 +236,7 @@ impl Runner {
                     }
                 }
                 let _ = handle.kill();
-                let stderr = handle
-                    .wait()
-                    .map(redacted_stderr)
-                    .unwrap_or_default();
+                let stderr = handle.wait().map(redacted_stderr).unwrap_or_default();
                 self.trace(&format!(
                     "exec: killed after {:.1}s: {shown}",
                     started.elapsed().as_secs_f64()

@@ -1,0 +1,894 @@
+//! Foundation flows: topology errors, kubeconfig target rules, the read-only process layer,
+//! `target`, `stack list|show|env`, exit codes.
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use nestor::exec::{Failure, Runner, Tool};
+use nestor::paths::Environment;
+
+use crate::support::*;
+
+// ---- SPEC §1 cause 3: the prod kubeconfig was never chosen --------------------------------
+
+#[test]
+fn prod_without_declared_kubeconfig_is_refused_and_runs_no_kubectl() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_UNDECLARED);
+    bed.select("dirqual");
+    // A decoy catch-all kubeconfig: it must never be used.
+    bed.kubeconfig(&bed.home.join(".kube/config"), "https://10.99.99.99:6443");
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let before = bed.tree();
+    let out = bed.cmd().arg("target").output().expect("run");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("kubectl-nestor: error: kubeconfig target not declared for stack dirqual: add `kubeconfig: ~/.kube/dirqual.config`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint: run `kubectl nestor stack select dirqual`"),
+        "{err}"
+    );
+    assert!(
+        bed.calls("kubectl").is_empty(),
+        "kubectl ran: {:?}",
+        bed.calls("kubectl")
+    );
+    assert_eq!(stdout_of(&out), "");
+    assert_eq!(bed.tree(), before, "something was written");
+}
+
+#[test]
+fn stack_env_refuses_an_undeclared_prod_stack() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_UNDECLARED);
+    let out = bed
+        .cmd()
+        .args(["stack", "env", "dirqual"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr_of(&out).contains("stack select dirqual"));
+    assert_eq!(stdout_of(&out), "");
+}
+
+// ---- kubeconfig resolution (SPEC §4) --------------------------------------------------------
+
+#[test]
+fn target_reports_rule_context_endpoint_and_nodes() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    let kc = bed.kubeconfig(
+        &bed.home.join(".kube/dirqual.config"),
+        "https://10.67.2.11:6443",
+    );
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let out = bed
+        .cmd()
+        .args(["target", "--no-color"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains(&format!(
+            "kubeconfig  {} (rule: topology kubeconfig:)",
+            kc.display()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("context     kubernetes-admin@dirqual"),
+        "{text}"
+    );
+    assert!(
+        text.contains("endpoint    https://10.67.2.11:6443 (matches the topology)"),
+        "{text}"
+    );
+    assert!(text.contains("4 registered, 4 Ready"), "{text}");
+    assert!(text.contains("dirqual1"), "{text}");
+    let calls = bed.calls("kubectl");
+    assert_eq!(calls.len(), 1);
+    assert!(
+        calls[0].contains(&format!("--kubeconfig={}", kc.display())),
+        "{calls:?}"
+    );
+}
+
+#[test]
+fn flag_beats_env_beats_topology() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    let topo = bed.kubeconfig(
+        &bed.home.join(".kube/dirqual.config"),
+        "https://10.67.2.11:6443",
+    );
+    let env = bed.kubeconfig(
+        &bed.tmp.path().join("env.config"),
+        "https://10.67.2.11:6443",
+    );
+    let flag = bed.kubeconfig(
+        &bed.tmp.path().join("flag.config"),
+        "https://10.67.2.11:6443",
+    );
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let json = |out: std::process::Output| -> serde_json::Value {
+        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    let v = json(
+        bed.cmd()
+            .args(["target", "-o", "json"])
+            .output()
+            .expect("run"),
+    );
+    assert_eq!(
+        (v["rule"].as_str(), v["kubeconfig"].as_str()),
+        (Some("topology"), topo.to_str())
+    );
+    let v = json(
+        bed.cmd()
+            .args(["target", "-o", "json"])
+            .env("KUBECONFIG", &env)
+            .output()
+            .expect("run"),
+    );
+    assert_eq!(
+        (v["rule"].as_str(), v["kubeconfig"].as_str()),
+        (Some("env"), env.to_str())
+    );
+    let v = json(
+        bed.cmd()
+            .args([
+                "--kubeconfig",
+                flag.to_str().unwrap_or_default(),
+                "target",
+                "-o",
+                "json",
+            ])
+            .env("KUBECONFIG", &env)
+            .output()
+            .expect("run"),
+    );
+    assert_eq!(
+        (v["rule"].as_str(), v["kubeconfig"].as_str()),
+        (Some("flag"), flag.to_str())
+    );
+    assert_eq!(v["apiVersion"], "nestor/v1");
+    assert_eq!(v["kind"], "Target");
+    assert_eq!(v["nodes"].as_array().map(Vec::len), Some(4));
+}
+
+#[test]
+fn kubeconfig_list_is_refused_for_prod() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    let a = bed.kubeconfig(&bed.tmp.path().join("a.config"), "https://10.67.2.11:6443");
+    let b = bed.kubeconfig(&bed.tmp.path().join("b.config"), "https://10.67.2.12:6443");
+    let before = bed.tree();
+    let out = bed
+        .cmd()
+        .arg("target")
+        .env("KUBECONFIG", format!("{}:{}", a.display(), b.display()))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr_of(&out);
+    assert!(err.contains("KUBECONFIG lists 2 files"), "{err}");
+    assert!(
+        err.contains("the target of prod stack dirqual would be ambiguous"),
+        "{err}"
+    );
+    assert!(err.contains("hint: one file per target"), "{err}");
+    assert!(bed.calls("kubectl").is_empty());
+    assert_eq!(bed.tree(), before);
+}
+
+#[test]
+fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
+    let bed = Bed::new();
+    bed.write_stack("bench", LIMA_BENCH);
+    bed.select("bench");
+    let bench = bed.kubeconfig(
+        &bed.repo.join("bench/lima/.work/kubeconfig"),
+        "https://127.0.0.1:6443",
+    );
+    let prod = bed.kubeconfig(
+        &bed.home.join(".kube/dirqual.config"),
+        "https://10.67.2.11:6443",
+    );
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let out = bed
+        .cmd()
+        .args(["target", "-o", "json"])
+        .env("KUBECONFIG", &prod)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains(&format!(
+            "KUBECONFIG environment variable ({}) ignored",
+            prod.display()
+        )),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["rule"], "lima-bench");
+    assert_eq!(v["kubeconfig"].as_str(), bench.to_str());
+    let calls = bed.calls("kubectl");
+    assert!(
+        calls
+            .iter()
+            .all(|c| c.contains(&format!("--kubeconfig={}", bench.display()))),
+        "{calls:?}"
+    );
+}
+
+#[test]
+fn lima_without_bench_kubeconfig_never_falls_back() {
+    let bed = Bed::new();
+    bed.write_stack("bench", LIMA_BENCH);
+    bed.select("bench");
+    bed.kubeconfig(&bed.home.join(".kube/config"), "https://10.99.99.99:6443");
+    let out = bed.cmd().arg("target").output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("bench kubeconfig"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(stderr_of(&out).contains("does not exist"));
+    assert!(bed.calls("kubectl").is_empty());
+}
+
+/// Each way a kubeconfig can fail to name its target is its own error, exit 1, no kubectl.
+#[test]
+fn current_context_rules() {
+    let good = kubeconfig_text("https://10.67.2.11:6443");
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("missing", String::new(), "does not exist"),
+        ("empty", "\n".into(), "is empty"),
+        (
+            "no current-context",
+            good.replace("current-context: kubernetes-admin@dirqual\n", ""),
+            "has no current-context",
+        ),
+        (
+            "dangling current-context",
+            good.replace(
+                "current-context: kubernetes-admin@dirqual",
+                "current-context: gone",
+            ),
+            "current-context `gone` names no context",
+        ),
+        (
+            "context without cluster",
+            good.replace("    cluster: dirqual\n", "    cluster: elsewhere\n"),
+            "names cluster `elsewhere`, which is not in the file",
+        ),
+        (
+            "not yaml",
+            "clusters: [\n".into(),
+            "is not a valid kubeconfig YAML",
+        ),
+    ];
+    for (what, content, expected) in cases {
+        let bed = Bed::new();
+        bed.write_stack("dirqual", PROD_DECLARED);
+        bed.select("dirqual");
+        let path = bed.home.join(".kube/dirqual.config");
+        if what != "missing" {
+            bed.kubeconfig(&path, "x");
+            fs::write(&path, &content).expect("write");
+        }
+        bed.kubectl_serving_nodes(NODES_DIRQUAL);
+        let out = bed.cmd().arg("target").output().expect("run");
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+        assert!(err.contains(expected), "{what}: {err}");
+        assert!(err.contains("\nhint: "), "{what}: {err}");
+        assert!(!err.contains("U0VDUkVU"), "{what}: secret leaked: {err}");
+        assert!(bed.calls("kubectl").is_empty(), "{what}");
+    }
+}
+
+#[test]
+fn unreadable_kubeconfig_is_its_own_error() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    // A directory where the file should be: readable by root too, unlike chmod 000.
+    fs::create_dir_all(bed.home.join(".kube/dirqual.config")).expect("mkdir");
+    let out = bed.cmd().arg("target").output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("is a directory"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn several_contexts_use_current_context_with_a_notice() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    let path = bed.home.join(".kube/dirqual.config");
+    bed.kubeconfig(&path, "https://10.67.2.11:6443");
+    let text = fs::read_to_string(&path).expect("read").replace(
+        "current-context:",
+        "- context:\n    cluster: dirqual\n    user: kubernetes-admin\n  name: other\ncurrent-context:",
+    );
+    fs::write(&path, text).expect("write");
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let out = bed.cmd().arg("target").output().expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains(
+        "holds 2 contexts: its current-context `kubernetes-admin@dirqual` is the target"
+    ));
+}
+
+// ---- target: unreachable cluster, timeouts, signals (exit 4 / 1) ---------------------------
+
+fn declared_bed() -> Bed {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    bed.kubeconfig(
+        &bed.home.join(".kube/dirqual.config"),
+        "https://10.67.2.11:6443",
+    );
+    bed
+}
+
+#[test]
+fn connection_refused_is_exit_4_quoting_kubectl() {
+    let bed = declared_bed();
+    bed.stub(
+        "kubectl",
+        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    );
+    let out = bed.cmd().arg("target").output().expect("run");
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("cluster https://10.67.2.11:6443 unreachable"),
+        "{err}"
+    );
+    assert!(
+        err.contains("kubectl: The connection to the server 10.67.2.11:6443 was refused"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unauthorized_and_tls_are_exit_4() {
+    for message in [
+        "error: You must be logged in to the server (Unauthorized)",
+        "Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority",
+    ] {
+        let bed = declared_bed();
+        bed.stub("kubectl", &format!("echo '{message}' >&2; exit 1"));
+        let out = bed.cmd().arg("target").output().expect("run");
+        assert_eq!(out.status.code(), Some(4), "{message}");
+        assert!(stderr_of(&out).contains(message), "{}", stderr_of(&out));
+    }
+}
+
+#[test]
+fn hanging_kubectl_is_killed_with_its_children_after_the_timeout() {
+    let bed = declared_bed();
+    // Like the Cloud SDK dispatcher: the real work happens in a grandchild.
+    bed.stub("kubectl", "sleep 30 & wait");
+    let started = Instant::now();
+    let out = bed
+        .cmd()
+        .args(["target", "--request-timeout", "1s"])
+        .output()
+        .expect("run");
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    assert!(took < Duration::from_secs(8), "took {took:?}");
+    assert!(
+        stderr_of(&out).contains("was killed"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn kubectl_killed_by_a_signal_is_a_failure() {
+    let bed = declared_bed();
+    bed.stub("kubectl", "kill -9 $$");
+    let out = bed.cmd().arg("target").output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("was killed by signal 9"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn kubectl_printing_garbage_is_exit_1() {
+    let bed = declared_bed();
+    bed.stub("kubectl", "echo 'this is not json'");
+    let out = bed.cmd().arg("target").output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr_of(&out).contains("hint:"), "{}", stderr_of(&out));
+}
+
+#[test]
+fn missing_kubectl_says_how_to_install_it() {
+    let bed = declared_bed();
+    fs::remove_file(bed.bin.join("kubectl")).expect("rm");
+    let out = bed
+        .cmd()
+        .arg("target")
+        .env("PATH", bed.bin.display().to_string())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("kubectl not found: no `kubectl` on PATH"),
+        "{err}"
+    );
+    assert!(err.contains("hint: install kubectl"), "{err}");
+}
+
+#[test]
+fn nestor_kubectl_override_is_used() {
+    let bed = declared_bed();
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    fs::rename(bed.bin.join("kubectl"), bed.tmp.path().join("my-kubectl")).expect("mv");
+    let out = bed
+        .cmd()
+        .arg("target")
+        .env("NESTOR_KUBECTL", bed.tmp.path().join("my-kubectl"))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(bed.calls("kubectl").len(), 1);
+}
+
+#[test]
+fn verbose_prints_argv_without_secrets() {
+    let bed = declared_bed();
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let out = bed.cmd().args(["target", "-v"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("kubectl-nestor: exec: kubectl --kubeconfig="),
+        "{err}"
+    );
+    assert!(err.contains("get nodes -o json"), "{err}");
+    assert!(!err.contains("U0VDUkVU"), "{err}");
+}
+
+#[test]
+fn home_unset_passes_a_cache_dir_outside_the_repo() {
+    let bed = Bed::new();
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("~/.kube/dirqual.config", "/KC"),
+    );
+    bed.select("dirqual");
+    let kc = bed.kubeconfig(&bed.tmp.path().join("kc"), "https://10.67.2.11:6443");
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let out = bed
+        .cmd()
+        .arg("target")
+        .env_remove("HOME")
+        .args(["--kubeconfig", kc.to_str().unwrap_or_default()])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let calls = bed.calls("kubectl");
+    let cache = calls[0]
+        .iter()
+        .find(|a| a.starts_with("--cache-dir="))
+        .cloned()
+        .unwrap_or_default();
+    assert!(!cache.is_empty(), "{calls:?}");
+    assert!(!cache.contains(bed.repo.to_str().unwrap_or("?")), "{cache}");
+}
+
+// ---- the allowlist, through the real process layer and a recording stub ---------------------
+
+#[test]
+fn allowlist_refuses_before_spawning() {
+    let bed = Bed::new();
+    let env = Environment {
+        kubectl: Some(bed.bin.join("kubectl")),
+        limactl: Some(bed.bin.join("limactl")),
+        ssh: Some(bed.bin.join("ssh")),
+        ..Environment::default()
+    };
+    let runner = Runner::new(&env, Duration::from_secs(5), false);
+    let k = |s: &str| {
+        let mut v = vec!["--kubeconfig=/tmp/k".to_string()];
+        v.extend(s.split_whitespace().map(String::from));
+        v
+    };
+    let refused: Vec<(Tool, Vec<String>)> = vec![
+        (Tool::Kubectl, k("apply -f x.yaml")),
+        (Tool::Kubectl, k("create namespace x")),
+        (Tool::Kubectl, k("patch node dirqual1 -p {}")),
+        (Tool::Kubectl, k("delete namespace rook-ceph")),
+        (Tool::Kubectl, k("edit node dirqual1")),
+        (Tool::Kubectl, k("label node dirqual1 a=b")),
+        (Tool::Kubectl, k("annotate node dirqual1 a=b")),
+        (Tool::Kubectl, k("scale deployment x --replicas=0")),
+        (Tool::Kubectl, k("rollout restart deployment x")),
+        (Tool::Kubectl, k("drain dirqual2")),
+        (Tool::Kubectl, k("cordon dirqual2")),
+        (Tool::Kubectl, k("exec -it pod -- sh")),
+        (Tool::Kubectl, k("port-forward pod 8080:80")),
+        (Tool::Kubectl, k("proxy")),
+        (Tool::Kubectl, k("proxy --port=8001")),
+        (Tool::Kubectl, k("proxy --unix-socket=/tmp/s")),
+        (
+            Tool::Kubectl,
+            k("proxy --unix-socket=/tmp/s --reject-methods=^POST$"),
+        ),
+        (Tool::Kubectl, k("config use-context other")),
+        (Tool::Kubectl, k("config set-context other")),
+        (Tool::Kubectl, k("auth can-i list nodes")),
+        (Tool::Kubectl, k("get secrets -A -o json")),
+        (Tool::Kubectl, k("get nodes --watch")),
+        (Tool::Kubectl, vec!["get".into(), "nodes".into()]),
+        (Tool::Limactl, vec!["start".into(), "node1".into()]),
+        (Tool::Limactl, vec!["stop".into(), "node1".into()]),
+        (Tool::Limactl, vec!["delete".into(), "node1".into()]),
+        (Tool::Limactl, vec!["shell".into(), "node1".into()]),
+        (
+            Tool::Ssh,
+            [
+                "-o",
+                "ConnectTimeout=5",
+                "root@10.67.2.11",
+                "rm",
+                "-rf",
+                "/",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ),
+        (
+            Tool::Ssh,
+            [
+                "-o",
+                "ConnectTimeout=5",
+                "-o",
+                "StrictHostKeyChecking=no",
+                "root@h",
+                "true",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ),
+    ];
+    for (tool, argv) in refused {
+        let result = runner.run(tool, &argv);
+        match result {
+            Err(e) => assert!(
+                matches!(e.failure, Failure::Refused { .. }),
+                "{argv:?}: {e:?}"
+            ),
+            Ok(_) => panic!("{argv:?} ran"),
+        }
+        let msg = runner.run(tool, &argv).err().map(|e| e.into_error());
+        assert!(msg.is_some_and(|e| e.message.starts_with("internal: refused to run")));
+    }
+    assert_eq!(
+        fs::read_to_string(&bed.log).unwrap_or_default(),
+        "",
+        "a refused command ran"
+    );
+    // The recording stub does run what is allowed: the check above can fail.
+    let ok = runner.run(Tool::Limactl, &["list".to_string(), "--json".to_string()]);
+    assert!(ok.is_ok());
+    assert_eq!(
+        bed.calls("limactl"),
+        vec![vec!["list".to_string(), "--json".to_string()]]
+    );
+}
+
+// ---- topology errors: message, line:column, exit 1, nothing written -------------------------
+
+#[test]
+fn topology_errors_name_file_line_column() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("name: a\ntarget_kind: prod\nkubconfig: x\n", "a.yaml:3:1: unknown key `kubconfig` (did you mean `kubeconfig`?)", "valid keys here: name, target_kind"),
+        ("name: a\ntarget_kind: prd\n", "a.yaml:2:14: unknown target_kind `prd` (did you mean `prod`?)", "target_kind is one of: lima, prod"),
+        ("name: b\ntarget_kind: prod\n", "a.yaml:1:7: stack name `b` differs from the file name `a.yaml`", "rename the file"),
+        ("name: a\ntarget_kind: prod\nnodes:\n  - {name: n1, role: worker}\n  - {name: n1, role: worker}\n", "a.yaml:5:12: duplicate node `n1`", "declared once"),
+        ("name: a\ntarget_kind: prod\nnodes:\n  - name: n1\n    rol: worker\n", "a.yaml:5:5: unknown key `rol` (did you mean `role`?)", "valid keys here: name, role"),
+        ("name: a\ntarget_kind: prod\nnodes:\n  - name: \"--kubeconfig=/x\"\n    role: worker\n", "a.yaml:4:11: node name `--kubeconfig=/x` is not a valid Kubernetes node name", "lowercase"),
+        ("name: a\ntarget_kind: prod\nnodes:\n  - name: \"n1;reboot\"\n    role: worker\n", "a.yaml:4:11: node name `n1;reboot` is not a valid", "lowercase"),
+        ("name: a\ntarget_kind: prod\nlayers: [k8s, cpeh]\n", "a.yaml:3:15: unknown layer `cpeh` (did you mean `ceph`?)", "known layers:"),
+        ("name: a\ntarget_kind: prod\nlayers: [k8s, k8s]\n", "a.yaml:3:15: layer `k8s` is listed twice", "once"),
+        ("name: a\ntarget_kind: foo\n", "a.yaml:2:14: unknown target_kind `foo`", "lima, prod"),
+        ("name: a\ntarget_kind: prod\nnodes:\n  - name: n1\n    role: master\n", "a.yaml:5:11: unknown role `master`", "control-plane, worker"),
+        ("name: a\ntarget_kind: prod\nendpoint: 10.0.0.1:6443\n", "a.yaml:3:11: endpoint `10.0.0.1:6443` is not an http(s) URL", "https://"),
+        ("target_kind: prod\n", "a.yaml:1:1: missing required key `name`", "add `name:`"),
+        ("name: a\ntarget_kind: prod\nnodes: 3\n", "a.yaml:3:8: invalid type: integer `3`, expected a sequence", "fix the file"),
+        ("name: a\ntarget_kind: lima\nlima:\n  instance_prefx: x\n", "a.yaml:4:3: unknown key `instance_prefx` (did you mean `instance_prefix`?)", "instance_prefix"),
+        ("name: a\ntarget_kind: prod\nadmin_conf: \"/etc/k; rm -rf /\"\n", "a.yaml:3:13: admin_conf `/etc/k; rm -rf /` is not a plain absolute path", "absolute"),
+        ("", "a.yaml: the topology file is empty", "name:"),
+    ];
+    for (yaml, message, hint) in cases {
+        let bed = Bed::new();
+        bed.write_stack("a", yaml);
+        let before = bed.tree();
+        let out = bed
+            .cmd()
+            .args(["--stack", "a", "stack", "show"])
+            .output()
+            .expect("run");
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{yaml}: {err}");
+        let first = err.lines().next().unwrap_or_default();
+        assert!(first.starts_with("kubectl-nestor: error: /"), "{first}");
+        assert!(first.contains(message), "want `{message}`\n got `{first}`");
+        let second = err.lines().nth(1).unwrap_or_default();
+        assert!(
+            second.starts_with("hint: ") && second.contains(hint),
+            "{second}"
+        );
+        assert_eq!(err.lines().count(), 2, "{err}");
+        assert_eq!(stdout_of(&out), "");
+        assert_eq!(bed.tree(), before);
+    }
+}
+
+#[test]
+fn stacks_dir_and_active_stack_errors() {
+    let bed = Bed::new();
+    let nowhere = bed.tmp.path().join("nowhere");
+    fs::create_dir_all(&nowhere).expect("mkdir");
+    // No stacks/ walking up from a directory outside the repo.
+    let out = bed
+        .cmd()
+        .current_dir(&nowhere)
+        .args(["stack", "list"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("no stacks/ directory in"),
+        "{}",
+        stderr_of(&out)
+    );
+    // An explicit stacks dir that does not exist.
+    let out = bed
+        .cmd()
+        .args(["--stacks-dir", "/does/not/exist", "stack", "list"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr_of(&out)
+        .contains("stacks directory /does/not/exist (from --stacks-dir) does not exist"));
+    // No active stack.
+    bed.write_stack("dirqual", PROD_DECLARED);
+    let out = bed.cmd().args(["stack", "show"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("no active stack"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(stderr_of(&out).contains("hint: run `kubectl nestor stack select NAME`"));
+    // A dangling current.yaml.
+    bed.select("gone");
+    let out = bed.cmd().args(["stack", "show"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("points at gone.yaml, which does not exist"),
+        "{}",
+        stderr_of(&out)
+    );
+    // An unknown stack name, with a suggestion.
+    let out = bed
+        .cmd()
+        .args(["--stack", "dirqal", "stack", "show"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("no stack `dirqal` in"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(stderr_of(&out).contains("(did you mean `dirqual`?)"));
+    // NESTOR_STACKS_DIR is honoured.
+    let out = bed
+        .cmd()
+        .current_dir(&nowhere)
+        .env("NESTOR_STACKS_DIR", &bed.stacks)
+        .args(["stack", "list"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(stdout_of(&out).contains("dirqual  prod"));
+}
+
+// ---- stack list / show / env ----------------------------------------------------------------
+
+#[test]
+fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.write_stack("bench", LIMA_BENCH);
+    bed.select("dirqual");
+    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(
+        stdout_of(&out),
+        "   NAME     KIND  KUBECONFIG\n   bench    lima  bench/lima/.work/kubeconfig\n*  dirqual  prod  ~/.kube/dirqual.config\n"
+    );
+    bed.write_stack("broken", "name: broken\ntarget_kind: prod\nfoo: 1\n");
+    let out = bed
+        .cmd()
+        .args(["stack", "list", "-o", "json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["kind"], "StackList");
+    assert_eq!(v["active"], "dirqual");
+    assert_eq!(v["stacks"][1]["name"], "broken");
+    assert!(v["stacks"][1]["error"]
+        .as_str()
+        .is_some_and(|e| e.contains("unknown key `foo`")));
+    assert!(stderr_of(&out).contains("broken.yaml:3:1: unknown key `foo`"));
+}
+
+#[test]
+fn stack_env_prints_a_shell_safe_export() {
+    let bed = Bed::new();
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("~/.kube/dirqual.config", "\"~/it's here/dirqual.config\""),
+    );
+    let out = bed
+        .cmd()
+        .args(["stack", "env", "dirqual"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let line = stdout_of(&out);
+    let expected_path = bed.home.join("it's here/dirqual.config");
+    // Let a real shell read it back.
+    let echoed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{line}\nprintf %s \"$KUBECONFIG\""))
+        .output()
+        .expect("sh");
+    assert_eq!(
+        String::from_utf8_lossy(&echoed.stdout),
+        expected_path.to_string_lossy()
+    );
+    assert!(line.starts_with("export KUBECONFIG='"), "{line}");
+}
+
+#[test]
+fn stack_show_resolves_paths_against_the_repo_root() {
+    let bed = Bed::new();
+    bed.write_stack(
+        "dirqual",
+        &format!("{PROD_DECLARED}inventory: bootstrap/hosts.yaml\n"),
+    );
+    let out = bed
+        .cmd()
+        .args(["stack", "show", "dirqual", "-o", "json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        v["inventory"].as_str(),
+        bed.repo.join("bootstrap/hosts.yaml").to_str()
+    );
+    assert_eq!(
+        v["kubeconfigPath"].as_str(),
+        bed.home.join(".kube/dirqual.config").to_str()
+    );
+    assert_eq!(v["nodes"][0]["role"], "control-plane");
+    // A --stack PATH: its own directory is the stacks dir.
+    let elsewhere = bed.tmp.path().join("other/stacks");
+    fs::create_dir_all(&elsewhere).expect("mkdir");
+    fs::write(elsewhere.join("dirqual.yaml"), PROD_DECLARED).expect("write");
+    let out = bed
+        .cmd()
+        .args([
+            "--stack",
+            elsewhere.join("dirqual.yaml").to_str().unwrap_or_default(),
+            "stack",
+            "show",
+            "-o",
+            "json",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        v["inventory"].as_str(),
+        bed.tmp.path().join("other/bootstrap/hosts.yaml").to_str()
+    );
+}
+
+// ---- CLI contract ---------------------------------------------------------------------------
+
+#[test]
+fn usage_errors_exit_1_not_2() {
+    let bed = Bed::new();
+    let out = bed.cmd().arg("frobnicate").output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let out = bed
+        .cmd()
+        .args(["--request-timeout", "ten", "version"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let out = bed.cmd().arg("--help").output().expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let help = stdout_of(&out);
+    for cmd in ["target", "stack", "completion", "version"] {
+        assert!(help.contains(cmd), "{help}");
+    }
+}
+
+#[test]
+fn version_text_and_json() {
+    let bed = Bed::new();
+    let out = bed.cmd().arg("version").output().expect("run");
+    assert_eq!(
+        stdout_of(&out),
+        format!("kubectl-nestor {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let out = bed
+        .cmd()
+        .args(["version", "-o", "json"])
+        .output()
+        .expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["kind"], "Version");
+}
+
+#[test]
+fn completion_script_completes_subcommands_in_bash() {
+    let bed = Bed::new();
+    let out = bed
+        .cmd()
+        .args(["completion", "bash"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let script = bed.tmp.path().join("c.bash");
+    fs::write(&script, &out.stdout).expect("write");
+    let probe = format!(
+        "source '{}'; COMP_WORDS=(kubectl-nestor st); COMP_CWORD=1; COMP_LINE='kubectl-nestor st'; COMP_POINT=${{#COMP_LINE}}; _kubectl__nestor kubectl-nestor st kubectl-nestor; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display()
+    );
+    let r = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(probe)
+        .output()
+        .expect("bash");
+    assert_eq!(
+        String::from_utf8_lossy(&r.stdout).trim(),
+        "stack",
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+}

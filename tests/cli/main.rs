@@ -1,0 +1,5 @@
+//! The one integration-test binary: CLI flows with stub tools on PATH (see `support`).
+
+mod support;
+
+mod foundation;

@@ -1,0 +1,223 @@
+//! Test bed for CLI flows: a temp repo with `stacks/`, a temp HOME, and recording stub
+//! `kubectl` / `limactl` / `ssh` first on PATH. Each stub appends its argv (one call per
+//! line, arguments separated by U+001F) to `calls.log` and answers from a small script.
+//! The kubectl stub refuses (exit 97) any call without an explicit `--kubeconfig`, so every
+//! test proves that rule for every call it makes.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub const NODES_DIRQUAL: &str = include_str!("../fixtures/kubectl/nodes-dirqual.json");
+
+pub struct Bed {
+    pub tmp: tempfile::TempDir,
+    pub repo: PathBuf,
+    pub stacks: PathBuf,
+    pub home: PathBuf,
+    pub bin: PathBuf,
+    pub log: PathBuf,
+}
+
+impl Bed {
+    pub fn new() -> Bed {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().to_path_buf();
+        let repo = root.join("repo");
+        let stacks = repo.join("stacks");
+        let home = root.join("home");
+        let bin = root.join("bin");
+        for d in [&stacks, &home, &bin] {
+            fs::create_dir_all(d).expect("mkdir");
+        }
+        let log = root.join("calls.log");
+        let bed = Bed {
+            tmp,
+            repo,
+            stacks,
+            home,
+            bin,
+            log,
+        };
+        bed.stub(
+            "kubectl",
+            "echo 'stub kubectl: no answer for this call' >&2; exit 1",
+        );
+        bed.stub("limactl", "exit 0");
+        bed.stub("ssh", "exit 255");
+        bed
+    }
+
+    /// Install a stub `name` whose behaviour is the shell `body` (after logging its argv).
+    pub fn stub(&self, name: &str, body: &str) {
+        let guard = if name == "kubectl" {
+            "case \" $* \" in *' --kubeconfig='*|*' --kubeconfig '*) ;; *) echo 'stub kubectl: call without --kubeconfig' >&2; exit 97;; esac\n"
+        } else {
+            ""
+        };
+        let script = format!(
+            "#!/bin/sh\n{{ printf '{name}'; for a in \"$@\"; do printf '\\037%s' \"$a\"; done; echo; }} >> '{log}'\n{guard}{body}\n",
+            log = self.log.display()
+        );
+        let path = self.bin.join(name);
+        fs::write(&path, script).expect("write stub");
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+
+    /// A kubectl stub that prints `file`'s content for `get nodes` and fails otherwise.
+    pub fn kubectl_serving_nodes(&self, nodes_json: &str) {
+        let file = self.tmp.path().join("nodes.json");
+        fs::write(&file, nodes_json).expect("write nodes");
+        self.stub(
+            "kubectl",
+            &format!(
+                "case \"$*\" in *'get nodes -o json'*) cat '{}';; *) echo \"stub: unexpected $*\" >&2; exit 1;; esac",
+                file.display()
+            ),
+        );
+    }
+
+    pub fn write_stack(&self, name: &str, yaml: &str) -> PathBuf {
+        let p = self.stacks.join(format!("{name}.yaml"));
+        fs::write(&p, yaml).expect("write stack");
+        p
+    }
+
+    pub fn select(&self, name: &str) {
+        let link = self.stacks.join("current.yaml");
+        let _ = fs::remove_file(&link);
+        std::os::unix::fs::symlink(format!("{name}.yaml"), link).expect("symlink");
+    }
+
+    /// A kubeconfig for `server` at `path` (parents created), current-context set.
+    pub fn kubeconfig(&self, path: &Path, server: &str) -> PathBuf {
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).expect("mkdir");
+        }
+        fs::write(path, kubeconfig_text(server)).expect("write kubeconfig");
+        fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod");
+        path.to_path_buf()
+    }
+
+    /// `kubectl-nestor` run from the repo root with HOME, PATH (stubs first) and no
+    /// KUBECONFIG/NESTOR_* leaking in from the developer's shell.
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
+        c.current_dir(&self.repo)
+            .env("HOME", &self.home)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .env_remove("KUBECONFIG")
+            .env_remove("NESTOR_STACKS_DIR")
+            .env_remove("NESTOR_KUBECTL")
+            .env_remove("NESTOR_LIMACTL")
+            .env_remove("NESTOR_SSH")
+            .env_remove("NO_COLOR");
+        c
+    }
+
+    /// Every recorded call of `tool`, as argv vectors.
+    pub fn calls(&self, tool: &str) -> Vec<Vec<String>> {
+        let text = fs::read_to_string(&self.log).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| {
+                let mut parts = l.split('\u{1f}');
+                (parts.next() == Some(tool)).then(|| parts.map(String::from).collect())
+            })
+            .collect()
+    }
+
+    /// A snapshot of every file under the temp dir (path, bytes), to prove nothing was written.
+    pub fn tree(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut out = vec![];
+        let mut stack = vec![self.tmp.path().to_path_buf()];
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = fs::read_dir(&d) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p == self.log {
+                    continue;
+                }
+                let meta = fs::symlink_metadata(&p).expect("meta");
+                if meta.is_dir() {
+                    stack.push(p);
+                } else if meta.file_type().is_symlink() {
+                    let target = fs::read_link(&p).expect("readlink");
+                    out.push((p, target.into_os_string().into_encoded_bytes()));
+                } else {
+                    out.push((p.clone(), fs::read(&p).unwrap_or_default()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+pub fn kubeconfig_text(server: &str) -> String {
+    format!(
+        "apiVersion: v1
+kind: Config
+clusters:
+- cluster:
+    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==
+    server: {server}
+  name: dirqual
+contexts:
+- context:
+    cluster: dirqual
+    user: kubernetes-admin
+  name: kubernetes-admin@dirqual
+current-context: kubernetes-admin@dirqual
+preferences: {{}}
+users:
+- name: kubernetes-admin
+  user:
+    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==
+    client-key-data: U0VDUkVULUtFWS1EQVRB
+"
+    )
+}
+
+pub const PROD_DECLARED: &str = "name: dirqual
+target_kind: prod
+kubeconfig: ~/.kube/dirqual.config
+endpoint: https://10.67.2.11:6443
+nodes:
+  - { name: dirqual1, role: control-plane }
+  - { name: dirqual2, role: worker }
+  - { name: dirqual3, role: worker }
+  - { name: dirqual4, role: worker }
+layers: [k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]
+";
+
+pub const PROD_UNDECLARED: &str = "# no kubeconfig: on purpose
+name: dirqual
+target_kind: prod
+endpoint: https://10.67.2.11:6443
+nodes:
+  - { name: dirqual1, role: control-plane }
+layers: [k8s, cni]
+";
+
+pub const LIMA_BENCH: &str = "name: bench
+target_kind: lima
+nodes:
+  - { name: node1, role: control-plane }
+  - { name: node2, role: worker }
+  - { name: node3, role: worker }
+layers: [k8s, cni]
+";
+
+pub fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
