@@ -12,6 +12,7 @@ pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod exec;
+pub mod inventory;
 pub mod kubectl;
 pub mod layers;
 pub mod paths;

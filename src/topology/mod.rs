@@ -1,6 +1,7 @@
 //! Stack topologies (SPEC §3): where the stacks directory is, which stack is active, and the
 //! parsed topology with its paths resolved against the repo root.
 
+pub mod edit;
 pub mod schema;
 
 use std::collections::BTreeSet;
