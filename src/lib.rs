@@ -7,3 +7,4 @@
 //! `render` (text, JSON, YAML).
 
 pub mod error;
+pub mod probe;
