@@ -6,5 +6,6 @@
 //! kubectl/limactl JSON) → `state` (one state per layer) → `plan` (what is missing) →
 //! `render` (text, JSON, YAML).
 
+pub mod catalog;
 pub mod error;
 pub mod probe;
