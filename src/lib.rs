@@ -9,3 +9,4 @@
 pub mod catalog;
 pub mod error;
 pub mod probe;
+pub mod state;
