@@ -8,5 +8,6 @@
 
 pub mod catalog;
 pub mod error;
+pub mod plan;
 pub mod probe;
 pub mod state;
