@@ -1,27 +1,24 @@
-//! Layer ids known to the topology validator. Transitional: replaced by the catalog module.
+//! The layer catalog a stack uses: the built-in one plus the stack's `catalog:` file.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use crate::catalog::Catalog;
 use crate::error::Result;
 
-pub fn known_ids(_catalog: Option<&Path>) -> Result<BTreeSet<String>> {
-    Ok([
-        "k8s",
-        "cni",
-        "ceph",
-        "storage",
-        "datalake",
-        "certs",
-        "monitoring",
-        "gitops",
-        "registry",
-        "dataops",
-        "etcd-backup",
-        "audit-log",
-        "sshd-hardening",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect())
+/// The catalog for a stack whose `catalog:` resolves to `overrides` (if any).
+pub fn catalog_for(overrides: Option<&Path>) -> Result<Catalog> {
+    match overrides {
+        Some(path) => Catalog::with_overrides(path),
+        None => Catalog::builtin(),
+    }
+}
+
+/// Every valid layer id for such a stack.
+pub fn known_ids(overrides: Option<&Path>) -> Result<BTreeSet<String>> {
+    Ok(catalog_for(overrides)?
+        .ids()
+        .into_iter()
+        .map(String::from)
+        .collect())
 }

@@ -7,6 +7,7 @@
 //! `render` (text, JSON, YAML). `cli` and `config` turn argv into a validated context;
 //! `cmd` holds one file per subcommand; `run` maps the result to an exit code.
 
+pub mod catalog;
 pub mod cli;
 pub mod cmd;
 pub mod config;
@@ -16,9 +17,11 @@ pub mod inventory;
 pub mod kubectl;
 pub mod layers;
 pub mod paths;
+pub mod plan;
 pub mod probe;
 pub mod render;
 pub mod run;
+pub mod state;
 pub mod suggest;
 pub mod target;
 pub mod topology;

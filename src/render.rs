@@ -91,6 +91,40 @@ fn visible_len(s: &str) -> usize {
     n
 }
 
+/// `dirqual1..4, 4/4 Ready` — the nodes seen, compactly (SPEC §5).
+pub fn nodes_line(nodes: &[crate::probe::Node]) -> String {
+    let ready = nodes.iter().filter(|n| n.ready).count();
+    let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+    if names.is_empty() {
+        return "no nodes registered".to_string();
+    }
+    format!("{}, {ready}/{} Ready", compact_names(&names), names.len())
+}
+
+/// `dirqual1, dirqual2, dirqual3` → `dirqual1..3` when the names are one prefix with
+/// consecutive numbers; otherwise the names joined by commas.
+pub fn compact_names(names: &[&str]) -> String {
+    let split = |n: &str| {
+        let digits = n.len() - n.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (prefix, number) = n.split_at(n.len() - digits);
+        number
+            .parse::<u64>()
+            .ok()
+            .map(|num| (prefix.to_string(), num))
+    };
+    let parsed: Option<Vec<(String, u64)>> = names.iter().map(|n| split(n)).collect();
+    if let Some(parsed) = parsed.filter(|p| p.len() > 2) {
+        let prefix = &parsed[0].0;
+        let consecutive = parsed
+            .windows(2)
+            .all(|w| w[1].0 == *prefix && w[1].1 == w[0].1 + 1);
+        if consecutive {
+            return format!("{}..{}", names[0], parsed[parsed.len() - 1].1);
+        }
+    }
+    names.join(", ")
+}
+
 /// ANSI styling, a no-op when colour is off.
 #[derive(Debug, Clone, Copy)]
 pub struct Paint {
@@ -137,5 +171,16 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[1], "longer  no  y");
         assert!(lines[0].starts_with("a       "));
+    }
+
+    #[test]
+    fn node_names_are_compacted_only_when_consecutive() {
+        assert_eq!(
+            compact_names(&["dirqual1", "dirqual2", "dirqual3", "dirqual4"]),
+            "dirqual1..4"
+        );
+        assert_eq!(compact_names(&["n1", "n3", "n4"]), "n1, n3, n4");
+        assert_eq!(compact_names(&["a", "b", "c"]), "a, b, c");
+        assert_eq!(compact_names(&["n1", "n2"]), "n1, n2");
     }
 }

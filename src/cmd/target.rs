@@ -7,7 +7,7 @@ use crate::cli::Format;
 use crate::config::Context;
 use crate::error::{Error, Exit, Result};
 use crate::kubectl::{cluster_error, Kubectl};
-use crate::probe::nodes::{self, Node};
+use crate::probe::{parse_nodes, Node};
 use crate::render::{self, API_VERSION};
 use crate::target::{self, endpoint, kubeconfig};
 use crate::topology::TargetKind;
@@ -64,7 +64,7 @@ pub fn run(ctx: &Context) -> Result<Exit> {
     let out = kubectl
         .run(&["get", "nodes", "-o", "json"])
         .map_err(|e| cluster_error(e, &kc.server))?;
-    let nodes = nodes::parse(&out.stdout_text())?;
+    let nodes = parse_nodes(&out.stdout_text())?;
     let doc = TargetDoc {
         api_version: API_VERSION,
         kind: "Target",
@@ -106,7 +106,7 @@ pub fn run(ctx: &Context) -> Result<Exit> {
         (None, _) => doc.endpoint.clone(),
     };
     rows.push(vec!["endpoint".to_string(), endpoint_line]);
-    rows.push(vec!["nodes".to_string(), nodes::summary(&doc.nodes)]);
+    rows.push(vec!["nodes".to_string(), render::nodes_line(&doc.nodes)]);
     let mut text = render::table(&rows);
     let mut node_rows = vec![vec![
         "  NAME".to_string(),

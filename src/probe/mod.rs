@@ -1,2 +1,395 @@
-//! Transitional: replaced by the probe module of the preview work.
-pub mod nodes;
+//! What the probes read, as data. A read either yields a typed value or a classified failure;
+//! a failure is kept as data (it turns a layer `unknown`, never `absent`), and the whole
+//! observation can be saved to a snapshot file and replayed.
+//!
+//! The parsers are pure: the process layer hands them kubectl/limactl stdout (or stderr for
+//! [`classify_kubectl_stderr`]) and they never spawn anything.
+
+mod classify;
+mod kube;
+mod lima;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use classify::classify_kubectl_stderr;
+pub use kube::{
+    parse_api_versions, parse_custom_objects, parse_daemonsets, parse_deployments,
+    parse_namespaces, parse_nodes, parse_statefulsets, parse_storage_classes, CustomObject,
+    Namespace, Node, StorageClass, Workload,
+};
+pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
+
+/// The outcome of one read: the parsed value, or why it could not be read.
+pub type Read<T> = Result<T, ReadFailure>;
+
+/// Why a read failed. Every kind turns the layers that needed the read `unknown`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FailureKind {
+    /// RBAC refused the read (`Error from server (Forbidden)`).
+    Forbidden,
+    /// The credentials were refused (`You must be logged in to the server`).
+    Unauthorized,
+    /// The resource or resource type does not exist on the server.
+    NotFound,
+    /// The request or the connection timed out.
+    Timeout,
+    /// The API server could not be reached (refused, no route, DNS).
+    Unreachable,
+    /// The TLS handshake or certificate verification failed.
+    Tls,
+    /// The server answered with an error (internal error, unavailable, unrecognised).
+    ApiError,
+    /// The tool answered but its output could not be parsed.
+    BadOutput,
+    /// The read was not attempted (no kubeconfig, not needed, not observable).
+    Skipped,
+}
+
+impl FailureKind {
+    /// The name used in evidence and in snapshots (`Forbidden`, `Timeout`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Forbidden => "Forbidden",
+            FailureKind::Unauthorized => "Unauthorized",
+            FailureKind::NotFound => "NotFound",
+            FailureKind::Timeout => "Timeout",
+            FailureKind::Unreachable => "Unreachable",
+            FailureKind::Tls => "Tls",
+            FailureKind::ApiError => "ApiError",
+            FailureKind::BadOutput => "BadOutput",
+            FailureKind::Skipped => "Skipped",
+        }
+    }
+}
+
+impl fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A failed read: its kind and the tool's message, folded to one line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadFailure {
+    pub kind: FailureKind,
+    pub message: String,
+}
+
+impl ReadFailure {
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+        ReadFailure {
+            kind,
+            message: crate::error::one_line(&message.into()),
+        }
+    }
+
+    /// A failure built from kubectl's stderr: classified, folded to one line.
+    pub fn from_kubectl_stderr(stderr: &str) -> Self {
+        Self::new(classify_kubectl_stderr(stderr), stderr)
+    }
+
+    /// A read that was deliberately not attempted.
+    pub fn skipped(reason: impl Into<String>) -> Self {
+        Self::new(FailureKind::Skipped, reason)
+    }
+}
+
+impl fmt::Display for ReadFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.message.is_empty() {
+            write!(f, "{}", self.kind)
+        } else {
+            write!(f, "{}: {}", self.kind, self.message)
+        }
+    }
+}
+
+/// One read the caller must perform. Ordered so a set of requests lists the cheap, always
+/// needed reads first and the custom resources last, by type name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ReadRequest {
+    Nodes,
+    ApiGroups,
+    Namespaces,
+    StorageClasses,
+    DaemonSets,
+    Deployments,
+    StatefulSets,
+    /// A custom resource type as `plural.group`, e.g. `cephclusters.ceph.rook.io`.
+    Resource(String),
+}
+
+impl ReadRequest {
+    /// What the read is about, for evidence and `-v` output.
+    pub fn label(&self) -> &str {
+        match self {
+            ReadRequest::Nodes => "nodes",
+            ReadRequest::ApiGroups => "API groups",
+            ReadRequest::Namespaces => "namespaces",
+            ReadRequest::StorageClasses => "storageclasses",
+            ReadRequest::DaemonSets => "daemonsets",
+            ReadRequest::Deployments => "deployments",
+            ReadRequest::StatefulSets => "statefulsets",
+            ReadRequest::Resource(t) => t,
+        }
+    }
+
+    /// The kubectl arguments of the read (without `--kubeconfig` and `--request-timeout`,
+    /// which the process layer adds). Only `get ... -o json` and `api-versions`.
+    pub fn kubectl_args(&self) -> Vec<String> {
+        let get = |what: &str, all_namespaces: bool| {
+            let mut v = vec!["get".to_string(), what.to_string()];
+            if all_namespaces {
+                v.push("--all-namespaces".to_string());
+            }
+            v.extend(["-o".to_string(), "json".to_string()]);
+            v
+        };
+        match self {
+            ReadRequest::Nodes => get("nodes", false),
+            ReadRequest::ApiGroups => vec!["api-versions".to_string()],
+            ReadRequest::Namespaces => get("namespaces", false),
+            ReadRequest::StorageClasses => get("storageclasses", false),
+            ReadRequest::DaemonSets => get("daemonsets", true),
+            ReadRequest::Deployments => get("deployments", true),
+            ReadRequest::StatefulSets => get("statefulsets", true),
+            ReadRequest::Resource(t) => get(t, true),
+        }
+    }
+
+    /// The API group of a custom resource request (`ceph.rook.io`), `None` for built-ins.
+    pub fn group(&self) -> Option<&str> {
+        match self {
+            ReadRequest::Resource(t) => t.split_once('.').map(|(_, g)| g),
+            _ => None,
+        }
+    }
+}
+
+/// Everything read from one cluster, in one run. Saved as-is by `discover --save` and
+/// replayed by `preview --snapshot`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Observation {
+    #[serde(with = "read_serde")]
+    pub nodes: Read<Vec<Node>>,
+    #[serde(with = "read_serde")]
+    pub api_groups: Read<BTreeSet<String>>,
+    #[serde(with = "read_serde")]
+    pub namespaces: Read<Vec<Namespace>>,
+    #[serde(with = "read_serde")]
+    pub storage_classes: Read<Vec<StorageClass>>,
+    #[serde(with = "read_serde")]
+    pub daemonsets: Read<Vec<Workload>>,
+    #[serde(with = "read_serde")]
+    pub deployments: Read<Vec<Workload>>,
+    #[serde(with = "read_serde")]
+    pub statefulsets: Read<Vec<Workload>>,
+    /// Custom resources by `plural.group`. A type absent from the map was not read.
+    #[serde(with = "read_map_serde", default)]
+    pub resources: BTreeMap<String, Read<Vec<CustomObject>>>,
+}
+
+impl Observation {
+    /// An observation where nothing was read, every read failing with `Skipped` and `reason`.
+    pub fn skipped(reason: &str) -> Self {
+        let f = ReadFailure::skipped(reason);
+        Observation {
+            nodes: Err(f.clone()),
+            api_groups: Err(f.clone()),
+            namespaces: Err(f.clone()),
+            storage_classes: Err(f.clone()),
+            daemonsets: Err(f.clone()),
+            deployments: Err(f.clone()),
+            statefulsets: Err(f),
+            resources: BTreeMap::new(),
+        }
+    }
+
+    /// Store the outcome of one read: the tool's stdout is parsed by the matching parser
+    /// (a parse error becomes a `BadOutput` failure); a failure is stored as-is.
+    pub fn record(&mut self, request: &ReadRequest, outcome: Result<&str, ReadFailure>) {
+        fn parsed<T>(
+            outcome: Result<&str, ReadFailure>,
+            parse: fn(&str) -> crate::error::Result<T>,
+        ) -> Read<T> {
+            let text = outcome?;
+            parse(text).map_err(|e| {
+                ReadFailure::new(
+                    FailureKind::BadOutput,
+                    format!("{} ({})", e.message, e.hint),
+                )
+            })
+        }
+        match request {
+            ReadRequest::Nodes => self.nodes = parsed(outcome, parse_nodes),
+            ReadRequest::ApiGroups => self.api_groups = parsed(outcome, parse_api_versions),
+            ReadRequest::Namespaces => self.namespaces = parsed(outcome, parse_namespaces),
+            ReadRequest::StorageClasses => {
+                self.storage_classes = parsed(outcome, parse_storage_classes)
+            }
+            ReadRequest::DaemonSets => self.daemonsets = parsed(outcome, parse_daemonsets),
+            ReadRequest::Deployments => self.deployments = parsed(outcome, parse_deployments),
+            ReadRequest::StatefulSets => self.statefulsets = parsed(outcome, parse_statefulsets),
+            ReadRequest::Resource(t) => {
+                self.resources
+                    .insert(t.clone(), parsed(outcome, parse_custom_objects));
+            }
+        }
+    }
+}
+
+/// The readable serialized form of a [`Read`]: `{"ok": ...}` or `{"failed": {...}}`.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ReadRepr<T> {
+    Ok(T),
+    Failed(ReadFailure),
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum ReadReprRef<'a, T> {
+    Ok(&'a T),
+    Failed(&'a ReadFailure),
+}
+
+impl<'a, T> From<&'a Read<T>> for ReadReprRef<'a, T> {
+    fn from(r: &'a Read<T>) -> Self {
+        match r {
+            Ok(v) => ReadReprRef::Ok(v),
+            Err(f) => ReadReprRef::Failed(f),
+        }
+    }
+}
+
+impl<T> From<ReadRepr<T>> for Read<T> {
+    fn from(r: ReadRepr<T>) -> Self {
+        match r {
+            ReadRepr::Ok(v) => Ok(v),
+            ReadRepr::Failed(f) => Err(f),
+        }
+    }
+}
+
+/// `#[serde(with)]` helper for one [`Read`] field.
+pub mod read_serde {
+    use super::{Read, ReadRepr, ReadReprRef};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(r: &Read<T>, s: S) -> Result<S::Ok, S::Error> {
+        ReadReprRef::from(r).serialize(s)
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Read<T>, D::Error> {
+        ReadRepr::deserialize(d).map(Read::from)
+    }
+}
+
+/// `#[serde(with)]` helper for a map of [`Read`]s.
+pub mod read_map_serde {
+    use super::{Read, ReadRepr, ReadReprRef};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeMap;
+
+    pub fn serialize<T: Serialize, S: Serializer>(
+        m: &BTreeMap<String, Read<T>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let view: BTreeMap<&String, ReadReprRef<'_, T>> =
+            m.iter().map(|(k, v)| (k, ReadReprRef::from(v))).collect();
+        view.serialize(s)
+    }
+
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<String, Read<T>>, D::Error> {
+        let raw: BTreeMap<String, ReadRepr<T>> = BTreeMap::deserialize(d)?;
+        Ok(raw.into_iter().map(|(k, v)| (k, Read::from(v))).collect())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_serializes_readably_and_round_trips() {
+        let mut obs = Observation::skipped("bench kubeconfig absent");
+        obs.api_groups = Ok(["".to_string(), "apps".to_string()].into_iter().collect());
+        obs.resources.insert(
+            "cephclusters.ceph.rook.io".to_string(),
+            Err(ReadFailure::new(FailureKind::Forbidden, "no\nway")),
+        );
+        let json = serde_json::to_value(&obs).unwrap();
+        assert_eq!(json["apiGroups"], serde_json::json!({"ok": ["", "apps"]}));
+        assert_eq!(
+            json["nodes"],
+            serde_json::json!({"failed": {"kind": "Skipped", "message": "bench kubeconfig absent"}})
+        );
+        assert_eq!(
+            json["resources"]["cephclusters.ceph.rook.io"],
+            serde_json::json!({"failed": {"kind": "Forbidden", "message": "no | way"}})
+        );
+        let back: Observation = serde_json::from_value(json).unwrap();
+        assert_eq!(back, obs);
+    }
+
+    #[test]
+    fn record_parses_stdout_and_keeps_failures() {
+        let mut obs = Observation::skipped("not read");
+        obs.record(
+            &ReadRequest::Nodes,
+            Ok(include_str!(
+                "../../tests/fixtures/kubectl/nodes-dirqual.json"
+            )),
+        );
+        assert_eq!(obs.nodes.as_ref().map(Vec::len), Ok(4));
+        obs.record(&ReadRequest::Namespaces, Ok("not json"));
+        assert_eq!(
+            obs.namespaces.as_ref().map_err(|f| f.kind),
+            Err(FailureKind::BadOutput)
+        );
+        let ceph = ReadRequest::Resource("cephclusters.ceph.rook.io".to_string());
+        obs.record(
+            &ceph,
+            Err(ReadFailure::from_kubectl_stderr(
+                "Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden",
+            )),
+        );
+        assert_eq!(
+            obs.resources["cephclusters.ceph.rook.io"]
+                .as_ref()
+                .map_err(|f| f.kind),
+            Err(FailureKind::Forbidden)
+        );
+    }
+
+    #[test]
+    fn requests_know_their_kubectl_args_and_group() {
+        assert_eq!(
+            ReadRequest::Nodes.kubectl_args(),
+            ["get", "nodes", "-o", "json"]
+        );
+        assert_eq!(ReadRequest::ApiGroups.kubectl_args(), ["api-versions"]);
+        let ceph = ReadRequest::Resource("cephclusters.ceph.rook.io".to_string());
+        assert_eq!(
+            ceph.kubectl_args(),
+            [
+                "get",
+                "cephclusters.ceph.rook.io",
+                "--all-namespaces",
+                "-o",
+                "json"
+            ]
+        );
+        assert_eq!(ceph.group(), Some("ceph.rook.io"));
+        assert_eq!(ReadRequest::DaemonSets.group(), None);
+    }
+}

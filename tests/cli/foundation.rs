@@ -88,7 +88,10 @@ fn target_reports_rule_context_endpoint_and_nodes() {
         text.contains("endpoint    https://10.67.2.11:6443 (matches the topology)"),
         "{text}"
     );
-    assert!(text.contains("4 registered, 4 Ready"), "{text}");
+    assert!(
+        text.contains("nodes       dirqual1..4, 4/4 Ready"),
+        "{text}"
+    );
     assert!(text.contains("dirqual1"), "{text}");
     let calls = bed.calls("kubectl");
     assert_eq!(calls.len(), 1);

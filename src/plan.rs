@@ -1,0 +1,376 @@
+//! The plan: the difference between the stack's declared layers and the real state.
+//!
+//! Absent layers are installed in `after:` order; degraded layers are repaired, never
+//! reinstalled; unknown layers are undecided, never installed. For a lima stack the plan
+//! also says which VMs to create or start. A plan with anything undecided is not empty: a
+//! harness must not read "nothing to do" when nestor could not tell.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::catalog::Catalog;
+use crate::probe::{LimaInstance, LimaStatus};
+use crate::state::{LayerReport, State, NOT_OBSERVABLE};
+
+/// One layer in the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlanStep {
+    pub id: String,
+    pub title: String,
+    /// What to do: the catalog's install hint, or how to approach a repair / an unknown.
+    pub hint: String,
+    /// Why the layer is in this list (the deciding evidence).
+    pub reason: String,
+}
+
+/// A declared VM whose lima status is neither Running, Stopped nor Broken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UndecidedVm {
+    pub name: String,
+    pub status: String,
+}
+
+/// The lima part of a plan (empty for prod stacks).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct VmPlan {
+    pub to_create: Vec<String>,
+    pub to_start: Vec<String>,
+    pub broken: Vec<String>,
+    pub undecided: Vec<UndecidedVm>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    /// Absent layers, in `after:` order (ties: declared order).
+    pub install: Vec<PlanStep>,
+    /// Degraded layers: repair in place.
+    pub repair: Vec<PlanStep>,
+    /// Unknown layers: nothing is planned for them.
+    pub undecided: Vec<PlanStep>,
+    pub vms_to_create: Vec<String>,
+    pub vms_to_start: Vec<String>,
+    pub vms_broken: Vec<String>,
+    pub vms_undecided: Vec<UndecidedVm>,
+}
+
+pub const REPAIR_HINT: &str = "repair in place; never reinstall over an existing layer";
+pub const UNKNOWN_HINT: &str = "not planned: fix the failed read and run again";
+
+impl Plan {
+    /// Build the plan from layer reports (in declared order) and the VM part.
+    pub fn build(catalog: &Catalog, reports: &[LayerReport], vms: VmPlan) -> Plan {
+        let step = |r: &LayerReport, hint: String| PlanStep {
+            id: r.id.clone(),
+            title: r.title.clone(),
+            hint,
+            reason: r.reason.clone(),
+        };
+        let install_hint = |id: &str| {
+            catalog
+                .get(id)
+                .map(|l| l.install.clone())
+                .unwrap_or_default()
+        };
+        let of = |state: State| reports.iter().filter(move |r| r.state == state);
+
+        let repair = of(State::Degraded)
+            .map(|r| step(r, REPAIR_HINT.to_string()))
+            .collect();
+        let undecided = of(State::Unknown)
+            .map(|r| {
+                let hint = if r.reason == NOT_OBSERVABLE {
+                    format!("check on the hosts; install hint: {}", install_hint(&r.id))
+                } else {
+                    UNKNOWN_HINT.to_string()
+                };
+                step(r, hint)
+            })
+            .collect();
+
+        // Kahn's algorithm over the absent layers; among the ready ones, declared order first.
+        let absent: Vec<&LayerReport> = of(State::Absent).collect();
+        let ids: BTreeSet<&str> = absent.iter().map(|r| r.id.as_str()).collect();
+        let deps: Vec<BTreeSet<String>> = absent
+            .iter()
+            .map(|r| {
+                catalog
+                    .ancestors(&r.id)
+                    .into_iter()
+                    .filter(|a| ids.contains(a.as_str()))
+                    .collect()
+            })
+            .collect();
+        let mut done: BTreeSet<String> = BTreeSet::new();
+        let mut install = Vec::with_capacity(absent.len());
+        while install.len() < absent.len() {
+            // The catalog is acyclic, so some pending layer always has its deps done; the
+            // fallback keeps this loop total even if it were not.
+            let next = (0..absent.len())
+                .filter(|&i| !done.contains(&absent[i].id))
+                .find(|&i| deps[i].iter().all(|d| done.contains(d)))
+                .or_else(|| (0..absent.len()).find(|&i| !done.contains(&absent[i].id)));
+            let Some(i) = next else { break };
+            done.insert(absent[i].id.clone());
+            install.push(step(absent[i], install_hint(&absent[i].id)));
+        }
+
+        Plan {
+            install,
+            repair,
+            undecided,
+            vms_to_create: vms.to_create,
+            vms_to_start: vms.to_start,
+            vms_broken: vms.broken,
+            vms_undecided: vms.undecided,
+        }
+    }
+
+    /// True only when there is nothing to install, repair or decide and no VM to act on.
+    pub fn is_empty(&self) -> bool {
+        self.install.is_empty()
+            && self.repair.is_empty()
+            && self.undecided.is_empty()
+            && self.vms_to_create.is_empty()
+            && self.vms_to_start.is_empty()
+            && self.vms_broken.is_empty()
+            && self.vms_undecided.is_empty()
+    }
+}
+
+/// The VM part of a lima stack's plan: `declared` instance names against `limactl list`.
+/// Running is fine, Stopped is to start, Broken is broken, missing is to create.
+pub fn vm_plan(declared: &[String], instances: &[LimaInstance]) -> VmPlan {
+    let mut plan = VmPlan::default();
+    for name in declared {
+        match instances
+            .iter()
+            .find(|i| &i.name == name)
+            .map(|i| &i.status)
+        {
+            None => plan.to_create.push(name.clone()),
+            Some(LimaStatus::Running) => {}
+            Some(LimaStatus::Stopped) => plan.to_start.push(name.clone()),
+            Some(LimaStatus::Broken) => plan.broken.push(name.clone()),
+            Some(LimaStatus::Other(s)) => plan.undecided.push(UndecidedVm {
+                name: name.clone(),
+                status: s.clone(),
+            }),
+        }
+    }
+    plan
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::probe::{parse_custom_objects, parse_limactl_list, FailureKind, ReadFailure};
+    use crate::state::evaluate;
+    use crate::state::fixtures::{declared, dirqual, layers};
+
+    fn catalog() -> Catalog {
+        Catalog::builtin().unwrap()
+    }
+
+    fn ids(steps: &[PlanStep]) -> Vec<&str> {
+        steps.iter().map(|s| s.id.as_str()).collect()
+    }
+
+    /// SPEC §1: on the healthy 4-node prod cluster only datalake and certs are missing.
+    #[test]
+    fn incident_dirqual_plans_only_datalake_and_certs() {
+        let c = catalog();
+        let reports = evaluate(&c, &layers(), &declared(), &dirqual());
+        let plan = Plan::build(&c, &reports, VmPlan::default());
+        assert_eq!(ids(&plan.install), ["datalake", "certs"]);
+        assert_eq!(
+            plan.install[0].hint,
+            "ansible-playbook platform/datalake.yaml"
+        );
+        assert_eq!(
+            plan.install[1].hint,
+            "ansible-playbook platform/cert-manager.yaml"
+        );
+        assert_eq!(
+            plan.install[1].reason,
+            "API group cert-manager.io not served"
+        );
+        assert_eq!(plan.repair, []);
+        assert_eq!(plan.undecided, []);
+        assert_eq!(plan.vms_to_create, Vec::<String>::new());
+        assert_eq!(plan.vms_to_start, Vec::<String>::new());
+        assert!(!plan.is_empty());
+    }
+
+    #[test]
+    fn ceph_health_warn_is_repair_not_install() {
+        let c = catalog();
+        let mut obs = dirqual();
+        obs.resources.insert(
+            "cephclusters.ceph.rook.io".into(),
+            Ok(parse_custom_objects(include_str!(
+                "../tests/fixtures/kubectl/cephclusters-health-warn.json"
+            ))
+            .unwrap()),
+        );
+        let plan = Plan::build(
+            &c,
+            &evaluate(&c, &layers(), &declared(), &obs),
+            VmPlan::default(),
+        );
+        assert_eq!(ids(&plan.install), ["datalake", "certs"]);
+        assert_eq!(ids(&plan.repair), ["ceph"]);
+        assert_eq!(plan.repair[0].hint, REPAIR_HINT);
+        assert_eq!(
+            plan.repair[0].reason,
+            "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN (want HEALTH_OK)"
+        );
+    }
+
+    #[test]
+    fn forbidden_cephclusters_is_undecided_not_install() {
+        let c = catalog();
+        let mut obs = dirqual();
+        obs.resources.insert(
+            "cephclusters.ceph.rook.io".into(),
+            Err(ReadFailure::new(FailureKind::Forbidden, "forbidden")),
+        );
+        let plan = Plan::build(
+            &c,
+            &evaluate(&c, &layers(), &declared(), &obs),
+            VmPlan::default(),
+        );
+        assert_eq!(ids(&plan.install), ["datalake", "certs"]);
+        assert_eq!(ids(&plan.undecided), ["ceph"]);
+        assert_eq!(plan.undecided[0].hint, UNKNOWN_HINT);
+        assert_eq!(
+            plan.undecided[0].reason,
+            "read of cephclusters.ceph.rook.io failed: Forbidden"
+        );
+    }
+
+    #[test]
+    fn unreachable_cluster_plans_no_install() {
+        let c = catalog();
+        let obs = crate::probe::Observation::skipped("connection refused");
+        let plan = Plan::build(
+            &c,
+            &evaluate(&c, &layers(), &declared(), &obs),
+            VmPlan::default(),
+        );
+        assert_eq!(plan.install, []);
+        assert_eq!(plan.undecided.len(), 10);
+        assert!(!plan.is_empty());
+    }
+
+    #[test]
+    fn install_follows_after_order_then_declared_order() {
+        let c = catalog();
+        let obs = {
+            let mut o = dirqual();
+            o.nodes = Ok(vec![]);
+            o.api_groups = Ok(["".to_string()].into_iter().collect());
+            o.namespaces = Ok(vec![]);
+            o.storage_classes = Ok(vec![]);
+            o.daemonsets = Ok(vec![]);
+            o.deployments = Ok(vec![]);
+            o.statefulsets = Ok(vec![]);
+            o
+        };
+        // Declared backwards on purpose.
+        let declared_layers: Vec<String> = [
+            "certs",
+            "datalake",
+            "registry",
+            "storage",
+            "ceph",
+            "cni",
+            "k8s",
+            "sshd-hardening",
+        ]
+        .map(String::from)
+        .to_vec();
+        let reports = evaluate(&c, &declared_layers, &declared(), &obs);
+        let plan = Plan::build(&c, &reports, VmPlan::default());
+        assert_eq!(
+            ids(&plan.install),
+            ["k8s", "certs", "cni", "ceph", "storage", "datalake", "registry"]
+        );
+        assert_eq!(ids(&plan.undecided), ["sshd-hardening"]);
+        assert_eq!(
+            plan.undecided[0].hint,
+            "check on the hosts; install hint: ansible-playbook hardening/sshd.yaml"
+        );
+    }
+
+    #[test]
+    fn healthy_cluster_plan_is_empty_only_without_undecided() {
+        let c = catalog();
+        let present: Vec<String> = layers()
+            .into_iter()
+            .filter(|l| l != "datalake" && l != "certs")
+            .collect();
+        let plan = Plan::build(
+            &c,
+            &evaluate(&c, &present, &declared(), &dirqual()),
+            VmPlan::default(),
+        );
+        assert!(plan.is_empty(), "{plan:?}");
+        let mut with_host = present.clone();
+        with_host.push("etcd-backup".into());
+        let plan = Plan::build(
+            &c,
+            &evaluate(&c, &with_host, &declared(), &dirqual()),
+            VmPlan::default(),
+        );
+        assert_eq!(ids(&plan.undecided), ["etcd-backup"]);
+        assert!(!plan.is_empty());
+    }
+
+    #[test]
+    fn lima_vm_plan() {
+        let instances =
+            parse_limactl_list(include_str!("../tests/fixtures/limactl/list-bench.ndjson"))
+                .unwrap();
+        let declared: Vec<String> = ["node1", "node2", "node3"].map(String::from).to_vec();
+        let vms = vm_plan(&declared, &instances);
+        assert_eq!(
+            vms,
+            VmPlan {
+                to_create: vec!["node3".into()],
+                to_start: vec!["node2".into()],
+                broken: vec![],
+                undecided: vec![],
+            }
+        );
+        let plan = Plan::build(&catalog(), &[], vms);
+        assert_eq!(plan.vms_to_start, ["node2"]);
+        assert_eq!(plan.vms_to_create, ["node3"]);
+        assert!(!plan.is_empty());
+    }
+
+    #[test]
+    fn lima_broken_unknown_status_and_no_instances() {
+        let instances = parse_limactl_list(
+            "{\"name\":\"old\",\"status\":\"Broken\"}\n{\"name\":\"node5\",\"status\":\"Installing\"}\n",
+        )
+        .unwrap();
+        let declared: Vec<String> = ["old", "node5"].map(String::from).to_vec();
+        let vms = vm_plan(&declared, &instances);
+        assert_eq!(vms.broken, ["old"]);
+        assert_eq!(
+            vms.undecided,
+            [UndecidedVm {
+                name: "node5".into(),
+                status: "Installing".into()
+            }]
+        );
+        assert_eq!(vm_plan(&declared, &[]).to_create, ["old", "node5"]);
+        let all_running = parse_limactl_list(
+            "{\"name\":\"old\",\"status\":\"Running\"}\n{\"name\":\"node5\",\"status\":\"Running\"}\n",
+        )
+        .unwrap();
+        assert!(Plan::build(&catalog(), &[], vm_plan(&declared, &all_running)).is_empty());
+    }
+}

@@ -1,0 +1,162 @@
+//! Turns kubectl's stderr into a [`FailureKind`], so a failed read becomes data the state
+//! logic can reason about (forbidden is not missing) and the exit code can say "unreachable".
+//!
+//! kubectl has no machine-readable error output; these are the messages it really prints
+//! (client-go's `Error from server (Reason)` for API status errors, the discovery and
+//! transport messages otherwise). Order matters: a server-side status is the most specific.
+
+use super::FailureKind;
+
+/// Classify the stderr of a failed kubectl call.
+pub fn classify_kubectl_stderr(stderr: &str) -> FailureKind {
+    if let Some(reason) = server_reason(stderr) {
+        return match reason {
+            "Forbidden" => FailureKind::Forbidden,
+            "Unauthorized" => FailureKind::Unauthorized,
+            "NotFound" => FailureKind::NotFound,
+            "Timeout" | "ServerTimeout" => FailureKind::Timeout,
+            _ => FailureKind::ApiError,
+        };
+    }
+    let has = |needle: &str| stderr.contains(needle);
+    if has("You must be logged in to the server") || has("(Unauthorized)") {
+        FailureKind::Unauthorized
+    } else if has("the server doesn't have a resource type")
+        || has("the server could not find the requested resource")
+    {
+        FailureKind::NotFound
+    } else if has("context deadline exceeded")
+        || has("Client.Timeout exceeded")
+        || has("i/o timeout")
+        || has("TLS handshake timeout")
+    {
+        FailureKind::Timeout
+    } else if has("x509:") || has("tls:") {
+        FailureKind::Tls
+    } else if has("Unable to connect to the server")
+        || has("connection refused")
+        || has("was refused - did you specify the right host or port?")
+        || has("no such host")
+        || has("no route to host")
+        || has("network is unreachable")
+        || has("connection reset by peer")
+    {
+        FailureKind::Unreachable
+    } else {
+        FailureKind::ApiError
+    }
+}
+
+/// The `Reason` of the first `Error from server (Reason): ...` line, if any.
+fn server_reason(stderr: &str) -> Option<&str> {
+    let rest = stderr.split("Error from server (").nth(1)?;
+    let (reason, _) = rest.split_once(')')?;
+    Some(reason)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn kind(s: &str) -> FailureKind {
+        classify_kubectl_stderr(s)
+    }
+
+    #[test]
+    fn forbidden() {
+        assert_eq!(
+            kind("Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden: User \"system:serviceaccount:ci:reader\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope\n"),
+            FailureKind::Forbidden
+        );
+    }
+
+    #[test]
+    fn unauthorized() {
+        assert_eq!(
+            kind("error: You must be logged in to the server (Unauthorized)\n"),
+            FailureKind::Unauthorized
+        );
+        assert_eq!(
+            kind("error: You must be logged in to the server (the server has asked for the client to provide credentials)\n"),
+            FailureKind::Unauthorized
+        );
+    }
+
+    #[test]
+    fn not_found() {
+        assert_eq!(
+            kind("Error from server (NotFound): namespaces \"rook-ceph\" not found\n"),
+            FailureKind::NotFound
+        );
+        assert_eq!(
+            kind("error: the server doesn't have a resource type \"cephclusters\"\n"),
+            FailureKind::NotFound
+        );
+    }
+
+    #[test]
+    fn unreachable() {
+        assert_eq!(
+            kind("Unable to connect to the server: dial tcp 127.0.0.1:1: connect: connection refused\n"),
+            FailureKind::Unreachable
+        );
+        assert_eq!(
+            kind("E0512 10:01:02.123456   4242 memcache.go:265] couldn't get current server API group list: Get \"https://127.0.0.1:1/api?timeout=32s\": dial tcp 127.0.0.1:1: connect: connection refused\nThe connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?\n"),
+            FailureKind::Unreachable
+        );
+        assert_eq!(
+            kind("Unable to connect to the server: dial tcp: lookup dirqual-api.example.org on 127.0.0.53:53: no such host\n"),
+            FailureKind::Unreachable
+        );
+    }
+
+    #[test]
+    fn timeout() {
+        assert_eq!(
+            kind("Unable to connect to the server: context deadline exceeded\n"),
+            FailureKind::Timeout
+        );
+        assert_eq!(
+            kind("Unable to connect to the server: net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)\n"),
+            FailureKind::Timeout
+        );
+        assert_eq!(
+            kind("Unable to connect to the server: dial tcp 10.67.2.11:6443: i/o timeout\n"),
+            FailureKind::Timeout
+        );
+        assert_eq!(
+            kind("Unable to connect to the server: net/http: TLS handshake timeout\n"),
+            FailureKind::Timeout
+        );
+        assert_eq!(
+            kind("Error from server (Timeout): the server was unable to return a response in the time allotted, but may still be processing the request (get nodes)\n"),
+            FailureKind::Timeout
+        );
+    }
+
+    #[test]
+    fn tls() {
+        assert_eq!(
+            kind("Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority\n"),
+            FailureKind::Tls
+        );
+        assert_eq!(
+            kind("Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2026-01-10T10:00:00Z is after 2025-12-31T09:00:00Z\n"),
+            FailureKind::Tls
+        );
+    }
+
+    #[test]
+    fn api_error() {
+        assert_eq!(
+            kind("Error from server (InternalError): an error on the server (\"\") has prevented the request from succeeding (get cephclusters.ceph.rook.io)\n"),
+            FailureKind::ApiError
+        );
+        assert_eq!(
+            kind("Error from server (ServiceUnavailable): the server is currently unable to handle the request (get cephclusters.ceph.rook.io)\n"),
+            FailureKind::ApiError
+        );
+        assert_eq!(kind("something nobody expected"), FailureKind::ApiError);
+    }
+}
