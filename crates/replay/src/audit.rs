@@ -10,7 +10,8 @@ use std::sync::{Mutex, MutexGuard};
 /// One recorded request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditEntry {
-    /// 1-based recording order (a request is recorded when answered, a hang when it starts).
+    /// 1-based recording order (a request is recorded just before its answer is written, a hang when it
+    /// starts).
     pub seq: u64,
     /// Milliseconds since the Unix epoch when the request was read.
     pub unix_ms: u64,
@@ -32,7 +33,8 @@ pub struct AuditEntry {
     pub status: u16,
     /// Response body bytes (Content-Length).
     pub response_bytes: u64,
-    /// Time from reading the request to the end of the answer, in milliseconds.
+    /// Time from reading the request to the answer being ready (latency and delays
+    /// included), in milliseconds; a hang's length for a hang.
     pub duration_ms: u64,
     /// The fault rule that applied, if any.
     pub fault: Option<String>,

@@ -5,7 +5,7 @@
 //! nestor-replay (--fixture FILE | --generate NAME) [--listen ADDR] [--latency-ms N]
 //!               [--fault 'GET /apis/ceph.rook.io=403']... [--audit FILE] [--port-file FILE]
 //!               [--user NAME] [--no-aggregated-discovery] [--exit-on-stdin-eof]
-//! nestor-replay --generate NAME            # no --listen: print the fixture JSON and exit
+//! nestor-replay --generate NAME            # no server option: print the fixture JSON
 //! ```
 //!
 //! Serving prints `listening on http://127.0.0.1:PORT` on stdout and runs until killed
@@ -19,10 +19,11 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: nestor-replay (--fixture FILE | --generate NAME) [options]
        nestor-replay --generate NAME          print the fixture as JSON and exit
+                                              (any server option makes it serve instead)
 
   --fixture FILE              serve this fixture file
   --generate NAME             built-in fixture: dirqual, dirqual-full, degraded, bench, big
-  --listen ADDR               listen address (default 127.0.0.1:0); with --generate, serve
+  --listen ADDR               listen address (default 127.0.0.1:0)
   --latency-ms N              delay every answer by N ms
   --fault 'METHOD /PREFIX=ACTION'
                               ACTION: 401|403|404|500|<4xx/5xx>|hang:SECS|delay:MS;
@@ -47,6 +48,20 @@ struct Args {
     user: Option<String>,
     no_aggregated: bool,
     exit_on_stdin_eof: bool,
+}
+
+impl Args {
+    /// True when any server option was given (with `--generate`, that means serve).
+    fn serves(&self) -> bool {
+        self.listen.is_some()
+            || self.latency_ms > 0
+            || !self.faults.is_empty()
+            || self.audit.is_some()
+            || self.port_file.is_some()
+            || self.user.is_some()
+            || self.no_aggregated
+            || self.exit_on_stdin_eof
+    }
 }
 
 fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
@@ -86,6 +101,9 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
             _ => return Err(format!("unknown argument {arg:?}")),
         }
     }
+    for f in &a.faults {
+        nestor_replay::FaultRule::parse(f)?;
+    }
     if a.fixture.is_some() == a.generate.is_some() {
         return Err("give exactly one of --fixture FILE and --generate NAME".into());
     }
@@ -109,7 +127,7 @@ fn run(a: Args) -> Result<(), String> {
         })?,
         (None, None) => unreachable!("checked by parse_args"),
     };
-    if a.generate.is_some() && a.listen.is_none() {
+    if a.generate.is_some() && !a.serves() {
         let mut out = std::io::stdout().lock();
         out.write_all(fixture.to_json_pretty().as_bytes())
             .map_err(|e| format!("cannot write the fixture: {e}"))?;

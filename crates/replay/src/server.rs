@@ -390,11 +390,13 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
             }
         };
         let head_only = req.method == "HEAD";
-        let ok = http::write_response(&mut writer, &resp, keep_alive, head_only).is_ok();
         entry.status = resp.status;
         entry.response_bytes = if head_only { 0 } else { resp.body.len() as u64 };
         entry.duration_ms = started.elapsed().as_millis() as u64;
+        // Recorded before the answer leaves, so a client that has its answer (a kubectl
+        // that has exited) always finds its request in the audit.
         shared.audit.record(entry);
+        let ok = http::write_response(&mut writer, &resp, keep_alive, head_only).is_ok();
         if !ok || !keep_alive {
             let _ = writer.shutdown(Shutdown::Both);
             return;
