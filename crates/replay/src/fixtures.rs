@@ -1261,6 +1261,9 @@ pub fn bench() -> Fixture {
             cpus: 4,
             memory_ki: 8_136_908,
         }));
+        if let Some(n) = b.objects.last_mut() {
+            n["metadata"]["creationTimestamp"] = json!(created);
+        }
     }
     b.obj(deployment(
         "kube-system",

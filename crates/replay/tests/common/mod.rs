@@ -169,7 +169,10 @@ macro_rules! require_kubectl {
         match common::kubectl() {
             Some(k) => k,
             None => {
-                eprintln!("SKIP {}: no kubectl on PATH", module_path!());
+                eprintln!(
+                    "SKIP {}: no kubectl on PATH",
+                    std::thread::current().name().unwrap_or(module_path!())
+                );
                 return;
             }
         }
