@@ -31,7 +31,11 @@ pub struct StackRef {
 }
 
 #[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
 pub enum Source {
     Live,
     Snapshot { file: String, taken_at: String },
