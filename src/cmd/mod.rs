@@ -1,5 +1,7 @@
 //! One file per subcommand. Each returns the exit code it decided, or an error.
 
+pub mod fetch;
+pub mod select;
 pub mod stack;
 pub mod target;
 pub mod version;
