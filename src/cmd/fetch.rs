@@ -148,35 +148,32 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
         }
     };
     let paint = render::Paint { on: ctx.color() };
-    let mut rows = vec![
-        vec!["stack".to_string(), format!("{} (prod)", t.name())],
-        vec![
-            "source".to_string(),
-            format!(
-                "{source} (host {host_name} of {})",
-                inventory_path.display()
+    render::out(
+        &[
+            field("stack", &format!("{} (prod)", t.name())),
+            field(
+                "source",
+                &format!(
+                    "{source} (host {host_name} of {})",
+                    inventory_path.display()
+                ),
             ),
-        ],
-        vec![
-            "kubeconfig".to_string(),
-            format!("{} ({state})", dest.display()),
-        ],
-        vec!["context".to_string(), kc.context.clone()],
-        vec!["endpoint".to_string(), kc.server.clone()],
-    ];
-    render::out(&render::table(&rows))?;
+            field("kubeconfig", &format!("{} ({state})", dest.display())),
+            field("context", &kc.context),
+            field("endpoint", &kc.server),
+        ]
+        .concat(),
+    )?;
 
     let kubectl = Kubectl::new(&ctx.runner, &dest, &ctx.env);
     let out = kubectl
         .run(&["get", "nodes", "-o", "json"])
         .map_err(|e| cluster_error(e, &kc.server))?;
     let found = nodes::parse(&out.stdout_text())?;
-    rows.clear();
-    rows.push(vec![
-        "verified".to_string(),
-        format!("kubectl get nodes: {}", nodes::summary(&found)),
-    ]);
-    let mut text = render::table(&rows);
+    let mut text = field(
+        "verified",
+        &format!("kubectl get nodes: {}", nodes::summary(&found)),
+    );
     if !found.is_empty() {
         let mut table = vec![vec![
             "  NAME".to_string(),
@@ -204,6 +201,12 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
     }
     render::out(&text)?;
     Ok(Exit::Ok)
+}
+
+/// One `label  value` line, labels aligned (the output is printed in two steps: what was
+/// written first, so a failed verification still shows it).
+fn field(label: &str, value: &str) -> String {
+    format!("{label:<10}  {value}\n")
 }
 
 /// The fetched bytes must name a target (cluster, user, context, resolvable current-context).
