@@ -2,6 +2,7 @@
 
 mod support;
 
-mod foundation;
 mod fetch;
+mod foundation;
 mod select;
+mod sshd;
