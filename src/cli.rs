@@ -91,6 +91,9 @@ pub enum Command {
     /// List, show and use stack topologies.
     #[command(subcommand)]
     Stack(StackCommand),
+    /// Repatriate a prod stack's kubeconfig from its control-plane host.
+    #[command(subcommand)]
+    Kubeconfig(KubeconfigCommand),
     /// Print a shell completion script.
     Completion {
         /// The shell to complete for.
@@ -115,6 +118,23 @@ pub enum StackCommand {
         /// Stack name (default: --stack, else the active stack).
         name: Option<String>,
     },
+    /// Make NAME the active stack (stacks/current.yaml); for prod, offer to declare and fetch its kubeconfig.
+    #[command(
+        long_about = "Make NAME the active stack: stacks/current.yaml becomes a symlink to NAME.yaml, switched atomically.\n\nFor a prod stack without `kubeconfig:` it asks `Add \"kubeconfig: ~/.kube/NAME.config\" to FILE? [y/N]` and adds that one line, leaving every other byte of the file as it was. When the declared kubeconfig is absent or its cluster unreachable it offers `kubeconfig fetch`. With --no-input (or without a terminal) it never writes the topology and never contacts a cluster: it prints the line to add."
+    )]
+    Select {
+        /// Stack name: stacks/NAME.yaml.
+        name: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KubeconfigCommand {
+    /// ssh to the control-plane host of the inventory, read admin_conf and write the stack's declared kubeconfig (0600).
+    #[command(
+        long_about = "Repatriate the kubeconfig of a prod stack (--stack, else the active stack).\n\nssh to the first host of the inventory's control-plane group runs exactly `[-p PORT] [-i KEY] -o ConnectTimeout=N [-o BatchMode=yes] [USER@]HOST sudo -n cat ADMIN_CONF` (plain `cat` as root); host-key checking is never weakened. The bytes must be a kubeconfig with a cluster, a user and a resolvable current-context. They are written to the topology's `kubeconfig:` with mode 0600, atomically, never inside a git work tree. A different existing file is replaced only after an interactive yes, and kept as FILE.bak-YYYYMMDDTHHMMSSZ. Then `kubectl get nodes` verifies the new file."
+    )]
+    Fetch,
 }
 
 /// `10s`, `500ms`, `2m`, or a bare number of seconds.

@@ -14,6 +14,7 @@ pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod exec;
+pub mod fetch;
 pub mod inventory;
 pub mod kubectl;
 pub mod layers;

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use clap::{CommandFactory, Parser};
 
-use crate::cli::{Cli, Command, StackCommand};
+use crate::cli::{Cli, Command, KubeconfigCommand, StackCommand};
 use crate::cmd;
 use crate::config::Context;
 use crate::error::{Error, Exit, Result};
@@ -78,6 +78,8 @@ fn dispatch(cli: Cli) -> Result<Exit> {
                 Command::Stack(StackCommand::Env { name }) => {
                     cmd::stack::env(&ctx, name.as_deref())
                 }
+                Command::Stack(StackCommand::Select { name }) => cmd::select::run(&ctx, &name),
+                Command::Kubeconfig(KubeconfigCommand::Fetch) => cmd::fetch::run(&ctx),
                 Command::Completion { .. } | Command::Version => {
                     Err(Error::internal("unreachable dispatch"))
                 }

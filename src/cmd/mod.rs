@@ -1,7 +1,9 @@
 //! One file per subcommand. Each returns the exit code it decided, or an error.
 
 pub mod discover;
+pub mod fetch;
 pub mod preview;
+pub mod select;
 pub mod stack;
 pub mod target;
 pub mod version;

@@ -119,7 +119,7 @@ fn live_prod(ctx: &Context, stack: &Topology, requests: &[ReadRequest]) -> Resul
         }
         let block = confirmation_block(stack, &resolution, &kc, &obs);
         render::notice_raw(&block);
-        if !prompt::confirm(&format!("Is this the stack {}?", stack.name()))? {
+        if !prompt::confirm(&format!("Is this the stack {}?", stack.name())) {
             return Err(Error::refused(
                 format!(
                     "target {} not confirmed for stack {}: nothing was done",

@@ -272,7 +272,7 @@ fn ssh(args: &[String]) -> Result<(), String> {
     }
     let dest = args.get(i).map(String::as_str).unwrap_or_default();
     if !is_destination(dest) {
-        return Err(format!("ssh: destination `{dest}` is not user@host"));
+        return Err(format!("ssh: destination `{dest}` is not [user@]host"));
     }
     let command: Vec<&str> = args[i + 1..].iter().map(String::as_str).collect();
     match command.as_slice() {
@@ -285,23 +285,31 @@ fn ssh(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// `user@host` or a bare `host` (ssh then picks the user): the same host rules either way.
 fn is_destination(dest: &str) -> bool {
-    let Some((user, host)) = dest.split_once('@') else {
-        return false;
-    };
-    let user_ok = user
-        .bytes()
+    match dest.split_once('@') {
+        Some((user, host)) => is_ssh_user(user) && is_ssh_host(host),
+        None => is_ssh_host(dest),
+    }
+}
+
+/// A login name nestor may put in an ssh destination (POSIX-ish, never an option).
+pub fn is_ssh_user(user: &str) -> bool {
+    user.bytes()
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && user
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
-    let host_ok = !host.is_empty()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+}
+
+/// A host name or IP address nestor may put in an ssh destination (never an option).
+pub fn is_ssh_host(host: &str) -> bool {
+    !host.is_empty()
         && !host.starts_with('-')
         && host
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b".:-[]".contains(&b));
-    user_ok && host_ok
+            .all(|b| b.is_ascii_alphanumeric() || b".:-[]".contains(&b))
 }
 
 fn is_remote_path(p: &str) -> bool {
@@ -353,6 +361,37 @@ mod tests {
             ),
             Ok(())
         );
+    }
+
+    #[test]
+    fn ssh_destination_without_user_is_a_validated_host() {
+        for ok in [
+            "-o ConnectTimeout=5 cp1.lan sudo -n cat /etc/kubernetes/admin.conf",
+            "-p 2222 -o ConnectTimeout=1 -o BatchMode=yes 10.67.2.11 cat /etc/kubernetes/admin.conf",
+            "-o ConnectTimeout=5 fe80::1 true",
+        ] {
+            assert_eq!(check(Tool::Ssh, &argv(ok)), Ok(()), "{ok}");
+        }
+        for bad in [
+            "-o ConnectTimeout=5 @cp1 true",
+            "-o ConnectTimeout=5 ops@ true",
+            "-o ConnectTimeout=5 1ops@cp1 true",
+            "-o ConnectTimeout=5 cp1;id true",
+            "-o ConnectTimeout=5 cp1$(id) true",
+            "-o ConnectTimeout=5 ops@-oProxyCommand=x true",
+            "-o ConnectTimeout=5",
+        ] {
+            assert!(check(Tool::Ssh, &argv(bad)).is_err(), "{bad}");
+        }
+        let bare = vec![
+            "-o".to_string(),
+            "ConnectTimeout=5".into(),
+            "cp 1".into(),
+            "true".into(),
+        ];
+        assert!(check(Tool::Ssh, &bare).is_err());
+        assert!(is_ssh_host("cp1.lan") && !is_ssh_host("-x") && !is_ssh_host(""));
+        assert!(is_ssh_user("ops") && !is_ssh_user("-l") && !is_ssh_user(""));
     }
 
     #[test]

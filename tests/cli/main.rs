@@ -2,6 +2,9 @@
 
 mod support;
 
+mod fetch;
 mod foundation;
 mod preview;
 mod schema;
+mod select;
+mod sshd;

@@ -131,6 +131,53 @@ impl Bed {
         c
     }
 
+    /// `kubectl-nestor ARGS` run under a pseudo-terminal (`script -qec`, util-linux), so that
+    /// stdin IS a terminal and nestor may prompt; `input` is typed into it (give every
+    /// answer: end of input answers no). Same environment as [`Bed::cmd`]; extra `env` pairs
+    /// are added. The output mixes stdout, stderr and the terminal's echo, with CRLF line ends.
+    pub fn pty(&self, args: &[&str], input: &str, env: &[(&str, &Path)]) -> std::process::Output {
+        let mut line = shell_quote(env!("CARGO_BIN_EXE_kubectl-nestor"));
+        for a in args {
+            line.push(' ');
+            line.push_str(&shell_quote(a));
+        }
+        self.pty_shell(&line, input, env)
+    }
+
+    /// Like [`Bed::pty`] with a whole `sh` command line (`$NESTOR` is the binary).
+    pub fn pty_shell(
+        &self,
+        line: &str,
+        input: &str,
+        env: &[(&str, &Path)],
+    ) -> std::process::Output {
+        let script = Path::new("/usr/bin/script");
+        assert!(
+            script.exists(),
+            "/usr/bin/script not found: install bsdutils (util-linux), the pty tests need it"
+        );
+        let mut c = Command::new(script);
+        c.current_dir(&self.repo)
+            .env("HOME", &self.home)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .env("SHELL", "/bin/sh")
+            .env("NESTOR", env!("CARGO_BIN_EXE_kubectl-nestor"))
+            .env_remove("KUBECONFIG")
+            .env_remove("NESTOR_STACKS_DIR")
+            .env_remove("NESTOR_KUBECTL")
+            .env_remove("NESTOR_LIMACTL")
+            .env_remove("NESTOR_SSH")
+            .env_remove("NO_COLOR");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.args(["-qec", line, "/dev/null"])
+            .write_stdin(input.to_string())
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .expect("run script")
+    }
+
     /// Every recorded call of `tool`, as argv vectors.
     pub fn calls(&self, tool: &str) -> Vec<Vec<String>> {
         let text = fs::read_to_string(&self.log).unwrap_or_default();
@@ -386,3 +433,65 @@ impl Bed {
         bed
     }
 }
+/// Single-quoted for `sh` unless plainly safe.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The permission bits of `p` (symlinks followed).
+pub fn mode(p: &Path) -> u32 {
+    fs::metadata(p).expect("metadata").permissions().mode() & 0o7777
+}
+
+/// `original` with `insert` spliced in right after the line containing `needle`.
+pub fn spliced_after(original: &[u8], needle: &str, insert: &[u8]) -> Vec<u8> {
+    let i = original
+        .windows(needle.len())
+        .position(|w| w == needle.as_bytes())
+        .expect("needle");
+    let at = i
+        + original[i..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .expect("line end")
+        + 1;
+    [&original[..at], insert, &original[at..]].concat()
+}
+
+/// An admin.conf as kubeadm writes it, every secret field holding [`SECRET_MARKER`].
+pub fn admin_conf(server: &str) -> String {
+    format!(
+        "apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority-data: {m}CA
+    server: {server}
+  name: kubernetes
+contexts:
+- context:
+    cluster: kubernetes
+    user: kubernetes-admin
+  name: kubernetes-admin@kubernetes
+current-context: kubernetes-admin@kubernetes
+kind: Config
+preferences: {{}}
+users:
+- name: kubernetes-admin
+  user:
+    client-certificate-data: {m}CERT
+    client-key-data: {m}KEY
+    token: {m}TOKEN
+",
+        m = SECRET_MARKER
+    )
+}
+
+/// Stands for certificate, key and token data in fixtures: it must never be printed.
+pub const SECRET_MARKER: &str = "NESTORSECRETMARKER";

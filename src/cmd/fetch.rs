@@ -1,0 +1,294 @@
+//! `kubeconfig fetch`: repatriate a prod stack's kubeconfig (SPEC §7). ssh to the first host
+//! of the inventory's control-plane group, read `admin_conf` (`sudo -n cat`, plain `cat` as
+//! root), check it is a kubeconfig, write the topology's declared `kubeconfig:` (0600,
+//! atomically, never inside a git work tree, never over a different file without an
+//! interactive yes and a backup), then verify it with `kubectl get nodes`.
+//!
+//! The fetched bytes are the cluster's admin credentials: they go to the file and nowhere
+//! else — not to stdout, not into an error, not into `-v` output.
+
+use std::path::Path;
+
+use crate::config::Context;
+use crate::error::{Error, Exit, Result};
+use crate::exec::Tool;
+use crate::fetch::{self, SshFetch};
+use crate::inventory::Inventory;
+use crate::kubectl::{cluster_error, Kubectl};
+use crate::probe::parse_nodes;
+use crate::prompt;
+use crate::render;
+use crate::target::{self, endpoint, kubeconfig};
+use crate::topology::{TargetKind, Topology};
+
+/// `kubeconfig fetch` for `--stack`, else the active stack.
+pub fn run(ctx: &Context) -> Result<Exit> {
+    let t = ctx.topology(None)?;
+    fetch(ctx, &t)
+}
+
+/// What happened to the destination file.
+enum Written {
+    Created,
+    Unchanged,
+    Replaced { backup: String },
+}
+
+/// The fetch flow for one stack (also offered by `stack select`).
+pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
+    if t.kind() == TargetKind::Lima {
+        return Err(Error::input(
+            format!(
+                "stack {} is a lima bench: its kubeconfig ({}) is written by the bench harness, not fetched",
+                t.name(),
+                t.bench_kubeconfig(&ctx.env)?.display()
+            ),
+            "bring the bench up with its harness; `kubeconfig fetch` repatriates the kubeconfig of prod stacks",
+        ));
+    }
+    let dest = t
+        .declared_kubeconfig(&ctx.env)?
+        .ok_or_else(|| target::not_declared(t.name()))?;
+    if let Some(flag) = &ctx.global.kubeconfig {
+        render::notice(&format!(
+            "--kubeconfig {} is not used by `kubeconfig fetch`: it writes the topology's kubeconfig {}",
+            flag.display(),
+            dest.display()
+        ));
+    }
+    if let Some(tree) = fetch::git_work_tree(&dest) {
+        return Err(Error::input(
+            format!(
+                "refusing to write kubeconfig {} inside the git work tree {}: it holds the cluster's admin credentials",
+                dest.display(),
+                tree.display()
+            ),
+            format!(
+                "declare a path outside any repository in {}, e.g. `kubeconfig: ~/.kube/{}.config`",
+                t.file.display(),
+                t.name()
+            ),
+        ));
+    }
+
+    let inventory_path = t.inventory(&ctx.env)?;
+    let inventory = Inventory::load(&inventory_path)?;
+    for w in inventory.warnings() {
+        render::notice(&format!("warning: {w}"));
+    }
+    let (host_name, ssh) = inventory.control_plane_host(t.raw.control_group.as_deref())?;
+    let key = ssh.key.as_ref().map(|k| {
+        if k.is_absolute() {
+            k.clone()
+        } else {
+            t.repo_root.join(k)
+        }
+    });
+    let SshFetch { destination, argv } = fetch::ssh_argv(
+        &ssh,
+        key.as_deref(),
+        ctx.runner.timeout,
+        !ctx.interactive(),
+        t.admin_conf(),
+        &host_name,
+        &inventory_path,
+    )?;
+    render::notice(&format!(
+        "reading {} on {host_name} ({destination}) over ssh",
+        t.admin_conf()
+    ));
+    let out = ctx
+        .runner
+        .run(Tool::Ssh, &argv)
+        .map_err(|e| fetch::ssh_error(e, &destination, &ssh.host, ssh.port, t.admin_conf()))?;
+    let source = format!("{destination}:{}", t.admin_conf());
+    let mut bytes = out.stdout;
+    let mut kc = validate(&bytes, &source)?;
+
+    if let Some(host) = endpoint::host(&kc.server).filter(|h| !fetch::resolves(h)) {
+        match t.raw.endpoint.as_ref().map(|e| e.to_string()) {
+            Some(ep) if ctx.interactive() => {
+                render::notice(&format!(
+                    "the fetched kubeconfig's server {} names host `{host}`, which does not resolve here",
+                    kc.server
+                ));
+                if prompt::confirm(&format!(
+                    "Rewrite its server to the topology's endpoint {ep}?"
+                )) {
+                    bytes = rewrite(&bytes, &kc.server, &ep, &source)?;
+                    kc = validate(&bytes, &source)?;
+                }
+            }
+            Some(ep) => render::notice(&format!(
+                "warning: the fetched kubeconfig's server {} names host `{host}`, which does not resolve here; the topology's endpoint is {ep} (run `kubectl nestor kubeconfig fetch` in a terminal to rewrite it)",
+                kc.server
+            )),
+            None => render::notice(&format!(
+                "warning: the fetched kubeconfig's server {} names host `{host}`, which does not resolve here (declare `endpoint:` in {} to be offered a rewrite)",
+                kc.server,
+                t.file.display()
+            )),
+        }
+    }
+    if let Some(ep) = t.raw.endpoint.as_ref().map(|e| e.to_string()) {
+        if !endpoint::same(&ep, &kc.server) {
+            render::notice(&format!(
+                "warning: the fetched server {} differs from the topology's endpoint {ep}: non-interactive prod commands will refuse this target",
+                kc.server
+            ));
+        }
+    }
+
+    let written = write(ctx, &dest, &bytes)?;
+    let state = match &written {
+        Written::Created => "written, mode 0600".to_string(),
+        Written::Unchanged => "unchanged: same content as the fetched one".to_string(),
+        Written::Replaced { backup } => {
+            format!("replaced, mode 0600; previous file kept as {backup}")
+        }
+    };
+    let paint = render::Paint { on: ctx.color() };
+    render::out(
+        &[
+            field("stack", &format!("{} (prod)", t.name())),
+            field(
+                "source",
+                &format!(
+                    "{source} (host {host_name} of {})",
+                    inventory_path.display()
+                ),
+            ),
+            field("kubeconfig", &format!("{} ({state})", dest.display())),
+            field("context", &kc.context),
+            field("endpoint", &kc.server),
+        ]
+        .concat(),
+    )?;
+
+    let kubectl = Kubectl::new(&ctx.runner, &dest, &ctx.env);
+    let out = kubectl
+        .run(&["get", "nodes", "-o", "json"])
+        .map_err(|e| cluster_error(e, &kc.server))?;
+    let found = parse_nodes(&out.stdout_text())?;
+    let mut text = field(
+        "verified",
+        &format!("kubectl get nodes: {}", crate::render::nodes_line(&found)),
+    );
+    if !found.is_empty() {
+        let mut table = vec![vec![
+            "  NAME".to_string(),
+            "READY".to_string(),
+            "ROLES".to_string(),
+            "INTERNAL-IP".to_string(),
+        ]];
+        for n in &found {
+            table.push(vec![
+                format!("  {}", n.name),
+                if n.ready {
+                    paint.green("Ready")
+                } else {
+                    paint.red("NotReady")
+                },
+                if n.roles.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    n.roles.join(",")
+                },
+                n.internal_ip.clone().unwrap_or_else(|| "-".into()),
+            ]);
+        }
+        text.push_str(&render::table(&table));
+    }
+    render::out(&text)?;
+    Ok(Exit::Ok)
+}
+
+/// One `label  value` line, labels aligned (the output is printed in two steps: what was
+/// written first, so a failed verification still shows it).
+fn field(label: &str, value: &str) -> String {
+    format!("{label:<10}  {value}\n")
+}
+
+/// The fetched bytes must name a target (cluster, user, context, resolvable current-context).
+/// The error never quotes the bytes.
+fn validate(bytes: &[u8], source: &str) -> Result<kubeconfig::KubeTarget> {
+    kubeconfig::parse(bytes, Path::new(source)).map_err(|e| {
+        Error::input(
+            format!(
+                "the file fetched from {source} is not a usable kubeconfig ({}); nothing was written",
+                e.message
+            ),
+            "point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)",
+        )
+    })
+}
+
+fn rewrite(bytes: &[u8], old: &str, new: &str, source: &str) -> Result<Vec<u8>> {
+    let edited = fetch::rewrite_server(bytes, old, new);
+    let ok = edited
+        .as_deref()
+        .and_then(|b| kubeconfig::parse(b, Path::new(source)).ok())
+        .is_some_and(|k| k.server == new);
+    match edited {
+        Some(e) if ok => Ok(e),
+        _ => Err(Error::input(
+            format!("cannot rewrite the server of the kubeconfig fetched from {source} to {new}: no plain `server: {old}` line to edit; nothing was written"),
+            "run the fetch with --no-input to keep the server as it is, then edit it with `kubectl config set-cluster` yourself",
+        )),
+    }
+}
+
+/// Put `bytes` at `dest`: create (0700 parent, 0600 file), leave an identical file alone,
+/// replace a different one only after an interactive yes, keeping a backup.
+fn write(ctx: &Context, dest: &Path, bytes: &[u8]) -> Result<Written> {
+    match std::fs::read(dest) {
+        Ok(existing) if existing == bytes => Ok(Written::Unchanged),
+        Ok(existing) => {
+            let real = fetch::final_target(dest)?;
+            let backup = fetch::backup_path(&real, std::time::SystemTime::now());
+            let refused = |why: &str| {
+                Error::input(
+                    format!(
+                        "{} already exists with different content; {why}, nothing was written",
+                        dest.display()
+                    ),
+                    format!(
+                        "run `kubectl nestor kubeconfig fetch` in a terminal and answer yes to replace it (the old file is kept as {}.bak-YYYYMMDDTHHMMSSZ), or move it away first",
+                        real.display()
+                    ),
+                )
+            };
+            if !ctx.interactive() {
+                return Err(refused("it is replaced only after an interactive yes"));
+            }
+            let question = format!(
+                "Replace {}, whose content differs? The current file is kept as {}.",
+                dest.display(),
+                backup.display()
+            );
+            if !prompt::confirm(&question) {
+                return Err(refused("you said no"));
+            }
+            fetch::write_backup(&backup, &existing)?;
+            fetch::write_private(dest, bytes)?;
+            Ok(Written::Replaced {
+                backup: backup.display().to_string(),
+            })
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let real = fetch::final_target(dest)?;
+            if let Some(parent) = real.parent().filter(|p| !p.as_os_str().is_empty()) {
+                fetch::create_private_dirs(parent)?;
+            }
+            fetch::write_private(&real, bytes)?;
+            Ok(Written::Created)
+        }
+        Err(e) => Err(Error::input(
+            format!(
+                "cannot read the existing kubeconfig {}: {e}",
+                dest.display()
+            ),
+            "it must be a regular file of yours (or absent); nothing was written",
+        )),
+    }
+}

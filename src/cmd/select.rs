@@ -1,0 +1,200 @@
+//! `stack select NAME`: make NAME the active stack by pointing `stacks/current.yaml` at
+//! `NAME.yaml` (a new relative symlink renamed over the old one: never a moment without a
+//! link, never a link to an invalid topology). For a prod stack it then makes sure the
+//! target can be chosen: it offers to add the `kubeconfig:` line (a text edit that keeps
+//! every other byte), and to fetch that kubeconfig when it is absent or its cluster
+//! unreachable. Without a terminal (or with `--no-input`) it never writes the topology and
+//! never contacts a cluster: it only says what to do.
+
+use std::fs;
+use std::path::Path;
+
+use crate::config::{known_layers, Context};
+use crate::error::{Error, Exit, Result};
+use crate::kubectl::{cluster_error, Kubectl};
+use crate::probe::parse_nodes;
+use crate::prompt;
+use crate::render;
+use crate::target::kubeconfig;
+use crate::topology::{self, edit, schema, TargetKind, Topology, CURRENT};
+
+pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
+    if !schema::is_dns1123_label(name) || name == "current" {
+        return Err(Error::input(
+            format!("`{name}` is not a stack name"),
+            "a stack name is a DNS-1123 label naming stacks/<name>.yaml (see `kubectl nestor stack list`); `current` is the active-stack link itself",
+        ));
+    }
+    let dir = ctx.stacks_dir()?;
+    let file = topology::select_file(Some(name), &dir, &ctx.env)?;
+    // Never point current.yaml at a file that does not load.
+    let t = Topology::load(&file, &dir.path, &known_layers)?;
+    switch_current(&dir.path, name)?;
+    render::out(&format!(
+        "selected stack {name} ({}): {} -> {name}.yaml\n",
+        t.kind().as_str(),
+        dir.path.join(CURRENT).display()
+    ))?;
+    if t.kind() == TargetKind::Lima {
+        return Ok(Exit::Ok);
+    }
+    let t = if t.raw.kubeconfig.is_none() {
+        match offer_kubeconfig_line(ctx, &t)? {
+            Some(edited) => edited,
+            None => return Ok(Exit::Ok),
+        }
+    } else {
+        t
+    };
+    check_kubeconfig(ctx, &t)
+}
+
+/// Point `current.yaml` at `NAME.yaml`: a relative symlink made under a temporary name in the
+/// stacks directory, then renamed over `current.yaml` (rename is atomic). A `current.yaml`
+/// that is not a symlink is someone's data: refused, left alone.
+fn switch_current(stacks: &Path, name: &str) -> Result<()> {
+    let link = stacks.join(CURRENT);
+    if let Ok(meta) = fs::symlink_metadata(&link) {
+        if !meta.file_type().is_symlink() {
+            return Err(Error::input(
+                format!(
+                    "{} exists and is not a symlink: refusing to replace it",
+                    link.display()
+                ),
+                format!(
+                    "it should be the link to the active stack; move it away (it may hold data), then run `kubectl nestor stack select {name}` again"
+                ),
+            ));
+        }
+    }
+    let fail = |what: String, e: std::io::Error| {
+        Error::input(
+            format!("{what}: {e}"),
+            format!(
+                "check that {} is writable; the active stack was left unchanged",
+                stacks.display()
+            ),
+        )
+    };
+    let target = format!("{name}.yaml");
+    for attempt in 0..100u32 {
+        let tmp = stacks.join(format!(".{CURRENT}.{}-{attempt}.tmp", std::process::id()));
+        match std::os::unix::fs::symlink(&target, &tmp) {
+            Ok(()) => {
+                if let Err(e) = fs::rename(&tmp, &link) {
+                    let _ = fs::remove_file(&tmp);
+                    return Err(fail(format!("cannot replace {}", link.display()), e));
+                }
+                if let Ok(d) = fs::File::open(stacks) {
+                    let _ = d.sync_all();
+                }
+                return Ok(());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(fail(
+                    format!("cannot create a symlink in {}", stacks.display()),
+                    e,
+                ))
+            }
+        }
+    }
+    Err(Error::input(
+        format!(
+            "cannot create a temporary symlink in {}: too many leftovers",
+            stacks.display()
+        ),
+        format!(
+            "remove the stale .{CURRENT}.*.tmp links in {}",
+            stacks.display()
+        ),
+    ))
+}
+
+/// Offer to add `kubeconfig: ~/.kube/NAME.config`; the re-loaded topology if it was added.
+fn offer_kubeconfig_line(ctx: &Context, t: &Topology) -> Result<Option<Topology>> {
+    let name = t.name();
+    let line = format!("kubeconfig: ~/.kube/{name}.config");
+    let file = t.file.display();
+    if !ctx.interactive() {
+        render::notice(&format!(
+            "warning: prod stack {name} declares no kubeconfig, so its commands refuse to run (exit 3): add the line `{line}` to {file} (left unchanged: no prompt with --no-input or without a terminal)"
+        ));
+        return Ok(None);
+    }
+    if !prompt::confirm(&format!("Add \"{line}\" to {file}?")) {
+        render::notice(&format!(
+            "{file} left unchanged: add the line `{line}` yourself before running prod commands on {name}"
+        ));
+        return Ok(None);
+    }
+    let original = fs::read(&t.file).map_err(|e| {
+        Error::input(
+            format!("cannot read topology {file}: {e}"),
+            "check that the file is readable",
+        )
+    })?;
+    let edited = edit::add_kubeconfig_line(&original, name)?;
+    edit::write_atomically(&t.file, &edited)?;
+    render::out(&format!("added `{line}` to {file}\n"))?;
+    Topology::load(&t.file, &t.stacks_dir, &known_layers).map(Some)
+}
+
+/// Interactive: when the declared kubeconfig is absent, not a usable kubeconfig, or its
+/// cluster unreachable, offer `kubeconfig fetch`. Otherwise only a notice when it is absent.
+fn check_kubeconfig(ctx: &Context, t: &Topology) -> Result<Exit> {
+    let Some(path) = t.declared_kubeconfig(&ctx.env)? else {
+        return Ok(Exit::Ok);
+    };
+    if !ctx.interactive() {
+        if !path.exists() {
+            render::notice(&format!(
+                "kubeconfig {} does not exist yet: fetch it with `kubectl nestor kubeconfig fetch`",
+                path.display()
+            ));
+        }
+        return Ok(Exit::Ok);
+    }
+    let problem = if path.exists() {
+        match kubeconfig::read(&path) {
+            Err(e) => Some(e.message),
+            Ok(kc) => {
+                let kubectl = Kubectl::new(&ctx.runner, &path, &ctx.env);
+                match kubectl.run(&["get", "nodes", "-o", "json"]) {
+                    Ok(out) => {
+                        match parse_nodes(&out.stdout_text()) {
+                            Ok(found) => render::out(&format!(
+                                "cluster {} reachable through {}: {}\n",
+                                kc.server,
+                                path.display(),
+                                crate::render::nodes_line(&found)
+                            ))?,
+                            Err(e) => render::notice(&e.message),
+                        }
+                        None
+                    }
+                    Err(e) => {
+                        let e = cluster_error(e, &kc.server);
+                        if e.exit == Exit::Unreachable {
+                            Some(e.message)
+                        } else {
+                            render::notice(&format!("cannot check the cluster: {}", e.message));
+                            None
+                        }
+                    }
+                }
+            }
+        }
+    } else {
+        Some(format!("kubeconfig {} does not exist yet", path.display()))
+    };
+    let Some(problem) = problem else {
+        return Ok(Exit::Ok);
+    };
+    render::notice(&problem);
+    if prompt::confirm("Fetch it now with kubectl nestor kubeconfig fetch?") {
+        return super::fetch::fetch(ctx, t);
+    }
+    render::notice("not fetched: run `kubectl nestor kubeconfig fetch` when the control-plane host is reachable over ssh");
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,604 @@
+//! `kubeconfig fetch` with a recording stub `ssh` on PATH: the inventory-driven argv, the
+//! write rules (0600, 0700 parent, unchanged, backup after an interactive yes, refusals),
+//! the server rewrite, each failure's message and exit code, and no secret in any output.
+//! The same flow against a real sshd is in `sshd.rs`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::support::*;
+
+const INVENTORY: &str = "\
+all:
+  vars:
+    ansible_user: ops
+  children:
+    k8s:
+      children:
+        control_plane:
+          vars:
+            ansible_port: 2222
+          hosts:
+            dirqual1:
+              ansible_host: 10.67.2.11
+              ansible_ssh_private_key_file: keys/id_dirqual
+            dirqual2:
+        workers:
+          hosts:
+            dirqual3:
+";
+
+struct Fetch {
+    bed: Bed,
+    /// The file the stub ssh prints (the "remote" admin.conf).
+    remote: PathBuf,
+    /// The declared kubeconfig.
+    dest: PathBuf,
+}
+
+/// A prod stack with a declared kubeconfig, the inventory above, a stub ssh printing an
+/// admin.conf for `server`, and a kubectl stub serving the dirqual nodes.
+fn setup(server: &str) -> Fetch {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    fs::create_dir_all(bed.repo.join("bootstrap")).expect("mkdir");
+    fs::write(bed.repo.join("bootstrap/hosts.yaml"), INVENTORY).expect("write");
+    let remote = bed.tmp.path().join("remote-admin.conf");
+    fs::write(&remote, admin_conf(server)).expect("write");
+    bed.stub("ssh", &format!("cat '{}'", remote.display()));
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let dest = bed.home.join(".kube/dirqual.config");
+    Fetch { bed, remote, dest }
+}
+
+fn no_secret(out: &std::process::Output) {
+    for (what, text) in [("stdout", stdout_of(out)), ("stderr", stderr_of(out))] {
+        assert!(
+            !text.contains(SECRET_MARKER),
+            "a secret leaked on {what}:\n{text}"
+        );
+    }
+}
+
+fn argv(s: &str) -> Vec<String> {
+    s.split(' ').map(String::from).collect()
+}
+
+#[test]
+fn inventory_port_and_key_become_p_and_i_and_the_file_is_written_0600() {
+    let f = setup("https://10.67.2.11:6443");
+    let out = f
+        .bed
+        .cmd()
+        .args(["kubeconfig", "fetch", "-v", "--no-color"])
+        .output()
+        .expect("run");
+    let (text, err) = (stdout_of(&out), stderr_of(&out));
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let key = f.bed.repo.join("keys/id_dirqual");
+    assert_eq!(
+        f.bed.calls("ssh"),
+        vec![argv(&format!(
+            "-p 2222 -i {} -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf",
+            key.display()
+        ))]
+    );
+    assert_eq!(
+        fs::read(&f.dest).expect("read"),
+        fs::read(&f.remote).expect("read")
+    );
+    assert_eq!(mode(&f.dest), 0o600);
+    assert_eq!(mode(&f.bed.home.join(".kube")), 0o700);
+    // verified through the new file
+    let calls = f.bed.calls("kubectl");
+    assert_eq!(calls.len(), 1);
+    assert!(
+        calls[0].contains(&format!("--kubeconfig={}", f.dest.display())),
+        "{calls:?}"
+    );
+    assert!(
+        text.contains(&format!(
+            "kubeconfig  {} (written, mode 0600)",
+            f.dest.display()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of"),
+        "{text}"
+    );
+    assert!(
+        text.contains("context     kubernetes-admin@kubernetes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("verified    kubectl get nodes: dirqual1..4, 4/4 Ready"),
+        "{text}"
+    );
+    assert!(text.contains("  dirqual1  Ready"), "{text}");
+    // -v shows each argv, never the content
+    assert!(
+        err.contains("kubectl-nestor: exec: ssh -p 2222 -i"),
+        "{err}"
+    );
+    no_secret(&out);
+    // no temporary file left next to the kubeconfig
+    let names: Vec<_> = fs::read_dir(f.bed.home.join(".kube"))
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names, ["dirqual.config"]);
+}
+
+#[test]
+fn a_root_user_runs_plain_cat_and_a_host_without_user_has_no_at() {
+    let f = setup("https://10.67.2.11:6443");
+    let inv = f.bed.repo.join("bootstrap/hosts.yaml");
+    fs::write(
+        &inv,
+        "control_plane:\n  hosts:\n    cp1: {ansible_host: 10.67.2.11, ansible_user: root}\n",
+    )
+    .expect("write");
+    let out = f
+        .bed
+        .cmd()
+        .args([
+            "--no-input",
+            "--request-timeout",
+            "1500ms",
+            "kubeconfig",
+            "fetch",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    fs::write(&inv, "control_plane:\n  hosts:\n    cp1.lan:\n").expect("write");
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(stdout_of(&out).contains("(unchanged: same content as the fetched one)"));
+    assert_eq!(
+        f.bed.calls("ssh"),
+        vec![
+            argv("-o ConnectTimeout=2 -o BatchMode=yes root@10.67.2.11 cat /etc/kubernetes/admin.conf"),
+            argv("-o ConnectTimeout=10 -o BatchMode=yes cp1.lan sudo -n cat /etc/kubernetes/admin.conf"),
+        ]
+    );
+}
+
+#[test]
+fn control_group_and_admin_conf_come_from_the_topology() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.write_stack(
+        "dirqual",
+        &format!("{PROD_DECLARED}control_group: workers\nadmin_conf: /srv/k8s/admin.conf\ninventory: ops/inv.yaml\n"),
+    );
+    fs::create_dir_all(f.bed.repo.join("ops")).expect("mkdir");
+    fs::rename(
+        f.bed.repo.join("bootstrap/hosts.yaml"),
+        f.bed.repo.join("ops/inv.yaml"),
+    )
+    .expect("mv");
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(
+        f.bed.calls("ssh"),
+        vec![argv(
+            "-o ConnectTimeout=10 -o BatchMode=yes ops@dirqual3 sudo -n cat /srv/k8s/admin.conf"
+        )]
+    );
+}
+
+#[test]
+fn a_different_existing_file_is_not_replaced_without_an_interactive_yes() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.kubeconfig(&f.dest, "https://10.1.1.1:6443");
+    let before = f.bed.tree();
+    for args in [
+        vec!["--no-input", "kubeconfig", "fetch"],
+        vec!["kubeconfig", "fetch"],
+    ] {
+        let out = f
+            .bed
+            .cmd()
+            .args(&args)
+            .write_stdin("y\n")
+            .output()
+            .expect("run");
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{} already exists with different content; it is replaced only after an interactive yes, nothing was written",
+                f.dest.display()
+            )),
+            "{err}"
+        );
+        assert!(err.contains(".bak-YYYYMMDDTHHMMSSZ"), "{err}");
+        assert_eq!(f.bed.tree(), before);
+        assert!(f.bed.calls("kubectl").is_empty());
+        no_secret(&out);
+    }
+}
+
+fn backups(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .expect("read_dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().contains(".bak-"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_interactive_yes_replaces_the_file_and_keeps_a_timestamped_backup() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.kubeconfig(&f.dest, "https://10.1.1.1:6443");
+    let old = fs::read(&f.dest).expect("read");
+    let out = f
+        .bed
+        .pty(&["--no-color", "kubeconfig", "fetch"], "y\n", &[]);
+    let text = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains(SECRET_MARKER), "{text}");
+    let kube = f.bed.home.join(".kube");
+    let found = backups(&kube);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let name = found[0]
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stamp = name.strip_prefix("dirqual.config.bak-").unwrap_or_default();
+    assert_eq!(stamp.len(), 16, "{name}");
+    assert!(
+        stamp.as_bytes()[8] == b'T'
+            && stamp.ends_with('Z')
+            && stamp[..8].bytes().all(|b| b.is_ascii_digit())
+            && stamp[9..15].bytes().all(|b| b.is_ascii_digit()),
+        "{name}"
+    );
+    assert_eq!(fs::read(&found[0]).expect("read"), old);
+    assert_eq!(mode(&found[0]), 0o600);
+    assert_eq!(
+        fs::read(&f.dest).expect("read"),
+        fs::read(&f.remote).expect("read")
+    );
+    assert_eq!(mode(&f.dest), 0o600);
+    assert!(
+        text.contains(&format!(
+            "Replace {}, whose content differs? The current file is kept as {}. [y/N]",
+            f.dest.display(),
+            found[0].display()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("previous file kept as {}", found[0].display())),
+        "{text}"
+    );
+    // interactive: no BatchMode, so ssh may ask for a passphrase on the terminal
+    let calls = f.bed.calls("ssh");
+    assert!(
+        !calls[0].contains(&"BatchMode=yes".to_string()),
+        "{calls:?}"
+    );
+}
+
+#[test]
+fn an_interactive_no_keeps_the_file() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.kubeconfig(&f.dest, "https://10.1.1.1:6443");
+    let before = f.bed.tree();
+    let out = f
+        .bed
+        .pty(&["--no-color", "kubeconfig", "fetch"], "n\n", &[]);
+    let text = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("you said no, nothing was written"), "{text}");
+    assert_eq!(f.bed.tree(), before);
+}
+
+#[test]
+fn a_lima_stack_is_refused_the_bench_harness_writes_its_kubeconfig() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.write_stack("bench", LIMA_BENCH);
+    let before = f.bed.tree();
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "--stack", "bench", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("stack bench is a lima bench: its kubeconfig")
+            && err.contains("is written by the bench harness"),
+        "{err}"
+    );
+    assert!(f.bed.calls("ssh").is_empty());
+    assert_eq!(f.bed.tree(), before);
+}
+
+#[test]
+fn an_undeclared_kubeconfig_is_exit_3() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.write_stack("dirqual", PROD_UNDECLARED);
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("kubeconfig target not declared for stack dirqual"));
+    assert!(f.bed.calls("ssh").is_empty());
+}
+
+#[test]
+fn a_destination_inside_a_git_work_tree_is_refused_before_any_ssh() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("~/.kube/dirqual.config", "secrets/dirqual.config"),
+    );
+    fs::create_dir_all(f.bed.repo.join(".git")).expect("mkdir");
+    let before = f.bed.tree();
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "refusing to write kubeconfig {} inside the git work tree {}",
+            f.bed.repo.join("secrets/dirqual.config").display(),
+            f.bed.repo.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint: declare a path outside any repository"),
+        "{err}"
+    );
+    assert!(f.bed.calls("ssh").is_empty());
+    assert_eq!(f.bed.tree(), before);
+    assert!(!f.bed.repo.join("secrets").exists());
+}
+
+#[test]
+fn sudo_asking_for_a_password_is_a_clear_error() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed
+        .stub("ssh", "echo 'sudo: a password is required' >&2; exit 1");
+    let before = f.bed.tree();
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("sudo on ops@10.67.2.11 asks for a password: nestor runs `sudo -n cat /etc/kubernetes/admin.conf`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("NOPASSWD: /usr/bin/cat /etc/kubernetes/admin.conf")
+            && err.contains("ansible_user: root"),
+        "{err}"
+    );
+    assert_eq!(f.bed.tree(), before);
+}
+
+#[test]
+fn ssh_connection_refused_is_exit_4_quoting_ssh() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.stub(
+        "ssh",
+        "echo 'ssh: connect to host 10.67.2.11 port 2222: Connection refused' >&2; exit 255",
+    );
+    let before = f.bed.tree();
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("cannot reach ops@10.67.2.11 over ssh: ssh: ssh: connect to host 10.67.2.11 port 2222: Connection refused"),
+        "{err}"
+    );
+    assert_eq!(f.bed.tree(), before);
+}
+
+#[test]
+fn a_missing_ssh_says_how_to_install_it() {
+    let f = setup("https://10.67.2.11:6443");
+    fs::remove_file(f.bed.bin.join("ssh")).expect("rm");
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .env("PATH", f.bed.bin.display().to_string())
+        .output()
+        .expect("run");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("ssh not found: no `ssh` on PATH"), "{err}");
+    assert!(err.contains("hint: install the OpenSSH client"), "{err}");
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .env("NESTOR_SSH", "/nonexistent/ssh")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr_of(&out).contains("NESTOR_SSH=/nonexistent/ssh is not an executable"));
+}
+
+#[test]
+fn fetched_bytes_that_are_not_a_kubeconfig_write_nothing_and_quote_nothing() {
+    let good = admin_conf("https://10.67.2.11:6443");
+    let cases = [
+        ("empty", String::new(), "is empty"),
+        (
+            "no context",
+            good.replace("current-context: kubernetes-admin@kubernetes\n", ""),
+            "has no current-context",
+        ),
+        (
+            "no user",
+            good.replace("- name: kubernetes-admin\n", "- name: someone\n"),
+            "names user `kubernetes-admin`, which is not in the file",
+        ),
+        (
+            "not yaml",
+            format!("{good}\n  client-key-data: [{SECRET_MARKER}\n"),
+            "is not a valid kubeconfig YAML",
+        ),
+        (
+            "a shell banner",
+            format!("Welcome {SECRET_MARKER}\n"),
+            "is not a usable kubeconfig",
+        ),
+    ];
+    for (what, content, expected) in cases {
+        let f = setup("https://10.67.2.11:6443");
+        fs::write(&f.remote, &content).expect("write");
+        let before = f.bed.tree();
+        let out = f
+            .bed
+            .cmd()
+            .args(["--no-input", "-v", "kubeconfig", "fetch"])
+            .output()
+            .expect("run");
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+        assert!(
+            err.contains("the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig"),
+            "{what}: {err}"
+        );
+        assert!(err.contains(expected), "{what}: {err}");
+        assert!(err.contains("nothing was written"), "{what}: {err}");
+        no_secret(&out);
+        assert_eq!(f.bed.tree(), before, "{what}");
+        assert!(f.bed.calls("kubectl").is_empty());
+    }
+}
+
+const UNRESOLVABLE: &str = "https://cp.nestor-test.invalid:6443";
+
+#[test]
+fn an_unresolvable_server_is_a_warning_without_a_terminal() {
+    let f = setup(UNRESOLVABLE);
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: the fetched kubeconfig's server https://cp.nestor-test.invalid:6443 names host `cp.nestor-test.invalid`, which does not resolve here; the topology's endpoint is https://10.67.2.11:6443"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read(&f.dest).expect("read"),
+        fs::read(&f.remote).expect("read")
+    );
+}
+
+#[test]
+fn an_unresolvable_server_is_rewritten_to_the_endpoint_after_a_yes() {
+    let f = setup(UNRESOLVABLE);
+    let out = f
+        .bed
+        .pty(&["--no-color", "kubeconfig", "fetch"], "y\n", &[]);
+    let text = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            "Rewrite its server to the topology's endpoint https://10.67.2.11:6443? [y/N]"
+        ),
+        "{text}"
+    );
+    let expected = admin_conf(UNRESOLVABLE).replace(UNRESOLVABLE, "https://10.67.2.11:6443");
+    assert_eq!(fs::read_to_string(&f.dest).expect("read"), expected);
+    assert!(
+        text.contains("endpoint    https://10.67.2.11:6443"),
+        "{text}"
+    );
+    assert!(!text.contains(SECRET_MARKER));
+}
+
+#[test]
+fn an_unreachable_cluster_after_the_write_is_exit_4_and_the_file_stays() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.stub(
+        "kubectl",
+        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    );
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .output()
+        .expect("run");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("cluster https://10.67.2.11:6443 unreachable"),
+        "{err}"
+    );
+    assert!(stdout_of(&out).contains("(written, mode 0600)"));
+    assert_eq!(mode(&f.dest), 0o600);
+}
+
+#[test]
+fn help_documents_both_commands() {
+    let bed = Bed::new();
+    let out = bed
+        .cmd()
+        .args(["kubeconfig", "fetch", "--help"])
+        .output()
+        .expect("run");
+    let words = |out: &std::process::Output| {
+        stdout_of(out)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let help = words(&out);
+    assert!(help.contains("sudo -n cat ADMIN_CONF"), "{help}");
+    assert!(help.contains("FILE.bak-YYYYMMDDTHHMMSSZ"), "{help}");
+    let out = bed
+        .cmd()
+        .args(["stack", "select", "--help"])
+        .output()
+        .expect("run");
+    let help = words(&out);
+    assert!(
+        help.contains("Add \"kubeconfig: ~/.kube/NAME.config\" to FILE? [y/N]"),
+        "{help}"
+    );
+}
