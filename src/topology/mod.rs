@@ -89,6 +89,7 @@ impl StacksDir {
             .filter(|p| {
                 p.extension().is_some_and(|x| x == "yaml")
                     && p.file_name().is_some_and(|n| n != CURRENT)
+                    && !is_catalog_file(p)
             })
             .collect();
         files.sort();
@@ -105,6 +106,15 @@ impl StacksDir {
         };
         target.exists().then(|| stem(&target))?
     }
+}
+
+/// A layer catalog (`catalog:` files live in the stacks directory too) is a YAML list;
+/// a topology is a mapping. Catalogs are not stacks.
+fn is_catalog_file(p: &Path) -> bool {
+    fs::read_to_string(p)
+        .ok()
+        .and_then(|t| serde_norway::from_str::<serde_norway::Value>(&t).ok())
+        .is_some_and(|v| v.is_sequence())
 }
 
 fn stem(p: &Path) -> Option<String> {

@@ -738,6 +738,15 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
         stdout_of(&out),
         "   NAME     KIND  KUBECONFIG\n   bench    lima  bench/lima/.work/kubeconfig\n*  dirqual  prod  ~/.kube/dirqual.config\n"
     );
+    // A catalog file beside the stacks is not a stack.
+    fs::write(
+        bed.stacks.join("layers.yaml"),
+        "- id: extra\n  title: Extra\n  detect: [{namespace: extra}]\n",
+    )
+    .expect("write");
+    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(!stdout_of(&out).contains("layers"), "{}", stdout_of(&out));
     bed.write_stack("broken", "name: broken\ntarget_kind: prod\nfoo: 1\n");
     let out = bed
         .cmd()

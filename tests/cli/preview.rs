@@ -608,3 +608,76 @@ fn discover_works_with_only_a_kubeconfig() {
         .iter()
         .any(|s| s["provisioner"] == "rook-ceph.rbd.csi.ceph.com" && s["default"] == true)));
 }
+
+#[test]
+fn a_stack_catalog_adds_layers_that_preview_evaluates() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    fs::write(
+        bed.stacks.join("layers.yaml"),
+        "# site layers\n- id: vault\n  title: HashiCorp Vault\n  after: [storage]\n  detect:\n    - namespace: vault\n  healthy:\n    - workload: {kind: StatefulSet, namespace: vault, name: vault}\n  install: ansible-playbook platform/vault.yaml\n",
+    )
+    .expect("write");
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace(
+            "layers: [k8s,",
+            "catalog: layers.yaml\nlayers: [vault, k8s,",
+        ),
+    );
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "-o", "json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v = json_of(&out);
+    assert_eq!(layer_state(&v, "vault"), "absent");
+    assert_eq!(ids(&v["plan"]["install"]), ["vault", "datalake", "certs"]);
+    // Without the catalog the id is unknown: a strict error at its line and column.
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("layers: [k8s,", "layers: [vault, k8s,"),
+    );
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("dirqual.yaml:10:10: unknown layer `vault`"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(bed.calls("kubectl").len() > 1);
+}
+
+#[test]
+fn the_gate_script_never_reads_3_or_4_as_work_to_do() {
+    let gate = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gate.sh");
+    let run = |bed: &Bed| {
+        bed.cmd_program("bash")
+            .arg(gate)
+            .arg("dirqual")
+            .env("NESTOR", env!("CARGO_BIN_EXE_kubectl-nestor"))
+            .output()
+            .expect("gate")
+    };
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let out = run(&bed);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stdout_of(&out).contains("stack dirqual: plan not empty"),
+        "{}",
+        stdout_of(&out)
+    );
+    let out = run(&Bed::dirqual(ENDPOINT, &Cluster::dirqual_full()));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = run(&Bed::dirqual("https://10.99.0.1:6443", &Cluster::dirqual()));
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr_of(&out).contains("target refused"),
+        "{}",
+        stderr_of(&out)
+    );
+}

@@ -146,6 +146,26 @@ fn documents_match_docs_output_md() {
             .output()
             .expect("run"),
     ));
+    samples.push(json(
+        bed.cmd()
+            .args(["stack", "show", "-o", "json"])
+            .output()
+            .expect("run"),
+    ));
+    bed.write_stack("withcatalog", "name: withcatalog\ntarget_kind: lima\ncontrol_group: cp\ncatalog: extra.yaml\nlima: {instance_prefix: b-}\n");
+    fs::write(bed.stacks.join("extra.yaml"), "").expect("write");
+    samples.push(json(
+        bed.cmd()
+            .args(["stack", "show", "withcatalog", "-o", "json"])
+            .output()
+            .expect("run"),
+    ));
+    samples.push(json(
+        bed.cmd()
+            .args(["version", "-o", "json"])
+            .output()
+            .expect("run"),
+    ));
     bed.write_stack("broken", "name: broken\ntarget_kind: prod\nbad: 1\n");
     let out = bed
         .cmd()
