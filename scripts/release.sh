@@ -58,7 +58,10 @@ sha256_of() {
   else shasum -a 256 "$1" | cut -d ' ' -f 1; fi
 }
 
-epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
+# File times in the archive: the last commit that changed what goes into it, so a commit of
+# the manifest alone does not change the archive (and its sha256) on the next run.
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct -- "${files[@]:1}" Cargo.toml Cargo.lock src 2>/dev/null)}
+epoch=${epoch:-0}
 pack() { # pack BINARY PLATFORM -> prints the archive path
   local bin=$1 platform=$2 stage archive
   stage=$(mktemp -d)
