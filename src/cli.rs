@@ -68,6 +68,24 @@ pub enum Format {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The real state of the stack, read live, and the plan of what is really missing.
+    Preview {
+        /// Exit 2 when the plan is not empty (anything to install, repair, decide, create or start).
+        #[arg(long)]
+        detailed_exitcode: bool,
+        /// Replay an observation saved by `discover --save FILE` instead of reading live (no kubectl call).
+        #[arg(long, value_name = "FILE")]
+        snapshot: Option<PathBuf>,
+    },
+    /// The live cluster's inventory: nodes, namespaces, storage classes, API groups, layers detected.
+    Discover {
+        /// Save what was read as a snapshot for `preview --snapshot FILE`.
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+        /// Print a stack YAML skeleton of what was found instead of the inventory.
+        #[arg(long)]
+        emit_topology: bool,
+    },
     /// Resolve and verify the target: rule, kubeconfig, context, endpoint, reachability, nodes.
     Target,
     /// List, show and use stack topologies.

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 use crate::exec::{ExecError, Failure, Output, Runner, Tool};
 use crate::paths::Environment;
+use crate::probe::ReadFailure;
 
 pub struct Kubectl<'a> {
     runner: &'a Runner,
@@ -44,53 +45,30 @@ impl<'a> Kubectl<'a> {
     }
 }
 
-/// Why a kubectl failure means the cluster could not be reached, if it does.
-pub fn unreachable_reason(stderr: &str) -> Option<&'static str> {
-    let s = stderr.to_ascii_lowercase();
-    if s.contains("connection refused")
-        || s.contains("was refused")
-        || s.contains("no route to host")
-        || s.contains("no such host")
-        || s.contains("network is unreachable")
-    {
-        Some("connection refused or host unreachable")
-    } else if s.contains("x509:")
-        || s.contains("tls:")
-        || s.contains("certificate") && s.contains("verify")
-    {
-        Some("TLS failure")
-    } else if s.contains("unauthorized") || s.contains("must be logged in") {
-        Some("authentication failed (401)")
-    } else if s.contains("deadline exceeded") || s.contains("timeout") || s.contains("timed out") {
-        Some("timeout")
-    } else if s.contains("unable to connect to the server") || s.contains("eof") {
-        Some("cannot connect")
-    } else {
-        None
-    }
-}
-
 /// The error for a failed cluster read: exit 4 when the cluster is unreachable (quoting
 /// kubectl's own message), else the generic failure (exit 1).
 pub fn cluster_error(e: ExecError, server: &str) -> Error {
-    let reason = match &e.failure {
-        Failure::TimedOut { .. } => Some("timeout"),
-        Failure::Exit { stderr, .. } => unreachable_reason(stderr),
-        _ => None,
-    };
-    match reason {
-        Some(reason) => {
-            let quoted = crate::error::one_line(e.stderr());
-            let detail = if quoted.is_empty() {
-                format!("`{}` was killed after the request timeout", e.argv)
-            } else {
-                format!("kubectl: {quoted}")
-            };
-            Error::unreachable(
-                format!("cluster {server} unreachable ({reason}): {detail}"),
-                "check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid",
-            )
+    let unreachable = match &e.failure {
+        Failure::TimedOut { .. } => true,
+        Failure::Exit { stderr, .. } => {
+            crate::observe::is_unreachable(&ReadFailure::from_kubectl_stderr(stderr))
         }
-        None => e.into_error(),
+        _ => false,
+    };
+    if !unreachable {
+        return e.into_error();
     }
+    let quoted = crate::error::one_line(e.stderr());
+    let detail = if quoted.is_empty() {
+        format!("`{}` was killed after the request timeout", e.argv)
+    } else {
+        format!("kubectl: {quoted}")
+    };
+    Error::unreachable(
+        format!("cluster {server} unreachable: {detail}"),
+        UNREACHABLE_HINT,
+    )
 }
+
+/// What to do when the API server cannot be reached.
+pub const UNREACHABLE_HINT: &str = "check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid";

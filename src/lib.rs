@@ -9,6 +9,7 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod clock;
 pub mod cmd;
 pub mod config;
 pub mod error;
@@ -16,11 +17,15 @@ pub mod exec;
 pub mod inventory;
 pub mod kubectl;
 pub mod layers;
+pub mod observe;
 pub mod paths;
 pub mod plan;
 pub mod probe;
+pub mod prompt;
 pub mod render;
+pub mod report;
 pub mod run;
+pub mod snapshot;
 pub mod state;
 pub mod suggest;
 pub mod target;

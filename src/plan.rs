@@ -15,6 +15,7 @@ use crate::state::{LayerReport, State, NOT_OBSERVABLE};
 
 /// One layer in the plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PlanStep {
     pub id: String,
     pub title: String,
@@ -26,6 +27,7 @@ pub struct PlanStep {
 
 /// A declared VM whose lima status is neither Running, Stopped nor Broken.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct UndecidedVm {
     pub name: String,
     pub status: String,
@@ -33,6 +35,7 @@ pub struct UndecidedVm {
 
 /// The lima part of a plan (empty for prod stacks).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct VmPlan {
     pub to_create: Vec<String>,
     pub to_start: Vec<String>,
@@ -41,6 +44,7 @@ pub struct VmPlan {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Plan {
     /// Absent layers, in `after:` order (ties: declared order).
     pub install: Vec<PlanStep>,

@@ -48,6 +48,11 @@ pub fn notice(text: &str) {
     let _ = writeln!(std::io::stderr(), "kubectl-nestor: {text}");
 }
 
+/// A block of text on stderr, as is (prompts and their context).
+pub fn notice_raw(text: &str) {
+    let _ = write!(std::io::stderr(), "{text}");
+}
+
 /// Rows of cells printed as aligned columns (two spaces apart, last column not padded).
 pub fn table(rows: &[Vec<String>]) -> String {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);

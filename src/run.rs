@@ -50,6 +50,26 @@ fn dispatch(cli: Cli) -> Result<Exit> {
         command => {
             let ctx = Context::new(cli.global, Environment::capture()?);
             match command {
+                Command::Preview {
+                    detailed_exitcode,
+                    snapshot,
+                } => cmd::preview::run(
+                    &ctx,
+                    &cmd::preview::Args {
+                        detailed_exitcode,
+                        snapshot,
+                    },
+                ),
+                Command::Discover {
+                    save,
+                    emit_topology,
+                } => cmd::discover::run(
+                    &ctx,
+                    &cmd::discover::Args {
+                        save,
+                        emit_topology,
+                    },
+                ),
                 Command::Target => cmd::target::run(&ctx),
                 Command::Stack(StackCommand::List) => cmd::stack::list(&ctx),
                 Command::Stack(StackCommand::Show { name }) => {

@@ -28,6 +28,16 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// The serialized name: `flag`, `env`, `topology`, `lima-bench`.
+    pub fn describe_short(self) -> &'static str {
+        match self {
+            Rule::Flag => "flag",
+            Rule::Env => "env",
+            Rule::Topology => "topology",
+            Rule::LimaBench => "lima-bench",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             Rule::Flag => "--kubeconfig flag",

@@ -315,6 +315,11 @@ impl Topology {
             .collect()
     }
 
+    /// The stack's `catalog:` file, relative to the stacks directory.
+    pub fn catalog_path(&self) -> Option<PathBuf> {
+        self.raw.catalog.as_deref().map(|c| self.stacks_dir.join(c))
+    }
+
     pub fn layer_ids(&self) -> Vec<String> {
         self.raw.layers.iter().map(|l| l.to_string()).collect()
     }

@@ -5,3 +5,5 @@ mod support;
 mod foundation;
 mod krew;
 mod packaging;
+mod preview;
+mod schema;

@@ -119,6 +119,18 @@ impl Bed {
         c
     }
 
+    /// Another program run with the same environment as [`Bed::cmd`].
+    pub fn cmd_program(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.current_dir(&self.repo)
+            .env("HOME", &self.home)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .env_remove("KUBECONFIG")
+            .env_remove("NESTOR_STACKS_DIR")
+            .env_remove("NO_COLOR");
+        c
+    }
+
     /// Every recorded call of `tool`, as argv vectors.
     pub fn calls(&self, tool: &str) -> Vec<Vec<String>> {
         let text = fs::read_to_string(&self.log).unwrap_or_default();
@@ -220,4 +232,157 @@ pub fn stderr_of(out: &std::process::Output) -> String {
 
 pub fn stdout_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+// ---- a whole cluster behind the kubectl stub --------------------------------------------
+
+pub fn fixture(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/kubectl")
+        .join(name);
+    fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A kubectl List document made of the items of several fixture lists (and extra items).
+pub fn merged_list(parts: &[&str]) -> String {
+    let mut items = vec![];
+    for p in parts {
+        let v: serde_json::Value = serde_json::from_str(p).expect("fixture json");
+        items.extend(v["items"].as_array().cloned().unwrap_or_default());
+    }
+    serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
+        .to_string()
+}
+
+/// How the stub answers one read.
+#[derive(Clone)]
+pub enum Answer {
+    Ok(String),
+    Fail(String),
+    Hang,
+}
+
+/// The answers of a cluster, keyed by the read (`nodes`, `api-versions`,
+/// `cephclusters.ceph.rook.io`, ...). Unlisted resource types answer like a real server
+/// without that type.
+#[derive(Clone)]
+pub struct Cluster(pub Vec<(String, Answer)>);
+
+impl Cluster {
+    /// The SPEC §1 prod cluster: healthy k8s, cni, ceph, storage, monitoring, gitops,
+    /// registry, dataops; no datalake, no cert-manager.
+    pub fn dirqual() -> Cluster {
+        let ok = |name: &str| Answer::Ok(fixture(name));
+        Cluster(vec![
+            ("nodes".into(), ok("nodes-dirqual.json")),
+            ("api-versions".into(), ok("api-versions.txt")),
+            ("namespaces".into(), ok("namespaces.json")),
+            ("storageclasses".into(), ok("storageclasses.json")),
+            ("daemonsets".into(), ok("daemonsets.json")),
+            ("deployments".into(), ok("deployments.json")),
+            ("statefulsets".into(), ok("statefulsets.json")),
+            ("cephclusters.ceph.rook.io".into(), ok("cephclusters.json")),
+            (
+                "cephobjectstores.ceph.rook.io".into(),
+                ok("cephobjectstores-empty.json"),
+            ),
+            (
+                "clusters.postgresql.cnpg.io".into(),
+                ok("cnpg-clusters.json"),
+            ),
+        ])
+    }
+
+    /// dirqual with the datalake and cert-manager installed: nothing missing.
+    pub fn dirqual_full() -> Cluster {
+        let api = format!("{}cert-manager.io/v1\n", fixture("api-versions.txt"));
+        let ns: serde_json::Value = serde_json::json!({"items": [{"apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": "cert-manager", "uid": "0c4f5f6e-8f3a-4c59-9d0e-1a2b3c4d5e6f", "creationTimestamp": "2025-04-01T08:00:00Z"},
+            "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}]});
+        let bucket_sc = serde_json::json!({"items": [{"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": "ceph-bucket", "uid": "5e0f8c1a-1d2b-4c3d-8e4f-5a6b7c8d9e0f", "creationTimestamp": "2025-03-12T10:05:00Z"},
+            "parameters": {"objectStoreName": "s3", "objectStoreNamespace": "rook-ceph"},
+            "provisioner": "rook-ceph.ceph.rook.io/bucket", "reclaimPolicy": "Delete", "volumeBindingMode": "Immediate"}]});
+        Cluster::dirqual()
+            .with("api-versions", Answer::Ok(api))
+            .with(
+                "namespaces",
+                Answer::Ok(merged_list(&[&fixture("namespaces.json"), &ns.to_string()])),
+            )
+            .with(
+                "storageclasses",
+                Answer::Ok(merged_list(&[
+                    &fixture("storageclasses.json"),
+                    &bucket_sc.to_string(),
+                ])),
+            )
+            .with(
+                "deployments",
+                Answer::Ok(merged_list(&[
+                    &fixture("deployments.json"),
+                    &fixture("deployments-cert-manager.json"),
+                ])),
+            )
+            .with(
+                "cephobjectstores.ceph.rook.io",
+                Answer::Ok(fixture("cephobjectstores.json")),
+            )
+    }
+
+    pub fn with(mut self, read: &str, answer: Answer) -> Cluster {
+        self.0.retain(|(k, _)| k != read);
+        self.0.push((read.to_string(), answer));
+        self
+    }
+}
+
+impl Bed {
+    /// Put `cluster` behind the kubectl stub. Each answer is a file the stub cats.
+    pub fn kubectl_cluster(&self, cluster: &Cluster) {
+        let dir = self.tmp.path().join("answers");
+        fs::create_dir_all(&dir).expect("mkdir");
+        let mut cases = String::new();
+        for (i, (read, answer)) in cluster.0.iter().enumerate() {
+            let pattern = if read == "api-versions" {
+                "*' api-versions'*".to_string()
+            } else {
+                format!("*' get {read} '*")
+            };
+            let file = dir.join(format!("{i}"));
+            let action = match answer {
+                Answer::Ok(body) => {
+                    fs::write(&file, body).expect("write answer");
+                    format!("cat '{}'", file.display())
+                }
+                Answer::Fail(stderr) => {
+                    fs::write(&file, stderr).expect("write answer");
+                    format!("cat '{}' >&2; exit 1", file.display())
+                }
+                Answer::Hang => "sleep 60 & wait".to_string(),
+            };
+            cases.push_str(&format!("  {pattern}) {action};;\n"));
+        }
+        let body = format!(
+            "case \" $* \" in\n{cases}  *' get '*) t=$(echo \"$*\" | sed 's/.* get \\([^ ]*\\).*/\\1/'); echo \"error: the server doesn't have a resource type \\\"$t\\\"\" >&2; exit 1;;\n  *) echo \"stub kubectl: unexpected $*\" >&2; exit 1;;\nesac"
+        );
+        self.stub("kubectl", &body);
+    }
+
+    /// A limactl stub printing `ndjson` for `list --json`.
+    pub fn limactl_listing(&self, ndjson: &str) {
+        let file = self.tmp.path().join("limactl-list.ndjson");
+        fs::write(&file, ndjson).expect("write");
+        self.stub("limactl", &format!("cat '{}'", file.display()));
+    }
+
+    /// The prod dirqual bed: stack selected, its kubeconfig at ~/.kube/dirqual.config
+    /// pointing at `server`, and `cluster` behind kubectl.
+    pub fn dirqual(server: &str, cluster: &Cluster) -> Bed {
+        let bed = Bed::new();
+        bed.write_stack("dirqual", PROD_DECLARED);
+        bed.select("dirqual");
+        bed.kubeconfig(&bed.home.join(".kube/dirqual.config"), server);
+        bed.kubectl_cluster(cluster);
+        bed
+    }
 }

@@ -1,0 +1,32 @@
+//! nestor-replay: a replay Kubernetes API server for kubectl-nestor's end-to-end tests.
+//!
+//! It serves a fixture cluster over plain HTTP on loopback so that the REAL `kubectl`
+//! can talk to it through a kubeconfig: `/version`, legacy and aggregated discovery,
+//! lists (with `limit`/`continue` paging and selectors), single objects and server-side
+//! Tables. Faults (401/403/404/500, hangs, delays) are injected per method and path
+//! prefix, and every request is recorded, so a test can prove that nothing but GET (and
+//! HEAD) ever arrived. Only std and serde_json: one thread per connection, no async.
+//!
+//! ```no_run
+//! use nestor_replay::{fixtures, Config, Server};
+//! let mut server = Server::start(Config::new(fixtures::dirqual())).expect("start");
+//! println!("kubectl --server {}", server.url());
+//! assert!(server.audit_non_get().is_empty());
+//! server.stop();
+//! ```
+
+pub mod audit;
+pub mod discovery;
+pub mod fault;
+pub mod fixture;
+pub mod fixtures;
+pub mod http;
+pub mod select;
+pub mod server;
+pub mod status;
+pub mod table;
+
+pub use audit::AuditEntry;
+pub use fault::{FaultAction, FaultRule};
+pub use fixture::{Cluster, Fixture, ResourceType};
+pub use server::{Config, Server};

@@ -1,0 +1,280 @@
+//! `preview`: the real state of the stack, read live (or replayed from a snapshot), and the
+//! plan of what is really missing. For prod, the target is confirmed before any result is
+//! printed: by the operator at a prompt, or by the declared endpoint without one.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::Format;
+use crate::config::Context;
+use crate::error::{Error, Exit, Result};
+use crate::kubectl::Kubectl;
+use crate::observe;
+use crate::plan::{self, Plan};
+use crate::probe::{LimaInstance, Observation, ReadRequest};
+use crate::render::{self, Paint};
+use crate::report::{self, Preview, Real, Source, StackRef, TargetRef};
+use crate::snapshot::Snapshot;
+use crate::state;
+use crate::target::{self, endpoint, kubeconfig, Resolution};
+use crate::topology::{TargetKind, Topology};
+use crate::{layers, prompt};
+
+pub struct Args {
+    pub detailed_exitcode: bool,
+    pub snapshot: Option<PathBuf>,
+}
+
+/// What was read, from where.
+struct Reading {
+    obs: Observation,
+    target: Option<TargetRef>,
+    vms: Option<Vec<LimaInstance>>,
+    source: Source,
+}
+
+pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+    let stack = ctx.topology(None)?;
+    let catalog = layers::catalog_for(stack.catalog_path().as_deref())?;
+    let layer_ids = stack.layer_ids();
+    let mut requests = catalog.required_reads(&layer_ids);
+    if !requests.contains(&ReadRequest::Nodes) {
+        // The nodes are always shown, and read for the confirmation.
+        requests.insert(0, ReadRequest::Nodes);
+    }
+    let reading = match (stack.kind(), &args.snapshot) {
+        (TargetKind::Prod, Some(file)) => replay(&stack, file)?,
+        (TargetKind::Lima, Some(_)) => {
+            return Err(Error::input(
+                format!(
+                    "stack {} is a lima bench: --snapshot replays prod observations only",
+                    stack.name()
+                ),
+                "drop --snapshot: the bench is read live (limactl and its own kubeconfig)",
+            ))
+        }
+        (TargetKind::Prod, None) => live_prod(ctx, &stack, &requests)?,
+        (TargetKind::Lima, None) => live_lima(ctx, &stack, &requests)?,
+    };
+    let declared = stack.node_names();
+    let reports = state::evaluate(&catalog, &layer_ids, &declared, &reading.obs);
+    let instances = stack.instance_names();
+    let (vm_plan, vm_rows) = match &reading.vms {
+        Some(found) => (
+            plan::vm_plan(&instances, found),
+            Some(report::vm_rows(&instances, found)),
+        ),
+        None => (plan::VmPlan::default(), None),
+    };
+    let plan = Plan::build(&catalog, &reports, vm_plan);
+    let preview = Preview::new(
+        StackRef {
+            name: stack.name().to_string(),
+            target_kind: stack.kind().as_str(),
+            file: stack.file.display().to_string(),
+        },
+        reading.source,
+        reading.target,
+        Real::new(vm_rows, declared.len(), &reading.obs, reports),
+        plan,
+    );
+    match ctx.format() {
+        Format::Text => render::out(&preview.text(Paint { on: ctx.color() }))?,
+        f => render::document(f, &preview)?,
+    }
+    Ok(if args.detailed_exitcode && !preview.plan.empty {
+        Exit::PlanNotEmpty
+    } else {
+        Exit::Ok
+    })
+}
+
+fn target_ref(
+    resolution: &Resolution,
+    kc: &kubeconfig::KubeTarget,
+    confirmed_by: &'static str,
+) -> TargetRef {
+    TargetRef {
+        rule: resolution.rule.describe_short().to_string(),
+        kubeconfig: resolution.path.display().to_string(),
+        context: kc.context.clone(),
+        endpoint: kc.server.clone(),
+        confirmed_by,
+    }
+}
+
+/// Prod, live: resolve, confirm, then read. No result is printed before the confirmation.
+fn live_prod(ctx: &Context, stack: &Topology, requests: &[ReadRequest]) -> Result<Reading> {
+    let resolution = target::resolve(Some(stack), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
+    for n in &resolution.notices {
+        render::notice(n);
+    }
+    let kc = kubeconfig::read(&resolution.path)?;
+    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let mut obs = Observation::skipped("not read");
+    let confirmed_by = if ctx.interactive() {
+        // The operator sees the nodes before saying yes; that read is reused below.
+        observe::read_into(&kubectl, &[ReadRequest::Nodes], &mut obs)?;
+        if let Some(e) = observe::unreachable_error(&obs, &kc.server) {
+            return Err(e);
+        }
+        let block = confirmation_block(stack, &resolution, &kc, &obs);
+        render::notice_raw(&block);
+        if !prompt::confirm(&format!("Is this the stack {}?", stack.name()))? {
+            return Err(Error::refused(
+                format!(
+                    "target {} not confirmed for stack {}: nothing was done",
+                    kc.server,
+                    stack.name()
+                ),
+                "check the kubeconfig rule above; `kubectl nestor target` shows the target without reading layers",
+            ));
+        }
+        "prompt"
+    } else {
+        confirm_endpoint(stack, &kc.server, "the kubeconfig's server")?;
+        "endpoint"
+    };
+    let done: std::collections::BTreeSet<ReadRequest> = if confirmed_by == "prompt" {
+        [ReadRequest::Nodes].into_iter().collect()
+    } else {
+        Default::default()
+    };
+    observe::read_into(&kubectl, &observe::remaining(requests, &done), &mut obs)?;
+    if let Some(e) = observe::unreachable_error(&obs, &kc.server) {
+        return Err(e);
+    }
+    Ok(Reading {
+        target: Some(target_ref(&resolution, &kc, confirmed_by)),
+        obs,
+        vms: None,
+        source: Source::Live,
+    })
+}
+
+/// Without a prompt, the target must be the declared `endpoint:` (compared normalised).
+fn confirm_endpoint(stack: &Topology, actual: &str, what: &str) -> Result<()> {
+    let Some(expected) = stack.raw.endpoint.as_ref().map(|e| e.to_string()) else {
+        return Err(Error::refused(
+            format!(
+                "stack {} declares no endpoint: cannot confirm target {actual} without a prompt",
+                stack.name()
+            ),
+            format!(
+                "add `endpoint: {actual}` to {} if that is the stack's API server, or run interactively",
+                stack.file.display()
+            ),
+        ));
+    };
+    if !endpoint::same(&expected, actual) {
+        return Err(Error::refused(
+            format!(
+                "target mismatch for stack {}: {what} is {actual}, the topology's endpoint is {expected}",
+                stack.name()
+            ),
+            "the kubeconfig points at another cluster: check the rule that chose it (`kubectl nestor target`)",
+        ));
+    }
+    Ok(())
+}
+
+fn confirmation_block(
+    stack: &Topology,
+    resolution: &Resolution,
+    kc: &kubeconfig::KubeTarget,
+    obs: &Observation,
+) -> String {
+    let nodes = match &obs.nodes {
+        Ok(n) => format!("{} — {}", kc.server, render::nodes_line(n)),
+        Err(f) => format!("{} — nodes not readable: {f}", kc.server),
+    };
+    let mut rows = vec![
+        vec!["  endpoint".to_string(), kc.server.clone()],
+        vec!["  context".to_string(), kc.context.clone()],
+        vec![
+            "  kubeconfig".to_string(),
+            format!(
+                "{} (rule: {})",
+                resolution.path.display(),
+                resolution.rule.describe()
+            ),
+        ],
+        vec!["  nodes".to_string(), nodes],
+    ];
+    if let Some(expected) = stack.raw.endpoint.as_ref().map(|e| e.to_string()) {
+        if !endpoint::same(&expected, &kc.server) {
+            rows.push(vec![
+                "  WARNING".to_string(),
+                format!("the topology's endpoint is {expected}"),
+            ]);
+        }
+    }
+    format!(
+        "Target for stack {} ({}):\n{}",
+        stack.name(),
+        stack.kind().as_str(),
+        render::table(&rows)
+    )
+}
+
+/// Lima, live: limactl and kubectl in parallel; Kubernetes skipped without a bench kubeconfig.
+fn live_lima(ctx: &Context, stack: &Topology, requests: &[ReadRequest]) -> Result<Reading> {
+    let resolution = target::resolve(Some(stack), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
+    for n in &resolution.notices {
+        render::notice(n);
+    }
+    let (vms, kube) = std::thread::scope(|scope| {
+        let vms = scope.spawn(|| observe::lima_instances(&ctx.runner));
+        let kube = read_bench(ctx, &resolution, requests);
+        let vms = vms
+            .join()
+            .unwrap_or_else(|_| Err(Error::internal("the limactl thread panicked")));
+        (vms, kube)
+    });
+    let (obs, target) = kube?;
+    Ok(Reading {
+        obs,
+        target,
+        vms: Some(vms?),
+        source: Source::Live,
+    })
+}
+
+fn read_bench(
+    ctx: &Context,
+    resolution: &Resolution,
+    requests: &[ReadRequest],
+) -> Result<(Observation, Option<TargetRef>)> {
+    if !resolution.path.exists() {
+        let reason = format!(
+            "bench kubeconfig absent ({}): Kubernetes probes skipped",
+            resolution.path.display()
+        );
+        return Ok((Observation::skipped(&reason), None));
+    }
+    let kc = kubeconfig::read(&resolution.path)?;
+    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let mut obs = Observation::skipped("not read");
+    observe::read_into(&kubectl, requests, &mut obs)?;
+    Ok((obs, Some(target_ref(resolution, &kc, "bench"))))
+}
+
+/// Prod, replayed: no process at all; the snapshot's endpoint must be the stack's.
+fn replay(stack: &Topology, file: &Path) -> Result<Reading> {
+    let snap = Snapshot::load(file)?;
+    confirm_endpoint(stack, &snap.target.endpoint, "the snapshot's endpoint")?;
+    Ok(Reading {
+        target: Some(TargetRef {
+            rule: "snapshot".to_string(),
+            kubeconfig: snap.target.kubeconfig.clone(),
+            context: snap.target.context.clone(),
+            endpoint: snap.target.endpoint.clone(),
+            confirmed_by: "endpoint",
+        }),
+        vms: None,
+        source: Source::Snapshot {
+            file: file.display().to_string(),
+            taken_at: snap.taken_at.clone(),
+        },
+        obs: snap.observation,
+    })
+}

@@ -1,0 +1,80 @@
+//! Saved observations (`discover --save`, `preview --snapshot`): the same typed data the live
+//! probes produce, with the target it was read from, so a replay can be checked against the
+//! stack's declared endpoint and never silently stands in for another cluster.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::probe::Observation;
+use crate::render::API_VERSION;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Snapshot {
+    pub api_version: String,
+    pub kind: String,
+    /// When it was read (RFC 3339, UTC).
+    pub taken_at: String,
+    pub target: SnapshotTarget,
+    pub observation: Observation,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SnapshotTarget {
+    pub kubeconfig: String,
+    pub context: String,
+    pub endpoint: String,
+}
+
+impl Snapshot {
+    pub fn new(target: SnapshotTarget, observation: Observation) -> Snapshot {
+        Snapshot {
+            api_version: API_VERSION.to_string(),
+            kind: "Snapshot".to_string(),
+            taken_at: crate::clock::now_rfc3339(),
+            target,
+            observation,
+        }
+    }
+
+    pub fn load(path: &Path) -> Result<Snapshot> {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::input(
+                format!("cannot read snapshot {shown}: {e}"),
+                "pass a file written by `kubectl nestor discover --save FILE`",
+            )
+        })?;
+        let snap: Snapshot = serde_json::from_str(&text).map_err(|e| {
+            Error::input(
+                format!(
+                    "{shown}:{}:{}: not a nestor snapshot: {e}",
+                    e.line(),
+                    e.column()
+                ),
+                "pass a file written by `kubectl nestor discover --save FILE`",
+            )
+        })?;
+        if snap.api_version != API_VERSION || snap.kind != "Snapshot" {
+            return Err(Error::input(
+                format!(
+                    "{shown} is `{}` `{}`, not `{API_VERSION}` `Snapshot`",
+                    snap.api_version, snap.kind
+                ),
+                "write it again with this version's `kubectl nestor discover --save FILE`",
+            ));
+        }
+        Ok(snap)
+    }
+
+    /// Write atomically (temp file + rename), 0600 for a new file, kept mode otherwise.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let mut json = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::internal(format!("cannot encode the snapshot: {e}")))?;
+        json.push('\n');
+        crate::topology::edit::write_atomically(path, json.as_bytes())
+    }
+}

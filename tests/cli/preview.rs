@@ -1,0 +1,610 @@
+//! `preview`: the SPEC §1 incident as a regression test, the four layer states, target
+//! confirmation, lima VMs, timeouts, JSON and snapshots.
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support::*;
+
+const ENDPOINT: &str = "https://10.67.2.11:6443";
+
+fn json_of(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
+}
+
+fn ids(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s["id"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn layer_state(v: &Value, id: &str) -> String {
+    v["real"]["layers"]
+        .as_array()
+        .and_then(|a| a.iter().find(|l| l["id"] == id))
+        .and_then(|l| l["state"].as_str())
+        .unwrap_or("?")
+        .to_string()
+}
+
+/// SPEC §1: a healthy 4-node prod cluster must never be planned as "create VMs, install
+/// everything". Only the two layers really missing are to install.
+#[test]
+fn regression_incident_dirqual_plans_only_what_is_missing() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "--no-color"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    assert!(!text.contains("VM"), "prod has no VM section:\n{text}");
+    assert!(text.contains("REAL (read live, not stored)"), "{text}");
+    assert!(text.contains("dirqual1..4, 4/4 Ready"), "{text}");
+    assert!(text.contains("PLAN: 2 layer(s) to install\n"), "{text}");
+    assert!(text.contains("install datalake"), "{text}");
+    assert!(text.contains("install certs"), "{text}");
+    for healthy in [
+        "k8s",
+        "cni",
+        "ceph",
+        "storage",
+        "monitoring",
+        "gitops",
+        "registry",
+        "dataops",
+    ] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("  {healthy} ")) && l.contains("present")),
+            "{healthy} not present:\n{text}"
+        );
+    }
+
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "-o", "json"])
+        .output()
+        .expect("run");
+    let v = json_of(&out);
+    assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
+    assert_eq!(ids(&v["plan"]["repair"]), Vec::<String>::new());
+    assert_eq!(ids(&v["plan"]["undecided"]), Vec::<String>::new());
+    assert!(
+        v["real"].get("vms").is_none(),
+        "prod must have no VM section at all: {}",
+        v["real"]
+    );
+    assert_eq!(v["real"]["nodes"]["ready"], 4);
+    assert_eq!(v["real"]["nodes"]["declared"], 4);
+    assert_eq!(v["plan"]["vmsToCreate"], serde_json::json!([]));
+
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "--detailed-exitcode"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(bed
+        .calls("kubectl")
+        .iter()
+        .all(|c| c.iter().any(|a| a.starts_with("--kubeconfig="))));
+}
+
+#[test]
+fn everything_present_is_exit_0_with_detailed_exitcode() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual_full());
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "--detailed-exitcode", "--no-color"])
+        .output()
+        .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        stdout_of(&out),
+        stderr_of(&out)
+    );
+    assert!(
+        stdout_of(&out).contains("PLAN: nothing to install or repair"),
+        "{}",
+        stdout_of(&out)
+    );
+}
+
+#[test]
+fn ceph_health_warn_is_repair_never_install() {
+    let cluster = Cluster::dirqual().with(
+        "cephclusters.ceph.rook.io",
+        Answer::Ok(fixture("cephclusters-health-warn.json")),
+    );
+    let bed = Bed::dirqual(ENDPOINT, &cluster);
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "-o", "json"])
+        .output()
+        .expect("run");
+    let v = json_of(&out);
+    assert_eq!(layer_state(&v, "ceph"), "degraded");
+    assert_eq!(ids(&v["plan"]["repair"]), ["ceph"]);
+    assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
+    let text = stdout_of(
+        &bed.cmd()
+            .args(["preview", "--no-input", "--no-color"])
+            .output()
+            .expect("run"),
+    );
+    assert!(text.contains("repair ceph"), "{text}");
+    assert!(text.contains("HEALTH_WARN"), "{text}");
+}
+
+#[test]
+fn forbidden_cephclusters_is_unknown_never_install() {
+    let cluster = Cluster::dirqual().with(
+        "cephclusters.ceph.rook.io",
+        Answer::Fail("Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden: User \"reader\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope\n".into()),
+    );
+    let bed = Bed::dirqual(ENDPOINT, &cluster);
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "undecided is not an empty plan");
+    let v = json_of(&out);
+    assert_eq!(layer_state(&v, "ceph"), "unknown");
+    assert_eq!(ids(&v["plan"]["undecided"]), ["ceph"]);
+    assert!(!ids(&v["plan"]["install"]).contains(&"ceph".to_string()));
+    assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
+}
+
+#[test]
+fn a_hanging_read_is_bounded_and_unknown() {
+    let cluster = Cluster::dirqual().with("clusters.postgresql.cnpg.io", Answer::Hang);
+    let bed = Bed::dirqual(ENDPOINT, &cluster);
+    let started = Instant::now();
+    let out = bed
+        .cmd()
+        .args([
+            "preview",
+            "--no-input",
+            "-o",
+            "json",
+            "--request-timeout",
+            "1s",
+        ])
+        .output()
+        .expect("run");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v = json_of(&out);
+    assert_eq!(layer_state(&v, "dataops"), "unknown");
+    assert!(!ids(&v["plan"]["install"]).contains(&"dataops".to_string()));
+}
+
+#[test]
+fn a_hanging_cluster_is_exit_4_within_the_timeout() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster(vec![]));
+    bed.stub("kubectl", "sleep 60 & wait");
+    let started = Instant::now();
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "--request-timeout", "1s"])
+        .output()
+        .expect("run");
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("unreachable"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(stdout_of(&out), "");
+}
+
+#[test]
+fn connection_refused_is_exit_4_and_prints_no_plan() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster(vec![]));
+    bed.stub(
+        "kubectl",
+        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    );
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(
+        stdout_of(&out),
+        "",
+        "an unreachable cluster must not print a plan"
+    );
+    assert!(
+        stderr_of(&out).contains("was refused"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+// ---- target confirmation (SPEC §5) ----------------------------------------------------------
+
+#[test]
+fn no_input_endpoint_mismatch_is_exit_3_with_both_urls() {
+    let bed = Bed::dirqual("https://10.99.0.1:6443", &Cluster::dirqual());
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("https://10.99.0.1:6443") && err.contains(ENDPOINT),
+        "{err}"
+    );
+    assert_eq!(stdout_of(&out), "");
+    assert!(
+        bed.calls("kubectl").is_empty(),
+        "nothing may be read from the wrong cluster"
+    );
+}
+
+#[test]
+fn no_input_endpoint_match_is_normalised() {
+    let bed = Bed::dirqual("HTTPS://10.67.2.11:6443/", &Cluster::dirqual());
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+}
+
+#[test]
+fn no_input_without_declared_endpoint_is_exit_3() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("endpoint: https://10.67.2.11:6443\n", ""),
+    );
+    let out = bed.cmd().args(["preview"]).output().expect("run"); // stdin is not a terminal
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr_of(&out).contains("declares no endpoint"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(stderr_of(&out).contains(ENDPOINT));
+}
+
+/// Run `kubectl-nestor ARGS` under a pseudo-terminal with `answer` typed at the prompt.
+fn under_tty(bed: &Bed, args: &str, answer: &str) -> (Option<i32>, String) {
+    let cmd = format!("{} {args}", env!("CARGO_BIN_EXE_kubectl-nestor"));
+    let out = bed
+        .cmd_program("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .write_stdin(answer.to_string())
+        .output()
+        .expect("script");
+    (out.status.code(), stdout_of(&out))
+}
+
+#[test]
+fn interactive_no_is_exit_3_and_nothing_past_the_prompt() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let (code, screen) = under_tty(&bed, "preview --no-color", "n\n");
+    assert_eq!(code, Some(3), "{screen}");
+    assert!(
+        screen.contains("Target for stack dirqual (prod):"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("https://10.67.2.11:6443 — dirqual1..4, 4/4 Ready"),
+        "{screen}"
+    );
+    let after = screen
+        .split("Is this the stack dirqual? [y/N]")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        !after.contains("PLAN") && !after.contains("REAL"),
+        "{screen}"
+    );
+    assert!(after.contains("not confirmed"), "{screen}");
+    assert_eq!(
+        bed.calls("kubectl").len(),
+        1,
+        "only the nodes were read before the answer"
+    );
+}
+
+#[test]
+fn interactive_yes_prints_the_plan_and_reads_nodes_once() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let (code, screen) = under_tty(&bed, "preview --no-color", "y\n");
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(screen.contains("PLAN: 2 layer(s) to install"), "{screen}");
+    let node_reads = bed
+        .calls("kubectl")
+        .iter()
+        .filter(|c| c.iter().any(|a| a == "nodes"))
+        .count();
+    assert_eq!(node_reads, 1, "the nodes read for the prompt is reused");
+}
+
+// ---- lima ----------------------------------------------------------------------------------
+
+const LIMA_NDJSON: &str = concat!(
+    r#"{"name":"node1","hostname":"lima-node1","status":"Running","dir":"/Users/op/.lima/node1","vmType":"vz","arch":"aarch64","cpuType":"","cpus":4,"memory":8589934592,"disk":107374182400,"network":[{"lima":"user-v2"}],"sshLocalPort":60022,"sshConfigFile":"/Users/op/.lima/node1/ssh.config","hostAgentPID":4242,"driverPID":4242,"config":{},"sshAddress":"127.0.0.1","protected":false,"limaVersion":"1.0.3","HostOS":"darwin","HostArch":"aarch64","LimaHome":"/Users/op/.lima","IdentityFile":"/Users/op/.lima/_config/user"}"#,
+    "\n",
+    r#"{"name":"node2","hostname":"lima-node2","status":"Stopped","dir":"/Users/op/.lima/node2","vmType":"vz","arch":"aarch64","cpuType":"","cpus":4,"memory":8589934592,"disk":107374182400,"network":[{"lima":"user-v2"}],"sshLocalPort":0,"sshConfigFile":"/Users/op/.lima/node2/ssh.config","config":{},"sshAddress":"127.0.0.1","protected":false,"limaVersion":"1.0.3","HostOS":"darwin","HostArch":"aarch64","LimaHome":"/Users/op/.lima","IdentityFile":"/Users/op/.lima/_config/user"}"#,
+    "\n",
+    r#"{"name":"other","hostname":"lima-other","status":"Running","dir":"/Users/op/.lima/other","vmType":"qemu","arch":"aarch64","cpuType":"","cpus":2,"memory":4294967296,"disk":107374182400,"sshLocalPort":60023,"config":{},"sshAddress":"127.0.0.1","protected":false,"limaVersion":"1.0.3","HostOS":"darwin","HostArch":"aarch64","LimaHome":"/Users/op/.lima","IdentityFile":"/Users/op/.lima/_config/user"}"#,
+    "\n"
+);
+
+#[test]
+fn lima_vms_to_start_and_create_and_skipped_probes() {
+    let bed = Bed::new();
+    bed.write_stack("bench", LIMA_BENCH);
+    bed.select("bench");
+    bed.limactl_listing(LIMA_NDJSON);
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-color"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    assert!(text.contains("VMs to start   node2"), "{text}");
+    assert!(text.contains("VMs to create  node3"), "{text}");
+    assert!(
+        text.contains("node1 Running, node2 Stopped, node3 missing"),
+        "{text}"
+    );
+    assert!(text.contains("not read: bench kubeconfig absent"), "{text}");
+    assert!(text.contains("Kubernetes probes skipped"), "{text}");
+    assert!(
+        !text.contains("absent  "),
+        "no layer may be absent when nothing was read:\n{text}"
+    );
+    assert!(bed.calls("kubectl").is_empty());
+    assert_eq!(
+        bed.calls("limactl"),
+        vec![vec!["list".to_string(), "--json".to_string()]]
+    );
+
+    let v = json_of(
+        &bed.cmd()
+            .args(["preview", "-o", "json"])
+            .output()
+            .expect("run"),
+    );
+    assert_eq!(v["plan"]["vmsToStart"], serde_json::json!(["node2"]));
+    assert_eq!(v["plan"]["vmsToCreate"], serde_json::json!(["node3"]));
+    assert!(v["real"]["kubernetesSkipped"]
+        .as_str()
+        .is_some_and(|s| s.contains("bench kubeconfig absent")));
+    assert_eq!(layer_state(&v, "k8s"), "unknown");
+}
+
+#[test]
+fn lima_reads_the_bench_cluster_when_its_kubeconfig_exists() {
+    let bed = Bed::new();
+    bed.write_stack("bench", LIMA_BENCH);
+    bed.select("bench");
+    bed.limactl_listing(LIMA_NDJSON);
+    bed.kubeconfig(
+        &bed.repo.join("bench/lima/.work/kubeconfig"),
+        "https://127.0.0.1:6443",
+    );
+    bed.kubectl_cluster(&Cluster::dirqual());
+    let out = bed
+        .cmd()
+        .args(["preview", "-o", "json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v = json_of(&out);
+    assert_eq!(layer_state(&v, "cni"), "present");
+    assert_eq!(v["target"]["confirmedBy"], "bench");
+}
+
+#[test]
+fn failing_limactl_never_plans_vms() {
+    let bed = Bed::new();
+    bed.write_stack("bench", LIMA_BENCH);
+    bed.select("bench");
+    bed.stub(
+        "limactl",
+        "echo 'FATA[0000] open /Users/op/.lima: permission denied' >&2; exit 1",
+    );
+    let out = bed.cmd().args(["preview"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout_of(&out), "");
+    assert!(
+        stderr_of(&out).contains("permission denied"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+// ---- snapshots -----------------------------------------------------------------------------
+
+#[test]
+fn discover_save_replays_through_preview_snapshot_without_kubectl() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let snap = bed.tmp.path().join("dirqual.snapshot.json");
+    let out = bed
+        .cmd()
+        .args(["discover", "--save", snap.to_str().unwrap_or_default()])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let live = json_of(
+        &bed.cmd()
+            .args(["preview", "--no-input", "-o", "json"])
+            .output()
+            .expect("run"),
+    );
+    fs::remove_file(&bed.log).ok();
+    bed.stub(
+        "kubectl",
+        "echo 'kubectl must not run during a replay' >&2; exit 1",
+    );
+    let out = bed
+        .cmd()
+        .args([
+            "preview",
+            "-o",
+            "json",
+            "--snapshot",
+            snap.to_str().unwrap_or_default(),
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let replayed = json_of(&out);
+    assert_eq!(replayed["plan"], live["plan"]);
+    assert_eq!(replayed["real"]["layers"], live["real"]["layers"]);
+    assert_eq!(replayed["source"]["kind"], "snapshot");
+    assert!(
+        bed.calls("kubectl").is_empty(),
+        "{:?}",
+        bed.calls("kubectl")
+    );
+    let text = stdout_of(
+        &bed.cmd()
+            .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
+            .output()
+            .expect("run"),
+    );
+    assert!(text.contains("REAL (replayed from snapshot"), "{text}");
+    assert!(!text.contains("read live"), "{text}");
+}
+
+#[test]
+fn a_snapshot_of_another_cluster_is_refused() {
+    let bed = Bed::dirqual("https://10.99.0.1:6443", &Cluster::dirqual());
+    let snap = bed.tmp.path().join("other.json");
+    let out = bed
+        .cmd()
+        .args([
+            "--kubeconfig",
+            bed.home
+                .join(".kube/dirqual.config")
+                .to_str()
+                .unwrap_or_default(),
+            "discover",
+            "--save",
+            snap.to_str().unwrap_or_default(),
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed
+        .cmd()
+        .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr_of(&out).contains("https://10.99.0.1:6443"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn a_broken_snapshot_is_exit_1() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let snap = bed.tmp.path().join("broken.json");
+    fs::write(
+        &snap,
+        "{\"apiVersion\": \"nestor/v1\", \"kind\": \"Snapshot\"",
+    )
+    .expect("write");
+    let out = bed
+        .cmd()
+        .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("not a nestor snapshot"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(bed.calls("kubectl").is_empty());
+}
+
+#[test]
+fn discover_emits_a_topology_that_nestor_accepts() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let out = bed
+        .cmd()
+        .args(["discover", "--emit-topology"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let yaml = stdout_of(&out);
+    assert!(
+        yaml.contains("- { name: dirqual1, role: control-plane }"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("layers: [k8s, cni, ceph, storage, monitoring, gitops, registry, dataops]"),
+        "{yaml}"
+    );
+    bed.write_stack("dirqual", &yaml);
+    let out = bed
+        .cmd()
+        .args(["stack", "show", "dirqual"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+}
+
+#[test]
+fn discover_works_with_only_a_kubeconfig() {
+    let bed = Bed::new();
+    let kc = bed.kubeconfig(&bed.tmp.path().join("any.config"), ENDPOINT);
+    bed.kubectl_cluster(&Cluster::dirqual());
+    let elsewhere = bed.tmp.path().join("empty");
+    fs::create_dir_all(&elsewhere).expect("mkdir");
+    let out = bed
+        .cmd()
+        .current_dir(&elsewhere)
+        .args([
+            "--kubeconfig",
+            kc.to_str().unwrap_or_default(),
+            "discover",
+            "-o",
+            "json",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let v = json_of(&out);
+    assert_eq!(v["kind"], "Discovery");
+    assert!(v["apiGroups"]
+        .as_array()
+        .is_some_and(|g| g.iter().any(|g| g == "ceph.rook.io")));
+    assert!(v["storageClasses"].as_array().is_some_and(|s| s
+        .iter()
+        .any(|s| s["provisioner"] == "rook-ceph.rbd.csi.ceph.com" && s["default"] == true)));
+}

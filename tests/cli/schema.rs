@@ -1,0 +1,216 @@
+//! The JSON documents against their documentation (docs/output.md): every field path and
+//! type that real output carries must be documented, and every documented field must show
+//! up in at least one of the scenarios below. A renamed, added or removed field fails here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+
+use serde_json::Value;
+
+use crate::support::*;
+
+/// kind → (path → allowed types), read from the markdown tables.
+fn documented() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let text = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/output.md"))
+        .expect("docs/output.md");
+    let mut kinds = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if let Some(kind) = line.strip_prefix("## kind: ") {
+            current = Some(kind.trim().to_string());
+            continue;
+        }
+        let Some(kind) = &current else { continue };
+        let line = line.replace("\\|", "\u{1}");
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 4 || !cells[1].starts_with('`') {
+            continue;
+        }
+        let path = cells[1].trim_matches('`').to_string();
+        let types = cells[2]
+            .split('\u{1}')
+            .map(|t| t.trim().to_string())
+            .collect();
+        kinds
+            .entry(kind.clone())
+            .or_insert_with(BTreeMap::new)
+            .insert(path, types);
+    }
+    kinds
+}
+
+fn type_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Walk `v`, checking each field against `doc` and collecting the paths seen.
+fn walk(
+    v: &Value,
+    path: &str,
+    doc: &BTreeMap<String, BTreeSet<String>>,
+    seen: &mut BTreeSet<String>,
+    errors: &mut Vec<String>,
+) {
+    match v {
+        Value::Object(map) => {
+            for (k, x) in map {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match doc.get(&p) {
+                    None => errors.push(format!("undocumented field `{p}`")),
+                    Some(types) if !types.contains(type_of(x)) => errors.push(format!(
+                        "`{p}` is {} but documented as {types:?}",
+                        type_of(x)
+                    )),
+                    Some(_) => {}
+                }
+                seen.insert(p.clone());
+                let opaque = !doc
+                    .keys()
+                    .any(|d| d.starts_with(&format!("{p}.")) || d.starts_with(&format!("{p}[]")));
+                if !opaque {
+                    walk(x, &p, doc, seen, errors);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for x in items {
+                walk(x, &format!("{path}[]"), doc, seen, errors);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn json(out: std::process::Output) -> Value {
+    assert!(
+        matches!(out.status.code(), Some(0) | Some(2)),
+        "{}",
+        stderr_of(&out)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+#[test]
+fn documents_match_docs_output_md() {
+    let docs = documented();
+    let mut samples: Vec<Value> = vec![];
+
+    // Prod: present, degraded, absent and unknown layers, live and replayed.
+    let cluster = Cluster::dirqual()
+        .with(
+            "cephclusters.ceph.rook.io",
+            Answer::Ok(fixture("cephclusters-health-warn.json")),
+        )
+        .with(
+            "clusters.postgresql.cnpg.io",
+            Answer::Fail("Error from server (Forbidden): forbidden\n".into()),
+        );
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &cluster);
+    samples.push(json(
+        bed.cmd()
+            .args(["preview", "--no-input", "-o", "json"])
+            .output()
+            .expect("run"),
+    ));
+    let snap = bed.tmp.path().join("s.json");
+    let snap_arg = snap.to_str().unwrap_or_default();
+    samples.push(json(
+        bed.cmd()
+            .args(["discover", "-o", "json", "--save", snap_arg])
+            .output()
+            .expect("run"),
+    ));
+    samples
+        .push(serde_json::from_str(&fs::read_to_string(&snap).expect("snapshot")).expect("json"));
+    samples.push(json(
+        bed.cmd()
+            .args(["preview", "-o", "json", "--snapshot", snap_arg])
+            .output()
+            .expect("run"),
+    ));
+    samples.push(json(
+        bed.cmd()
+            .args(["target", "-o", "json"])
+            .output()
+            .expect("run"),
+    ));
+    bed.write_stack("broken", "name: broken\ntarget_kind: prod\nbad: 1\n");
+    let out = bed
+        .cmd()
+        .args(["stack", "list", "-o", "json"])
+        .output()
+        .expect("run");
+    samples.push(serde_json::from_slice(&out.stdout).expect("json"));
+
+    // Lima: every VM status, Kubernetes skipped.
+    let lima = Bed::new();
+    lima.write_stack("bench", LIMA_BENCH.replace("node3, role: worker }", "node3, role: worker }\n  - { name: node4, role: worker }\n  - { name: node5, role: worker }").as_str());
+    lima.select("bench");
+    lima.limactl_listing(concat!(
+        r#"{"name":"node1","status":"Running","dir":"/Users/op/.lima/node1","vmType":"vz","arch":"aarch64","cpus":4,"memory":8589934592,"disk":107374182400,"sshLocalPort":60022}"#, "\n",
+        r#"{"name":"node2","status":"Stopped","dir":"/Users/op/.lima/node2","vmType":"vz","arch":"aarch64","cpus":4,"memory":8589934592,"disk":107374182400}"#, "\n",
+        r#"{"name":"node4","status":"Broken","dir":"/Users/op/.lima/node4","vmType":"vz","arch":"aarch64","errors":["open /Users/op/.lima/node4/lima.yaml: no such file or directory"]}"#, "\n",
+        r#"{"name":"node5","status":"Installing","dir":"/Users/op/.lima/node5","vmType":"vz","arch":"aarch64"}"#, "\n",
+    ));
+    samples.push(json(
+        lima.cmd()
+            .args(["preview", "-o", "json"])
+            .output()
+            .expect("run"),
+    ));
+
+    let mut seen: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut errors = vec![];
+    for s in &samples {
+        let kind = s["kind"].as_str().unwrap_or("?").to_string();
+        let Some(doc) = docs.get(&kind) else {
+            errors.push(format!("kind {kind} is not documented"));
+            continue;
+        };
+        walk(s, "", doc, seen.entry(kind).or_default(), &mut errors);
+    }
+    for (kind, doc) in &docs {
+        let got = seen.get(kind).cloned().unwrap_or_default();
+        for path in doc.keys() {
+            if !got.contains(path) {
+                errors.push(format!(
+                    "{kind}: documented `{path}` never appeared in output"
+                ));
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The checker itself can fail: an undocumented field and a wrong type are caught.
+#[test]
+fn schema_checker_catches_drift() {
+    let docs = documented();
+    let doc = &docs["Target"];
+    let mut seen = BTreeSet::new();
+    let mut errors = vec![];
+    let bad = serde_json::json!({"apiVersion": "nestor/v1", "kind": "Target", "rule": 3, "surprise": true});
+    walk(&bad, "", doc, &mut seen, &mut errors);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("undocumented field `surprise`")),
+        "{errors:?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("`rule` is integer")),
+        "{errors:?}"
+    );
+}
