@@ -241,8 +241,8 @@ fn storage_class(
     };
     let found: Vec<String> = list
         .iter()
-        .filter(|s| provisioner.map_or(true, |p| s.provisioner == p))
-        .filter(|s| default.map_or(true, |d| s.default == d))
+        .filter(|s| provisioner.is_none_or(|p| s.provisioner == p))
+        .filter(|s| default.is_none_or(|d| s.default == d))
         .map(|s| {
             let flag = if s.default { ", default" } else { "" };
             format!("StorageClass {} ({}{flag})", s.name, s.provisioner)
@@ -288,7 +288,7 @@ fn workload(
             }
             Ok(list) => matches.extend(
                 list.iter()
-                    .filter(|w| w.namespace == namespace && name.map_or(true, |n| w.name == n))
+                    .filter(|w| w.namespace == namespace && name.is_none_or(|n| w.name == n))
                     .map(|w| (k, w)),
             ),
         }
@@ -366,9 +366,9 @@ fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
         .filter(|o| {
             r.namespace
                 .as_ref()
-                .map_or(true, |ns| o.namespace.as_ref() == Some(ns))
+                .is_none_or(|ns| o.namespace.as_ref() == Some(ns))
         })
-        .filter(|o| r.name.as_ref().map_or(true, |n| &o.name == n))
+        .filter(|o| r.name.as_ref().is_none_or(|n| &o.name == n))
         .collect();
     let kind = r
         .kind

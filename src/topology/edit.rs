@@ -435,7 +435,7 @@ impl State {
             return (Kind::Indented, None);
         }
         let marker =
-            |m: &[u8]| s.starts_with(m) && s.get(3).map_or(true, |&b| b == b' ' || b == b'\t');
+            |m: &[u8]| s.starts_with(m) && s.get(3).is_none_or(|&b| b == b' ' || b == b'\t');
         if marker(b"---") {
             return (Kind::DocStart, None);
         }
@@ -445,7 +445,7 @@ impl State {
         if s[0] == b'%' {
             return (Kind::Directive, None);
         }
-        if s[0] == b'-' && s.get(1).map_or(true, |&b| b == b' ' || b == b'\t') {
+        if s[0] == b'-' && s.get(1).is_none_or(|&b| b == b' ' || b == b'\t') {
             self.tokens(s, 0, indent);
             return (Kind::SeqEntry, None);
         }
@@ -464,7 +464,7 @@ impl State {
     /// Follow quotes, flow brackets and block scalar indicators from `s[from..]`, where a
     /// node may begin. Comments end the scan.
     fn tokens(&mut self, s: &[u8], from: usize, indent: usize) {
-        let ws = |i: usize| s.get(i).map_or(true, |&b| b == b' ' || b == b'\t');
+        let ws = |i: usize| s.get(i).is_none_or(|&b| b == b' ' || b == b'\t');
         let flow_indicator = |b: u8| matches!(b, b',' | b'[' | b']' | b'{' | b'}');
         let mut i = from;
         let mut start = true;
@@ -569,7 +569,7 @@ fn top_key(s: &[u8]) -> Option<(String, usize)> {
         b'[' | b'{' | b'&' | b'*' | b'!' | b'?' | b'|' | b'>' | b'#' | b'@' | b'`' => return None,
         _ => {
             let colon = (0..s.len()).find(|&i| {
-                s[i] == b':' && s.get(i + 1).map_or(true, |&b| b == b' ' || b == b'\t')
+                s[i] == b':' && s.get(i + 1).is_none_or(|&b| b == b' ' || b == b'\t')
                     || (s[i] == b'#' && i > 0 && (s[i - 1] == b' ' || s[i - 1] == b'\t'))
             })?;
             if s[colon] != b':' {
@@ -585,7 +585,7 @@ fn top_key(s: &[u8]) -> Option<(String, usize)> {
     while i < s.len() && (s[i] == b' ' || s[i] == b'\t') {
         i += 1;
     }
-    if s.get(i) != Some(&b':') || !s.get(i + 1).map_or(true, |&b| b == b' ' || b == b'\t') {
+    if s.get(i) != Some(&b':') || !s.get(i + 1).is_none_or(|&b| b == b' ' || b == b'\t') {
         return None;
     }
     Some((key, i + 1))

@@ -4,6 +4,8 @@ mod support;
 
 mod fetch;
 mod foundation;
+mod krew;
+mod packaging;
 mod preview;
 mod schema;
 mod select;

@@ -1,0 +1,912 @@
+//! `krew-manifest.yaml` against krew's own rules, and proof that the check can fail.
+//!
+//! The rules are those of kubernetes-sigs/krew, with their source:
+//! - `internal/index/validation/validate.go` (`ValidatePlugin`): apiVersion, kind, a safe
+//!   plugin name (`^[\w-]+$`, no Windows device name) equal to the expected one, a one-line
+//!   shortDescription, at least one platform, a version that `internal/installation/semver`
+//!   parses (a leading `v`, then a semantic version); per platform: `uri`, a `sha256` matching
+//!   `^[a-f0-9]{64}$`, `bin`, `files` unset or non-empty with `from`/`to`, and a selector that
+//!   is set, not empty, and keyed by `os`/`arch` only;
+//! - `cmd/validate-krew-manifest`: each selector matches a platform krew supports, no two
+//!   platforms select the same os/arch, and the archive installs a LICENSE file; line lengths
+//!   (70 for shortDescription, 80 for description and caveats, single words excepted);
+//! - `internal/installation/install.go`: `bin` resolves inside the installation directory.
+//!
+//! Stricter than krew because the file is ours (STYLE: strict on our own inputs): unknown
+//! keys are errors (krew ignores them), selectors use `matchLabels` only, and the line-length
+//! warnings of krew's validator are errors. `project_rules` adds what only this project
+//! knows: the name, the version from Cargo.toml, the four platforms, their archive names.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+const API_VERSION: &str = "krew.googlecontainertools.github.com/v1alpha2";
+const SHA256_PATTERN: &str = "^[a-f0-9]{64}$";
+const PLACEHOLDER_SHA256: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+const WINDOWS_FORBIDDEN: [&str; 22] = [
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+];
+/// krew's `allPlatforms()` in `cmd/validate-krew-manifest`.
+const KREW_PLATFORMS: [(&str, &str); 11] = [
+    ("windows", "386"),
+    ("windows", "amd64"),
+    ("windows", "arm64"),
+    ("linux", "386"),
+    ("linux", "amd64"),
+    ("linux", "arm"),
+    ("linux", "arm64"),
+    ("linux", "ppc64le"),
+    ("darwin", "386"),
+    ("darwin", "amd64"),
+    ("darwin", "arm64"),
+];
+/// The license file names krew's validator accepts (`licenseFiles`), lower-cased.
+const LICENSE_FILES: [&str; 8] = [
+    "license",
+    "license.txt",
+    "license.md",
+    "licenses",
+    "licenses.txt",
+    "licenses.md",
+    "copying",
+    "copying.txt",
+];
+/// The platforms this project ships.
+const OUR_PLATFORMS: [(&str, &str); 4] = [
+    ("linux", "amd64"),
+    ("linux", "arm64"),
+    ("darwin", "amd64"),
+    ("darwin", "arm64"),
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Plugin {
+    #[serde(default)]
+    api_version: String,
+    #[serde(default)]
+    kind: String,
+    metadata: Metadata,
+    spec: Spec,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Metadata {
+    #[serde(default)]
+    name: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Spec {
+    #[serde(default)]
+    version: String,
+    #[serde(default)]
+    homepage: String,
+    #[serde(default)]
+    short_description: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    caveats: String,
+    #[serde(default)]
+    platforms: Vec<Platform>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Platform {
+    #[serde(default)]
+    uri: String,
+    #[serde(default)]
+    sha256: String,
+    #[serde(default)]
+    bin: String,
+    selector: Option<Selector>,
+    files: Option<Vec<FileOperation>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Selector {
+    match_labels: Option<BTreeMap<String, String>>,
+    match_expressions: Option<Vec<serde_norway::Value>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileOperation {
+    #[serde(default)]
+    from: String,
+    #[serde(default)]
+    to: String,
+}
+
+impl Platform {
+    fn labels(&self) -> BTreeMap<String, String> {
+        self.selector
+            .as_ref()
+            .and_then(|s| s.match_labels.clone())
+            .unwrap_or_default()
+    }
+
+    /// `os/arch` as the selector states it, for messages.
+    fn name(&self) -> String {
+        let labels = self.labels();
+        let get = |k: &str| labels.get(k).map_or("?", String::as_str).to_string();
+        format!("{}/{}", get("os"), get("arch"))
+    }
+
+    fn selects(&self, os: &str, arch: &str) -> bool {
+        let labels = self.labels();
+        !labels.is_empty()
+            && labels.iter().all(|(k, v)| match k.as_str() {
+                "os" => v == os,
+                "arch" => v == arch,
+                _ => false,
+            })
+    }
+}
+
+/// krew's checks of a manifest expected to name plugin `name`; the first error, as krew
+/// reports one, worded as krew words it.
+fn validate(text: &str, name: &str) -> Result<Plugin, String> {
+    let p: Plugin =
+        serde_norway::from_str(text).map_err(|e| format!("failed to parse the manifest: {e}"))?;
+    if p.api_version != API_VERSION {
+        return Err(format!(
+            "plugin manifest has apiVersion={:?}, not supported in this version of krew",
+            p.api_version
+        ));
+    }
+    if p.kind != "Plugin" {
+        return Err(format!(
+            "plugin manifest has kind={:?}, but only \"Plugin\" is supported",
+            p.kind
+        ));
+    }
+    if !is_safe_plugin_name(&p.metadata.name) {
+        return Err(format!(
+            "the plugin name {:?} is not allowed, must match \"^[\\w-]+$\"",
+            p.metadata.name
+        ));
+    }
+    if p.metadata.name != name {
+        return Err(format!(
+            "plugin should be named {name:?}, not {:?}",
+            p.metadata.name
+        ));
+    }
+    let spec = &p.spec;
+    if spec.short_description.is_empty() {
+        return Err("should have a short description".into());
+    }
+    if spec.short_description.contains(['\r', '\n']) {
+        return Err("should not have line breaks in short description".into());
+    }
+    if spec.platforms.is_empty() {
+        return Err("should have a platform specified".into());
+    }
+    if spec.version.is_empty() {
+        return Err("should have a version specified".into());
+    }
+    parse_semver(&spec.version).map_err(|e| format!("failed to parse plugin version: {e}"))?;
+    for (i, pl) in spec.platforms.iter().enumerate() {
+        validate_platform(pl)
+            .map_err(|e| format!("platform {i} ({}) is badly constructed: {e}", pl.name()))?;
+    }
+    for (field, text, max) in [
+        ("shortDescription", &spec.short_description, 70),
+        ("description", &spec.description, 80),
+        ("caveats", &spec.caveats, 80),
+    ] {
+        if let Some(line) = text
+            .lines()
+            .find(|l| l.len() > max && l.trim().contains(' '))
+        {
+            return Err(format!(
+                "line length in `{field}` exceeds {max} characters: {line:?}"
+            ));
+        }
+    }
+    for (i, pl) in spec.platforms.iter().enumerate() {
+        if !KREW_PLATFORMS.iter().any(|(os, arch)| pl.selects(os, arch)) {
+            return Err(format!(
+                "spec.platform[{i}]'s selector ({}) doesn't match any supported platforms",
+                pl.name()
+            ));
+        }
+    }
+    for (os, arch) in KREW_PLATFORMS {
+        let matching: Vec<usize> = (spec.platforms.iter().enumerate())
+            .filter(|(_, pl)| pl.selects(os, arch))
+            .map(|(i, _)| i)
+            .collect();
+        if matching.len() > 1 {
+            return Err(format!(
+                "multiple spec.platforms (at indexes {matching:?}) have overlapping selectors that select {os}/{arch}"
+            ));
+        }
+    }
+    Ok(p)
+}
+
+fn validate_platform(p: &Platform) -> Result<(), String> {
+    if p.uri.is_empty() {
+        return Err("`uri` has to be set".into());
+    }
+    if p.sha256.is_empty() {
+        return Err("`sha256` sum has to be set".into());
+    }
+    let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    if p.sha256.len() != 64 || !p.sha256.chars().all(hex) {
+        return Err(format!(
+            "`sha256` value {} is not valid, must match pattern {SHA256_PATTERN}",
+            p.sha256
+        ));
+    }
+    if p.bin.is_empty() {
+        return Err("`bin` has to be set".into());
+    }
+    let bin = Path::new(&p.bin);
+    if bin.is_absolute()
+        || bin
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return Err(format!(
+            "`bin` {:?} does not stay inside the installation directory",
+            p.bin
+        ));
+    }
+    if let Some(files) = &p.files {
+        if files.is_empty() {
+            return Err("`files` is invalid: `files` has to be unspecified or non-empty".into());
+        }
+        if files.iter().any(|f| f.from.is_empty()) {
+            return Err("`files` is invalid: `from` field has to be set".into());
+        }
+        if files.iter().any(|f| f.to.is_empty()) {
+            return Err("`files` is invalid: `to` field has to be set".into());
+        }
+    }
+    let Some(sel) = &p.selector else {
+        return Err("invalid platform selector: nil selector is not supported".into());
+    };
+    if sel.match_expressions.is_some() {
+        return Err("invalid platform selector: use matchLabels (matchExpressions is not used by this manifest)".into());
+    }
+    let Some(labels) = &sel.match_labels else {
+        return Err("invalid platform selector: empty selector is not supported".into());
+    };
+    if let Some(key) = labels.keys().find(|k| *k != "os" && *k != "arch") {
+        return Err(format!(
+            "invalid platform selector: key {key:?} not supported"
+        ));
+    }
+    if labels.is_empty() {
+        return Err("invalid platform selector: `matchLabels` specified but empty".into());
+    }
+    Ok(())
+}
+
+fn is_safe_plugin_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !WINDOWS_FORBIDDEN
+            .iter()
+            .any(|f| f.eq_ignore_ascii_case(name))
+}
+
+/// krew's `semver.Parse`: a leading `v`, then a semantic version as Kubernetes'
+/// `version.ParseSemantic` reads it (three numeric components without leading zeros, an
+/// optional `-pre.release` and `+build`).
+fn parse_semver(s: &str) -> Result<(), String> {
+    let Some(rest) = s.strip_prefix('v') else {
+        return Err(format!("version string {s:?} not starting with 'v'"));
+    };
+    let illegal = || format!("illegal version string {s:?}");
+    let (rest, build) = match rest.split_once('+') {
+        Some((a, b)) => (a, Some(b)),
+        None => (rest, None),
+    };
+    let (core, pre) = match rest.split_once('-') {
+        Some((a, b)) => (a, Some(b)),
+        None => (rest, None),
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    if parts.len() != 3 {
+        return Err(illegal());
+    }
+    for part in parts {
+        if part.is_empty() || !part.chars().all(|c| c.is_ascii_digit()) {
+            return Err(illegal());
+        }
+        if part.len() > 1 && part.starts_with('0') {
+            return Err(format!(
+                "illegal zero-prefixed version component {part:?} in {s:?}"
+            ));
+        }
+    }
+    let ident_ok =
+        |id: &str| !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if let Some(pre) = pre {
+        for id in pre.split('.') {
+            let numeric = id.chars().all(|c| c.is_ascii_digit());
+            if !ident_ok(id) || (numeric && id.len() > 1 && id.starts_with('0')) {
+                return Err(illegal());
+            }
+        }
+    }
+    if build.is_some_and(|b| !b.split('.').all(ident_ok)) {
+        return Err(illegal());
+    }
+    Ok(())
+}
+
+/// What only this project knows: the name, Cargo's version, the four platforms, the archive
+/// names release.sh writes, the binary name, and the caveats the SPEC asks for.
+fn project_rules(p: &Plugin) -> Result<(), String> {
+    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
+    if p.spec.version != version {
+        return Err(format!(
+            "spec.version is {}, Cargo.toml says {version}: run scripts/release.sh",
+            p.spec.version
+        ));
+    }
+    if !p.spec.homepage.starts_with("https://") {
+        return Err(format!(
+            "homepage {:?} is not an https URL",
+            p.spec.homepage
+        ));
+    }
+    for needle in ["~/.kube/<stack>.config", "kubectl nestor --kubeconfig"] {
+        if !p.spec.caveats.contains(needle) {
+            return Err(format!("caveats do not mention {needle:?}"));
+        }
+    }
+    let mut names: Vec<String> = p.spec.platforms.iter().map(Platform::name).collect();
+    names.sort();
+    let mut want: Vec<String> = OUR_PLATFORMS
+        .iter()
+        .map(|(o, a)| format!("{o}/{a}"))
+        .collect();
+    want.sort();
+    if names != want {
+        return Err(format!("platforms are {names:?}, want {want:?}"));
+    }
+    for pl in &p.spec.platforms {
+        let labels = pl.labels();
+        let (os, arch) = (&labels["os"], &labels["arch"]);
+        let uri = format!(
+            "{}/releases/download/{version}/kubectl-nestor_{os}_{arch}.tar.gz",
+            p.spec.homepage
+        );
+        if pl.uri != uri {
+            return Err(format!("{os}/{arch}: uri is {}, want {uri}", pl.uri));
+        }
+        if pl.bin != "kubectl-nestor" {
+            return Err(format!(
+                "{os}/{arch}: bin is {:?}, want kubectl-nestor",
+                pl.bin
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// krew's install-time checks on an archive: its sha256 is the platform's, `bin` is in it
+/// (and executable), and so is a LICENSE file.
+fn check_archive(platform: &Platform, archive: &Path) -> Result<(), String> {
+    let bytes = fs::read(archive).map_err(|e| format!("{}: {e}", archive.display()))?;
+    let sha = format!("{:x}", Sha256::digest(&bytes));
+    if sha != platform.sha256 {
+        return Err(format!(
+            "{}: sha256 is {sha}, the manifest says {} (run scripts/release.sh)",
+            archive.display(),
+            platform.sha256
+        ));
+    }
+    let out = std::process::Command::new("tar")
+        .arg("-tvzf")
+        .arg(archive)
+        .output()
+        .map_err(|e| format!("tar: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "tar -tvzf {}: {}",
+            archive.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    // `mode owner size date time name` (GNU and BSD tar agree on the first and last column).
+    let entries: Vec<(String, String)> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mode = l.split_whitespace().next()?;
+            let name = l.split_whitespace().last()?;
+            Some((mode.to_string(), name.trim_start_matches("./").to_string()))
+        })
+        .collect();
+    let names: Vec<&str> = entries.iter().map(|(_, n)| n.as_str()).collect();
+    let Some((mode, _)) = entries.iter().find(|(_, n)| *n == platform.bin) else {
+        return Err(format!(
+            "{}: bin {:?} is not in the archive {names:?}",
+            archive.display(),
+            platform.bin
+        ));
+    };
+    if mode.chars().nth(3) != Some('x') {
+        return Err(format!(
+            "{}: {} is not executable ({mode})",
+            archive.display(),
+            platform.bin
+        ));
+    }
+    let has_license = names.iter().any(|n| {
+        let base = n.rsplit('/').next().unwrap_or(n).to_ascii_lowercase();
+        LICENSE_FILES.contains(&base.as_str())
+    });
+    if !has_license {
+        return Err(format!(
+            "{}: no LICENSE file in the archive {names:?}",
+            archive.display()
+        ));
+    }
+    Ok(())
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn manifest_text() -> String {
+    fs::read_to_string(repo().join("krew-manifest.yaml")).expect("read krew-manifest.yaml")
+}
+
+/// krew's os/arch names for the machine running the tests, if krew has them.
+fn host_platform() -> Option<(&'static str, &'static str)> {
+    let os = match std::env::consts::OS {
+        "linux" => "linux",
+        "macos" => "darwin",
+        _ => return None,
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        _ => return None,
+    };
+    Some((os, arch))
+}
+
+/// `text` with the first line whose trimmed form starts with `prefix` replaced by `with`
+/// (`None` removes it). Panics when no line matches, so a mutation can never silently miss.
+fn edit_line(text: &str, prefix: &str, with: Option<&str>, nth: usize) -> String {
+    let mut seen = 0;
+    let mut done = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if !done && line.trim_start().starts_with(prefix) {
+            if seen == nth {
+                done = true;
+                if let Some(w) = with {
+                    let indent = &line[..line.len() - line.trim_start().len()];
+                    out.push_str(indent);
+                    out.push_str(w);
+                    out.push('\n');
+                }
+                continue;
+            }
+            seen += 1;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    assert!(done, "no line {nth} starting with {prefix:?}");
+    out
+}
+
+fn first_value(text: &str, key: &str) -> String {
+    text.lines()
+        .find_map(|l| l.trim_start().strip_prefix(key))
+        .map(|v| v.trim().to_string())
+        .expect("key in manifest")
+}
+
+#[test]
+fn manifest_follows_krew_rules() {
+    let text = manifest_text();
+    let p = validate(&text, "nestor").unwrap_or_else(|e| panic!("krew-manifest.yaml: {e}"));
+    project_rules(&p).unwrap_or_else(|e| panic!("krew-manifest.yaml: {e}"));
+    for pl in &p.spec.platforms {
+        if pl.sha256 == PLACEHOLDER_SHA256 {
+            eprintln!(
+                "note: {} has the placeholder sha256 (not built for {} yet)",
+                pl.name(),
+                p.spec.version
+            );
+        }
+    }
+}
+
+#[test]
+fn broken_manifests_are_rejected_with_krews_message() {
+    let good = manifest_text();
+    let sha = first_value(&good, "sha256:");
+    let version = first_value(&good, "version:");
+    // The first platform without its selector (and its matchLabels, os and arch lines).
+    let no_selector = ["matchLabels:", "os:", "arch:"].iter().fold(
+        edit_line(&good, "- selector:", Some("- selector: null"), 0),
+        |text, key| edit_line(&text, key, None, 0),
+    );
+    let cases: Vec<(&str, String, String)> = vec![
+        (
+            "short sha256",
+            edit_line(&good, "sha256:", Some(&format!("sha256: {}", &sha[..63])), 0),
+            format!(
+                "platform 0 (linux/amd64) is badly constructed: `sha256` value {} is not valid, must match pattern ^[a-f0-9]{{64}}$",
+                &sha[..63]
+            ),
+        ),
+        (
+            "upper-case sha256",
+            edit_line(&good, "sha256:", Some(&format!("sha256: {}", "AB".repeat(32))), 1),
+            "platform 1 (linux/arm64) is badly constructed: `sha256` value".into(),
+        ),
+        (
+            "missing sha256",
+            edit_line(&good, "sha256:", None, 2),
+            "platform 2 (darwin/amd64) is badly constructed: `sha256` sum has to be set".into(),
+        ),
+        (
+            "missing bin",
+            edit_line(&good, "bin:", None, 0),
+            "platform 0 (linux/amd64) is badly constructed: `bin` has to be set".into(),
+        ),
+        (
+            "bin outside the archive",
+            edit_line(&good, "bin:", Some("bin: ../kubectl-nestor"), 3),
+            "`bin` \"../kubectl-nestor\" does not stay inside the installation directory".into(),
+        ),
+        (
+            "missing uri",
+            edit_line(&good, "uri:", None, 1),
+            "platform 1 (linux/arm64) is badly constructed: `uri` has to be set".into(),
+        ),
+        (
+            "version without v",
+            edit_line(
+                &good,
+                "version:",
+                Some(&format!("version: {}", version.trim_start_matches('v'))),
+                0,
+            ),
+            format!(
+                "failed to parse plugin version: version string {:?} not starting with 'v'",
+                version.trim_start_matches('v')
+            ),
+        ),
+        (
+            "version not semantic",
+            edit_line(&good, "version:", Some("version: v1.0"), 0),
+            "failed to parse plugin version: illegal version string \"v1.0\"".into(),
+        ),
+        (
+            "version with a zero-prefixed component",
+            edit_line(&good, "version:", Some("version: v1.02.0"), 0),
+            "illegal zero-prefixed version component \"02\" in \"v1.02.0\"".into(),
+        ),
+        (
+            "duplicate os/arch platform",
+            edit_line(&good, "arch:", Some("arch: amd64"), 1),
+            "multiple spec.platforms (at indexes [0, 1]) have overlapping selectors that select linux/amd64".into(),
+        ),
+        (
+            "a platform krew does not support",
+            edit_line(&good, "os:", Some("os: plan9"), 3),
+            "spec.platform[3]'s selector (plan9/arm64) doesn't match any supported platforms".into(),
+        ),
+        (
+            "selector key other than os/arch",
+            edit_line(&good, "os:", Some("distro: debian"), 0),
+            "invalid platform selector: key \"distro\" not supported".into(),
+        ),
+        (
+            "missing selector",
+            no_selector,
+            "invalid platform selector: nil selector is not supported".into(),
+        ),
+        (
+            "bad name (a path)",
+            edit_line(&good, "name:", Some("name: nes/tor"), 0),
+            "the plugin name \"nes/tor\" is not allowed, must match \"^[\\w-]+$\"".into(),
+        ),
+        (
+            "bad name (a Windows device)",
+            edit_line(&good, "name:", Some("name: Con"), 0),
+            "the plugin name \"Con\" is not allowed".into(),
+        ),
+        (
+            "another plugin's name",
+            edit_line(&good, "name:", Some("name: nestor-ng"), 0),
+            "plugin should be named \"nestor\", not \"nestor-ng\"".into(),
+        ),
+        (
+            "old apiVersion",
+            edit_line(
+                &good,
+                "apiVersion:",
+                Some("apiVersion: krew.googlecontainertools.github.com/v1alpha1"),
+                0,
+            ),
+            "plugin manifest has apiVersion=\"krew.googlecontainertools.github.com/v1alpha1\"".into(),
+        ),
+        (
+            "kind",
+            edit_line(&good, "kind:", Some("kind: Plugins"), 0),
+            "plugin manifest has kind=\"Plugins\", but only \"Plugin\" is supported".into(),
+        ),
+        (
+            "short description on two lines",
+            edit_line(
+                &good,
+                "shortDescription:",
+                Some("shortDescription: \"one\\ntwo\""),
+                0,
+            ),
+            "should not have line breaks in short description".into(),
+        ),
+        (
+            "short description too long",
+            edit_line(
+                &good,
+                "shortDescription:",
+                Some(&format!("shortDescription: {}", ["word"; 15].join(" "))),
+                0,
+            ),
+            "line length in `shortDescription` exceeds 70 characters".into(),
+        ),
+        (
+            "no platforms",
+            good.split("  platforms:").next().expect("head").to_string() + "  platforms: []\n",
+            "should have a platform specified".into(),
+        ),
+        (
+            "a misspelt key (krew would ignore it)",
+            edit_line(&good, "sha256:", Some(&format!("sha265: {sha}")), 0),
+            "unknown field `sha265`".into(),
+        ),
+    ];
+    for (what, text, want) in cases {
+        assert!(text != good, "{what}: the mutation changed nothing");
+        match validate(&text, "nestor") {
+            Ok(_) => panic!("{what}: accepted, want an error containing {want:?}"),
+            Err(e) => {
+                assert!(e.contains(&want), "{what}:\n  got  {e}\n  want {want}");
+                eprintln!("rejected, {what}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn project_rules_reject_a_stale_version_and_a_wrong_archive_name() {
+    let good = manifest_text();
+    let stale = edit_line(&good, "version:", Some("version: v9.9.9"), 0);
+    let p = validate(&stale, "nestor").expect("krew accepts v9.9.9");
+    let e = project_rules(&p).expect_err("stale version");
+    assert!(
+        e.contains("spec.version is v9.9.9, Cargo.toml says v"),
+        "{e}"
+    );
+
+    let uri = first_value(&good, "uri:");
+    let renamed = edit_line(
+        &good,
+        "uri:",
+        Some(&format!(
+            "uri: {}",
+            uri.replace("_linux_amd64", "-linux-x86_64")
+        )),
+        0,
+    );
+    let p = validate(&renamed, "nestor").expect("krew accepts any uri");
+    let e = project_rules(&p).expect_err("wrong archive name");
+    assert!(e.starts_with("linux/amd64: uri is "), "{e}");
+}
+
+/// An archive made with the `tar` command from `files` (name, content, mode) in a temp dir.
+fn archive(dir: &Path, name: &str, files: &[(&str, &str, u32)]) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let stage = dir.join(format!("{name}.d"));
+    fs::create_dir_all(&stage).expect("mkdir");
+    for (file, content, mode) in files {
+        let p = stage.join(file);
+        fs::write(&p, content).expect("write");
+        fs::set_permissions(&p, fs::Permissions::from_mode(*mode)).expect("chmod");
+    }
+    let out = dir.join(name);
+    let status = std::process::Command::new("tar")
+        .arg("-czf")
+        .arg(&out)
+        .arg("-C")
+        .arg(&stage)
+        .args(files.iter().map(|f| f.0))
+        .status()
+        .expect("tar");
+    assert!(status.success());
+    out
+}
+
+fn platform_for(archive: &Path) -> Platform {
+    Platform {
+        uri: "https://example.invalid/a.tar.gz".into(),
+        sha256: format!("{:x}", Sha256::digest(fs::read(archive).expect("read"))),
+        bin: "kubectl-nestor".into(),
+        selector: None,
+        files: None,
+    }
+}
+
+#[test]
+fn archive_check_catches_missing_bin_missing_license_and_a_wrong_checksum() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let bin = ("kubectl-nestor", "#!/bin/sh\n", 0o755);
+    let license = ("LICENSE", "MIT OR Apache-2.0\n", 0o644);
+
+    let good = archive(tmp.path(), "good.tar.gz", &[bin, license]);
+    check_archive(&platform_for(&good), &good).expect("good archive");
+
+    let no_license = archive(tmp.path(), "nolicense.tar.gz", &[bin]);
+    let e = check_archive(&platform_for(&no_license), &no_license).expect_err("no LICENSE");
+    assert!(e.contains("no LICENSE file in the archive"), "{e}");
+
+    let no_bin = archive(tmp.path(), "nobin.tar.gz", &[license]);
+    let e = check_archive(&platform_for(&no_bin), &no_bin).expect_err("no bin");
+    assert!(
+        e.contains("bin \"kubectl-nestor\" is not in the archive"),
+        "{e}"
+    );
+
+    let not_exec = archive(
+        tmp.path(),
+        "noexec.tar.gz",
+        &[("kubectl-nestor", "#!/bin/sh\n", 0o644), license],
+    );
+    let e = check_archive(&platform_for(&not_exec), &not_exec).expect_err("not executable");
+    assert!(e.contains("kubectl-nestor is not executable"), "{e}");
+
+    let mut stale = platform_for(&good);
+    stale.sha256 = PLACEHOLDER_SHA256.into();
+    let e = check_archive(&stale, &good).expect_err("checksum");
+    assert!(e.contains("the manifest says 0000"), "{e}");
+}
+
+/// When `scripts/release.sh` has built the host archive, it is the one the manifest names.
+#[test]
+fn host_archive_in_dist_matches_the_manifest() {
+    let Some((os, arch)) = host_platform() else {
+        eprintln!("skipped: krew ships no archive for this host");
+        return;
+    };
+    let path = repo().join(format!("dist/kubectl-nestor_{os}_{arch}.tar.gz"));
+    if !path.exists() {
+        eprintln!(
+            "skipped: {} not built (bash scripts/release.sh); static rules only",
+            path.display()
+        );
+        return;
+    }
+    let p = validate(&manifest_text(), "nestor").expect("valid manifest");
+    let platform = (p.spec.platforms.iter())
+        .find(|pl| pl.selects(os, arch))
+        .expect("a platform for the host");
+    check_archive(platform, &path).unwrap_or_else(|e| panic!("{e}"));
+}
+
+fn run_update(manifest: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("bash")
+        .arg(repo().join("scripts/krew-manifest-update.sh"))
+        .arg(manifest)
+        .args(args)
+        .output()
+        .expect("bash")
+}
+
+#[test]
+fn release_manifest_update_is_a_text_edit_that_keeps_the_rest() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let manifest = tmp.path().join("krew-manifest.yaml");
+    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
+    // A comment on a sha256 line and one inside the platforms list must survive.
+    let original = edit_line(
+        &manifest_text(),
+        "sha256:",
+        Some(&format!("sha256: {PLACEHOLDER_SHA256}  # linux/amd64")),
+        0,
+    )
+    .replace("    - selector:", "    # a platform\n    - selector:");
+    fs::write(&manifest, &original).expect("write");
+    let sha = "ab".repeat(32);
+
+    let out = run_update(&manifest, &[&version, &format!("linux/amd64={sha}")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let updated = fs::read_to_string(&manifest).expect("read");
+    let changed: Vec<(&str, &str)> = (original.lines().zip(updated.lines()))
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(original.lines().count(), updated.lines().count());
+    assert_eq!(
+        changed,
+        vec![(
+            format!("      sha256: {PLACEHOLDER_SHA256}  # linux/amd64").as_str(),
+            format!("      sha256: {sha}  # linux/amd64").as_str()
+        )]
+    );
+    let p = validate(&updated, "nestor").expect("still valid");
+    project_rules(&p).expect("still ours");
+
+    // A new version: every uri follows, platforms not built lose their stale checksum.
+    let out = run_update(&manifest, &["v0.99.0", &format!("darwin/arm64={sha}")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bumped = fs::read_to_string(&manifest).expect("read");
+    let p = validate(&bumped, "nestor").expect("valid after a bump");
+    assert_eq!(p.spec.version, "v0.99.0");
+    for pl in &p.spec.platforms {
+        assert!(
+            pl.uri.contains("/download/v0.99.0/kubectl-nestor_"),
+            "{}",
+            pl.uri
+        );
+        let want = if pl.name() == "darwin/arm64" {
+            sha.as_str()
+        } else {
+            PLACEHOLDER_SHA256
+        };
+        assert_eq!(pl.sha256, want, "{}", pl.name());
+    }
+    assert!(bumped.contains("# a platform\n") && bumped.contains("# linux/amd64\n"));
+
+    // Refusals leave the file as it was.
+    for (args, want) in [
+        (vec!["0.99.1"], "not a semantic version with a leading v"),
+        (vec!["v0.99.1", "windows/amd64=00"], "is not OS/ARCH=SHA256"),
+        (vec!["v0.99.1", "linux/amd64=abc"], "is not OS/ARCH=SHA256"),
+    ] {
+        let out = run_update(&manifest, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(want),
+            "{args:?}"
+        );
+        assert_eq!(fs::read_to_string(&manifest).expect("read"), bumped);
+    }
+    let duplicated = bumped.replacen("arch: arm64", "arch: amd64", 1);
+    fs::write(&manifest, &duplicated).expect("write");
+    let out = run_update(&manifest, &["v0.99.1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("linux/amd64 appears twice"));
+    assert_eq!(fs::read_to_string(&manifest).expect("read"), duplicated);
+    let leftovers: Vec<_> = fs::read_dir(tmp.path()).expect("ls").flatten().collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "temporary files left behind: {leftovers:?}"
+    );
+}
