@@ -96,6 +96,35 @@ fn visible_len(s: &str) -> usize {
     n
 }
 
+/// The nodes as an indented table: name, Ready, roles, InternalIP, kubelet version.
+/// Empty when there are no nodes.
+pub fn node_table(nodes: &[crate::probe::Node], paint: Paint) -> String {
+    if nodes.is_empty() {
+        return String::new();
+    }
+    let mut rows = vec![["  NAME", "READY", "ROLES", "INTERNAL-IP", "VERSION"]
+        .map(String::from)
+        .to_vec()];
+    for n in nodes {
+        rows.push(vec![
+            format!("  {}", n.name),
+            if n.ready {
+                paint.green("Ready")
+            } else {
+                paint.red("NotReady")
+            },
+            if n.roles.is_empty() {
+                "<none>".to_string()
+            } else {
+                n.roles.join(",")
+            },
+            n.internal_ip.clone().unwrap_or_else(|| "-".into()),
+            n.kubelet_version.clone(),
+        ]);
+    }
+    table(&rows)
+}
+
 /// `dirqual1..4, 4/4 Ready` — the nodes seen, compactly (SPEC §5).
 pub fn nodes_line(nodes: &[crate::probe::Node]) -> String {
     let ready = nodes.iter().filter(|n| n.ready).count();

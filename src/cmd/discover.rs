@@ -187,31 +187,7 @@ fn text(d: &Discovery, paint: Paint) -> String {
         "\n{}\n",
         paint.bold("DISCOVERED (read live, not stored)")
     ));
-    let mut nodes = vec![vec![
-        "  NODE".to_string(),
-        "READY".into(),
-        "ROLES".into(),
-        "INTERNAL-IP".into(),
-        "VERSION".into(),
-    ]];
-    for n in &d.nodes {
-        nodes.push(vec![
-            format!("  {}", n.name),
-            if n.ready {
-                paint.green("Ready")
-            } else {
-                paint.red("NotReady")
-            },
-            if n.roles.is_empty() {
-                "<none>".into()
-            } else {
-                n.roles.join(",")
-            },
-            n.internal_ip.clone().unwrap_or_else(|| "-".into()),
-            n.kubelet_version.clone(),
-        ]);
-    }
-    out.push_str(&render::table(&nodes));
+    out.push_str(&render::node_table(&d.nodes, paint));
     let classes: Vec<String> = d
         .storage_classes
         .iter()

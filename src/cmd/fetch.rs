@@ -174,31 +174,7 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
         "verified",
         &format!("kubectl get nodes: {}", crate::render::nodes_line(&found)),
     );
-    if !found.is_empty() {
-        let mut table = vec![vec![
-            "  NAME".to_string(),
-            "READY".to_string(),
-            "ROLES".to_string(),
-            "INTERNAL-IP".to_string(),
-        ]];
-        for n in &found {
-            table.push(vec![
-                format!("  {}", n.name),
-                if n.ready {
-                    paint.green("Ready")
-                } else {
-                    paint.red("NotReady")
-                },
-                if n.roles.is_empty() {
-                    "<none>".to_string()
-                } else {
-                    n.roles.join(",")
-                },
-                n.internal_ip.clone().unwrap_or_else(|| "-".into()),
-            ]);
-        }
-        text.push_str(&render::table(&table));
-    }
+    text.push_str(&render::node_table(&found, paint));
     render::out(&text)?;
     Ok(Exit::Ok)
 }

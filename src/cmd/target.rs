@@ -108,31 +108,7 @@ pub fn run(ctx: &Context) -> Result<Exit> {
     rows.push(vec!["endpoint".to_string(), endpoint_line]);
     rows.push(vec!["nodes".to_string(), render::nodes_line(&doc.nodes)]);
     let mut text = render::table(&rows);
-    let mut node_rows = vec![vec![
-        "  NAME".to_string(),
-        "READY".to_string(),
-        "ROLES".to_string(),
-        "INTERNAL-IP".to_string(),
-    ]];
-    for n in &doc.nodes {
-        node_rows.push(vec![
-            format!("  {}", n.name),
-            if n.ready {
-                paint.green("Ready")
-            } else {
-                paint.red("NotReady")
-            },
-            if n.roles.is_empty() {
-                "<none>".to_string()
-            } else {
-                n.roles.join(",")
-            },
-            n.internal_ip.clone().unwrap_or_else(|| "-".into()),
-        ]);
-    }
-    if !doc.nodes.is_empty() {
-        text.push_str(&render::table(&node_rows));
-    }
+    text.push_str(&render::node_table(&doc.nodes, paint));
     render::out(&text)?;
     Ok(Exit::Ok)
 }
