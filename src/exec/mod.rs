@@ -8,7 +8,7 @@ pub mod allowlist;
 pub mod redact;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output as StdOutput;
 use std::time::{Duration, Instant};
 
@@ -328,12 +328,6 @@ pub fn shell_quote(s: &str) -> String {
 /// never the current directory (SPEC §9).
 pub fn fallback_cache_dir() -> PathBuf {
     std::env::temp_dir().join("kubectl-nestor-cache")
-}
-
-/// True when `p` exists and is executable by someone.
-pub fn is_executable(p: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]
