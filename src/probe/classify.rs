@@ -31,7 +31,12 @@ pub fn classify_kubectl_stderr(stderr: &str) -> FailureKind {
         || has("TLS handshake timeout")
     {
         FailureKind::Timeout
-    } else if has("x509:") || has("tls:") {
+    } else if has("x509:")
+        || has("tls:")
+        // An https:// URL on a plain-HTTP port, and the reverse: the handshake itself failed.
+        || has("server gave HTTP response to HTTPS client")
+        || has("first record does not look like a TLS handshake")
+    {
         FailureKind::Tls
     } else if has("Unable to connect to the server")
         || has("connection refused")
@@ -139,6 +144,10 @@ mod tests {
     fn tls() {
         assert_eq!(
             kind("Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority\n"),
+            FailureKind::Tls
+        );
+        assert_eq!(
+            kind("Unable to connect to the server: http: server gave HTTP response to HTTPS client\n"),
             FailureKind::Tls
         );
         assert_eq!(
