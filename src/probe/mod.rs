@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use classify::classify_kubectl_stderr;
+pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use kube::{
     parse_api_versions, parse_custom_objects, parse_daemonsets, parse_deployments,
     parse_namespaces, parse_nodes, parse_statefulsets, parse_storage_classes, CustomObject,
@@ -88,7 +88,7 @@ impl ReadFailure {
 
     /// A failure built from kubectl's stderr: classified, folded to one line.
     pub fn from_kubectl_stderr(stderr: &str) -> Self {
-        Self::new(classify_kubectl_stderr(stderr), stderr)
+        Self::new(classify_kubectl_stderr(stderr), kubectl_message(stderr))
     }
 
     /// A read that was deliberately not attempted.
