@@ -19,7 +19,14 @@ pub fn classify_kubectl_stderr(stderr: &str) -> FailureKind {
         };
     }
     let has = |needle: &str| stderr.contains(needle);
-    if has("You must be logged in to the server") || has("(Unauthorized)") {
+    if stderr
+        .lines()
+        .any(|l| l.contains("couldn't get resource list for") && l.contains(": forbidden: "))
+    {
+        // Legacy discovery refused for the type's group: kubectl then says "the server
+        // doesn't have a resource type", but RBAC is why.
+        FailureKind::Forbidden
+    } else if has("You must be logged in to the server") || has("(Unauthorized)") {
         FailureKind::Unauthorized
     } else if has("the server doesn't have a resource type")
         || has("the server could not find the requested resource")
@@ -194,6 +201,14 @@ mod tests {
         assert_eq!(
             kind("Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2026-01-10T10:00:00Z is after 2025-12-31T09:00:00Z\n"),
             FailureKind::Tls
+        );
+    }
+
+    #[test]
+    fn forbidden_discovery_of_the_group_is_forbidden_not_missing() {
+        assert_eq!(
+            kind("E1130 09:27:51.320220   15048 memcache.go:287] \"Unhandled Error\" err=\"couldn't get resource list for ceph.rook.io/v1: forbidden: User \\\"nestor\\\" cannot get path \\\"/apis/ceph.rook.io/v1\\\"\"\nerror: the server doesn't have a resource type \"cephclusters\"\n"),
+            FailureKind::Forbidden
         );
     }
 
