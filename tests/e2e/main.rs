@@ -4,5 +4,6 @@
 
 mod support;
 
+mod failures;
 mod readonly;
 mod scenarios;
