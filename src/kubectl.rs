@@ -58,7 +58,7 @@ pub fn cluster_error(e: ExecError, server: &str) -> Error {
     if !unreachable {
         return e.into_error();
     }
-    let quoted = crate::error::one_line(e.stderr());
+    let quoted = crate::probe::kubectl_message(e.stderr());
     let detail = if quoted.is_empty() {
         format!("`{}` was killed after the request timeout", e.argv)
     } else {

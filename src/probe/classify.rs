@@ -19,7 +19,14 @@ pub fn classify_kubectl_stderr(stderr: &str) -> FailureKind {
         };
     }
     let has = |needle: &str| stderr.contains(needle);
-    if has("You must be logged in to the server") || has("(Unauthorized)") {
+    if stderr
+        .lines()
+        .any(|l| l.contains("couldn't get resource list for") && l.contains(": forbidden: "))
+    {
+        // Legacy discovery refused for the type's group: kubectl then says "the server
+        // doesn't have a resource type", but RBAC is why.
+        FailureKind::Forbidden
+    } else if has("You must be logged in to the server") || has("(Unauthorized)") {
         FailureKind::Unauthorized
     } else if has("the server doesn't have a resource type")
         || has("the server could not find the requested resource")
@@ -31,7 +38,12 @@ pub fn classify_kubectl_stderr(stderr: &str) -> FailureKind {
         || has("TLS handshake timeout")
     {
         FailureKind::Timeout
-    } else if has("x509:") || has("tls:") {
+    } else if has("x509:")
+        || has("tls:")
+        // An https:// URL on a plain-HTTP port, and the reverse: the handshake itself failed.
+        || has("server gave HTTP response to HTTPS client")
+        || has("first record does not look like a TLS handshake")
+    {
         FailureKind::Tls
     } else if has("Unable to connect to the server")
         || has("connection refused")
@@ -44,6 +56,47 @@ pub fn classify_kubectl_stderr(stderr: &str) -> FailureKind {
         FailureKind::Unreachable
     } else {
         FailureKind::ApiError
+    }
+}
+
+/// kubectl's stderr as one line for a message. client-go logs through klog
+/// (`E1130 09:20:08.104960   30023 memcache.go:265] "Unhandled Error" err="..."`), the
+/// same line up to five times, before kubectl's own summary: the klog header and wrapper
+/// are dropped and repeated lines kept once, so the message says what failed, once.
+pub fn kubectl_message(stderr: &str) -> String {
+    let mut kept: Vec<String> = Vec::new();
+    for line in stderr.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let line = strip_klog(line);
+        if !kept.contains(&line) {
+            kept.push(line);
+        }
+    }
+    crate::error::one_line(&kept.join("\n"))
+}
+
+/// `E1130 09:20:08.104960   30023 memcache.go:265] MSG` → MSG, with a structured
+/// `"Unhandled Error" err="TEXT"` unwrapped to TEXT. Other lines are returned as they are.
+fn strip_klog(line: &str) -> String {
+    let b = line.as_bytes();
+    let header = b.len() > 22
+        && matches!(b[0], b'I' | b'W' | b'E' | b'F')
+        && b[1..5].iter().all(u8::is_ascii_digit)
+        && b[5] == b' '
+        && b[8] == b':';
+    let Some(msg) = header
+        .then(|| line.split_once("] "))
+        .flatten()
+        .filter(|(head, _)| head.contains(".go:"))
+        .map(|(_, msg)| msg)
+    else {
+        return line.to_string();
+    };
+    match msg
+        .strip_prefix("\"Unhandled Error\" err=\"")
+        .and_then(|m| m.strip_suffix('"'))
+    {
+        Some(inner) => inner.replace("\\\"", "\""),
+        None => msg.to_string(),
     }
 }
 
@@ -142,9 +195,43 @@ mod tests {
             FailureKind::Tls
         );
         assert_eq!(
+            kind("Unable to connect to the server: http: server gave HTTP response to HTTPS client\n"),
+            FailureKind::Tls
+        );
+        assert_eq!(
             kind("Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2026-01-10T10:00:00Z is after 2025-12-31T09:00:00Z\n"),
             FailureKind::Tls
         );
+    }
+
+    #[test]
+    fn forbidden_discovery_of_the_group_is_forbidden_not_missing() {
+        assert_eq!(
+            kind("E1130 09:27:51.320220   15048 memcache.go:287] \"Unhandled Error\" err=\"couldn't get resource list for ceph.rook.io/v1: forbidden: User \\\"nestor\\\" cannot get path \\\"/apis/ceph.rook.io/v1\\\"\"\nerror: the server doesn't have a resource type \"cephclusters\"\n"),
+            FailureKind::Forbidden
+        );
+    }
+
+    #[test]
+    fn messages_drop_klog_noise_and_repeats() {
+        let refused = "E1130 09:20:08.104960   30023 memcache.go:265] \"Unhandled Error\" err=\"couldn't get current server API group list: Get \\\"http://127.0.0.1:1/api?timeout=10s\\\": dial tcp 127.0.0.1:1: connect: connection refused\"\n".repeat(5)
+            + "The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?\n";
+        assert_eq!(
+            kubectl_message(&refused),
+            "couldn't get current server API group list: Get \"http://127.0.0.1:1/api?timeout=10s\": dial tcp 127.0.0.1:1: connect: connection refused | The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?"
+        );
+        // kubectl 1.20's klog lines carry no structured wrapper.
+        assert_eq!(
+            kubectl_message("E0512 10:01:02.123456    4242 memcache.go:196] couldn't get resource list for ceph.rook.io/v1: forbidden\nerror: the server doesn't have a resource type \"cephclusters\"\n"),
+            "couldn't get resource list for ceph.rook.io/v1: forbidden | error: the server doesn't have a resource type \"cephclusters\""
+        );
+        // Anything else is kept as written, folded to one line.
+        assert_eq!(
+            kubectl_message("Error from server (Forbidden): nodes is forbidden\n"),
+            "Error from server (Forbidden): nodes is forbidden"
+        );
+        assert_eq!(kubectl_message("E1 short] x\n\n"), "E1 short] x");
+        assert_eq!(kubectl_message(""), "");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use classify::classify_kubectl_stderr;
+pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use kube::{
     parse_api_versions, parse_custom_objects, parse_daemonsets, parse_deployments,
     parse_namespaces, parse_nodes, parse_statefulsets, parse_storage_classes, CustomObject,
@@ -88,7 +88,7 @@ impl ReadFailure {
 
     /// A failure built from kubectl's stderr: classified, folded to one line.
     pub fn from_kubectl_stderr(stderr: &str) -> Self {
-        Self::new(classify_kubectl_stderr(stderr), stderr)
+        Self::new(classify_kubectl_stderr(stderr), kubectl_message(stderr))
     }
 
     /// A read that was deliberately not attempted.
@@ -226,7 +226,9 @@ impl Observation {
         }
         match request {
             ReadRequest::Nodes => self.nodes = parsed(outcome, parse_nodes),
-            ReadRequest::ApiGroups => self.api_groups = parsed(outcome, parse_api_versions),
+            ReadRequest::ApiGroups => {
+                self.api_groups = parsed(outcome, parse_api_versions).and_then(complete_discovery)
+            }
             ReadRequest::Namespaces => self.namespaces = parsed(outcome, parse_namespaces),
             ReadRequest::StorageClasses => {
                 self.storage_classes = parsed(outcome, parse_storage_classes)
@@ -240,6 +242,28 @@ impl Observation {
             }
         }
     }
+}
+
+/// Every API server since Kubernetes 1.9 serves the `apps` group (nestor reads its
+/// workloads). A listing without it is not the cluster's: client-go's legacy discovery
+/// ignores a 403 (or 404) on `/apis`, and `kubectl api-versions` then prints only `v1` and
+/// exits 0. Taken as is, every layer detected by its API group would turn "absent —
+/// install it" on a healthy cluster; as a failed read, they are unknown.
+fn complete_discovery(groups: BTreeSet<String>) -> Read<BTreeSet<String>> {
+    if groups.contains("apps") {
+        return Ok(groups);
+    }
+    Err(ReadFailure::new(
+        FailureKind::ApiError,
+        format!(
+            "`kubectl api-versions` listed no apps/v1 group (only: {}): API discovery of /apis was refused or incomplete",
+            groups
+                .iter()
+                .map(|g| if g.is_empty() { "v1" } else { g.as_str() })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ))
 }
 
 /// The readable serialized form of a [`Read`]: `{"ok": ...}` or `{"failed": {...}}`.
@@ -369,6 +393,29 @@ mod tests {
                 .map_err(|f| f.kind),
             Err(FailureKind::Forbidden)
         );
+    }
+
+    /// Regression: with a 403 on `/apis`, kubectl 1.20 (Debian's kubernetes-client) prints
+    /// `v1` alone and exits 0; ceph, monitoring, gitops and dataops were then planned for
+    /// install on a healthy cluster.
+    #[test]
+    fn regression_api_versions_without_apps_is_a_failed_read_not_an_empty_cluster() {
+        let mut obs = Observation::skipped("not read");
+        obs.record(&ReadRequest::ApiGroups, Ok("v1\n"));
+        let f = obs.api_groups.clone().unwrap_err();
+        assert_eq!(f.kind, FailureKind::ApiError);
+        assert!(
+            f.message
+                .starts_with("`kubectl api-versions` listed no apps/v1 group (only: v1)"),
+            "{f}"
+        );
+        obs.record(
+            &ReadRequest::ApiGroups,
+            Ok(include_str!(
+                "../../tests/fixtures/kubectl/api-versions.txt"
+            )),
+        );
+        assert!(obs.api_groups.unwrap().contains("ceph.rook.io"));
     }
 
     #[test]

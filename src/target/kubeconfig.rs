@@ -59,6 +59,16 @@ pub fn read(path: &Path) -> Result<KubeTarget> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
+            // A symlink to nothing: `ls` shows the file, so "does not exist" would mislead.
+            if let Ok(target) = std::fs::read_link(path) {
+                return Error::input(
+                    format!(
+                        "kubeconfig {shown} is a symlink to {}, which does not exist",
+                        target.display()
+                    ),
+                    "point the symlink at the real kubeconfig, or fetch it with `kubectl nestor kubeconfig fetch`",
+                );
+            }
             Error::input(
                 format!("kubeconfig {shown} does not exist"),
                 "fetch it with `kubectl nestor kubeconfig fetch`, or fix the path",
@@ -242,6 +252,29 @@ users:
             "kubeconfig /k/c: context `kubernetes-admin@dirqual` names user `kubernetes-admin`, which is not in the file"
         );
         assert!(err("[: not yaml").starts_with("kubeconfig /k/c is not a valid kubeconfig YAML"));
+    }
+
+    #[test]
+    fn a_dangling_symlink_is_named_as_such() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let link = dir.path().join("dirqual.config");
+        let gone = dir.path().join("gone.config");
+        std::os::unix::fs::symlink(&gone, &link).expect("symlink");
+        let e = read(&link).expect_err("an error");
+        assert_eq!(
+            e.message,
+            format!(
+                "kubeconfig {} is a symlink to {}, which does not exist",
+                link.display(),
+                gone.display()
+            )
+        );
+        let e = read(&dir.path().join("absent.config")).expect_err("an error");
+        assert!(
+            e.message.ends_with("absent.config does not exist"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

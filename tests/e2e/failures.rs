@@ -1,0 +1,518 @@
+//! The failure matrix (issue 5, SPEC §10): each failing tool, unreachable cluster and bad
+//! local file, through the real kubectl and the replay server. Each test checks the message,
+//! the exit code, and that nothing was written (the temp tree, kubectl's own cache aside, is
+//! byte-identical before and after). The README's "Failure matrix" table names these tests.
+
+use std::fs;
+use std::time::Duration;
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+/// Run `args` and return the result, asserting that nothing in the temp tree changed.
+fn run_writing_nothing(bed: &E2e, args: &[&str]) -> Run {
+    let before = bed.tree();
+    let r = bed.run(args);
+    assert_eq!(bed.tree(), before, "nothing may be written: {args:?}");
+    r
+}
+
+// ---- missing tools ---------------------------------------------------------------------------
+
+#[test]
+fn kubectl_missing_is_exit_1_with_an_install_hint() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    // No kubectl at all: the plugin cannot be reached through kubectl, so run it directly.
+    fs::remove_file(bed.bin.join("kubectl")).expect("rm");
+    let before = bed.tree();
+    let mut direct = std::process::Command::new(bed.bin.join("kubectl-nestor"));
+    direct
+        .args(["preview", "--no-input"])
+        .current_dir(&bed.repo)
+        .env("HOME", &bed.home)
+        .env("PATH", bed.bin.display().to_string())
+        .env_remove("KUBECONFIG")
+        .env_remove("NESTOR_KUBECTL");
+    let r = run(direct);
+    r.assert_error(1, "kubectl not found: no `kubectl` on PATH");
+    assert!(r.stderr.contains("hint: install kubectl"), "{r:?}");
+    assert_eq!(bed.tree(), before);
+    // Through the real kubectl, with NESTOR_KUBECTL pointing nowhere.
+    std::os::unix::fs::symlink(&bed.kubectl, bed.bin.join("kubectl")).expect("symlink");
+    let mut c = bed.command(&["preview", "--no-input"]);
+    c.env("NESTOR_KUBECTL", "/nonexistent/kubectl");
+    let before = bed.tree();
+    let r = run(c);
+    r.assert_error(
+        1,
+        "kubectl not found: NESTOR_KUBECTL=/nonexistent/kubectl is not an executable",
+    );
+    assert_eq!(bed.tree(), before);
+    assert!(bed.server.audit().is_empty(), "no read may happen");
+}
+
+#[test]
+fn limactl_missing_for_a_lima_stack_is_exit_1() {
+    let bed = bed_or_skip!(E2e::new("bench", &[]));
+    bed.write_stack(
+        "bench",
+        "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\n  - { name: node2, role: worker }\n  - { name: node3, role: worker }\nlayers: [k8s, cni]\n",
+    );
+    bed.select("bench");
+    let bench_kc = bed.repo.join("bench/lima/.work/kubeconfig");
+    fs::create_dir_all(bench_kc.parent().expect("parent")).expect("mkdir");
+    bed.server.write_kubeconfig(&bench_kc).expect("kubeconfig");
+    assert!(
+        !std::path::Path::new("/usr/bin/limactl").exists()
+            && !std::path::Path::new("/bin/limactl").exists(),
+        "this test needs a machine without limactl"
+    );
+    let r = run_writing_nothing(&bed, &["preview"]);
+    r.assert_error(1, "limactl not found: no `limactl` on PATH");
+    assert!(r.stderr.contains("hint: install Lima"), "{r:?}");
+}
+
+// ---- kubectl misbehaving --------------------------------------------------------------------
+
+/// A wrapper that drops `-o json`: the real kubectl then prints its server-side table.
+const WITHOUT_OUTPUT_FLAG: &str = r#"skip=0
+for a in "$@"; do
+  shift
+  if [ "$skip" = 1 ]; then skip=0; continue; fi
+  if [ "$a" = "-o" ]; then skip=1; continue; fi
+  set -- "$@" "$a"
+done
+exec "$REAL" "$@""#;
+
+#[test]
+fn kubectl_printing_non_json_is_exit_1_for_target_and_unknown_for_preview() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    bed.wrap_kubectl(WITHOUT_OUTPUT_FLAG);
+    let r = run_writing_nothing(&bed, &["target"]);
+    r.assert_error(
+        1,
+        "malformed output of `kubectl get nodes -o json`: expected value at line 1 column 1",
+    );
+    let r = run_writing_nothing(&bed, &["preview", "--no-input", "-o", "json"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let v = r.json();
+    for (id, state) in states(&v) {
+        // certs is decided by `api-versions` alone (no -o json): cert-manager.io not served.
+        let want = if id == "certs" { "absent" } else { "unknown" };
+        assert_eq!(state, want, "{id}: {v}");
+    }
+    assert!(v["real"]["nodes"]["error"].as_str().is_some_and(
+        |e| e.starts_with("BadOutput: malformed output of `kubectl get nodes -o json`")
+    ));
+}
+
+#[test]
+fn truncated_json_is_exit_1_for_target_and_unknown_for_preview() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    bed.wrap_kubectl(r#""$REAL" "$@" | head -c 1500"#);
+    let r = run_writing_nothing(&bed, &["target"]);
+    r.assert_error(
+        1,
+        "malformed output of `kubectl get nodes -o json`: EOF while parsing",
+    );
+    let r = run_writing_nothing(&bed, &["preview", "--no-input", "-o", "json"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let v = r.json();
+    // Lists longer than the cut are unknown; short complete ones (the empty CephObjectStore
+    // list, the one StorageClass) still decide: datalake stays absent, as on the cluster.
+    assert_eq!(state_of(&v, "k8s"), "unknown");
+    assert_eq!(state_of(&v, "ceph"), "unknown");
+    for (id, state) in states(&v) {
+        let healthy = if id == "datalake" || id == "certs" {
+            "absent"
+        } else {
+            "present"
+        };
+        assert!(state == healthy || state == "unknown", "{id} {state}: {v}");
+    }
+    for id in plan_ids(&v, "install") {
+        assert!(id == "datalake" || id == "certs", "{id}: {v}");
+    }
+}
+
+#[test]
+fn kubectl_killed_by_a_signal_is_a_failure_never_a_result() {
+    // The nodes list hangs; 0.5 s later the wrapper SIGKILLs its whole process group (the
+    // real kubectl, and the versioned kubectl a dispatcher runs), as an OOM killer would.
+    let bed = bed_or_skip!(E2e::new("dirqual", &["/api/v1/nodes=hang:20"]));
+    bed.wrap_kubectl(
+        r#"case " $* " in *" get nodes "*) (sleep 0.5; kill -9 0) & ;; esac
+exec "$REAL" "$@""#,
+    );
+    let r = run_writing_nothing(&bed, &["target"]);
+    r.assert_error(1, "was killed by signal 9");
+    assert!(r.took < Duration::from_secs(8), "{r:?}");
+    let r = run_writing_nothing(&bed, &["preview", "--no-input", "-o", "json"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let v = r.json();
+    assert_eq!(state_of(&v, "k8s"), "unknown");
+    assert!(!plan_ids(&v, "install").contains(&"k8s".to_string()));
+    assert!(v["real"]["nodes"]["error"]
+        .as_str()
+        .is_some_and(|e| e.contains("killed by signal 9")));
+}
+
+// ---- the cluster unreachable (exit 4) -------------------------------------------------------
+
+/// The bed's stack and kubeconfig pointed at `server` instead of the replay server.
+fn pointed_at(bed: &E2e, server: &str) {
+    bed.kubeconfig_for(&bed.kubeconfig, server);
+    bed.write_stack("dirqual", &dirqual_topology(server));
+}
+
+#[test]
+fn connection_refused_is_exit_4_with_no_plan() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let url = format!("http://127.0.0.1:{}", closed_port());
+    pointed_at(&bed, &url);
+    let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
+    r.assert_error(4, &format!("cluster {url} unreachable (Unreachable): "));
+    assert!(r.stderr.contains("was refused"), "{r:?}");
+    // kubectl's klog lines (five identical ones from 1.27 on) are quoted once, without header.
+    assert!(!r.stderr.contains("memcache.go"), "{r:?}");
+    assert!(r.first_error_line().len() < 400, "{r:?}");
+    let r = run_writing_nothing(&bed, &["target"]);
+    r.assert_error(4, &format!("cluster {url} unreachable: kubectl: "));
+    assert!(r.stderr.contains("was refused"), "{r:?}");
+}
+
+#[test]
+fn server_hanging_past_request_timeout_is_exit_4_in_time() {
+    let bed = bed_or_skip!(E2e::new("dirqual", &["/api/v1/nodes=hang:30"]));
+    let r = run_writing_nothing(&bed, &["preview", "--no-input", "--request-timeout", "1s"]);
+    r.assert_error(4, "unreachable (Timeout): ");
+    // 1 s of request timeout, 2 s of kill margin, and process start-up.
+    assert!(r.took < Duration::from_secs(6), "took {:?}", r.took);
+    let r = run_writing_nothing(&bed, &["target", "--request-timeout", "1s"]);
+    r.assert_error(4, "unreachable: kubectl: ");
+    assert!(
+        r.stderr.contains("Timeout exceeded") || r.stderr.contains("deadline"),
+        "{r:?}"
+    );
+    assert!(r.took < Duration::from_secs(6), "took {:?}", r.took);
+    assert!(bed
+        .requests_to("/api/v1/nodes")
+        .iter()
+        .all(|e| e.status == 0));
+}
+
+#[test]
+fn tls_failure_is_exit_4() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    // An https:// URL on the replay server's plain-HTTP port: the TLS handshake fails.
+    let url = format!("https://{}", bed.server.addr());
+    pointed_at(&bed, &url);
+    let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
+    r.assert_error(4, &format!("cluster {url} unreachable (Tls): "));
+    assert!(
+        r.stderr
+            .contains("server gave HTTP response to HTTPS client"),
+        "{r:?}"
+    );
+    let r = run_writing_nothing(&bed, &["target"]);
+    r.assert_error(4, "server gave HTTP response to HTTPS client");
+}
+
+#[test]
+fn unauthorized_is_exit_4() {
+    let bed = bed_or_skip!(E2e::new("dirqual", &["/api=401", "/apis=401"]));
+    let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
+    r.assert_error(4, "unreachable (Unauthorized): ");
+    assert!(
+        r.stderr.contains("You must be logged in to the server"),
+        "{r:?}"
+    );
+    let r = run_writing_nothing(&bed, &["target"]);
+    r.assert_error(4, "You must be logged in to the server");
+}
+
+// ---- 403 on each read: the layers that need it are unknown, never absent --------------------
+
+/// Preview with a 403 on `path`: exactly the `affected` layers turn unknown ("undecided"),
+/// every other layer keeps its state on the healthy cluster, nothing new is installed.
+fn forbidden(path: &str, affected: &[&str]) {
+    let fault = format!("GET {path}=403");
+    let bed = bed_or_skip!(E2e::new("dirqual", &[&fault]));
+    let r = run_writing_nothing(
+        &bed,
+        &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
+    );
+    assert_eq!(r.code, Some(2), "undecided is not an empty plan: {r:?}");
+    let v = r.json();
+    for (id, state) in states(&v) {
+        let want = if affected.contains(&id.as_str()) {
+            "unknown"
+        } else if id == "datalake" || id == "certs" {
+            "absent"
+        } else {
+            "present"
+        };
+        assert_eq!(state, want, "{path}: {id}: {v}");
+    }
+    let mut undecided = plan_ids(&v, "undecided");
+    undecided.sort();
+    let mut want: Vec<String> = affected.iter().map(|s| s.to_string()).collect();
+    want.sort();
+    assert_eq!(undecided, want, "{path}");
+    for id in plan_ids(&v, "install") {
+        assert!(
+            (id == "datalake" || id == "certs") && !affected.contains(&id.as_str()),
+            "{path}: {id} planned for install"
+        );
+    }
+    let text = serde_json::to_string(&v["real"]["layers"]).unwrap_or_default();
+    assert!(
+        text.contains("Forbidden"),
+        "{path}: the evidence says why: {text}"
+    );
+    let refused = bed.requests_to(path);
+    assert!(
+        !refused.is_empty() && refused.iter().all(|e| e.status == 403),
+        "{path}: {refused:?}"
+    );
+}
+
+#[test]
+fn forbidden_nodes() {
+    forbidden("/api/v1/nodes", &["k8s"]);
+}
+
+#[test]
+fn forbidden_namespaces() {
+    forbidden("/api/v1/namespaces", &["monitoring", "gitops", "registry"]);
+}
+
+#[test]
+fn forbidden_storageclasses() {
+    forbidden(
+        "/apis/storage.k8s.io/v1/storageclasses",
+        &["storage", "datalake"],
+    );
+}
+
+#[test]
+fn forbidden_daemonsets() {
+    forbidden("/apis/apps/v1/daemonsets", &["cni", "registry"]);
+}
+
+#[test]
+fn forbidden_deployments() {
+    forbidden("/apis/apps/v1/deployments", &["registry"]);
+}
+
+#[test]
+fn forbidden_statefulsets() {
+    forbidden("/apis/apps/v1/statefulsets", &["registry"]);
+}
+
+#[test]
+fn forbidden_cephclusters() {
+    forbidden("/apis/ceph.rook.io/v1/cephclusters", &["ceph"]);
+}
+
+#[test]
+fn forbidden_cephobjectstores() {
+    forbidden("/apis/ceph.rook.io/v1/cephobjectstores", &["datalake"]);
+}
+
+#[test]
+fn forbidden_cnpg_clusters() {
+    forbidden("/apis/postgresql.cnpg.io/v1/clusters", &["dataops"]);
+}
+
+/// A 403 on API discovery itself (`/apis`): nothing can be decided absent. kubectl 1.31
+/// fails every read; kubectl 1.20 prints `api-versions` as `v1` alone and exits 0, which
+/// nestor takes as a failed read (no `apps` group), never as "nothing installed".
+#[test]
+fn forbidden_api_discovery_leaves_nothing_absent() {
+    let bed = bed_or_skip!(E2e::new("dirqual", &["GET /apis=403"]));
+    let r = run_writing_nothing(
+        &bed,
+        &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
+    );
+    assert_eq!(r.code, Some(2), "{r:?}");
+    let v = r.json();
+    for (id, state) in states(&v) {
+        assert!(
+            state == "unknown" || state == "present",
+            "{id} {state}: {v}"
+        );
+        if id != "k8s" {
+            assert_eq!(state, "unknown", "{id}: {v}");
+        }
+    }
+    assert_eq!(plan_ids(&v, "install"), Vec::<String>::new());
+}
+
+/// Legacy discovery (an apiserver before 1.26, or kubectl before 1.26) with RBAC refusing
+/// one group-version: its layers are unknown, never absent.
+#[test]
+fn forbidden_group_discovery_with_legacy_discovery_is_unknown() {
+    let fixture = nestor_replay::fixtures::dirqual();
+    let config = nestor_replay::Config::new(fixture)
+        .aggregated_discovery(false)
+        .fault("GET /apis/ceph.rook.io/v1=403")
+        .expect("fault");
+    let bed = bed_or_skip!(E2e::with_config(config));
+    let r = run_writing_nothing(
+        &bed,
+        &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
+    );
+    assert_eq!(r.code, Some(2), "{r:?}");
+    let v = r.json();
+    for (id, state) in states(&v) {
+        let want = match id.as_str() {
+            "ceph" | "datalake" => "unknown",
+            "certs" => "absent",
+            _ => "present",
+        };
+        assert_eq!(state, want, "{id}: {v}");
+    }
+    assert_eq!(plan_ids(&v, "install"), ["certs"]);
+    assert!(bed
+        .requests_to("/apis/ceph.rook.io/v1")
+        .iter()
+        .all(|e| e.status == 403));
+}
+
+// ---- local files ----------------------------------------------------------------------------
+
+/// Tests run as root here, and root reads a mode-000 file: "unreadable" is made of what
+/// root cannot read either — a directory, and a symlink to nothing.
+#[test]
+fn unreadable_kubeconfig_is_exit_1_before_any_kubectl_call() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    fs::remove_file(&bed.kubeconfig).expect("rm");
+    fs::create_dir(&bed.kubeconfig).expect("mkdir");
+    let shown = bed.kubeconfig.display().to_string();
+    let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
+    r.assert_error(1, &format!("kubeconfig {shown} is a directory"));
+    fs::remove_dir(&bed.kubeconfig).expect("rmdir");
+    std::os::unix::fs::symlink(bed.home.join(".kube/gone.config"), &bed.kubeconfig)
+        .expect("symlink");
+    let r = run_writing_nothing(&bed, &["target"]);
+    r.assert_error(
+        1,
+        &format!(
+            "kubeconfig {shown} is a symlink to {}, which does not exist",
+            bed.home.join(".kube/gone.config").display()
+        ),
+    );
+    assert!(bed.server.audit().is_empty());
+}
+
+#[test]
+fn stacks_dir_missing_is_exit_1() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let mut c = bed.command(&["preview", "--no-input"]);
+    c.env("NESTOR_STACKS_DIR", bed.tmp.path().join("no-such-stacks"));
+    let before = bed.tree();
+    let r = run(c);
+    r.assert_error(1, "(from NESTOR_STACKS_DIR) does not exist");
+    assert_eq!(bed.tree(), before);
+    // No stacks/ anywhere above the current directory.
+    let elsewhere = bed.tmp.path().join("elsewhere");
+    fs::create_dir(&elsewhere).expect("mkdir");
+    let mut c = bed.command(&["stack", "list"]);
+    c.current_dir(&elsewhere);
+    let before = bed.tree();
+    let r = run(c);
+    r.assert_error(1, "no stacks/ directory in");
+    assert_eq!(bed.tree(), before);
+    assert!(bed.server.audit().is_empty());
+}
+
+#[test]
+fn dangling_current_yaml_is_exit_1() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    bed.select("gone");
+    for args in [
+        &["preview", "--no-input"][..],
+        &["target"],
+        &["stack", "show"],
+    ] {
+        let r = run_writing_nothing(&bed, args);
+        r.assert_error(1, "points at gone.yaml, which does not exist");
+    }
+    assert!(bed.server.audit().is_empty());
+}
+
+#[test]
+fn home_unset_keeps_kubectl_cache_out_of_the_repo() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let sys_tmp = bed.tmp.path().join("sys-tmp");
+    fs::create_dir(&sys_tmp).expect("mkdir");
+    let kc = bed.kubeconfig.to_str().unwrap_or_default();
+    let before = bed.tree();
+    let mut c = bed.command(&[
+        "--kubeconfig",
+        kc,
+        "preview",
+        "--no-input",
+        "-v",
+        "-o",
+        "json",
+    ]);
+    c.env_remove("HOME").env("TMPDIR", &sys_tmp);
+    let r = run(c);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert_eq!(plan_ids(&r.json(), "install"), ["datalake", "certs"]);
+    let cache = sys_tmp.join("kubectl-nestor-cache");
+    assert!(
+        r.stderr
+            .contains(&format!("--cache-dir={}", cache.display())),
+        "{}",
+        r.stderr
+    );
+    let after = bed.tree();
+    let changed: Vec<_> = after
+        .iter()
+        .filter(|e| !before.contains(e))
+        .map(|(p, _)| p.clone())
+        .collect();
+    assert!(
+        !changed.is_empty() && changed.iter().all(|p| p.starts_with(&cache)),
+        "{changed:?}"
+    );
+    assert!(before.iter().all(|e| after.contains(e)));
+    // Without HOME a topology's `~/` cannot be expanded: said so, nothing read.
+    let requests = bed.server.audit().len();
+    let mut c = bed.command(&["preview", "--no-input"]);
+    c.env_remove("HOME").env("TMPDIR", &sys_tmp);
+    let r = run(c);
+    r.assert_error(1, "cannot expand `~/.kube/dirqual.config`: HOME is not set");
+    assert_eq!(bed.server.audit().len(), requests);
+}
+
+#[test]
+fn node_names_like_flags_or_shell_code_never_reach_kubectl() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let pwned = bed.tmp.path().join("pwned");
+    for (name, column) in [
+        ("--kubeconfig=/x".to_string(), 11),
+        (format!("dirqual1;touch {}", pwned.display()), 11),
+        (format!("$(touch {})", pwned.display()), 11),
+        ("`reboot`".to_string(), 11),
+        ("dirqual2 --all-namespaces".to_string(), 11),
+    ] {
+        let yaml = dirqual_topology(&bed.server.url()).replace(
+            "  - { name: dirqual2, role: worker }\n",
+            &format!("  - name: \"{name}\"\n    role: worker\n"),
+        );
+        bed.write_stack("dirqual", &yaml);
+        for args in [&["preview", "--no-input"][..], &["target"]] {
+            let r = run_writing_nothing(&bed, args);
+            r.assert_error(
+                1,
+                &format!("dirqual.yaml:8:{column}: node name `{name}` is not a valid Kubernetes node name"),
+            );
+        }
+    }
+    assert!(!pwned.exists());
+    assert!(bed.server.audit().is_empty(), "no kubectl call was made");
+}

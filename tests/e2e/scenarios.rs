@@ -1,0 +1,217 @@
+//! The SPEC's clusters, read by the real kubectl from the replay server, with the plugin
+//! invoked as `kubectl nestor ...`.
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+/// SPEC §1, end to end: on the healthy 4-node prod cluster the plan installs exactly the
+/// datalake and cert-manager, in that order, with no VM section anywhere.
+#[test]
+fn regression_incident_dirqual_plans_exactly_datalake_and_certs() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let text = bed.run(&["preview", "--no-input", "--no-color"]);
+    assert_eq!(text.code, Some(0), "{text:?}");
+    let out = &text.stdout;
+    assert!(!out.contains("VM"), "prod has no VM section:\n{out}");
+    assert!(out.contains("REAL (read live, not stored)"), "{out}");
+    assert!(out.contains("dirqual1..4, 4/4 Ready"), "{out}");
+    assert!(out.contains("PLAN: 2 layer(s) to install\n"), "{out}");
+    assert!(
+        out.find("install datalake") < out.find("install certs"),
+        "{out}"
+    );
+
+    let json = bed.run(&["preview", "--no-input", "-o", "json"]);
+    assert_eq!(json.code, Some(0), "{json:?}");
+    let v = json.json();
+    assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"]);
+    assert_eq!(plan_ids(&v, "repair"), Vec::<String>::new());
+    assert_eq!(plan_ids(&v, "undecided"), Vec::<String>::new());
+    assert!(v["real"].get("vms").is_none(), "{}", v["real"]);
+    assert_eq!(v["plan"]["vmsToCreate"], serde_json::json!([]));
+    assert_eq!(v["real"]["nodes"]["ready"], 4);
+    assert_eq!(v["source"]["kind"], "live");
+    assert_eq!(v["target"]["endpoint"], bed.server.url());
+    assert_eq!(v["target"]["confirmedBy"], "endpoint");
+    assert_eq!(v["target"]["rule"], "topology");
+    for (id, state) in states(&v) {
+        let want = if id == "datalake" || id == "certs" {
+            "absent"
+        } else {
+            "present"
+        };
+        assert_eq!(state, want, "{id}");
+    }
+
+    let detailed = bed.run(&["preview", "--no-input", "--detailed-exitcode"]);
+    assert_eq!(detailed.code, Some(2), "{detailed:?}");
+
+    // The reads really went through kubectl to the server: every list the catalog needs.
+    for path in [
+        "/api/v1/nodes",
+        "/api/v1/namespaces",
+        "/apis/storage.k8s.io/v1/storageclasses",
+        "/apis/apps/v1/daemonsets",
+        "/apis/apps/v1/deployments",
+        "/apis/apps/v1/statefulsets",
+        "/apis/ceph.rook.io/v1/cephclusters",
+        "/apis/ceph.rook.io/v1/cephobjectstores",
+        "/apis/postgresql.cnpg.io/v1/clusters",
+    ] {
+        let seen = bed.requests_to(path);
+        assert_eq!(seen.len(), 3, "{path}: one list per preview: {seen:?}");
+        assert!(seen.iter().all(
+            |e| e.status == 200 && e.user_agent.as_deref().unwrap_or("").starts_with("kubectl")
+        ));
+    }
+}
+
+#[test]
+fn dirqual_full_is_exit_0_with_detailed_exitcode() {
+    let bed = bed_or_skip!(E2e::new("dirqual-full", &[]));
+    let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "--no-color"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stdout.contains("PLAN: nothing to install or repair"),
+        "{}",
+        r.stdout
+    );
+    let v = bed
+        .run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"])
+        .json();
+    assert_eq!(v["plan"]["empty"], true);
+    assert!(states(&v).iter().all(|(_, s)| s == "present"), "{v}");
+}
+
+/// Ceph HEALTH_WARN and a node gone NotReady: both are "repair", never "install".
+#[test]
+fn degraded_ceph_and_a_notready_node_are_repair_never_install() {
+    let bed = bed_or_skip!(E2e::new("degraded", &[]));
+    let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"]);
+    assert_eq!(r.code, Some(2), "{r:?}");
+    let v = r.json();
+    assert_eq!(state_of(&v, "ceph"), "degraded");
+    assert_eq!(state_of(&v, "k8s"), "degraded");
+    let repair = plan_ids(&v, "repair");
+    assert!(
+        repair.contains(&"ceph".to_string()) && repair.contains(&"k8s".to_string()),
+        "{repair:?}"
+    );
+    assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"]);
+    assert_eq!(v["real"]["nodes"]["ready"], 3);
+    let k8s = v["real"]["layers"]
+        .as_array()
+        .and_then(|a| a.iter().find(|l| l["id"] == "k8s"))
+        .map(|l| l.to_string())
+        .unwrap_or_default();
+    assert!(
+        k8s.contains("dirqual3"),
+        "the evidence names the node: {k8s}"
+    );
+    let text = bed.run(&["preview", "--no-input", "--no-color"]);
+    assert!(text.stdout.contains("repair ceph"), "{}", text.stdout);
+    assert!(text.stdout.contains("HEALTH_WARN"), "{}", text.stdout);
+    assert!(text.stdout.contains("3/4 Ready"), "{}", text.stdout);
+}
+
+/// RBAC refuses the CephCluster list: ceph is unknown ("undecided"), never installed.
+#[test]
+fn forbidden_cephclusters_is_unknown_never_install() {
+    let bed = bed_or_skip!(E2e::new(
+        "dirqual",
+        &["GET /apis/ceph.rook.io/v1/cephclusters=403"]
+    ));
+    let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"]);
+    assert_eq!(r.code, Some(2), "undecided is not an empty plan: {r:?}");
+    let v = r.json();
+    assert_eq!(state_of(&v, "ceph"), "unknown");
+    assert_eq!(plan_ids(&v, "undecided"), ["ceph"]);
+    assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"]);
+    let ceph = v["real"]["layers"]
+        .as_array()
+        .and_then(|a| a.iter().find(|l| l["id"] == "ceph"))
+        .map(|l| l.to_string())
+        .unwrap_or_default();
+    assert!(ceph.contains("Forbidden"), "{ceph}");
+    assert!(bed
+        .requests_to("/apis/ceph.rook.io/v1/cephclusters")
+        .iter()
+        .all(|e| e.status == 403));
+}
+
+#[test]
+fn target_through_kubectl_names_rule_endpoint_and_nodes() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let r = bed.run(&["target", "-o", "json"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let v = r.json();
+    assert_eq!(v["kind"], "Target");
+    assert_eq!(v["rule"], "topology");
+    assert_eq!(v["context"], "replay");
+    assert_eq!(v["endpoint"], bed.server.url());
+    assert_eq!(v["endpointMatches"], true);
+    assert_eq!(v["reachable"], true);
+    let nodes = v["nodes"].as_array().cloned().unwrap_or_default();
+    assert_eq!(nodes.len(), 4);
+    assert_eq!(nodes[0]["name"], "dirqual1");
+    assert_eq!(nodes[0]["roles"], serde_json::json!(["control-plane"]));
+    assert_eq!(nodes[0]["internalIp"], "10.67.2.11");
+    assert!(nodes.iter().all(|n| n["ready"] == true));
+    let text = bed.run(&["target", "--no-color"]);
+    assert_eq!(text.code, Some(0), "{text:?}");
+    assert!(
+        text.stdout.contains("matches the topology"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains("(rule: "), "{}", text.stdout);
+    // `target` reads the nodes and nothing else.
+    let lists: Vec<String> = bed
+        .server
+        .audit()
+        .into_iter()
+        .filter(|e| e.query.contains("limit="))
+        .map(|e| e.path)
+        .collect();
+    assert!(lists.iter().all(|p| p == "/api/v1/nodes"), "{lists:?}");
+}
+
+/// `discover --save` writes exactly the file named; `preview --snapshot` replays it
+/// without a single request to the server, and plans what the live preview plans.
+#[test]
+fn discover_save_then_preview_snapshot_reads_nothing() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let snap = bed.tmp.path().join("dirqual.snapshot.json");
+    let snap_arg = snap.to_str().unwrap_or_default();
+    let before = bed.tree();
+    let r = bed.run(&["discover", "--save", snap_arg]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stderr.contains("snapshot saved to"), "{r:?}");
+    let after = bed.tree();
+    let added: Vec<_> = after
+        .iter()
+        .filter(|e| !before.contains(e))
+        .map(|(p, _)| p.clone())
+        .collect();
+    assert_eq!(
+        added,
+        std::slice::from_ref(&snap),
+        "discover --save writes one file"
+    );
+    assert!(before.iter().all(|e| after.contains(e)), "nothing changed");
+
+    let live = bed.run(&["preview", "--no-input", "-o", "json"]).json();
+    let requests = bed.server.audit().len();
+    let replay = bed.run(&["preview", "--snapshot", snap_arg, "-o", "json"]);
+    assert_eq!(replay.code, Some(0), "{replay:?}");
+    let v = replay.json();
+    assert_eq!(v["source"]["kind"], "snapshot");
+    assert_eq!(v["plan"], live["plan"]);
+    assert_eq!(v["real"]["layers"], live["real"]["layers"]);
+    assert_eq!(
+        bed.server.audit().len(),
+        requests,
+        "a replay sends no request: {:?}",
+        &bed.server.audit()[requests..]
+    );
+}
