@@ -6,6 +6,9 @@
 
 pub mod allowlist;
 pub mod redact;
+mod service;
+
+pub use service::Service;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -256,7 +259,8 @@ impl Runner {
         classify(output).map_err(fail)
     }
 
-    fn trace(&self, line: &str) {
+    /// One `-v` line on stderr (`kubectl-nestor: LINE`), only when verbose.
+    pub fn trace(&self, line: &str) {
         if self.verbose {
             let _ = writeln!(std::io::stderr(), "kubectl-nestor: {line}");
         }
@@ -302,6 +306,50 @@ fn kill_group(pid: u32) {
             }
         }
     }
+}
+
+/// What this process itself used so far (not its children): CPU time and peak resident
+/// memory, from getrusage(2). `-v` prints it at the end of a run; `scripts/bench.sh` reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    pub user: Duration,
+    pub system: Duration,
+    /// Peak resident set size in KiB.
+    pub max_rss_kib: u64,
+}
+
+#[allow(unsafe_code)]
+fn rusage(who: libc::c_int) -> Option<Usage> {
+    // SAFETY: getrusage(2) only writes into the zeroed struct we own.
+    let mut raw: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(who, &mut raw) } != 0 {
+        return None;
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    let rss = u64::try_from(raw.ru_maxrss).unwrap_or(0);
+    Some(Usage {
+        user: time(raw.ru_utime),
+        system: time(raw.ru_stime),
+        // Linux counts KiB, macOS bytes.
+        max_rss_kib: if cfg!(target_os = "macos") {
+            rss / 1024
+        } else {
+            rss
+        },
+    })
+}
+
+/// [`Usage`] of this process alone.
+pub fn own_usage() -> Option<Usage> {
+    rusage(libc::RUSAGE_SELF)
+}
+
+/// [`Usage`] of the children waited for (CPU summed, RSS of the largest).
+pub fn children_usage() -> Option<Usage> {
+    rusage(libc::RUSAGE_CHILDREN)
 }
 
 /// An argv rendered for humans, quoted the way a POSIX shell would read it back.

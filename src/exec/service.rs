@@ -1,0 +1,161 @@
+//! Long-running children: today only the read path's `kubectl proxy` (SPEC §9, §11). Same
+//! rules as a one-shot run — the allowlist is checked before anything is spawned, argv
+//! vectors, no shell, `-v` shows the redacted argv — plus an owner: a [`Service`] kills its
+//! child's whole process group and reaps it when dropped, on every path (success, error,
+//! early return, panic unwinding). On Linux the child also gets `PR_SET_PDEATHSIG=SIGKILL`,
+//! so it dies with nestor even when nestor itself is killed and cannot clean up.
+
+use std::fs::File;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Instant;
+
+use super::{allowlist, kill_group, redact, shell_words, ExecError, Failure, Runner, Tool};
+
+/// A running child that nestor owns until it is dropped.
+///
+/// With `PR_SET_PDEATHSIG`, Linux kills the child when the *thread* that spawned it ends:
+/// keep a `Service` on the thread that started it (the read path starts and stops its proxy
+/// within one call).
+#[derive(Debug)]
+pub struct Service {
+    child: Child,
+    tool: Tool,
+    shown: String,
+    started: Instant,
+    verbose: bool,
+    reaped: bool,
+}
+
+impl Runner {
+    /// Start `tool args` in the background, its stdout discarded and its stderr written to
+    /// `stderr_to` (a file, so a chatty child can never block on a full pipe). The argv is
+    /// checked against the allowlist first: a refused argv spawns nothing.
+    pub fn start(
+        &self,
+        tool: Tool,
+        args: &[String],
+        stderr_to: &Path,
+    ) -> Result<Service, ExecError> {
+        let shown = format!("{} {}", tool.name(), shell_words(&redact::argv(args)));
+        let fail = |failure| ExecError {
+            tool,
+            argv: shown.clone(),
+            failure,
+        };
+        allowlist::check(tool, args).map_err(|reason| fail(Failure::Refused { reason }))?;
+        let program = self.locate(tool).map_err(fail)?;
+        let stderr = File::create(stderr_to).map_err(|e| {
+            fail(Failure::Spawn {
+                detail: format!("cannot create {}: {e}", stderr_to.display()),
+            })
+        })?;
+        self.trace(&format!("exec: {shown} (in the background)"));
+        let mut command = std::process::Command::new(&program);
+        command
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(stderr))
+            .env_remove("KUBECONFIG");
+        // A group of its own: stopping it also stops what a dispatcher or wrapper started.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        die_with_parent(&mut command);
+        let child = command.spawn().map_err(|e| {
+            fail(Failure::Spawn {
+                detail: e.to_string(),
+            })
+        })?;
+        Ok(Service {
+            child,
+            tool,
+            shown,
+            started: Instant::now(),
+            verbose: self.verbose,
+            reaped: false,
+        })
+    }
+}
+
+impl Service {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The redacted command line, for messages.
+    pub fn argv(&self) -> &str {
+        &self.shown
+    }
+
+    pub fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// `Some` when the child has already ended (a service should run until stopped): how it
+    /// ended, without its stderr (the caller owns the file it went to).
+    pub fn ended(&mut self) -> Option<Failure> {
+        use std::os::unix::process::ExitStatusExt;
+        let status = match self.child.try_wait() {
+            Ok(Some(status)) => status,
+            Ok(None) => return None,
+            Err(e) => {
+                return Some(Failure::Spawn {
+                    detail: format!("cannot wait for it: {e}"),
+                })
+            }
+        };
+        self.reaped = true;
+        let stderr = String::new();
+        Some(match (status.code(), status.signal()) {
+            (Some(code), _) => Failure::Exit { code, stderr },
+            (None, Some(signal)) => Failure::Signaled { signal, stderr },
+            (None, None) => Failure::Signaled { signal: 0, stderr },
+        })
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        // Not once it is reaped: its pid may then belong to someone else.
+        if !self.reaped {
+            kill_group(self.child.id());
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        if self.verbose {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "kubectl-nestor: exec: stopped after {:.2}s: {}",
+                self.started.elapsed().as_secs_f64(),
+                self.tool.name()
+            );
+        }
+    }
+}
+
+/// Linux: the child gets SIGKILL when the thread that spawned it ends, so a nestor killed by
+/// a signal (Ctrl-C, OOM) leaves no proxy behind. Elsewhere a no-op.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn die_with_parent(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: the closure runs in the forked child before exec and only makes
+    // async-signal-safe system calls (prctl, getppid); it allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died between fork and prctl: then nobody would kill us.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut std::process::Command) {}
