@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+use crate::exec::allowlist::{PROXY_ACCEPT_PATHS, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
 use crate::exec::{ExecError, Failure, Output, Runner, Tool};
 use crate::paths::Environment;
 use crate::probe::ReadFailure;
@@ -42,6 +43,21 @@ impl<'a> Kubectl<'a> {
 
     pub fn run(&self, rest: &[&str]) -> Result<Output, ExecError> {
         self.runner.run(Tool::Kubectl, &self.argv(rest))
+    }
+
+    /// The argv of the read path's proxy, in the only form the allowlist accepts (SPEC §9):
+    /// a unix socket (in a private directory the caller made), GET and HEAD only, discovery
+    /// and resource paths only, never secrets.
+    pub fn proxy_argv(&self, socket: &Path) -> Vec<String> {
+        let socket = format!("--unix-socket={}", socket.display());
+        let methods = format!("--reject-methods={PROXY_REJECT_METHODS}");
+        let accept = format!("--accept-paths={PROXY_ACCEPT_PATHS}");
+        let reject = format!("--reject-paths={PROXY_REJECT_PATHS}");
+        self.argv(&["proxy", &socket, &methods, &accept, &reject])
+    }
+
+    pub fn runner(&self) -> &Runner {
+        self.runner
     }
 }
 
