@@ -2,8 +2,15 @@
 //! rules as a one-shot run — the allowlist is checked before anything is spawned, argv
 //! vectors, no shell, `-v` shows the redacted argv — plus an owner: a [`Service`] kills its
 //! child's whole process group and reaps it when dropped, on every path (success, error,
-//! early return, panic unwinding). On Linux the child also gets `PR_SET_PDEATHSIG=SIGKILL`,
-//! so it dies with nestor even when nestor itself is killed and cannot clean up.
+//! early return, panic unwinding).
+//!
+//! The child runs in a process group of its own (so a wrapper's or dispatcher's children go
+//! with it), which also keeps the terminal's Ctrl-C from reaching it. So that nestor killed by
+//! a signal leaves no proxy behind: SIGINT, SIGTERM and SIGHUP first kill every live service
+//! group, then take their default action; and on Linux the child gets
+//! `PR_SET_PDEATHSIG=SIGKILL` (it covers SIGKILL of nestor too, but only for a kubectl
+//! executed directly: the Cloud SDK dispatcher's Go runtime re-executes from another thread,
+//! which drops the setting).
 
 use std::fs::File;
 use std::path::Path;
@@ -66,6 +73,7 @@ impl Runner {
                 detail: e.to_string(),
             })
         })?;
+        signals::track(child.id());
         Ok(Service {
             child,
             tool,
@@ -105,6 +113,7 @@ impl Service {
             }
         };
         self.reaped = true;
+        signals::untrack(self.child.id());
         let stderr = String::new();
         Some(match (status.code(), status.signal()) {
             (Some(code), _) => Failure::Exit { code, stderr },
@@ -122,6 +131,7 @@ impl Drop for Service {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+        signals::untrack(self.child.id());
         if self.verbose {
             use std::io::Write;
             let _ = writeln!(
@@ -159,3 +169,73 @@ fn die_with_parent(command: &mut std::process::Command) {
 
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_command: &mut std::process::Command) {}
+
+/// SIGINT, SIGTERM, SIGHUP: kill the live service groups, then die of the signal as before.
+mod signals {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::Once;
+
+    /// Process groups of the live services (0 = free slot). A handler may only touch atomics.
+    static GROUPS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
+    static INSTALL: Once = Once::new();
+
+    pub fn track(pid: u32) {
+        INSTALL.call_once(install);
+        let Ok(pid) = i32::try_from(pid) else { return };
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub fn untrack(pid: u32) {
+        let Ok(pid) = i32::try_from(pid) else { return };
+        for slot in &GROUPS {
+            let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    #[allow(unsafe_code)]
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for slot in &GROUPS {
+            let group = slot.load(Ordering::SeqCst);
+            if group > 0 {
+                // SAFETY: kill(2) is async-signal-safe and shares no memory.
+                unsafe {
+                    libc::kill(-group, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: signal(2) and raise(3) are async-signal-safe: back to the default action,
+        // and the signal again, so nestor ends as it would have without the handler.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+
+    /// Handle the three signals, except one the parent made us ignore (nohup).
+    #[allow(unsafe_code)]
+    fn install() {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: sigaction(2) with zeroed, then filled structs we own; the handler only
+            // makes async-signal-safe calls.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                    || old.sa_sigaction == libc::SIG_IGN
+                {
+                    continue;
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    }
+}
