@@ -397,6 +397,34 @@ mod tests {
     }
 
     #[test]
+    fn a_background_child_is_checked_before_it_is_spawned() {
+        // A recording stub: had it run, the log would exist.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = dir.path().join("ran");
+        let stub = dir.path().join("kubectl");
+        std::fs::write(&stub, format!("#!/bin/sh\ntouch '{}'\n", log.display())).expect("stub");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let env = Environment {
+            kubectl: Some(stub),
+            ..Environment::default()
+        };
+        let r = Runner::new(&env, Duration::from_secs(1), false);
+        let stderr = dir.path().join("stderr");
+        for loose in [
+            vec!["--kubeconfig=/k", "proxy"],
+            vec!["--kubeconfig=/k", "proxy", "--port=8001"],
+            vec!["--kubeconfig=/k", "proxy", "--unix-socket=/tmp/s"],
+            vec!["--kubeconfig=/k", "port-forward", "p", "80"],
+        ] {
+            let args: Vec<String> = loose.iter().map(|s| s.to_string()).collect();
+            let e = r.start(Tool::Kubectl, &args, &stderr).expect_err("refused");
+            assert!(matches!(e.failure, Failure::Refused { .. }), "{loose:?}");
+        }
+        assert!(!log.exists(), "a refused command ran");
+    }
+
+    #[test]
     fn refused_argv_never_spawns() {
         let env = Environment {
             kubectl: Some(PathBuf::from("/nonexistent/kubectl")),
