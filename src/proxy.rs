@@ -83,7 +83,7 @@ impl ApiProxy {
                     ),
                 });
             }
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(Duration::from_millis(1));
         }
         runner.trace(&format!(
             "proxy: serving after {:.3}s (pid {})",

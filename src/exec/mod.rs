@@ -310,12 +310,34 @@ fn kill_group(pid: u32) {
 
 /// What this process itself used so far (not its children): CPU time and peak resident
 /// memory, from getrusage(2). `-v` prints it at the end of a run; `scripts/bench.sh` reads it.
+///
+/// Run as `kubectl nestor`, this process began as kubectl, which exec'd nestor: the kernel
+/// keeps counting CPU time (and getrusage's peak RSS) across exec. Hence [`Usage::since`]
+/// for the CPU, and the peak RSS of nestor's own memory image (`VmHWM`) on Linux.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Usage {
     pub user: Duration,
     pub system: Duration,
     /// Peak resident set size in KiB.
     pub max_rss_kib: u64,
+}
+
+impl Usage {
+    /// The CPU time used since `earlier` (the peak RSS is kept as is).
+    pub fn since(self, earlier: Usage) -> Usage {
+        Usage {
+            user: self.user.saturating_sub(earlier.user),
+            system: self.system.saturating_sub(earlier.system),
+            max_rss_kib: self.max_rss_kib,
+        }
+    }
+}
+
+/// `VmHWM` of /proc/self/status: the peak RSS of this memory image, reset by exec.
+fn peak_rss_of_image() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 #[allow(unsafe_code)]
@@ -342,9 +364,12 @@ fn rusage(who: libc::c_int) -> Option<Usage> {
     })
 }
 
-/// [`Usage`] of this process alone.
+/// [`Usage`] of this process alone (CPU since the process began, even before an exec).
 pub fn own_usage() -> Option<Usage> {
-    rusage(libc::RUSAGE_SELF)
+    rusage(libc::RUSAGE_SELF).map(|u| Usage {
+        max_rss_kib: peak_rss_of_image().unwrap_or(u.max_rss_kib),
+        ..u
+    })
 }
 
 /// [`Usage`] of the children waited for (CPU summed, RSS of the largest).
