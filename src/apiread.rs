@@ -45,6 +45,17 @@ pub fn read_into(
 ) {
     let targets = first_round(requests, scope);
     let answers = fetch_all(kubectl, proxy, targets);
+    if answers
+        .values()
+        .any(|a| matches!(a, Err(HttpError::Connect(_) | HttpError::Io(_))))
+    {
+        // The proxy went away under us: what it said is the best clue.
+        kubectl.runner().trace(&format!(
+            "proxy: lost (pid {}); its stderr{}",
+            proxy.pid(),
+            proxy.stderr()
+        ));
+    }
     let discovery = Discovery::from_answers(&answers);
     for request in requests {
         match request {

@@ -65,11 +65,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The path the next batch will take.
-    pub fn path(&self) -> ReadPath {
-        self.path.get()
-    }
-
     /// Run every request (concurrently) and record the outcomes into `obs`. The proxy, if
     /// one is started, is stopped (and its directory removed) before this returns.
     pub fn read_into(

@@ -109,11 +109,6 @@ impl ApiProxy {
         )
     }
 
-    /// The private directory holding the socket (removed when the proxy is dropped).
-    pub fn dir(&self) -> &Path {
-        self.dir.path()
-    }
-
     pub fn pid(&self) -> u32 {
         self.service.pid()
     }

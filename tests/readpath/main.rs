@@ -535,3 +535,89 @@ fn nestor_killed_by_a_signal_takes_its_proxy_along() {
         assert!(alive.is_empty(), "{signal}: {alive:?}");
     }
 }
+
+/// `kubectl-nestor -v ARGS` under a pseudo-terminal (`script`), `answer` typed at the prompt.
+fn under_tty(bed: &Bed, args: &str, answer: &str) -> Run {
+    use std::io::Write;
+    let cmd = format!("{} -v {args}", env!("CARGO_BIN_EXE_kubectl-nestor"));
+    let started = Instant::now();
+    let mut child = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(&bed.repo)
+        .env("HOME", &bed.home)
+        .env("TMPDIR", &bed.sys_tmp)
+        .env("NESTOR_KUBECTL", &bed.kubectl)
+        .env_remove("NESTOR_READ_PATH")
+        .env_remove("KUBECONFIG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("script");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(answer.as_bytes());
+    }
+    let out = child.wait_with_output().expect("script");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        took: started.elapsed(),
+    }
+}
+
+#[test]
+fn the_prompt_waits_with_no_proxy_running_and_the_nodes_are_read_once() {
+    let k = kubectl_or_skip!();
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("SKIP: no `script` (util-linux) for a pseudo-terminal");
+        return;
+    }
+    let bed = Bed::prod("dirqual", &[], k);
+    let nodes_reads = |bed: &Bed| {
+        bed.server
+            .audit()
+            .iter()
+            .filter(|e| e.path == "/api/v1/nodes")
+            .count()
+    };
+    let r = under_tty(&bed, "preview --no-color", "y\n");
+    assert_eq!(r.code, Some(0), "{r:?}");
+    // -v goes to the terminal too: the first proxy stops before the question is asked.
+    let screen = &r.stdout;
+    let prompt = screen.find("Is this the stack dirqual?").expect("prompt");
+    let stopped = screen.find("exec: stopped after").expect("stopped");
+    assert!(stopped < prompt, "{screen}");
+    assert_eq!(
+        screen.matches("kubectl-nestor: exec: kubectl ").count(),
+        2,
+        "{screen}"
+    );
+    assert!(screen.contains("PLAN: 2 layer(s) to install"), "{screen}");
+    assert_eq!(
+        nodes_reads(&bed),
+        1,
+        "the nodes read for the prompt is reused"
+    );
+    bed.assert_no_leftovers();
+
+    bed.server.clear_audit();
+    let r = under_tty(&bed, "preview --no-color", "n\n");
+    assert_eq!(r.code, Some(3), "{r:?}");
+    // (The Cloud SDK dispatcher asks /version for itself before running kubectl.)
+    let paths: Vec<String> = bed
+        .server
+        .audit()
+        .into_iter()
+        .filter(|e| {
+            !e.user_agent
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("kubectl-dispatcher")
+        })
+        .map(|e| e.path)
+        .collect();
+    assert_eq!(paths, ["/api/v1/nodes"], "only the nodes before the answer");
+    bed.assert_no_leftovers();
+    bed.assert_only_gets();
+}
