@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+use crate::exec::allowlist::{PROXY_ACCEPT_PATHS, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
 use crate::exec::{ExecError, Failure, Output, Runner, Tool};
 use crate::paths::Environment;
 use crate::probe::ReadFailure;
@@ -43,6 +44,21 @@ impl<'a> Kubectl<'a> {
     pub fn run(&self, rest: &[&str]) -> Result<Output, ExecError> {
         self.runner.run(Tool::Kubectl, &self.argv(rest))
     }
+
+    /// The argv of the read path's proxy, in the only form the allowlist accepts (SPEC §9):
+    /// a unix socket (in a private directory the caller made), GET and HEAD only, discovery
+    /// and resource paths only, never secrets.
+    pub fn proxy_argv(&self, socket: &Path) -> Vec<String> {
+        let socket = format!("--unix-socket={}", socket.display());
+        let methods = format!("--reject-methods={PROXY_REJECT_METHODS}");
+        let accept = format!("--accept-paths={PROXY_ACCEPT_PATHS}");
+        let reject = format!("--reject-paths={PROXY_REJECT_PATHS}");
+        self.argv(&["proxy", &socket, &methods, &accept, &reject])
+    }
+
+    pub fn runner(&self) -> &Runner {
+        self.runner
+    }
 }
 
 /// The error for a failed cluster read: exit 4 when the cluster is unreachable (quoting
@@ -72,3 +88,28 @@ pub fn cluster_error(e: ExecError, server: &str) -> Error {
 
 /// What to do when the API server cannot be reached.
 pub const UNREACHABLE_HINT: &str = "check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_proxy_argv_is_the_allowlisted_form() {
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(dir) = tempfile::tempdir() else { return };
+        let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700));
+        let env = Environment {
+            home: Some(PathBuf::from("/home/op")),
+            ..Environment::default()
+        };
+        let runner = Runner::new(&env, std::time::Duration::from_secs(10), false);
+        let k = Kubectl::new(&runner, Path::new("/home/op/.kube/dirqual.config"), &env);
+        let argv = k.proxy_argv(&dir.path().join("proxy.sock"));
+        assert_eq!(crate::exec::allowlist::check(Tool::Kubectl, &argv), Ok(()));
+        assert_eq!(argv[0], "--kubeconfig=/home/op/.kube/dirqual.config");
+        assert_eq!(argv[2], "proxy");
+        // A socket in a directory others may enter is refused.
+        let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755));
+        assert!(crate::exec::allowlist::check(Tool::Kubectl, &argv).is_err());
+    }
+}

@@ -4,9 +4,11 @@
 //! `topology` (stack files) → `target` (which cluster, which kubeconfig) → `exec` (the only
 //! code that spawns processes, behind a read-only allowlist) → `probe` (pure parsers of
 //! kubectl/limactl JSON) → `state` (one state per layer) → `plan` (what is missing) →
-//! `render` (text, JSON, YAML). `cli` and `config` turn argv into a validated context;
+//! `render` (text, JSON, YAML). `observe` runs the reads: through one `kubectl proxy`
+//! (`proxy`, `http`, `apiread`) or one kubectl per read. `cli` and `config` turn argv into a validated context;
 //! `cmd` holds one file per subcommand; `run` maps the result to an exit code.
 
+pub mod apiread;
 pub mod catalog;
 pub mod cli;
 pub mod clock;
@@ -15,6 +17,7 @@ pub mod config;
 pub mod error;
 pub mod exec;
 pub mod fetch;
+pub mod http;
 pub mod inventory;
 pub mod kubectl;
 pub mod layers;
@@ -23,6 +26,7 @@ pub mod paths;
 pub mod plan;
 pub mod probe;
 pub mod prompt;
+pub mod proxy;
 pub mod render;
 pub mod report;
 pub mod run;

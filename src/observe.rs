@@ -1,9 +1,18 @@
-//! Reading the real state: runs the probes' reads through the process layer, concurrently
-//! (std threads, one per read), and records each outcome in an [`Observation`]. A failed
-//! read is data (its `ReadFailure`), never an abort; only a missing tool or a refused argv
-//! stops the run, because those are bugs or setup errors, not facts about the cluster.
+//! Reading the real state: runs the probes' reads and records each outcome in an
+//! [`Observation`]. A failed read is data (its `ReadFailure`), never an abort; only a missing
+//! tool or a refused argv stops the run, because those are bugs or setup errors, not facts
+//! about the cluster.
+//!
+//! Two read paths, chosen from measurements (README, "Performance"):
+//! - **proxy** (the default): one `kubectl proxy` in its restricted form for the whole batch
+//!   and every read as a parallel GET over its unix socket ([`crate::apiread`]). One kubectl
+//!   process instead of one per read: about the time of a single `kubectl get`.
+//! - **processes**: one `kubectl get ... -o json` per read, all in parallel threads. Used when
+//!   kubectl cannot serve the proxy (it exits at once: an old or wrapped kubectl), or when
+//!   `NESTOR_READ_PATH=processes` asks for it (tests compare both paths).
 
-use std::collections::BTreeSet;
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Error, Result};
 use crate::exec::{ExecError, Failure, Runner, Tool};
@@ -11,6 +20,91 @@ use crate::kubectl::Kubectl;
 use crate::probe::{
     parse_limactl_list, FailureKind, LimaInstance, Observation, ReadFailure, ReadRequest,
 };
+use crate::proxy::{ApiProxy, StartError};
+
+/// How reads reach the API server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReadPath {
+    /// One `kubectl proxy`, parallel GETs over its unix socket.
+    #[default]
+    Proxy,
+    /// One kubectl process per read.
+    Processes,
+}
+
+impl ReadPath {
+    /// `NESTOR_READ_PATH`: `proxy` or `processes`.
+    pub fn parse(value: &str) -> Option<ReadPath> {
+        match value {
+            "proxy" => Some(ReadPath::Proxy),
+            "processes" => Some(ReadPath::Processes),
+            _ => None,
+        }
+    }
+}
+
+/// Reads that may be narrowed: workload reads listed here are read in these namespaces only
+/// (by the proxy path; the processes path reads every namespace). Empty: read everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scope {
+    pub workload_namespaces: BTreeMap<ReadRequest, BTreeSet<String>>,
+}
+
+/// Reads batches of requests from one cluster. Remembers, for the rest of the run, that the
+/// proxy could not be started, so the fallback costs one failed start at most.
+pub struct Reader<'a> {
+    kubectl: &'a Kubectl<'a>,
+    path: Cell<ReadPath>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(kubectl: &'a Kubectl<'a>, path: ReadPath) -> Reader<'a> {
+        Reader {
+            kubectl,
+            path: Cell::new(path),
+        }
+    }
+
+    /// Run every request (concurrently) and record the outcomes into `obs`. The proxy, if
+    /// one is started, is stopped (and its directory removed) before this returns.
+    pub fn read_into(
+        &self,
+        requests: &[ReadRequest],
+        scope: &Scope,
+        obs: &mut Observation,
+    ) -> Result<()> {
+        if requests.is_empty() {
+            return Ok(());
+        }
+        if self.path.get() == ReadPath::Processes {
+            return read_with_processes(self.kubectl, requests, obs);
+        }
+        let runner = self.kubectl.runner();
+        match ApiProxy::start(self.kubectl) {
+            Ok(proxy) => {
+                crate::apiread::read_into(self.kubectl, &proxy, requests, scope, obs);
+                drop(proxy);
+                Ok(())
+            }
+            Err(StartError::Fatal(e)) => Err(e.into_error()),
+            Err(StartError::Unavailable(detail)) => {
+                runner.trace(&format!(
+                    "proxy: unavailable ({detail}); reading with one kubectl per read"
+                ));
+                self.path.set(ReadPath::Processes);
+                read_with_processes(self.kubectl, requests, obs)
+            }
+            Err(StartError::TimedOut { detail, .. }) => {
+                // Reading another way would only wait as long again: every read timed out.
+                let failure = ReadFailure::new(FailureKind::Timeout, detail);
+                for request in requests {
+                    obs.record(request, Err(failure.clone()));
+                }
+                Ok(())
+            }
+        }
+    }
+}
 
 /// The reads of `requests` not already present in `done` (no read is repeated in a run).
 pub fn remaining(requests: &[ReadRequest], done: &BTreeSet<ReadRequest>) -> Vec<ReadRequest> {
@@ -21,8 +115,12 @@ pub fn remaining(requests: &[ReadRequest], done: &BTreeSet<ReadRequest>) -> Vec<
         .collect()
 }
 
-/// Run every request concurrently and record the outcomes into `obs`.
-pub fn read_into(kubectl: &Kubectl, requests: &[ReadRequest], obs: &mut Observation) -> Result<()> {
+/// The processes path: one kubectl per request, all concurrently; outcomes into `obs`.
+pub fn read_with_processes(
+    kubectl: &Kubectl,
+    requests: &[ReadRequest],
+    obs: &mut Observation,
+) -> Result<()> {
     let outcomes: Vec<(
         ReadRequest,
         Result<std::result::Result<String, ReadFailure>>,

@@ -17,6 +17,8 @@ pub struct Environment {
     pub kubectl: Option<PathBuf>,
     pub limactl: Option<PathBuf>,
     pub ssh: Option<PathBuf>,
+    /// `NESTOR_READ_PATH`: how reads reach the cluster (`proxy`, the default, or `processes`).
+    pub read_path: crate::observe::ReadPath,
 }
 
 impl Environment {
@@ -28,6 +30,18 @@ impl Environment {
             )
         })?;
         let non_empty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        let read_path = match non_empty("NESTOR_READ_PATH") {
+            None => crate::observe::ReadPath::default(),
+            Some(v) => crate::observe::ReadPath::parse(&v.to_string_lossy()).ok_or_else(|| {
+                Error::input(
+                    format!(
+                        "NESTOR_READ_PATH={} is not a read path",
+                        v.to_string_lossy()
+                    ),
+                    "use `proxy` (the default: one kubectl proxy, parallel GETs) or `processes` (one kubectl per read), or unset it",
+                )
+            })?,
+        };
         Ok(Environment {
             cwd,
             home: non_empty("HOME").map(PathBuf::from),
@@ -37,6 +51,7 @@ impl Environment {
             kubectl: non_empty("NESTOR_KUBECTL").map(PathBuf::from),
             limactl: non_empty("NESTOR_LIMACTL").map(PathBuf::from),
             ssh: non_empty("NESTOR_SSH").map(PathBuf::from),
+            read_path,
         })
     }
 

@@ -34,12 +34,39 @@ where
             return code;
         }
     };
-    match dispatch(cli) {
+    let verbose = cli.global.verbose > 0;
+    let at_start = crate::exec::own_usage();
+    let code = match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "{e}");
             e.exit
         }
+    };
+    if verbose {
+        report_usage(at_start);
+    }
+    code
+}
+
+/// `-v`: what nestor itself used since `run` began (its children apart, and the kubectl
+/// that exec'd it as a plugin too), for scripts/bench.sh and for anyone wondering where the
+/// time went.
+fn report_usage(at_start: Option<crate::exec::Usage>) {
+    use crate::exec::{children_usage, own_usage};
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    if let (Some(now), Some(start), Some(children)) = (own_usage(), at_start, children_usage()) {
+        let own = now.since(start);
+        let _ = writeln!(
+            std::io::stderr(),
+            "kubectl-nestor: usage: own cpu {:.1} ms (user {:.1} + sys {:.1}), own peak rss {} KiB; children cpu {:.1} ms, largest child rss {} KiB",
+            ms(own.user + own.system),
+            ms(own.user),
+            ms(own.system),
+            own.max_rss_kib,
+            ms(children.user + children.system),
+            children.max_rss_kib
+        );
     }
 }
 

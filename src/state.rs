@@ -282,7 +282,19 @@ fn workload(
     let mut matches: Vec<(WorkloadKind, &Workload)> = Vec::new();
     let mut failure: Option<CheckOutcome> = None;
     for k in kinds {
+        let label = k.read_request().label().to_string();
+        let unread = obs
+            .workload_scope
+            .get(&label)
+            .is_some_and(|read| !read.contains(namespace));
         match workloads_of(obs, k) {
+            // Read in other namespaces only: nothing is known about this one.
+            Ok(_) if unread => {
+                failure.get_or_insert_with(|| CheckOutcome {
+                    verdict: Verdict::Unknown,
+                    evidence: format!("{label} in {namespace} were not read"),
+                });
+            }
             Err(f) => {
                 failure.get_or_insert_with(|| CheckOutcome::failed(k.read_request().label(), f));
             }
@@ -837,6 +849,36 @@ mod tests {
         assert_eq!(
             evaluate_check(&empty_ns, Phase::Healthy, &[], &obs),
             CheckOutcome::no("no DaemonSet in registry")
+        );
+    }
+
+    #[test]
+    fn a_namespace_outside_a_scoped_workload_read_is_unknown_never_absent() {
+        let mut obs = dirqual();
+        obs.workload_scope.insert(
+            "daemonsets".into(),
+            ["kube-system".to_string()].into_iter().collect(),
+        );
+        let in_scope = Check::Workload {
+            kind: Some(WorkloadKind::DaemonSet),
+            namespace: "kube-system".into(),
+            name: Some("cilium".into()),
+        };
+        assert_eq!(
+            evaluate_check(&in_scope, Phase::Healthy, &[], &obs).verdict,
+            Verdict::True
+        );
+        let outside = Check::Workload {
+            kind: Some(WorkloadKind::DaemonSet),
+            namespace: "monitoring".into(),
+            name: None,
+        };
+        assert_eq!(
+            evaluate_check(&outside, Phase::Detect, &[], &obs),
+            CheckOutcome {
+                verdict: Verdict::Unknown,
+                evidence: "daemonsets in monitoring were not read".into()
+            }
         );
     }
 

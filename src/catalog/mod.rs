@@ -321,6 +321,32 @@ impl Catalog {
         reads.into_iter().collect()
     }
 
+    /// For each workload read these layers need, the namespaces their checks name (every
+    /// workload check names one): the read path lists workloads in those namespaces only,
+    /// instead of every deployment of the cluster.
+    pub fn workload_namespaces(
+        &self,
+        layer_ids: &[String],
+    ) -> BTreeMap<ReadRequest, BTreeSet<String>> {
+        let mut out: BTreeMap<ReadRequest, BTreeSet<String>> = BTreeMap::new();
+        for layer in layer_ids.iter().filter_map(|id| self.get(id)) {
+            for check in layer.detect.iter().chain(&layer.healthy) {
+                if let Check::Workload {
+                    kind, namespace, ..
+                } = check
+                {
+                    let kinds = kind.map_or(WorkloadKind::ALL.to_vec(), |k| vec![k]);
+                    for k in kinds {
+                        out.entry(k.read_request())
+                            .or_default()
+                            .insert(namespace.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn origin(&self, id: &str) -> String {
         self.origins
             .get(id)
@@ -879,6 +905,26 @@ mod tests {
             ]
         );
         assert_eq!(c.required_reads(&["nope".to_string()]), []);
+    }
+
+    #[test]
+    fn workload_namespaces_are_the_ones_checks_name() {
+        let c = Catalog::builtin().unwrap();
+        let ids: Vec<String> = ["cni", "registry", "certs", "ceph"]
+            .map(String::from)
+            .to_vec();
+        let ns = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(
+            c.workload_namespaces(&ids),
+            [
+                (ReadRequest::DaemonSets, ns(&["kube-system", "registry"])),
+                (ReadRequest::Deployments, ns(&["cert-manager", "registry"])),
+                (ReadRequest::StatefulSets, ns(&["registry"])),
+            ]
+            .into_iter()
+            .collect()
+        );
+        assert!(c.workload_namespaces(&["k8s".to_string()]).is_empty());
     }
 
     #[test]

@@ -72,7 +72,12 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     }
     let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
     let mut obs = Observation::skipped("not read");
-    observe::read_into(&kubectl, &requests, &mut obs)?;
+    // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
+    observe::Reader::new(&kubectl, ctx.env.read_path).read_into(
+        &requests,
+        &observe::Scope::default(),
+        &mut obs,
+    )?;
     if let Some(e) = observe::unreachable_error(&obs, &kc.server) {
         return Err(e);
     }

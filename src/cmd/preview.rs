@@ -8,7 +8,7 @@ use crate::cli::Format;
 use crate::config::Context;
 use crate::error::{Error, Exit, Result};
 use crate::kubectl::Kubectl;
-use crate::observe;
+use crate::observe::{self, Reader, Scope};
 use crate::plan::{self, Plan};
 use crate::probe::{LimaInstance, Observation, ReadRequest};
 use crate::render::{self, Paint};
@@ -41,6 +41,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         // The nodes are always shown, and read for the confirmation.
         requests.insert(0, ReadRequest::Nodes);
     }
+    // Workloads only in the namespaces the checks name: the same verdicts for a fraction of
+    // the bytes (every deployment of a big cluster weighs megabytes).
+    let scope = Scope {
+        workload_namespaces: catalog.workload_namespaces(&layer_ids),
+    };
     let reading = match (stack.kind(), &args.snapshot) {
         (TargetKind::Prod, Some(file)) => replay(&stack, file)?,
         (TargetKind::Lima, Some(_)) => {
@@ -52,8 +57,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
                 "drop --snapshot: the bench is read live (limactl and its own kubeconfig)",
             ))
         }
-        (TargetKind::Prod, None) => live_prod(ctx, &stack, &requests)?,
-        (TargetKind::Lima, None) => live_lima(ctx, &stack, &requests)?,
+        (TargetKind::Prod, None) => live_prod(ctx, &stack, &requests, &scope)?,
+        (TargetKind::Lima, None) => live_lima(ctx, &stack, &requests, &scope)?,
     };
     let declared = stack.node_names();
     let reports = state::evaluate(&catalog, &layer_ids, &declared, &reading.obs);
@@ -103,17 +108,24 @@ fn target_ref(
 }
 
 /// Prod, live: resolve, confirm, then read. No result is printed before the confirmation.
-fn live_prod(ctx: &Context, stack: &Topology, requests: &[ReadRequest]) -> Result<Reading> {
+fn live_prod(
+    ctx: &Context,
+    stack: &Topology,
+    requests: &[ReadRequest],
+    scope: &Scope,
+) -> Result<Reading> {
     let resolution = target::resolve(Some(stack), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
     for n in &resolution.notices {
         render::notice(n);
     }
     let kc = kubeconfig::read(&resolution.path)?;
     let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let reader = Reader::new(&kubectl, ctx.env.read_path);
     let mut obs = Observation::skipped("not read");
     let confirmed_by = if ctx.interactive() {
-        // The operator sees the nodes before saying yes; that read is reused below.
-        observe::read_into(&kubectl, &[ReadRequest::Nodes], &mut obs)?;
+        // The operator sees the nodes before saying yes; that read is reused below. Its proxy
+        // is stopped before the prompt: nothing runs while the operator thinks.
+        reader.read_into(&[ReadRequest::Nodes], scope, &mut obs)?;
         if let Some(e) = observe::unreachable_error(&obs, &kc.server) {
             return Err(e);
         }
@@ -139,7 +151,7 @@ fn live_prod(ctx: &Context, stack: &Topology, requests: &[ReadRequest]) -> Resul
     } else {
         Default::default()
     };
-    observe::read_into(&kubectl, &observe::remaining(requests, &done), &mut obs)?;
+    reader.read_into(&observe::remaining(requests, &done), scope, &mut obs)?;
     if let Some(e) = observe::unreachable_error(&obs, &kc.server) {
         return Err(e);
     }
@@ -217,14 +229,19 @@ fn confirmation_block(
 }
 
 /// Lima, live: limactl and kubectl in parallel; Kubernetes skipped without a bench kubeconfig.
-fn live_lima(ctx: &Context, stack: &Topology, requests: &[ReadRequest]) -> Result<Reading> {
+fn live_lima(
+    ctx: &Context,
+    stack: &Topology,
+    requests: &[ReadRequest],
+    scope: &Scope,
+) -> Result<Reading> {
     let resolution = target::resolve(Some(stack), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
     for n in &resolution.notices {
         render::notice(n);
     }
-    let (vms, kube) = std::thread::scope(|scope| {
-        let vms = scope.spawn(|| observe::lima_instances(&ctx.runner));
-        let kube = read_bench(ctx, &resolution, requests);
+    let (vms, kube) = std::thread::scope(|threads| {
+        let vms = threads.spawn(|| observe::lima_instances(&ctx.runner));
+        let kube = read_bench(ctx, &resolution, requests, scope);
         let vms = vms
             .join()
             .unwrap_or_else(|_| Err(Error::internal("the limactl thread panicked")));
@@ -243,6 +260,7 @@ fn read_bench(
     ctx: &Context,
     resolution: &Resolution,
     requests: &[ReadRequest],
+    scope: &Scope,
 ) -> Result<(Observation, Option<TargetRef>)> {
     if !resolution.path.exists() {
         let reason = format!(
@@ -254,7 +272,7 @@ fn read_bench(
     let kc = kubeconfig::read(&resolution.path)?;
     let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
     let mut obs = Observation::skipped("not read");
-    observe::read_into(&kubectl, requests, &mut obs)?;
+    Reader::new(&kubectl, ctx.env.read_path).read_into(requests, scope, &mut obs)?;
     Ok((obs, Some(target_ref(resolution, &kc, "bench"))))
 }
 

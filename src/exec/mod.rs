@@ -6,6 +6,9 @@
 
 pub mod allowlist;
 pub mod redact;
+mod service;
+
+pub use service::Service;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -256,7 +259,8 @@ impl Runner {
         classify(output).map_err(fail)
     }
 
-    fn trace(&self, line: &str) {
+    /// One `-v` line on stderr (`kubectl-nestor: LINE`), only when verbose.
+    pub fn trace(&self, line: &str) {
         if self.verbose {
             let _ = writeln!(std::io::stderr(), "kubectl-nestor: {line}");
         }
@@ -304,6 +308,75 @@ fn kill_group(pid: u32) {
     }
 }
 
+/// What this process itself used so far (not its children): CPU time and peak resident
+/// memory, from getrusage(2). `-v` prints it at the end of a run; `scripts/bench.sh` reads it.
+///
+/// Run as `kubectl nestor`, this process began as kubectl, which exec'd nestor: the kernel
+/// keeps counting CPU time (and getrusage's peak RSS) across exec. Hence [`Usage::since`]
+/// for the CPU, and the peak RSS of nestor's own memory image (`VmHWM`) on Linux.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    pub user: Duration,
+    pub system: Duration,
+    /// Peak resident set size in KiB.
+    pub max_rss_kib: u64,
+}
+
+impl Usage {
+    /// The CPU time used since `earlier` (the peak RSS is kept as is).
+    pub fn since(self, earlier: Usage) -> Usage {
+        Usage {
+            user: self.user.saturating_sub(earlier.user),
+            system: self.system.saturating_sub(earlier.system),
+            max_rss_kib: self.max_rss_kib,
+        }
+    }
+}
+
+/// `VmHWM` of /proc/self/status: the peak RSS of this memory image, reset by exec.
+fn peak_rss_of_image() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[allow(unsafe_code)]
+fn rusage(who: libc::c_int) -> Option<Usage> {
+    // SAFETY: getrusage(2) only writes into the zeroed struct we own.
+    let mut raw: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(who, &mut raw) } != 0 {
+        return None;
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    let rss = u64::try_from(raw.ru_maxrss).unwrap_or(0);
+    Some(Usage {
+        user: time(raw.ru_utime),
+        system: time(raw.ru_stime),
+        // Linux counts KiB, macOS bytes.
+        max_rss_kib: if cfg!(target_os = "macos") {
+            rss / 1024
+        } else {
+            rss
+        },
+    })
+}
+
+/// [`Usage`] of this process alone (CPU since the process began, even before an exec).
+pub fn own_usage() -> Option<Usage> {
+    rusage(libc::RUSAGE_SELF).map(|u| Usage {
+        max_rss_kib: peak_rss_of_image().unwrap_or(u.max_rss_kib),
+        ..u
+    })
+}
+
+/// [`Usage`] of the children waited for (CPU summed, RSS of the largest).
+pub fn children_usage() -> Option<Usage> {
+    rusage(libc::RUSAGE_CHILDREN)
+}
+
 /// An argv rendered for humans, quoted the way a POSIX shell would read it back.
 pub fn shell_words(args: &[String]) -> String {
     args.iter()
@@ -340,6 +413,34 @@ mod tests {
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn a_background_child_is_checked_before_it_is_spawned() {
+        // A recording stub: had it run, the log would exist.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = dir.path().join("ran");
+        let stub = dir.path().join("kubectl");
+        std::fs::write(&stub, format!("#!/bin/sh\ntouch '{}'\n", log.display())).expect("stub");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let env = Environment {
+            kubectl: Some(stub),
+            ..Environment::default()
+        };
+        let r = Runner::new(&env, Duration::from_secs(1), false);
+        let stderr = dir.path().join("stderr");
+        for loose in [
+            vec!["--kubeconfig=/k", "proxy"],
+            vec!["--kubeconfig=/k", "proxy", "--port=8001"],
+            vec!["--kubeconfig=/k", "proxy", "--unix-socket=/tmp/s"],
+            vec!["--kubeconfig=/k", "port-forward", "p", "80"],
+        ] {
+            let args: Vec<String> = loose.iter().map(|s| s.to_string()).collect();
+            let e = r.start(Tool::Kubectl, &args, &stderr).expect_err("refused");
+            assert!(matches!(e.failure, Failure::Refused { .. }), "{loose:?}");
+        }
+        assert!(!log.exists(), "a refused command ran");
     }
 
     #[test]

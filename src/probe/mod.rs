@@ -191,6 +191,11 @@ pub struct Observation {
     /// Custom resources by `plural.group`. A type absent from the map was not read.
     #[serde(with = "read_map_serde", default)]
     pub resources: BTreeMap<String, Read<Vec<CustomObject>>>,
+    /// Workload reads limited to some namespaces, by read label (`deployments`): preview reads
+    /// only the namespaces its checks name. A workload in a namespace not listed here was not
+    /// read (a check on it is unknown, never absent). Absent: every namespace was read.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub workload_scope: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Observation {
@@ -206,7 +211,50 @@ impl Observation {
             deployments: Err(f.clone()),
             statefulsets: Err(f),
             resources: BTreeMap::new(),
+            workload_scope: BTreeMap::new(),
         }
+    }
+
+    /// Store a workload read made of several lists (one per namespace, in order): each list
+    /// goes through the read's parser and the items are concatenated, as in the one list of
+    /// every namespace; the first failure fails the whole read. `namespaces` is recorded as
+    /// the read's scope. For any other read, only the first part counts.
+    pub fn record_parts(
+        &mut self,
+        request: &ReadRequest,
+        namespaces: &BTreeSet<String>,
+        parts: Vec<Result<&str, ReadFailure>>,
+    ) {
+        let parse: fn(&str) -> crate::error::Result<Vec<Workload>> = match request {
+            ReadRequest::DaemonSets => parse_daemonsets,
+            ReadRequest::Deployments => parse_deployments,
+            ReadRequest::StatefulSets => parse_statefulsets,
+            other => {
+                let first = parts.into_iter().next().unwrap_or_else(|| {
+                    Err(ReadFailure::new(FailureKind::ApiError, "nothing was read"))
+                });
+                return self.record(other, first);
+            }
+        };
+        let mut all = Vec::new();
+        let mut outcome = Ok(());
+        for part in parts {
+            match part.and_then(|text| parse(text).map_err(bad_output)) {
+                Ok(items) => all.extend(items),
+                Err(f) => {
+                    outcome = Err(f);
+                    break;
+                }
+            }
+        }
+        let read = outcome.map(|()| all);
+        match request {
+            ReadRequest::DaemonSets => self.daemonsets = read,
+            ReadRequest::Deployments => self.deployments = read,
+            _ => self.statefulsets = read,
+        }
+        self.workload_scope
+            .insert(request.label().to_string(), namespaces.clone());
     }
 
     /// Store the outcome of one read: the tool's stdout is parsed by the matching parser
@@ -217,13 +265,10 @@ impl Observation {
             parse: fn(&str) -> crate::error::Result<T>,
         ) -> Read<T> {
             let text = outcome?;
-            parse(text).map_err(|e| {
-                ReadFailure::new(
-                    FailureKind::BadOutput,
-                    format!("{} ({})", e.message, e.hint),
-                )
-            })
+            parse(text).map_err(bad_output)
         }
+        // A whole list: any earlier namespace scope of this read no longer applies.
+        self.workload_scope.remove(request.label());
         match request {
             ReadRequest::Nodes => self.nodes = parsed(outcome, parse_nodes),
             ReadRequest::ApiGroups => {
@@ -264,6 +309,14 @@ fn complete_discovery(groups: BTreeSet<String>) -> Read<BTreeSet<String>> {
                 .join(", ")
         ),
     ))
+}
+
+/// A parser's error as a failed read.
+fn bad_output(e: crate::error::Error) -> ReadFailure {
+    ReadFailure::new(
+        FailureKind::BadOutput,
+        format!("{} ({})", e.message, e.hint),
+    )
 }
 
 /// The readable serialized form of a [`Read`]: `{"ok": ...}` or `{"failed": {...}}`.
@@ -416,6 +469,47 @@ mod tests {
             )),
         );
         assert!(obs.api_groups.unwrap().contains("ceph.rook.io"));
+    }
+
+    #[test]
+    fn record_parts_concatenates_namespace_lists_and_records_the_scope() {
+        let mut obs = Observation::skipped("not read");
+        let list = |ns: &str, name: &str| {
+            format!(
+                r#"{{"kind":"DeploymentList","items":[{{"metadata":{{"namespace":"{ns}","name":"{name}"}},"spec":{{"replicas":2}},"status":{{"readyReplicas":2}}}}]}}"#
+            )
+        };
+        let (a, b) = (list("cert-manager", "cm"), list("registry", "registry"));
+        let scope: BTreeSet<String> = ["cert-manager", "registry"].map(String::from).into();
+        obs.record_parts(&ReadRequest::Deployments, &scope, vec![Ok(&a), Ok(&b)]);
+        let names: Vec<_> = obs
+            .deployments
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|w| format!("{}/{}", w.namespace, w.name))
+            .collect();
+        assert_eq!(names, ["cert-manager/cm", "registry/registry"]);
+        assert_eq!(obs.workload_scope["deployments"], scope);
+        let json = serde_json::to_value(&obs).unwrap();
+        assert_eq!(
+            json["workloadScope"]["deployments"],
+            serde_json::json!(["cert-manager", "registry"])
+        );
+        // One failed part fails the read; a whole list clears the scope.
+        let denied = ReadFailure::new(FailureKind::Forbidden, "no");
+        obs.record_parts(
+            &ReadRequest::Deployments,
+            &scope,
+            vec![Ok(&a), Err(denied.clone())],
+        );
+        assert_eq!(obs.deployments, Err(denied));
+        obs.record(&ReadRequest::Deployments, Ok(&b));
+        assert!(obs.workload_scope.is_empty());
+        assert!(serde_json::to_value(&obs)
+            .unwrap()
+            .get("workloadScope")
+            .is_none());
     }
 
     #[test]

@@ -17,6 +17,27 @@ fn run_writing_nothing(bed: &E2e, args: &[&str]) -> Run {
     r
 }
 
+/// Like [`run_writing_nothing`], on the one-kubectl-per-read path (`NESTOR_READ_PATH=processes`,
+/// also the fallback when kubectl cannot serve a proxy): the cases below break kubectl's
+/// stdout, which the default proxy path never parses.
+fn run_processes_path(bed: &E2e, args: &[&str]) -> Run {
+    let before = bed.tree();
+    let mut c = bed.command(args);
+    c.env("NESTOR_READ_PATH", "processes");
+    let r = run(c);
+    assert_eq!(bed.tree(), before, "nothing may be written: {args:?}");
+    r
+}
+
+/// The default (proxy) read path does not depend on kubectl's printed output at all.
+fn proxy_path_unaffected(bed: &E2e) {
+    let r = run_writing_nothing(bed, &["preview", "--no-input", "-o", "json"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let v = r.json();
+    assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"], "{v}");
+    assert_eq!(state_of(&v, "k8s"), "present", "{v}");
+}
+
 // ---- missing tools ---------------------------------------------------------------------------
 
 #[test]
@@ -93,7 +114,8 @@ fn kubectl_printing_non_json_is_exit_1_for_target_and_unknown_for_preview() {
         1,
         "malformed output of `kubectl get nodes -o json`: expected value at line 1 column 1",
     );
-    let r = run_writing_nothing(&bed, &["preview", "--no-input", "-o", "json"]);
+    proxy_path_unaffected(&bed);
+    let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     let v = r.json();
     for (id, state) in states(&v) {
@@ -115,7 +137,8 @@ fn truncated_json_is_exit_1_for_target_and_unknown_for_preview() {
         1,
         "malformed output of `kubectl get nodes -o json`: EOF while parsing",
     );
-    let r = run_writing_nothing(&bed, &["preview", "--no-input", "-o", "json"]);
+    proxy_path_unaffected(&bed);
+    let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     let v = r.json();
     // Lists longer than the cut are unknown; short complete ones (the empty CephObjectStore
@@ -147,7 +170,7 @@ exec "$REAL" "$@""#,
     let r = run_writing_nothing(&bed, &["target"]);
     r.assert_error(1, "was killed by signal 9");
     assert!(r.took < Duration::from_secs(8), "{r:?}");
-    let r = run_writing_nothing(&bed, &["preview", "--no-input", "-o", "json"]);
+    let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     let v = r.json();
     assert_eq!(state_of(&v, "k8s"), "unknown");
@@ -209,9 +232,14 @@ fn tls_failure_is_exit_4() {
     pointed_at(&bed, &url);
     let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
     r.assert_error(4, &format!("cluster {url} unreachable (Tls): "));
+    // kubectl's own client says "server gave HTTP response to HTTPS client"; through its
+    // proxy (the read path) the handshake error is "first record does not look like a TLS
+    // handshake". Both are the TLS failure they are.
     assert!(
         r.stderr
-            .contains("server gave HTTP response to HTTPS client"),
+            .contains("server gave HTTP response to HTTPS client")
+            || r.stderr
+                .contains("first record does not look like a TLS handshake"),
         "{r:?}"
     );
     let r = run_writing_nothing(&bed, &["target"]);
@@ -236,8 +264,35 @@ fn unauthorized_is_exit_4() {
 /// Preview with a 403 on `path`: exactly the `affected` layers turn unknown ("undecided"),
 /// every other layer keeps its state on the healthy cluster, nothing new is installed.
 fn forbidden(path: &str, affected: &[&str]) {
-    let fault = format!("GET {path}=403");
-    let bed = bed_or_skip!(E2e::new("dirqual", &[&fault]));
+    forbidden_paths(&[path.to_string()], affected);
+}
+
+/// Like a ClusterRole without `list` on a workload kind: the cluster-wide list AND the list
+/// in every namespace are refused (the read path lists workloads per namespace).
+fn forbidden_workload(kind: &str, affected: &[&str]) {
+    let mut paths = vec![format!("/apis/apps/v1/{kind}")];
+    for ns in [
+        "argocd",
+        "cert-manager",
+        "cnpg-system",
+        "dataops",
+        "default",
+        "gitea",
+        "kube-system",
+        "monitoring",
+        "registry",
+        "rook-ceph",
+    ] {
+        paths.push(format!("/apis/apps/v1/namespaces/{ns}/{kind}"));
+    }
+    forbidden_paths(&paths, affected);
+}
+
+fn forbidden_paths(paths: &[String], affected: &[&str]) {
+    let path = paths.join(" + ");
+    let faults: Vec<String> = paths.iter().map(|p| format!("GET {p}=403")).collect();
+    let faults: Vec<&str> = faults.iter().map(String::as_str).collect();
+    let bed = bed_or_skip!(E2e::new("dirqual", &faults));
     let r = run_writing_nothing(
         &bed,
         &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
@@ -270,7 +325,7 @@ fn forbidden(path: &str, affected: &[&str]) {
         text.contains("Forbidden"),
         "{path}: the evidence says why: {text}"
     );
-    let refused = bed.requests_to(path);
+    let refused: Vec<_> = paths.iter().flat_map(|p| bed.requests_to(p)).collect();
     assert!(
         !refused.is_empty() && refused.iter().all(|e| e.status == 403),
         "{path}: {refused:?}"
@@ -297,17 +352,17 @@ fn forbidden_storageclasses() {
 
 #[test]
 fn forbidden_daemonsets() {
-    forbidden("/apis/apps/v1/daemonsets", &["cni", "registry"]);
+    forbidden_workload("daemonsets", &["cni", "registry"]);
 }
 
 #[test]
 fn forbidden_deployments() {
-    forbidden("/apis/apps/v1/deployments", &["registry"]);
+    forbidden_workload("deployments", &["registry"]);
 }
 
 #[test]
 fn forbidden_statefulsets() {
-    forbidden("/apis/apps/v1/statefulsets", &["registry"]);
+    forbidden_workload("statefulsets", &["registry"]);
 }
 
 #[test]

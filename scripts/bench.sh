@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# scripts/bench.sh — how close `kubectl nestor preview` stays to the floor (SPEC §11).
+#
+# For each cluster (dirqual: 4 nodes; big: 150 nodes, 300 CRDs of ~100 KB, 1000 namespaces,
+# 2000 deployments) and each injected latency (20 and 100 ms per request), it starts the
+# replay API server, warms kubectl's discovery cache up, then times RUNS rounds that
+# alternate `kubectl nestor preview --no-input -o json` and the floor,
+# `kubectl get nodes -o json`, both with the SAME kubectl binary and the same KUBECONFIG.
+# It prints medians and their ratio (and, for reference, `kubectl-nestor preview` run
+# directly, without kubectl's plugin dispatch), the kubectl processes nestor started (-v),
+# the HTTP requests and bytes the server answered per preview (its audit), and nestor's own
+# CPU time and peak RSS (getrusage(2) of nestor alone, printed by -v), plus what
+# `kubectl get crd -o json` downloads on big.
+#
+# Usage: scripts/bench.sh                      # kubectl from PATH
+#        KUBECTL=/path/to/kubectl RUNS=9 scripts/bench.sh
+#        CLUSTERS=dirqual LATENCIES=100 scripts/bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-9}
+WARMUP=${WARMUP:-2}
+CLUSTERS=${CLUSTERS:-"dirqual big"}
+LATENCIES=${LATENCIES:-"20 100"}
+KUBECTL=${KUBECTL:-$(command -v kubectl || true)}
+[ -n "$KUBECTL" ] && [ -x "$KUBECTL" ] || { echo "bench: no kubectl (set KUBECTL=...)" >&2; exit 1; }
+KUBECTL=$(readlink -f "$KUBECTL")
+TARGET=${CARGO_TARGET_DIR:-target}
+
+say() { printf '== %s\n' "$*" >&2; }
+
+say "building release binaries"
+cargo build --release --locked -p kubectl-nestor -p nestor-replay >&2
+NESTOR="$(readlink -f "$TARGET/release/kubectl-nestor")"
+REPLAY="$(readlink -f "$TARGET/release/nestor-replay")"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/nestor-bench.XXXXXX")
+SERVER_PID=
+cleanup() {
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# `kubectl nestor` finds the plugin on PATH; HOME is fresh (discovery cache warmed below).
+mkdir -p "$WORK/bin" "$WORK/home" "$WORK/repo/stacks"
+ln -s "$NESTOR" "$WORK/bin/kubectl-nestor"
+export PATH="$WORK/bin:$PATH" HOME="$WORK/home"
+unset NESTOR_KUBECTL NESTOR_READ_PATH NESTOR_STACKS_DIR
+export NESTOR_KUBECTL="$KUBECTL"
+
+now_ns() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+max() { sort -n | tail -1; }
+
+# Sum of response_bytes and count of the audit lines after line $2 of file $1.
+audit_since() {
+  awk -v from="$2" 'NR > from { n++; if (match($0, /"response_bytes":[0-9]+/)) b += substr($0, RSTART + 17, RLENGTH - 17) } END { printf "%d %d\n", n, b }' "$1"
+}
+
+start_server() { # cluster latency
+  rm -f "$WORK/port" "$WORK/audit"
+  "$REPLAY" --generate "$1" --latency-ms "$2" --audit "$WORK/audit" --port-file "$WORK/port" \
+    >"$WORK/server.out" 2>"$WORK/server.err" &
+  SERVER_PID=$!
+  for _ in $(seq 1 600); do [ -s "$WORK/port" ] && break; sleep 0.1; done
+  [ -s "$WORK/port" ] || { cat "$WORK/server.err" >&2; echo "bench: the replay server did not start" >&2; exit 1; }
+  PORT=$(cat "$WORK/port")
+  cat >"$WORK/kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- cluster: {server: "http://127.0.0.1:$PORT"}
+  name: replay
+contexts:
+- context: {cluster: replay, user: replay}
+  name: replay
+current-context: replay
+users:
+- name: replay
+  user: {token: replay-token}
+EOF
+  chmod 600 "$WORK/kubeconfig"
+  export KUBECONFIG="$WORK/kubeconfig"
+}
+
+stop_server() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=
+}
+
+write_stack() { # cluster
+  local n=4
+  [ "$1" = big ] && n=150
+  {
+    echo "name: $1"
+    echo "target_kind: prod"
+    echo "kubeconfig: $WORK/kubeconfig"
+    echo "endpoint: http://127.0.0.1:$PORT"
+    echo "nodes:"
+    echo "  - { name: dirqual1, role: control-plane }"
+    for i in $(seq 2 "$n"); do echo "  - { name: dirqual$i, role: worker }"; done
+    echo "layers: [k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]"
+  } >"$WORK/repo/stacks/$1.yaml"
+  ln -sfn "$1.yaml" "$WORK/repo/stacks/current.yaml"
+}
+
+floor() { "$KUBECTL" get nodes -o json >/dev/null; }
+preview() { (cd "$WORK/repo" && "$KUBECTL" nestor preview --no-input -o json -v >/dev/null 2>"$WORK/preview.err"); }
+# The same without kubectl's plugin dispatch in front (one process start less), for reference.
+direct() { (cd "$WORK/repo" && kubectl-nestor preview --no-input -o json >/dev/null); }
+
+ROWS=()
+CRD_BYTES="-"
+for cluster in $CLUSTERS; do
+  for latency in $LATENCIES; do
+    say "$cluster at ${latency} ms per request"
+    start_server "$cluster" "$latency"
+    write_stack "$cluster"
+    for _ in $(seq 1 "$WARMUP"); do floor; preview; direct; done
+    : >"$WORK/t.floor"; : >"$WORK/t.preview"; : >"$WORK/t.direct"; : >"$WORK/procs"; : >"$WORK/reqs"; : >"$WORK/bytes"
+    : >"$WORK/cpu"; : >"$WORK/rss"; : >"$WORK/cpu_pct"
+    for _ in $(seq 1 "$RUNS"); do
+      before=$(wc -l <"$WORK/audit")
+      t0=$(now_ns); preview; t1=$(now_ns)
+      read -r reqs bytes < <(audit_since "$WORK/audit" "$before")
+      t2=$(now_ns); floor; t3=$(now_ns)
+      t4=$(now_ns); direct; t5=$(now_ns)
+      echo $(( (t5 - t4) / 1000 )) >>"$WORK/t.direct"
+      wall_ms=$(( (t1 - t0) / 1000000 ))
+      echo $(( (t1 - t0) / 1000 )) >>"$WORK/t.preview"
+      echo $(( (t3 - t2) / 1000 )) >>"$WORK/t.floor"
+      grep -c '^kubectl-nestor: exec: kubectl ' "$WORK/preview.err" >>"$WORK/procs" || true
+      echo "$reqs" >>"$WORK/reqs"; echo "$bytes" >>"$WORK/bytes"
+      usage=$(grep '^kubectl-nestor: usage:' "$WORK/preview.err" || true)
+      cpu=$(sed -n 's/.*own cpu \([0-9.]*\) ms.*/\1/p' <<<"$usage")
+      rss=$(sed -n 's/.*own peak rss \([0-9]*\) KiB.*/\1/p' <<<"$usage")
+      echo "${cpu:-0}" >>"$WORK/cpu"; echo "${rss:-0}" >>"$WORK/rss"
+      awk -v c="${cpu:-0}" -v w="$wall_ms" 'BEGIN { printf "%.1f\n", (w > 0 ? 100 * c / w : 0) }' >>"$WORK/cpu_pct"
+    done
+    if [ "$cluster" = big ] && [ "$CRD_BYTES" = "-" ]; then
+      before=$(wc -l <"$WORK/audit")
+      "$KUBECTL" get crd -o json >/dev/null
+      read -r _ CRD_BYTES < <(audit_since "$WORK/audit" "$before")
+    fi
+    fl=$(median <"$WORK/t.floor"); pv=$(median <"$WORK/t.preview"); di=$(median <"$WORK/t.direct")
+    ROWS+=("$(awk -v c="$cluster" -v l="$latency" -v f="$fl" -v p="$pv" -v d="$di" \
+      -v procs="$(median <"$WORK/procs")" -v reqs="$(median <"$WORK/reqs")" -v bytes="$(median <"$WORK/bytes")" \
+      -v cpu="$(median <"$WORK/cpu")" -v pct="$(median <"$WORK/cpu_pct")" -v rss="$(max <"$WORK/rss")" \
+      'BEGIN { printf "| %s | %d ms | %.3f s | %.3f s | **%.2f** | %.3f s (%.2f) | %d | %d | %d | %.1f ms (%.1f%%) | %.1f MiB |", c, l, f/1e6, p/1e6, p/f, d/1e6, d/f, procs, reqs, bytes, cpu, pct, rss/1024 }')")
+    stop_server
+  done
+done
+
+kubectl_version=$("$KUBECTL" version --client -o json 2>/dev/null | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -1)
+echo
+echo "$(date -u +%Y-%m-%d) · $(nproc) CPUs · $(sed -n 's/^model name\s*: //p' /proc/cpuinfo 2>/dev/null | head -1) · kubectl $KUBECTL (${kubectl_version:-?}) · $RUNS runs after $WARMUP warm-up rounds, medians"
+echo
+echo "| cluster | latency | floor | preview | ratio | kubectl-nestor direct (ratio) | kubectl procs | HTTP requests | bytes served | nestor CPU (of wall) | nestor peak RSS |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${ROWS[@]}"
+echo
+if [ "$CRD_BYTES" != "-" ]; then
+  echo "\`kubectl get crd -o json\` on big: $CRD_BYTES bytes served"
+fi

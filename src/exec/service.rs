@@ -1,0 +1,241 @@
+//! Long-running children: today only the read path's `kubectl proxy` (SPEC §9, §11). Same
+//! rules as a one-shot run — the allowlist is checked before anything is spawned, argv
+//! vectors, no shell, `-v` shows the redacted argv — plus an owner: a [`Service`] kills its
+//! child's whole process group and reaps it when dropped, on every path (success, error,
+//! early return, panic unwinding).
+//!
+//! The child runs in a process group of its own (so a wrapper's or dispatcher's children go
+//! with it), which also keeps the terminal's Ctrl-C from reaching it. So that nestor killed by
+//! a signal leaves no proxy behind: SIGINT, SIGTERM and SIGHUP first kill every live service
+//! group, then take their default action; and on Linux the child gets
+//! `PR_SET_PDEATHSIG=SIGKILL` (it covers SIGKILL of nestor too, but only for a kubectl
+//! executed directly: the Cloud SDK dispatcher's Go runtime re-executes from another thread,
+//! which drops the setting).
+
+use std::fs::File;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Instant;
+
+use super::{allowlist, kill_group, redact, shell_words, ExecError, Failure, Runner, Tool};
+
+/// A running child that nestor owns until it is dropped.
+///
+/// With `PR_SET_PDEATHSIG`, Linux kills the child when the *thread* that spawned it ends:
+/// keep a `Service` on the thread that started it (the read path starts and stops its proxy
+/// within one call).
+#[derive(Debug)]
+pub struct Service {
+    child: Child,
+    tool: Tool,
+    shown: String,
+    started: Instant,
+    verbose: bool,
+    reaped: bool,
+}
+
+impl Runner {
+    /// Start `tool args` in the background, its stdout discarded and its stderr written to
+    /// `stderr_to` (a file, so a chatty child can never block on a full pipe). The argv is
+    /// checked against the allowlist first: a refused argv spawns nothing.
+    pub fn start(
+        &self,
+        tool: Tool,
+        args: &[String],
+        stderr_to: &Path,
+    ) -> Result<Service, ExecError> {
+        let shown = format!("{} {}", tool.name(), shell_words(&redact::argv(args)));
+        let fail = |failure| ExecError {
+            tool,
+            argv: shown.clone(),
+            failure,
+        };
+        allowlist::check(tool, args).map_err(|reason| fail(Failure::Refused { reason }))?;
+        let program = self.locate(tool).map_err(fail)?;
+        let stderr = File::create(stderr_to).map_err(|e| {
+            fail(Failure::Spawn {
+                detail: format!("cannot create {}: {e}", stderr_to.display()),
+            })
+        })?;
+        self.trace(&format!("exec: {shown} (in the background)"));
+        let mut command = std::process::Command::new(&program);
+        command
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(stderr))
+            .env_remove("KUBECONFIG");
+        // A group of its own: stopping it also stops what a dispatcher or wrapper started.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        die_with_parent(&mut command);
+        let child = command.spawn().map_err(|e| {
+            fail(Failure::Spawn {
+                detail: e.to_string(),
+            })
+        })?;
+        signals::track(child.id());
+        Ok(Service {
+            child,
+            tool,
+            shown,
+            started: Instant::now(),
+            verbose: self.verbose,
+            reaped: false,
+        })
+    }
+}
+
+impl Service {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The redacted command line, for messages.
+    pub fn argv(&self) -> &str {
+        &self.shown
+    }
+
+    pub fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// `Some` when the child has already ended (a service should run until stopped): how it
+    /// ended, without its stderr (the caller owns the file it went to).
+    pub fn ended(&mut self) -> Option<Failure> {
+        use std::os::unix::process::ExitStatusExt;
+        let status = match self.child.try_wait() {
+            Ok(Some(status)) => status,
+            Ok(None) => return None,
+            Err(e) => {
+                return Some(Failure::Spawn {
+                    detail: format!("cannot wait for it: {e}"),
+                })
+            }
+        };
+        self.reaped = true;
+        signals::untrack(self.child.id());
+        let stderr = String::new();
+        Some(match (status.code(), status.signal()) {
+            (Some(code), _) => Failure::Exit { code, stderr },
+            (None, Some(signal)) => Failure::Signaled { signal, stderr },
+            (None, None) => Failure::Signaled { signal: 0, stderr },
+        })
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        // Not once it is reaped: its pid may then belong to someone else.
+        if !self.reaped {
+            kill_group(self.child.id());
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        signals::untrack(self.child.id());
+        if self.verbose {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "kubectl-nestor: exec: stopped after {:.2}s: {}",
+                self.started.elapsed().as_secs_f64(),
+                self.tool.name()
+            );
+        }
+    }
+}
+
+/// Linux: the child gets SIGKILL when the thread that spawned it ends, so a nestor killed by
+/// a signal (Ctrl-C, OOM) leaves no proxy behind. Elsewhere a no-op.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn die_with_parent(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: the closure runs in the forked child before exec and only makes
+    // async-signal-safe system calls (prctl, getppid); it allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died between fork and prctl: then nobody would kill us.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut std::process::Command) {}
+
+/// SIGINT, SIGTERM, SIGHUP: kill the live service groups, then die of the signal as before.
+mod signals {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::Once;
+
+    /// Process groups of the live services (0 = free slot). A handler may only touch atomics.
+    static GROUPS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
+    static INSTALL: Once = Once::new();
+
+    pub fn track(pid: u32) {
+        INSTALL.call_once(install);
+        let Ok(pid) = i32::try_from(pid) else { return };
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub fn untrack(pid: u32) {
+        let Ok(pid) = i32::try_from(pid) else { return };
+        for slot in &GROUPS {
+            let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    #[allow(unsafe_code)]
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for slot in &GROUPS {
+            let group = slot.load(Ordering::SeqCst);
+            if group > 0 {
+                // SAFETY: kill(2) is async-signal-safe and shares no memory.
+                unsafe {
+                    libc::kill(-group, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: signal(2) and raise(3) are async-signal-safe: back to the default action,
+        // and the signal again, so nestor ends as it would have without the handler.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+
+    /// Handle the three signals, except one the parent made us ignore (nohup).
+    #[allow(unsafe_code)]
+    fn install() {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: sigaction(2) with zeroed, then filled structs we own; the handler only
+            // makes async-signal-safe calls.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                    || old.sa_sigaction == libc::SIG_IGN
+                {
+                    continue;
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    }
+}

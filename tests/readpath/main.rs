@@ -1,0 +1,623 @@
+//! The two read paths agree (issue 6): `preview` through one `kubectl proxy` (the default)
+//! prints exactly what it printed with one kubectl per read (`NESTOR_READ_PATH=processes`,
+//! the read path before the optimisation), on every replay scenario — the REAL kubectl
+//! against `nestor_replay::Server`. And the proxy never outlives a run: its process group
+//! and its private directory are gone after success, failure and timeout.
+//!
+//! Each test skips, saying so, when there is no kubectl on PATH (and fails instead when `CI`
+//! is set: `.ci/run` installs one). `NESTOR_E2E_KUBECTL` picks another binary.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use nestor_replay::{fixtures, Config, Server};
+use serde_json::Value;
+
+fn real_kubectl() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("NESTOR_E2E_KUBECTL").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let found = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|d| d.join("kubectl"))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() && std::env::var_os("CI").is_some() {
+        panic!("no kubectl on PATH: .ci/run installs one; these tests need it");
+    }
+    found
+}
+
+macro_rules! kubectl_or_skip {
+    () => {
+        match real_kubectl() {
+            Some(k) => k,
+            None => {
+                eprintln!(
+                    "SKIP {}: no kubectl on PATH",
+                    std::thread::current().name().unwrap_or(module_path!())
+                );
+                return;
+            }
+        }
+    };
+}
+
+const LAYERS: &str =
+    "[k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]";
+
+/// A temp repo with one stack, a temp HOME, a private TMPDIR for nestor (where the proxy's
+/// socket directory goes), and the replay server.
+struct Bed {
+    tmp: tempfile::TempDir,
+    repo: PathBuf,
+    home: PathBuf,
+    sys_tmp: PathBuf,
+    kubectl: PathBuf,
+    limactl: Option<PathBuf>,
+    server: Server,
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    took: Duration,
+}
+
+impl Run {
+    /// `kubectl-nestor: exec: kubectl ...` lines: the kubectl processes nestor started.
+    fn kubectl_processes(&self) -> usize {
+        self.stderr
+            .lines()
+            .filter(|l| l.starts_with("kubectl-nestor: exec: kubectl "))
+            .count()
+    }
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exit {:?} after {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code, self.took, self.stdout, self.stderr
+        )
+    }
+}
+
+fn dir(p: PathBuf) -> PathBuf {
+    fs::create_dir_all(&p).expect("mkdir");
+    p
+}
+
+impl Bed {
+    fn new(fixture: &str, faults: &[&str], kubectl: PathBuf) -> Bed {
+        let mut config = Config::new(fixtures::by_name(fixture).expect("fixture"));
+        for f in faults {
+            config = config.fault(f).expect("fault");
+        }
+        let server = Server::start(config).expect("server");
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().to_path_buf();
+        Bed {
+            repo: dir(root.join("repo")),
+            home: dir(root.join("home")),
+            sys_tmp: dir(root.join("sys-tmp")),
+            tmp,
+            kubectl,
+            limactl: None,
+            server,
+        }
+    }
+
+    /// The SPEC §1 prod stack `dirqual` on `fixture`, with `faults`.
+    fn prod(fixture: &str, faults: &[&str], kubectl: PathBuf) -> Bed {
+        let bed = Bed::new(fixture, faults, kubectl);
+        let kc = bed.home.join(".kube/dirqual.config");
+        dir(bed.home.join(".kube"));
+        bed.server.write_kubeconfig(&kc).expect("kubeconfig");
+        let nodes: String = (1..=4)
+            .map(|i| {
+                let role = if i == 1 { "control-plane" } else { "worker" };
+                format!("  - {{ name: dirqual{i}, role: {role} }}\n")
+            })
+            .collect();
+        bed.stack(
+            "dirqual",
+            &format!(
+                "name: dirqual\ntarget_kind: prod\nkubeconfig: ~/.kube/dirqual.config\nendpoint: {}\nnodes:\n{nodes}layers: {LAYERS}\n",
+                bed.server.url()
+            ),
+        );
+        bed
+    }
+
+    /// A lima bench (3 VMs, k8s + cni) on the `bench` fixture: limactl (a stub listing the
+    /// three VMs Running) and kubectl are read in parallel.
+    fn lima(kubectl: PathBuf) -> Bed {
+        let mut bed = Bed::new("bench", &[], kubectl);
+        let kc = dir(bed.repo.join("bench/lima/.work")).join("kubeconfig");
+        bed.server.write_kubeconfig(&kc).expect("kubeconfig");
+        bed.stack(
+            "bench",
+            "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\n  - { name: node2, role: worker }\n  - { name: node3, role: worker }\nlayers: [k8s, cni]\n",
+        );
+        let listing: String = (1..=3)
+            .map(|i| format!("{{\"name\":\"node{i}\",\"status\":\"Running\",\"dir\":\"/l/node{i}\",\"arch\":\"x86_64\",\"cpus\":2,\"memory\":4294967296,\"disk\":107374182400}}\n"))
+            .collect();
+        let data = bed.tmp.path().join("limactl-list.ndjson");
+        fs::write(&data, listing).expect("write");
+        let stub = bed.tmp.path().join("limactl");
+        fs::write(
+            &stub,
+            format!(
+                "#!/bin/sh\n[ \"$*\" = 'list --json' ] || exit 1\ncat '{}'\n",
+                data.display()
+            ),
+        )
+        .expect("write");
+        fs::set_permissions(&stub, fs::Permissions::from_mode(0o755)).expect("chmod");
+        bed.limactl = Some(stub);
+        bed
+    }
+
+    fn stack(&self, name: &str, yaml: &str) {
+        let stacks = dir(self.repo.join("stacks"));
+        fs::write(stacks.join(format!("{name}.yaml")), yaml).expect("write stack");
+        let link = stacks.join("current.yaml");
+        let _ = fs::remove_file(&link);
+        std::os::unix::fs::symlink(format!("{name}.yaml"), link).expect("symlink");
+    }
+
+    /// `kubectl-nestor -v ARGS` with the given read path (`proxy` or `processes`).
+    fn run(&self, read_path: &str, args: &[&str]) -> Run {
+        self.run_with(read_path, &self.kubectl, args)
+    }
+
+    fn run_with(&self, read_path: &str, kubectl: &Path, args: &[&str]) -> Run {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
+        c.current_dir(&self.repo)
+            .arg("-v")
+            .args(args)
+            .env("HOME", &self.home)
+            .env("TMPDIR", &self.sys_tmp)
+            .env("NESTOR_KUBECTL", kubectl)
+            .env("NESTOR_READ_PATH", read_path)
+            .env_remove("KUBECONFIG")
+            .env_remove("NESTOR_STACKS_DIR")
+            .env_remove("NO_COLOR");
+        match &self.limactl {
+            Some(l) => c.env("NESTOR_LIMACTL", l),
+            None => c.env("NESTOR_LIMACTL", "/nonexistent/limactl"),
+        };
+        let started = Instant::now();
+        let out = c.output().expect("run kubectl-nestor");
+        Run {
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            took: started.elapsed(),
+        }
+    }
+
+    /// Nothing of a proxy left: no file under nestor's TMPDIR, no process naming it.
+    fn assert_no_leftovers(&self) {
+        let files: Vec<PathBuf> = fs::read_dir(&self.sys_tmp)
+            .expect("read TMPDIR")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        assert!(files.is_empty(), "left in TMPDIR: {files:?}");
+        let marker = self.sys_tmp.display().to_string();
+        let alive = wait_until_gone(|p| p.cmdline.contains(&marker));
+        assert!(alive.is_empty(), "still running: {alive:?}");
+    }
+
+    fn assert_only_gets(&self) {
+        assert_eq!(self.server.audit_non_get(), vec![], "only GET may arrive");
+    }
+}
+
+/// One process as /proc shows it.
+#[derive(Debug)]
+struct Proc {
+    pid: u32,
+    pgrp: u32,
+    cmdline: String,
+}
+
+fn processes() -> Vec<Proc> {
+    let mut out = vec![];
+    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().collect())
+            .unwrap_or_default();
+        if fields.first() == Some(&"Z") {
+            continue; // a zombie is dead, only not yet reaped by its (new) parent
+        }
+        let pgrp = fields.get(2).and_then(|f| f.parse().ok()).unwrap_or(0);
+        let cmdline = fs::read(entry.path().join("cmdline"))
+            .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
+            .unwrap_or_default();
+        out.push(Proc { pid, pgrp, cmdline });
+    }
+    out
+}
+
+/// The processes matching `f`, after giving them up to 2 s to disappear.
+fn wait_until_gone(f: impl Fn(&Proc) -> bool) -> Vec<Proc> {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let alive: Vec<Proc> = processes().into_iter().filter(|p| f(p)).collect();
+        if alive.is_empty() || Instant::now() > deadline {
+            return alive;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {run:?}"))
+}
+
+/// The same `preview` through both read paths: identical exit code and stdout (JSON, so
+/// identical `real` and `plan`; and text with `text: true`). The proxy path ran one kubectl
+/// (the proxy), the processes path one per read.
+fn assert_same_preview(bed: &Bed, text: bool) {
+    let mut formats = vec![vec!["preview", "--no-input", "-o", "json"]];
+    if text {
+        formats.push(vec!["preview", "--no-input", "--no-color"]);
+    }
+    for args in formats {
+        let before = bed.run("processes", &args);
+        let after = bed.run("proxy", &args);
+        assert_eq!(after.code, before.code, "{args:?}\n{before:?}\n{after:?}");
+        if args.contains(&"json") {
+            let (b, a) = (json(&before), json(&after));
+            assert_eq!(a["real"], b["real"], "real differs\n{before:?}\n{after:?}");
+            assert_eq!(a["plan"], b["plan"], "plan differs\n{before:?}\n{after:?}");
+        }
+        assert_eq!(after.stdout, before.stdout, "{args:?}");
+        assert!(
+            after
+                .stderr
+                .contains("kubectl-nestor: proxy: serving after"),
+            "{after:?}"
+        );
+        assert_eq!(after.kubectl_processes(), 1, "{after:?}");
+        assert!(before.kubectl_processes() >= 3, "{before:?}");
+    }
+    bed.assert_only_gets();
+    bed.assert_no_leftovers();
+}
+
+#[test]
+fn same_preview_on_dirqual() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &[], k);
+    assert_same_preview(&bed, true);
+    let after = json(&bed.run("proxy", &["preview", "--no-input", "-o", "json"]));
+    let install: Vec<&str> = after["plan"]["install"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|l| l["id"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(install, ["datalake", "certs"]);
+    // The proxy path's requests are nestor's own GETs, forwarded as they are.
+    let ours = bed
+        .server
+        .audit()
+        .into_iter()
+        .filter(|e| {
+            e.user_agent
+                .as_deref()
+                .is_some_and(|u| u.starts_with("kubectl-nestor/"))
+        })
+        .count();
+    assert!(ours >= 10, "{:?}", bed.server.audit());
+}
+
+#[test]
+fn same_preview_on_dirqual_full() {
+    let k = kubectl_or_skip!();
+    assert_same_preview(&Bed::prod("dirqual-full", &[], k), false);
+}
+
+#[test]
+fn same_preview_on_degraded() {
+    let k = kubectl_or_skip!();
+    assert_same_preview(&Bed::prod("degraded", &[], k), true);
+}
+
+#[test]
+fn same_preview_on_the_lima_bench() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::lima(k);
+    assert_same_preview(&bed, true);
+    let v = json(&bed.run("proxy", &["preview", "--no-input", "-o", "json"]));
+    assert_eq!(v["real"]["vms"].as_array().map(Vec::len), Some(3), "{v}");
+}
+
+#[test]
+fn same_preview_with_ceph_forbidden() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &["GET /apis/ceph.rook.io=403"], k);
+    assert_same_preview(&bed, true);
+    let v = json(&bed.run("proxy", &["preview", "--no-input", "-o", "json"]));
+    let ceph = v["real"]["layers"]
+        .as_array()
+        .and_then(|l| l.iter().find(|l| l["id"] == "ceph"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(ceph["state"], "unknown", "{v}");
+}
+
+#[test]
+fn same_preview_with_nodes_forbidden() {
+    // The nodes' error is printed: kubectl's own words on both paths.
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &["GET /api/v1/nodes=403"], k);
+    assert_same_preview(&bed, true);
+    let v = json(&bed.run("proxy", &["preview", "--no-input", "-o", "json"]));
+    assert_eq!(
+        v["real"]["nodes"]["error"],
+        "Forbidden: Error from server (Forbidden): nodes is forbidden: User \"nestor\" cannot list resource \"nodes\" in API group \"\" at the cluster scope"
+    );
+}
+
+#[test]
+fn same_preview_with_an_api_error_on_cnpg() {
+    let k = kubectl_or_skip!();
+    assert_same_preview(
+        &Bed::prod("dirqual", &["GET /apis/postgresql.cnpg.io=500"], k),
+        false,
+    );
+}
+
+#[test]
+fn unauthorized_is_exit_4_on_both_paths() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &["/api=401", "/apis=401"], k);
+    let url = bed.server.url();
+    for path in ["processes", "proxy"] {
+        let r = bed.run(path, &["preview", "--no-input"]);
+        assert_eq!(r.code, Some(4), "{path}: {r:?}");
+        assert!(
+            r.stderr
+                .contains(&format!("cluster {url} unreachable (Unauthorized): ")),
+            "{path}: {r:?}"
+        );
+        assert!(
+            r.stderr.contains("You must be logged in to the server"),
+            "{path}: {r:?}"
+        );
+    }
+    bed.assert_no_leftovers();
+}
+
+#[test]
+fn a_hanging_read_times_out_and_the_proxy_is_stopped() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &["/api/v1/nodes=hang:30"], k);
+    let r = bed.run(
+        "proxy",
+        &["preview", "--no-input", "--request-timeout", "1s"],
+    );
+    assert_eq!(r.code, Some(4), "{r:?}");
+    assert!(r.stderr.contains("unreachable (Timeout): "), "{r:?}");
+    assert!(r.took < Duration::from_secs(6), "{r:?}");
+    assert_eq!(r.kubectl_processes(), 1, "{r:?}");
+    bed.assert_no_leftovers();
+    bed.assert_only_gets();
+}
+
+/// A kubectl wrapper: `proxy` calls run `proxy_body`, anything else the real kubectl.
+fn wrapper(bed: &Bed, proxy_body: &str) -> PathBuf {
+    let path = bed.tmp.path().join("kubectl-wrapper");
+    fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\ncase \" $* \" in\n  *' proxy '*) {proxy_body};;\n  *) exec '{}' \"$@\";;\nesac\n",
+            bed.kubectl.display()
+        ),
+    )
+    .expect("write");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
+    path
+}
+
+#[test]
+fn a_kubectl_without_proxy_falls_back_to_one_kubectl_per_read() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &[], k);
+    let no_proxy = wrapper(&bed, "echo 'error: unknown command \"proxy\"' >&2; exit 1");
+    let args = ["preview", "--no-input", "-o", "json"];
+    let reference = bed.run("processes", &args);
+    let r = bed.run_with("proxy", &no_proxy, &args);
+    assert_eq!(r.code, reference.code, "{r:?}");
+    assert_eq!(r.stdout, reference.stdout);
+    assert!(
+        r.stderr.contains("kubectl-nestor: proxy: unavailable (")
+            && r.stderr.contains("unknown command"),
+        "{r:?}"
+    );
+    // The failed proxy start, then one kubectl per read.
+    assert_eq!(r.kubectl_processes(), reference.kubectl_processes() + 1);
+    bed.assert_no_leftovers();
+}
+
+#[test]
+fn a_proxy_that_never_serves_is_killed_with_its_group() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &[], k);
+    let pid_file = bed.tmp.path().join("proxy.pid");
+    // Like a dispatcher whose real work happens in a child: the group must go, not only $$.
+    let stuck = wrapper(
+        &bed,
+        &format!("echo $$ > '{}'; sleep 30 & wait", pid_file.display()),
+    );
+    let r = bed.run_with(
+        "proxy",
+        &stuck,
+        &["preview", "--no-input", "--request-timeout", "1s"],
+    );
+    assert_eq!(r.code, Some(4), "{r:?}");
+    assert!(r.stderr.contains("unreachable (Timeout): "), "{r:?}");
+    assert!(r.stderr.contains("was not serving after"), "{r:?}");
+    assert!(r.took < Duration::from_secs(7), "{r:?}");
+    let leader: u32 = fs::read_to_string(&pid_file)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .expect("the wrapper ran");
+    let alive = wait_until_gone(|p| p.pgrp == leader || p.pid == leader);
+    assert!(alive.is_empty(), "{alive:?}");
+    bed.assert_no_leftovers();
+    assert!(bed.server.audit().is_empty(), "nothing was read");
+}
+
+#[test]
+fn nestor_killed_by_a_signal_takes_its_proxy_along() {
+    use std::os::unix::process::ExitStatusExt;
+    let k = kubectl_or_skip!();
+    for signal in ["TERM", "INT", "HUP"] {
+        let bed = Bed::prod("dirqual", &[], k.clone());
+        let pid_file = bed.tmp.path().join("proxy.pid");
+        let stuck = wrapper(
+            &bed,
+            &format!("echo $$ > '{}'; sleep 30 & wait", pid_file.display()),
+        );
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"))
+            .current_dir(&bed.repo)
+            .args(["preview", "--no-input"])
+            .env("HOME", &bed.home)
+            .env("TMPDIR", &bed.sys_tmp)
+            .env("NESTOR_KUBECTL", &stuck)
+            .env_remove("NESTOR_READ_PATH")
+            .env_remove("KUBECONFIG")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let leader: u32 = loop {
+            if let Some(pid) = fs::read_to_string(&pid_file)
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+            {
+                break pid;
+            }
+            assert!(Instant::now() < deadline, "the proxy never started");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let status = child.wait().expect("wait");
+        let number = match signal {
+            "TERM" => 15,
+            "INT" => 2,
+            _ => 1,
+        };
+        assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+        let alive = wait_until_gone(|p| p.pgrp == leader || p.pid == leader);
+        assert!(alive.is_empty(), "{signal}: {alive:?}");
+    }
+}
+
+/// `kubectl-nestor -v ARGS` under a pseudo-terminal (`script`), `answer` typed at the prompt.
+fn under_tty(bed: &Bed, args: &str, answer: &str) -> Run {
+    use std::io::Write;
+    let cmd = format!("{} -v {args}", env!("CARGO_BIN_EXE_kubectl-nestor"));
+    let started = Instant::now();
+    let mut child = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(&bed.repo)
+        .env("HOME", &bed.home)
+        .env("TMPDIR", &bed.sys_tmp)
+        .env("NESTOR_KUBECTL", &bed.kubectl)
+        .env_remove("NESTOR_READ_PATH")
+        .env_remove("KUBECONFIG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("script");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(answer.as_bytes());
+    }
+    let out = child.wait_with_output().expect("script");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        took: started.elapsed(),
+    }
+}
+
+#[test]
+fn the_prompt_waits_with_no_proxy_running_and_the_nodes_are_read_once() {
+    let k = kubectl_or_skip!();
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("SKIP: no `script` (util-linux) for a pseudo-terminal");
+        return;
+    }
+    let bed = Bed::prod("dirqual", &[], k);
+    let nodes_reads = |bed: &Bed| {
+        bed.server
+            .audit()
+            .iter()
+            .filter(|e| e.path == "/api/v1/nodes")
+            .count()
+    };
+    let r = under_tty(&bed, "preview --no-color", "y\n");
+    assert_eq!(r.code, Some(0), "{r:?}");
+    // -v goes to the terminal too: the first proxy stops before the question is asked.
+    let screen = &r.stdout;
+    let prompt = screen.find("Is this the stack dirqual?").expect("prompt");
+    let stopped = screen.find("exec: stopped after").expect("stopped");
+    assert!(stopped < prompt, "{screen}");
+    assert_eq!(
+        screen.matches("kubectl-nestor: exec: kubectl ").count(),
+        2,
+        "{screen}"
+    );
+    assert!(screen.contains("PLAN: 2 layer(s) to install"), "{screen}");
+    assert_eq!(
+        nodes_reads(&bed),
+        1,
+        "the nodes read for the prompt is reused"
+    );
+    bed.assert_no_leftovers();
+
+    bed.server.clear_audit();
+    let r = under_tty(&bed, "preview --no-color", "n\n");
+    assert_eq!(r.code, Some(3), "{r:?}");
+    // (The Cloud SDK dispatcher asks /version for itself before running kubectl.)
+    let paths: Vec<String> = bed
+        .server
+        .audit()
+        .into_iter()
+        .filter(|e| {
+            !e.user_agent
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("kubectl-dispatcher")
+        })
+        .map(|e| e.path)
+        .collect();
+    assert_eq!(paths, ["/api/v1/nodes"], "only the nodes before the answer");
+    bed.assert_no_leftovers();
+    bed.assert_only_gets();
+}
