@@ -359,7 +359,7 @@ impl Catalog {
         for layer in &self.layers {
             for dep in &layer.after {
                 if self.get(dep).is_none() {
-                    let suggestion = nearest(dep, &ids)
+                    let suggestion = crate::suggest::nearest(dep, ids.iter().copied())
                         .map(|n| format!(" (did you mean `{n}`?)"))
                         .unwrap_or_default();
                     return Err(Error::input(
@@ -475,7 +475,7 @@ fn yaml_error(file: &str, e: &serde_norway::Error) -> Error {
                 break;
             };
             let valid: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-            let suggestion = nearest(bad, &valid)
+            let suggestion = crate::suggest::nearest(bad, valid.iter().copied())
                 .map(|n| format!(", did you mean `{n}`?"))
                 .unwrap_or_default();
             let list = valid
@@ -490,31 +490,6 @@ fn yaml_error(file: &str, e: &serde_norway::Error) -> Error {
         }
     }
     Error::input(format!("{place}: {message}"), LAYER_FORMAT_HINT)
-}
-
-/// The candidate closest to `word` by edit distance (case-insensitive), if close enough.
-pub(crate) fn nearest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let w = word.to_lowercase();
-    candidates
-        .iter()
-        .map(|c| (edit_distance(&w, &c.to_lowercase()), *c))
-        .filter(|(d, c)| *d <= 2.max(c.chars().count() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 // ---- strict deserialization ------------------------------------------------------------
@@ -1140,7 +1115,8 @@ mod tests {
 
     #[test]
     fn nearest_key() {
-        assert_eq!(nearest("helthy", &["detect", "healthy"]), Some("healthy"));
-        assert_eq!(nearest("zzzzzz", &["detect", "healthy"]), None);
+        let keys = ["detect", "healthy"];
+        assert_eq!(crate::suggest::nearest("helthy", keys), Some("healthy"));
+        assert_eq!(crate::suggest::nearest("zzzzzz", keys), None);
     }
 }
