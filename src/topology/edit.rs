@@ -184,13 +184,7 @@ fn resolve_symlink(path: &Path) -> Result<PathBuf> {
 
 /// The stack name becomes part of a YAML line and a file name: a DNS-1123 label only.
 fn check_stack_name(stack: &str) -> Result<()> {
-    let ok = !stack.is_empty()
-        && stack.len() <= 63
-        && stack
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !stack.starts_with('-')
-        && !stack.ends_with('-');
+    let ok = super::schema::is_dns1123_label(stack);
     if ok {
         Ok(())
     } else {
