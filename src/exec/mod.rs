@@ -188,8 +188,13 @@ impl Runner {
         }
     }
 
-    /// Run `tool args` and wait, bounded by the timeout plus [`KILL_MARGIN`].
-    pub fn run(&self, tool: Tool, args: &[String]) -> Result<Output, ExecError> {
+    /// The gate every spawn goes through: the allowlist first, then the tool's path. Returns
+    /// the program and the redacted command line used in messages.
+    pub(super) fn admit(
+        &self,
+        tool: Tool,
+        args: &[String],
+    ) -> Result<(PathBuf, String), ExecError> {
         let shown = format!("{} {}", tool.name(), shell_words(&redact::argv(args)));
         let fail = |failure| ExecError {
             tool,
@@ -198,6 +203,17 @@ impl Runner {
         };
         allowlist::check(tool, args).map_err(|reason| fail(Failure::Refused { reason }))?;
         let program = self.locate(tool).map_err(fail)?;
+        Ok((program, shown))
+    }
+
+    /// Run `tool args` and wait, bounded by the timeout plus [`KILL_MARGIN`].
+    pub fn run(&self, tool: Tool, args: &[String]) -> Result<Output, ExecError> {
+        let (program, shown) = self.admit(tool, args)?;
+        let fail = |failure| ExecError {
+            tool,
+            argv: shown.clone(),
+            failure,
+        };
         self.trace(&format!("exec: {shown}"));
         let started = Instant::now();
         let deadline = self.timeout + KILL_MARGIN;

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Instant;
 
-use super::{allowlist, kill_group, redact, shell_words, ExecError, Failure, Runner, Tool};
+use super::{kill_group, ExecError, Failure, Runner, Tool};
 
 /// A running child that nestor owns until it is dropped.
 ///
@@ -44,14 +44,12 @@ impl Runner {
         args: &[String],
         stderr_to: &Path,
     ) -> Result<Service, ExecError> {
-        let shown = format!("{} {}", tool.name(), shell_words(&redact::argv(args)));
+        let (program, shown) = self.admit(tool, args)?;
         let fail = |failure| ExecError {
             tool,
             argv: shown.clone(),
             failure,
         };
-        allowlist::check(tool, args).map_err(|reason| fail(Failure::Refused { reason }))?;
-        let program = self.locate(tool).map_err(fail)?;
         let stderr = File::create(stderr_to).map_err(|e| {
             fail(Failure::Spawn {
                 detail: format!("cannot create {}: {e}", stderr_to.display()),
