@@ -85,6 +85,17 @@ impl Context {
         }
     }
 
+    /// The target kubeconfig of `stack` (SPEC §4), its notices (an ignored KUBECONFIG, ...)
+    /// printed on stderr.
+    pub fn resolve_target(&self, stack: Option<&Topology>) -> Result<crate::target::Resolution> {
+        let resolution =
+            crate::target::resolve(stack, self.global.kubeconfig.as_deref(), &self.env)?;
+        for n in &resolution.notices {
+            crate::render::notice(n);
+        }
+        Ok(resolution)
+    }
+
     fn no_active_stack(&self) -> bool {
         match self.stacks_dir() {
             Err(_) => true,

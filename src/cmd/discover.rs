@@ -17,7 +17,7 @@ use crate::probe::{Node, Observation, ReadRequest, StorageClass};
 use crate::render::{self, Paint, API_VERSION};
 use crate::snapshot::{Snapshot, SnapshotTarget};
 use crate::state::{self, LayerReport, State};
-use crate::target::{self, kubeconfig};
+use crate::target::kubeconfig;
 use crate::topology::TargetKind;
 
 pub struct Args {
@@ -43,10 +43,7 @@ struct Discovery {
 
 pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let stack = ctx.optional_topology()?;
-    let resolution = target::resolve(stack.as_ref(), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
-    for n in &resolution.notices {
-        render::notice(n);
-    }
+    let resolution = ctx.resolve_target(stack.as_ref())?;
     if stack.as_ref().is_some_and(|s| s.kind() == TargetKind::Lima) && !resolution.path.exists() {
         return Err(Error::input(
             format!(

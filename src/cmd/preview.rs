@@ -15,7 +15,7 @@ use crate::render::{self, Paint};
 use crate::report::{self, Preview, Real, Source, StackRef, TargetRef};
 use crate::snapshot::Snapshot;
 use crate::state;
-use crate::target::{self, endpoint, kubeconfig, Resolution};
+use crate::target::{endpoint, kubeconfig, Resolution};
 use crate::topology::{TargetKind, Topology};
 use crate::{layers, prompt};
 
@@ -114,10 +114,7 @@ fn live_prod(
     requests: &[ReadRequest],
     scope: &Scope,
 ) -> Result<Reading> {
-    let resolution = target::resolve(Some(stack), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
-    for n in &resolution.notices {
-        render::notice(n);
-    }
+    let resolution = ctx.resolve_target(Some(stack))?;
     let kc = kubeconfig::read(&resolution.path)?;
     let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
     let reader = Reader::new(&kubectl, ctx.env.read_path);
@@ -235,10 +232,7 @@ fn live_lima(
     requests: &[ReadRequest],
     scope: &Scope,
 ) -> Result<Reading> {
-    let resolution = target::resolve(Some(stack), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
-    for n in &resolution.notices {
-        render::notice(n);
-    }
+    let resolution = ctx.resolve_target(Some(stack))?;
     let (vms, kube) = std::thread::scope(|threads| {
         let vms = threads.spawn(|| observe::lima_instances(&ctx.runner));
         let kube = read_bench(ctx, &resolution, requests, scope);

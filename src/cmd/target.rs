@@ -32,10 +32,7 @@ struct TargetDoc {
 
 pub fn run(ctx: &Context) -> Result<Exit> {
     let stack = ctx.optional_topology()?;
-    let resolution = target::resolve(stack.as_ref(), ctx.global.kubeconfig.as_deref(), &ctx.env)?;
-    for n in &resolution.notices {
-        render::notice(n);
-    }
+    let resolution = ctx.resolve_target(stack.as_ref())?;
     if let Some(s) = stack.as_ref().filter(|s| s.kind() == TargetKind::Lima) {
         if !resolution.path.exists() {
             return Err(Error::input(
