@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gate a pipeline on the real state of a stack: proceed only when nothing is missing.
 #   scripts/gate.sh dirqual            # uses the stack's declared kubeconfig and endpoint
-# Exit codes are kubectl-nestor's (SPEC §8): 0 nothing to do, 2 plan not empty,
+# Exit codes are kubectl-nestor's (README, "Exit codes"): 0 nothing to do, 2 plan not empty,
 # 3 target refused, 4 cluster unreachable, 1 error. Never treat 3 or 4 as "install".
 set -uo pipefail
 stack=${1:?usage: gate.sh STACK}

@@ -3,7 +3,7 @@
 //! tool or a refused argv stops the run, because those are bugs or setup errors, not facts
 //! about the cluster.
 //!
-//! Two read paths, chosen from measurements (README, "Performance"):
+//! Two read paths, chosen from measurements (docs/read-path.md, "Performance"):
 //! - **proxy** (the default): one `kubectl proxy` in its restricted form for the whole batch
 //!   and every read as a parallel GET over its unix socket ([`crate::apiread`]). One kubectl
 //!   process instead of one per read: about the time of a single `kubectl get`.

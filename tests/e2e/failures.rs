@@ -1,7 +1,7 @@
 //! The failure matrix (issue 5, SPEC §10): each failing tool, unreachable cluster and bad
 //! local file, through the real kubectl and the replay server. Each test checks the message,
 //! the exit code, and that nothing was written (the temp tree, kubectl's own cache aside, is
-//! byte-identical before and after). The README's "Failure matrix" table names these tests.
+//! byte-identical before and after). The "Failure matrix" table of docs/testing.md names these tests.
 
 use std::fs;
 use std::time::Duration;
