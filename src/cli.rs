@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     version,
     about = "Tell the truth about a Kubernetes stack: what is really there, read live, and what is really missing.",
     long_about = "Tell the truth about a Kubernetes stack: what is really there, read live, and what is really missing.\n\nRun as a kubectl plugin: `kubectl nestor ...`. Flags go after `nestor`. nestor never changes a cluster: it runs kubectl, limactl and ssh through a read-only allowlist.",
-    after_help = "Exit codes: 0 success, 1 error, 2 plan not empty (--detailed-exitcode), 3 target refused, 4 cluster unreachable."
+    after_help = "Exit codes: 0 success, 1 error, 2 work to do (--detailed-exitcode), 3 target refused, 4 cluster unreachable, 5 nothing to do but something undecided (--detailed-exitcode)."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -70,7 +70,7 @@ pub enum Format {
 pub enum Command {
     /// The real state of the stack, read live, and the plan of what is really missing.
     Preview {
-        /// Exit 2 when the plan is not empty (anything to install, repair, decide, create or start).
+        /// Exit 2 when there is something to install, repair, create or start; 5 when there is nothing to do but something nestor could not tell (undecided); 0 only when nothing is to do and everything is decided.
         #[arg(long)]
         detailed_exitcode: bool,
         /// Replay an observation saved by `discover --save FILE` instead of reading live (no kubectl call).

@@ -6,16 +6,20 @@ use std::fmt;
 /// Exit codes of SPEC §8. The numeric values are a contract with bash harnesses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
-    /// Success (with `--detailed-exitcode`: nothing to install or repair).
+    /// Success (with `--detailed-exitcode`: nothing to do and every layer decided).
     Ok = 0,
     /// Bad input, missing tool, unexpected output.
     Error = 1,
-    /// `--detailed-exitcode` and the plan is not empty.
+    /// `--detailed-exitcode`: something to install, repair, create or start (the undecided
+    /// layers, if any, are listed too: 2 wins over 5).
     PlanNotEmpty = 2,
     /// Target refused: kubeconfig not declared, endpoint mismatch, operator said no.
     Refused = 3,
     /// Cluster unreachable: connection refused, timeout, TLS or auth failure.
     Unreachable = 4,
+    /// `--detailed-exitcode`: nothing to install, repair, create or start, but something is
+    /// undecided (nestor could not tell). A harness must never read that as "nothing to do".
+    Undecided = 5,
 }
 
 impl Exit {

@@ -3,7 +3,8 @@
 //! Absent layers are installed in `after:` order; degraded layers are repaired, never
 //! reinstalled; unknown layers are undecided, never installed. For a lima stack the plan
 //! also says which VMs to create or start. A plan with anything undecided is not empty: a
-//! harness must not read "nothing to do" when nestor could not tell.
+//! harness must not read "nothing to do" when nestor could not tell. [`Plan::outcome`] tells
+//! the three cases apart for `--detailed-exitcode` (0, 2, 5).
 
 use std::collections::BTreeSet;
 
@@ -56,6 +57,17 @@ pub struct Plan {
     pub vms_to_start: Vec<String>,
     pub vms_broken: Vec<String>,
     pub vms_undecided: Vec<UndecidedVm>,
+}
+
+/// What a plan amounts to, for `--detailed-exitcode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing to do and every layer decided (exit 0).
+    Settled,
+    /// Something to install, repair, create or start (exit 2).
+    Work,
+    /// Nothing to do that nestor knows of, but something undecided (exit 5).
+    Undecided,
 }
 
 pub const REPAIR_HINT: &str = "repair in place; never reinstall over an existing layer";
@@ -127,6 +139,32 @@ impl Plan {
             vms_to_start: vms.to_start,
             vms_broken: vms.broken,
             vms_undecided: vms.undecided,
+        }
+    }
+
+    /// Work to do: a layer to install or repair, a VM to create, start or look at (broken).
+    pub fn has_work(&self) -> bool {
+        !(self.install.is_empty()
+            && self.repair.is_empty()
+            && self.vms_to_create.is_empty()
+            && self.vms_to_start.is_empty()
+            && self.vms_broken.is_empty())
+    }
+
+    /// Something nestor could not tell: an unknown layer, a VM in a status it does not know.
+    pub fn has_undecided(&self) -> bool {
+        !(self.undecided.is_empty() && self.vms_undecided.is_empty())
+    }
+
+    /// Which of the three a harness must tell apart: work wins over undecided (the undecided
+    /// ones are listed with the work), and only a plan with neither is settled.
+    pub fn outcome(&self) -> Outcome {
+        if self.has_work() {
+            Outcome::Work
+        } else if self.has_undecided() {
+            Outcome::Undecided
+        } else {
+            Outcome::Settled
         }
     }
 
@@ -330,6 +368,43 @@ mod tests {
         );
         assert_eq!(ids(&plan.undecided), ["etcd-backup"]);
         assert!(!plan.is_empty());
+    }
+
+    #[test]
+    fn outcome_tells_settled_work_and_undecided_apart_and_work_wins() {
+        let c = catalog();
+        let plan_of = |ids: &[&str]| {
+            let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+            Plan::build(
+                &c,
+                &evaluate(&c, &ids, &declared(), &dirqual()),
+                VmPlan::default(),
+            )
+        };
+        // dirqual: k8s and ceph present, datalake absent, etcd-backup not observable.
+        assert_eq!(plan_of(&["k8s", "ceph"]).outcome(), Outcome::Settled);
+        assert_eq!(plan_of(&["k8s", "datalake"]).outcome(), Outcome::Work);
+        let undecided = plan_of(&["k8s", "etcd-backup"]);
+        assert_eq!(undecided.outcome(), Outcome::Undecided);
+        assert!(!undecided.has_work() && undecided.has_undecided());
+        let both = plan_of(&["k8s", "datalake", "etcd-backup"]);
+        assert_eq!(both.outcome(), Outcome::Work);
+        assert_eq!(ids(&both.undecided), ["etcd-backup"]);
+        let vms = |v: VmPlan| Plan::build(&c, &[], v).outcome();
+        let broken = VmPlan {
+            broken: vec!["node1".into()],
+            ..VmPlan::default()
+        };
+        assert_eq!(vms(broken), Outcome::Work);
+        let odd = VmPlan {
+            undecided: vec![UndecidedVm {
+                name: "node1".into(),
+                status: "Paused".into(),
+            }],
+            ..VmPlan::default()
+        };
+        assert_eq!(vms(odd), Outcome::Undecided);
+        assert_eq!(vms(VmPlan::default()), Outcome::Settled);
     }
 
     #[test]

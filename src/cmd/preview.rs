@@ -86,10 +86,13 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         Format::Text => render::out(&preview.text(Paint { on: ctx.color() }))?,
         f => render::document(f, &preview)?,
     }
-    Ok(if args.detailed_exitcode && !preview.plan.empty {
-        Exit::PlanNotEmpty
-    } else {
-        Exit::Ok
+    if !args.detailed_exitcode {
+        return Ok(Exit::Ok);
+    }
+    Ok(match preview.plan.plan.outcome() {
+        plan::Outcome::Settled => Exit::Ok,
+        plan::Outcome::Work => Exit::PlanNotEmpty,
+        plan::Outcome::Undecided => Exit::Undecided,
     })
 }
 

@@ -120,6 +120,62 @@ fn everything_present_is_exit_0_with_detailed_exitcode() {
     );
 }
 
+/// `--detailed-exitcode` tells the three outcomes apart: 0 nothing to do and everything
+/// decided, 2 work to do (the undecided ones listed too), 5 nothing to do but something
+/// nestor could not tell. A harness must never read 5 as "nothing to do".
+#[test]
+fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
+    let forbidden = Answer::Fail("Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden: User \"reader\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope\n".into());
+    let only_undecided =
+        Cluster::dirqual_full().with("cephclusters.ceph.rook.io", forbidden.clone());
+    let bed = Bed::dirqual(ENDPOINT, &only_undecided);
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(5), "{}", stderr_of(&out));
+    let v = json_of(&out);
+    assert_eq!(ids(&v["plan"]["undecided"]), ["ceph"]);
+    assert_eq!(ids(&v["plan"]["install"]), Vec::<String>::new());
+    assert_eq!(ids(&v["plan"]["repair"]), Vec::<String>::new());
+    assert_eq!(v["plan"]["empty"], false);
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "--no-color", "--detailed-exitcode"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(5));
+    assert!(
+        stdout_of(&out).contains("PLAN: 1 undecided\n"),
+        "{}",
+        stdout_of(&out)
+    );
+    // Without --detailed-exitcode the same plan is a success.
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+
+    let work_and_undecided = Cluster::dirqual().with("cephclusters.ceph.rook.io", forbidden);
+    let bed = Bed::dirqual(ENDPOINT, &work_and_undecided);
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "2 wins over 5");
+    let v = json_of(&out);
+    assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
+    assert_eq!(
+        ids(&v["plan"]["undecided"]),
+        ["ceph"],
+        "listed with the work"
+    );
+}
+
 #[test]
 fn ceph_health_warn_is_repair_never_install() {
     let cluster = Cluster::dirqual().with(
@@ -667,7 +723,7 @@ fn a_stack_catalog_adds_layers_that_preview_evaluates() {
 }
 
 #[test]
-fn the_gate_script_never_reads_3_or_4_as_work_to_do() {
+fn the_gate_script_never_reads_3_4_or_5_as_nothing_or_work_to_do() {
     let gate = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/gate.sh");
     let run = |bed: &Bed| {
         bed.cmd_program("bash")
@@ -687,6 +743,19 @@ fn the_gate_script_never_reads_3_or_4_as_work_to_do() {
     );
     let out = run(&Bed::dirqual(ENDPOINT, &Cluster::dirqual_full()));
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let undecided = Cluster::dirqual_full().with(
+        "cephclusters.ceph.rook.io",
+        Answer::Fail(
+            "Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden\n".into(),
+        ),
+    );
+    let out = run(&Bed::dirqual(ENDPOINT, &undecided));
+    assert_eq!(out.status.code(), Some(5), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("could not tell"),
+        "{}",
+        stderr_of(&out)
+    );
     let out = run(&Bed::dirqual("https://10.99.0.1:6443", &Cluster::dirqual()));
     assert_eq!(out.status.code(), Some(3));
     assert!(
