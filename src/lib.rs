@@ -1,37 +1,36 @@
-//! kubectl-nestor: reads the real state of a Kubernetes stack and prints what is really missing.
+//! kubectl-nestor: reads the real state of a Kubernetes stack and prints what is really
+//! missing, read-only. `ARCHITECTURE.md` at the repository root is the map.
 //!
-//! Data flow, one module per step:
-//! `topology` (stack files) → `target` (which cluster, which kubeconfig) → `exec` (the only
-//! code that spawns processes, behind a read-only allowlist) → `probe` (pure parsers of
-//! kubectl/limactl JSON) → `state` (one state per layer) → `plan` (what is missing) →
-//! `render` (text, JSON, YAML). `observe` runs the reads: through one `kubectl proxy`
-//! (`proxy`, `http`, `apiread`) or one kubectl per read. `cli` and `config` turn argv into a validated context;
-//! `cmd` holds one file per subcommand; `run` maps the result to an exit code.
+//! The modules are layers, listed from the top: a module uses only the ones below it
+//! (`tests/architecture.rs` fails the build otherwise).
+//!
+//! - `cli`: argv to exit code (clap, dispatch).
+//! - `cmd`: one file per subcommand, orchestration only; `cmd::context` is the validated
+//!   configuration every command starts from.
+//! - `target`: which kubeconfig a command reads and why.
+//! - `read`: everything that touches the outside: `read::exec` (the only spawner, behind
+//!   the allowlist), kubectl, the proxy and its HTTP client, limactl, ssh.
+//! - `stack`: the operator's files: topology, schema, in-place edit, Ansible inventory.
+//! - `output`: text, JSON and YAML rendering, the report, prompts.
+//! - `model`: pure data and decisions: observations and their parsers, the catalog, layer
+//!   states, the plan, the snapshot format.
+//! - base: `error`, `env` (the captured process environment), `fs` (atomic writes),
+//!   `suggest`, `clock`.
 
-pub mod apiread;
-pub mod catalog;
 pub mod cli;
-pub mod clock;
 pub mod cmd;
-pub mod config;
-pub mod error;
-pub mod exec;
-pub mod fetch;
-pub mod http;
-pub mod inventory;
-pub mod kubectl;
-pub mod layers;
-pub mod observe;
-pub mod paths;
-pub mod plan;
-pub mod probe;
-pub mod prompt;
-pub mod proxy;
-pub mod render;
-pub mod report;
-pub mod run;
-pub mod snapshot;
-pub mod state;
-pub mod suggest;
 pub mod target;
-pub mod topology;
+
+pub mod read;
+
+pub mod stack;
+
+pub mod output;
+
+pub mod model;
+
+pub mod clock;
+pub mod env;
+pub mod error;
+pub mod fs;
+pub mod suggest;

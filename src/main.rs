@@ -2,5 +2,5 @@
 //! the process exit code.
 
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(nestor::run::run(std::env::args_os()).code())
+    std::process::ExitCode::from(nestor::cli::run::run(std::env::args_os()).code())
 }

@@ -7,21 +7,25 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::cli::Format;
-use crate::config::Context;
+use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
-use crate::kubectl::Kubectl;
-use crate::layers;
-use crate::observe;
-use crate::probe::{Node, Observation, ReadRequest, StorageClass};
-use crate::render::{self, Paint, API_VERSION};
-use crate::snapshot::{Snapshot, SnapshotTarget};
-use crate::state::{self, LayerReport, State};
+use crate::model::observation::{Node, Observation, ReadRequest, StorageClass};
+use crate::model::snapshot::{Snapshot, SnapshotTarget};
+use crate::model::state::{self, LayerReport, State};
+use crate::output::render::Format;
+use crate::output::render::{self, Paint, API_VERSION};
+use crate::read::kubectl::Kubectl;
+use crate::read::reader;
+use crate::stack::TargetKind;
 use crate::target::kubeconfig;
-use crate::topology::TargetKind;
 
+#[derive(Debug, Clone, clap::Args)]
 pub struct Args {
+    /// Save what was read as a snapshot for `preview --snapshot FILE`.
+    #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Print a stack YAML skeleton of what was found instead of the inventory.
+    #[arg(long)]
     pub emit_topology: bool,
 }
 
@@ -54,7 +58,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         ));
     }
     let kc = kubeconfig::read(&resolution.path)?;
-    let catalog = layers::catalog_for(stack.as_ref().and_then(|s| s.catalog_path()).as_deref())?;
+    let catalog = crate::model::catalog::catalog_for(
+        stack.as_ref().and_then(|s| s.catalog_path()).as_deref(),
+    )?;
     let all: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
     let mut requests = catalog.required_reads(&all);
     for r in [
@@ -70,12 +76,12 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
     let mut obs = Observation::skipped("not read");
     // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
-    observe::Reader::new(&kubectl, ctx.env.read_path).read_into(
+    reader::Reader::new(&kubectl, ctx.env.read_path).read_into(
         &requests,
-        &observe::Scope::default(),
+        &crate::model::observation::Scope::default(),
         &mut obs,
     )?;
-    if let Some(e) = observe::unreachable_error(&obs, &kc.server) {
+    if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
         return Err(e);
     }
     let target = SnapshotTarget {

@@ -9,17 +9,27 @@
 
 use std::path::Path;
 
-use crate::config::Context;
+use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
-use crate::exec::Tool;
-use crate::fetch::{self, SshFetch};
-use crate::inventory::Inventory;
-use crate::kubectl::{cluster_error, Kubectl};
-use crate::probe::parse_nodes;
-use crate::prompt;
-use crate::render;
-use crate::target::{self, endpoint, kubeconfig};
-use crate::topology::{TargetKind, Topology};
+use crate::model::observation::parse_nodes;
+use crate::output::prompt;
+use crate::output::render;
+use crate::read::exec::Tool;
+use crate::read::fetch::{self, SshFetch};
+use crate::read::kubectl::{cluster_error, Kubectl};
+use crate::stack::endpoint;
+use crate::stack::inventory::Inventory;
+use crate::stack::{TargetKind, Topology};
+use crate::target::{self, kubeconfig};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum KubeconfigCommand {
+    /// ssh to the control-plane host of the inventory, read admin_conf and write the stack's declared kubeconfig (0600).
+    #[command(
+        long_about = "Repatriate the kubeconfig of a prod stack (--stack, else the active stack).\n\nssh to the first host of the inventory's control-plane group runs exactly `[-p PORT] [-i KEY] -o ConnectTimeout=N [-o BatchMode=yes] [USER@]HOST sudo -n cat ADMIN_CONF` (plain `cat` as root); host-key checking is never weakened. The bytes must be a kubeconfig with a cluster, a user and a resolvable current-context. They are written to the topology's `kubeconfig:` with mode 0600, atomically, never inside a git work tree. A different existing file is replaced only after an interactive yes, and kept as FILE.bak-YYYYMMDDTHHMMSSZ. Then `kubectl get nodes` verifies the new file."
+    )]
+    Fetch,
+}
 
 /// `kubeconfig fetch` for `--stack`, else the active stack.
 pub fn run(ctx: &Context) -> Result<Exit> {
@@ -172,7 +182,10 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
     let found = parse_nodes(&out.stdout_text())?;
     let mut text = field(
         "verified",
-        &format!("kubectl get nodes: {}", crate::render::nodes_line(&found)),
+        &format!(
+            "kubectl get nodes: {}",
+            crate::output::render::nodes_line(&found)
+        ),
     );
     text.push_str(&render::node_table(&found, paint));
     render::out(&text)?;

@@ -1,5 +1,6 @@
 //! One file per subcommand. Each returns the exit code it decided, or an error.
 
+pub mod context;
 pub mod discover;
 pub mod fetch;
 pub mod preview;

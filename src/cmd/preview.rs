@@ -4,23 +4,30 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::Format;
-use crate::config::Context;
+use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
-use crate::kubectl::Kubectl;
-use crate::observe::{self, Reader, Scope};
-use crate::plan::{self, Plan};
-use crate::probe::{LimaInstance, Observation, ReadRequest};
-use crate::render::{self, Paint};
-use crate::report::{self, Preview, Real, Source, StackRef, TargetRef};
-use crate::snapshot::Snapshot;
-use crate::state;
-use crate::target::{endpoint, kubeconfig, Resolution};
-use crate::topology::{TargetKind, Topology};
-use crate::{layers, prompt};
+use crate::model::observation::Scope;
+use crate::model::observation::{LimaInstance, Observation, ReadRequest};
+use crate::model::plan::{self, Plan};
+use crate::model::snapshot::Snapshot;
+use crate::model::state;
+use crate::output::prompt;
+use crate::output::render::Format;
+use crate::output::render::{self, Paint};
+use crate::output::report::{self, Preview, Real, Source, StackRef, TargetRef};
+use crate::read::kubectl::Kubectl;
+use crate::read::reader::{self, Reader};
+use crate::stack::endpoint;
+use crate::stack::{TargetKind, Topology};
+use crate::target::{kubeconfig, Resolution};
 
+#[derive(Debug, Clone, clap::Args)]
 pub struct Args {
+    /// Exit 2 when there is something to install, repair, create or start; 5 when there is nothing to do but something nestor could not tell (undecided); 0 only when nothing is to do and everything is decided.
+    #[arg(long)]
     pub detailed_exitcode: bool,
+    /// Replay an observation saved by `discover --save FILE` instead of reading live (no kubectl call).
+    #[arg(long, value_name = "FILE")]
     pub snapshot: Option<PathBuf>,
 }
 
@@ -34,7 +41,7 @@ struct Reading {
 
 pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let stack = ctx.topology(None)?;
-    let catalog = layers::catalog_for(stack.catalog_path().as_deref())?;
+    let catalog = crate::model::catalog::catalog_for(stack.catalog_path().as_deref())?;
     let layer_ids = stack.layer_ids();
     let mut requests = catalog.required_reads(&layer_ids);
     if !requests.contains(&ReadRequest::Nodes) {
@@ -126,7 +133,7 @@ fn live_prod(
         // The operator sees the nodes before saying yes; that read is reused below. Its proxy
         // is stopped before the prompt: nothing runs while the operator thinks.
         reader.read_into(&[ReadRequest::Nodes], scope, &mut obs)?;
-        if let Some(e) = observe::unreachable_error(&obs, &kc.server) {
+        if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
             return Err(e);
         }
         let block = confirmation_block(stack, &resolution, &kc, &obs);
@@ -151,8 +158,8 @@ fn live_prod(
     } else {
         Default::default()
     };
-    reader.read_into(&observe::remaining(requests, &done), scope, &mut obs)?;
-    if let Some(e) = observe::unreachable_error(&obs, &kc.server) {
+    reader.read_into(&reader::remaining(requests, &done), scope, &mut obs)?;
+    if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
         return Err(e);
     }
     Ok(Reading {
@@ -237,7 +244,7 @@ fn live_lima(
 ) -> Result<Reading> {
     let resolution = ctx.resolve_target(Some(stack))?;
     let (vms, kube) = std::thread::scope(|threads| {
-        let vms = threads.spawn(|| observe::lima_instances(&ctx.runner));
+        let vms = threads.spawn(|| reader::lima_instances(&ctx.runner));
         let kube = read_bench(ctx, &resolution, requests, scope);
         let vms = vms
             .join()

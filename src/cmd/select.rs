@@ -9,14 +9,14 @@
 use std::fs;
 use std::path::Path;
 
-use crate::config::{known_layers, Context};
+use crate::cmd::context::{known_layers, Context};
 use crate::error::{Error, Exit, Result};
-use crate::kubectl::{cluster_error, Kubectl};
-use crate::probe::parse_nodes;
-use crate::prompt;
-use crate::render;
+use crate::model::observation::parse_nodes;
+use crate::output::prompt;
+use crate::output::render;
+use crate::read::kubectl::{cluster_error, Kubectl};
+use crate::stack::{self, edit, schema, TargetKind, Topology, CURRENT};
 use crate::target::kubeconfig;
-use crate::topology::{self, edit, schema, TargetKind, Topology, CURRENT};
 
 pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
     if !schema::is_dns1123_label(name) || name == "current" {
@@ -26,7 +26,7 @@ pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
         ));
     }
     let dir = ctx.stacks_dir()?;
-    let file = topology::select_file(Some(name), &dir, &ctx.env)?;
+    let file = stack::select_file(Some(name), &dir, &ctx.env)?;
     // Never point current.yaml at a file that does not load.
     let t = Topology::load(&file, &dir.path, &known_layers)?;
     switch_current(&dir.path, name)?;
@@ -135,7 +135,7 @@ fn offer_kubeconfig_line(ctx: &Context, t: &Topology) -> Result<Option<Topology>
         )
     })?;
     let edited = edit::add_kubeconfig_line(&original, name)?;
-    edit::write_atomically(&t.file, &edited)?;
+    crate::fs::write_atomically(&t.file, &edited)?;
     render::out(&format!("added `{line}` to {file}\n"))?;
     Topology::load(&t.file, &t.stacks_dir, &known_layers).map(Some)
 }
@@ -167,7 +167,7 @@ fn check_kubeconfig(ctx: &Context, t: &Topology) -> Result<Exit> {
                                 "cluster {} reachable through {}: {}\n",
                                 kc.server,
                                 path.display(),
-                                crate::render::nodes_line(&found)
+                                crate::output::render::nodes_line(&found)
                             ))?,
                             Err(e) => render::notice(&e.message),
                         }

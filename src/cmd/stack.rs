@@ -1,14 +1,39 @@
 //! `stack list`, `stack show`, `stack env`: the stacks as the files declare them.
 
+use clap::Subcommand;
 use serde::Serialize;
 
-use crate::cli::Format;
-use crate::config::{known_layers, Context};
+use crate::cmd::context::{known_layers, Context};
 use crate::error::{Error, Exit, Result};
-use crate::exec::shell_quote;
-use crate::render::{self, API_VERSION};
+use crate::output::render::Format;
+use crate::output::render::{self, API_VERSION};
+use crate::read::exec::shell_quote;
+use crate::stack::{TargetKind, Topology};
 use crate::target;
-use crate::topology::{TargetKind, Topology};
+
+#[derive(Debug, Subcommand)]
+pub enum StackCommand {
+    /// The stacks with their kind and declared kubeconfig; `*` marks the active one.
+    List,
+    /// One parsed topology (default: the active stack).
+    Show {
+        /// Stack name (default: --stack, else the active stack).
+        name: Option<String>,
+    },
+    /// Print `export KUBECONFIG='...'` for the stack, for `eval "$(kubectl nestor stack env)"`.
+    Env {
+        /// Stack name (default: --stack, else the active stack).
+        name: Option<String>,
+    },
+    /// Make NAME the active stack (stacks/current.yaml); for prod, offer to declare and fetch its kubeconfig.
+    #[command(
+        long_about = "Make NAME the active stack: stacks/current.yaml becomes a symlink to NAME.yaml, switched atomically.\n\nFor a prod stack without `kubeconfig:` it asks `Add \"kubeconfig: ~/.kube/NAME.config\" to FILE? [y/N]` and adds that one line, leaving every other byte of the file as it was. When the declared kubeconfig is absent or its cluster unreachable it offers `kubeconfig fetch`. With --no-input (or without a terminal) it never writes the topology and never contacts a cluster: it prints the line to add."
+    )]
+    Select {
+        /// Stack name: stacks/NAME.yaml.
+        name: String,
+    },
+}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -31,6 +56,16 @@ struct StackRow {
     error: Option<String>,
 }
 
+/// Dispatch a `stack` subcommand.
+pub fn run(ctx: &Context, command: &StackCommand) -> Result<Exit> {
+    match command {
+        StackCommand::List => list(ctx),
+        StackCommand::Show { name } => show(ctx, name.as_deref()),
+        StackCommand::Env { name } => env(ctx, name.as_deref()),
+        StackCommand::Select { name } => crate::cmd::select::run(ctx, name),
+    }
+}
+
 pub fn list(ctx: &Context) -> Result<Exit> {
     let dir = ctx.stacks_dir()?;
     let active = dir.active_name();
@@ -50,7 +85,7 @@ pub fn list(ctx: &Context) -> Result<Exit> {
                         t.raw
                             .kubeconfig
                             .clone()
-                            .unwrap_or_else(|| crate::topology::BENCH_KUBECONFIG.to_string()),
+                            .unwrap_or_else(|| crate::stack::BENCH_KUBECONFIG.to_string()),
                     ),
                     TargetKind::Prod => t.raw.kubeconfig.clone(),
                 },

@@ -3,14 +3,15 @@
 
 use serde::Serialize;
 
-use crate::cli::Format;
-use crate::config::Context;
+use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
-use crate::kubectl::{cluster_error, Kubectl};
-use crate::probe::{parse_nodes, Node};
-use crate::render::{self, API_VERSION};
-use crate::target::{self, endpoint, kubeconfig};
-use crate::topology::TargetKind;
+use crate::model::observation::{parse_nodes, Node};
+use crate::output::render::Format;
+use crate::output::render::{self, API_VERSION};
+use crate::read::kubectl::{cluster_error, Kubectl};
+use crate::stack::endpoint;
+use crate::stack::TargetKind;
+use crate::target::{self, kubeconfig};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -2,9 +2,9 @@
 
 use serde::Serialize;
 
-use crate::cli::Format;
 use crate::error::{Exit, Result};
-use crate::render::{self, API_VERSION};
+use crate::output::render::Format;
+use crate::output::render::{self, API_VERSION};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -2,16 +2,15 @@
 //! always reported. For prod there is no silent fallback; for lima the bench kubeconfig is
 //! authoritative so a bench command can never read another cluster.
 
-pub mod endpoint;
 pub mod kubeconfig;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::env::Environment;
 use crate::error::{Error, Result};
-use crate::paths::Environment;
-use crate::topology::{TargetKind, Topology};
+use crate::stack::{TargetKind, Topology};
 
 /// The rule of SPEC §4 that chose the kubeconfig.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -4,8 +4,8 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
-use nestor::exec::{Failure, Runner, Tool};
-use nestor::paths::Environment;
+use nestor::env::Environment;
+use nestor::read::exec::{Failure, Runner, Tool};
 
 use crate::support::*;
 

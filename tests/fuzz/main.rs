@@ -1,6 +1,6 @@
 //! Fuzz targets for every reader of outside input (issue 5): the topology reader, the Ansible
 //! inventory reader, the kubeconfig parser, the catalog overlay, every kubectl JSON parser
-//! of `nestor::probe` and the `limactl list --json` parser. Property: no panic, no runaway
+//! of `nestor::model::observation` and the `limactl list --json` parser. Property: no panic, no runaway
 //! memory, on arbitrary bytes and on structured mutations of the real fixtures (truncation,
 //! deletion, replaced and inserted characters, deep nesting, huge numbers, repeated slices,
 //! JSON values swapped for wrong types). When a parse succeeds, what nestor does next with
@@ -25,9 +25,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::Value;
 
-use nestor::catalog::Catalog;
-use nestor::inventory::Inventory;
-use nestor::probe::{self, Observation, ReadRequest};
+use nestor::model::catalog::Catalog;
+use nestor::model::observation::{self, Observation, ReadRequest};
+use nestor::stack::inventory::Inventory;
 
 // ---- the harness -----------------------------------------------------------------------------
 
@@ -521,8 +521,8 @@ fn evaluate(request: &ReadRequest, text: &str) {
     obs.record(request, Ok(text));
     let ids: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
     let declared: Vec<String> = (1..=4).map(|i| format!("dirqual{i}")).collect();
-    let reports = nestor::state::evaluate(catalog, &ids, &declared, &obs);
-    let _ = nestor::plan::Plan::build(catalog, &reports, Default::default());
+    let reports = nestor::model::state::evaluate(catalog, &ids, &declared, &obs);
+    let _ = nestor::model::plan::Plan::build(catalog, &reports, Default::default());
     let _ = serde_json::to_string(&obs);
 }
 
@@ -545,7 +545,7 @@ const API_VERSIONS: &str = include_str!("../fixtures/kubectl/api-versions.txt");
 const LIMACTL: &str = include_str!("../fixtures/limactl/list-bench.ndjson");
 const TOPOLOGY_PROD: &str = include_str!("../../examples/stacks/dirqual.yaml");
 const TOPOLOGY_LIMA: &str = include_str!("../../examples/stacks/bench.yaml");
-const CATALOG: &str = include_str!("../../src/catalog/builtin.yaml");
+const CATALOG: &str = include_str!("../../src/model/catalog/builtin.yaml");
 
 const CATALOG_OVERLAY: &str = "# a stack's catalog: file
 - id: vault
@@ -635,11 +635,11 @@ users:
 
 #[test]
 fn topology_reader() {
-    let known = nestor::layers::known_ids(None).expect("catalog ids");
+    let known = nestor::model::catalog::known_ids(None).expect("catalog ids");
     let file = Path::new("/repo/stacks/dirqual.yaml");
     fuzz_reader("topology", &[TOPOLOGY_PROD, TOPOLOGY_LIMA], false, |text| {
-        let _ = nestor::topology::schema::parse(text, file, "dirqual", Some(&known));
-        let _ = nestor::topology::schema::parse(text, file, "bench", None);
+        let _ = nestor::stack::schema::parse(text, file, "dirqual", Some(&known));
+        let _ = nestor::stack::schema::parse(text, file, "bench", None);
     });
 }
 
@@ -696,7 +696,7 @@ fn catalog_overlay() {
 #[test]
 fn kubectl_get_nodes() {
     fuzz_reader("parse_nodes", &[NODES, NODES_NOTREADY], true, |t| {
-        if probe::parse_nodes(t).is_ok() {
+        if observation::parse_nodes(t).is_ok() {
             evaluate(&ReadRequest::Nodes, t);
         }
     });
@@ -705,7 +705,7 @@ fn kubectl_get_nodes() {
 #[test]
 fn kubectl_get_namespaces() {
     fuzz_reader("parse_namespaces", &[NAMESPACES], true, |t| {
-        if probe::parse_namespaces(t).is_ok() {
+        if observation::parse_namespaces(t).is_ok() {
             evaluate(&ReadRequest::Namespaces, t);
         }
     });
@@ -718,7 +718,7 @@ fn kubectl_get_storageclasses() {
         &[STORAGE_CLASSES, STORAGE_CLASSES_BETA],
         true,
         |t| {
-            if probe::parse_storage_classes(t).is_ok() {
+            if observation::parse_storage_classes(t).is_ok() {
                 evaluate(&ReadRequest::StorageClasses, t);
             }
         },
@@ -728,7 +728,7 @@ fn kubectl_get_storageclasses() {
 #[test]
 fn kubectl_get_daemonsets() {
     fuzz_reader("parse_daemonsets", &[DAEMONSETS], true, |t| {
-        if probe::parse_daemonsets(t).is_ok() {
+        if observation::parse_daemonsets(t).is_ok() {
             evaluate(&ReadRequest::DaemonSets, t);
         }
     });
@@ -741,7 +741,7 @@ fn kubectl_get_deployments() {
         &[DEPLOYMENTS, DEPLOYMENTS_CM],
         true,
         |t| {
-            if probe::parse_deployments(t).is_ok() {
+            if observation::parse_deployments(t).is_ok() {
                 evaluate(&ReadRequest::Deployments, t);
             }
         },
@@ -751,7 +751,7 @@ fn kubectl_get_deployments() {
 #[test]
 fn kubectl_get_statefulsets() {
     fuzz_reader("parse_statefulsets", &[STATEFULSETS], true, |t| {
-        if probe::parse_statefulsets(t).is_ok() {
+        if observation::parse_statefulsets(t).is_ok() {
             evaluate(&ReadRequest::StatefulSets, t);
         }
     });
@@ -764,7 +764,7 @@ fn kubectl_get_custom_objects() {
         &[CEPHCLUSTERS, CEPHOBJECTSTORES, CNPG],
         true,
         |t| {
-            if probe::parse_custom_objects(t).is_ok() {
+            if observation::parse_custom_objects(t).is_ok() {
                 for r in [
                     "cephclusters.ceph.rook.io",
                     "cephobjectstores.ceph.rook.io",
@@ -780,7 +780,7 @@ fn kubectl_get_custom_objects() {
 #[test]
 fn kubectl_api_versions() {
     fuzz_reader("parse_api_versions", &[API_VERSIONS], false, |t| {
-        if probe::parse_api_versions(t).is_ok() {
+        if observation::parse_api_versions(t).is_ok() {
             evaluate(&ReadRequest::ApiGroups, t);
         }
     });
@@ -789,10 +789,10 @@ fn kubectl_api_versions() {
 #[test]
 fn limactl_list() {
     fuzz_reader("parse_limactl_list", &[LIMACTL], true, |t| {
-        if let Ok(found) = probe::parse_limactl_list(t) {
+        if let Ok(found) = observation::parse_limactl_list(t) {
             let wanted: Vec<String> = ["node1", "node2", "node3"].map(String::from).to_vec();
-            let _ = nestor::plan::vm_plan(&wanted, &found);
-            let _ = nestor::report::vm_rows(&wanted, &found);
+            let _ = nestor::model::plan::vm_plan(&wanted, &found);
+            let _ = nestor::output::report::vm_rows(&wanted, &found);
         }
     });
 }
@@ -804,8 +804,8 @@ fn kubectl_stderr_classification() {
         &["E1130 09:20:08.104960   30023 memcache.go:265] \"Unhandled Error\" err=\"couldn't get current server API group list: Get \\\"http://127.0.0.1:1/api?timeout=10s\\\": dial tcp 127.0.0.1:1: connect: connection refused\"\nThe connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?\n"],
         false,
         |t| {
-            let _ = probe::classify_kubectl_stderr(t);
-            let _ = probe::kubectl_message(t);
+            let _ = observation::classify_kubectl_stderr(t);
+            let _ = observation::kubectl_message(t);
         },
     );
 }

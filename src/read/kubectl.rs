@@ -4,11 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::env::Environment;
 use crate::error::Error;
-use crate::exec::allowlist::{PROXY_ACCEPT_PATHS, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
-use crate::exec::{ExecError, Failure, Output, Runner, Tool};
-use crate::paths::Environment;
-use crate::probe::ReadFailure;
+use crate::model::observation::ReadFailure;
+use crate::read::exec::allowlist::{PROXY_ACCEPT_PATHS, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
+use crate::read::exec::{ExecError, Failure, Output, Runner, Tool};
 
 pub struct Kubectl<'a> {
     runner: &'a Runner,
@@ -21,7 +21,10 @@ impl<'a> Kubectl<'a> {
         Kubectl {
             runner,
             kubeconfig: kubeconfig.to_path_buf(),
-            cache_dir: env.home.is_none().then(crate::exec::fallback_cache_dir),
+            cache_dir: env
+                .home
+                .is_none()
+                .then(crate::read::exec::fallback_cache_dir),
         }
     }
 
@@ -67,14 +70,14 @@ pub fn cluster_error(e: ExecError, server: &str) -> Error {
     let unreachable = match &e.failure {
         Failure::TimedOut { .. } => true,
         Failure::Exit { stderr, .. } => {
-            crate::observe::is_unreachable(&ReadFailure::from_kubectl_stderr(stderr))
+            crate::model::observation::is_unreachable(&ReadFailure::from_kubectl_stderr(stderr))
         }
         _ => false,
     };
     if !unreachable {
         return e.into_error();
     }
-    let quoted = crate::probe::kubectl_message(e.stderr());
+    let quoted = crate::model::observation::kubectl_message(e.stderr());
     let detail = if quoted.is_empty() {
         format!("`{}` was killed after the request timeout", e.argv)
     } else {
@@ -82,12 +85,9 @@ pub fn cluster_error(e: ExecError, server: &str) -> Error {
     };
     Error::unreachable(
         format!("cluster {server} unreachable: {detail}"),
-        UNREACHABLE_HINT,
+        crate::model::observation::UNREACHABLE_HINT,
     )
 }
-
-/// What to do when the API server cannot be reached.
-pub const UNREACHABLE_HINT: &str = "check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid";
 
 #[cfg(test)]
 mod tests {
@@ -105,11 +105,14 @@ mod tests {
         let runner = Runner::new(&env, std::time::Duration::from_secs(10), false);
         let k = Kubectl::new(&runner, Path::new("/home/op/.kube/dirqual.config"), &env);
         let argv = k.proxy_argv(&dir.path().join("proxy.sock"));
-        assert_eq!(crate::exec::allowlist::check(Tool::Kubectl, &argv), Ok(()));
+        assert_eq!(
+            crate::read::exec::allowlist::check(Tool::Kubectl, &argv),
+            Ok(())
+        );
         assert_eq!(argv[0], "--kubeconfig=/home/op/.kube/dirqual.config");
         assert_eq!(argv[2], "proxy");
         // A socket in a directory others may enter is refused.
         let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755));
-        assert!(crate::exec::allowlist::check(Tool::Kubectl, &argv).is_err());
+        assert!(crate::read::exec::allowlist::check(Tool::Kubectl, &argv).is_err());
     }
 }

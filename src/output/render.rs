@@ -5,11 +5,18 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::cli::Format;
 use crate::error::{Error, Result};
 
 /// The `apiVersion` of every document nestor prints or saves.
-pub const API_VERSION: &str = "nestor/v1";
+pub use crate::model::API_VERSION;
+
+/// Output format: human text, or the versioned document as JSON or YAML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Yaml,
+}
 
 /// Print a document as JSON or YAML on stdout.
 pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
@@ -98,7 +105,7 @@ fn visible_len(s: &str) -> usize {
 
 /// The nodes as an indented table: name, Ready, roles, InternalIP, kubelet version.
 /// Empty when there are no nodes.
-pub fn node_table(nodes: &[crate::probe::Node], paint: Paint) -> String {
+pub fn node_table(nodes: &[crate::model::observation::Node], paint: Paint) -> String {
     if nodes.is_empty() {
         return String::new();
     }
@@ -126,7 +133,7 @@ pub fn node_table(nodes: &[crate::probe::Node], paint: Paint) -> String {
 }
 
 /// `dirqual1..4, 4/4 Ready` — the nodes seen, compactly (SPEC §5).
-pub fn nodes_line(nodes: &[crate::probe::Node]) -> String {
+pub fn nodes_line(nodes: &[crate::model::observation::Node]) -> String {
     let ready = nodes.iter().filter(|n| n.ready).count();
     let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
     if names.is_empty() {

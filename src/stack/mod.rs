@@ -2,14 +2,16 @@
 //! parsed topology with its paths resolved against the repo root.
 
 pub mod edit;
+pub mod endpoint;
+pub mod inventory;
 pub mod schema;
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::env::{expand_tilde, Environment};
 use crate::error::{Error, Result};
-use crate::paths::{expand_tilde, Environment};
 pub use schema::{NodeDecl, RawTopology, Role, TargetKind};
 
 /// The name of the active-stack symlink inside the stacks directory.

@@ -391,6 +391,27 @@ pub mod read_map_serde {
     }
 }
 
+/// Reads that may be narrowed: workload reads listed here are read in these namespaces only
+/// (by the proxy path; the processes path reads every namespace). Empty: read everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scope {
+    pub workload_namespaces: BTreeMap<ReadRequest, BTreeSet<String>>,
+}
+
+/// True when a failure means the API server itself could not be reached or refused us.
+pub fn is_unreachable(f: &ReadFailure) -> bool {
+    matches!(
+        f.kind,
+        FailureKind::Unreachable
+            | FailureKind::Timeout
+            | FailureKind::Tls
+            | FailureKind::Unauthorized
+    )
+}
+
+/// What to do when the API server cannot be reached.
+pub const UNREACHABLE_HINT: &str = "check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid";
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -423,9 +444,10 @@ mod tests {
         let mut obs = Observation::skipped("not read");
         obs.record(
             &ReadRequest::Nodes,
-            Ok(include_str!(
-                "../../tests/fixtures/kubectl/nodes-dirqual.json"
-            )),
+            Ok(include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/nodes-dirqual.json"
+            ))),
         );
         assert_eq!(obs.nodes.as_ref().map(Vec::len), Ok(4));
         obs.record(&ReadRequest::Namespaces, Ok("not json"));
@@ -464,9 +486,10 @@ mod tests {
         );
         obs.record(
             &ReadRequest::ApiGroups,
-            Ok(include_str!(
-                "../../tests/fixtures/kubectl/api-versions.txt"
-            )),
+            Ok(include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/api-versions.txt"
+            ))),
         );
         assert!(obs.api_groups.unwrap().contains("ceph.rook.io"));
     }

@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::plan::Plan;
-use crate::probe::{LimaInstance, Node, Observation};
-use crate::render::{self, Paint, API_VERSION};
-use crate::state::{LayerReport, State};
+use crate::model::observation::{LimaInstance, Node, Observation};
+use crate::model::plan::Plan;
+use crate::model::state::{LayerReport, State};
+use crate::output::render::{self, Paint, API_VERSION};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -101,7 +101,9 @@ impl Real {
         layers: Vec<LayerReport>,
     ) -> Real {
         let kubernetes_skipped = match &obs.nodes {
-            Err(f) if f.kind == crate::probe::FailureKind::Skipped => Some(f.message.clone()),
+            Err(f) if f.kind == crate::model::observation::FailureKind::Skipped => {
+                Some(f.message.clone())
+            }
             _ => None,
         };
         let nodes = match &obs.nodes {

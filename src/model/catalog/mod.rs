@@ -15,10 +15,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::probe::ReadRequest;
+use crate::model::observation::ReadRequest;
 
 const BUILTIN: &str = include_str!("builtin.yaml");
-const BUILTIN_NAME: &str = "builtin catalog (src/catalog/builtin.yaml)";
+const BUILTIN_NAME: &str = "builtin catalog (src/model/catalog/builtin.yaml)";
 const LAYER_FORMAT_HINT: &str = "a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:` (SPEC §6)";
 
 /// One platform layer.
@@ -790,6 +790,23 @@ fn is_dns_label(s: &str) -> bool {
 /// A DNS subdomain such as an API group: labels separated by dots.
 fn is_dns_name(s: &str) -> bool {
     s.split('.').all(is_dns_label)
+}
+
+/// The catalog for a stack whose `catalog:` resolves to `overrides` (if any).
+pub fn catalog_for(overrides: Option<&Path>) -> Result<Catalog> {
+    match overrides {
+        Some(path) => Catalog::with_overrides(path),
+        None => Catalog::builtin(),
+    }
+}
+
+/// Every valid layer id for such a stack.
+pub fn known_ids(overrides: Option<&Path>) -> Result<BTreeSet<String>> {
+    Ok(catalog_for(overrides)?
+        .ids()
+        .into_iter()
+        .map(String::from)
+        .collect())
 }
 
 #[cfg(test)]

@@ -97,9 +97,10 @@ mod tests {
 
     #[test]
     fn bench_instances() {
-        let list = parse_limactl_list(include_str!(
-            "../../tests/fixtures/limactl/list-bench.ndjson"
-        ))
+        let list = parse_limactl_list(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/limactl/list-bench.ndjson"
+        )))
         .unwrap();
         let v: Vec<_> = list
             .iter()

@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use std::process::Output as StdOutput;
 use std::time::{Duration, Instant};
 
+use crate::env::Environment;
 use crate::error::Error;
-use crate::paths::Environment;
 
 /// The external tools nestor may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

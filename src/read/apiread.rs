@@ -1,4 +1,4 @@
-//! Reads through the API proxy ([`crate::proxy`]): every [`ReadRequest`] of a batch becomes
+//! Reads through the API proxy ([`crate::read::proxy`]): every [`ReadRequest`] of a batch becomes
 //! the GET that `kubectl get ... -o json` itself sends (same API paths, `Accept:
 //! application/json`), and all of them go out at once, one std thread each. The List JSON
 //! answered is handed to the same parsers as kubectl's stdout: a `NodeList` differs from
@@ -20,11 +20,13 @@ use std::time::Instant;
 
 use serde::Deserialize;
 
-use crate::http::{HttpError, Response};
-use crate::kubectl::Kubectl;
-use crate::observe::Scope;
-use crate::probe::{classify_kubectl_stderr, FailureKind, Observation, ReadFailure, ReadRequest};
-use crate::proxy::ApiProxy;
+use crate::model::observation::Scope;
+use crate::model::observation::{
+    classify_kubectl_stderr, FailureKind, Observation, ReadFailure, ReadRequest,
+};
+use crate::read::http::{HttpError, Response};
+use crate::read::kubectl::Kubectl;
+use crate::read::proxy::ApiProxy;
 
 /// The version a custom resource is fetched at before discovery has answered.
 pub const SPECULATIVE_VERSION: &str = "v1";
@@ -704,7 +706,8 @@ mod tests {
             d.api_versions_text().unwrap(),
             "apps/v1\nceph.rook.io/v1\ncert-manager.io/v1\ncert-manager.io/v2\nv1\n"
         );
-        let groups = crate::probe::parse_api_versions(&d.api_versions_text().unwrap()).unwrap();
+        let groups =
+            crate::model::observation::parse_api_versions(&d.api_versions_text().unwrap()).unwrap();
         assert!(groups.contains("") && groups.contains("ceph.rook.io"));
         let forbidden = answers(vec![(
             "/apis",

@@ -389,7 +389,7 @@ fn check_remote_path(s: &str) -> Check {
 }
 
 fn check_endpoint(s: &str) -> Check {
-    if crate::target::endpoint::normalize(s).is_some() {
+    if crate::stack::endpoint::normalize(s).is_some() {
         return Ok(());
     }
     Err((

@@ -5,50 +5,24 @@
 //!
 //! Two read paths, chosen from measurements (docs/read-path.md, "Performance"):
 //! - **proxy** (the default): one `kubectl proxy` in its restricted form for the whole batch
-//!   and every read as a parallel GET over its unix socket ([`crate::apiread`]). One kubectl
+//!   and every read as a parallel GET over its unix socket ([`crate::read::apiread`]). One kubectl
 //!   process instead of one per read: about the time of a single `kubectl get`.
 //! - **processes**: one `kubectl get ... -o json` per read, all in parallel threads. Used when
 //!   kubectl cannot serve the proxy (it exits at once: an old or wrapped kubectl), or when
 //!   `NESTOR_READ_PATH=processes` asks for it (tests compare both paths).
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
+use crate::env::ReadPath;
 use crate::error::{Error, Result};
-use crate::exec::{ExecError, Failure, Runner, Tool};
-use crate::kubectl::Kubectl;
-use crate::probe::{
-    parse_limactl_list, FailureKind, LimaInstance, Observation, ReadFailure, ReadRequest,
+use crate::model::observation::{
+    is_unreachable, parse_limactl_list, FailureKind, LimaInstance, Observation, ReadFailure,
+    ReadRequest, Scope,
 };
-use crate::proxy::{ApiProxy, StartError};
-
-/// How reads reach the API server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ReadPath {
-    /// One `kubectl proxy`, parallel GETs over its unix socket.
-    #[default]
-    Proxy,
-    /// One kubectl process per read.
-    Processes,
-}
-
-impl ReadPath {
-    /// `NESTOR_READ_PATH`: `proxy` or `processes`.
-    pub fn parse(value: &str) -> Option<ReadPath> {
-        match value {
-            "proxy" => Some(ReadPath::Proxy),
-            "processes" => Some(ReadPath::Processes),
-            _ => None,
-        }
-    }
-}
-
-/// Reads that may be narrowed: workload reads listed here are read in these namespaces only
-/// (by the proxy path; the processes path reads every namespace). Empty: read everything.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Scope {
-    pub workload_namespaces: BTreeMap<ReadRequest, BTreeSet<String>>,
-}
+use crate::read::exec::{ExecError, Failure, Runner, Tool};
+use crate::read::kubectl::Kubectl;
+use crate::read::proxy::{ApiProxy, StartError};
 
 /// Reads batches of requests from one cluster. Remembers, for the rest of the run, that the
 /// proxy could not be started, so the fallback costs one failed start at most.
@@ -82,7 +56,7 @@ impl<'a> Reader<'a> {
         let runner = self.kubectl.runner();
         match ApiProxy::start(self.kubectl) {
             Ok(proxy) => {
-                crate::apiread::read_into(self.kubectl, &proxy, requests, scope, obs);
+                crate::read::apiread::read_into(self.kubectl, &proxy, requests, scope, obs);
                 drop(proxy);
                 Ok(())
             }
@@ -155,7 +129,7 @@ pub fn read_with_processes(
 
 /// Turn one kubectl run into a read outcome, or a run-stopping error.
 fn outcome(
-    result: std::result::Result<crate::exec::Output, ExecError>,
+    result: std::result::Result<crate::read::exec::Output, ExecError>,
 ) -> Result<std::result::Result<String, ReadFailure>> {
     match result {
         Ok(out) => Ok(Ok(out.stdout_text())),
@@ -176,17 +150,6 @@ fn outcome(
     }
 }
 
-/// True when a failure means the API server itself could not be reached or refused us.
-pub fn is_unreachable(f: &ReadFailure) -> bool {
-    matches!(
-        f.kind,
-        FailureKind::Unreachable
-            | FailureKind::Timeout
-            | FailureKind::Tls
-            | FailureKind::Unauthorized
-    )
-}
-
 /// The cluster-level error (exit 4) when the nodes read shows the API server unreachable.
 pub fn unreachable_error(obs: &Observation, server: &str) -> Option<Error> {
     let failure = obs.nodes.as_ref().err().filter(|f| is_unreachable(f))?;
@@ -196,7 +159,7 @@ pub fn unreachable_error(obs: &Observation, server: &str) -> Option<Error> {
             failure.kind,
             crate::error::one_line(&failure.message)
         ),
-        crate::kubectl::UNREACHABLE_HINT,
+        crate::model::observation::UNREACHABLE_HINT,
     ))
 }
 

@@ -7,8 +7,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::probe::Observation;
-use crate::render::API_VERSION;
+use crate::model::observation::Observation;
+use crate::model::API_VERSION;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -75,6 +75,6 @@ impl Snapshot {
         let mut json = serde_json::to_string_pretty(self)
             .map_err(|e| Error::internal(format!("cannot encode the snapshot: {e}")))?;
         json.push('\n');
-        crate::topology::edit::write_atomically(path, json.as_bytes())
+        crate::fs::write_atomically(path, json.as_bytes())
     }
 }

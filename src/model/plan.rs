@@ -10,9 +10,9 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::catalog::Catalog;
-use crate::probe::{LimaInstance, LimaStatus};
-use crate::state::{LayerReport, State, NOT_OBSERVABLE};
+use crate::model::catalog::Catalog;
+use crate::model::observation::{LimaInstance, LimaStatus};
+use crate::model::state::{LayerReport, State, NOT_OBSERVABLE};
 
 /// One layer in the plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -207,9 +207,11 @@ pub fn vm_plan(declared: &[String], instances: &[LimaInstance]) -> VmPlan {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::probe::{parse_custom_objects, parse_limactl_list, FailureKind, ReadFailure};
-    use crate::state::evaluate;
-    use crate::state::fixtures::{declared, dirqual, layers};
+    use crate::model::observation::{
+        parse_custom_objects, parse_limactl_list, FailureKind, ReadFailure,
+    };
+    use crate::model::state::evaluate;
+    use crate::model::state::fixtures::{declared, dirqual, layers};
 
     fn catalog() -> Catalog {
         Catalog::builtin().unwrap()
@@ -251,9 +253,10 @@ mod tests {
         let mut obs = dirqual();
         obs.resources.insert(
             "cephclusters.ceph.rook.io".into(),
-            Ok(parse_custom_objects(include_str!(
-                "../tests/fixtures/kubectl/cephclusters-health-warn.json"
-            ))
+            Ok(parse_custom_objects(include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/cephclusters-health-warn.json"
+            )))
             .unwrap()),
         );
         let plan = Plan::build(
@@ -295,7 +298,7 @@ mod tests {
     #[test]
     fn unreachable_cluster_plans_no_install() {
         let c = catalog();
-        let obs = crate::probe::Observation::skipped("connection refused");
+        let obs = crate::model::observation::Observation::skipped("connection refused");
         let plan = Plan::build(
             &c,
             &evaluate(&c, &layers(), &declared(), &obs),
@@ -409,9 +412,11 @@ mod tests {
 
     #[test]
     fn lima_vm_plan() {
-        let instances =
-            parse_limactl_list(include_str!("../tests/fixtures/limactl/list-bench.ndjson"))
-                .unwrap();
+        let instances = parse_limactl_list(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/limactl/list-bench.ndjson"
+        )))
+        .unwrap();
         let declared: Vec<String> = ["node1", "node2", "node3"].map(String::from).to_vec();
         let vms = vm_plan(&declared, &instances);
         assert_eq!(

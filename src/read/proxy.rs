@@ -10,9 +10,9 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::exec::{ExecError, Failure, Service, Tool, KILL_MARGIN};
-use crate::http::{self, HttpError, Response};
-use crate::kubectl::Kubectl;
+use crate::read::exec::{ExecError, Failure, Service, Tool, KILL_MARGIN};
+use crate::read::http::{self, HttpError, Response};
+use crate::read::kubectl::Kubectl;
 
 /// Sent with every request; the proxy forwards it, so the API server's audit names nestor.
 pub const USER_AGENT: &str = concat!("kubectl-nestor/", env!("CARGO_PKG_VERSION"));
@@ -141,7 +141,7 @@ fn private_dir() -> std::io::Result<tempfile::TempDir> {
 fn quoted_stderr(path: &Path) -> String {
     let text = std::fs::read(path).unwrap_or_default();
     let tail = &text[text.len().saturating_sub(2048)..];
-    let line = crate::error::one_line(&crate::exec::redact::text(
+    let line = crate::error::one_line(&crate::read::exec::redact::text(
         String::from_utf8_lossy(tail).trim(),
     ));
     if line.is_empty() {

@@ -9,10 +9,10 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::catalog::{
+use crate::model::catalog::{
     Catalog, Check, Count, Expect, Layer, NodesCheck, ResourceCheck, WorkloadKind,
 };
-use crate::probe::{CustomObject, Observation, ReadFailure, Workload};
+use crate::model::observation::{CustomObject, Observation, ReadFailure, Workload};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -512,23 +512,53 @@ fn nodes(obs: &Observation, check: NodesCheck, declared: &[String]) -> CheckOutc
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 pub(crate) mod fixtures {
-    use crate::probe::*;
+    use crate::model::observation::*;
 
     /// The SPEC §1 incident cluster: prod "dirqual", 4 Ready nodes, Ceph HEALTH_OK, CNPG 3/3,
     /// monitoring, gitops and registry in place; no object store, no cert-manager.
     pub fn dirqual() -> Observation {
         let k = |f: &str| -> &'static str {
             match f {
-                "nodes" => include_str!("../tests/fixtures/kubectl/nodes-dirqual.json"),
-                "api" => include_str!("../tests/fixtures/kubectl/api-versions.txt"),
-                "ns" => include_str!("../tests/fixtures/kubectl/namespaces.json"),
-                "sc" => include_str!("../tests/fixtures/kubectl/storageclasses.json"),
-                "ds" => include_str!("../tests/fixtures/kubectl/daemonsets.json"),
-                "deploy" => include_str!("../tests/fixtures/kubectl/deployments.json"),
-                "sts" => include_str!("../tests/fixtures/kubectl/statefulsets.json"),
-                "ceph" => include_str!("../tests/fixtures/kubectl/cephclusters.json"),
-                "store" => include_str!("../tests/fixtures/kubectl/cephobjectstores-empty.json"),
-                "cnpg" => include_str!("../tests/fixtures/kubectl/cnpg-clusters.json"),
+                "nodes" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/nodes-dirqual.json"
+                )),
+                "api" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/api-versions.txt"
+                )),
+                "ns" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/namespaces.json"
+                )),
+                "sc" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/storageclasses.json"
+                )),
+                "ds" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/daemonsets.json"
+                )),
+                "deploy" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/deployments.json"
+                )),
+                "sts" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/statefulsets.json"
+                )),
+                "ceph" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/cephclusters.json"
+                )),
+                "store" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/cephobjectstores-empty.json"
+                )),
+                "cnpg" => include_str!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/fixtures/kubectl/cnpg-clusters.json"
+                )),
                 _ => unreachable!(),
             }
         };
@@ -586,7 +616,9 @@ pub(crate) mod fixtures {
 mod tests {
     use super::fixtures::{declared, dirqual, layers};
     use super::*;
-    use crate::probe::{parse_custom_objects, parse_deployments, parse_nodes, FailureKind};
+    use crate::model::observation::{
+        parse_custom_objects, parse_deployments, parse_nodes, FailureKind,
+    };
 
     fn catalog() -> Catalog {
         Catalog::builtin().unwrap()
@@ -668,9 +700,10 @@ mod tests {
         let mut obs = dirqual();
         obs.resources.insert(
             "cephclusters.ceph.rook.io".into(),
-            parse_custom_objects(include_str!(
-                "../tests/fixtures/kubectl/cephclusters-health-warn.json"
-            ))
+            parse_custom_objects(include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/cephclusters-health-warn.json"
+            )))
             .map_err(|_| ReadFailure::skipped("x")),
         );
         let reports = evaluate(&catalog(), &["ceph".to_string()], &declared(), &obs);
@@ -762,9 +795,10 @@ mod tests {
     #[test]
     fn k8s_not_ready_and_not_registered_nodes() {
         let mut obs = dirqual();
-        obs.nodes = Ok(parse_nodes(include_str!(
-            "../tests/fixtures/kubectl/nodes-dirqual3-notready.json"
-        ))
+        obs.nodes = Ok(parse_nodes(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/nodes-dirqual3-notready.json"
+        )))
         .unwrap());
         let reports = evaluate(&catalog(), &["k8s".to_string()], &declared(), &obs);
         assert_eq!(reports[0].state, State::Degraded);
@@ -796,9 +830,10 @@ mod tests {
         let mut groups = obs.api_groups.clone().unwrap();
         groups.insert("cert-manager.io".into());
         obs.api_groups = Ok(groups);
-        let mut deploys = parse_deployments(include_str!(
-            "../tests/fixtures/kubectl/deployments-cert-manager.json"
-        ))
+        let mut deploys = parse_deployments(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/deployments-cert-manager.json"
+        )))
         .unwrap();
         let ids = ["certs".to_string()];
         obs.deployments = Ok(deploys.clone());

@@ -18,7 +18,28 @@ pub struct Environment {
     pub limactl: Option<PathBuf>,
     pub ssh: Option<PathBuf>,
     /// `NESTOR_READ_PATH`: how reads reach the cluster (`proxy`, the default, or `processes`).
-    pub read_path: crate::observe::ReadPath,
+    pub read_path: ReadPath,
+}
+
+/// How reads reach the API server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReadPath {
+    /// One `kubectl proxy`, parallel GETs over its unix socket.
+    #[default]
+    Proxy,
+    /// One kubectl process per read.
+    Processes,
+}
+
+impl ReadPath {
+    /// `NESTOR_READ_PATH`: `proxy` or `processes`.
+    pub fn parse(value: &str) -> Option<ReadPath> {
+        match value {
+            "proxy" => Some(ReadPath::Proxy),
+            "processes" => Some(ReadPath::Processes),
+            _ => None,
+        }
+    }
 }
 
 impl Environment {
@@ -31,8 +52,8 @@ impl Environment {
         })?;
         let non_empty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
         let read_path = match non_empty("NESTOR_READ_PATH") {
-            None => crate::observe::ReadPath::default(),
-            Some(v) => crate::observe::ReadPath::parse(&v.to_string_lossy()).ok_or_else(|| {
+            None => ReadPath::default(),
+            Some(v) => ReadPath::parse(&v.to_string_lossy()).ok_or_else(|| {
                 Error::input(
                     format!(
                         "NESTOR_READ_PATH={} is not a read path",

@@ -5,11 +5,74 @@ use std::collections::BTreeSet;
 use std::io::IsTerminal;
 use std::path::Path;
 
-use crate::cli::{Format, Global};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::env::Environment;
 use crate::error::Result;
-use crate::exec::Runner;
-use crate::paths::Environment;
-use crate::topology::{self, StacksDir, Topology};
+use crate::output::render::Format;
+use crate::read::exec::Runner;
+use crate::stack::{self, StacksDir, Topology};
+
+/// The global flags, valid before or after the subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct Global {
+    /// Stack for this command: a name in the stacks directory or a path to a topology file (default: the active stack, stacks/current.yaml).
+    #[arg(long, global = true, value_name = "NAME|PATH")]
+    pub stack: Option<String>,
+
+    /// Stacks directory (default: $NESTOR_STACKS_DIR, else the first stacks/ walking up from here).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub stacks_dir: Option<PathBuf>,
+
+    /// Kubeconfig file of the target: overrides KUBECONFIG and the topology's kubeconfig.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+
+    /// Output format: human text, or the versioned nestor/v1 document as JSON or YAML.
+    #[arg(short = 'o', long, global = true, value_enum, default_value_t = Format::Text)]
+    pub output: Format,
+
+    /// Never prompt; a prod target is then confirmed by comparing its endpoint with the topology's.
+    #[arg(long, global = true)]
+    pub no_input: bool,
+
+    /// No colour, even on a terminal (NO_COLOR is honoured too).
+    #[arg(long, global = true)]
+    pub no_color: bool,
+
+    /// Bound for each request and each subprocess, e.g. 10s, 500ms, 1m.
+    #[arg(long, global = true, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    pub request_timeout: Duration,
+
+    /// Print each subprocess command line on stderr, secrets redacted.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+/// `10s`, `500ms`, `2m`, or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (e.g. 10s, 500ms, 1m)"))?;
+    let secs = match unit {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "m" => value * 60.0,
+        _ => return Err(format!("`{s}`: unit must be ms, s or m")),
+    };
+    if !(secs > 0.0 && secs <= 3600.0) {
+        return Err(format!("`{s}` must be more than 0 and at most 1h"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
 
 pub struct Context {
     pub global: Global,
@@ -49,7 +112,7 @@ impl Context {
                 .global
                 .stack
                 .as_deref()
-                .filter(|s| topology::looks_like_path(s))
+                .filter(|s| stack::looks_like_path(s))
             {
                 let file = self.env.absolute(Path::new(arg));
                 if let Some(parent) = file.parent().filter(|p| p.is_dir()) {
@@ -67,7 +130,7 @@ impl Context {
     pub fn topology(&self, name: Option<&str>) -> Result<Topology> {
         let dir = self.stacks_dir()?;
         let chosen = name.or(self.global.stack.as_deref());
-        let file = topology::select_file(chosen, &dir, &self.env)?;
+        let file = stack::select_file(chosen, &dir, &self.env)?;
         Topology::load(&file, &dir.path, &known_layers)
     }
 
@@ -91,7 +154,7 @@ impl Context {
         let resolution =
             crate::target::resolve(stack, self.global.kubeconfig.as_deref(), &self.env)?;
         for n in &resolution.notices {
-            crate::render::notice(n);
+            crate::output::render::notice(n);
         }
         Ok(resolution)
     }
@@ -99,12 +162,28 @@ impl Context {
     fn no_active_stack(&self) -> bool {
         match self.stacks_dir() {
             Err(_) => true,
-            Ok(dir) => std::fs::symlink_metadata(dir.path.join(topology::CURRENT)).is_err(),
+            Ok(dir) => std::fs::symlink_metadata(dir.path.join(stack::CURRENT)).is_err(),
         }
     }
 }
 
 /// Every valid layer id: the built-in catalog plus the stack's `catalog:` file.
 pub fn known_layers(catalog: Option<&Path>) -> Result<BTreeSet<String>> {
-    crate::layers::known_ids(catalog)
+    crate::model::catalog::known_ids(catalog)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("ten").is_err());
+        assert!(parse_duration("5h").is_err());
+    }
 }

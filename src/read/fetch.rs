@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{one_line, Error, Result};
-use crate::exec::allowlist::{is_ssh_host, is_ssh_user};
-use crate::exec::{ExecError, Failure};
-use crate::inventory::SshTarget;
+use crate::read::exec::allowlist::{is_ssh_host, is_ssh_user};
+use crate::read::exec::{ExecError, Failure};
+use crate::stack::inventory::SshTarget;
 
 /// How to reach the control-plane host and what to read there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -470,7 +470,7 @@ mod tests {
             )
             .unwrap();
             assert_eq!(
-                crate::exec::allowlist::check(crate::exec::Tool::Ssh, &f.argv),
+                crate::read::exec::allowlist::check(crate::read::exec::Tool::Ssh, &f.argv),
                 Ok(())
             );
         }
@@ -491,7 +491,7 @@ mod tests {
 
     fn exit(code: i32, stderr: &str) -> ExecError {
         ExecError {
-            tool: crate::exec::Tool::Ssh,
+            tool: crate::read::exec::Tool::Ssh,
             argv: "ssh x".into(),
             failure: Failure::Exit {
                 code,

@@ -325,9 +325,14 @@ pub fn parse_api_versions(text: &str) -> Result<BTreeSet<String>> {
 mod tests {
     use super::*;
 
-    const NODES: &str = include_str!("../../tests/fixtures/kubectl/nodes-dirqual.json");
-    const NODES_NOT_READY: &str =
-        include_str!("../../tests/fixtures/kubectl/nodes-dirqual3-notready.json");
+    const NODES: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/nodes-dirqual.json"
+    ));
+    const NODES_NOT_READY: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/nodes-dirqual3-notready.json"
+    ));
 
     #[test]
     fn nodes_of_dirqual() {
@@ -361,8 +366,11 @@ mod tests {
 
     #[test]
     fn namespaces() {
-        let ns =
-            parse_namespaces(include_str!("../../tests/fixtures/kubectl/namespaces.json")).unwrap();
+        let ns = parse_namespaces(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/namespaces.json"
+        )))
+        .unwrap();
         let names: Vec<_> = ns.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(
             names,
@@ -385,9 +393,10 @@ mod tests {
 
     #[test]
     fn storage_classes_with_default_annotation() {
-        let sc = parse_storage_classes(include_str!(
-            "../../tests/fixtures/kubectl/storageclasses.json"
-        ))
+        let sc = parse_storage_classes(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/storageclasses.json"
+        )))
         .unwrap();
         assert_eq!(
             sc,
@@ -408,9 +417,10 @@ mod tests {
 
     #[test]
     fn storage_classes_with_beta_default_annotation() {
-        let sc = parse_storage_classes(include_str!(
-            "../../tests/fixtures/kubectl/storageclasses-beta-default.json"
-        ))
+        let sc = parse_storage_classes(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/storageclasses-beta-default.json"
+        )))
         .unwrap();
         let v: Vec<_> = sc
             .iter()
@@ -433,8 +443,11 @@ mod tests {
 
     #[test]
     fn daemonsets() {
-        let ds =
-            parse_daemonsets(include_str!("../../tests/fixtures/kubectl/daemonsets.json")).unwrap();
+        let ds = parse_daemonsets(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/daemonsets.json"
+        )))
+        .unwrap();
         assert_eq!(
             summary(&ds),
             [
@@ -448,9 +461,10 @@ mod tests {
 
     #[test]
     fn deployments_default_ready_to_zero() {
-        let d = parse_deployments(include_str!(
-            "../../tests/fixtures/kubectl/deployments.json"
-        ))
+        let d = parse_deployments(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/deployments.json"
+        )))
         .unwrap();
         assert_eq!(
             summary(&d),
@@ -480,9 +494,10 @@ mod tests {
 
     #[test]
     fn statefulsets() {
-        let s = parse_statefulsets(include_str!(
-            "../../tests/fixtures/kubectl/statefulsets.json"
-        ))
+        let s = parse_statefulsets(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/statefulsets.json"
+        )))
         .unwrap();
         assert_eq!(
             summary(&s),
@@ -496,27 +511,30 @@ mod tests {
 
     #[test]
     fn custom_objects_kept_whole() {
-        let objs = parse_custom_objects(include_str!(
-            "../../tests/fixtures/kubectl/cephclusters.json"
-        ))
+        let objs = parse_custom_objects(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/cephclusters.json"
+        )))
         .unwrap();
         assert_eq!(objs.len(), 1);
         assert_eq!(objs[0].namespace.as_deref(), Some("rook-ceph"));
         assert_eq!(objs[0].name, "rook-ceph");
         assert_eq!(objs[0].object["status"]["ceph"]["health"], "HEALTH_OK");
         assert_eq!(objs[0].object["kind"], "CephCluster");
-        let empty = parse_custom_objects(include_str!(
-            "../../tests/fixtures/kubectl/cephobjectstores-empty.json"
-        ))
+        let empty = parse_custom_objects(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/cephobjectstores-empty.json"
+        )))
         .unwrap();
         assert!(empty.is_empty());
     }
 
     #[test]
     fn api_versions_to_groups() {
-        let groups = parse_api_versions(include_str!(
-            "../../tests/fixtures/kubectl/api-versions.txt"
-        ))
+        let groups = parse_api_versions(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/api-versions.txt"
+        )))
         .unwrap();
         assert!(groups.contains(""));
         assert!(groups.contains("apps"));

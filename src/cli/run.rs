@@ -7,11 +7,12 @@ use std::io::Write;
 
 use clap::{CommandFactory, Parser};
 
-use crate::cli::{Cli, Command, KubeconfigCommand, StackCommand};
+use crate::cli::{Cli, Command};
 use crate::cmd;
-use crate::config::Context;
-use crate::error::{Error, Exit, Result};
-use crate::paths::Environment;
+use crate::cmd::context::Context;
+use crate::cmd::fetch::KubeconfigCommand;
+use crate::env::Environment;
+use crate::error::{Exit, Result};
 
 /// Run with the given argv and return the exit code of SPEC §8.
 pub fn run<I, T>(args: I) -> Exit
@@ -35,7 +36,7 @@ where
         }
     };
     let verbose = cli.global.verbose > 0;
-    let at_start = crate::exec::own_usage();
+    let at_start = crate::read::exec::own_usage();
     let code = match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -52,8 +53,8 @@ where
 /// `-v`: what nestor itself used since `run` began (its children apart, and the kubectl
 /// that exec'd it as a plugin too), for scripts/bench.sh and for anyone wondering where the
 /// time went.
-fn report_usage(at_start: Option<crate::exec::Usage>) {
-    use crate::exec::{children_usage, own_usage};
+fn report_usage(at_start: Option<crate::read::exec::Usage>) {
+    use crate::read::exec::{children_usage, own_usage};
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     if let (Some(now), Some(start), Some(children)) = (own_usage(), at_start, children_usage()) {
         let own = now.since(start);
@@ -71,47 +72,16 @@ fn report_usage(at_start: Option<crate::exec::Usage>) {
 }
 
 fn dispatch(cli: Cli) -> Result<Exit> {
-    match cli.command {
-        Command::Completion { shell } => completion(shell),
+    let ctx =
+        || -> Result<Context> { Ok(Context::new(cli.global.clone(), Environment::capture()?)) };
+    match &cli.command {
+        Command::Completion { shell } => completion(*shell),
         Command::Version => cmd::version::run(cli.global.output),
-        command => {
-            let ctx = Context::new(cli.global, Environment::capture()?);
-            match command {
-                Command::Preview {
-                    detailed_exitcode,
-                    snapshot,
-                } => cmd::preview::run(
-                    &ctx,
-                    &cmd::preview::Args {
-                        detailed_exitcode,
-                        snapshot,
-                    },
-                ),
-                Command::Discover {
-                    save,
-                    emit_topology,
-                } => cmd::discover::run(
-                    &ctx,
-                    &cmd::discover::Args {
-                        save,
-                        emit_topology,
-                    },
-                ),
-                Command::Target => cmd::target::run(&ctx),
-                Command::Stack(StackCommand::List) => cmd::stack::list(&ctx),
-                Command::Stack(StackCommand::Show { name }) => {
-                    cmd::stack::show(&ctx, name.as_deref())
-                }
-                Command::Stack(StackCommand::Env { name }) => {
-                    cmd::stack::env(&ctx, name.as_deref())
-                }
-                Command::Stack(StackCommand::Select { name }) => cmd::select::run(&ctx, &name),
-                Command::Kubeconfig(KubeconfigCommand::Fetch) => cmd::fetch::run(&ctx),
-                Command::Completion { .. } | Command::Version => {
-                    Err(Error::internal("unreachable dispatch"))
-                }
-            }
-        }
+        Command::Preview(args) => cmd::preview::run(&ctx()?, args),
+        Command::Discover(args) => cmd::discover::run(&ctx()?, args),
+        Command::Target => cmd::target::run(&ctx()?),
+        Command::Stack(command) => cmd::stack::run(&ctx()?, command),
+        Command::Kubeconfig(KubeconfigCommand::Fetch) => cmd::fetch::run(&ctx()?),
     }
 }
 
@@ -119,6 +89,6 @@ fn completion(shell: clap_complete::Shell) -> Result<Exit> {
     let mut command = Cli::command();
     let mut buffer = Vec::new();
     clap_complete::generate(shell, &mut command, "kubectl-nestor", &mut buffer);
-    crate::render::out(&String::from_utf8_lossy(&buffer))?;
+    crate::output::render::out(&String::from_utf8_lossy(&buffer))?;
     Ok(Exit::Ok)
 }

@@ -1,0 +1,14 @@
+//! The pure core: what was observed (`observation`, with the parsers of kubectl and limactl
+//! output and the classification of failures), what the layers are (`catalog`), the one
+//! state of each layer (`state`), what is missing (`plan`) and the saved form of an
+//! observation (`snapshot`). No process, no network; files only where a catalog or a
+//! snapshot is loaded by path.
+
+pub mod catalog;
+pub mod observation;
+pub mod plan;
+pub mod snapshot;
+pub mod state;
+
+/// The `apiVersion` of every document nestor writes (output and snapshots).
+pub const API_VERSION: &str = "nestor/v1";

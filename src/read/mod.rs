@@ -1,0 +1,13 @@
+//! Reads of the outside world. `exec` is the only code that spawns a process (behind the
+//! read-only allowlist); `kubectl` builds kubectl argv; `proxy` and `http` are the batched
+//! read path (one `kubectl proxy` on a private unix socket); `apiread` turns read requests
+//! into API paths and responses into observations; `reader` picks the read path and runs a
+//! batch; `fetch` brings a control plane's admin.conf over ssh.
+
+pub mod apiread;
+pub mod exec;
+pub mod fetch;
+pub mod http;
+pub mod kubectl;
+pub mod proxy;
+pub mod reader;
