@@ -1,0 +1,309 @@
+//! The layering of `src/` is a test, not a wish (ARCHITECTURE.md, "Layers").
+//!
+//! Every `crate::` path in the library's source (comments aside) is an edge from the module
+//! that writes it to the module it names. A module may only use modules of its own layer
+//! or of a layer below it, and the modules (a layer's direct children: `read::exec`,
+//! `model::catalog`, `cmd::preview`, ...) must not form a cycle. Failing here means a
+//! dependency points the wrong way: move the item to the layer that owns it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers from the bottom up; the base modules are the crate's top-level files.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("base", &["error", "env", "fs", "suggest", "clock"]),
+    ("model", &["model"]),
+    ("output", &["output"]),
+    ("stack", &["stack"]),
+    ("read", &["read"]),
+    ("target", &["target"]),
+    ("cmd", &["cmd"]),
+    ("cli", &["cli"]),
+];
+
+fn rank(module: &str) -> Option<(usize, &'static str)> {
+    let top = module.split("::").next().unwrap_or_default();
+    LAYERS
+        .iter()
+        .enumerate()
+        .find(|(_, (_, tops))| tops.contains(&top))
+        .map(|(i, (name, _))| (i, *name))
+}
+
+/// The node a path belongs to: `read::exec::allowlist::check` -> `read::exec`; a base
+/// module is its own node (`error::Error` -> `error`).
+fn node_of(path: &[&str], known: &BTreeSet<String>) -> Option<String> {
+    let first = *path.first()?;
+    if LAYERS[0].1.contains(&first) {
+        return Some(first.to_string());
+    }
+    let two = path.iter().take(2).copied().collect::<Vec<_>>().join("::");
+    if known.contains(&two) {
+        Some(two)
+    } else if known.contains(first) {
+        Some(first.to_string())
+    } else {
+        None
+    }
+}
+
+/// The module path of a source file: `src/read/exec/mod.rs` -> `read::exec`.
+fn module_of(file: &Path, src: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap_or(file);
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+        parts.pop();
+    }
+    parts
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// Source text without `//` comments (doc comments included): a doc link is not a use.
+fn code_only(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.find("//") {
+            // `//` inside a string literal (a URL) is rare in paths: keep lines with a quote
+            // before the `//` whole.
+            Some(i) if !l[..i].contains('"') => &l[..i],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Every path named after `crate::` (or `super::`, resolved against `module`), with `use
+/// crate::{a::B, c}` groups expanded one level.
+fn referenced_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let text = code;
+    for (start, prefix) in [("crate::", None), ("super::", Some(()))] {
+        let mut from = 0;
+        while let Some(pos) = text[from..].find(start) {
+            let at = from + pos;
+            from = at + start.len();
+            if at > 0 && text[..at].chars().last().is_some_and(is_ident) {
+                continue;
+            }
+            let mut base: Vec<String> = match prefix {
+                None => vec![],
+                Some(()) => {
+                    // `module` is already the directory's path for a mod.rs file, so
+                    // `super` is one level up in both cases.
+                    let mut m = module.to_vec();
+                    m.pop();
+                    m
+                }
+            };
+            let rest = &text[from..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                for item in group[..end].split(',') {
+                    let item: String = item
+                        .trim()
+                        .chars()
+                        .take_while(|c| is_ident(*c) || *c == ':')
+                        .collect();
+                    let mut p = base.clone();
+                    p.extend(item.split("::").filter(|s| !s.is_empty()).map(String::from));
+                    out.push(p);
+                }
+                continue;
+            }
+            let path: String = rest
+                .chars()
+                .take_while(|c| is_ident(*c) || *c == ':')
+                .collect();
+            base.extend(path.split("::").filter(|s| !s.is_empty()).map(String::from));
+            out.push(base);
+        }
+    }
+    out
+}
+
+#[test]
+fn layers_point_down_and_modules_form_no_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    // The nodes: base modules and each layer's direct children.
+    let mut known: BTreeSet<String> = BTreeSet::new();
+    for f in &files {
+        let m = module_of(f, &src);
+        if let Some(first) = m.first() {
+            known.insert(first.clone());
+            if m.len() >= 2 {
+                known.insert(format!("{}::{}", m[0], m[1]));
+            }
+        }
+    }
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut upward = Vec::new();
+    let mut unplaced = BTreeSet::new();
+    for f in &files {
+        let module = module_of(f, &src);
+        if module.is_empty() || module == ["main"] {
+            continue; // lib.rs and main.rs only declare and call
+        }
+        let refs: Vec<&str> = module.iter().map(String::as_str).collect();
+        let Some(from) = node_of(&refs, &known) else {
+            continue;
+        };
+        let Some((from_rank, from_layer)) = rank(&from) else {
+            unplaced.insert(from.clone());
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(f) else {
+            panic!("cannot read {}", f.display());
+        };
+        for path in referenced_paths(&code_only(&text), &module) {
+            let p: Vec<&str> = path.iter().map(String::as_str).collect();
+            let Some(to) = node_of(&p, &known) else {
+                continue;
+            };
+            if to == from {
+                continue;
+            }
+            let Some((to_rank, to_layer)) = rank(&to) else {
+                unplaced.insert(to.clone());
+                continue;
+            };
+            if to_rank > from_rank {
+                upward.push(format!(
+                    "{} ({from_layer}) uses {} ({to_layer}, a layer above)",
+                    f.strip_prefix(&src).unwrap_or(f).display(),
+                    path.join("::")
+                ));
+            }
+            edges.entry(from.clone()).or_default().insert(to);
+        }
+    }
+    assert!(
+        unplaced.is_empty(),
+        "modules in no layer (add them to LAYERS here and to ARCHITECTURE.md): {unplaced:?}"
+    );
+    assert!(
+        upward.is_empty(),
+        "a module uses a layer above it:\n{}",
+        upward.join("\n")
+    );
+    let cycles = cycles(&edges);
+    assert!(
+        cycles.is_empty(),
+        "import cycles between modules:\n{}",
+        cycles
+            .iter()
+            .map(|c| c.join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// The strongly connected components of more than one node (Tarjan).
+fn cycles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct State<'a> {
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        next: usize,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a str) {
+        s.index.insert(v, s.next);
+        s.low.insert(v, s.next);
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        if let Some(ws) = s.edges.get(v) {
+            for w in ws {
+                let w = w.as_str();
+                if !s.index.contains_key(w) {
+                    visit(s, w);
+                    let lw = s.low[w];
+                    let lv = s.low[v];
+                    s.low.insert(v, lv.min(lw));
+                } else if s.on_stack.contains(w) {
+                    let iw = s.index[w];
+                    let lv = s.low[v];
+                    s.low.insert(v, lv.min(iw));
+                }
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut component = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                component.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                component.reverse();
+                s.out.push(component);
+            }
+        }
+    }
+    let mut s = State {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v.as_str());
+        }
+    }
+    s.out
+}
+
+#[test]
+fn the_checker_sees_a_cycle_and_an_upward_use() {
+    // The detector itself must be able to fail: a made-up pair of modules using each other.
+    let mut edges = BTreeMap::new();
+    edges.insert(
+        "read::a".to_string(),
+        BTreeSet::from(["read::b".to_string()]),
+    );
+    edges.insert(
+        "read::b".to_string(),
+        BTreeSet::from(["read::a".to_string()]),
+    );
+    assert_eq!(cycles(&edges).len(), 1);
+    let refs = referenced_paths(
+        "use crate::{cli::Cli, model::plan};\nlet x = crate::read::exec::Runner::new();",
+        &["model".into(), "state".into()],
+    );
+    let names: Vec<String> = refs.iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        names,
+        ["cli::Cli", "model::plan", "read::exec::Runner::new"]
+    );
+    assert!(rank("cli").map(|r| r.0) > rank("model").map(|r| r.0));
+}
