@@ -86,7 +86,8 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
     for w in inventory.warnings() {
         render::notice(&format!("warning: {w}"));
     }
-    let (host_name, ssh) = inventory.control_plane_host(t.raw.control_group.as_deref())?;
+    let (host_name, ssh) =
+        inventory.control_plane_host(t.raw.control_group.as_deref(), ctx.env.home.as_deref())?;
     let key = ssh.key.as_ref().map(|k| {
         if k.is_absolute() {
             k.clone()

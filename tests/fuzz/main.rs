@@ -648,13 +648,13 @@ fn inventory_reader() {
     let file = Path::new("bootstrap/hosts.yaml");
     fuzz_reader("inventory", &[INVENTORY], false, |text| {
         if let Ok(inv) = Inventory::parse(text, file) {
-            let _ = inv.control_plane_host(None);
-            let _ = inv.control_plane_host(Some("workers"));
+            let _ = inv.control_plane_host(None, Some(std::path::Path::new("/home/op")));
+            let _ = inv.control_plane_host(Some("workers"), None);
             for g in inv.groups() {
                 if let Ok(hosts) = inv.hosts_of(g) {
                     for h in hosts.iter().take(50) {
                         let _ = inv.host_vars(h);
-                        let _ = inv.ssh_target(h);
+                        let _ = inv.ssh_target(h, Some(std::path::Path::new("/home/op")));
                     }
                 }
             }
