@@ -14,6 +14,8 @@ pub struct Environment {
     pub kubeconfig: Option<OsString>,
     pub stacks_dir: Option<PathBuf>,
     pub no_color: bool,
+    /// `NESTOR_NO_INPUT` set (to anything but `0` or `false`): the same as `--no-input`.
+    pub no_input: bool,
     pub kubectl: Option<PathBuf>,
     pub limactl: Option<PathBuf>,
     pub ssh: Option<PathBuf>,
@@ -69,6 +71,7 @@ impl Environment {
             kubeconfig: non_empty("KUBECONFIG"),
             stacks_dir: non_empty("NESTOR_STACKS_DIR").map(PathBuf::from),
             no_color: non_empty("NO_COLOR").is_some(),
+            no_input: non_empty("NESTOR_NO_INPUT").is_some_and(|v| no_input_value(&v)),
             kubectl: non_empty("NESTOR_KUBECTL").map(PathBuf::from),
             limactl: non_empty("NESTOR_LIMACTL").map(PathBuf::from),
             ssh: non_empty("NESTOR_SSH").map(PathBuf::from),
@@ -84,6 +87,14 @@ impl Environment {
             self.cwd.join(p)
         }
     }
+}
+
+/// `NESTOR_NO_INPUT=1` (or any value but `0`/`false`, any case) means `--no-input`, as
+/// terraform's `TF_INPUT=0` does the opposite way round.
+fn no_input_value(v: &std::ffi::OsStr) -> bool {
+    let v = v.to_string_lossy();
+    let v = v.trim();
+    !(v == "0" || v.eq_ignore_ascii_case("false"))
 }
 
 /// Expand a leading `~` or `~/` with HOME. `~user` is not supported (refused).
@@ -110,6 +121,16 @@ pub fn expand_tilde(written: &str, env: &Environment) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nestor_no_input_values() {
+        for on in ["1", "true", "yes", "TRUE"] {
+            assert!(no_input_value(std::ffi::OsStr::new(on)), "{on}");
+        }
+        for off in ["0", "false", "False", " 0 "] {
+            assert!(!no_input_value(std::ffi::OsStr::new(off)), "{off}");
+        }
+    }
 
     #[test]
     fn tilde_expansion() {

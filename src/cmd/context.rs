@@ -35,7 +35,7 @@ pub struct Global {
     #[arg(short = 'o', long, global = true, value_enum, default_value_t = Format::Text)]
     pub output: Format,
 
-    /// Never prompt; a prod target is then confirmed by comparing its endpoint with the topology's.
+    /// Never prompt (also NESTOR_NO_INPUT=1); a prod target is then confirmed by comparing its endpoint with the topology's.
     #[arg(long, global = true)]
     pub no_input: bool,
 
@@ -94,9 +94,9 @@ impl Context {
         self.global.output
     }
 
-    /// Prompts are allowed: not `--no-input` and stdin is a terminal.
+    /// Prompts are allowed: neither `--no-input` nor `NESTOR_NO_INPUT`, and stdin is a terminal.
     pub fn interactive(&self) -> bool {
-        !self.global.no_input && std::io::stdin().is_terminal()
+        !self.global.no_input && !self.env.no_input && std::io::stdin().is_terminal()
     }
 
     /// Colour only on a terminal, never with `--no-color` or `NO_COLOR`.

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::{Node, Observation, ReadRequest, StorageClass};
-use crate::model::snapshot::{Snapshot, SnapshotTarget};
+use crate::model::snapshot::{Snapshot, TargetRef};
 use crate::model::state::{self, LayerReport, State};
 use crate::output::render::Format;
 use crate::output::render::{self, Paint, API_VERSION};
@@ -34,7 +34,8 @@ pub struct Args {
 struct Discovery {
     api_version: &'static str,
     kind: &'static str,
-    target: SnapshotTarget,
+    target: TargetRef,
+    /// Deprecated: `target.rule` (kept within nestor/v1).
     rule: &'static str,
     /// Each read that failed, as `what: reason` (a failed read is never "absent").
     failed_reads: Vec<String>,
@@ -84,10 +85,13 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
         return Err(e);
     }
-    let target = SnapshotTarget {
+    let target = TargetRef {
+        rule: resolution.rule.name().to_string(),
         kubeconfig: resolution.path.display().to_string(),
         context: kc.context.clone(),
         endpoint: kc.server.clone(),
+        confirmed_by: crate::target::confirmed_by_declaration(stack.as_ref(), &kc.server)
+            .map(String::from),
     };
     // Detection judges the cluster as found: its registered nodes are the declared ones.
     let registered: Vec<String> = obs
@@ -104,7 +108,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let doc = Discovery {
         api_version: API_VERSION,
         kind: "Discovery",
-        rule: resolution.rule.describe_short(),
+        rule: resolution.rule.name(),
         failed_reads: failed_reads(&obs),
         nodes: obs.nodes.clone().unwrap_or_default(),
         namespaces: obs
@@ -188,7 +192,7 @@ fn text(d: &Discovery, paint: Paint) -> String {
         ],
         vec![
             "kubeconfig".to_string(),
-            format!("{} (rule: {})", d.target.kubeconfig, d.rule),
+            format!("{} (rule: {})", d.target.kubeconfig, d.target.rule),
         ],
     ]);
     out.push_str(&format!(

@@ -19,7 +19,7 @@ use crate::read::kubectl::Kubectl;
 use crate::read::reader::{self, Reader};
 use crate::stack::endpoint;
 use crate::stack::{TargetKind, Topology};
-use crate::target::{kubeconfig, Resolution};
+use crate::target::{kubeconfig, Resolution, Rule};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
@@ -109,11 +109,11 @@ fn target_ref(
     confirmed_by: &'static str,
 ) -> TargetRef {
     TargetRef {
-        rule: resolution.rule.describe_short().to_string(),
+        rule: resolution.rule.name().to_string(),
         kubeconfig: resolution.path.display().to_string(),
         context: kc.context.clone(),
         endpoint: kc.server.clone(),
-        confirmed_by,
+        confirmed_by: Some(confirmed_by.to_string()),
     }
 }
 
@@ -139,18 +139,32 @@ fn live_prod(
         let block = confirmation_block(stack, &resolution, &kc, &obs);
         render::notice_raw(&block);
         if !prompt::confirm(&format!("Is this the stack {}?", stack.name())) {
+            let origin = Origin {
+                what: "the kubeconfig's server",
+                rule: resolution.rule,
+                file: &resolution.path,
+            };
             return Err(Error::refused(
                 format!(
-                    "target {} not confirmed for stack {}: nothing was done",
+                    "target {} not confirmed for stack {}: nothing was done; {} chose it",
                     kc.server,
-                    stack.name()
+                    stack.name(),
+                    origin.describe()
                 ),
-                "check the kubeconfig rule above; `kubectl nestor target` shows the target without reading layers",
+                format!(
+                    "if it is not the stack's cluster: {}",
+                    resolution.rule.mismatch_hint(stack.name())
+                ),
             ));
         }
         "prompt"
     } else {
-        confirm_endpoint(stack, &kc.server, "the kubeconfig's server")?;
+        let origin = Origin {
+            what: "the kubeconfig's server",
+            rule: resolution.rule,
+            file: &resolution.path,
+        };
+        confirm_endpoint(stack, &kc.server, &origin)?;
         "endpoint"
     };
     let done: std::collections::BTreeSet<ReadRequest> = if confirmed_by == "prompt" {
@@ -170,13 +184,41 @@ fn live_prod(
     })
 }
 
+/// Where the target to confirm comes from, so a refusal names the rule that chose it.
+struct Origin<'a> {
+    /// "the kubeconfig's server", "the snapshot's endpoint".
+    what: &'a str,
+    rule: Rule,
+    /// The kubeconfig (or snapshot) file.
+    file: &'a Path,
+}
+
+impl Origin<'_> {
+    /// `kubeconfig /k (rule env: the KUBECONFIG environment variable)`.
+    fn describe(&self) -> String {
+        let kind = if self.rule == Rule::Snapshot {
+            "snapshot"
+        } else {
+            "kubeconfig"
+        };
+        format!(
+            "{kind} {} (rule {}: {})",
+            self.file.display(),
+            self.rule.name(),
+            self.rule.origin()
+        )
+    }
+}
+
 /// Without a prompt, the target must be the declared `endpoint:` (compared normalised).
-fn confirm_endpoint(stack: &Topology, actual: &str, what: &str) -> Result<()> {
+/// Every refusal names the file and the rule that chose it.
+fn confirm_endpoint(stack: &Topology, actual: &str, origin: &Origin) -> Result<()> {
     let Some(expected) = stack.raw.endpoint.as_ref().map(|e| e.to_string()) else {
         return Err(Error::refused(
             format!(
-                "stack {} declares no endpoint: cannot confirm target {actual} without a prompt",
-                stack.name()
+                "stack {} declares no endpoint: cannot confirm target {actual} from {} without a prompt",
+                stack.name(),
+                origin.describe()
             ),
             format!(
                 "add `endpoint: {actual}` to {} if that is the stack's API server, or run interactively",
@@ -187,10 +229,12 @@ fn confirm_endpoint(stack: &Topology, actual: &str, what: &str) -> Result<()> {
     if !endpoint::same(&expected, actual) {
         return Err(Error::refused(
             format!(
-                "target mismatch for stack {}: {what} is {actual}, the topology's endpoint is {expected}",
-                stack.name()
+                "target mismatch for stack {}: {} is {actual}, the topology's endpoint is {expected}; {} chose it",
+                stack.name(),
+                origin.what,
+                origin.describe()
             ),
-            "the kubeconfig points at another cluster: check the rule that chose it (`kubectl nestor target`)",
+            origin.rule.mismatch_hint(stack.name()),
         ));
     }
     Ok(())
@@ -206,26 +250,34 @@ fn confirmation_block(
         Ok(n) => format!("{} — {}", kc.server, render::nodes_line(n)),
         Err(f) => format!("{} — nodes not readable: {f}", kc.server),
     };
+    let expected = stack.raw.endpoint.as_ref().map(|e| e.to_string());
+    let matches = expected.as_deref().map(|e| endpoint::same(e, &kc.server));
+    let endpoint_line = match (&expected, matches) {
+        (Some(_), Some(true)) => format!("{} (matches the topology)", kc.server),
+        (Some(e), _) => format!("{} (the topology's endpoint is {e})", kc.server),
+        (None, _) => format!("{} (the topology declares no endpoint)", kc.server),
+    };
     let mut rows = vec![
-        vec!["  endpoint".to_string(), kc.server.clone()],
+        vec!["  endpoint".to_string(), endpoint_line],
         vec!["  context".to_string(), kc.context.clone()],
         vec![
             "  kubeconfig".to_string(),
             format!(
                 "{} (rule: {})",
                 resolution.path.display(),
-                resolution.rule.describe()
+                resolution.rule.name()
             ),
         ],
         vec!["  nodes".to_string(), nodes],
     ];
-    if let Some(expected) = stack.raw.endpoint.as_ref().map(|e| e.to_string()) {
-        if !endpoint::same(&expected, &kc.server) {
-            rows.push(vec![
-                "  WARNING".to_string(),
-                format!("the topology's endpoint is {expected}"),
-            ]);
-        }
+    if let (Some(e), Some(false)) = (&expected, matches) {
+        rows.push(vec![
+            "  WARNING".to_string(),
+            format!(
+                "this is not the topology's endpoint {e}: {} chose this kubeconfig",
+                resolution.rule.explained()
+            ),
+        ]);
     }
     format!(
         "Target for stack {} ({}):\n{}",
@@ -283,14 +335,19 @@ fn read_bench(
 /// Prod, replayed: no process at all; the snapshot's endpoint must be the stack's.
 fn replay(stack: &Topology, file: &Path) -> Result<Reading> {
     let snap = Snapshot::load(file)?;
-    confirm_endpoint(stack, &snap.target.endpoint, "the snapshot's endpoint")?;
+    let origin = Origin {
+        what: "the snapshot's endpoint",
+        rule: Rule::Snapshot,
+        file,
+    };
+    confirm_endpoint(stack, &snap.target.endpoint, &origin)?;
     Ok(Reading {
         target: Some(TargetRef {
-            rule: "snapshot".to_string(),
+            rule: Rule::Snapshot.name().to_string(),
             kubeconfig: snap.target.kubeconfig.clone(),
             context: snap.target.context.clone(),
             endpoint: snap.target.endpoint.clone(),
-            confirmed_by: "endpoint",
+            confirmed_by: Some("endpoint".to_string()),
         }),
         vms: None,
         source: Source::Snapshot {

@@ -35,6 +35,7 @@ pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
         t.kind().as_str(),
         dir.path.join(CURRENT).display()
     ))?;
+    warn_exported_kubeconfig(ctx, &t)?;
     if t.kind() == TargetKind::Lima {
         return Ok(Exit::Ok);
     }
@@ -47,6 +48,44 @@ pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
         t
     };
     check_kubeconfig(ctx, &t)
+}
+
+/// An exported `KUBECONFIG` wins over the topology (rule env): selecting a stack does not
+/// change what the next commands read while it is exported, so say so now, not at the next
+/// `preview`'s mismatch. Silent when it already is the stack's own file (`stack env`).
+fn warn_exported_kubeconfig(ctx: &Context, t: &Topology) -> Result<()> {
+    let Some(value) = &ctx.env.kubeconfig else {
+        return Ok(());
+    };
+    let shown = value.to_string_lossy();
+    let name = t.name();
+    if t.kind() == TargetKind::Lima {
+        render::notice(&format!(
+            "note: KUBECONFIG is exported ({shown}); lima stack {name} ignores it: its bench kubeconfig is authoritative (rule lima-bench)"
+        ));
+        return Ok(());
+    }
+    let declared = t.declared_kubeconfig(&ctx.env)?;
+    let mut parts = std::env::split_paths(value).filter(|p| !p.as_os_str().is_empty());
+    let exported = match (parts.next(), parts.next()) {
+        (Some(one), None) => Some(ctx.env.absolute(&one)),
+        _ => None,
+    };
+    if exported.is_some() && exported == declared {
+        return Ok(());
+    }
+    let own = match &declared {
+        Some(d) => format!("its kubeconfig {}", d.display()),
+        None => "the kubeconfig it would declare".to_string(),
+    };
+    let fix = match &declared {
+        Some(_) => format!("`unset KUBECONFIG`, or `eval \"$(kubectl nestor stack env {name})\"`"),
+        None => "`unset KUBECONFIG`".to_string(),
+    };
+    render::notice(&format!(
+        "warning: KUBECONFIG is exported ({shown}) and overrides stack {name}'s selection: rule env wins over the topology, so the next commands read that file's cluster, not {own}; {fix}"
+    ));
+    Ok(())
 }
 
 /// Point `current.yaml` at `NAME.yaml`: a relative symlink made under a temporary name in the

@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::{parse_nodes, Node};
+use crate::model::snapshot::TargetRef;
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
 use crate::read::kubectl::{cluster_error, Kubectl};
@@ -20,6 +21,10 @@ struct TargetDoc {
     kind: &'static str,
     stack: Option<String>,
     target_kind: Option<&'static str>,
+    /// The target in the shape every document shares.
+    target: TargetRef,
+    /// Deprecated: `target.rule`, `target.kubeconfig`, `target.context`, `target.endpoint`
+    /// (kept within nestor/v1).
     rule: target::Rule,
     kubeconfig: String,
     context: String,
@@ -68,6 +73,14 @@ pub fn run(ctx: &Context) -> Result<Exit> {
         kind: "Target",
         stack: stack.as_ref().map(|s| s.name().to_string()),
         target_kind: stack.as_ref().map(|s| s.kind().as_str()),
+        target: TargetRef {
+            rule: resolution.rule.name().to_string(),
+            kubeconfig: resolution.path.display().to_string(),
+            context: kc.context.clone(),
+            endpoint: kc.server.clone(),
+            confirmed_by: target::confirmed_by_declaration(stack.as_ref(), &kc.server)
+                .map(String::from),
+        },
         rule: resolution.rule,
         kubeconfig: resolution.path.display().to_string(),
         context: kc.context.clone(),
@@ -89,7 +102,7 @@ pub fn run(ctx: &Context) -> Result<Exit> {
     }
     rows.push(vec![
         "kubeconfig".to_string(),
-        format!("{} (rule: {})", doc.kubeconfig, resolution.rule.describe()),
+        format!("{} (rule: {})", doc.kubeconfig, resolution.rule.name()),
     ]);
     rows.push(vec!["context".to_string(), doc.context.clone()]);
     let endpoint_line = match (&doc.expected_endpoint, doc.endpoint_matches) {

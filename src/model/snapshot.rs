@@ -21,13 +21,27 @@ pub struct Snapshot {
     pub observation: Observation,
 }
 
+/// The cluster a document read, in the one shape every `nestor/v1` document uses:
+/// `target: {rule, kubeconfig, context, endpoint, confirmedBy}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SnapshotTarget {
+pub struct TargetRef {
+    /// The rule that chose the kubeconfig: `flag`, `env`, `topology`, `lima-bench` or
+    /// `snapshot` (empty in a snapshot written before the field existed).
+    #[serde(default)]
+    pub rule: String,
     pub kubeconfig: String,
     pub context: String,
     pub endpoint: String,
+    /// How the target was confirmed: `prompt` (the operator said yes), `endpoint` (it is the
+    /// topology's `endpoint:`), `bench` (a lima bench); `null` when nothing confirmed it (a
+    /// bare `--kubeconfig`, or a stack without `endpoint:`).
+    #[serde(default)]
+    pub confirmed_by: Option<String>,
 }
+
+/// The target a snapshot was read from.
+pub type SnapshotTarget = TargetRef;
 
 impl Snapshot {
     pub fn new(target: SnapshotTarget, observation: Observation) -> Snapshot {

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::model::observation::{LimaInstance, Node, Observation};
 use crate::model::plan::Plan;
+pub use crate::model::snapshot::TargetRef;
 use crate::model::state::{LayerReport, State};
 use crate::output::render::{self, Paint, API_VERSION};
 
@@ -39,18 +40,6 @@ pub struct StackRef {
 pub enum Source {
     Live,
     Snapshot { file: String, taken_at: String },
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TargetRef {
-    /// `flag`, `env`, `topology`, `lima-bench`, or `snapshot`.
-    pub rule: String,
-    pub kubeconfig: String,
-    pub context: String,
-    pub endpoint: String,
-    /// How the operator's target was confirmed: `prompt`, `endpoint`, or `bench` (lima).
-    pub confirmed_by: &'static str,
 }
 
 #[derive(Debug, Serialize)]

@@ -12,7 +12,9 @@ use crate::env::Environment;
 use crate::error::{Error, Result};
 use crate::stack::{TargetKind, Topology};
 
-/// The rule of SPEC §4 that chose the kubeconfig.
+/// The rule of SPEC §4 that chose the kubeconfig. Its name ([`Rule::name`]) is the one
+/// vocabulary of every output, text and JSON alike: `flag`, `env`, `topology`, `lima-bench`,
+/// `snapshot`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {
@@ -24,25 +26,47 @@ pub enum Rule {
     Topology,
     /// The Lima bench kubeconfig (declared or the harness default).
     LimaBench,
+    /// A replayed snapshot (`preview --snapshot FILE`): no kubeconfig is read at all.
+    Snapshot,
 }
 
 impl Rule {
-    /// The serialized name: `flag`, `env`, `topology`, `lima-bench`.
-    pub fn describe_short(self) -> &'static str {
+    /// The rule's name in every output: `flag`, `env`, `topology`, `lima-bench`, `snapshot`.
+    pub fn name(self) -> &'static str {
         match self {
             Rule::Flag => "flag",
             Rule::Env => "env",
             Rule::Topology => "topology",
             Rule::LimaBench => "lima-bench",
+            Rule::Snapshot => "snapshot",
         }
     }
 
-    pub fn describe(self) -> &'static str {
+    /// Where the rule took the kubeconfig from, for sentences: "rule env (the KUBECONFIG
+    /// environment variable)".
+    pub fn origin(self) -> &'static str {
         match self {
-            Rule::Flag => "--kubeconfig flag",
-            Rule::Env => "KUBECONFIG environment variable",
-            Rule::Topology => "topology kubeconfig:",
-            Rule::LimaBench => "lima bench kubeconfig (authoritative for lima stacks)",
+            Rule::Flag => "the --kubeconfig flag",
+            Rule::Env => "the KUBECONFIG environment variable",
+            Rule::Topology => "the topology's kubeconfig:",
+            Rule::LimaBench => "the lima bench kubeconfig, authoritative for lima stacks",
+            Rule::Snapshot => "a replayed snapshot",
+        }
+    }
+
+    /// `rule env (the KUBECONFIG environment variable)`.
+    pub fn explained(self) -> String {
+        format!("rule {} ({})", self.name(), self.origin())
+    }
+
+    /// What to do when this rule chose a kubeconfig of another cluster.
+    pub fn mismatch_hint(self, stack: &str) -> String {
+        match self {
+            Rule::Flag => format!("--kubeconfig chose that file: pass stack {stack}'s own kubeconfig, or drop the flag to use the topology's"),
+            Rule::Env => format!("an exported KUBECONFIG wins over the topology: `unset KUBECONFIG`, or `eval \"$(kubectl nestor stack env {stack})\"`"),
+            Rule::Topology => format!("the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack {stack}'s file (`kubectl nestor target` shows both)"),
+            Rule::LimaBench => "the bench kubeconfig points at another cluster: bring the bench up again with its harness".to_string(),
+            Rule::Snapshot => format!("the snapshot was read from another cluster: replay a snapshot of stack {stack} (`kubectl nestor --stack {stack} discover --save FILE`)"),
         }
     }
 }
@@ -86,8 +110,8 @@ pub fn resolve(
                     .eq(std::iter::once(bench.clone()));
                 if !same {
                     notices.push(format!(
-                        "{} ({}) ignored: stack {} is a lima bench, its kubeconfig {} is authoritative",
-                        rule.describe(),
+                        "{} ({}) ignored: stack {} is a lima bench, its kubeconfig {} is authoritative (rule lima-bench)",
+                        rule.origin(),
                         value.to_string_lossy(),
                         stack.name(),
                         bench.display()
@@ -117,6 +141,23 @@ pub fn resolve(
                 None => Err(not_declared(stack.name())),
             }
         }
+    }
+}
+
+/// What confirms `server` as the target of `stack` without asking anyone: `bench` for a lima
+/// stack (its bench kubeconfig is authoritative), `endpoint` when it is the topology's
+/// `endpoint:` (compared normalised); `None` otherwise (no stack, no `endpoint:`, another
+/// server) — the documents then say `confirmedBy: null`.
+pub fn confirmed_by_declaration(stack: Option<&Topology>, server: &str) -> Option<&'static str> {
+    let stack = stack?;
+    match stack.kind() {
+        TargetKind::Lima => Some("bench"),
+        TargetKind::Prod => stack
+            .raw
+            .endpoint
+            .as_ref()
+            .filter(|e| crate::stack::endpoint::same(&e.to_string(), server))
+            .map(|_| "endpoint"),
     }
 }
 
@@ -153,12 +194,12 @@ fn single_file(
         .collect();
     if rule == Rule::Env && parts.len() > 1 {
         let what = match prod_stack {
-            Some(name) => format!("the target of prod stack {name} would be ambiguous"),
-            None => "the target would be ambiguous".to_string(),
+            Some(name) => format!("the target of prod stack {name} ambiguous"),
+            None => "the target ambiguous".to_string(),
         };
         return Err(Error::refused(
             format!(
-                "KUBECONFIG lists {} files ({}): merged files make {what}",
+                "KUBECONFIG lists {} files ({}), and rule env takes the exported KUBECONFIG: merged files would make {what}",
                 parts.len(),
                 value.to_string_lossy()
             ),

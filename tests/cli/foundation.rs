@@ -74,10 +74,7 @@ fn target_reports_rule_context_endpoint_and_nodes() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let text = stdout_of(&out);
     assert!(
-        text.contains(&format!(
-            "kubeconfig  {} (rule: topology kubeconfig:)",
-            kc.display()
-        )),
+        text.contains(&format!("kubeconfig  {} (rule: topology)", kc.display())),
         "{text}"
     );
     assert!(
@@ -184,7 +181,7 @@ fn kubeconfig_list_is_refused_for_prod() {
     let err = stderr_of(&out);
     assert!(err.contains("KUBECONFIG lists 2 files"), "{err}");
     assert!(
-        err.contains("the target of prod stack dirqual would be ambiguous"),
+        err.contains("rule env takes the exported KUBECONFIG: merged files would make the target of prod stack dirqual ambiguous"),
         "{err}"
     );
     assert!(err.contains("hint: one file per target"), "{err}");
@@ -216,7 +213,7 @@ fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
     let err = stderr_of(&out);
     assert!(
         err.contains(&format!(
-            "KUBECONFIG environment variable ({}) ignored",
+            "the KUBECONFIG environment variable ({}) ignored",
             prod.display()
         )),
         "{err}"

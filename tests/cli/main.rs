@@ -2,6 +2,7 @@
 
 mod support;
 
+mod contract;
 mod fetch;
 mod foundation;
 mod krew;

@@ -115,6 +115,7 @@ impl Bed {
             .env_remove("NESTOR_KUBECTL")
             .env_remove("NESTOR_LIMACTL")
             .env_remove("NESTOR_SSH")
+            .env_remove("NESTOR_NO_INPUT")
             .env_remove("NO_COLOR");
         c
     }
@@ -127,6 +128,7 @@ impl Bed {
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
             .env_remove("KUBECONFIG")
             .env_remove("NESTOR_STACKS_DIR")
+            .env_remove("NESTOR_NO_INPUT")
             .env_remove("NO_COLOR");
         c
     }
@@ -167,6 +169,7 @@ impl Bed {
             .env_remove("NESTOR_KUBECTL")
             .env_remove("NESTOR_LIMACTL")
             .env_remove("NESTOR_SSH")
+            .env_remove("NESTOR_NO_INPUT")
             .env_remove("NO_COLOR");
         for (k, v) in env {
             c.env(k, v);

@@ -1,0 +1,397 @@
+//! The scripting contract around the target: one `target` shape in every document, one
+//! vocabulary for the rule that chose the kubeconfig (text and JSON alike), refusals that
+//! name that rule, `NESTOR_NO_INPUT`, the prompt saying whether the endpoint matches, and
+//! `stack select` warning about an exported `KUBECONFIG`.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::*;
+
+const ENDPOINT: &str = "https://10.67.2.11:6443";
+const OTHER: &str = "https://10.99.0.1:6443";
+
+fn json_of(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: stdout {} stderr {}", stdout_of(out), stderr_of(out)))
+}
+
+fn keys(v: &Value) -> BTreeSet<String> {
+    v.as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn shape() -> BTreeSet<String> {
+    ["rule", "kubeconfig", "context", "endpoint", "confirmedBy"]
+        .map(String::from)
+        .into_iter()
+        .collect()
+}
+
+#[test]
+fn every_document_has_the_same_target_shape() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let kc = bed.home.join(".kube/dirqual.config");
+    let kc = kc.to_str().expect("utf-8");
+    let snap = bed.tmp.path().join("dirqual.snapshot.json");
+
+    let preview = json_of(
+        &bed.cmd()
+            .args(["preview", "--no-input", "-o", "json"])
+            .output()
+            .expect("run"),
+    );
+    let discovery = json_of(
+        &bed.cmd()
+            .args(["discover", "-o", "json", "--save"])
+            .arg(&snap)
+            .output()
+            .expect("run"),
+    );
+    let target = json_of(
+        &bed.cmd()
+            .args(["target", "-o", "json"])
+            .output()
+            .expect("run"),
+    );
+    let saved: Value =
+        serde_json::from_str(&fs::read_to_string(&snap).expect("snapshot")).expect("json");
+    let replayed = json_of(
+        &bed.cmd()
+            .args(["preview", "--no-input", "-o", "json", "--snapshot"])
+            .arg(&snap)
+            .output()
+            .expect("run"),
+    );
+    for (kind, doc, rule, confirmed) in [
+        ("Preview", &preview, "topology", Value::from("endpoint")),
+        ("Discovery", &discovery, "topology", Value::from("endpoint")),
+        ("Target", &target, "topology", Value::from("endpoint")),
+        ("Snapshot", &saved, "topology", Value::from("endpoint")),
+        ("Preview", &replayed, "snapshot", Value::from("endpoint")),
+    ] {
+        assert_eq!(doc["kind"], kind);
+        let t = &doc["target"];
+        assert_eq!(keys(t), shape(), "{kind}: {t}");
+        assert_eq!(t["rule"], rule, "{kind}");
+        assert_eq!(t["kubeconfig"], kc, "{kind}");
+        assert_eq!(t["context"], "kubernetes-admin@dirqual", "{kind}");
+        assert_eq!(t["endpoint"], ENDPOINT, "{kind}");
+        assert_eq!(t["confirmedBy"], confirmed, "{kind}");
+    }
+    // The deprecated fields stay, equal to the new ones.
+    assert_eq!(discovery["rule"], discovery["target"]["rule"]);
+    for f in ["rule", "kubeconfig", "context", "endpoint"] {
+        assert_eq!(target[f], target["target"][f], "Target.{f}");
+    }
+
+    // A bare --kubeconfig: rule flag, nothing confirmed it.
+    let bare = Bed::new();
+    bare.kubectl_cluster(&Cluster::dirqual());
+    let file = bare.kubeconfig(&bare.home.join("lab.config"), ENDPOINT);
+    let discovery = json_of(
+        &bare
+            .cmd()
+            .arg("--kubeconfig")
+            .arg(&file)
+            .args(["discover", "-o", "json"])
+            .output()
+            .expect("run"),
+    );
+    assert_eq!(keys(&discovery["target"]), shape());
+    assert_eq!(discovery["target"]["rule"], "flag");
+    assert_eq!(discovery["target"]["confirmedBy"], Value::Null);
+}
+
+/// The rule is named the same way in the text and in the JSON: `flag`, `env`, `topology`.
+#[test]
+fn one_rule_vocabulary_in_text_and_json() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let topo = bed.home.join(".kube/dirqual.config");
+    let other = bed.kubeconfig(&bed.tmp.path().join("same.config"), ENDPOINT);
+    type Setup = fn(&mut assert_cmd::Command, &Path);
+    let cases: [(&str, Setup); 3] = [
+        ("topology", |_, _| {}),
+        ("env", |c, f| {
+            c.env("KUBECONFIG", f);
+        }),
+        ("flag", |c, f| {
+            c.arg("--kubeconfig").arg(f);
+        }),
+    ];
+    for (rule, setup) in cases {
+        for command in ["target", "preview", "discover"] {
+            let mut json = bed.cmd();
+            setup(&mut json, &other);
+            let mut args = vec![command, "-o", "json"];
+            if command == "preview" {
+                args.push("--no-input");
+            }
+            let v = json_of(&json.args(&args).output().expect("run"));
+            assert_eq!(v["target"]["rule"], rule, "{command} {rule}");
+            let mut text = bed.cmd();
+            setup(&mut text, &other);
+            let out = text
+                .args([command, "--no-color", "--no-input"])
+                .output()
+                .expect("run");
+            let file = if rule == "topology" { &topo } else { &other };
+            let line = format!("{} (rule: {rule})", file.display());
+            assert!(
+                stdout_of(&out).contains(&line),
+                "{command} {rule}: want {line:?}\n{}{}",
+                stdout_of(&out),
+                stderr_of(&out)
+            );
+        }
+    }
+}
+
+/// Every refusal of a target names the rule that chose it (and the file), and the hint
+/// fits that rule: an exported KUBECONFIG is not fixed like a wrong topology.
+#[test]
+fn every_target_refusal_names_the_rule() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
+    let refused = |cmd: &mut assert_cmd::Command| {
+        let out = cmd.output().expect("run");
+        assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+        assert!(out.stdout.is_empty(), "nothing printed before a refusal");
+        stderr_of(&out)
+    };
+
+    let err = refused(
+        bed.cmd()
+            .args(["preview", "--no-input"])
+            .env("KUBECONFIG", &wrong),
+    );
+    assert!(
+        err.contains(&format!(
+            "target mismatch for stack dirqual: the kubeconfig's server is {OTHER}, the topology's endpoint is {ENDPOINT}; kubeconfig {} (rule env: the KUBECONFIG environment variable) chose it",
+            wrong.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint: an exported KUBECONFIG wins over the topology: `unset KUBECONFIG`"),
+        "{err}"
+    );
+
+    let err = refused(
+        bed.cmd()
+            .arg("--kubeconfig")
+            .arg(&wrong)
+            .args(["preview", "--no-input"]),
+    );
+    assert!(
+        err.contains("(rule flag: the --kubeconfig flag) chose it"),
+        "{err}"
+    );
+    assert!(err.contains("hint: --kubeconfig chose that file"), "{err}");
+
+    bed.kubeconfig(&bed.home.join(".kube/dirqual.config"), OTHER);
+    let err = refused(bed.cmd().args(["preview", "--no-input"]));
+    assert!(
+        err.contains("(rule topology: the topology's kubeconfig:) chose it"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint: the topology's kubeconfig: and endpoint: disagree"),
+        "{err}"
+    );
+
+    // A snapshot of another cluster: the snapshot is blamed, not the kubeconfig.
+    bed.kubeconfig(&bed.home.join(".kube/dirqual.config"), ENDPOINT);
+    let snap = bed.tmp.path().join("snap.json");
+    let out = bed
+        .cmd()
+        .args(["discover", "-o", "json", "--save"])
+        .arg(&snap)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    bed.write_stack("dirqual", &PROD_DECLARED.replace(ENDPOINT, OTHER));
+    let err = refused(
+        bed.cmd()
+            .args(["preview", "--no-input", "--snapshot"])
+            .arg(&snap),
+    );
+    assert!(
+        err.contains(&format!(
+            "the snapshot's endpoint is {ENDPOINT}, the topology's endpoint is {OTHER}; snapshot {} (rule snapshot: a replayed snapshot) chose it",
+            snap.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint: the snapshot was read from another cluster"),
+        "{err}"
+    );
+    assert!(!err.contains("kubeconfig points"), "{err}");
+
+    // No endpoint declared: the refusal still says where the target came from.
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace(&format!("endpoint: {ENDPOINT}\n"), ""),
+    );
+    let err = refused(bed.cmd().args(["preview", "--no-input"]));
+    assert!(err.contains("declares no endpoint"), "{err}");
+    assert!(
+        err.contains("(rule topology: the topology's kubeconfig:)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_operator_saying_no_names_the_rule() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let out = bed.pty(&["preview", "--no-color"], "n\n", &[]);
+    let screen = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{screen}");
+    assert!(
+        screen.contains("not confirmed for stack dirqual: nothing was done; kubeconfig"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("(rule topology: the topology's kubeconfig:) chose it"),
+        "{screen}"
+    );
+}
+
+/// The prompt says whether the endpoint matches the topology; a mismatch is a warning that
+/// names the rule.
+#[test]
+fn the_prompt_says_whether_the_endpoint_matches_the_topology() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let out = bed.pty(&["preview", "--no-color"], "n\n", &[]);
+    let screen = stdout_of(&out);
+    assert!(
+        screen.contains(&format!("  endpoint    {ENDPOINT} (matches the topology)")),
+        "{screen}"
+    );
+    assert!(screen.contains("(rule: topology)"), "{screen}");
+    assert!(!screen.contains("WARNING"), "{screen}");
+
+    let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
+    let out = bed.pty(&["preview", "--no-color"], "n\n", &[("KUBECONFIG", &wrong)]);
+    let screen = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "  endpoint    {OTHER} (the topology's endpoint is {ENDPOINT})"
+        )),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!(
+            "  WARNING     this is not the topology's endpoint {ENDPOINT}: rule env (the KUBECONFIG environment variable) chose this kubeconfig"
+        )),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Is this the stack dirqual? [y/N]"),
+        "{screen}"
+    );
+}
+
+/// `NESTOR_NO_INPUT=1` is `--no-input`: no prompt even on a terminal, the endpoint decides.
+#[test]
+fn nestor_no_input_means_no_input() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let one = Path::new("1");
+    let out = bed.pty(&["preview", "--no-color"], "", &[("NESTOR_NO_INPUT", one)]);
+    let screen = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{screen}");
+    assert!(!screen.contains("[y/N]"), "{screen}");
+    assert!(screen.contains("PLAN: 2 layer(s) to install"), "{screen}");
+    let out = bed
+        .cmd()
+        .args(["preview", "-o", "json"])
+        .env("NESTOR_NO_INPUT", "1")
+        .output()
+        .expect("run");
+    assert_eq!(json_of(&out)["target"]["confirmedBy"], "endpoint");
+
+    // With a wrong target it refuses (exit 3) instead of asking.
+    let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
+    let out = bed.pty(
+        &["preview", "--no-color"],
+        "y\n",
+        &[("NESTOR_NO_INPUT", one), ("KUBECONFIG", &wrong)],
+    );
+    let screen = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{screen}");
+    assert!(!screen.contains("[y/N]"), "{screen}");
+    assert!(screen.contains("target mismatch"), "{screen}");
+
+    // NESTOR_NO_INPUT=0 is not "no input": the prompt is back.
+    let out = bed.pty(
+        &["preview", "--no-color"],
+        "n\n",
+        &[("NESTOR_NO_INPUT", Path::new("0"))],
+    );
+    let screen = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{screen}");
+    assert!(
+        screen.contains("Is this the stack dirqual? [y/N]"),
+        "{screen}"
+    );
+}
+
+/// `stack select` says at once that an exported KUBECONFIG overrides the selection, instead
+/// of the next preview failing with a mismatch.
+#[test]
+fn stack_select_warns_when_an_exported_kubeconfig_overrides_it() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    let own = bed.kubeconfig(&bed.home.join(".kube/dirqual.config"), ENDPOINT);
+    let other = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
+    let out = bed
+        .cmd()
+        .args(["stack", "select", "dirqual"])
+        .env("KUBECONFIG", &other)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert!(stdout_of(&out).starts_with("selected stack dirqual (prod)"));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains(&format!(
+            "warning: KUBECONFIG is exported ({}) and overrides stack dirqual's selection: rule env wins over the topology, so the next commands read that file's cluster, not its kubeconfig {}; `unset KUBECONFIG`, or `eval \"$(kubectl nestor stack env dirqual)\"`",
+            other.display(),
+            own.display()
+        )),
+        "{err}"
+    );
+    // The stack's own file exported (after `eval "$(kubectl nestor stack env)"`): silent.
+    let out = bed
+        .cmd()
+        .args(["stack", "select", "dirqual"])
+        .env("KUBECONFIG", &own)
+        .output()
+        .expect("run");
+    assert!(
+        !stderr_of(&out).contains("KUBECONFIG"),
+        "{}",
+        stderr_of(&out)
+    );
+    // Nothing exported: silent.
+    let out = bed
+        .cmd()
+        .args(["stack", "select", "dirqual"])
+        .output()
+        .expect("run");
+    assert!(
+        !stderr_of(&out).contains("KUBECONFIG"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(
+        bed.calls("kubectl").is_empty(),
+        "select without a terminal reads no cluster"
+    );
+}
