@@ -1,9 +1,9 @@
 //! `discover`: the live cluster's inventory — node roles, namespaces, StorageClass
 //! provisioners, API groups, and the catalog layers detected with their evidence. Works with
 //! only `--kubeconfig`. `--save FILE` writes a snapshot that `preview --snapshot` replays;
-//! `--emit-topology` prints a stack skeleton of what was found.
+//! `--emit-topology` prints what was found as a stack file (`stack::skeleton`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -16,7 +16,7 @@ use crate::output::render::Format;
 use crate::output::render::{self, Paint, API_VERSION};
 use crate::read::kubectl::Kubectl;
 use crate::read::reader;
-use crate::stack::TargetKind;
+use crate::stack::{schema, skeleton, TargetKind};
 use crate::target::kubeconfig;
 
 #[derive(Debug, Clone, clap::Args)]
@@ -24,9 +24,12 @@ pub struct Args {
     /// Save what was read as a snapshot for `preview --snapshot FILE`.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-    /// Print a stack YAML skeleton of what was found instead of the inventory.
+    /// Print what was found as a stack file (save it as stacks/NAME.yaml): kubeconfig and endpoint as read, nodes with roles, the layers found declared, the absent and undecided ones as comments.
     #[arg(long)]
     pub emit_topology: bool,
+    /// With --emit-topology: the stack's name, which is also its file name (default: the stack's, else the kubeconfig file's name, e.g. lab for ~/.kube/lab.config).
+    #[arg(long, value_name = "NAME", requires = "emit_topology")]
+    pub name: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -47,8 +50,35 @@ struct Discovery {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
-    let stack = ctx.optional_topology()?;
+    if let Some(name) = &args.name {
+        if !schema::is_dns1123_label(name) || name == "current" {
+            return Err(Error::input(
+                format!("`{name}` is not a stack name"),
+                "a stack name is a DNS-1123 label (lowercase letters, digits, '-'), also the file name: stacks/<name>.yaml; `current` is the active-stack link",
+            ));
+        }
+    }
+    let explicit_kubeconfig = ctx.global.kubeconfig.is_some() || ctx.env.kubeconfig.is_some();
+    // `--name` describes a new stack: with an explicit kubeconfig, the active stack (another
+    // cluster, most likely) has nothing to do with it.
+    let stack = if args.name.is_some() && ctx.global.stack.is_none() && explicit_kubeconfig {
+        None
+    } else {
+        ctx.optional_topology()?
+    };
     let resolution = ctx.resolve_target(stack.as_ref())?;
+    if stack.is_none() {
+        let dir = match ctx.stacks_dir() {
+            Ok(_) => String::new(),
+            Err(_) => " (no stacks/ directory here or above: nothing else is needed for discover)"
+                .to_string(),
+        };
+        render::notice(&format!(
+            "no stack: discovering the cluster of {} alone (rule {}){dir}",
+            resolution.path.display(),
+            resolution.rule.name()
+        ));
+    }
     if stack.as_ref().is_some_and(|s| s.kind() == TargetKind::Lima) && !resolution.path.exists() {
         return Err(Error::input(
             format!(
@@ -126,8 +156,18 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         target,
     };
     if args.emit_topology {
-        let name = stack.as_ref().map(|s| s.name().to_string());
-        render::out(&skeleton(&doc, name.as_deref(), ctx))?;
+        let name = stack_name(args, stack.as_ref(), &resolution.path)?;
+        let kubeconfig = as_written(&resolution.path, ctx.env.home.as_deref());
+        let text = skeleton::emit(&skeleton::Found {
+            name: &name,
+            kubeconfig: &kubeconfig,
+            endpoint: &doc.target.endpoint,
+            context: &doc.target.context,
+            nodes: &doc.nodes,
+            layers: &doc.layers,
+            taken_at: &crate::clock::now_rfc3339(),
+        });
+        render::out(&text)?;
         return Ok(Exit::Ok);
     }
     match ctx.format() {
@@ -258,44 +298,40 @@ fn text(d: &Discovery, paint: Paint) -> String {
     out
 }
 
-/// A stack YAML skeleton of what was found: detected layers (present or degraded) only.
-fn skeleton(d: &Discovery, name: Option<&str>, ctx: &Context) -> String {
-    let name = name.unwrap_or("change-me");
-    let kubeconfig = match &ctx.env.home {
-        Some(home) => match std::path::Path::new(&d.target.kubeconfig).strip_prefix(home) {
-            Ok(rest) => format!("~/{}", rest.display()),
-            Err(_) => d.target.kubeconfig.clone(),
-        },
-        None => d.target.kubeconfig.clone(),
-    };
-    let mut y = format!(
-        "# Stack skeleton written by `kubectl nestor discover --emit-topology` on {}\n# from {} (context {}). Review every line; save as stacks/<name>.yaml.\n",
-        crate::clock::now_rfc3339(),
-        d.target.endpoint,
-        d.target.context
-    );
-    y.push_str(&format!(
-        "name: {name}\ntarget_kind: prod\nkubeconfig: {kubeconfig}\nendpoint: {}\nnodes:\n",
-        d.target.endpoint
-    ));
-    for n in &d.nodes {
-        let role = if n
-            .roles
-            .iter()
-            .any(|r| r == "control-plane" || r == "master")
-        {
-            "control-plane"
-        } else {
-            "worker"
-        };
-        y.push_str(&format!("  - {{ name: {}, role: {role} }}\n", n.name));
+/// The emitted stack's name: `--name`, else the stack's, else the kubeconfig file's name
+/// when it is a stack name (`~/.kube/lab.config` -> `lab`, the per-stack convention).
+fn stack_name(
+    args: &Args,
+    stack: Option<&crate::stack::Topology>,
+    kubeconfig: &Path,
+) -> Result<String> {
+    if let Some(n) = &args.name {
+        return Ok(n.clone());
     }
-    let detected: Vec<&str> = d
-        .layers
-        .iter()
-        .filter(|l| matches!(l.state, State::Present | State::Degraded))
-        .map(|l| l.id.as_str())
-        .collect();
-    y.push_str(&format!("layers: [{}]\n", detected.join(", ")));
-    y
+    if let Some(s) = stack {
+        return Ok(s.name().to_string());
+    }
+    let stem = kubeconfig
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = stem.split('.').next().unwrap_or_default().to_string();
+    if schema::is_dns1123_label(&stem) && stem != "config" && stem != "current" {
+        return Ok(stem);
+    }
+    Err(Error::input(
+        format!(
+            "no stack name for the topology of {}",
+            kubeconfig.display()
+        ),
+        "pass `--name NAME` and save it as stacks/NAME.yaml: `kubectl nestor discover --kubeconfig FILE --emit-topology --name NAME > stacks/NAME.yaml`",
+    ))
+}
+
+/// The kubeconfig as a topology should say it: `~/...` under HOME, else the absolute path.
+fn as_written(path: &Path, home: Option<&Path>) -> String {
+    match home.and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rest) if !rest.as_os_str().is_empty() => format!("~/{}", rest.display()),
+        _ => path.display().to_string(),
+    }
 }

@@ -5,6 +5,7 @@ pub mod edit;
 pub mod endpoint;
 pub mod inventory;
 pub mod schema;
+pub mod skeleton;
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -637,9 +637,10 @@ fn discover_emits_a_topology_that_nestor_accepts() {
         "{yaml}"
     );
     assert!(
-        yaml.contains("layers: [k8s, cni, ceph, storage, monitoring, gitops, registry, dataops]"),
+        yaml.contains("\nlayers:\n  - k8s\n  - cni\n  - ceph\n  - storage\n  # - datalake "),
         "{yaml}"
     );
+    assert!(yaml.contains("\nname: dirqual\n"), "{yaml}");
     bed.write_stack("dirqual", &yaml);
     let out = bed
         .cmd()

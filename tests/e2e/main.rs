@@ -5,5 +5,6 @@
 mod support;
 
 mod failures;
+mod quickstart;
 mod readonly;
 mod scenarios;

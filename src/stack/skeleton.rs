@@ -1,0 +1,290 @@
+//! The stack file `discover --emit-topology` prints: what was found, in the topology format,
+//! so that `discover ... > stacks/NAME.yaml` then `stack select NAME` just works.
+//!
+//! `name:` is the stack's (the file name it will be saved as), `kubeconfig:` and `endpoint:`
+//! are the file and the server that were read, the nodes carry their roles. Layers found
+//! present or degraded are declared; absent and unknown ones are written as comments with
+//! their reason, so the operator decides. Everything here comes from a cluster and is
+//! hostile: scalars are quoted unless plainly safe, comments are one line, control
+//! characters escaped, and the length is bounded.
+
+use crate::model::observation::Node;
+use crate::model::state::{LayerReport, State};
+use crate::stack::schema::{is_dns1123_label, is_dns1123_subdomain};
+
+/// What the skeleton is made of.
+pub struct Found<'a> {
+    /// The stack name: a DNS-1123 label, the file stem it will be saved under.
+    pub name: &'a str,
+    /// The kubeconfig as the topology should say it (`~/...` under HOME).
+    pub kubeconfig: &'a str,
+    pub endpoint: &'a str,
+    pub context: &'a str,
+    pub nodes: &'a [Node],
+    /// Every catalog layer, in catalog order.
+    pub layers: &'a [LayerReport],
+    /// When it was read (RFC 3339).
+    pub taken_at: &'a str,
+}
+
+/// The longest reason kept in a comment, in characters.
+const REASON_MAX: usize = 160;
+
+/// The topology text.
+pub fn emit(f: &Found) -> String {
+    let mut y = String::new();
+    y.push_str(&format!(
+        "# Stack {}, written by `kubectl nestor discover --emit-topology` on {}\n",
+        comment(f.name),
+        comment(f.taken_at)
+    ));
+    y.push_str(&format!(
+        "# from {} (context {}). Review it: declare the layers this stack should have.\n",
+        comment(f.endpoint),
+        comment(f.context)
+    ));
+    y.push_str(&format!("name: {}\n", scalar(f.name)));
+    y.push_str("target_kind: prod\n");
+    y.push_str(&format!("kubeconfig: {}\n", scalar(f.kubeconfig)));
+    y.push_str(&format!("endpoint: {}\n", scalar(f.endpoint)));
+    let (valid, invalid): (Vec<&Node>, Vec<&Node>) =
+        f.nodes.iter().partition(|n| is_dns1123_subdomain(&n.name));
+    if valid.is_empty() {
+        y.push_str("nodes: []\n");
+    } else {
+        y.push_str("nodes:\n");
+    }
+    for n in &valid {
+        let role = if n
+            .roles
+            .iter()
+            .any(|r| r == "control-plane" || r == "master")
+        {
+            "control-plane"
+        } else {
+            "worker"
+        };
+        y.push_str(&format!(
+            "  - {{ name: {}, role: {role} }}\n",
+            scalar(&n.name)
+        ));
+    }
+    for n in &invalid {
+        y.push_str(&format!(
+            "  # node {} left out: not a valid Kubernetes node name\n",
+            comment(&n.name)
+        ));
+    }
+    let declared: Vec<&LayerReport> = f
+        .layers
+        .iter()
+        .filter(|l| matches!(l.state, State::Present | State::Degraded))
+        .collect();
+    y.push_str(if declared.is_empty() {
+        "layers: []\n"
+    } else {
+        "layers:\n"
+    });
+    let width = f.layers.iter().map(|l| l.id.len()).max().unwrap_or(0);
+    for l in f.layers {
+        match l.state {
+            State::Present | State::Degraded if is_dns1123_label(&l.id) => {
+                y.push_str(&format!("  - {}\n", l.id));
+                if l.state == State::Degraded {
+                    y.push_str(&format!("    # degraded: {}\n", comment(&clip(&l.reason))));
+                }
+            }
+            State::Present | State::Degraded => {}
+            State::Absent | State::Unknown => {
+                let state = if l.state == State::Absent {
+                    "absent"
+                } else {
+                    "unknown"
+                };
+                y.push_str(&format!(
+                    "  # - {:<width$}  {state}: {}\n",
+                    comment(&l.id),
+                    comment(&clip(&l.reason))
+                ));
+            }
+        }
+    }
+    y
+}
+
+/// `s` as a YAML scalar: plain when it is plainly a string (names, paths, URLs), else a
+/// double-quoted scalar (JSON string syntax is valid YAML).
+fn scalar(s: &str) -> String {
+    let plain_chars = s
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"._/:~@+-".contains(&b));
+    let starts_well = s
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'~' || b == b'/');
+    let has_letter = s.bytes().any(|b| b.is_ascii_alphabetic());
+    let keyword = matches!(
+        s.to_ascii_lowercase().as_str(),
+        "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "~"
+    );
+    if plain_chars && starts_well && has_letter && !keyword && !s.ends_with(':') {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+    }
+}
+
+/// One comment line's worth of `s`: control characters escaped, so nothing read from a
+/// cluster can end the comment and write YAML.
+fn comment(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() <= REASON_MAX {
+        s.to_string()
+    } else {
+        let cut: String = s.chars().take(REASON_MAX).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    fn node(name: &str, roles: &[&str]) -> Node {
+        Node {
+            name: name.to_string(),
+            ready: true,
+            roles: roles.iter().map(|r| r.to_string()).collect(),
+            internal_ip: None,
+            kubelet_version: "v1.31.0".to_string(),
+        }
+    }
+
+    fn layer(id: &str, state: State, reason: &str) -> LayerReport {
+        LayerReport {
+            id: id.to_string(),
+            title: id.to_string(),
+            state,
+            evidence: vec![],
+            reason: reason.to_string(),
+        }
+    }
+
+    fn known() -> BTreeSet<String> {
+        ["k8s", "ceph", "datalake", "etcd-backup", "monitoring"]
+            .map(String::from)
+            .into_iter()
+            .collect()
+    }
+
+    #[test]
+    fn declares_what_was_found_and_comments_the_rest() {
+        let nodes = [node("lab1", &["control-plane"]), node("lab2", &[])];
+        let layers = [
+            layer("k8s", State::Present, "2/2 Ready"),
+            layer("ceph", State::Degraded, "HEALTH_WARN"),
+            layer("datalake", State::Absent, "no CephObjectStore in rook-ceph"),
+            layer(
+                "etcd-backup",
+                State::Unknown,
+                "not observable from Kubernetes",
+            ),
+        ];
+        let text = emit(&Found {
+            name: "lab",
+            kubeconfig: "~/.kube/lab.config",
+            endpoint: "https://10.0.0.1:6443",
+            context: "admin@lab",
+            nodes: &nodes,
+            layers: &layers,
+            taken_at: "2026-11-30T15:00:00Z",
+        });
+        let body: Vec<&str> = text.lines().filter(|l| !l.starts_with("# ")).collect();
+        assert_eq!(
+            body,
+            [
+                "name: lab",
+                "target_kind: prod",
+                "kubeconfig: ~/.kube/lab.config",
+                "endpoint: https://10.0.0.1:6443",
+                "nodes:",
+                "  - { name: lab1, role: control-plane }",
+                "  - { name: lab2, role: worker }",
+                "layers:",
+                "  - k8s",
+                "  - ceph",
+                "    # degraded: HEALTH_WARN",
+                "  # - datalake     absent: no CephObjectStore in rook-ceph",
+                "  # - etcd-backup  unknown: not observable from Kubernetes",
+            ]
+        );
+        let raw = crate::stack::schema::parse(&text, Path::new("lab.yaml"), "lab", Some(&known()))
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(raw.layers.len(), 2);
+        assert_eq!(raw.nodes.len(), 2);
+    }
+
+    #[test]
+    fn hostile_values_stay_data() {
+        let nodes = [node("evil\nlayers: [k8s]", &[]), node("true", &[])];
+        let layers = [layer(
+            "datalake",
+            State::Absent,
+            "gone\nkubeconfig: /tmp/x\r # ",
+        )];
+        let text = emit(&Found {
+            name: "lab",
+            kubeconfig: "/tmp/a b#c.config",
+            endpoint: "https://h:6443",
+            context: "ctx\n- injected",
+            nodes: &nodes,
+            layers: &layers,
+            taken_at: "t",
+        });
+        let raw = crate::stack::schema::parse(&text, Path::new("lab.yaml"), "lab", Some(&known()))
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(
+            raw.kubeconfig.as_deref(),
+            Some("/tmp/a b#c.config"),
+            "{text}"
+        );
+        assert!(raw.layers.is_empty(), "{text}");
+        assert_eq!(raw.nodes.len(), 1, "{text}");
+        assert_eq!(raw.nodes[0].name.as_str(), "true");
+        assert!(
+            text.contains("# node evil\\nlayers: [k8s] left out"),
+            "{text}"
+        );
+        assert!(!text.contains("\nkubeconfig: /tmp/x"), "{text}");
+    }
+
+    #[test]
+    fn nothing_found_is_still_a_loadable_topology() {
+        let text = emit(&Found {
+            name: "empty",
+            kubeconfig: "/k",
+            endpoint: "https://h:6443",
+            context: "c",
+            nodes: &[],
+            layers: &[layer("ceph", State::Absent, "no group")],
+            taken_at: "t",
+        });
+        let raw =
+            crate::stack::schema::parse(&text, Path::new("empty.yaml"), "empty", Some(&known()))
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert!(raw.layers.is_empty() && raw.nodes.is_empty());
+    }
+}

@@ -1,0 +1,213 @@
+//! The README's "On your own cluster", run as written: its four commands, copied from the
+//! README itself, in an empty directory, through `sh`, with the REAL kubectl finding the
+//! plugin on PATH and the replay server as "your cluster" (its kubeconfig at the path the
+//! README names, `~/.kube/lab.config`). What they print is compared with golden files
+//! (`tests/e2e/golden/`; `NESTOR_UPDATE_GOLDEN=1` rewrites them).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+/// The shell block under the README's "## On your own cluster".
+fn readme_quickstart() -> Vec<String> {
+    let readme =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
+    let section = readme
+        .split("\n## On your own cluster\n")
+        .nth(1)
+        .expect("README has an \"On your own cluster\" section");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a ```sh block in that section");
+    block
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+/// `expected` from `tests/e2e/golden/NAME`, or write it with NESTOR_UPDATE_GOLDEN=1.
+fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/e2e/golden")
+        .join(name);
+    if std::env::var_os("NESTOR_UPDATE_GOLDEN").is_some() {
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(&path, actual).expect("write golden");
+        return;
+    }
+    let expected = fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (NESTOR_UPDATE_GOLDEN=1 cargo test --test e2e quickstart writes it)",
+            path.display()
+        )
+    });
+    assert_eq!(
+        actual,
+        expected,
+        "{} differs (NESTOR_UPDATE_GOLDEN=1 rewrites it)",
+        path.display()
+    );
+}
+
+struct Shell<'a> {
+    bed: &'a E2e,
+    dir: PathBuf,
+}
+
+impl Shell<'_> {
+    /// One README line through `sh -c`, as a fresh non-interactive shell would run it.
+    fn run(&self, line: &str) -> Run {
+        let mut c = Command::new("/bin/sh");
+        c.args(["-c", line])
+            .current_dir(&self.dir)
+            .env_clear()
+            .env("HOME", &self.bed.home)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bed.bin.display()))
+            .stdin(Stdio::null());
+        run(c)
+    }
+
+    /// Output with the run's variable parts made stable.
+    fn stable(&self, text: &str) -> String {
+        let url = self.bed.server.url();
+        text.replace(&url, "http://127.0.0.1:PORT")
+            .replace(&self.bed.tmp.path().display().to_string(), "/t")
+            .lines()
+            .map(|l| match l.find("--emit-topology` on ") {
+                Some(i) => format!("{}--emit-topology` on TIME", &l[..i]),
+                None => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    }
+}
+
+#[test]
+fn the_readme_quickstart_reaches_a_preview_in_four_commands() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let lines = readme_quickstart();
+    assert_eq!(
+        lines.len(),
+        4,
+        "the README promises four commands: {lines:?}"
+    );
+    // "Your cluster": its kubeconfig where the README says it is.
+    bed.server
+        .write_kubeconfig(&bed.home.join(".kube/lab.config"))
+        .expect("kubeconfig");
+    let dir = bed.tmp.path().join("fresh");
+    fs::create_dir(&dir).expect("mkdir");
+    for up in dir.ancestors() {
+        assert!(
+            !up.join("stacks").exists(),
+            "{} exists: the quickstart must start with no stacks directory",
+            up.join("stacks").display()
+        );
+    }
+    let sh = Shell { bed: &bed, dir };
+
+    // 1. mkdir stacks
+    let r = sh.run(&lines[0]);
+    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[0]);
+    assert!(sh.dir.join("stacks").is_dir());
+
+    // 2. discover --emit-topology > stacks/lab.yaml: a stack file that loads.
+    let r = sh.run(&lines[1]);
+    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[1]);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n",
+            bed.home.join(".kube/lab.config").display()
+        ),
+        "it says it works without a stack"
+    );
+    let topology = fs::read_to_string(sh.dir.join("stacks/lab.yaml")).expect("stacks/lab.yaml");
+    golden("quickstart-lab.yaml", &sh.stable(&topology));
+    assert!(topology.contains("\nname: lab\n"), "{topology}");
+    assert!(
+        topology.contains("\nkubeconfig: ~/.kube/lab.config\n"),
+        "{topology}"
+    );
+    assert!(
+        topology.contains(&format!("\nendpoint: {}\n", bed.server.url())),
+        "{topology}"
+    );
+    assert!(
+        topology.contains("  # - datalake ") && topology.contains("absent: no CephObjectStore"),
+        "absent layers are comments with their reason: {topology}"
+    );
+
+    // 3. stack select lab: accepted as written.
+    let r = sh.run(&lines[2]);
+    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[2]);
+    assert_eq!(r.stderr, "", "{r:?}");
+    assert_eq!(
+        fs::read_link(sh.dir.join("stacks/current.yaml")).expect("current.yaml"),
+        PathBuf::from("lab.yaml")
+    );
+
+    // 4. preview: the real state, confirmed by the endpoint (no terminal), nothing to do
+    // for the layers it declared.
+    let r = sh.run(&lines[3]);
+    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[3]);
+    assert_eq!(r.stderr, "", "{r:?}");
+    golden("quickstart-preview.txt", &sh.stable(&r.stdout));
+    assert!(r.stdout.contains("dirqual1..4, 4/4 Ready"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("PLAN: nothing to install or repair"),
+        "{}",
+        r.stdout
+    );
+
+    // And as JSON, the target was confirmed by the endpoint the topology recorded.
+    let v = sh
+        .run("kubectl nestor preview -o json --detailed-exitcode")
+        .json();
+    assert_eq!(v["target"]["rule"], "topology");
+    assert_eq!(v["target"]["confirmedBy"], "endpoint");
+    assert_eq!(v["stack"]["name"], "lab");
+}
+
+/// `discover` with only `--kubeconfig`, in a directory with no `stacks/` anywhere above it:
+/// it works, and says so.
+#[test]
+fn discover_with_only_a_kubeconfig_and_no_stacks_directory_says_so() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let dir = bed.tmp.path().join("nowhere");
+    fs::create_dir(&dir).expect("mkdir");
+    let sh = Shell { bed: &bed, dir };
+    let line = format!(
+        "kubectl nestor discover --kubeconfig {}",
+        bed.kubeconfig.display()
+    );
+    let r = sh.run(&line);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag) (no stacks/ directory here or above: nothing else is needed for discover)\n",
+            bed.kubeconfig.display()
+        )
+    );
+    assert!(
+        r.stdout.contains("DISCOVERED (read live, not stored)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("(rule: flag)"), "{}", r.stdout);
+    // Without --name, the stack is named after the kubeconfig file (dirqual.config).
+    let r = sh.run(&format!("{line} --emit-topology"));
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("\nname: dirqual\n"), "{}", r.stdout);
+    let r = sh.run(&format!("{line} --emit-topology --name Bad_Name"));
+    r.assert_error(1, "`Bad_Name` is not a stack name");
+}
