@@ -46,10 +46,6 @@ pub fn now_rfc3339() -> String {
     rfc3339(now_secs())
 }
 
-pub fn now_compact() -> String {
-    compact(now_secs())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

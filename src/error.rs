@@ -99,6 +99,17 @@ pub fn one_line(text: &str) -> String {
         .join(" | ")
 }
 
+/// `": <text on one line>"`, or nothing when `text` is blank: how a child's stderr is
+/// appended to a message.
+pub fn quoted(text: &str) -> String {
+    let line = one_line(text);
+    if line.is_empty() {
+        String::new()
+    } else {
+        format!(": {line}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

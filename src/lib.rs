@@ -15,7 +15,7 @@
 //! - `model`: pure data and decisions: observations and their parsers, the catalog, layer
 //!   states, the plan, the snapshot format.
 //! - base: `error`, `env` (the captured process environment), `fs` (atomic writes),
-//!   `suggest`, `clock`.
+//!   `shell` (quoting), `suggest`, `clock`, `usage` (nestor's own CPU and memory).
 
 pub mod cli;
 pub mod cmd;
@@ -33,4 +33,6 @@ pub mod clock;
 pub mod env;
 pub mod error;
 pub mod fs;
+pub mod shell;
 pub mod suggest;
+pub mod usage;

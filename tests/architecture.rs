@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 
 /// The layers from the bottom up; the base modules are the crate's top-level files.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["error", "env", "fs", "suggest", "clock"]),
+    (
+        "base",
+        &["error", "env", "fs", "shell", "suggest", "clock", "usage"],
+    ),
     ("model", &["model"]),
     ("output", &["output"]),
     ("stack", &["stack"]),

@@ -36,7 +36,7 @@ where
         }
     };
     let verbose = cli.global.verbose > 0;
-    let at_start = crate::read::exec::own_usage();
+    let at_start = crate::usage::own_usage();
     let code = match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -53,8 +53,8 @@ where
 /// `-v`: what nestor itself used since `run` began (its children apart, and the kubectl
 /// that exec'd it as a plugin too), for scripts/bench.sh and for anyone wondering where the
 /// time went.
-fn report_usage(at_start: Option<crate::read::exec::Usage>) {
-    use crate::read::exec::{children_usage, own_usage};
+fn report_usage(at_start: Option<crate::usage::Usage>) {
+    use crate::usage::{children_usage, own_usage};
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     if let (Some(now), Some(start), Some(children)) = (own_usage(), at_start, children_usage()) {
         let own = now.since(start);

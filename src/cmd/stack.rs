@@ -7,7 +7,6 @@ use crate::cmd::context::{known_layers, Context};
 use crate::error::{Error, Exit, Result};
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
-use crate::read::exec::shell_quote;
 use crate::stack::{TargetKind, Topology};
 use crate::target;
 
@@ -294,7 +293,7 @@ pub fn env(ctx: &Context, name: Option<&str>) -> Result<Exit> {
 
 /// Single-quoted for any POSIX shell, even when the path is plain.
 fn always_quoted(s: &str) -> String {
-    let q = shell_quote(s);
+    let q = crate::shell::quote(s);
     if q.starts_with('\'') {
         q
     } else {

@@ -192,9 +192,6 @@ impl Paint {
     pub fn red(self, s: &str) -> String {
         self.wrap("31", s)
     }
-    pub fn dim(self, s: &str) -> String {
-        self.wrap("2", s)
-    }
 }
 
 #[cfg(test)]

@@ -606,7 +606,6 @@ mod tests {
     fn ok(body: &str) -> Answer {
         Ok(Response {
             status: 200,
-            content_type: JSON.to_string(),
             body: body.as_bytes().to_vec(),
         })
     }
@@ -614,7 +613,6 @@ mod tests {
     fn status(code: u16, body: &str) -> Answer {
         Ok(Response {
             status: code,
-            content_type: JSON.to_string(),
             body: body.as_bytes().to_vec(),
         })
     }

@@ -129,7 +129,7 @@ pub fn ssh_error(
         return Error::input(
             format!(
                 "ssh to {destination}: the host key does NOT match the one in known_hosts (REMOTE HOST IDENTIFICATION HAS CHANGED); {never}, nothing was fetched{}",
-                quote(&pick_lines(&stderr, &["Host key for", "Offending", "Host key verification failed"]))
+                crate::error::quoted(&pick_lines(&stderr, &["Host key for", "Offending", "Host key verification failed"]))
             ),
             format!(
                 "verify the host's new key out of band (console, provisioning records); only then `ssh-keygen -R '{known_hosts_name}'` and connect once with ssh to accept it"
@@ -140,7 +140,7 @@ pub fn ssh_error(
         return Error::input(
             format!(
                 "ssh to {destination}: host key verification failed (the host is not in known_hosts, or its key differs); {never}, nothing was fetched{}",
-                quote(&pick_lines(&stderr, &["Host key", "No ED25519", "No RSA", "No ECDSA", "verification failed"]))
+                crate::error::quoted(&pick_lines(&stderr, &["Host key", "No ED25519", "No RSA", "No ECDSA", "verification failed"]))
             ),
             format!(
                 "check the key's fingerprint out of band, then connect once with `ssh {}{destination}` to add it to known_hosts, and retry",
@@ -162,7 +162,7 @@ pub fn ssh_error(
         return Error::unreachable(
             format!(
                 "cannot reach {destination} over ssh{}",
-                quote(&format!("ssh: {}", one_line(&stderr)))
+                crate::error::quoted(&format!("ssh: {}", one_line(&stderr)))
             ),
             "check that the host is up, that sshd listens on the inventory's port, and the address in the inventory (ansible_host, ansible_port)",
         );
@@ -171,7 +171,7 @@ pub fn ssh_error(
         return Error::input(
             format!(
                 "ssh to {destination}: authentication refused{}",
-                quote(&format!("ssh: {}", one_line(&stderr)))
+                crate::error::quoted(&format!("ssh: {}", one_line(&stderr)))
             ),
             "check ansible_user and ansible_ssh_private_key_file in the inventory, and that your key is loaded (`ssh-add -l`) or readable",
         );
@@ -201,20 +201,12 @@ pub fn ssh_error(
         return Error::input(
             format!(
                 "{destination} may not read {admin_conf}{}",
-                quote(&one_line(&stderr))
+                crate::error::quoted(&one_line(&stderr))
             ),
             "the file is root's: use a user with passwordless sudo for that `cat`, or ansible_user: root",
         );
     }
     e.into_error()
-}
-
-fn quote(text: &str) -> String {
-    if text.trim().is_empty() {
-        String::new()
-    } else {
-        format!(": {}", one_line(text))
-    }
 }
 
 /// The lines of `text` containing one of `needles`, joined (the rest is banner).

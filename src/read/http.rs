@@ -15,8 +15,6 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
     pub status: u16,
-    /// The `Content-Type` header, empty when absent.
-    pub content_type: String,
     pub body: Vec<u8>,
 }
 
@@ -199,9 +197,6 @@ pub fn parse_response(buf: &[u8]) -> Result<Response, HttpError> {
     };
     Ok(Response {
         status,
-        content_type: header(&headers, "content-type")
-            .unwrap_or_default()
-            .to_string(),
         body,
     })
 }
@@ -244,7 +239,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.status, 200);
-        assert_eq!(r.content_type, "application/json");
         assert_eq!(r.body, b"{\"a\":1}");
         assert!(r.ok());
     }

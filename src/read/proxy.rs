@@ -141,12 +141,7 @@ fn private_dir() -> std::io::Result<tempfile::TempDir> {
 fn quoted_stderr(path: &Path) -> String {
     let text = std::fs::read(path).unwrap_or_default();
     let tail = &text[text.len().saturating_sub(2048)..];
-    let line = crate::error::one_line(&crate::read::exec::redact::text(
+    crate::error::quoted(&crate::read::exec::redact::text(
         String::from_utf8_lossy(tail).trim(),
-    ));
-    if line.is_empty() {
-        String::new()
-    } else {
-        format!(": {line}")
-    }
+    ))
 }

@@ -138,10 +138,10 @@ impl Bed {
     /// answer: end of input answers no). Same environment as [`Bed::cmd`]; extra `env` pairs
     /// are added. The output mixes stdout, stderr and the terminal's echo, with CRLF line ends.
     pub fn pty(&self, args: &[&str], input: &str, env: &[(&str, &Path)]) -> std::process::Output {
-        let mut line = shell_quote(env!("CARGO_BIN_EXE_kubectl-nestor"));
+        let mut line = nestor::shell::quote(env!("CARGO_BIN_EXE_kubectl-nestor"));
         for a in args {
             line.push(' ');
-            line.push_str(&shell_quote(a));
+            line.push_str(&nestor::shell::quote(a));
         }
         self.pty_shell(&line, input, env)
     }
@@ -436,18 +436,6 @@ impl Bed {
         bed
     }
 }
-/// Single-quoted for `sh` unless plainly safe.
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 /// The permission bits of `p` (symlinks followed).
 pub fn mode(p: &Path) -> u32 {
     fs::metadata(p).expect("metadata").permissions().mode() & 0o7777

@@ -120,23 +120,14 @@ impl ExecError {
                 "the cluster or host is slow or unreachable; raise --request-timeout or check connectivity",
             ),
             Failure::Signaled { signal, stderr } => Error::input(
-                format!("`{}` was killed by signal {signal}{}", self.argv, quote(&stderr)),
+                format!("`{}` was killed by signal {signal}{}", self.argv, crate::error::quoted(&stderr)),
                 "a child killed by a signal is a failure: run again, and check memory limits or who killed it",
             ),
             Failure::Exit { code, stderr } => Error::input(
-                format!("`{}` failed with exit code {code}{}", self.argv, quote(&stderr)),
+                format!("`{}` failed with exit code {code}{}", self.argv, crate::error::quoted(&stderr)),
                 format!("run the command yourself to see the full output (add -v to see every {tool} call)"),
             ),
         }
-    }
-}
-
-fn quote(stderr: &str) -> String {
-    let line = crate::error::one_line(stderr);
-    if line.is_empty() {
-        String::new()
-    } else {
-        format!(": {line}")
     }
 }
 
@@ -195,7 +186,11 @@ impl Runner {
         tool: Tool,
         args: &[String],
     ) -> Result<(PathBuf, String), ExecError> {
-        let shown = format!("{} {}", tool.name(), shell_words(&redact::argv(args)));
+        let shown = format!(
+            "{} {}",
+            tool.name(),
+            crate::shell::words(&redact::argv(args))
+        );
         let fail = |failure| ExecError {
             tool,
             argv: shown.clone(),
@@ -312,104 +307,12 @@ fn classify(o: StdOutput) -> Result<Output, Failure> {
 }
 
 /// SIGKILL the process group led by `pid` (the child was started as a group leader).
-#[allow(unsafe_code)]
 fn kill_group(pid: u32) {
-    if let Ok(pid) = i32::try_from(pid) {
-        if pid > 0 {
-            // SAFETY: kill(2) with a negative pid signals a process group; no memory is shared.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-    }
-}
-
-/// What this process itself used so far (not its children): CPU time and peak resident
-/// memory, from getrusage(2). `-v` prints it at the end of a run; `scripts/bench.sh` reads it.
-///
-/// Run as `kubectl nestor`, this process began as kubectl, which exec'd nestor: the kernel
-/// keeps counting CPU time (and getrusage's peak RSS) across exec. Hence [`Usage::since`]
-/// for the CPU, and the peak RSS of nestor's own memory image (`VmHWM`) on Linux.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Usage {
-    pub user: Duration,
-    pub system: Duration,
-    /// Peak resident set size in KiB.
-    pub max_rss_kib: u64,
-}
-
-impl Usage {
-    /// The CPU time used since `earlier` (the peak RSS is kept as is).
-    pub fn since(self, earlier: Usage) -> Usage {
-        Usage {
-            user: self.user.saturating_sub(earlier.user),
-            system: self.system.saturating_sub(earlier.system),
-            max_rss_kib: self.max_rss_kib,
-        }
-    }
-}
-
-/// `VmHWM` of /proc/self/status: the peak RSS of this memory image, reset by exec.
-fn peak_rss_of_image() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-#[allow(unsafe_code)]
-fn rusage(who: libc::c_int) -> Option<Usage> {
-    // SAFETY: getrusage(2) only writes into the zeroed struct we own.
-    let mut raw: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(who, &mut raw) } != 0 {
-        return None;
-    }
-    let time = |t: libc::timeval| {
-        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
-            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
-    };
-    let rss = u64::try_from(raw.ru_maxrss).unwrap_or(0);
-    Some(Usage {
-        user: time(raw.ru_utime),
-        system: time(raw.ru_stime),
-        // Linux counts KiB, macOS bytes.
-        max_rss_kib: if cfg!(target_os = "macos") {
-            rss / 1024
-        } else {
-            rss
-        },
-    })
-}
-
-/// [`Usage`] of this process alone (CPU since the process began, even before an exec).
-pub fn own_usage() -> Option<Usage> {
-    rusage(libc::RUSAGE_SELF).map(|u| Usage {
-        max_rss_kib: peak_rss_of_image().unwrap_or(u.max_rss_kib),
-        ..u
-    })
-}
-
-/// [`Usage`] of the children waited for (CPU summed, RSS of the largest).
-pub fn children_usage() -> Option<Usage> {
-    rusage(libc::RUSAGE_CHILDREN)
-}
-
-/// An argv rendered for humans, quoted the way a POSIX shell would read it back.
-pub fn shell_words(args: &[String]) -> String {
-    args.iter()
-        .map(|a| shell_quote(a))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Single-quote `s` for a POSIX shell unless it is plainly safe.
-pub fn shell_quote(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b));
-    if safe {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
+    let group = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw);
+    if let Some(group) = group {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     }
 }
 
@@ -422,14 +325,6 @@ pub fn fallback_cache_dir() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoting_round_trips_shell_rules() {
-        assert_eq!(shell_quote("/a/b.config"), "/a/b.config");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote(""), "''");
-    }
 
     #[test]
     fn a_background_child_is_checked_before_it_is_spawned() {

@@ -93,10 +93,6 @@ impl Service {
         &self.shown
     }
 
-    pub fn tool(&self) -> Tool {
-        self.tool
-    }
-
     /// `Some` when the child has already ended (a service should run until stopped): how it
     /// ended, without its stderr (the caller owns the file it went to).
     pub fn ended(&mut self) -> Option<Failure> {
@@ -153,11 +149,10 @@ fn die_with_parent(command: &mut std::process::Command) {
     // async-signal-safe system calls (prctl, getppid); it allocates nothing.
     unsafe {
         command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            use rustix::process::{getppid, set_parent_process_death_signal, Signal};
+            set_parent_process_death_signal(Some(Signal::KILL))?;
             // The parent may have died between fork and prctl: then nobody would kill us.
-            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+            if getppid().map(|p| p.as_raw_pid()) != i32::try_from(parent).ok() {
                 return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
             }
             Ok(())
@@ -202,9 +197,10 @@ mod signals {
         for slot in &GROUPS {
             let group = slot.load(Ordering::SeqCst);
             if group > 0 {
-                // SAFETY: kill(2) is async-signal-safe and shares no memory.
-                unsafe {
-                    libc::kill(-group, libc::SIGKILL);
+                // kill(2) is async-signal-safe; rustix makes the raw system call.
+                if let Some(group) = rustix::process::Pid::from_raw(group) {
+                    let _ =
+                        rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
                 }
             }
         }
