@@ -44,6 +44,12 @@ impl ReadPath {
     }
 }
 
+/// `KUBECTL_PATH`, which recent kubectl sets for the plugins it runs (read before the
+/// command line is parsed, for the usage lines: see `cli::display_name`).
+pub fn kubectl_path() -> Option<OsString> {
+    std::env::var_os("KUBECTL_PATH")
+}
+
 impl Environment {
     pub fn capture() -> Result<Environment> {
         let cwd = std::env::current_dir().map_err(|e| {

@@ -4,6 +4,9 @@
 //! kubectl passes no global flag to a plugin: write `kubectl nestor --kubeconfig F preview`,
 //! not `kubectl --kubeconfig F nestor preview`.
 
+use std::ffi::OsStr;
+use std::path::Path;
+
 use clap::{Parser, Subcommand};
 
 use crate::cmd;
@@ -17,7 +20,7 @@ pub mod run;
     version,
     about = "Tell the truth about a Kubernetes stack: what is really there, read live, and what is really missing.",
     long_about = "Tell the truth about a Kubernetes stack: what is really there, read live, and what is really missing.\n\nRun as a kubectl plugin: `kubectl nestor ...`. Flags go after `nestor`. nestor never changes a cluster: it runs kubectl, limactl and ssh through a read-only allowlist.",
-    after_help = "Exit codes: 0 success, 1 error, 2 work to do (--detailed-exitcode), 3 target refused, 4 cluster unreachable, 5 nothing to do but something undecided (--detailed-exitcode)."
+    after_help = ROOT_EXAMPLES
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -29,30 +32,90 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// The real state of the stack, read live, and the plan of what is really missing.
+    #[command(after_help = cmd::preview::EXAMPLES)]
     Preview(cmd::preview::Args),
     /// The live cluster's inventory: nodes, namespaces, storage classes, API groups, layers detected.
+    #[command(after_help = cmd::discover::EXAMPLES)]
     Discover(cmd::discover::Args),
     /// Resolve and verify the target: rule, kubeconfig, context, endpoint, reachability, nodes.
+    #[command(after_help = cmd::target::EXAMPLES)]
     Target,
     /// List, show and use stack topologies.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = cmd::stack::EXAMPLES)]
     Stack(cmd::stack::StackCommand),
     /// Repatriate a prod stack's kubeconfig from its control-plane host.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = cmd::fetch::KUBECONFIG_EXAMPLES)]
     Kubeconfig(cmd::fetch::KubeconfigCommand),
     /// Print a shell completion script.
+    #[command(after_help = COMPLETION_EXAMPLES)]
     Completion {
         /// The shell to complete for.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Print the version.
+    #[command(after_help = cmd::version::EXAMPLES)]
     Version,
+}
+
+const ROOT_EXAMPLES: &str = "\
+Examples:
+  # What the active stack really lacks
+  kubectl nestor preview
+
+  # Point nestor at your own cluster: write its stack file (lab), make it the active stack
+  kubectl nestor discover --kubeconfig ~/.kube/lab.config --emit-topology > stacks/lab.yaml
+  kubectl nestor stack select lab
+
+Exit codes: 0 success, 1 error, 2 work to do (--detailed-exitcode), 3 target refused, 4 cluster unreachable, 5 nothing to do but something undecided (--detailed-exitcode).";
+
+const COMPLETION_EXAMPLES: &str = "\
+Examples:
+  # Complete kubectl-nestor in this bash session
+  source <(kubectl-nestor completion bash)
+
+  # zsh, for every session
+  kubectl-nestor completion zsh > \"${fpath[1]}/_kubectl-nestor\"";
+
+/// The program name in usage lines: `kubectl nestor` when run as a kubectl plugin, else
+/// `kubectl-nestor`. kubectl passes no flag that says so; what it does leave: it runs the
+/// plugin by the absolute path it found on PATH (a person typing the name gives a bare
+/// `kubectl-nestor`), and kubectl releases with kubernetes/kubernetes#138694 set
+/// `KUBECTL_PATH`. (`KUBECTL_PLUGINS_CALLER` belonged to the plugin mechanism kubectl 1.12
+/// replaced; no kubectl sets it any more.)
+pub fn display_name(argv0: Option<&OsStr>, kubectl_path: Option<&OsStr>) -> &'static str {
+    let by_kubectl = kubectl_path.is_some_and(|p| !p.is_empty())
+        || argv0.is_some_and(|a| Path::new(a).is_absolute());
+    if by_kubectl {
+        "kubectl nestor"
+    } else {
+        "kubectl-nestor"
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn display_name_says_kubectl_nestor_when_kubectl_ran_it() {
+        let os = |s: &'static str| Some(OsStr::new(s));
+        assert_eq!(
+            display_name(os("/usr/local/bin/kubectl-nestor"), None),
+            "kubectl nestor"
+        );
+        assert_eq!(display_name(os("kubectl-nestor"), None), "kubectl-nestor");
+        assert_eq!(
+            display_name(os("./target/release/kubectl-nestor"), None),
+            "kubectl-nestor"
+        );
+        assert_eq!(
+            display_name(os("kubectl-nestor"), os("/usr/bin/kubectl")),
+            "kubectl nestor"
+        );
+        assert_eq!(display_name(os("kubectl-nestor"), os("")), "kubectl-nestor");
+        assert_eq!(display_name(None, None), "kubectl-nestor");
+    }
 
     #[test]
     fn cli_is_consistent() {

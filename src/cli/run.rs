@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::{Cli, Command};
 use crate::cmd;
@@ -20,7 +20,17 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let name = crate::cli::display_name(
+        args.first().map(OsString::as_os_str),
+        crate::env::kubectl_path().as_deref(),
+    );
+    let mut command = Cli::command().bin_name(name);
+    let parsed = command
+        .try_get_matches_from_mut(&args)
+        .and_then(|m| Cli::from_arg_matches(&m))
+        .map_err(|e| e.format(&mut command));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;

@@ -19,6 +19,19 @@ use crate::read::reader;
 use crate::stack::{schema, skeleton, TargetKind};
 use crate::target::kubeconfig;
 
+/// `discover --help` examples, in kubectl's style.
+pub const EXAMPLES: &str = "\
+Examples:
+  # The inventory of the cluster of a kubeconfig (no stack needed)
+  kubectl nestor discover --kubeconfig ~/.kube/lab.config
+
+  # Start a stack file from what is there (named lab, after lab.config), make it active
+  kubectl nestor discover --kubeconfig ~/.kube/lab.config --emit-topology > stacks/lab.yaml
+  kubectl nestor stack select lab
+
+  # Save what the active stack's cluster holds, to replay with `preview --snapshot`
+  kubectl nestor discover --save dirqual.snapshot.json";
+
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// Save what was read as a snapshot for `preview --snapshot FILE`.

@@ -22,10 +22,25 @@ use crate::stack::inventory::Inventory;
 use crate::stack::{TargetKind, Topology};
 use crate::target::{self, kubeconfig};
 
+/// `kubeconfig --help` examples, in kubectl's style.
+pub const KUBECONFIG_EXAMPLES: &str = "\
+Examples:
+  # Fetch the active stack's kubeconfig from its control-plane host
+  kubectl nestor kubeconfig fetch";
+
+const FETCH_EXAMPLES: &str = "\
+Examples:
+  # Fetch the active stack's kubeconfig from its control-plane host (ssh, read-only)
+  kubectl nestor kubeconfig fetch
+
+  # Another stack's
+  kubectl nestor kubeconfig fetch --stack dirqual";
+
 #[derive(Debug, clap::Subcommand)]
 pub enum KubeconfigCommand {
     /// ssh to the control-plane host of the inventory, read admin_conf and write the stack's declared kubeconfig (0600).
     #[command(
+        after_help = FETCH_EXAMPLES,
         long_about = "Repatriate the kubeconfig of a prod stack (--stack, else the active stack).\n\nssh to the first host of the inventory's control-plane group runs exactly `[-p PORT] [-i KEY] -o ConnectTimeout=N [-o BatchMode=yes] [USER@]HOST sudo -n cat ADMIN_CONF` (plain `cat` as root); host-key checking is never weakened. The bytes must be a kubeconfig with a cluster, a user and a resolvable current-context. They are written to the topology's `kubeconfig:` with mode 0600, atomically, never inside a git work tree. A different existing file is replaced only after an interactive yes, and kept as FILE.bak-YYYYMMDDTHHMMSSZ. Then `kubectl get nodes` verifies the new file."
     )]
     Fetch,

@@ -21,6 +21,21 @@ use crate::stack::endpoint;
 use crate::stack::{TargetKind, Topology};
 use crate::target::{kubeconfig, Resolution, Rule};
 
+/// `preview --help` examples, in kubectl's style.
+pub const EXAMPLES: &str = "\
+Examples:
+  # The real state of the active stack and the plan of what is really missing
+  kubectl nestor preview
+
+  # Another stack, for this command only
+  kubectl nestor preview --stack dirqual
+
+  # In a script: no prompt; exit 0 nothing to do, 2 work to do, 5 something undecided
+  kubectl nestor preview --no-input --detailed-exitcode -o json
+
+  # Replay a snapshot saved by `discover --save` (no cluster, no kubectl)
+  kubectl nestor preview --stack dirqual --snapshot dirqual.snapshot.json";
+
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// Exit 2 when there is something to install, repair, create or start; 5 when there is nothing to do but something nestor could not tell (undecided); 0 only when nothing is to do and everything is decided.

@@ -10,22 +10,67 @@ use crate::output::render::{self, API_VERSION};
 use crate::stack::{TargetKind, Topology};
 use crate::target;
 
+/// `stack --help` examples, in kubectl's style.
+pub const EXAMPLES: &str = "\
+Examples:
+  # The stacks, the active one marked with *
+  kubectl nestor stack list
+
+  # Make dirqual the active stack
+  kubectl nestor stack select dirqual";
+
+const LIST_EXAMPLES: &str = "\
+Examples:
+  # The stacks of the stacks directory; * marks the active one
+  kubectl nestor stack list
+
+  # As JSON, for a script
+  kubectl nestor stack list -o json";
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  # The active stack, paths resolved
+  kubectl nestor stack show
+
+  # Another stack, as YAML
+  kubectl nestor stack show dirqual -o yaml";
+
+const ENV_EXAMPLES: &str = "\
+Examples:
+  # Export the active stack's kubeconfig into this shell
+  eval \"$(kubectl nestor stack env)\"
+
+  # Another stack's
+  eval \"$(kubectl nestor stack env dirqual)\"";
+
+const SELECT_EXAMPLES: &str = "\
+Examples:
+  # Make dirqual the active stack (for prod: offers to declare and fetch its kubeconfig)
+  kubectl nestor stack select dirqual
+
+  # In a script: never prompts, never writes the topology, never contacts a cluster
+  kubectl nestor stack select dirqual --no-input";
+
 #[derive(Debug, Subcommand)]
 pub enum StackCommand {
     /// The stacks with their kind and declared kubeconfig; `*` marks the active one.
+    #[command(after_help = LIST_EXAMPLES)]
     List,
     /// One parsed topology (default: the active stack).
+    #[command(after_help = SHOW_EXAMPLES)]
     Show {
         /// Stack name (default: --stack, else the active stack).
         name: Option<String>,
     },
     /// Print `export KUBECONFIG='...'` for the stack, for `eval "$(kubectl nestor stack env)"`.
+    #[command(after_help = ENV_EXAMPLES)]
     Env {
         /// Stack name (default: --stack, else the active stack).
         name: Option<String>,
     },
     /// Make NAME the active stack (stacks/current.yaml); for prod, offer to declare and fetch its kubeconfig.
     #[command(
+        after_help = SELECT_EXAMPLES,
         long_about = "Make NAME the active stack: stacks/current.yaml becomes a symlink to NAME.yaml, switched atomically.\n\nFor a prod stack without `kubeconfig:` it asks `Add \"kubeconfig: ~/.kube/NAME.config\" to FILE? [y/N]` and adds that one line, leaving every other byte of the file as it was. When the declared kubeconfig is absent or its cluster unreachable it offers `kubeconfig fetch`. With --no-input (or without a terminal) it never writes the topology and never contacts a cluster: it prints the line to add."
     )]
     Select {
@@ -117,7 +162,8 @@ pub fn list(ctx: &Context) -> Result<Exit> {
         ]];
         for r in &rows {
             table.push(vec![
-                if r.active { "*" } else { "" }.to_string(),
+                // One column wide whether or not a stack is active, so NAME never shifts.
+                if r.active { "*" } else { " " }.to_string(),
                 r.name.clone(),
                 r.target_kind.unwrap_or("invalid").to_string(),
                 match (&r.error, &r.kubeconfig) {

@@ -14,6 +14,18 @@ use crate::stack::endpoint;
 use crate::stack::TargetKind;
 use crate::target::{self, kubeconfig};
 
+/// `target --help` examples, in kubectl's style.
+pub const EXAMPLES: &str = "\
+Examples:
+  # Which cluster the active stack reads, chosen by which rule, and its nodes
+  kubectl nestor target
+
+  # The same for a bare kubeconfig
+  kubectl nestor target --kubeconfig ~/.kube/lab.config
+
+  # As JSON, for a script
+  kubectl nestor target --no-input -o json";
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct TargetDoc {

@@ -6,6 +6,15 @@ use crate::error::{Exit, Result};
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
 
+/// `version --help` examples, in kubectl's style.
+pub const EXAMPLES: &str = "\
+Examples:
+  # The plugin's version
+  kubectl nestor version
+
+  # As JSON
+  kubectl nestor version -o json";
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Version {

@@ -153,10 +153,16 @@ fn outcome(
 /// The cluster-level error (exit 4) when the nodes read shows the API server unreachable.
 pub fn unreachable_error(obs: &Observation, server: &str) -> Option<Error> {
     let failure = obs.nodes.as_ref().err().filter(|f| is_unreachable(f))?;
+    // "unreachable (Unreachable)" said nothing twice: only a more precise cause is named.
+    let cause = match failure.kind {
+        FailureKind::Timeout => " (timed out)",
+        FailureKind::Tls => " (TLS failure)",
+        FailureKind::Unauthorized => " (credentials refused)",
+        _ => "",
+    };
     Some(Error::unreachable(
         format!(
-            "cluster {server} unreachable ({}): {}",
-            failure.kind,
+            "cluster {server} unreachable{cause}: {}",
             crate::error::one_line(&failure.message)
         ),
         crate::model::observation::UNREACHABLE_HINT,

@@ -395,3 +395,28 @@ fn stack_select_warns_when_an_exported_kubeconfig_overrides_it() {
         "select without a terminal reads no cluster"
     );
 }
+
+/// The NAME column starts at the same place with and without an active stack (the `*`
+/// column is one character wide either way).
+#[test]
+fn stack_list_columns_do_not_shift_with_an_active_stack() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.write_stack("bench", LIMA_BENCH);
+    let list = || {
+        let out = bed.cmd().args(["stack", "list"]).output().expect("run");
+        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        stdout_of(&out)
+    };
+    let none = list();
+    bed.select("dirqual");
+    let one = list();
+    assert_eq!(
+        none,
+        "   NAME     KIND  KUBECONFIG\n   bench    lima  bench/lima/.work/kubeconfig\n   dirqual  prod  ~/.kube/dirqual.config\n"
+    );
+    assert_eq!(
+        one,
+        "   NAME     KIND  KUBECONFIG\n   bench    lima  bench/lima/.work/kubeconfig\n*  dirqual  prod  ~/.kube/dirqual.config\n"
+    );
+}

@@ -5,6 +5,7 @@ mod support;
 mod contract;
 mod fetch;
 mod foundation;
+mod help;
 mod krew;
 mod packaging;
 mod preview;

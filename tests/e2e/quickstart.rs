@@ -211,3 +211,20 @@ fn discover_with_only_a_kubeconfig_and_no_stacks_directory_says_so() {
     let r = sh.run(&format!("{line} --emit-topology --name Bad_Name"));
     r.assert_error(1, "`Bad_Name` is not a stack name");
 }
+
+/// Run through kubectl's plugin discovery, the help says `kubectl nestor`, not the binary's
+/// file name.
+#[test]
+fn help_through_kubectl_says_kubectl_nestor() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    for args in [&["preview", "--help"][..], &["stack", "list", "--help"][..]] {
+        let r = bed.run(args);
+        assert_eq!(r.code, Some(0), "{r:?}");
+        let usage = format!(
+            "\nUsage: kubectl nestor {} [OPTIONS]\n",
+            args[..args.len() - 1].join(" ")
+        );
+        assert!(r.stdout.contains(&usage), "{}", r.stdout);
+        assert!(r.stdout.contains("\nExamples:\n"), "{}", r.stdout);
+    }
+}

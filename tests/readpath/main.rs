@@ -393,8 +393,9 @@ fn unauthorized_is_exit_4_on_both_paths() {
         let r = bed.run(path, &["preview", "--no-input"]);
         assert_eq!(r.code, Some(4), "{path}: {r:?}");
         assert!(
-            r.stderr
-                .contains(&format!("cluster {url} unreachable (Unauthorized): ")),
+            r.stderr.contains(&format!(
+                "cluster {url} unreachable (credentials refused): "
+            )),
             "{path}: {r:?}"
         );
         assert!(
@@ -414,7 +415,7 @@ fn a_hanging_read_times_out_and_the_proxy_is_stopped() {
         &["preview", "--no-input", "--request-timeout", "1s"],
     );
     assert_eq!(r.code, Some(4), "{r:?}");
-    assert!(r.stderr.contains("unreachable (Timeout): "), "{r:?}");
+    assert!(r.stderr.contains("unreachable (timed out): "), "{r:?}");
     assert!(r.took < Duration::from_secs(6), "{r:?}");
     assert_eq!(r.kubectl_processes(), 1, "{r:?}");
     bed.assert_no_leftovers();
@@ -472,7 +473,7 @@ fn a_proxy_that_never_serves_is_killed_with_its_group() {
         &["preview", "--no-input", "--request-timeout", "1s"],
     );
     assert_eq!(r.code, Some(4), "{r:?}");
-    assert!(r.stderr.contains("unreachable (Timeout): "), "{r:?}");
+    assert!(r.stderr.contains("unreachable (timed out): "), "{r:?}");
     assert!(r.stderr.contains("was not serving after"), "{r:?}");
     assert!(r.took < Duration::from_secs(7), "{r:?}");
     let leader: u32 = fs::read_to_string(&pid_file)

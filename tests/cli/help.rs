@@ -1,0 +1,181 @@
+//! `--help` of every command, golden: the exact text is stored in `tests/cli/golden/help/`
+//! (`NESTOR_UPDATE_GOLDEN=1 cargo test --test cli help::` rewrites it after a deliberate
+//! change). Every command has an `Examples:` section in kubectl's style, and the usage line
+//! names the program the way it was run: `kubectl nestor` through kubectl, `kubectl-nestor`
+//! when typed by its name.
+
+use std::fs;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Command;
+
+use clap::CommandFactory;
+
+/// Every public command path: `[]` (the root), `["preview"]`, `["stack", "list"]`, ...
+fn command_paths() -> Vec<Vec<String>> {
+    fn walk(c: &clap::Command, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(prefix.clone());
+        for sub in c.get_subcommands().filter(|s| !s.is_hide_set()) {
+            if sub.get_name() == "help" {
+                continue;
+            }
+            let mut path = prefix.clone();
+            path.push(sub.get_name().to_string());
+            walk(sub, path, out);
+        }
+    }
+    let mut out = vec![];
+    let mut root = nestor::cli::Cli::command();
+    root.build();
+    walk(&root, vec![], &mut out);
+    out
+}
+
+/// `kubectl-nestor PATH... --help` with argv[0] = `argv0`, in a clean environment.
+fn help(path: &[String], argv0: &str, kubectl_path: Option<&str>) -> String {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
+    c.arg0(argv0)
+        .args(path)
+        .arg("--help")
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin");
+    if let Some(k) = kubectl_path {
+        c.env("KUBECTL_PATH", k);
+    }
+    let out = c.output().expect("run");
+    assert_eq!(out.status.code(), Some(0), "{path:?}");
+    assert!(out.stderr.is_empty(), "{path:?}");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn golden_file(path: &[String]) -> std::path::PathBuf {
+    let name = if path.is_empty() {
+        "kubectl-nestor".to_string()
+    } else {
+        format!("kubectl-nestor-{}", path.join("-"))
+    };
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cli/golden/help")
+        .join(format!("{name}.txt"))
+}
+
+#[test]
+fn every_help_matches_its_golden_text() {
+    let update = std::env::var_os("NESTOR_UPDATE_GOLDEN").is_some();
+    let mut differ = vec![];
+    let mut expected_files = vec![];
+    for path in command_paths() {
+        // As kubectl runs a plugin: by the absolute path it found on PATH.
+        let text = help(&path, env!("CARGO_BIN_EXE_kubectl-nestor"), None);
+        let file = golden_file(&path);
+        expected_files.push(file.clone());
+        if update {
+            fs::create_dir_all(file.parent().expect("dir")).expect("mkdir");
+            fs::write(&file, &text).expect("write golden");
+            continue;
+        }
+        match fs::read_to_string(&file) {
+            Ok(golden) if golden == text => {}
+            Ok(golden) => differ.push(format!(
+                "{}:\n--- golden\n{golden}\n+++ now\n{text}",
+                file.display()
+            )),
+            Err(e) => differ.push(format!("{}: {e}", file.display())),
+        }
+    }
+    // No golden file left over for a command that is gone.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/golden/help");
+    for entry in fs::read_dir(&dir).expect("golden dir").flatten() {
+        if !expected_files.contains(&entry.path()) {
+            differ.push(format!(
+                "{}: no such command any more",
+                entry.path().display()
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "--help changed (run `NESTOR_UPDATE_GOLDEN=1 cargo test --test cli help::` if that is deliberate):\n{}",
+        differ.join("\n")
+    );
+}
+
+/// kubectl's style: an `Examples:` section of `# what it does` lines, each followed by the
+/// command, indented two spaces, blocks separated by a blank line.
+#[test]
+fn every_command_has_examples_in_kubectl_style() {
+    for path in command_paths() {
+        let text = help(&path, env!("CARGO_BIN_EXE_kubectl-nestor"), None);
+        let examples = text
+            .split("\nExamples:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{path:?} has no Examples: section:\n{text}"));
+        let block: Vec<&str> = examples
+            .lines()
+            .take_while(|l| l.is_empty() || l.starts_with("  "))
+            .collect();
+        assert!(block.len() >= 2, "{path:?}: {block:?}");
+        let mut expect_command = false;
+        for line in &block {
+            if line.is_empty() {
+                assert!(!expect_command, "{path:?}: a comment without a command");
+                continue;
+            }
+            let line = line.trim_start();
+            if line.starts_with("# ") {
+                expect_command = true;
+            } else {
+                assert!(
+                    line.starts_with("kubectl nestor ")
+                        || line.starts_with("kubectl-nestor ")
+                        || line.starts_with("eval \"$(kubectl nestor ")
+                        || line.starts_with("source <(kubectl-nestor "),
+                    "{path:?}: {line}"
+                );
+                expect_command = false;
+            }
+        }
+        // The command the examples are for is the one they run.
+        if let Some(first) = path.first() {
+            assert!(
+                examples.contains(&format!("kubectl nestor {first}"))
+                    || examples.contains(&format!("kubectl-nestor {first}")),
+                "{path:?}:\n{examples}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_usage_line_names_the_program_as_it_was_run() {
+    let preview = vec!["preview".to_string()];
+    let as_plugin = help(&preview, env!("CARGO_BIN_EXE_kubectl-nestor"), None);
+    assert!(
+        as_plugin.contains("\nUsage: kubectl nestor preview [OPTIONS]\n"),
+        "{as_plugin}"
+    );
+    let typed = help(&preview, "kubectl-nestor", None);
+    assert!(
+        typed.contains("\nUsage: kubectl-nestor preview [OPTIONS]\n"),
+        "{typed}"
+    );
+    // Recent kubectl also says so in the environment.
+    let flagged = help(&preview, "kubectl-nestor", Some("/usr/bin/kubectl"));
+    assert!(
+        flagged.contains("\nUsage: kubectl nestor preview [OPTIONS]\n"),
+        "{flagged}"
+    );
+    // A usage error says it too.
+    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"))
+        .arg0("kubectl-nestor")
+        .args(["preview", "--no-such-flag"])
+        .env_clear()
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Usage: kubectl-nestor preview [OPTIONS]"),
+        "{err}"
+    );
+}
