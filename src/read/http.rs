@@ -195,10 +195,7 @@ pub fn parse_response(buf: &[u8]) -> Result<Response, HttpError> {
     } else {
         raw.to_vec()
     };
-    Ok(Response {
-        status,
-        body,
-    })
+    Ok(Response { status, body })
 }
 
 /// Decode a `Transfer-Encoding: chunked` body; it must end with the last (zero) chunk.
