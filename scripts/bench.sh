@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench.sh — how close `kubectl nestor preview` stays to the floor (SPEC §11).
+# scripts/bench.sh — how close `kubectl nestor preview` stays to the floor (docs/read-path.md).
 #
 # For each cluster (dirqual: 4 nodes; big: 150 nodes, 300 CRDs of ~100 KB, 1000 namespaces,
 # 2000 deployments) and each injected latency (20 and 100 ms per request), it starts the

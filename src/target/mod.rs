@@ -165,7 +165,7 @@ pub fn confirmed_by_declaration(stack: Option<&Topology>, server: &str) -> Optio
 pub fn not_declared(name: &str) -> Error {
     Error::refused(
         format!(
-            "kubeconfig target not declared for stack {name}: add `kubeconfig: ~/.kube/{name}.config`"
+            "kubeconfig target not declared for stack {name}: add `kubeconfig: ~/.kube/{name}.config` (no rule chose one: no --kubeconfig flag, no KUBECONFIG, no topology kubeconfig:)"
         ),
         format!(
             "run `kubectl nestor stack select {name}` (it offers to add the line), or pass `kubectl nestor --kubeconfig FILE ...`"

@@ -19,7 +19,7 @@ use crate::model::observation::ReadRequest;
 
 const BUILTIN: &str = include_str!("builtin.yaml");
 const BUILTIN_NAME: &str = "builtin catalog (src/model/catalog/builtin.yaml)";
-const LAYER_FORMAT_HINT: &str = "a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:` (SPEC §6)";
+const LAYER_FORMAT_HINT: &str = "a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:` (the built-in catalog, src/model/catalog/builtin.yaml, is the example)";
 
 /// One platform layer.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
