@@ -244,6 +244,16 @@ fn every_target_refusal_names_the_rule() {
         err.contains("(rule topology: the topology's kubeconfig:)"),
         "{err}"
     );
+
+    // No rule chose a kubeconfig at all: it says so.
+    bed.write_stack("dirqual", PROD_UNDECLARED);
+    let err = refused(bed.cmd().args(["preview", "--no-input"]));
+    assert!(
+        err.contains(
+            "(no rule chose one: no --kubeconfig flag, no KUBECONFIG, no topology kubeconfig:)"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
