@@ -120,11 +120,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
     let mut obs = Observation::skipped("not read");
     // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
-    reader::Reader::new(&kubectl, ctx.env.read_path).read_into(
-        &requests,
-        &crate::model::observation::Scope::default(),
-        &mut obs,
-    )?;
+    let scope = crate::model::observation::Scope {
+        keep: catalog.object_fields(&all),
+        ..crate::model::observation::Scope::default()
+    };
+    reader::Reader::new(&kubectl, ctx.env.read_path).read_into(&requests, &scope, &mut obs)?;
     if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
         return Err(e);
     }

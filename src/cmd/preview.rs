@@ -67,6 +67,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     // the bytes (every deployment of a big cluster weighs megabytes).
     let scope = Scope {
         workload_namespaces: catalog.workload_namespaces(&layer_ids),
+        keep: catalog.object_fields(&layer_ids),
     };
     let reading = match (stack.kind(), &args.snapshot) {
         (TargetKind::Prod, Some(file)) => replay(&stack, file)?,

@@ -207,9 +207,7 @@ pub fn vm_plan(declared: &[String], instances: &[LimaInstance]) -> VmPlan {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::model::observation::{
-        parse_custom_objects, parse_limactl_list, FailureKind, ReadFailure,
-    };
+    use crate::model::observation::{parse_limactl_list, FailureKind, ReadFailure};
     use crate::model::state::evaluate;
     use crate::model::state::fixtures::{declared, dirqual, layers};
 
@@ -251,13 +249,12 @@ mod tests {
     fn ceph_health_warn_is_repair_not_install() {
         let c = catalog();
         let mut obs = dirqual();
-        obs.resources.insert(
-            "cephclusters.ceph.rook.io".into(),
-            Ok(parse_custom_objects(include_str!(concat!(
+        obs.record(
+            &crate::model::observation::ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
+            Ok(include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/tests/fixtures/kubectl/cephclusters-health-warn.json"
-            )))
-            .unwrap()),
+            ))),
         );
         let plan = Plan::build(
             &c,
@@ -269,7 +266,7 @@ mod tests {
         assert_eq!(plan.repair[0].hint, REPAIR_HINT);
         assert_eq!(
             plan.repair[0].reason,
-            "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN (want HEALTH_OK)"
+            "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OSD_DOWN (1 osds down), PG_DEGRADED (Degraded data redundancy: 1123/3369 objects degraded (33.333%), 57 pgs degraded) not on the benign list (RECENT_MGR_MODULE_CRASH)"
         );
     }
 

@@ -231,6 +231,9 @@ fn builtin_path(request: &ReadRequest) -> Option<String> {
             ReadRequest::Nodes => "/api/v1/nodes",
             ReadRequest::Namespaces => "/api/v1/namespaces",
             ReadRequest::StorageClasses => "/apis/storage.k8s.io/v1/storageclasses",
+            ReadRequest::ApiServerPods => {
+                "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Dkube-apiserver"
+            }
             _ => return None,
         }
         .to_string(),
@@ -657,6 +660,7 @@ mod tests {
             )]
             .into_iter()
             .collect(),
+            ..Scope::default()
         };
         assert_eq!(
             first_round(&requests, &scope),

@@ -50,6 +50,12 @@ impl<'a> Reader<'a> {
         if requests.is_empty() {
             return Ok(());
         }
+        for (t, uses) in &scope.keep {
+            obs.keep
+                .entry(t.clone())
+                .or_default()
+                .extend(uses.iter().cloned());
+        }
         if self.path.get() == ReadPath::Processes {
             return read_with_processes(self.kubectl, requests, obs);
         }

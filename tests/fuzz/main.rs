@@ -518,8 +518,9 @@ fn evaluate(request: &ReadRequest, text: &str) {
     static CATALOG: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
     let catalog = CATALOG.get_or_init(builtin);
     let mut obs = Observation::skipped("fuzz");
-    obs.record(request, Ok(text));
     let ids: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
+    obs.keep = catalog.object_fields(&ids);
+    obs.record(request, Ok(text));
     let declared: Vec<String> = (1..=4).map(|i| format!("dirqual{i}")).collect();
     let reports = nestor::model::state::evaluate(catalog, &ids, &declared, &obs);
     let _ = nestor::model::plan::Plan::build(catalog, &reports, Default::default());
@@ -764,7 +765,10 @@ fn kubectl_get_custom_objects() {
         &[CEPHCLUSTERS, CEPHOBJECTSTORES, CNPG],
         true,
         |t| {
-            if observation::parse_custom_objects(t).is_ok() {
+            let keep =
+                builtin().object_fields(&["ceph".into(), "datalake".into(), "dataops".into()]);
+            let uses = keep.values().flatten().cloned().collect();
+            if observation::parse_custom_objects(t, &uses).is_ok() {
                 for r in [
                     "cephclusters.ceph.rook.io",
                     "cephobjectstores.ceph.rook.io",

@@ -10,12 +10,20 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
 
-use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::model::observation::ReadRequest;
+
+mod check;
+
+pub use crate::model::observation::{FieldPath, FieldUse};
+use check::is_dns_label;
+pub use check::{
+    AllCheck, Check, CheckKind, ConditionCheck, Count, CountCheck, Counted, Expect, NodesCheck,
+    Objects, PodFlagsCheck, Predicate, ResourceCheck, TolerateCheck, Wanted, WorkloadCheck,
+    WorkloadKind,
+};
 
 const BUILTIN: &str = include_str!("builtin.yaml");
 const BUILTIN_NAME: &str = "builtin catalog (src/model/catalog/builtin.yaml)";
@@ -41,146 +49,6 @@ pub struct Layer {
     /// `false` for host-level layers Kubernetes cannot see: always `unknown`, never planned.
     #[serde(default = "yes")]
     pub observable: bool,
-}
-
-/// One check of a layer (SPEC §6 check kinds).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Check {
-    /// The API group is served (`kubectl api-versions`).
-    ApiGroup(String),
-    /// The namespace exists.
-    Namespace(String),
-    /// A StorageClass with this provisioner (if given) and default flag (if given) exists.
-    StorageClass {
-        provisioner: Option<String>,
-        default: Option<bool>,
-    },
-    /// detect: a matching workload exists; healthy: every matching workload is ready
-    /// (ready == desired >= 1) and there is at least one.
-    Workload {
-        kind: Option<WorkloadKind>,
-        namespace: String,
-        name: Option<String>,
-    },
-    Resource(ResourceCheck),
-    Nodes(NodesCheck),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-pub enum WorkloadKind {
-    DaemonSet,
-    Deployment,
-    StatefulSet,
-}
-
-impl WorkloadKind {
-    pub const ALL: [WorkloadKind; 3] = [
-        WorkloadKind::DaemonSet,
-        WorkloadKind::Deployment,
-        WorkloadKind::StatefulSet,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WorkloadKind::DaemonSet => "DaemonSet",
-            WorkloadKind::Deployment => "Deployment",
-            WorkloadKind::StatefulSet => "StatefulSet",
-        }
-    }
-
-    pub fn read_request(self) -> ReadRequest {
-        match self {
-            WorkloadKind::DaemonSet => ReadRequest::DaemonSets,
-            WorkloadKind::Deployment => ReadRequest::Deployments,
-            WorkloadKind::StatefulSet => ReadRequest::StatefulSets,
-        }
-    }
-}
-
-/// Custom resources of one type, optionally narrowed to a namespace and a name.
-/// Without `field`: the check is "one exists". With `field`: every matching object must
-/// satisfy `expect`, and there must be at least one.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResourceCheck {
-    /// `plural.group`, e.g. `cephclusters.ceph.rook.io`.
-    pub resource: String,
-    /// The kind shown in evidence (`CephCluster`); defaults to the object's own `kind`.
-    pub kind: Option<String>,
-    pub namespace: Option<String>,
-    pub name: Option<String>,
-    pub field: Option<FieldPath>,
-    pub expect: Option<Expect>,
-}
-
-impl ResourceCheck {
-    /// The API group of the resource type.
-    pub fn group(&self) -> &str {
-        self.resource.split_once('.').map_or("", |(_, g)| g)
-    }
-}
-
-/// What a resource field must hold. Scalars compare by their text (`3` equals `"3"`).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Expect {
-    In(Vec<String>),
-    Equals(String),
-    /// Equal to another field of the same object (JSON equality).
-    EqualsField(FieldPath),
-}
-
-/// A dotted path into an object, `.status.ceph.health`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldPath(Vec<String>);
-
-impl FieldPath {
-    pub fn parse(text: &str) -> std::result::Result<FieldPath, String> {
-        let segments: Vec<String> = text
-            .strip_prefix('.')
-            .ok_or_else(|| {
-                format!("field path `{text}` must start with `.`, e.g. `.status.phase`")
-            })?
-            .split('.')
-            .map(str::to_string)
-            .collect();
-        if segments
-            .iter()
-            .any(|s| s.is_empty() || s.contains(char::is_whitespace))
-        {
-            return Err(format!(
-                "field path `{text}` has an empty or blank segment; write it like `.status.ceph.health`"
-            ));
-        }
-        Ok(FieldPath(segments))
-    }
-
-    /// The value at this path, if every segment exists.
-    pub fn get<'a>(&self, object: &'a Value) -> Option<&'a Value> {
-        self.0.iter().try_fold(object, |v, seg| v.get(seg))
-    }
-}
-
-impl fmt::Display for FieldPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for s in &self.0 {
-            write!(f, ".{s}")?;
-        }
-        Ok(())
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NodesCheck {
-    /// Nodes registered (whatever their condition): `all` declared nodes, or at least N.
-    Registered(Count),
-    /// Nodes Ready: `all` declared nodes, or at least N.
-    Ready(Count),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Count {
-    /// Every node declared in the stack (every registered node if none is declared).
-    All,
-    AtLeast(u32),
 }
 
 /// The catalog: layers in declared order.
@@ -286,36 +154,46 @@ impl Catalog {
         out
     }
 
+    /// Every check of these layers (unknown ids are ignored: the topology validates ids).
+    fn checks<'a>(&'a self, layer_ids: &'a [String]) -> impl Iterator<Item = &'a CheckKind> {
+        layer_ids
+            .iter()
+            .filter_map(|id| self.get(id))
+            .flat_map(|l| l.detect.iter().chain(&l.healthy))
+            .map(|c| &c.kind)
+    }
+
     /// The reads needed to evaluate these layers, deduplicated, cheap built-ins first.
     /// Unknown ids are ignored (the topology validates ids).
     pub fn required_reads(&self, layer_ids: &[String]) -> Vec<ReadRequest> {
         let mut reads = BTreeSet::new();
-        for layer in layer_ids.iter().filter_map(|id| self.get(id)) {
-            for check in layer.detect.iter().chain(&layer.healthy) {
-                match check {
-                    Check::ApiGroup(_) => {
-                        reads.insert(ReadRequest::ApiGroups);
-                    }
-                    Check::Namespace(_) => {
-                        reads.insert(ReadRequest::Namespaces);
-                    }
-                    Check::StorageClass { .. } => {
-                        reads.insert(ReadRequest::StorageClasses);
-                    }
-                    Check::Workload { kind, .. } => match kind {
-                        Some(k) => {
-                            reads.insert(k.read_request());
-                        }
-                        None => reads.extend(WorkloadKind::ALL.map(WorkloadKind::read_request)),
-                    },
-                    Check::Resource(r) => {
-                        reads.insert(ReadRequest::ApiGroups);
-                        reads.insert(ReadRequest::Resource(r.resource.clone()));
-                    }
-                    Check::Nodes(_) => {
-                        reads.insert(ReadRequest::Nodes);
-                    }
+        for check in self.checks(layer_ids) {
+            match check {
+                CheckKind::ApiGroup(_) => {
+                    reads.insert(ReadRequest::ApiGroups);
                 }
+                CheckKind::Namespace(_) => {
+                    reads.insert(ReadRequest::Namespaces);
+                }
+                CheckKind::StorageClass { .. } => {
+                    reads.insert(ReadRequest::StorageClasses);
+                }
+                CheckKind::Nodes(_) => {
+                    reads.insert(ReadRequest::Nodes);
+                }
+                CheckKind::PodFlags(_) => {
+                    // Which nodes are control planes decides whose kube-apiserver must run.
+                    reads.insert(ReadRequest::Nodes);
+                    reads.insert(ReadRequest::ApiServerPods);
+                }
+                _ => {}
+            }
+            for w in check.workload_reads() {
+                reads.extend(w.kinds().into_iter().map(WorkloadKind::read_request));
+            }
+            for (objects, _) in check.object_reads() {
+                reads.insert(ReadRequest::ApiGroups);
+                reads.insert(ReadRequest::Resource(objects.resource.clone()));
             }
         }
         reads.into_iter().collect()
@@ -329,19 +207,27 @@ impl Catalog {
         layer_ids: &[String],
     ) -> BTreeMap<ReadRequest, BTreeSet<String>> {
         let mut out: BTreeMap<ReadRequest, BTreeSet<String>> = BTreeMap::new();
-        for layer in layer_ids.iter().filter_map(|id| self.get(id)) {
-            for check in layer.detect.iter().chain(&layer.healthy) {
-                if let Check::Workload {
-                    kind, namespace, ..
-                } = check
-                {
-                    let kinds = kind.map_or(WorkloadKind::ALL.to_vec(), |k| vec![k]);
-                    for k in kinds {
-                        out.entry(k.read_request())
-                            .or_default()
-                            .insert(namespace.clone());
-                    }
+        for check in self.checks(layer_ids) {
+            for w in check.workload_reads() {
+                for k in w.kinds() {
+                    out.entry(k.read_request())
+                        .or_default()
+                        .insert(w.namespace.clone());
                 }
+            }
+        }
+        out
+    }
+
+    /// For each custom resource type these layers read, what their checks use of an object:
+    /// the typed read keeps exactly this (plus namespace and name), nothing else.
+    pub fn object_fields(&self, layer_ids: &[String]) -> BTreeMap<String, BTreeSet<FieldUse>> {
+        let mut out: BTreeMap<String, BTreeSet<FieldUse>> = BTreeMap::new();
+        for check in self.checks(layer_ids) {
+            for (objects, used) in check.object_reads() {
+                out.entry(objects.resource.clone())
+                    .or_default()
+                    .extend(used);
             }
         }
         out
@@ -525,273 +411,6 @@ fn validate_layer(layer: &Layer, origin: &Origin) -> Result<()> {
     Ok(())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawCheck {
-    api_group: Option<String>,
-    namespace: Option<String>,
-    storage_class: Option<RawStorageClass>,
-    workload: Option<RawWorkload>,
-    resource: Option<String>,
-    kind: Option<String>,
-    name: Option<String>,
-    field: Option<String>,
-    #[serde(rename = "in")]
-    in_: Option<Vec<Scalar>>,
-    equals: Option<Scalar>,
-    equals_field: Option<String>,
-    nodes: Option<RawNodes>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStorageClass {
-    provisioner: Option<String>,
-    default: Option<bool>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawWorkload {
-    kind: Option<WorkloadKind>,
-    namespace: String,
-    name: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawNodes {
-    ready: Option<Count>,
-    registered: Option<Count>,
-}
-
-impl<'de> Deserialize<'de> for Check {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        RawCheck::deserialize(d)?
-            .into_check()
-            .map_err(de::Error::custom)
-    }
-}
-
-const CHECK_KINDS: &str =
-    "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `nodes`";
-
-impl RawCheck {
-    fn into_check(self) -> std::result::Result<Check, String> {
-        let mut kinds = Vec::new();
-        if self.api_group.is_some() {
-            kinds.push("apiGroup");
-        }
-        if self.namespace.is_some() && self.resource.is_none() {
-            kinds.push("namespace");
-        }
-        if self.storage_class.is_some() {
-            kinds.push("storageClass");
-        }
-        if self.workload.is_some() {
-            kinds.push("workload");
-        }
-        if self.resource.is_some() {
-            kinds.push("resource");
-        }
-        if self.nodes.is_some() {
-            kinds.push("nodes");
-        }
-        match kinds.as_slice() {
-            [] => return Err(format!("a check needs one of {CHECK_KINDS}")),
-            [_] => {}
-            many => {
-                return Err(format!(
-                    "one check per list item, found {}; write each as its own `- ` item",
-                    many.iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                ))
-            }
-        }
-        if self.resource.is_none() {
-            let siblings = [
-                ("kind", self.kind.is_some()),
-                ("name", self.name.is_some()),
-                ("field", self.field.is_some()),
-                ("in", self.in_.is_some()),
-                ("equals", self.equals.is_some()),
-                ("equalsField", self.equals_field.is_some()),
-            ];
-            if let Some((key, _)) = siblings.iter().find(|(_, set)| *set) {
-                return Err(format!("`{key}` only goes with a `resource:` check"));
-            }
-        }
-        if let Some(group) = self.api_group {
-            return if is_dns_name(&group) {
-                Ok(Check::ApiGroup(group))
-            } else {
-                Err(format!(
-                    "`apiGroup: {group}` is not an API group name like `ceph.rook.io`"
-                ))
-            };
-        }
-        if let Some(sc) = self.storage_class {
-            return Ok(Check::StorageClass {
-                provisioner: sc.provisioner,
-                default: sc.default,
-            });
-        }
-        if let Some(w) = self.workload {
-            if !is_dns_label(&w.namespace) {
-                return Err(format!(
-                    "`namespace: {}` is not a namespace name",
-                    w.namespace
-                ));
-            }
-            return Ok(Check::Workload {
-                kind: w.kind,
-                namespace: w.namespace,
-                name: w.name,
-            });
-        }
-        if let Some(n) = self.nodes {
-            return match (n.ready, n.registered) {
-                (Some(c), None) => Ok(Check::Nodes(NodesCheck::Ready(c))),
-                (None, Some(c)) => Ok(Check::Nodes(NodesCheck::Registered(c))),
-                _ => Err("`nodes:` needs exactly one of `ready:` or `registered:`".to_string()),
-            };
-        }
-        if let Some(resource) = self.resource {
-            let valid = resource.contains('.') && resource.split('.').all(is_dns_label);
-            if !valid {
-                return Err(format!(
-                    "`resource: {resource}` must be `plural.group`, e.g. `cephclusters.ceph.rook.io`"
-                ));
-            }
-            if let Some(ns) = &self.namespace {
-                if !is_dns_label(ns) {
-                    return Err(format!("`namespace: {ns}` is not a namespace name"));
-                }
-            }
-            let field = self.field.as_deref().map(FieldPath::parse).transpose()?;
-            let mut expects = Vec::new();
-            if let Some(values) = self.in_ {
-                if values.is_empty() {
-                    return Err("`in:` needs at least one value".to_string());
-                }
-                expects.push(Expect::In(values.into_iter().map(|s| s.0).collect()));
-            }
-            if let Some(v) = self.equals {
-                expects.push(Expect::Equals(v.0));
-            }
-            if let Some(f) = self.equals_field {
-                expects.push(Expect::EqualsField(FieldPath::parse(&f)?));
-            }
-            let expect = match (expects.len(), &field) {
-                (0, None) => None,
-                (1, Some(_)) => expects.pop(),
-                (0, Some(f)) => {
-                    return Err(format!(
-                        "`field: {f}` needs one of `in:`, `equals:` or `equalsField:`"
-                    ))
-                }
-                (_, None) => {
-                    return Err("`in:`/`equals:`/`equalsField:` need a `field:`".to_string())
-                }
-                _ => return Err("use only one of `in:`, `equals:` or `equalsField:`".to_string()),
-            };
-            return Ok(Check::Resource(ResourceCheck {
-                resource,
-                kind: self.kind,
-                namespace: self.namespace,
-                name: self.name,
-                field,
-                expect,
-            }));
-        }
-        match self.namespace {
-            Some(ns) if is_dns_label(&ns) => Ok(Check::Namespace(ns)),
-            Some(ns) => Err(format!("`namespace: {ns}` is not a namespace name")),
-            None => Err(format!("a check needs one of {CHECK_KINDS}")),
-        }
-    }
-}
-
-/// A YAML scalar kept as text: `3`, `true` and `"3"` all compare as text.
-struct Scalar(String);
-
-impl<'de> Deserialize<'de> for Scalar {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Scalar;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string, number or boolean")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Scalar, E> {
-                Ok(Scalar(v.to_string()))
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Scalar, E> {
-                Ok(Scalar(v.to_string()))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Scalar, E> {
-                Ok(Scalar(v.to_string()))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Scalar, E> {
-                Ok(Scalar(v.to_string()))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Scalar, E> {
-                Ok(Scalar(v.to_string()))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for Count {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Count;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("`all` or a number of nodes (1 or more)")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Count, E> {
-                if v == "all" {
-                    Ok(Count::All)
-                } else {
-                    Err(E::invalid_value(de::Unexpected::Str(v), &self))
-                }
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Count, E> {
-                match u32::try_from(v) {
-                    Ok(n) if n >= 1 => Ok(Count::AtLeast(n)),
-                    _ => Err(E::invalid_value(de::Unexpected::Unsigned(v), &self)),
-                }
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Count, E> {
-                match u64::try_from(v) {
-                    Ok(u) => self.visit_u64(u),
-                    Err(_) => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
-                }
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// A DNS-1123 label: lowercase alphanumerics and `-`, starting and ending alphanumeric.
-fn is_dns_label(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 63
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
-}
-
-/// A DNS subdomain such as an API group: labels separated by dots.
-fn is_dns_name(s: &str) -> bool {
-    s.split('.').all(is_dns_label)
-}
-
 /// The catalog for a stack whose `catalog:` resolves to `overrides` (if any).
 pub fn catalog_for(overrides: Option<&Path>) -> Result<Catalog> {
     match overrides {
@@ -839,23 +458,34 @@ mod tests {
                 "dataops",
                 "etcd-backup",
                 "audit-log",
+                "encryption-at-rest",
                 "sshd-hardening"
             ]
         );
         let ceph = c.get("ceph").unwrap();
         assert_eq!(ceph.after, ["cni"]);
-        assert_eq!(ceph.detect, [Check::ApiGroup("ceph.rook.io".into())]);
         assert_eq!(
-            ceph.healthy,
-            [Check::Resource(ResourceCheck {
-                resource: "cephclusters.ceph.rook.io".into(),
-                kind: Some("CephCluster".into()),
-                namespace: Some("rook-ceph".into()),
-                name: None,
-                field: Some(FieldPath::parse(".status.ceph.health").unwrap()),
-                expect: Some(Expect::In(vec!["HEALTH_OK".into()])),
-            })]
+            ceph.detect,
+            [Check::from(CheckKind::ApiGroup("ceph.rook.io".into()))]
         );
+        let CheckKind::Tolerate(t) = &ceph.healthy[0].kind else {
+            panic!("{:?}", ceph.healthy[0]);
+        };
+        assert_eq!(t.objects.resource, "cephclusters.ceph.rook.io");
+        assert_eq!(t.ok, ["HEALTH_OK"]);
+        assert_eq!(t.warn, "HEALTH_WARN");
+        assert_eq!(t.benign, ["RECENT_MGR_MODULE_CRASH"]);
+        assert!(ceph.healthy[0]
+            .why
+            .as_deref()
+            .unwrap()
+            .contains("RECENT_MGR_MODULE_CRASH"));
+        // Every built-in health check says why the operators gate on it.
+        for layer in c.layers() {
+            for check in &layer.healthy {
+                assert!(check.why.is_some(), "{}: {check:?}", layer.id);
+            }
+        }
         assert_eq!(ceph.install, "ansible-playbook platform/ceph.yaml");
         assert!(!c.get("sshd-hardening").unwrap().observable);
         assert!(c.get("k8s").unwrap().observable);
@@ -871,10 +501,12 @@ mod tests {
             .chain(&datalake.healthy)
             .any(|ch| format!("{ch:?}").contains("objectbucket"));
         assert!(!mentions_objectbucket);
-        assert!(datalake.detect.contains(&Check::StorageClass {
-            provisioner: Some("rook-ceph.ceph.rook.io/bucket".into()),
-            default: None
-        }));
+        assert!(datalake
+            .detect
+            .contains(&Check::from(CheckKind::StorageClass {
+                provisioner: Some("rook-ceph.ceph.rook.io/bucket".into()),
+                default: None
+            })));
     }
 
     #[test]
@@ -910,7 +542,10 @@ mod tests {
             c.workload_namespaces(&ids),
             [
                 (ReadRequest::DaemonSets, ns(&["kube-system", "registry"])),
-                (ReadRequest::Deployments, ns(&["cert-manager", "registry"])),
+                (
+                    ReadRequest::Deployments,
+                    ns(&["cert-manager", "kube-system", "registry", "rook-ceph"])
+                ),
                 (ReadRequest::StatefulSets, ns(&["registry"])),
             ]
             .into_iter()
@@ -1026,7 +661,7 @@ mod tests {
             ),
             (
                 "    - resource: a.b.io\n      field: .status.phase\n",
-                "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `equals:` or `equalsField:`",
+                "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `equals:`, `equalsField:` or `exists: true`",
             ),
             (
                 "    - namespace: extra\n      field: .status.phase\n",
@@ -1121,13 +756,13 @@ mod tests {
     }
 
     #[test]
-    fn field_paths_read_objects() {
+    fn field_paths_parse_and_print() {
         let p = FieldPath::parse(".status.ceph.health").unwrap();
-        let v = serde_json::json!({"status": {"ceph": {"health": "HEALTH_OK"}}});
-        assert_eq!(p.get(&v), Some(&serde_json::json!("HEALTH_OK")));
         assert_eq!(p.to_string(), ".status.ceph.health");
-        assert_eq!(FieldPath::parse(".spec.x").unwrap().get(&v), None);
+        assert_eq!(p.segments(), ["status", "ceph", "health"]);
         assert!(FieldPath::parse(".a..b").is_err());
+        let e = FieldPath::parse(".metadata.annotations.x").unwrap_err();
+        assert!(e.contains("never `.metadata`"), "{e}");
     }
 
     #[test]

@@ -8,7 +8,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::error::{Error, Result};
 
@@ -42,7 +41,7 @@ pub struct StorageClass {
     pub default: bool,
 }
 
-/// A DaemonSet, Deployment or StatefulSet reduced to its readiness.
+/// A DaemonSet, Deployment or StatefulSet reduced to its readiness and rollout.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Workload {
     pub namespace: String,
@@ -51,15 +50,39 @@ pub struct Workload {
     pub desired: i64,
     /// DaemonSet: `status.numberReady`; others: `status.readyReplicas` (default 0).
     pub ready: i64,
+    /// What `kubectl rollout status` looks at. Absent in snapshots older than 0.2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rollout: Option<Rollout>,
 }
 
-/// One custom resource, kept whole so catalog checks can read any field.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CustomObject {
-    /// `None` for a cluster-scoped resource.
-    pub namespace: Option<String>,
-    pub name: String,
-    pub object: Value,
+/// The fields of a workload `kubectl rollout status` decides on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Rollout {
+    /// `metadata.generation`.
+    pub generation: i64,
+    /// `status.observedGeneration`.
+    pub observed_generation: i64,
+    /// Deployment/StatefulSet `status.updatedReplicas`; DaemonSet `updatedNumberScheduled`.
+    pub updated: i64,
+    /// Deployment/StatefulSet `status.availableReplicas`; DaemonSet `numberAvailable`.
+    pub available: i64,
+    /// Deployment: `status.replicas` (old and new pods together).
+    pub current: i64,
+    /// DaemonSet/StatefulSet `spec.updateStrategy.type` (empty: RollingUpdate).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub strategy: String,
+    /// StatefulSet `spec.updateStrategy.rollingUpdate.partition`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<i64>,
+    /// StatefulSet `status.currentRevision` / `status.updateRevision`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub current_revision: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub update_revision: String,
+    /// Deployment: condition `Progressing` with reason `ProgressDeadlineExceeded`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deadline_exceeded: bool,
 }
 
 #[derive(Deserialize)]
@@ -215,31 +238,73 @@ pub fn parse_storage_classes(text: &str) -> Result<Vec<StorageClass>> {
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RawWorkload {
-    metadata: Meta,
+    metadata: WorkloadMeta,
     spec: RawWorkloadSpec,
     status: RawWorkloadStatus,
 }
 
+/// Only what a workload check uses of `metadata` (never labels or annotations).
 #[derive(Deserialize, Default)]
 #[serde(default)]
+struct WorkloadMeta {
+    name: String,
+    namespace: Option<String>,
+    generation: i64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
 struct RawWorkloadSpec {
     replicas: Option<i64>,
+    update_strategy: RawStrategy,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawStrategy {
+    #[serde(rename = "type")]
+    type_: String,
+    rolling_update: RawRollingUpdate,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawRollingUpdate {
+    partition: Option<i64>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct RawWorkloadStatus {
+    observed_generation: i64,
     desired_number_scheduled: i64,
     number_ready: i64,
+    number_available: i64,
+    updated_number_scheduled: i64,
+    replicas: i64,
     ready_replicas: i64,
+    updated_replicas: i64,
+    available_replicas: i64,
+    current_revision: String,
+    update_revision: String,
+    conditions: Vec<RawWorkloadCondition>,
 }
 
-fn workload(w: RawWorkload, desired: i64, ready: i64) -> Workload {
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawWorkloadCondition {
+    #[serde(rename = "type")]
+    type_: String,
+    reason: String,
+}
+
+fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workload {
     Workload {
         namespace: w.metadata.namespace.unwrap_or_default(),
         name: w.metadata.name,
         desired,
         ready,
+        rollout: Some(rollout),
     }
 }
 
@@ -249,47 +314,65 @@ pub fn parse_daemonsets(text: &str) -> Result<Vec<Workload>> {
     Ok(raw
         .into_iter()
         .map(|w| {
-            let (d, r) = (w.status.desired_number_scheduled, w.status.number_ready);
-            workload(w, d, r)
+            let st = &w.status;
+            let rollout = Rollout {
+                generation: w.metadata.generation,
+                observed_generation: st.observed_generation,
+                updated: st.updated_number_scheduled,
+                available: st.number_available,
+                current: st.desired_number_scheduled,
+                strategy: w.spec.update_strategy.type_.clone(),
+                ..Rollout::default()
+            };
+            let (d, r) = (st.desired_number_scheduled, st.number_ready);
+            workload(w, d, r, rollout)
         })
         .collect())
 }
 
-fn replicated(text: &str, what: &str) -> Result<Vec<Workload>> {
+fn replicated(text: &str, what: &str, statefulset: bool) -> Result<Vec<Workload>> {
     let raw: Vec<RawWorkload> = parse_list(text, what)?;
     Ok(raw
         .into_iter()
         .map(|w| {
-            let (d, r) = (w.spec.replicas.unwrap_or(1), w.status.ready_replicas);
-            workload(w, d, r)
+            let st = &w.status;
+            let rollout = Rollout {
+                generation: w.metadata.generation,
+                observed_generation: st.observed_generation,
+                updated: st.updated_replicas,
+                available: st.available_replicas,
+                current: st.replicas,
+                strategy: if statefulset {
+                    w.spec.update_strategy.type_.clone()
+                } else {
+                    String::new()
+                },
+                partition: if statefulset {
+                    w.spec.update_strategy.rolling_update.partition
+                } else {
+                    None
+                },
+                current_revision: st.current_revision.clone(),
+                update_revision: st.update_revision.clone(),
+                deadline_exceeded: !statefulset
+                    && st.conditions.iter().any(|c| {
+                        c.type_ == "Progressing" && c.reason == "ProgressDeadlineExceeded"
+                    }),
+            };
+            let (d, r) = (w.spec.replicas.unwrap_or(1), st.ready_replicas);
+            workload(w, d, r, rollout)
         })
         .collect())
 }
 
 /// `kubectl get deployments --all-namespaces -o json`.
 pub fn parse_deployments(text: &str) -> Result<Vec<Workload>> {
-    replicated(text, "get deployments --all-namespaces -o json")
+    replicated(text, "get deployments --all-namespaces -o json", false)
 }
 
 /// `kubectl get statefulsets --all-namespaces -o json`.
 pub fn parse_statefulsets(text: &str) -> Result<Vec<Workload>> {
-    replicated(text, "get statefulsets --all-namespaces -o json")
-}
-
-/// `kubectl get <plural.group> --all-namespaces -o json`: every object kept whole.
-pub fn parse_custom_objects(text: &str) -> Result<Vec<CustomObject>> {
-    let raw: Vec<Value> = parse_list(text, "get <resource> --all-namespaces -o json")?;
-    Ok(raw
-        .into_iter()
-        .map(|object| {
-            let meta = &object["metadata"];
-            CustomObject {
-                namespace: meta["namespace"].as_str().map(str::to_string),
-                name: meta["name"].as_str().unwrap_or_default().to_string(),
-                object,
-            }
-        })
-        .collect())
+    replicated(text, "get statefulsets --all-namespaces -o json", true)
 }
 
 /// `kubectl api-versions`: one `group/version` per line (`v1` is the core group `""`).
@@ -472,16 +555,34 @@ mod tests {
                 "argocd/argocd-repo-server 1/1",
                 "argocd/argocd-server 1/1",
                 "cnpg-system/cnpg-cloudnative-pg 1/1",
-                "dataops/marquez-web 0/1",
+                "dataops/dagster-daemon 1/1",
+                "dataops/dagster-dagster-webserver 1/1",
+                "dataops/marquez 1/1",
+                "dataops/marquez-web 1/1",
                 "gitea/gitea 1/1",
                 "kube-system/cilium-operator 2/2",
                 "kube-system/coredns 2/2",
                 "monitoring/kube-prometheus-stack-grafana 1/1",
                 "monitoring/kube-prometheus-stack-operator 1/1",
                 "registry/registry 1/1",
+                "rook-ceph/rook-ceph-mon-a 1/1",
+                "rook-ceph/rook-ceph-mon-b 1/1",
+                "rook-ceph/rook-ceph-mon-c 1/1",
                 "rook-ceph/rook-ceph-operator 1/1",
+                "rook-ceph/rook-ceph-osd-0 1/1",
+                "rook-ceph/rook-ceph-osd-1 1/1",
+                "rook-ceph/rook-ceph-osd-2 1/1",
             ]
         );
+        let stalled = parse_deployments(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/deployment-marquez-stalled.json"
+        )))
+        .unwrap();
+        assert_eq!(summary(&stalled), ["dataops/marquez-web 0/1"]);
+        let r = stalled[0].rollout.as_ref().unwrap();
+        assert!(r.deadline_exceeded, "{r:?}");
+        assert_eq!((r.generation, r.observed_generation), (2, 2));
     }
 
     #[test]
@@ -507,26 +608,6 @@ mod tests {
                 "monitoring/prometheus-kube-prometheus-stack-prometheus 1/1",
             ]
         );
-    }
-
-    #[test]
-    fn custom_objects_kept_whole() {
-        let objs = parse_custom_objects(include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/kubectl/cephclusters.json"
-        )))
-        .unwrap();
-        assert_eq!(objs.len(), 1);
-        assert_eq!(objs[0].namespace.as_deref(), Some("rook-ceph"));
-        assert_eq!(objs[0].name, "rook-ceph");
-        assert_eq!(objs[0].object["status"]["ceph"]["health"], "HEALTH_OK");
-        assert_eq!(objs[0].object["kind"], "CephCluster");
-        let empty = parse_custom_objects(include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/kubectl/cephobjectstores-empty.json"
-        )))
-        .unwrap();
-        assert!(empty.is_empty());
     }
 
     #[test]

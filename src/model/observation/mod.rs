@@ -6,8 +6,11 @@
 //! [`classify_kubectl_stderr`]) and they never spawn anything.
 
 mod classify;
+mod fields;
 mod kube;
 mod lima;
+mod objects;
+mod pods;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -15,12 +18,14 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub use classify::{classify_kubectl_stderr, kubectl_message};
+pub use fields::{FieldPath, FieldUse};
 pub use kube::{
-    parse_api_versions, parse_custom_objects, parse_daemonsets, parse_deployments,
-    parse_namespaces, parse_nodes, parse_statefulsets, parse_storage_classes, CustomObject,
-    Namespace, Node, StorageClass, Workload,
+    parse_api_versions, parse_daemonsets, parse_deployments, parse_namespaces, parse_nodes,
+    parse_statefulsets, parse_storage_classes, Namespace, Node, Rollout, StorageClass, Workload,
 };
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
+pub use objects::{parse_custom_objects, CustomObject};
+pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
 
 /// The outcome of one read: the parsed value, or why it could not be read.
 pub type Read<T> = Result<T, ReadFailure>;
@@ -118,6 +123,8 @@ pub enum ReadRequest {
     DaemonSets,
     Deployments,
     StatefulSets,
+    /// The kube-apiserver static pods: kube-system, `component=kube-apiserver` only.
+    ApiServerPods,
     /// A custom resource type as `plural.group`, e.g. `cephclusters.ceph.rook.io`.
     Resource(String),
 }
@@ -133,6 +140,7 @@ impl ReadRequest {
             ReadRequest::DaemonSets => "daemonsets",
             ReadRequest::Deployments => "deployments",
             ReadRequest::StatefulSets => "statefulsets",
+            ReadRequest::ApiServerPods => "kube-apiserver pods",
             ReadRequest::Resource(t) => t,
         }
     }
@@ -156,6 +164,18 @@ impl ReadRequest {
             ReadRequest::DaemonSets => get("daemonsets", true),
             ReadRequest::Deployments => get("deployments", true),
             ReadRequest::StatefulSets => get("statefulsets", true),
+            ReadRequest::ApiServerPods => [
+                "get",
+                "pods",
+                "-n",
+                APISERVER_NAMESPACE,
+                "-l",
+                APISERVER_SELECTOR,
+                "-o",
+                "json",
+            ]
+            .map(String::from)
+            .to_vec(),
             ReadRequest::Resource(t) => get(t, true),
         }
     }
@@ -188,7 +208,11 @@ pub struct Observation {
     pub deployments: Read<Vec<Workload>>,
     #[serde(with = "read_serde")]
     pub statefulsets: Read<Vec<Workload>>,
-    /// Custom resources by `plural.group`. A type absent from the map was not read.
+    /// The kube-apiserver static pods (node and flag names only). Absent in older snapshots.
+    #[serde(with = "read_serde", default = "not_recorded")]
+    pub apiserver_pods: Read<Vec<ApiServerPod>>,
+    /// Custom resources by `plural.group`, each object reduced to the fields the checks use.
+    /// A type absent from the map was not read.
     #[serde(with = "read_map_serde", default)]
     pub resources: BTreeMap<String, Read<Vec<CustomObject>>>,
     /// Workload reads limited to some namespaces, by read label (`deployments`): preview reads
@@ -196,6 +220,15 @@ pub struct Observation {
     /// read (a check on it is unknown, never absent). Absent: every namespace was read.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub workload_scope: BTreeMap<String, BTreeSet<String>>,
+    /// What the typed reads keep of each custom type's objects (from the catalog's checks);
+    /// a type not listed keeps its namespace and name only. Not saved: the saved objects
+    /// already hold only these fields.
+    #[serde(skip)]
+    pub keep: BTreeMap<String, BTreeSet<FieldUse>>,
+}
+
+fn not_recorded<T>() -> Read<T> {
+    Err(ReadFailure::skipped("not in this snapshot"))
 }
 
 impl Observation {
@@ -209,9 +242,11 @@ impl Observation {
             storage_classes: Err(f.clone()),
             daemonsets: Err(f.clone()),
             deployments: Err(f.clone()),
-            statefulsets: Err(f),
+            statefulsets: Err(f.clone()),
+            apiserver_pods: Err(f),
             resources: BTreeMap::new(),
             workload_scope: BTreeMap::new(),
+            keep: BTreeMap::new(),
         }
     }
 
@@ -281,9 +316,15 @@ impl Observation {
             ReadRequest::DaemonSets => self.daemonsets = parsed(outcome, parse_daemonsets),
             ReadRequest::Deployments => self.deployments = parsed(outcome, parse_deployments),
             ReadRequest::StatefulSets => self.statefulsets = parsed(outcome, parse_statefulsets),
+            ReadRequest::ApiServerPods => {
+                self.apiserver_pods = parsed(outcome, parse_apiserver_pods)
+            }
             ReadRequest::Resource(t) => {
-                self.resources
-                    .insert(t.clone(), parsed(outcome, parse_custom_objects));
+                let empty = BTreeSet::new();
+                let keep = self.keep.get(t).unwrap_or(&empty);
+                let read =
+                    outcome.and_then(|text| parse_custom_objects(text, keep).map_err(bad_output));
+                self.resources.insert(t.clone(), read);
             }
         }
     }
@@ -396,6 +437,8 @@ pub mod read_map_serde {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scope {
     pub workload_namespaces: BTreeMap<ReadRequest, BTreeSet<String>>,
+    /// What the typed reads keep of each custom type (the catalog's field uses).
+    pub keep: BTreeMap<String, BTreeSet<FieldUse>>,
 }
 
 /// True when a failure means the API server itself could not be reached or refused us.

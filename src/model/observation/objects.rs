@@ -1,0 +1,418 @@
+//! Custom resources decoded into the few fields the catalog's checks use, never whole.
+//!
+//! A custom type's fields are data (the catalog names them), so no static struct fits: the
+//! list is walked by a serde seed built from the field paths ([`FieldUse`]) the checks read
+//! on that type. Every other key is skipped with `IgnoredAny` while parsing, so nothing else
+//! is ever held in memory — not a Helm password in an Argo CD Application's inline values,
+//! not a `last-applied-configuration` annotation — and nothing else can reach a snapshot.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+use super::{FieldPath, FieldUse};
+use crate::error::{Error, Result};
+
+/// One custom resource as the checks see it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomObject {
+    /// `None` for a cluster-scoped resource.
+    pub namespace: Option<String>,
+    pub name: String,
+    /// The value at each field path the checks read (`.status.phase` → `Ready`); scalars as
+    /// text, `<object>`/`<list>` for the rest. A path absent here is absent (or null).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, String>,
+    /// For each path whose map keys the checks read (`.status.ceph.details`): key → its
+    /// `.message`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub details: BTreeMap<String, BTreeMap<String, String>>,
+    /// `status.conditions`, when a check reads them: type → status (`Ready` → `True`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub conditions: BTreeMap<String, String>,
+}
+
+impl CustomObject {
+    pub fn field(&self, path: &FieldPath) -> Option<&str> {
+        self.fields.get(&path.to_string()).map(String::as_str)
+    }
+}
+
+/// What to keep at one node of the object's tree.
+#[derive(Debug, Default)]
+struct Trie {
+    children: BTreeMap<String, Trie>,
+    keep: Vec<Keep>,
+}
+
+#[derive(Debug, Clone)]
+enum Keep {
+    Name,
+    Namespace,
+    Value(String),
+    Details(String),
+    Conditions,
+}
+
+impl Trie {
+    fn build(uses: &BTreeSet<FieldUse>) -> Trie {
+        let mut root = Trie::default();
+        let mut add = |segments: &[String], keep: Keep| {
+            let mut node = &mut root;
+            for s in segments {
+                node = node.children.entry(s.clone()).or_default();
+            }
+            node.keep.push(keep);
+        };
+        add(&["metadata".into(), "name".into()], Keep::Name);
+        add(&["metadata".into(), "namespace".into()], Keep::Namespace);
+        for u in uses {
+            match u {
+                FieldUse::Value(p) => add(p.segments(), Keep::Value(p.to_string())),
+                FieldUse::Details(p) => add(p.segments(), Keep::Details(p.to_string())),
+                FieldUse::Conditions => {
+                    add(&["status".into(), "conditions".into()], Keep::Conditions)
+                }
+            }
+        }
+        root
+    }
+}
+
+/// Decode a List document (`{"items": [...]}`) of custom objects, keeping only `uses`.
+pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec<CustomObject>> {
+    let trie = Trie::build(uses);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let items = ListSeed { trie: &trie }
+        .deserialize(&mut de)
+        .and_then(|items| de.end().map(|()| items));
+    items.map_err(|e| {
+        Error::input(
+            format!("malformed output of `kubectl get <resource> --all-namespaces -o json`: {e}"),
+            "expected one JSON List document with `items`; run `kubectl get <resource> -A -o json` by hand to see what it prints",
+        )
+    })
+}
+
+struct ListSeed<'t> {
+    trie: &'t Trie,
+}
+
+impl<'de> DeserializeSeed<'de> for ListSeed<'_> {
+    type Value = Vec<CustomObject>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ListSeed<'_> {
+    type Value = Vec<CustomObject>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a List document")
+    }
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut items = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "items" {
+                items = Some(map.next_value_seed(ItemsSeed { trie: self.trie })?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        items.ok_or_else(|| de::Error::missing_field("items"))
+    }
+}
+
+struct ItemsSeed<'t> {
+    trie: &'t Trie,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_> {
+    type Value = Vec<CustomObject>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_> {
+    type Value = Vec<CustomObject>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence of objects")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        loop {
+            let mut object = CustomObject::default();
+            let seed = NodeSeed {
+                trie: self.trie,
+                out: &mut object,
+            };
+            match seq.next_element_seed(seed)? {
+                Some(()) => out.push(object),
+                None => return Ok(out),
+            }
+        }
+    }
+}
+
+/// One node of an object: keeps what the trie says, walks into its children, skips the rest.
+struct NodeSeed<'t, 'o> {
+    trie: &'t Trie,
+    out: &'o mut CustomObject,
+}
+
+impl NodeSeed<'_, '_> {
+    fn scalar(self, text: String) {
+        for k in &self.trie.keep {
+            match k {
+                Keep::Name => self.out.name = text.clone(),
+                Keep::Namespace => self.out.namespace = Some(text.clone()),
+                Keep::Value(p) => {
+                    self.out.fields.insert(p.clone(), text.clone());
+                }
+                Keep::Details(_) | Keep::Conditions => {}
+            }
+        }
+    }
+
+    fn placeholder(&mut self, what: &str) {
+        for k in &self.trie.keep {
+            if let Keep::Value(p) = k {
+                self.out.fields.insert(p.clone(), what.to_string());
+            }
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for NodeSeed<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawCondition {
+    #[serde(rename = "type")]
+    type_: String,
+    status: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawMessage {
+    message: String,
+}
+
+/// A details entry: `{message, severity}` as Rook writes it, or anything else (no message).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawDetail {
+    Entry(RawMessage),
+    Other(IgnoredAny),
+}
+
+impl RawDetail {
+    fn message(self) -> String {
+        match self {
+            RawDetail::Entry(m) => m.message,
+            RawDetail::Other(_) => String::new(),
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<(), E> {
+        self.scalar(v.to_string());
+        Ok(())
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<(), E> {
+        self.scalar(v.to_string());
+        Ok(())
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<(), E> {
+        self.scalar(v.to_string());
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<(), E> {
+        self.scalar(v.to_string());
+        Ok(())
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<(), E> {
+        self.scalar(v.to_string());
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<(), E> {
+        Ok(())
+    }
+    fn visit_none<E: de::Error>(self) -> std::result::Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> std::result::Result<(), A::Error> {
+        self.placeholder("<list>");
+        let conditions = self.trie.keep.iter().any(|k| matches!(k, Keep::Conditions));
+        if conditions {
+            while let Some(c) = seq.next_element::<RawCondition>()? {
+                if !c.type_.is_empty() {
+                    self.out.conditions.insert(c.type_, c.status);
+                }
+            }
+        } else {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> std::result::Result<(), A::Error> {
+        self.placeholder("<object>");
+        let details: Vec<String> = self
+            .trie
+            .keep
+            .iter()
+            .filter_map(|k| match k {
+                Keep::Details(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect();
+        while let Some(key) = map.next_key::<String>()? {
+            if !details.is_empty() {
+                let message = map.next_value::<RawDetail>()?.message();
+                for p in &details {
+                    self.out
+                        .details
+                        .entry(p.clone())
+                        .or_default()
+                        .insert(key.clone(), message.clone());
+                }
+            } else if let Some(child) = self.trie.children.get(&key) {
+                map.next_value_seed(NodeSeed {
+                    trie: child,
+                    out: self.out,
+                })?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        // An empty details map still says "no checks": record it as present.
+        for p in details {
+            self.out.details.entry(p).or_default();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn uses(list: &[FieldUse]) -> BTreeSet<FieldUse> {
+        list.iter().cloned().collect()
+    }
+
+    fn path(p: &str) -> FieldPath {
+        FieldPath::parse(p).unwrap()
+    }
+
+    #[test]
+    fn only_the_used_fields_are_kept() {
+        let objs = parse_custom_objects(
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/cephclusters.json"
+            )),
+            &uses(&[
+                FieldUse::Value(path(".status.ceph.health")),
+                FieldUse::Value(path(".spec.mon.count")),
+                FieldUse::Details(path(".status.ceph.details")),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(objs.len(), 1);
+        assert_eq!(objs[0].namespace.as_deref(), Some("rook-ceph"));
+        assert_eq!(objs[0].name, "rook-ceph");
+        assert_eq!(
+            objs[0].field(&path(".status.ceph.health")),
+            Some("HEALTH_OK")
+        );
+        assert!(objs[0].conditions.is_empty());
+        let json = serde_json::to_string(&objs[0]).unwrap();
+        assert!(!json.contains("fsid"), "{json}");
+        let empty = parse_custom_objects(
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/cephobjectstores-empty.json"
+            )),
+            &BTreeSet::new(),
+        )
+        .unwrap();
+        assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn details_keys_and_conditions() {
+        let text = r#"{"kind":"List","items":[{"metadata":{"name":"a","namespace":"n","annotations":{"x":"y"}},
+            "status":{"ceph":{"health":"HEALTH_WARN","details":{"RECENT_MGR_MODULE_CRASH":{"message":"1 mgr modules have recently crashed","severity":"HEALTH_WARN"}}},
+            "conditions":[{"type":"Ready","status":"True","message":"long"},{"type":"Progressing","status":"False"}]}}]}"#;
+        let objs = parse_custom_objects(
+            text,
+            &uses(&[
+                FieldUse::Details(path(".status.ceph.details")),
+                FieldUse::Conditions,
+                FieldUse::Value(path(".status.ceph")),
+            ]),
+        )
+        .unwrap();
+        let o = &objs[0];
+        assert_eq!(
+            o.details[".status.ceph.details"]["RECENT_MGR_MODULE_CRASH"],
+            "1 mgr modules have recently crashed"
+        );
+        assert_eq!(o.conditions["Ready"], "True");
+        assert_eq!(o.conditions["Progressing"], "False");
+        assert_eq!(o.field(&path(".status.ceph")), Some("<object>"));
+    }
+
+    /// An Argo CD Application carries inline Helm values (a password) and kubectl's
+    /// last-applied annotation: neither is kept.
+    #[test]
+    fn secrets_in_unused_fields_are_never_kept() {
+        let text = r#"{"items":[{"apiVersion":"argoproj.io/v1alpha1","kind":"Application",
+            "metadata":{"name":"app","namespace":"argocd","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"password\":\"SECRET-MARKER\"}"}},
+            "spec":{"source":{"helm":{"values":"adminPassword: SECRET-MARKER"}}},
+            "status":{"sync":{"status":"Synced"},"health":{"status":"Healthy"}}}]}"#;
+        let objs = parse_custom_objects(
+            text,
+            &uses(&[
+                FieldUse::Value(path(".status.sync.status")),
+                FieldUse::Value(path(".status.health.status")),
+            ]),
+        )
+        .unwrap();
+        let json = serde_json::to_string(&objs).unwrap();
+        assert!(!json.contains("SECRET-MARKER"), "{json}");
+        assert_eq!(objs[0].field(&path(".status.sync.status")), Some("Synced"));
+    }
+
+    #[test]
+    fn malformed_lists_are_errors() {
+        let e = parse_custom_objects(r#"{"kind":"X"}"#, &BTreeSet::new()).unwrap_err();
+        assert!(e.message.contains("missing field `items`"), "{}", e.message);
+        let e = parse_custom_objects(r#"{"items":{}}"#, &BTreeSet::new()).unwrap_err();
+        assert!(e.message.contains("malformed output"), "{}", e.message);
+        assert!(parse_custom_objects(r#"{"items":[]} x"#, &BTreeSet::new()).is_err());
+    }
+}

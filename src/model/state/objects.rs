@@ -1,0 +1,293 @@
+//! Checks on custom resources: `resource`, `condition`, `all`, `count`, `tolerate`. Each
+//! reads only the typed fields the read kept ([`CustomObject`]); a failed read or discovery
+//! is unknown, a group that is not served is a clean empty list.
+
+use crate::model::catalog::{
+    AllCheck, ConditionCheck, CountCheck, Counted, Expect, FieldPath, Objects, Predicate,
+    ResourceCheck, TolerateCheck, Wanted,
+};
+use crate::model::observation::{CustomObject, Observation};
+
+use super::{capped, CheckOutcome, Verdict};
+
+/// The objects a selection names, or the outcome that replaces the check: the type's group
+/// not served on a successful discovery read means an empty list, cleanly; a failed
+/// discovery or resource read means unknown.
+fn objects_of<'a>(
+    obs: &'a Observation,
+    sel: &Objects,
+) -> Result<Vec<&'a CustomObject>, CheckOutcome> {
+    match &obs.api_groups {
+        Err(f) => return Err(CheckOutcome::failed("API groups", f)),
+        Ok(groups) if !groups.contains(sel.group()) => return Ok(vec![]),
+        Ok(_) => {}
+    }
+    let list = match obs.resources.get(&sel.resource) {
+        None => {
+            return Err(CheckOutcome {
+                verdict: Verdict::Unknown,
+                evidence: format!("{} was not read", sel.resource),
+            })
+        }
+        Some(Err(f)) => return Err(CheckOutcome::failed(&sel.resource, f)),
+        Some(Ok(list)) => list,
+    };
+    Ok(list
+        .iter()
+        .filter(|o| {
+            sel.namespace
+                .as_ref()
+                .is_none_or(|ns| o.namespace.as_ref() == Some(ns))
+        })
+        .filter(|o| sel.name.as_ref().is_none_or(|n| &o.name == n))
+        .collect())
+}
+
+fn id(sel: &Objects, o: &CustomObject) -> String {
+    match &o.namespace {
+        Some(ns) => format!("{} {ns}/{}", sel.kind_label(), o.name),
+        None => format!("{} {}", sel.kind_label(), o.name),
+    }
+}
+
+/// `Ok(shown)` when the object's field meets the expectation, `Err(why not)` otherwise.
+fn judge(
+    sel: &Objects,
+    o: &CustomObject,
+    field: &FieldPath,
+    expect: &Expect,
+) -> Result<String, String> {
+    let Some(value) = o.field(field) else {
+        return Err(format!("{} has no {field}", id(sel, o)));
+    };
+    let shown = format!("{} {field} = {value}", id(sel, o));
+    let (ok, want) = match expect {
+        Expect::In(allowed) => {
+            let want = match allowed.as_slice() {
+                [one] => one.clone(),
+                many => format!("one of {}", many.join(", ")),
+            };
+            (allowed.iter().any(|a| a == value), want)
+        }
+        Expect::Equals(x) => (value == x, x.clone()),
+        Expect::EqualsField(other) => match o.field(other) {
+            None => (false, format!("{other}, which is missing")),
+            Some(ov) => (ov == value, format!("{other} = {ov}")),
+        },
+        Expect::Exists => (true, String::new()),
+    };
+    if ok {
+        Ok(shown)
+    } else {
+        Err(format!("{shown} (want {want})"))
+    }
+}
+
+fn verdict(good: Vec<String>, bad: Vec<String>) -> CheckOutcome {
+    if bad.is_empty() {
+        CheckOutcome::yes(capped(good))
+    } else {
+        CheckOutcome::no(capped(bad))
+    }
+}
+
+pub fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
+    let matching = match objects_of(obs, &r.objects) {
+        Ok(o) => o,
+        Err(outcome) => return outcome,
+    };
+    if matching.is_empty() {
+        return CheckOutcome::no(format!("no {}", r.objects.selector()));
+    }
+    let (Some(field), Some(expect)) = (&r.field, &r.expect) else {
+        let found = matching
+            .iter()
+            .map(|o| format!("{} exists", id(&r.objects, o)))
+            .collect();
+        return CheckOutcome::yes(capped(found));
+    };
+    let (good, bad): (Vec<_>, Vec<_>) = matching
+        .iter()
+        .map(|o| judge(&r.objects, o, field, expect))
+        .partition(Result::is_ok);
+    verdict(
+        good.into_iter().flatten().collect(),
+        bad.into_iter().filter_map(Result::err).collect(),
+    )
+}
+
+fn condition_of(sel: &Objects, o: &CustomObject, type_: &str) -> Result<String, String> {
+    match o.conditions.get(type_).map(String::as_str) {
+        Some("True") => Ok(format!("{} {type_}", id(sel, o))),
+        Some(other) => Err(format!("{} {type_}={other}", id(sel, o))),
+        None => Err(format!("{} has no {type_} condition", id(sel, o))),
+    }
+}
+
+pub fn condition(obs: &Observation, c: &ConditionCheck) -> CheckOutcome {
+    let matching = match objects_of(obs, &c.objects) {
+        Ok(o) => o,
+        Err(outcome) => return outcome,
+    };
+    if matching.is_empty() {
+        return CheckOutcome::no(format!("no {}", c.objects.selector()));
+    }
+    let (good, bad): (Vec<_>, Vec<_>) = matching
+        .iter()
+        .map(|o| condition_of(&c.objects, o, &c.type_))
+        .partition(Result::is_ok);
+    verdict(
+        good.into_iter().flatten().collect(),
+        bad.into_iter().filter_map(Result::err).collect(),
+    )
+}
+
+pub fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
+    let matching = match objects_of(obs, &a.objects) {
+        Ok(o) => o,
+        Err(outcome) => return outcome,
+    };
+    let (what, results): (String, Vec<Result<String, String>>) = match &a.predicate {
+        Predicate::Field(field, expect) => (
+            match expect {
+                Expect::Equals(x) => format!("{field} = {x}"),
+                Expect::In(xs) => format!("{field} in {}", xs.join(", ")),
+                Expect::EqualsField(o) => format!("{field} = {o}"),
+                Expect::Exists => format!("{field} set"),
+            },
+            matching
+                .iter()
+                .map(|o| judge(&a.objects, o, field, expect))
+                .collect(),
+        ),
+        Predicate::Condition(t) => (
+            t.clone(),
+            matching
+                .iter()
+                .map(|o| condition_of(&a.objects, o, t))
+                .collect(),
+        ),
+    };
+    let total = results.len();
+    let bad: Vec<String> = results.into_iter().filter_map(Result::err).collect();
+    let head = format!(
+        "{}/{total} {} {what}",
+        total - bad.len(),
+        a.objects.selector()
+    );
+    if bad.is_empty() {
+        CheckOutcome::yes(head)
+    } else {
+        CheckOutcome::no(format!("{head}; not: {}", capped(bad)))
+    }
+}
+
+pub fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
+    let (have, what) = match &c.counted {
+        Counted::Objects(sel) => match objects_of(obs, sel) {
+            Ok(o) => (o.len(), sel.selector()),
+            Err(outcome) => return outcome,
+        },
+        Counted::Workloads(w) => match super::workloads::select(obs, w) {
+            (_, Some(failure)) => return failure,
+            (found, None) => (found.len(), w.selector()),
+        },
+    };
+    let (want, source) = match &c.wanted {
+        Wanted::AtLeast(n) => (*n as usize, String::new()),
+        Wanted::AtLeastField { objects, field } => {
+            let others = match objects_of(obs, objects) {
+                Ok(o) => o,
+                Err(outcome) => return outcome,
+            };
+            let Some(first) = others.first() else {
+                return CheckOutcome::no(format!(
+                    "{have} {what}; no {} says how many",
+                    objects.selector()
+                ));
+            };
+            let values: Vec<(String, Option<usize>)> = others
+                .iter()
+                .map(|o| {
+                    let v = o.field(field).and_then(|t| t.parse::<usize>().ok());
+                    (id(objects, o), v)
+                })
+                .collect();
+            match values.iter().filter_map(|(_, v)| *v).max() {
+                Some(n) => (n, format!(": {} {field}", id(objects, first))),
+                None => {
+                    return CheckOutcome::no(format!(
+                        "{} has no number at {field}",
+                        id(objects, first)
+                    ))
+                }
+            }
+        }
+    };
+    let text = format!("{have} {what} (want at least {want}{source})");
+    if have >= want {
+        CheckOutcome::yes(text)
+    } else {
+        CheckOutcome::no(text)
+    }
+}
+
+pub fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
+    let matching = match objects_of(obs, &t.objects) {
+        Ok(o) => o,
+        Err(outcome) => return outcome,
+    };
+    if matching.is_empty() {
+        return CheckOutcome::no(format!("no {}", t.objects.selector()));
+    }
+    let mut good = Vec::new();
+    let mut bad = Vec::new();
+    for o in matching {
+        let Some(value) = o.field(&t.field) else {
+            bad.push(format!("{} has no {}", id(&t.objects, o), t.field));
+            continue;
+        };
+        let shown = format!("{} {} = {value}", id(&t.objects, o), t.field);
+        if t.ok.iter().any(|ok| ok == value) {
+            good.push(shown);
+            continue;
+        }
+        if value != t.warn {
+            bad.push(format!("{shown} (want {})", t.ok.join(" or ")));
+            continue;
+        }
+        let details = o.details.get(&t.details.to_string());
+        let listed = |keys: &mut dyn Iterator<Item = (&String, &String)>| -> String {
+            keys.map(|(k, m)| {
+                if m.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{k} ({m})")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+        };
+        match details {
+            Some(d) if !d.is_empty() && d.keys().all(|k| t.benign.contains(k)) => {
+                good.push(format!(
+                    "{shown}, tolerated: only benign checks: {}",
+                    listed(&mut d.iter())
+                ));
+            }
+            Some(d) if !d.is_empty() => {
+                let other = listed(&mut d.iter().filter(|(k, _)| !t.benign.contains(k)));
+                let benign = if t.benign.is_empty() {
+                    "none".to_string()
+                } else {
+                    t.benign.join(", ")
+                };
+                bad.push(format!(
+                    "{shown}: {other} not on the benign list ({benign})"
+                ));
+            }
+            _ => bad.push(format!("{shown} with no {} to tell why", t.details)),
+        }
+    }
+    verdict(good, bad)
+}
