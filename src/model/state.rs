@@ -522,9 +522,9 @@ mod tests {
             [
                 "API group ceph.rook.io served",
                 "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK",
-                "Deployment rook-ceph/rook-ceph-mon-a rolled out (1/1 available), Deployment rook-ceph/rook-ceph-mon-b rolled out (1/1 available), Deployment rook-ceph/rook-ceph-mon-c rolled out (1/1 available)",
+                "3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a, rook-ceph-mon-b, rook-ceph-mon-c)",
                 "3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster rook-ceph/rook-ceph .spec.mon.count)",
-                "Deployment rook-ceph/rook-ceph-osd-0 rolled out (1/1 available), Deployment rook-ceph/rook-ceph-osd-1 rolled out (1/1 available), Deployment rook-ceph/rook-ceph-osd-2 rolled out (1/1 available)"
+                "3/3 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2)"
             ]
         );
         assert_eq!(
@@ -533,8 +533,8 @@ mod tests {
                 "API group postgresql.cnpg.io served",
                 "Cluster dataops/pg-dagster .status.readyInstances = 3",
                 "Cluster dataops/pg-dagster .status.phase = Cluster in healthy state",
-                "Deployment dataops/dagster-daemon rolled out (1/1 available), Deployment dataops/dagster-dagster-webserver rolled out (1/1 available)",
-                "Deployment dataops/marquez rolled out (1/1 available), Deployment dataops/marquez-web rolled out (1/1 available)"
+                "2/2 Deployment dataops/dagster-* rolled out (dagster-daemon, dagster-dagster-webserver)",
+                "2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)"
             ]
         );
         assert_eq!(

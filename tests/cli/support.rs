@@ -340,6 +340,15 @@ impl Cluster {
                 "clusters.postgresql.cnpg.io".into(),
                 ok("cnpg-clusters.json"),
             ),
+            (
+                "prometheuses.monitoring.coreos.com".into(),
+                ok("prometheuses.json"),
+            ),
+            (
+                "alertmanagers.monitoring.coreos.com".into(),
+                ok("alertmanagers.json"),
+            ),
+            ("applications.argoproj.io".into(), ok("applications.json")),
         ])
     }
 
@@ -371,11 +380,16 @@ impl Cluster {
                 Answer::Ok(merged_list(&[
                     &fixture("deployments.json"),
                     &fixture("deployments-cert-manager.json"),
+                    &fixture("deployments-rgw.json"),
                 ])),
             )
             .with(
                 "cephobjectstores.ceph.rook.io",
                 Answer::Ok(fixture("cephobjectstores.json")),
+            )
+            .with(
+                "clusterissuers.cert-manager.io",
+                Answer::Ok(fixture("clusterissuers.json")),
             )
     }
 

@@ -339,7 +339,9 @@ fn forbidden_nodes() {
 
 #[test]
 fn forbidden_namespaces() {
-    forbidden("/api/v1/namespaces", &["monitoring", "gitops", "registry"]);
+    // Only registry is detected by its namespace; monitoring and gitops gate on their own
+    // resources and workloads now.
+    forbidden("/api/v1/namespaces", &["registry"]);
 }
 
 #[test]
@@ -357,12 +359,28 @@ fn forbidden_daemonsets() {
 
 #[test]
 fn forbidden_deployments() {
-    forbidden_workload("deployments", &["registry"]);
+    forbidden_workload(
+        "deployments",
+        &["cni", "ceph", "monitoring", "gitops", "registry", "dataops"],
+    );
 }
 
 #[test]
 fn forbidden_statefulsets() {
-    forbidden_workload("statefulsets", &["registry"]);
+    forbidden_workload("statefulsets", &["monitoring", "gitops", "registry"]);
+}
+
+#[test]
+fn forbidden_applications() {
+    forbidden("/apis/argoproj.io/v1alpha1/applications", &["gitops"]);
+}
+
+#[test]
+fn forbidden_prometheuses() {
+    forbidden(
+        "/apis/monitoring.coreos.com/v1/prometheuses",
+        &["monitoring"],
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@
 mod support;
 
 mod failures;
+mod health;
 mod quickstart;
 mod readonly;
 mod scenarios;

@@ -12,7 +12,21 @@ use crate::fixture::{Fixture, ResourceType};
 use serde_json::{json, Map, Value};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 5] = ["dirqual", "dirqual-full", "degraded", "bench", "big"];
+pub const NAMES: [&str; 13] = [
+    "dirqual",
+    "dirqual-full",
+    "degraded",
+    "bench",
+    "big",
+    "rollout-stalled",
+    "rollout-progress",
+    "ceph-warn-benign",
+    "ceph-warn",
+    "app-outofsync",
+    "issuer-unready",
+    "cnpg-unhealthy",
+    "audit-missing",
+];
 
 /// A built-in fixture by name.
 pub fn by_name(name: &str) -> Option<Fixture> {
@@ -22,16 +36,16 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         "degraded" => Some(degraded()),
         "bench" => Some(bench()),
         "big" => Some(big()),
-        _ => None,
+        other => crate::scenarios::by_name(other),
     }
 }
 
-const K8S_VERSION: &str = "v1.31.4";
-const T_INSTALL: &str = "2025-01-15T09:00:00Z";
-const T_CILIUM: &str = "2025-01-15T09:12:31Z";
-const T_CEPH: &str = "2025-01-15T10:03:17Z";
-const T_LAYERS: &str = "2025-01-16T08:40:02Z";
-const T_DATA: &str = "2025-02-03T14:21:45Z";
+pub(crate) const K8S_VERSION: &str = "v1.31.4";
+pub(crate) const T_INSTALL: &str = "2025-01-15T09:00:00Z";
+pub(crate) const T_CILIUM: &str = "2025-01-15T09:12:31Z";
+pub(crate) const T_CEPH: &str = "2025-01-15T10:03:17Z";
+pub(crate) const T_LAYERS: &str = "2025-01-16T08:40:02Z";
+pub(crate) const T_DATA: &str = "2025-02-03T14:21:45Z";
 
 fn version_body(git: &str) -> Value {
     let minor = git
@@ -534,22 +548,22 @@ pub fn custom(
 
 /// Fixture under construction: objects plus the custom types they need.
 #[derive(Default)]
-struct Builder {
-    resources: Vec<ResourceType>,
-    objects: Vec<Value>,
+pub(crate) struct Builder {
+    pub(crate) resources: Vec<ResourceType>,
+    pub(crate) objects: Vec<Value>,
 }
 
 impl Builder {
-    fn obj(&mut self, o: Value) {
+    pub(crate) fn obj(&mut self, o: Value) {
         self.objects.push(o);
     }
 
-    fn ns(&mut self, name: &str, created: &str) {
+    pub(crate) fn ns(&mut self, name: &str, created: &str) {
         self.obj(namespace(name, created));
     }
 
     /// Registers a custom type: its CRD object and its `resources` entry.
-    fn crd(&mut self, c: &CrdSpec, schema: Value, created: &str) {
+    pub(crate) fn crd(&mut self, c: &CrdSpec, schema: Value, created: &str) {
         self.obj(crd(c, schema, created));
         self.resources.push(ResourceType {
             group: c.group.into(),
@@ -569,7 +583,7 @@ impl Builder {
         });
     }
 
-    fn crds(
+    pub(crate) fn crds(
         &mut self,
         group: &str,
         version: &str,
@@ -595,7 +609,7 @@ impl Builder {
         }
     }
 
-    fn finish(self, version: &str) -> Fixture {
+    pub(crate) fn finish(self, version: &str) -> Fixture {
         Fixture {
             version: Some(version_body(version)),
             resources: self.resources,
@@ -1133,15 +1147,16 @@ fn dirqual_layers(b: &mut Builder, nodes: usize, not_ready: &[usize], ceph_healt
                "conditions": [{"type": "Ready", "status": "True", "reason": "ClusterIsReady", "message": "Cluster is Ready", "lastTransitionTime": T_DATA}]}),
         T_DATA,
     ));
+    crate::scenarios::add_platform_gates(b, nodes);
 }
 
-fn dirqual_builder(not_ready: &[usize], ceph_health: &str) -> Builder {
+pub(crate) fn dirqual_builder(not_ready: &[usize], ceph_health: &str) -> Builder {
     let mut b = Builder::default();
     dirqual_layers(&mut b, 4, not_ready, ceph_health);
     b
 }
 
-fn add_datalake(b: &mut Builder) {
+pub(crate) fn add_datalake(b: &mut Builder) {
     b.obj(custom(
         "ceph.rook.io/v1",
         "CephObjectStore",
@@ -1171,7 +1186,7 @@ fn add_datalake(b: &mut Builder) {
     ));
 }
 
-fn add_cert_manager(b: &mut Builder) {
+pub(crate) fn add_cert_manager(b: &mut Builder) {
     b.ns("cert-manager", T_LAYERS);
     b.crds(
         "cert-manager.io",
@@ -1214,6 +1229,20 @@ fn add_cert_manager(b: &mut Builder) {
     ] {
         b.obj(deployment("cert-manager", d, img, 1, 1, T_LAYERS));
     }
+    b.obj(custom(
+        "cert-manager.io/v1",
+        "ClusterIssuer",
+        None,
+        "letsencrypt-prod",
+        json!({"acme": {"server": "https://acme-v02.api.letsencrypt.org/directory",
+                        "privateKeySecretRef": {"name": "letsencrypt-prod-account-key"},
+                        "solvers": [{"http01": {"ingress": {"ingressClassName": "cilium"}}}]}}),
+        json!({"acme": {"uri": "https://acme-v02.api.letsencrypt.org/acme/acct/1987654321"},
+               "conditions": [{"type": "Ready", "status": "True", "reason": "ACMEAccountRegistered",
+                               "message": "The ACME account was registered with the ACME server",
+                               "lastTransitionTime": T_LAYERS, "observedGeneration": 1}]}),
+        T_LAYERS,
+    ));
 }
 
 /// Healthy 4-node bare-metal prod: k8s, Cilium, Rook-Ceph, ceph-block, monitoring, gitops,

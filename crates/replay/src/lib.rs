@@ -21,6 +21,7 @@ pub mod fault;
 pub mod fixture;
 pub mod fixtures;
 pub mod http;
+pub mod scenarios;
 pub mod select;
 pub mod server;
 pub mod status;

@@ -160,6 +160,19 @@ pub fn select<'a>(
     (matches, failure)
 }
 
+/// `a, b, c` — at most [`super::MAX_NAMED`] names, then `and N more`.
+fn capped_names(names: &[&str]) -> String {
+    let mut shown: Vec<String> = names
+        .iter()
+        .take(super::MAX_NAMED)
+        .map(|n| n.to_string())
+        .collect();
+    if names.len() > super::MAX_NAMED {
+        shown.push(format!("and {} more", names.len() - super::MAX_NAMED));
+    }
+    shown.join(", ")
+}
+
 pub fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -> CheckOutcome {
     let (matches, failure) = select(obs, check);
     let lines = |ws: &[(WorkloadKind, &Workload)]| -> Vec<String> {
@@ -171,10 +184,16 @@ pub fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -> Check
         .cloned()
         .collect();
     let summary = |ws: &[(WorkloadKind, &Workload)]| -> String {
-        if ws.len() <= 3 {
+        if ws.len() == 1 {
             lines(ws).join(", ")
         } else {
-            format!("{} {} rolled out", ws.len(), check.selector())
+            let names: Vec<&str> = ws.iter().map(|(_, w)| w.name.as_str()).collect();
+            format!(
+                "{n}/{n} {} rolled out ({})",
+                check.selector(),
+                capped_names(&names),
+                n = ws.len()
+            )
         }
     };
     match phase {

@@ -1,0 +1,350 @@
+//! The platform's health gates in the fixtures (SPEC §6), and one fixture per failure the
+//! operators have met: each is dirqual (or dirqual-full) with exactly one thing wrong.
+//!
+//! | name | what is wrong |
+//! |---|---|
+//! | `rollout-stalled` | Deployment kube-system/cilium-operator: new ReplicaSet never available, `ProgressDeadlineExceeded` |
+//! | `rollout-progress` | Deployment registry/registry mid-rollout: 2 of 3 replicas updated, old pods still serving |
+//! | `ceph-warn-benign` | CephCluster `HEALTH_WARN` with only `RECENT_MGR_MODULE_CRASH` (healthy per the operators' gate) |
+//! | `ceph-warn` | CephCluster `HEALTH_WARN` with `RECENT_MGR_MODULE_CRASH` and `MON_DISK_LOW` |
+//! | `app-outofsync` | Argo CD Application argocd/marquez `OutOfSync` and `Degraded` |
+//! | `issuer-unready` | dirqual-full whose ClusterIssuer letsencrypt-prod is `Ready=False` |
+//! | `cnpg-unhealthy` | CNPG Cluster dataops/pg with 2 of 3 instances ready, failing over |
+//! | `audit-missing` | three control planes (dirqual1..3); dirqual2's kube-apiserver has no `--audit-log-path` |
+
+use serde_json::{json, Value};
+
+use crate::fixture::Fixture;
+use crate::fixtures::{
+    add_cert_manager, add_datalake, custom, deployment, dirqual_builder, namespace, Builder,
+    K8S_VERSION, T_INSTALL, T_LAYERS,
+};
+
+/// A marker standing for a password in an Application's inline Helm values (and in kubectl's
+/// last-applied annotation): it must never reach nestor's output or snapshots.
+pub const HELM_PASSWORD_MARKER: &str = "NESTOR-HELM-PASSWORD-MARKER";
+
+/// The kube-apiserver flags of the platform's kubeadm configuration.
+fn apiserver_command(ip: &str, audit_log: bool) -> Vec<String> {
+    let mut flags = vec![
+        "kube-apiserver".to_string(),
+        format!("--advertise-address={ip}"),
+        "--allow-privileged=true".into(),
+        "--audit-log-maxage=30".into(),
+    ];
+    if audit_log {
+        flags.push("--audit-log-path=/var/log/kubernetes/audit/audit.log".into());
+    }
+    flags.extend(
+        [
+            "--audit-policy-file=/etc/kubernetes/audit-policy.yaml",
+            "--authorization-mode=Node,RBAC",
+            "--client-ca-file=/etc/kubernetes/pki/ca.crt",
+            "--enable-admission-plugins=NodeRestriction",
+            "--encryption-provider-config=/etc/kubernetes/enc/encryption-config.yaml",
+            "--etcd-cafile=/etc/kubernetes/pki/etcd/ca.crt",
+            "--etcd-certfile=/etc/kubernetes/pki/apiserver-etcd-client.crt",
+            "--etcd-keyfile=/etc/kubernetes/pki/apiserver-etcd-client.key",
+            "--etcd-servers=https://127.0.0.1:2379",
+            "--secure-port=6443",
+            "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+            "--service-account-key-file=/etc/kubernetes/pki/sa.pub",
+            "--service-account-signing-key-file=/etc/kubernetes/pki/sa.key",
+            "--service-cluster-ip-range=10.96.0.0/12",
+            "--tls-cert-file=/etc/kubernetes/pki/apiserver.crt",
+            "--tls-private-key-file=/etc/kubernetes/pki/apiserver.key",
+        ]
+        .map(String::from),
+    );
+    flags
+}
+
+/// A kubeadm static pod (`component` label, mirror pod owned by its Node).
+fn static_pod(component: &str, node: &str, image: &str, command: Vec<String>) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": format!("{component}-{node}"),
+            "namespace": "kube-system",
+            "labels": {"component": component, "tier": "control-plane"},
+            "annotations": {
+                "kubernetes.io/config.source": "file",
+                "kubernetes.io/config.hash": "6c1d8f0e2b7a4c3d9e5f1a0b2c3d4e5f"
+            },
+            "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": node, "controller": true,
+                                  "uid": crate::fixture::uid_for(&format!("v1/Node//{node}"))}],
+            "creationTimestamp": T_INSTALL
+        },
+        "spec": {
+            "nodeName": node,
+            "hostNetwork": true,
+            "priorityClassName": "system-node-critical",
+            "containers": [{
+                "name": component,
+                "image": image,
+                "command": command,
+                "volumeMounts": [{"mountPath": "/etc/kubernetes/pki", "name": "k8s-certs", "readOnly": true}]
+            }],
+            "volumes": [{"name": "k8s-certs", "hostPath": {"path": "/etc/kubernetes/pki", "type": "DirectoryOrCreate"}}]
+        },
+        "status": {
+            "phase": "Running",
+            "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": T_INSTALL}],
+            "podIP": node_ip(node)
+        }
+    })
+}
+
+fn node_ip(node: &str) -> String {
+    let i: usize = node.trim_start_matches("dirqual").parse().unwrap_or(1);
+    format!("10.67.2.{}", 10 + i)
+}
+
+/// The control-plane static pods of one node: kube-apiserver (the read's target) and
+/// kube-controller-manager (another `component`, which the label selector must leave out).
+fn control_plane_pods(b: &mut Builder, node: &str, audit_log: bool) {
+    let ip = node_ip(node);
+    b.obj(static_pod(
+        "kube-apiserver",
+        node,
+        &format!("registry.k8s.io/kube-apiserver:{K8S_VERSION}"),
+        apiserver_command(&ip, audit_log),
+    ));
+    b.obj(static_pod(
+        "kube-controller-manager",
+        node,
+        &format!("registry.k8s.io/kube-controller-manager:{K8S_VERSION}"),
+        [
+            "kube-controller-manager",
+            "--cluster-signing-key-file=/etc/kubernetes/pki/ca.key",
+            "--use-service-account-credentials=true",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ));
+}
+
+/// An Argo CD Application, as the controller reports it.
+fn application(name: &str, sync: &str, health: &str, helm_values: Option<&str>) -> Value {
+    let mut source = json!({
+        "repoURL": format!("http://gitea-http.gitea.svc:3000/platform/{name}.git"),
+        "path": format!("charts/{name}"),
+        "targetRevision": "main"
+    });
+    let mut app = custom(
+        "argoproj.io/v1alpha1",
+        "Application",
+        Some("argocd"),
+        name,
+        json!({}),
+        json!({
+            "sync": {"status": sync, "revision": "4f1c2e9a7b3d"},
+            "health": {"status": health},
+            "operationState": {"phase": "Succeeded", "message": "successfully synced (all tasks run)"}
+        }),
+        T_LAYERS,
+    );
+    if let Some(values) = helm_values {
+        source["helm"] = json!({"values": values});
+        app["metadata"]["annotations"] = json!({
+            "kubectl.kubernetes.io/last-applied-configuration":
+                json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+                       "metadata": {"name": name, "namespace": "argocd"},
+                       "spec": {"source": {"helm": {"values": values}}}}).to_string()
+        });
+    }
+    app["spec"] = json!({
+        "project": "default",
+        "source": source,
+        "destination": {"server": "https://kubernetes.default.svc", "namespace": "dataops"},
+        "syncPolicy": {"automated": {"prune": true, "selfHeal": true}}
+    });
+    app
+}
+
+/// What the healthy dirqual has besides its layers' operators: everything the SPEC §6 gates
+/// look at (Gitea, Alertmanager, Applications, Dagster and Marquez, the kube-apiserver
+/// static pods with the audit and encryption flags).
+pub(crate) fn add_platform_gates(b: &mut Builder, nodes: usize) {
+    let _ = nodes;
+    control_plane_pods(b, "dirqual1", true);
+    // monitoring: the Alertmanager resource beside its StatefulSet.
+    b.obj(custom(
+        "monitoring.coreos.com/v1",
+        "Alertmanager",
+        Some("monitoring"),
+        "kube-prometheus-stack-alertmanager",
+        json!({"replicas": 1, "retention": "120h", "version": "v0.27.0"}),
+        json!({"availableReplicas": 1, "replicas": 1, "updatedReplicas": 1, "unavailableReplicas": 0, "paused": false,
+               "conditions": [{"type": "Available", "status": "True", "lastTransitionTime": T_LAYERS},
+                              {"type": "Reconciled", "status": "True", "lastTransitionTime": T_LAYERS}]}),
+        T_LAYERS,
+    ));
+    // gitops: Gitea and the Applications Argo CD keeps in sync.
+    b.obj(namespace("gitea", T_LAYERS));
+    b.obj(deployment(
+        "gitea",
+        "gitea",
+        "docker.gitea.com/gitea:1.22.6-rootless",
+        1,
+        1,
+        T_LAYERS,
+    ));
+    let values = format!("postgresql:\n  auth:\n    password: {HELM_PASSWORD_MARKER}\n");
+    b.obj(application("dagster", "Synced", "Healthy", Some(&values)));
+    b.obj(application("marquez", "Synced", "Healthy", None));
+    // dataops: Dagster and Marquez.
+    for (name, image) in [
+        (
+            "dagster-daemon",
+            "docker.io/dagster/dagster-celery-k8s:1.9.6",
+        ),
+        (
+            "dagster-dagster-webserver",
+            "docker.io/dagster/dagster-celery-k8s:1.9.6",
+        ),
+        ("marquez", "docker.io/marquezproject/marquez:0.50.0"),
+        ("marquez-web", "docker.io/marquezproject/marquez-web:0.50.0"),
+    ] {
+        b.obj(deployment(
+            "dataops",
+            name,
+            image,
+            1,
+            1,
+            crate::fixtures::T_DATA,
+        ));
+    }
+}
+
+/// The objects of a fixture matching `kind` and `name`.
+fn find<'a>(f: &'a mut Fixture, kind: &str, name: &str) -> impl Iterator<Item = &'a mut Value> {
+    let (kind, name) = (kind.to_string(), name.to_string());
+    f.objects
+        .iter_mut()
+        .filter(move |o| o["kind"] == kind.as_str() && o["metadata"]["name"] == name.as_str())
+}
+
+fn dirqual() -> Fixture {
+    dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION)
+}
+
+fn ceph_warn(details: Value) -> Fixture {
+    let mut f = dirqual();
+    for c in find(&mut f, "CephCluster", "rook-ceph") {
+        c["status"]["ceph"]["health"] = json!("HEALTH_WARN");
+        c["status"]["ceph"]["details"] = details.clone();
+    }
+    f
+}
+
+const MGR_CRASH: (&str, &str) = (
+    "RECENT_MGR_MODULE_CRASH",
+    "1 mgr modules have recently crashed",
+);
+
+/// A failure fixture by name.
+pub fn by_name(name: &str) -> Option<Fixture> {
+    Some(match name {
+        "rollout-stalled" => {
+            let mut f = dirqual();
+            for d in find(&mut f, "Deployment", "cilium-operator") {
+                d["metadata"]["generation"] = json!(2);
+                d["status"] = json!({
+                    "observedGeneration": 2,
+                    "replicas": 3,
+                    "updatedReplicas": 1,
+                    "readyReplicas": 2,
+                    "availableReplicas": 2,
+                    "unavailableReplicas": 1,
+                    "conditions": [
+                        {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
+                         "message": "Deployment has minimum availability.",
+                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
+                        {"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded",
+                         "message": "ReplicaSet \"cilium-operator-7f8d9c6b5\" has timed out progressing.",
+                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
+                    ]
+                });
+            }
+            f
+        }
+        "rollout-progress" => {
+            let mut f = dirqual();
+            for d in find(&mut f, "Deployment", "registry") {
+                d["metadata"]["generation"] = json!(3);
+                d["spec"]["replicas"] = json!(3);
+                d["status"] = json!({
+                    "observedGeneration": 3,
+                    "replicas": 4,
+                    "updatedReplicas": 2,
+                    "readyReplicas": 3,
+                    "availableReplicas": 3,
+                    "unavailableReplicas": 1,
+                    "conditions": [
+                        {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
+                         "message": "Deployment has minimum availability.",
+                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
+                        {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated",
+                         "message": "ReplicaSet \"registry-6b7c8d9f4\" is progressing.",
+                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
+                    ]
+                });
+            }
+            f
+        }
+        "ceph-warn-benign" => ceph_warn(json!({
+            MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"}
+        })),
+        "ceph-warn" => ceph_warn(json!({
+            MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"},
+            "MON_DISK_LOW": {"message": "mon a is low on available space", "severity": "HEALTH_WARN"}
+        })),
+        "app-outofsync" => {
+            let mut f = dirqual();
+            for a in find(&mut f, "Application", "marquez") {
+                a["status"]["sync"]["status"] = json!("OutOfSync");
+                a["status"]["health"]["status"] = json!("Degraded");
+            }
+            f
+        }
+        "issuer-unready" => {
+            let mut b = dirqual_builder(&[], "HEALTH_OK");
+            add_datalake(&mut b);
+            add_cert_manager(&mut b);
+            let mut f = b.finish(K8S_VERSION);
+            for i in find(&mut f, "ClusterIssuer", "letsencrypt-prod") {
+                i["status"]["conditions"] = json!([{
+                    "type": "Ready", "status": "False", "reason": "ErrRegisterACMEAccount",
+                    "message": "Failed to register ACME account: 403 urn:ietf:params:acme:error:unauthorized",
+                    "lastTransitionTime": T_LAYERS, "observedGeneration": 1
+                }]);
+            }
+            f
+        }
+        "cnpg-unhealthy" => {
+            let mut f = dirqual();
+            for c in find(&mut f, "Cluster", "pg") {
+                c["status"]["readyInstances"] = json!(2);
+                c["status"]["phase"] = json!("Failing over");
+                c["status"]["phaseReason"] = json!("Failing over from pg-1 to pg-2");
+            }
+            f
+        }
+        "audit-missing" => {
+            let mut b = dirqual_builder(&[], "HEALTH_OK");
+            for node in ["dirqual2", "dirqual3"] {
+                control_plane_pods(&mut b, node, node != "dirqual2");
+            }
+            let mut f = b.finish(K8S_VERSION);
+            for node in ["dirqual2", "dirqual3"] {
+                for n in find(&mut f, "Node", node) {
+                    n["metadata"]["labels"]["node-role.kubernetes.io/control-plane"] = json!("");
+                }
+            }
+            f
+        }
+        _ => return None,
+    })
+}
