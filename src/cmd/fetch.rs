@@ -81,7 +81,7 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
             dest.display()
         ));
     }
-    if let Some(tree) = fetch::git_work_tree(&dest) {
+    if let Some(tree) = crate::fs::git_work_tree(&dest) {
         return Err(Error::input(
             format!(
                 "refusing to write kubeconfig {} inside the git work tree {}: it holds the cluster's admin credentials",
@@ -249,8 +249,8 @@ fn write(ctx: &Context, dest: &Path, bytes: &[u8]) -> Result<Written> {
     match std::fs::read(dest) {
         Ok(existing) if existing == bytes => Ok(Written::Unchanged),
         Ok(existing) => {
-            let real = fetch::final_target(dest)?;
-            let backup = fetch::backup_path(&real, std::time::SystemTime::now());
+            let real = crate::fs::final_target(dest)?;
+            let backup = crate::fs::backup_path(&real, std::time::SystemTime::now());
             let refused = |why: &str| {
                 Error::input(
                     format!(
@@ -274,18 +274,18 @@ fn write(ctx: &Context, dest: &Path, bytes: &[u8]) -> Result<Written> {
             if !prompt::confirm(&question) {
                 return Err(refused("you said no"));
             }
-            fetch::write_backup(&backup, &existing)?;
-            fetch::write_private(dest, bytes)?;
+            crate::fs::write_backup(&backup, &existing)?;
+            crate::fs::write_private(dest, bytes)?;
             Ok(Written::Replaced {
                 backup: backup.display().to_string(),
             })
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let real = fetch::final_target(dest)?;
+            let real = crate::fs::final_target(dest)?;
             if let Some(parent) = real.parent().filter(|p| !p.as_os_str().is_empty()) {
-                fetch::create_private_dirs(parent)?;
+                crate::fs::create_private_dirs(parent)?;
             }
-            fetch::write_private(&real, bytes)?;
+            crate::fs::write_private(&real, bytes)?;
             Ok(Written::Created)
         }
         Err(e) => Err(Error::input(

@@ -88,9 +88,8 @@ fn warn_exported_kubeconfig(ctx: &Context, t: &Topology) -> Result<()> {
     Ok(())
 }
 
-/// Point `current.yaml` at `NAME.yaml`: a relative symlink made under a temporary name in the
-/// stacks directory, then renamed over `current.yaml` (rename is atomic). A `current.yaml`
-/// that is not a symlink is someone's data: refused, left alone.
+/// Point `current.yaml` at `NAME.yaml`, atomically ([`crate::fs::replace_symlink`]). A
+/// `current.yaml` that is not a symlink is someone's data: refused, left alone.
 fn switch_current(stacks: &Path, name: &str) -> Result<()> {
     let link = stacks.join(CURRENT);
     if let Ok(meta) = fs::symlink_metadata(&link) {
@@ -106,48 +105,7 @@ fn switch_current(stacks: &Path, name: &str) -> Result<()> {
             ));
         }
     }
-    let fail = |what: String, e: std::io::Error| {
-        Error::input(
-            format!("{what}: {e}"),
-            format!(
-                "check that {} is writable; the active stack was left unchanged",
-                stacks.display()
-            ),
-        )
-    };
-    let target = format!("{name}.yaml");
-    for attempt in 0..100u32 {
-        let tmp = stacks.join(format!(".{CURRENT}.{}-{attempt}.tmp", std::process::id()));
-        match std::os::unix::fs::symlink(&target, &tmp) {
-            Ok(()) => {
-                if let Err(e) = fs::rename(&tmp, &link) {
-                    let _ = fs::remove_file(&tmp);
-                    return Err(fail(format!("cannot replace {}", link.display()), e));
-                }
-                if let Ok(d) = fs::File::open(stacks) {
-                    let _ = d.sync_all();
-                }
-                return Ok(());
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => {
-                return Err(fail(
-                    format!("cannot create a symlink in {}", stacks.display()),
-                    e,
-                ))
-            }
-        }
-    }
-    Err(Error::input(
-        format!(
-            "cannot create a temporary symlink in {}: too many leftovers",
-            stacks.display()
-        ),
-        format!(
-            "remove the stale .{CURRENT}.*.tmp links in {}",
-            stacks.display()
-        ),
-    ))
+    crate::fs::replace_symlink(&link, &format!("{name}.yaml"))
 }
 
 /// Offer to add `kubeconfig: ~/.kube/NAME.config`; the re-loaded topology if it was added.

@@ -6,11 +6,8 @@
 //! The fetched bytes hold the cluster's admin credentials: no function here puts them (or
 //! any line of them but the `server:` URL) in a message.
 
-use std::fs;
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::path::Path;
+use std::time::Duration;
 
 use crate::error::{one_line, Error, Result};
 use crate::read::exec::allowlist::{is_ssh_host, is_ssh_user};
@@ -218,25 +215,6 @@ fn pick_lines(text: &str, needles: &[&str]) -> String {
         .join(" | ")
 }
 
-/// The git work tree `path` would be written into, if any: the first ancestor (of the path
-/// as written, and of its real location once symlinks are followed) holding a `.git`
-/// directory or file.
-pub fn git_work_tree(path: &Path) -> Option<PathBuf> {
-    let mut candidates = vec![path.to_path_buf()];
-    if let Some(real) = path
-        .ancestors()
-        .find(|a| a.exists())
-        .and_then(|a| fs::canonicalize(a).ok())
-    {
-        candidates.push(real);
-    }
-    candidates.iter().find_map(|c| {
-        c.ancestors()
-            .find(|a| fs::symlink_metadata(a.join(".git")).is_ok())
-            .map(Path::to_path_buf)
-    })
-}
-
 /// True when `host` resolves to an address here (an IP literal always does).
 pub fn resolves(host: &str) -> bool {
     use std::net::ToSocketAddrs;
@@ -301,106 +279,6 @@ fn unquote(value: &[u8]) -> Option<&[u8]> {
         [] => None,
         v => Some(v),
     }
-}
-
-/// `FILE.bak-YYYYMMDDTHHMMSSZ` (UTC) next to `file`.
-pub fn backup_path(file: &Path, at: SystemTime) -> PathBuf {
-    let secs = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let mut name = file.as_os_str().to_os_string();
-    name.push(format!(".bak-{}", utc_stamp(secs)));
-    PathBuf::from(name)
-}
-
-/// Seconds since the epoch as `YYYYMMDDTHHMMSSZ`.
-pub fn utc_stamp(unix_secs: u64) -> String {
-    crate::clock::compact(i64::try_from(unix_secs).unwrap_or(0))
-}
-
-fn write_error(what: &str, path: &Path, e: &std::io::Error) -> Error {
-    Error::input(
-        format!("cannot {what} {}: {e}", path.display()),
-        format!(
-            "check that {} is a writable directory of yours; nothing was replaced",
-            path.parent().unwrap_or(Path::new("/")).display()
-        ),
-    )
-}
-
-/// The real file behind `path` (symlinks followed), so a link stays a link.
-pub fn final_target(path: &Path) -> Result<PathBuf> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| {
-            Error::input(
-                format!("cannot follow the symlink {}: {e}", path.display()),
-                format!(
-                    "point {} at an existing file, or remove the link",
-                    path.display()
-                ),
-            )
-        }),
-        _ => Ok(path.to_path_buf()),
-    }
-}
-
-/// Create the missing directories of `dir` with mode 0700 (existing ones are left as they are).
-pub fn create_private_dirs(dir: &Path) -> Result<()> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .map_err(|e| write_error("create the directory", dir, &e))
-}
-
-/// Write `bytes` to `path` with mode 0600, atomically: a temporary file in the same
-/// directory made 0600 before any byte is written, fsync, rename over `path`, fsync of the
-/// directory. A symlink is written through (its target is replaced, the link stays).
-pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
-    let target = final_target(path)?;
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".nestor-kubeconfig-")
-        .tempfile_in(&dir)
-        .map_err(|e| write_error("write", &target, &e))?;
-    tmp.as_file()
-        .set_permissions(fs::Permissions::from_mode(0o600))
-        .map_err(|e| write_error("set the mode of", &target, &e))?;
-    tmp.write_all(bytes)
-        .map_err(|e| write_error("write", &target, &e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| write_error("write", &target, &e))?;
-    tmp.persist(&target)
-        .map_err(|e| write_error("replace", &target, &e.error))?;
-    if let Ok(d) = fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// Keep `bytes` (the file about to be replaced) as `backup`, mode 0600, never overwriting an
-/// existing file.
-pub fn write_backup(backup: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(backup)
-        .map_err(|e| write_error("create the backup", backup, &e))?;
-    let result = f
-        .set_permissions(fs::Permissions::from_mode(0o600))
-        .and_then(|_| f.write_all(bytes))
-        .and_then(|_| f.sync_all());
-    if let Err(e) = result {
-        let _ = fs::remove_file(backup);
-        return Err(write_error("write the backup", backup, &e));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -565,32 +443,6 @@ mod tests {
     }
 
     #[test]
-    fn git_work_trees_are_found_through_symlinks() {
-        let d = tempfile::tempdir().unwrap();
-        let repo = d.path().join("repo");
-        fs::create_dir_all(repo.join(".git")).unwrap();
-        fs::create_dir_all(repo.join("sub")).unwrap();
-        assert_eq!(
-            git_work_tree(&repo.join("sub/not/yet/k.config")),
-            Some(repo.clone())
-        );
-        let home = d.path().join("home");
-        fs::create_dir_all(&home).unwrap();
-        assert_eq!(git_work_tree(&home.join(".kube/k.config")), None);
-        // ~/.kube is a link into the repo
-        std::os::unix::fs::symlink(repo.join("sub"), home.join(".kube")).unwrap();
-        assert_eq!(
-            git_work_tree(&home.join(".kube/k.config")),
-            Some(fs::canonicalize(&repo).unwrap())
-        );
-        // a `.git` file (worktree, submodule) counts too
-        let wt = d.path().join("wt");
-        fs::create_dir_all(&wt).unwrap();
-        fs::write(wt.join(".git"), "gitdir: /x\n").unwrap();
-        assert_eq!(git_work_tree(&wt.join("k.config")), Some(wt));
-    }
-
-    #[test]
     fn server_rewrite_is_a_one_line_text_edit() {
         let text = "clusters:\r\n- cluster:\r\n    certificate-authority-data: SECRET\r\n    server: https://cp.internal:6443   # api\r\n  name: a\r\n";
         let got = rewrite_server(
@@ -621,59 +473,6 @@ mod tests {
             rewrite_server(b"  server: a", "a", "b").unwrap(),
             b"  server: b"
         );
-    }
-
-    #[test]
-    fn backup_names_are_utc_timestamps() {
-        assert_eq!(utc_stamp(0), "19700101T000000Z");
-        assert_eq!(utc_stamp(951_782_400), "20000229T000000Z");
-        assert_eq!(utc_stamp(1_709_251_199), "20240229T235959Z");
-        assert_eq!(utc_stamp(1_735_689_600), "20250101T000000Z");
-        assert_eq!(utc_stamp(4_107_542_400), "21000301T000000Z");
-        let at = UNIX_EPOCH + Duration::from_secs(1_741_684_442);
-        assert_eq!(
-            backup_path(Path::new("/h/.kube/dirqual.config"), at),
-            PathBuf::from("/h/.kube/dirqual.config.bak-20250311T091402Z")
-        );
-    }
-
-    fn mode(p: &Path) -> u32 {
-        fs::metadata(p).unwrap().permissions().mode() & 0o7777
-    }
-
-    #[test]
-    fn private_writes_are_0600_and_atomic() {
-        let d = tempfile::tempdir().unwrap();
-        let kube = d.path().join("home/.kube");
-        create_private_dirs(&kube).unwrap();
-        assert_eq!(mode(&kube), 0o700);
-        let f = kube.join("a.config");
-        write_private(&f, b"one").unwrap();
-        assert_eq!((fs::read(&f).unwrap(), mode(&f)), (b"one".to_vec(), 0o600));
-        // an existing looser file becomes 0600
-        fs::set_permissions(&f, fs::Permissions::from_mode(0o644)).unwrap();
-        write_private(&f, b"two").unwrap();
-        assert_eq!((fs::read(&f).unwrap(), mode(&f)), (b"two".to_vec(), 0o600));
-        // through a symlink: the link stays
-        let link = kube.join("link.config");
-        std::os::unix::fs::symlink("a.config", &link).unwrap();
-        write_private(&link, b"three").unwrap();
-        assert!(fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
-        assert_eq!(fs::read(&f).unwrap(), b"three");
-        let names: Vec<_> = fs::read_dir(&kube)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names.len(), 2, "{names:?}");
-        // a backup never overwrites
-        let b = kube.join("a.config.bak-x");
-        write_backup(&b, b"old").unwrap();
-        assert_eq!((fs::read(&b).unwrap(), mode(&b)), (b"old".to_vec(), 0o600));
-        assert!(write_backup(&b, b"again").is_err());
-        assert_eq!(fs::read(&b).unwrap(), b"old");
     }
 
     #[test]
