@@ -17,9 +17,8 @@ use crate::output::render::{self, Paint};
 use crate::output::report::{self, Preview, Real, Source, StackRef, TargetRef};
 use crate::read::kubectl::Kubectl;
 use crate::read::reader::{self, Reader};
-use crate::stack::endpoint;
 use crate::stack::{TargetKind, Topology};
-use crate::target::{kubeconfig, Resolution, Rule};
+use crate::target::{confirm, kubeconfig, Resolution, Rule};
 
 /// `preview --help` examples, in kubectl's style.
 pub const EXAMPLES: &str = "\
@@ -152,35 +151,17 @@ fn live_prod(
         if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
             return Err(e);
         }
-        let block = confirmation_block(stack, &resolution, &kc, &obs);
-        render::notice_raw(&block);
-        if !prompt::confirm(&format!("Is this the stack {}?", stack.name())) {
-            let origin = Origin {
-                what: "the kubeconfig's server",
-                rule: resolution.rule,
-                file: &resolution.path,
-            };
-            return Err(Error::refused(
-                format!(
-                    "target {} not confirmed for stack {}: nothing was done; {} chose it",
-                    kc.server,
-                    stack.name(),
-                    origin.describe()
-                ),
-                format!(
-                    "if it is not the stack's cluster: {}",
-                    resolution.rule.mismatch_hint(stack.name())
-                ),
-            ));
+        let nodes = match &obs.nodes {
+            Ok(n) => render::nodes_line(n),
+            Err(f) => format!("nodes not readable: {f}"),
+        };
+        render::notice_raw(&confirm::prompt_block(stack, &resolution, &kc, &nodes));
+        if !prompt::confirm(&confirm::question(stack)) {
+            return Err(confirm::declined(stack, &resolution, &kc.server));
         }
         "prompt"
     } else {
-        let origin = Origin {
-            what: "the kubeconfig's server",
-            rule: resolution.rule,
-            file: &resolution.path,
-        };
-        confirm_endpoint(stack, &kc.server, &origin)?;
+        confirm::by_endpoint(stack, &kc.server, &confirm::Origin::kubeconfig(&resolution))?;
         "endpoint"
     };
     let done: std::collections::BTreeSet<ReadRequest> = if confirmed_by == "prompt" {
@@ -198,109 +179,6 @@ fn live_prod(
         vms: None,
         source: Source::Live,
     })
-}
-
-/// Where the target to confirm comes from, so a refusal names the rule that chose it.
-struct Origin<'a> {
-    /// "the kubeconfig's server", "the snapshot's endpoint".
-    what: &'a str,
-    rule: Rule,
-    /// The kubeconfig (or snapshot) file.
-    file: &'a Path,
-}
-
-impl Origin<'_> {
-    /// `kubeconfig /k (rule env: the KUBECONFIG environment variable)`.
-    fn describe(&self) -> String {
-        let kind = if self.rule == Rule::Snapshot {
-            "snapshot"
-        } else {
-            "kubeconfig"
-        };
-        format!(
-            "{kind} {} (rule {}: {})",
-            self.file.display(),
-            self.rule.name(),
-            self.rule.origin()
-        )
-    }
-}
-
-/// Without a prompt, the target must be the declared `endpoint:` (compared normalised).
-/// Every refusal names the file and the rule that chose it.
-fn confirm_endpoint(stack: &Topology, actual: &str, origin: &Origin) -> Result<()> {
-    let Some(expected) = stack.raw.endpoint.as_ref().map(|e| e.to_string()) else {
-        return Err(Error::refused(
-            format!(
-                "stack {} declares no endpoint: cannot confirm target {actual} from {} without a prompt",
-                stack.name(),
-                origin.describe()
-            ),
-            format!(
-                "add `endpoint: {actual}` to {} if that is the stack's API server, or run interactively",
-                stack.file.display()
-            ),
-        ));
-    };
-    if !endpoint::same(&expected, actual) {
-        return Err(Error::refused(
-            format!(
-                "target mismatch for stack {}: {} is {actual}, the topology's endpoint is {expected}; {} chose it",
-                stack.name(),
-                origin.what,
-                origin.describe()
-            ),
-            origin.rule.mismatch_hint(stack.name()),
-        ));
-    }
-    Ok(())
-}
-
-fn confirmation_block(
-    stack: &Topology,
-    resolution: &Resolution,
-    kc: &kubeconfig::KubeTarget,
-    obs: &Observation,
-) -> String {
-    let nodes = match &obs.nodes {
-        Ok(n) => format!("{} — {}", kc.server, render::nodes_line(n)),
-        Err(f) => format!("{} — nodes not readable: {f}", kc.server),
-    };
-    let expected = stack.raw.endpoint.as_ref().map(|e| e.to_string());
-    let matches = expected.as_deref().map(|e| endpoint::same(e, &kc.server));
-    let endpoint_line = match (&expected, matches) {
-        (Some(_), Some(true)) => format!("{} (matches the topology)", kc.server),
-        (Some(e), _) => format!("{} (the topology's endpoint is {e})", kc.server),
-        (None, _) => format!("{} (the topology declares no endpoint)", kc.server),
-    };
-    let mut rows = vec![
-        vec!["  endpoint".to_string(), endpoint_line],
-        vec!["  context".to_string(), kc.context.clone()],
-        vec![
-            "  kubeconfig".to_string(),
-            format!(
-                "{} (rule: {})",
-                resolution.path.display(),
-                resolution.rule.name()
-            ),
-        ],
-        vec!["  nodes".to_string(), nodes],
-    ];
-    if let (Some(e), Some(false)) = (&expected, matches) {
-        rows.push(vec![
-            "  WARNING".to_string(),
-            format!(
-                "this is not the topology's endpoint {e}: {} chose this kubeconfig",
-                resolution.rule.explained()
-            ),
-        ]);
-    }
-    format!(
-        "Target for stack {} ({}):\n{}",
-        stack.name(),
-        stack.kind().as_str(),
-        render::table(&rows)
-    )
 }
 
 /// Lima, live: limactl and kubectl in parallel; Kubernetes skipped without a bench kubeconfig.
@@ -351,12 +229,11 @@ fn read_bench(
 /// Prod, replayed: no process at all; the snapshot's endpoint must be the stack's.
 fn replay(stack: &Topology, file: &Path) -> Result<Reading> {
     let snap = Snapshot::load(file)?;
-    let origin = Origin {
-        what: "the snapshot's endpoint",
-        rule: Rule::Snapshot,
-        file,
-    };
-    confirm_endpoint(stack, &snap.target.endpoint, &origin)?;
+    confirm::by_endpoint(
+        stack,
+        &snap.target.endpoint,
+        &confirm::Origin::snapshot(file),
+    )?;
     Ok(Reading {
         target: Some(TargetRef {
             rule: Rule::Snapshot.name().to_string(),

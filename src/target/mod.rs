@@ -2,6 +2,7 @@
 //! always reported. For prod there is no silent fallback; for lima the bench kubeconfig is
 //! authoritative so a bench command can never read another cluster.
 
+pub mod confirm;
 pub mod kubeconfig;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,152 @@
+//! Confirming that the cluster a kubeconfig (or a snapshot) points at is the stack's: the
+//! `[y/N]` prompt's text, the comparison with the topology's `endpoint:` when nobody is
+//! there to answer, and refusals (exit 3) that always name the rule and the file that chose
+//! the target, with a hint for that rule. Shared by every command that confirms a target.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::output::render;
+use crate::stack::{endpoint, Topology};
+use crate::target::kubeconfig::KubeTarget;
+use crate::target::{Resolution, Rule};
+
+/// Where the target to confirm comes from, so a refusal names the rule that chose it.
+pub struct Origin<'a> {
+    /// "the kubeconfig's server", "the snapshot's endpoint".
+    pub what: &'a str,
+    pub rule: Rule,
+    /// The kubeconfig (or snapshot) file.
+    pub file: &'a Path,
+}
+
+impl<'a> Origin<'a> {
+    /// The server of the kubeconfig `resolution` chose.
+    pub fn kubeconfig(resolution: &'a Resolution) -> Origin<'a> {
+        Origin {
+            what: "the kubeconfig's server",
+            rule: resolution.rule,
+            file: &resolution.path,
+        }
+    }
+
+    /// The endpoint recorded in a snapshot file.
+    pub fn snapshot(file: &'a Path) -> Origin<'a> {
+        Origin {
+            what: "the snapshot's endpoint",
+            rule: Rule::Snapshot,
+            file,
+        }
+    }
+
+    /// `kubeconfig /k (rule env: the KUBECONFIG environment variable)`.
+    pub fn describe(&self) -> String {
+        let kind = if self.rule == Rule::Snapshot {
+            "snapshot"
+        } else {
+            "kubeconfig"
+        };
+        format!(
+            "{kind} {} (rule {}: {})",
+            self.file.display(),
+            self.rule.name(),
+            self.rule.origin()
+        )
+    }
+}
+
+/// Without a prompt, the target must be the declared `endpoint:` (compared normalised).
+/// Every refusal names the file and the rule that chose it.
+pub fn by_endpoint(stack: &Topology, actual: &str, origin: &Origin) -> Result<()> {
+    let Some(expected) = stack.raw.endpoint.as_ref().map(|e| e.to_string()) else {
+        return Err(Error::refused(
+            format!(
+                "stack {} declares no endpoint: cannot confirm target {actual} from {} without a prompt",
+                stack.name(),
+                origin.describe()
+            ),
+            format!(
+                "add `endpoint: {actual}` to {} if that is the stack's API server, or run interactively",
+                stack.file.display()
+            ),
+        ));
+    };
+    if !endpoint::same(&expected, actual) {
+        return Err(Error::refused(
+            format!(
+                "target mismatch for stack {}: {} is {actual}, the topology's endpoint is {expected}; {} chose it",
+                stack.name(),
+                origin.what,
+                origin.describe()
+            ),
+            origin.rule.mismatch_hint(stack.name()),
+        ));
+    }
+    Ok(())
+}
+
+/// `Is this the stack NAME?` (the prompt adds ` [y/N]`).
+pub fn question(stack: &Topology) -> String {
+    format!("Is this the stack {}?", stack.name())
+}
+
+/// The operator said no (exit 3): nothing was done, and which rule chose that target.
+pub fn declined(stack: &Topology, resolution: &Resolution, server: &str) -> Error {
+    Error::refused(
+        format!(
+            "target {server} not confirmed for stack {}: nothing was done; {} chose it",
+            stack.name(),
+            Origin::kubeconfig(resolution).describe()
+        ),
+        format!(
+            "if it is not the stack's cluster: {}",
+            resolution.rule.mismatch_hint(stack.name())
+        ),
+    )
+}
+
+/// What the operator sees before `Is this the stack NAME? [y/N]`: the endpoint and whether it
+/// matches the topology's (or a WARNING naming the rule), the context, the kubeconfig and
+/// its rule, and `nodes` (the nodes seen, or why they could not be read).
+pub fn prompt_block(
+    stack: &Topology,
+    resolution: &Resolution,
+    kc: &KubeTarget,
+    nodes: &str,
+) -> String {
+    let expected = stack.raw.endpoint.as_ref().map(|e| e.to_string());
+    let matches = expected.as_deref().map(|e| endpoint::same(e, &kc.server));
+    let endpoint_line = match (&expected, matches) {
+        (Some(_), Some(true)) => format!("{} (matches the topology)", kc.server),
+        (Some(e), _) => format!("{} (the topology's endpoint is {e})", kc.server),
+        (None, _) => format!("{} (the topology declares no endpoint)", kc.server),
+    };
+    let mut rows = vec![
+        vec!["  endpoint".to_string(), endpoint_line],
+        vec!["  context".to_string(), kc.context.clone()],
+        vec![
+            "  kubeconfig".to_string(),
+            format!(
+                "{} (rule: {})",
+                resolution.path.display(),
+                resolution.rule.name()
+            ),
+        ],
+        vec!["  nodes".to_string(), format!("{} — {nodes}", kc.server)],
+    ];
+    if let (Some(e), Some(false)) = (&expected, matches) {
+        rows.push(vec![
+            "  WARNING".to_string(),
+            format!(
+                "this is not the topology's endpoint {e}: {} chose this kubeconfig",
+                resolution.rule.explained()
+            ),
+        ]);
+    }
+    format!(
+        "Target for stack {} ({}):\n{}",
+        stack.name(),
+        stack.kind().as_str(),
+        render::table(&rows)
+    )
+}
