@@ -430,3 +430,66 @@ fn stack_list_columns_do_not_shift_with_an_active_stack() {
         "   NAME     KIND  KUBECONFIG\n   bench    lima  bench/lima/.work/kubeconfig\n*  dirqual  prod  ~/.kube/dirqual.config\n"
     );
 }
+
+/// The exit-code contract, every code in one place, each with the same command a script
+/// runs: `preview --no-input --detailed-exitcode -o json`.
+#[test]
+fn every_exit_code_of_the_contract() {
+    let script = ["preview", "--no-input", "--detailed-exitcode", "-o", "json"];
+    let code = |bed: &Bed| {
+        let out = bed.cmd().args(script).output().expect("run");
+        (out.status.code(), stdout_of(&out), stderr_of(&out))
+    };
+    let forbidden = Answer::Fail(
+        "Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden\n".into(),
+    );
+
+    // 0: nothing to do and everything decided.
+    let (c, out, err) = code(&Bed::dirqual(ENDPOINT, &Cluster::dirqual_full()));
+    assert_eq!(c, Some(0), "{err}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).expect("json")["plan"]["empty"],
+        true
+    );
+
+    // 1: bad input (no stacks directory anywhere).
+    let bed = Bed::new();
+    let out = bed
+        .cmd()
+        .args(script)
+        .arg("--stacks-dir")
+        .arg(bed.tmp.path().join("none"))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(out.stdout.is_empty());
+
+    // 2: work to do (datalake and certs to install).
+    let (c, _, err) = code(&Bed::dirqual(ENDPOINT, &Cluster::dirqual()));
+    assert_eq!(c, Some(2), "{err}");
+
+    // 3: target refused (the kubeconfig points at another cluster).
+    let (c, out, err) = code(&Bed::dirqual(OTHER, &Cluster::dirqual()));
+    assert_eq!(c, Some(3), "{err}");
+    assert!(out.is_empty() && err.contains("target mismatch"), "{err}");
+
+    // 4: cluster unreachable.
+    let bed = Bed::dirqual(ENDPOINT, &Cluster(vec![]));
+    bed.stub(
+        "kubectl",
+        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    );
+    let (c, out, err) = code(&bed);
+    assert_eq!(c, Some(4), "{err}");
+    assert!(out.is_empty(), "no plan for an unreachable cluster");
+
+    // 5: nothing to do that nestor knows of, but something undecided.
+    let (c, out, err) = code(&Bed::dirqual(
+        ENDPOINT,
+        &Cluster::dirqual_full().with("cephclusters.ceph.rook.io", forbidden),
+    ));
+    assert_eq!(c, Some(5), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["plan"]["empty"], false);
+    assert_eq!(v["plan"]["undecided"][0]["id"], "ceph");
+}
