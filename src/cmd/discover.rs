@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::cmd::context::Context;
+use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
+use crate::model::observation::host::HostObservation;
 use crate::model::observation::{Node, Observation, ReadRequest, StorageClass};
 use crate::model::snapshot::{Snapshot, TargetRef};
 use crate::model::state::{self, LayerReport, State};
@@ -43,6 +45,9 @@ pub struct Args {
     /// With --emit-topology: the stack's name, which is also its file name (default: the stack's, else the kubeconfig file's name, e.g. lab for ~/.kube/lab.config).
     #[arg(long, value_name = "NAME", requires = "emit_topology")]
     pub name: Option<String>,
+    /// Do not read the stack's host-level layers over ssh (they stay unknown).
+    #[arg(long)]
+    pub no_ssh: bool,
 }
 
 #[derive(Serialize)]
@@ -117,6 +122,22 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
             requests.push(r);
         }
     }
+    // A prod stack's declared host-level layers are read too, so that a saved snapshot
+    // replays them; only when the cluster is the stack's own (its declared endpoint), and with
+    // the inventory validated before any process runs.
+    let hosts = match stack.as_ref().filter(|s| s.kind() == TargetKind::Prod) {
+        Some(s) if crate::target::confirmed_by_declaration(Some(s), &kc.server).is_some() => {
+            Hosts::prepare(ctx, s, &catalog, &s.layer_ids(), args.no_ssh)?
+        }
+        Some(s) if !crate::read::hosts::host_layers(&catalog, &s.layer_ids()).is_empty() => {
+            Hosts::Skipped(format!(
+                "not read: {} is not the declared endpoint of stack {}",
+                kc.server,
+                s.name()
+            ))
+        }
+        _ => Hosts::None,
+    };
     let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
     let mut obs = Observation::skipped("not read");
     // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
@@ -124,7 +145,24 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         keep: catalog.object_fields(&all),
         ..crate::model::observation::Scope::default()
     };
-    reader::Reader::new(&kubectl, ctx.env.read_path).read_into(&requests, &scope, &mut obs)?;
+    // The hosts over ssh in parallel.
+    let (kube, host_obs) = std::thread::scope(|threads| {
+        let host_thread = threads.spawn(|| hosts.read(ctx));
+        let kube =
+            reader::Reader::new(&kubectl, ctx.env.read_path).read_into(&requests, &scope, &mut obs);
+        let host_obs = host_thread.join().unwrap_or_else(|_| {
+            HostObservation::skipped("not read: the host reading thread panicked")
+        });
+        (kube, host_obs)
+    });
+    kube?;
+    obs.hosts = host_obs;
+    if obs.hosts.is_empty() {
+        // No stack's hosts were read: say so, rather than "group not read".
+        obs.hosts = HostObservation::skipped(
+            "not read: host-level, read over ssh on the hosts of a prod stack's inventory",
+        );
+    }
     if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
         return Err(e);
     }

@@ -3,6 +3,7 @@
 pub mod context;
 pub mod discover;
 pub mod fetch;
+pub mod hosts;
 pub mod preview;
 pub mod select;
 pub mod stack;

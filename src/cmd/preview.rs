@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::cmd::context::Context;
+use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
+use crate::model::observation::host::HostObservation;
 use crate::model::observation::Scope;
 use crate::model::observation::{LimaInstance, Observation, ReadRequest};
 use crate::model::plan::{self, Plan};
@@ -43,6 +45,9 @@ pub struct Args {
     /// Replay an observation saved by `discover --save FILE` instead of reading live (no kubectl call).
     #[arg(long, value_name = "FILE")]
     pub snapshot: Option<PathBuf>,
+    /// Do not read host-level layers over ssh (etcd-backup, sshd-hardening): they stay unknown, "not read: --no-ssh".
+    #[arg(long)]
+    pub no_ssh: bool,
 }
 
 /// What was read, from where.
@@ -79,8 +84,20 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
                 "drop --snapshot: the bench is read live (limactl and its own kubeconfig)",
             ))
         }
-        (TargetKind::Prod, None) => live_prod(ctx, &stack, &requests, &scope)?,
-        (TargetKind::Lima, None) => live_lima(ctx, &stack, &requests, &scope)?,
+        (TargetKind::Prod, None) => {
+            // Validated before any process runs: a hostile inventory never reaches ssh.
+            let hosts = Hosts::prepare(ctx, &stack, &catalog, &layer_ids, args.no_ssh)?;
+            live_prod(ctx, &stack, &requests, &scope, &hosts)?
+        }
+        (TargetKind::Lima, None) => {
+            let mut reading = live_lima(ctx, &stack, &requests, &scope)?;
+            if !crate::read::hosts::host_layers(&catalog, &layer_ids).is_empty() {
+                reading.obs.hosts = HostObservation::skipped(
+                    "not read: host-level layers are read on prod stacks only",
+                );
+            }
+            reading
+        }
     };
     let declared = stack.node_names();
     let reports = state::evaluate(&catalog, &layer_ids, &declared, &reading.obs);
@@ -138,6 +155,7 @@ fn live_prod(
     stack: &Topology,
     requests: &[ReadRequest],
     scope: &Scope,
+    hosts: &Hosts,
 ) -> Result<Reading> {
     let resolution = ctx.resolve_target(Some(stack))?;
     let kc = kubeconfig::read(&resolution.path)?;
@@ -169,7 +187,17 @@ fn live_prod(
     } else {
         Default::default()
     };
-    reader.read_into(&reader::remaining(requests, &done), scope, &mut obs)?;
+    // The hosts over ssh in parallel with the Kubernetes reads, each bounded by the timeout.
+    let (kube, host_obs) = std::thread::scope(|threads| {
+        let host_thread = threads.spawn(|| hosts.read(ctx));
+        let kube = reader.read_into(&reader::remaining(requests, &done), scope, &mut obs);
+        let host_obs = host_thread.join().unwrap_or_else(|_| {
+            HostObservation::skipped("not read: the host reading thread panicked")
+        });
+        (kube, host_obs)
+    });
+    kube?;
+    obs.hosts = host_obs;
     if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
         return Err(e);
     }

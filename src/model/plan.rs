@@ -340,10 +340,8 @@ mod tests {
             ["k8s", "certs", "cni", "ceph", "storage", "datalake", "registry"]
         );
         assert_eq!(ids(&plan.undecided), ["sshd-hardening"]);
-        assert_eq!(
-            plan.undecided[0].hint,
-            "check on the hosts; install hint: ansible-playbook hardening/sshd.yaml"
-        );
+        // A host-level layer whose hosts were not read: undecided, never installed.
+        assert_eq!(plan.undecided[0].hint, UNKNOWN_HINT);
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct LayerReport {
     /// The evidence that decided the state: the false health checks of a degraded layer,
     /// the failed reads of an unknown one, the detect checks of an absent one.
     pub reason: String,
+    /// Host-level layers (SPEC §13): what each host of the group showed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<crate::model::host_state::HostEvidence>,
 }
 
 /// The value of one check.
@@ -118,6 +121,7 @@ pub fn evaluate(
                     state: State::Unknown,
                     evidence: vec![why.clone()],
                     reason: why,
+                    hosts: Vec::new(),
                 }
             }
         })
@@ -132,7 +136,26 @@ pub fn evaluate_layer(layer: &Layer, declared_nodes: &[String], obs: &Observatio
         state,
         evidence: dedup(evidence),
         reason,
+        hosts: Vec::new(),
     };
+    if let Some(spec) = &layer.host {
+        use crate::model::host_state::{self, HostState};
+        let h = host_state::evaluate(spec, &obs.hosts);
+        let state = match h.state {
+            HostState::Present => State::Present,
+            HostState::Degraded => State::Degraded,
+            HostState::Absent => State::Absent,
+            HostState::Unknown => State::Unknown,
+        };
+        return LayerReport {
+            id: layer.id.clone(),
+            title: layer.title.clone(),
+            state,
+            evidence: h.evidence,
+            reason: h.reason,
+            hosts: h.hosts,
+        };
+    }
     if !layer.observable {
         return report(
             State::Unknown,
@@ -835,8 +858,8 @@ mod tests {
                 .map(|r| r.reason.as_str())
                 .collect::<Vec<_>>(),
             [
-                NOT_OBSERVABLE,
-                NOT_OBSERVABLE,
+                "hosts of group `control_plane` not read",
+                "hosts of group `all` not read",
                 "layer `nope` is not in the catalog"
             ]
         );

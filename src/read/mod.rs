@@ -7,6 +7,7 @@
 pub mod apiread;
 pub mod exec;
 pub mod fetch;
+pub mod hosts;
 pub mod http;
 pub mod kubectl;
 pub mod proxy;

@@ -180,6 +180,7 @@ mod tests {
             state,
             evidence: vec![],
             reason: reason.to_string(),
+            hosts: vec![],
         }
     }
 

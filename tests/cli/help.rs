@@ -168,7 +168,7 @@ fn the_usage_line_names_the_program_as_it_was_run() {
     // A usage error says it too.
     let out = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"))
         .arg0("kubectl-nestor")
-        .args(["preview", "--no-such-flag"])
+        .args(["preview", "--zzz"])
         .env_clear()
         .output()
         .expect("run");

@@ -6,6 +6,7 @@ mod contract;
 mod fetch;
 mod foundation;
 mod help;
+mod hosts;
 mod krew;
 mod packaging;
 mod preview;

@@ -18,14 +18,14 @@ use std::time::{Duration, Instant};
 
 use crate::support::*;
 
-const SSHD: &str = "/usr/sbin/sshd";
-const SSH: &str = "/usr/bin/ssh";
-const SSH_KEYGEN: &str = "/usr/bin/ssh-keygen";
+pub(crate) const SSHD: &str = "/usr/sbin/sshd";
+pub(crate) const SSH: &str = "/usr/bin/ssh";
+pub(crate) const SSH_KEYGEN: &str = "/usr/bin/ssh-keygen";
 
 /// A running sshd, killed when dropped.
-struct Sshd {
+pub(crate) struct Sshd {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
     dir: PathBuf,
 }
 
@@ -37,12 +37,12 @@ impl Drop for Sshd {
 }
 
 impl Sshd {
-    fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         fs::read_to_string(self.dir.join("sshd.log")).unwrap_or_default()
     }
 }
 
-fn require(path: &str, package: &str) {
+pub(crate) fn require(path: &str, package: &str) {
     assert!(
         Path::new(path).exists(),
         "{path} not found: install {package} (`apt-get install {package}`; .ci/run installs it). \
@@ -51,14 +51,14 @@ fn require(path: &str, package: &str) {
 }
 
 /// An unused TCP port on 127.0.0.1 (free when asked; the caller binds it right away).
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("free port")
 }
 
-fn keygen(path: &Path) {
+pub(crate) fn keygen(path: &Path) {
     let out = Command::new(SSH_KEYGEN)
         .args(["-q", "-t", "ed25519", "-N", "", "-C", "nestor-test", "-f"])
         .arg(path)
@@ -72,7 +72,7 @@ fn keygen(path: &Path) {
 }
 
 /// `ssh-ed25519 AAAA...` of a `.pub` file (without the comment).
-fn public_key(pub_file: &Path) -> String {
+pub(crate) fn public_key(pub_file: &Path) -> String {
     let text = fs::read_to_string(pub_file).expect("read pub");
     text.split_whitespace()
         .take(2)
@@ -82,6 +82,11 @@ fn public_key(pub_file: &Path) -> String {
 
 /// Start sshd in `dir` accepting `client_pub` for any user (the test runs as root).
 fn start_sshd(dir: &Path, client_pub: &Path) -> Sshd {
+    start_sshd_with(dir, client_pub, "")
+}
+
+/// [`start_sshd`] with `extra` lines appended to its sshd_config (e.g. `SetEnv PATH=...`).
+pub(crate) fn start_sshd_with(dir: &Path, client_pub: &Path, extra: &str) -> Sshd {
     require(SSHD, "openssh-server");
     // Privilege separation directory of Debian's sshd.
     let _ = fs::create_dir_all("/run/sshd");
@@ -98,7 +103,7 @@ fn start_sshd(dir: &Path, client_pub: &Path) -> Sshd {
                 "Port {port}\nListenAddress 127.0.0.1\nHostKey {hk}\nAuthorizedKeysFile {ak}\n\
                  PidFile {pid}\nStrictModes no\nUsePAM no\nPasswordAuthentication no\n\
                  KbdInteractiveAuthentication no\nPubkeyAuthentication yes\n\
-                 PermitRootLogin prohibit-password\nLogLevel VERBOSE\n",
+                 PermitRootLogin prohibit-password\nLogLevel VERBOSE\n{extra}",
                 hk = host_key.display(),
                 ak = dir.join("authorized_keys").display(),
                 pid = dir.join("sshd.pid").display(),

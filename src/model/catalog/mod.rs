@@ -25,9 +25,12 @@ pub use check::{
     WorkloadKind,
 };
 
+pub mod host;
+pub use host::{HostCheck, HostProbe, HostSpec};
+
 const BUILTIN: &str = include_str!("builtin.yaml");
 const BUILTIN_NAME: &str = "builtin catalog (src/model/catalog/builtin.yaml)";
-const LAYER_FORMAT_HINT: &str = "a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:` (the built-in catalog, src/model/catalog/builtin.yaml, is the example)";
+const LAYER_FORMAT_HINT: &str = "a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:`, `host:` (the built-in catalog, src/model/catalog/builtin.yaml, is the example)";
 
 /// One platform layer.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -49,6 +52,9 @@ pub struct Layer {
     /// `false` for host-level layers Kubernetes cannot see: always `unknown`, never planned.
     #[serde(default = "yes")]
     pub observable: bool,
+    /// A host-level layer read over ssh (SPEC §13) instead of through Kubernetes.
+    #[serde(default)]
+    pub host: Option<HostSpec>,
 }
 
 /// The catalog: layers in declared order.
@@ -396,6 +402,15 @@ fn validate_layer(layer: &Layer, origin: &Origin) -> Result<()> {
     if layer.title.trim().is_empty() {
         return fail(format!("layer `{}` has an empty title", layer.id));
     }
+    if let Some(spec) = &layer.host {
+        if !layer.detect.is_empty() || !layer.healthy.is_empty() || !layer.observable {
+            return fail(format!(
+                "layer `{}` is read on hosts (`host:`) and cannot have `detect:`, `healthy:` or `observable: false`",
+                layer.id
+            ));
+        }
+        return host::validate(spec).or_else(|m| fail(format!("layer `{}`: {m}", layer.id)));
+    }
     if layer.observable && layer.detect.is_empty() {
         return fail(format!(
             "layer `{}` has no `detect:` check; add one, or `observable: false` for a host-level layer",
@@ -487,7 +502,7 @@ mod tests {
             }
         }
         assert_eq!(ceph.install, "ansible-playbook platform/ceph.yaml");
-        assert!(!c.get("sshd-hardening").unwrap().observable);
+        assert!(c.get("sshd-hardening").unwrap().host.is_some());
         assert!(c.get("k8s").unwrap().observable);
     }
 
@@ -614,7 +629,7 @@ mod tests {
         );
         assert_eq!(
             e.hint,
-            "valid keys here: `id`, `title`, `after`, `detect`, `healthy`, `install`, `observable`"
+            "valid keys here: `id`, `title`, `after`, `detect`, `healthy`, `install`, `observable`, `host`"
         );
     }
 

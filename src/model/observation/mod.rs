@@ -7,6 +7,7 @@
 
 mod classify;
 mod fields;
+pub mod host;
 mod kube;
 mod lima;
 mod objects;
@@ -225,6 +226,9 @@ pub struct Observation {
     /// already hold only these fields.
     #[serde(skip)]
     pub keep: BTreeMap<String, BTreeSet<FieldUse>>,
+    /// What host-level layers read over ssh (SPEC §13); empty when no host was read.
+    #[serde(default, skip_serializing_if = "host::HostObservation::is_empty")]
+    pub hosts: host::HostObservation,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -247,6 +251,7 @@ impl Observation {
             resources: BTreeMap::new(),
             workload_scope: BTreeMap::new(),
             keep: BTreeMap::new(),
+            hosts: host::HostObservation::default(),
         }
     }
 

@@ -5,6 +5,7 @@
 //! `-v`. Tool modules only build argv.
 
 pub mod allowlist;
+pub mod hostcmd;
 pub mod redact;
 mod service;
 

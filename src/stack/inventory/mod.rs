@@ -268,22 +268,17 @@ impl Inventory {
         Ok(vars)
     }
 
-    /// The control-plane host and how to reach it: the first host (in file order) of
-    /// `control_group`, or when it is `None`, of the first group of
+    /// The control-plane group: `control_group` when given, else the first group of
     /// [`DEFAULT_CONTROL_GROUPS`] (`control_plane`, `kube_control_plane`, `masters`,
     /// `controllers`) that exists in the inventory.
-    pub fn control_plane_host(
-        &self,
-        control_group: Option<&str>,
-        home: Option<&Path>,
-    ) -> Result<(String, SshTarget)> {
+    pub fn control_group_name(&self, control_group: Option<&str>) -> Result<String> {
         let shown = self.path.display();
-        let group = match control_group {
-            Some(g) => g,
+        match control_group {
+            Some(g) => Ok(g.to_string()),
             None => DEFAULT_CONTROL_GROUPS
                 .iter()
-                .copied()
-                .find(|g| self.group_index.contains_key(*g))
+                .find(|g| self.group_index.contains_key(**g))
+                .map(|g| g.to_string())
                 .ok_or_else(|| {
                     Error::input(
                         format!(
@@ -295,8 +290,22 @@ impl Inventory {
                             "set `control_group:` in the topology to the group of {shown} that holds the control-plane host"
                         ),
                     )
-                })?,
-        };
+                }),
+        }
+    }
+
+    /// The control-plane host and how to reach it: the first host (in file order) of
+    /// `control_group`, or when it is `None`, of the first group of
+    /// [`DEFAULT_CONTROL_GROUPS`] (`control_plane`, `kube_control_plane`, `masters`,
+    /// `controllers`) that exists in the inventory.
+    pub fn control_plane_host(
+        &self,
+        control_group: Option<&str>,
+        home: Option<&Path>,
+    ) -> Result<(String, SshTarget)> {
+        let shown = self.path.display();
+        let group = self.control_group_name(control_group)?;
+        let group = group.as_str();
         let hosts = self.hosts_of(group)?;
         let Some(first) = hosts.into_iter().next() else {
             return Err(Error::input(

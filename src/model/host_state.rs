@@ -1,0 +1,388 @@
+//! The state of a host-level layer (SPEC §6 and §13) from what its checks read on each host
+//! of its group. Pure: it reads the [`HostObservation`], never a host.
+//!
+//! - present: on every host of the group, every check true;
+//! - degraded: detected (a checked unit exists, or sshd answered) and some check false on some
+//!   host — "etcd-snapshot.timer active; newest etcd-*.db is 9d old; last run failed" is the
+//!   phantom backup, never "present";
+//! - absent: every host was read and none has any of the checked units;
+//! - unknown: a host could not be read (unreachable, refused, sudo wants a password, timed
+//!   out), `--no-ssh`, or no host in the group — never absent.
+
+use serde::Serialize;
+
+use crate::model::catalog::{HostCheck, HostProbe, HostSpec};
+use crate::model::observation::host::{
+    HostFact, HostObservation, HostReading, NewestFile, SshdConfig, UnitState,
+};
+
+/// The value of a check, or of all checks on one host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    True,
+    False,
+    Unknown,
+}
+
+/// The state of a host-level layer (`model::state` turns it into the layer's `State`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostState {
+    Present,
+    Degraded,
+    Absent,
+    Unknown,
+}
+
+/// A host-level layer's state, with its evidence (one line per host) and per-host detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostLayer {
+    pub state: HostState,
+    pub evidence: Vec<String>,
+    pub reason: String,
+    pub hosts: Vec<HostEvidence>,
+}
+
+/// What one host showed for a layer, in the JSON report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HostEvidence {
+    pub host: String,
+    /// `true` (every check passed), `false` (some check failed) or `unknown` (not read).
+    pub verdict: Verdict,
+    /// One line per check, or why the host could not be read.
+    pub evidence: Vec<String>,
+}
+
+/// One check's outcome on one host; `detects` is whether it shows the layer installed
+/// (`None`: the check says nothing about that).
+struct Outcome {
+    verdict: Verdict,
+    phrase: String,
+    detects: Option<bool>,
+}
+
+impl Outcome {
+    fn new(ok: bool, phrase: String, detects: Option<bool>) -> Outcome {
+        Outcome {
+            verdict: if ok { Verdict::True } else { Verdict::False },
+            phrase,
+            detects,
+        }
+    }
+}
+
+/// Evaluate a layer whose checks run on hosts.
+pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
+    let report = |state, evidence: Vec<String>, reason: String, hosts| HostLayer {
+        state,
+        evidence,
+        reason,
+        hosts,
+    };
+    let unknown = |why: String| report(HostState::Unknown, vec![why.clone()], why, Vec::new());
+    if let Some(why) = &obs.skipped {
+        return unknown(why.clone());
+    }
+    let hosts = match obs.groups.get(&spec.group) {
+        None => return unknown(format!("hosts of group `{}` not read", spec.group)),
+        Some(Err(f)) => return unknown(format!("hosts of group `{}`: {}", spec.group, f.message)),
+        Some(Ok(h)) if h.is_empty() => {
+            return unknown(format!(
+                "group `{}` has no hosts in the inventory",
+                spec.group
+            ))
+        }
+        Some(Ok(h)) => h,
+    };
+    let has_units = spec
+        .checks
+        .iter()
+        .any(|c| matches!(c.probe, HostProbe::Unit { .. }));
+    let mut per_host = Vec::new();
+    let mut detected = false;
+    let mut all_missing = true;
+    for host in hosts {
+        let (verdict, lines, host_detected, missing) = match obs.hosts.get(host) {
+            None => (Verdict::Unknown, vec!["not read".to_string()], false, false),
+            Some(Err(f)) => (Verdict::Unknown, vec![clean(&f.message)], false, false),
+            Some(Ok(reading)) => {
+                // With a unit to look for, a directory of old files does not make the layer
+                // installed: only the units detect it.
+                let outcomes: Vec<Outcome> = spec
+                    .checks
+                    .iter()
+                    .map(|c| {
+                        let mut o = check(c, reading);
+                        if has_units && matches!(c.probe, HostProbe::NewestFile { .. }) {
+                            o.detects = None;
+                        }
+                        o
+                    })
+                    .collect();
+                let verdict = if outcomes.iter().any(|o| o.verdict == Verdict::False) {
+                    Verdict::False
+                } else if outcomes.iter().any(|o| o.verdict == Verdict::Unknown) {
+                    Verdict::Unknown
+                } else {
+                    Verdict::True
+                };
+                let detects: Vec<bool> = outcomes.iter().filter_map(|o| o.detects).collect();
+                let missing = !detects.is_empty() && detects.iter().all(|d| !d);
+                (
+                    verdict,
+                    outcomes.into_iter().map(|o| o.phrase).collect(),
+                    detects.iter().any(|d| *d),
+                    missing,
+                )
+            }
+        };
+        detected |= host_detected;
+        all_missing &= missing;
+        per_host.push(HostEvidence {
+            host: host.clone(),
+            verdict,
+            evidence: lines,
+        });
+    }
+    let line = |h: &HostEvidence| format!("{}: {}", h.host, h.evidence.join(", "));
+    let evidence: Vec<String> = per_host.iter().map(line).collect();
+    let reason_of = |v: Verdict| {
+        per_host
+            .iter()
+            .filter(|h| h.verdict == v)
+            .map(line)
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    if !detected {
+        return if all_missing {
+            let reason = evidence.join("; ");
+            report(HostState::Absent, evidence, reason, per_host)
+        } else {
+            let reason = reason_of(Verdict::Unknown);
+            report(HostState::Unknown, evidence, reason, per_host)
+        };
+    }
+    if per_host.iter().any(|h| h.verdict == Verdict::False) {
+        let reason = reason_of(Verdict::False);
+        report(HostState::Degraded, evidence, reason, per_host)
+    } else if per_host.iter().any(|h| h.verdict == Verdict::Unknown) {
+        let reason = reason_of(Verdict::Unknown);
+        report(HostState::Unknown, evidence, reason, per_host)
+    } else {
+        report(
+            HostState::Present,
+            evidence,
+            "every check true on every host".to_string(),
+            per_host,
+        )
+    }
+}
+
+fn check(c: &HostCheck, reading: &HostReading) -> Outcome {
+    let fact = match reading.checks.get(&c.key()) {
+        None => {
+            return Outcome {
+                verdict: Verdict::Unknown,
+                phrase: format!("{c}: not read"),
+                detects: None,
+            }
+        }
+        Some(Err(f)) => {
+            return Outcome {
+                verdict: Verdict::Unknown,
+                phrase: format!("{c}: {}", clean(&f.message)),
+                detects: None,
+            }
+        }
+        Some(Ok(fact)) => fact,
+    };
+    match (&c.probe, fact) {
+        (
+            HostProbe::Unit {
+                unit,
+                active,
+                result,
+            },
+            HostFact::Unit(u),
+        ) => unit_outcome(unit, *active, result.as_deref(), u),
+        (
+            HostProbe::NewestFile {
+                dir,
+                pattern,
+                max_age_secs,
+                min_size,
+            },
+            HostFact::NewestFile(n),
+        ) => file_outcome(dir, pattern, *max_age_secs, *min_size, n),
+        (HostProbe::Sshd { expect }, HostFact::Sshd(s)) => sshd_outcome(expect, s),
+        _ => Outcome {
+            verdict: Verdict::Unknown,
+            phrase: format!("{c}: the recorded result is of another check kind"),
+            detects: None,
+        },
+    }
+}
+
+fn unit_outcome(unit: &str, active: Option<bool>, result: Option<&str>, u: &UnitState) -> Outcome {
+    if !u.exists() {
+        return Outcome::new(false, format!("{unit} not installed"), Some(false));
+    }
+    let mut phrases = Vec::new();
+    let mut ok = true;
+    if let Some(want) = active {
+        let is = u.active_state == "active";
+        if is == want {
+            phrases.push(format!(
+                "{unit} {}",
+                if is { "active" } else { "not active" }
+            ));
+        } else {
+            ok = false;
+            phrases.push(if want {
+                format!("{unit} not active (ActiveState={})", clean(&u.active_state))
+            } else {
+                format!("{unit} active, expected inactive")
+            });
+        }
+    }
+    if let Some(want) = result {
+        let status = u
+            .exec_main_status
+            .filter(|s| *s != 0)
+            .map(|s| format!(", status {s}"))
+            .unwrap_or_default();
+        if u.result == want {
+            phrases.push(if want == "success" {
+                format!("last run of {unit} succeeded")
+            } else {
+                format!("{unit} result {want}")
+            });
+        } else {
+            ok = false;
+            phrases.push(if want == "success" {
+                format!("last run of {unit} failed ({}{status})", clean(&u.result))
+            } else {
+                format!(
+                    "{unit} result {}{status}, expected {want}",
+                    clean(&u.result)
+                )
+            });
+        }
+    }
+    Outcome::new(ok, phrases.join(", "), Some(true))
+}
+
+fn file_outcome(dir: &str, pattern: &str, max_age: u64, min_size: u64, n: &NewestFile) -> Outcome {
+    if !n.dir_exists {
+        return Outcome::new(false, format!("no directory {dir}"), Some(false));
+    }
+    let Some(f) = &n.newest else {
+        return Outcome::new(false, format!("no {pattern} in {dir}"), Some(true));
+    };
+    let shown_age = age(f.age_secs);
+    let mut problems = Vec::new();
+    if f.age_secs > i64::try_from(max_age).unwrap_or(i64::MAX) {
+        problems.push(format!("{shown_age} old (maxAge {})", age(max_age as i64)));
+    }
+    if f.size < min_size {
+        problems.push(format!("{} (minSize {})", size(f.size), size(min_size)));
+    }
+    if problems.is_empty() {
+        Outcome::new(
+            true,
+            format!(
+                "newest {} {shown_age} old, {}",
+                clean(&f.name),
+                size(f.size)
+            ),
+            Some(true),
+        )
+    } else {
+        Outcome::new(
+            false,
+            format!("newest {} is {}", clean(&f.name), problems.join(", ")),
+            Some(true),
+        )
+    }
+}
+
+fn sshd_outcome(
+    expect: &std::collections::BTreeMap<String, Vec<String>>,
+    s: &SshdConfig,
+) -> Outcome {
+    let mut good = Vec::new();
+    let mut bad = Vec::new();
+    for (key, allowed) in expect {
+        let allowed: Vec<&str> = allowed.iter().map(|v| sshd_alias(key, v)).collect();
+        match s.values.get(key) {
+            None => bad.push(format!("sshd -T shows no {key}")),
+            Some(vals) if vals.iter().all(|v| allowed.contains(&sshd_alias(key, v))) => {
+                good.push(format!("{key} {}", clean(&vals.join(","))))
+            }
+            Some(vals) => bad.push(format!(
+                "{key} {} (expected {})",
+                clean(&vals.join(",")),
+                allowed.join(" or ")
+            )),
+        }
+    }
+    if bad.is_empty() {
+        Outcome::new(true, format!("sshd: {}", good.join(", ")), Some(true))
+    } else {
+        Outcome::new(false, format!("sshd: {}", bad.join(", ")), Some(true))
+    }
+}
+
+/// sshd's spellings of one value: `sshd -T` prints `permitrootlogin without-password` for
+/// `PermitRootLogin prohibit-password` (OpenSSH keeps the old name first in its table), so the
+/// two are the same value.
+fn sshd_alias<'a>(key: &str, value: &'a str) -> &'a str {
+    match (key, value) {
+        ("permitrootlogin", "without-password") => "prohibit-password",
+        _ => value,
+    }
+}
+
+/// Host output never drives the terminal: control characters are shown escaped (`\u{1b}`).
+fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// `45s`, `12m`, `3h`, `9d`.
+pub fn age(secs: i64) -> String {
+    match secs {
+        s if s < 0 => "from the future".to_string(),
+        s if s < 120 => format!("{s}s"),
+        s if s < 120 * 60 => format!("{}m", s / 60),
+        s if s < 48 * 3600 => format!("{}h", s / 3600),
+        s => format!("{}d", s / 86_400),
+    }
+}
+
+/// `0 B`, `512 B`, `24.6 MB` (powers of 1000, as `ls -h --si`).
+pub fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64 / 1000.0;
+    let mut unit = 0;
+    while v >= 1000.0 && unit < UNITS.len() - 1 {
+        v /= 1000.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
+#[cfg(test)]
+#[path = "host_state_tests.rs"]
+mod tests;

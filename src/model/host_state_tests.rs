@@ -1,0 +1,284 @@
+//! States of host-level layers from typed host results: the phantom backup is degraded, a
+//! missing timer everywhere is absent, an unreachable host is unknown (never absent).
+
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use crate::model::catalog::Catalog;
+use crate::model::observation::host::FileSeen;
+use crate::model::observation::{FailureKind, ReadFailure};
+
+fn layer(id: &str) -> crate::model::catalog::Layer {
+    Catalog::builtin().unwrap().get(id).unwrap().clone()
+}
+
+fn unit(active: &str, result: &str, status: Option<i64>) -> HostFact {
+    HostFact::Unit(UnitState {
+        load_state: "loaded".into(),
+        active_state: active.into(),
+        sub_state: String::new(),
+        result: result.into(),
+        exec_main_status: status,
+    })
+}
+
+fn missing() -> HostFact {
+    HostFact::Unit(UnitState {
+        load_state: "not-found".into(),
+        active_state: "inactive".into(),
+        ..UnitState::default()
+    })
+}
+
+fn file(age_secs: i64, size: u64) -> HostFact {
+    HostFact::NewestFile(NewestFile {
+        dir_exists: true,
+        matching: 3,
+        newest: Some(FileSeen {
+            name: "etcd-x.db".into(),
+            age_secs,
+            size,
+        }),
+    })
+}
+
+fn reading(timer: HostFact, service: HostFact, files: HostFact) -> HostReading {
+    let mut r = HostReading::default();
+    r.checks
+        .insert("unit etcd-snapshot.timer".into(), Ok(timer));
+    r.checks
+        .insert("unit etcd-snapshot.service".into(), Ok(service));
+    r.checks.insert(
+        "newestFile /var/lib/etcd-backups/etcd-*.db".into(),
+        Ok(files),
+    );
+    r
+}
+
+fn obs(hosts: Vec<(&str, std::result::Result<HostReading, ReadFailure>)>) -> HostObservation {
+    let mut o = HostObservation::default();
+    o.groups.insert(
+        "control_plane".into(),
+        Ok(hosts.iter().map(|(h, _)| h.to_string()).collect()),
+    );
+    for (h, r) in hosts {
+        o.hosts.insert(h.into(), r);
+    }
+    o
+}
+
+fn eval(o: &HostObservation) -> HostLayer {
+    let l = layer("etcd-backup");
+    evaluate(l.host.as_ref().unwrap(), o)
+}
+
+fn healthy() -> HostReading {
+    reading(
+        unit("active", "success", None),
+        unit("inactive", "success", Some(0)),
+        file(3 * 3600, 24_600_000),
+    )
+}
+
+#[test]
+fn healthy_everywhere_is_present_with_per_host_evidence() {
+    let r = eval(&obs(vec![
+        ("dirqual1", Ok(healthy())),
+        ("dirqual2", Ok(healthy())),
+    ]));
+    assert_eq!(r.state, HostState::Present, "{r:?}");
+    assert_eq!(
+        r.evidence[0],
+        "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service succeeded, newest etcd-x.db 3h old, 24.6 MB"
+    );
+    assert_eq!(r.hosts.len(), 2);
+    assert_eq!(r.hosts[1].verdict, Verdict::True);
+}
+
+#[test]
+fn the_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
+    let phantom = reading(
+        unit("active", "success", None),
+        unit("failed", "exit-code", Some(127)),
+        file(9 * 86_400, 24_600_000),
+    );
+    let r = eval(&obs(vec![
+        ("dirqual1", Ok(phantom)),
+        ("dirqual2", Ok(healthy())),
+    ]));
+    assert_eq!(r.state, HostState::Degraded);
+    assert_eq!(
+        r.reason,
+        "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service failed (exit-code, status 127), newest etcd-x.db is 9d old (maxAge 26h)"
+    );
+}
+
+#[test]
+fn no_snapshot_at_all_and_an_empty_snapshot_are_degraded() {
+    let none = reading(
+        unit("active", "success", None),
+        unit("inactive", "success", None),
+        HostFact::NewestFile(NewestFile {
+            dir_exists: true,
+            matching: 0,
+            newest: None,
+        }),
+    );
+    let r = eval(&obs(vec![("dirqual1", Ok(none))]));
+    assert_eq!(r.state, HostState::Degraded);
+    assert!(
+        r.reason.contains("no etcd-*.db in /var/lib/etcd-backups"),
+        "{}",
+        r.reason
+    );
+    let empty = reading(
+        unit("active", "success", None),
+        unit("inactive", "success", None),
+        file(60, 0),
+    );
+    let r = eval(&obs(vec![("dirqual1", Ok(empty))]));
+    assert_eq!(r.state, HostState::Degraded);
+    assert!(r.reason.contains("is 0 B (minSize 1 B)"), "{}", r.reason);
+}
+
+#[test]
+fn the_timer_missing_on_every_host_is_absent_even_with_old_files_left() {
+    let gone = || reading(missing(), missing(), file(30 * 86_400, 10));
+    let r = eval(&obs(vec![
+        ("dirqual1", Ok(gone())),
+        ("dirqual2", Ok(gone())),
+    ]));
+    assert_eq!(r.state, HostState::Absent, "{r:?}");
+    assert!(
+        r.evidence[0].starts_with(
+            "dirqual1: etcd-snapshot.timer not installed, etcd-snapshot.service not installed"
+        ),
+        "{:?}",
+        r.evidence
+    );
+    // on one host only: the layer is there, that host must be repaired
+    let r = eval(&obs(vec![
+        ("dirqual1", Ok(gone())),
+        ("dirqual2", Ok(healthy())),
+    ]));
+    assert_eq!(r.state, HostState::Degraded);
+}
+
+#[test]
+fn an_unreachable_host_is_unknown_never_absent() {
+    let down = Err(ReadFailure::new(
+        FailureKind::Unreachable,
+        "unreachable over ssh (ssh: connect to host 10.0.0.2 port 22: Connection refused); hint: check",
+    ));
+    let gone = reading(missing(), missing(), file(1, 1));
+    let r = eval(&obs(vec![
+        ("dirqual1", Ok(gone)),
+        ("dirqual2", down.clone()),
+    ]));
+    assert_eq!(r.state, HostState::Unknown, "{r:?}");
+    assert!(
+        r.reason.starts_with("dirqual2: unreachable over ssh"),
+        "{}",
+        r.reason
+    );
+    let r = eval(&obs(vec![("dirqual1", Ok(healthy())), ("dirqual2", down)]));
+    assert_eq!(r.state, HostState::Unknown);
+    assert_eq!(r.hosts[1].verdict, Verdict::Unknown);
+}
+
+#[test]
+fn sudo_asking_for_a_password_is_unknown() {
+    let mut r = healthy();
+    r.checks.insert(
+        "newestFile /var/lib/etcd-backups/etcd-*.db".into(),
+        Err(crate::model::observation::host::classify_command_failure(
+            1,
+            "sudo: a password is required",
+        )
+        .unwrap()),
+    );
+    let rep = eval(&obs(vec![("dirqual1", Ok(r))]));
+    assert_eq!(rep.state, HostState::Unknown);
+    assert!(
+        rep.reason.contains("sudo asks for a password"),
+        "{}",
+        rep.reason
+    );
+}
+
+#[test]
+fn skipped_or_unresolved_hosts_are_unknown() {
+    let r = eval(&HostObservation::skipped("not read: --no-ssh"));
+    assert_eq!(
+        (r.state, r.reason.as_str()),
+        (HostState::Unknown, "not read: --no-ssh")
+    );
+    let r = eval(&HostObservation::default());
+    assert_eq!(r.state, HostState::Unknown);
+    assert_eq!(r.reason, "hosts of group `control_plane` not read");
+    let r = eval(&obs(vec![]));
+    assert_eq!(
+        r.reason,
+        "group `control_plane` has no hosts in the inventory"
+    );
+}
+
+#[test]
+fn sshd_hardening_from_sshd_t() {
+    let l = layer("sshd-hardening");
+    let spec = l.host.as_ref().unwrap();
+    let with = |pra: &str, pa: &str| {
+        let mut values = std::collections::BTreeMap::new();
+        values.insert("permitrootlogin".to_string(), vec![pra.to_string()]);
+        values.insert("passwordauthentication".to_string(), vec![pa.to_string()]);
+        let mut r = HostReading::default();
+        r.checks
+            .insert("sshd".into(), Ok(HostFact::Sshd(SshdConfig { values })));
+        let mut o = HostObservation::default();
+        o.groups.insert("all".into(), Ok(vec!["h1".into()]));
+        o.hosts.insert("h1".into(), Ok(r));
+        evaluate(spec, &o)
+    };
+    assert_eq!(with("prohibit-password", "no").state, HostState::Present);
+    // what `sshd -T` really prints for `PermitRootLogin prohibit-password`
+    assert_eq!(with("without-password", "no").state, HostState::Present);
+    let bad = with("yes", "no");
+    assert_eq!(bad.state, HostState::Degraded);
+    assert_eq!(
+        bad.reason,
+        "h1: sshd: permitrootlogin yes (expected no or prohibit-password)"
+    );
+}
+
+#[test]
+fn ages_and_sizes_read_like_ls() {
+    assert_eq!(age(45), "45s");
+    assert_eq!(age(3 * 3600 + 5), "3h");
+    assert_eq!(age(9 * 86_400), "9d");
+    assert_eq!(size(0), "0 B");
+    assert_eq!(size(24_600_000), "24.6 MB");
+}
+
+#[test]
+fn host_strings_never_drive_the_terminal() {
+    let mut r = healthy();
+    r.checks.insert(
+        "newestFile /var/lib/etcd-backups/etcd-*.db".into(),
+        Ok(HostFact::NewestFile(NewestFile {
+            dir_exists: true,
+            matching: 1,
+            newest: Some(FileSeen {
+                name: "etcd-\u{1b}[31mx.db".into(),
+                age_secs: 60,
+                size: 0,
+            }),
+        })),
+    );
+    let rep = eval(&obs(vec![("dirqual1", Ok(r))]));
+    assert!(!rep.reason.contains('\u{1b}'), "{}", rep.reason);
+    assert!(
+        rep.reason.contains("etcd-\\u{1b}[31mx.db"),
+        "{}",
+        rep.reason
+    );
+}

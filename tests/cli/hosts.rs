@@ -1,0 +1,663 @@
+//! Host-level layers (SPEC §13) end to end against REAL OpenSSH servers on 127.0.0.1: one
+//! sshd per "host", each with its own host key, known_hosts entry and filesystem. nestor runs
+//! the real `/usr/bin/ssh` (through the logging `NESTOR_SSH` wrapper of `sshd.rs`); the
+//! remote shell is real too. Only the host's programs are stand-ins, first on the session's
+//! PATH (`SetEnv PATH=` in that sshd's config), and each logs its argv on the host:
+//!
+//! - `systemctl`: accepts only `show UNIT --property=LIST` and prints, from the host's unit
+//!   file (`units/UNIT`: every property in systemd's order, Service/Timer interface first,
+//!   then Unit's), the requested `Key=value` lines in that order; for a unit without a file it
+//!   prints what systemd prints for one it cannot find (`LoadState=not-found`,
+//!   `ActiveState=inactive`, `SubState=dead`, ...) and exits 0, as systemd does.
+//! - `find`: the REAL `/usr/bin/find`, run with nestor's arguments on the host's directory
+//!   (`root/` + DIR), over real files whose mtimes are set with `touch -d`.
+//! - `sshd`: the REAL `/usr/sbin/sshd -T`, on the host's own `etc/ssh/sshd_config`.
+//! - `sudo`: accepts only `-n CMD...`; prints `sudo: a password is required` and exits 1
+//!   (what sudo -n prints) when the host is set to want a password, else runs CMD.
+//!
+//! Hosts without `ansible_user` are reached as the local user (root in the test bed) but
+//! nestor does not know that, so it uses `sudo -n` where the check says so; hosts with
+//! `ansible_user: root` never get `sudo`.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::sshd::{free_port, keygen, public_key, require, start_sshd_with, Sshd, SSH, SSH_KEYGEN};
+use crate::support::*;
+
+const SYSTEMCTL: &str = r#"#!/bin/sh
+H=$(cd "$(dirname "$0")/.." && pwd)
+{ printf 'systemctl'; for a in "$@"; do printf '\037%s' "$a"; done; echo; } >> "$H/calls.log"
+if [ "$#" != 3 ] || [ "$1" != show ]; then echo "stub systemctl: unexpected $*" >&2; exit 2; fi
+case "$3" in --property=*) ;; *) echo "stub systemctl: unexpected $*" >&2; exit 2;; esac
+props=",${3#--property=},"
+src="$H/units/$2"
+if [ ! -f "$src" ]; then
+  case "$2" in
+    *.service) src="$H/units/.not-found.service";;
+    *) src="$H/units/.not-found.timer";;
+  esac
+fi
+while IFS= read -r line; do
+  case "$props" in *",${line%%=*},"*) printf '%s\n' "$line";; esac
+done < "$src"
+exit 0
+"#;
+
+const FIND: &str = r#"#!/bin/sh
+H=$(cd "$(dirname "$0")/.." && pwd)
+{ printf 'find'; for a in "$@"; do printf '\037%s' "$a"; done; echo; } >> "$H/calls.log"
+if [ "$#" != 9 ]; then echo "stub find: unexpected $*" >&2; exit 2; fi
+dir=$1; shift
+exec /usr/bin/find "$H/root$dir" "$@"
+"#;
+
+const SSHD_T: &str = r#"#!/bin/sh
+H=$(cd "$(dirname "$0")/.." && pwd)
+{ printf 'sshd'; for a in "$@"; do printf '\037%s' "$a"; done; echo; } >> "$H/calls.log"
+if [ "$*" != "-T" ]; then echo "stub sshd: unexpected $*" >&2; exit 2; fi
+exec /usr/sbin/sshd -T -f "$H/etc/ssh/sshd_config"
+"#;
+
+const SUDO: &str = r#"#!/bin/sh
+H=$(cd "$(dirname "$0")/.." && pwd)
+{ printf 'sudo'; for a in "$@"; do printf '\037%s' "$a"; done; echo; } >> "$H/calls.log"
+if [ "$1" != -n ]; then echo "stub sudo: nestor always passes -n" >&2; exit 2; fi
+shift
+if [ -f "$H/sudo-wants-password" ]; then echo "sudo: a password is required" >&2; exit 1; fi
+exec "$@"
+"#;
+
+/// What systemd prints for units it cannot find (Service/Timer properties first).
+const NOT_FOUND_SERVICE: &str = "Result=success\nExecMainCode=0\nExecMainStatus=0\nId=x.service\nLoadState=not-found\nActiveState=inactive\nSubState=dead\n";
+const NOT_FOUND_TIMER: &str =
+    "Result=success\nId=x.timer\nLoadState=not-found\nActiveState=inactive\nSubState=dead\n";
+
+const TIMER_ACTIVE: &str = "Unit=etcd-snapshot.service\nNextElapseUSecRealtime=Tue 2026-12-01 03:00:00 UTC\nLastTriggerUSec=Mon 2026-11-30 03:00:01 UTC\nResult=success\nId=etcd-snapshot.timer\nLoadState=loaded\nActiveState=active\nSubState=waiting\n";
+const SERVICE_OK: &str = "Type=oneshot\nResult=success\nExecMainStartTimestamp=Mon 2026-11-30 03:00:01 UTC\nExecMainCode=1\nExecMainStatus=0\nId=etcd-snapshot.service\nLoadState=loaded\nActiveState=inactive\nSubState=dead\n";
+const SERVICE_FAILED: &str = "Type=oneshot\nResult=exit-code\nExecMainStartTimestamp=Mon 2026-11-30 03:00:01 UTC\nExecMainCode=1\nExecMainStatus=127\nId=etcd-snapshot.service\nLoadState=loaded\nActiveState=failed\nSubState=failed\n";
+
+/// One loopback host: its sshd and its filesystem.
+struct Host {
+    name: String,
+    dir: PathBuf,
+    /// `None` for a host that is down (a closed port).
+    sshd: Option<Sshd>,
+    port: u16,
+}
+
+impl Host {
+    fn calls(&self) -> Vec<Vec<String>> {
+        fs::read_to_string(self.dir.join("calls.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.split('\u{1f}').map(String::from).collect())
+            .collect()
+    }
+
+    fn unit(&self, name: &str, text: &str) {
+        fs::write(self.dir.join("units").join(name), text).expect("unit");
+    }
+
+    fn backups(&self) -> PathBuf {
+        self.dir.join("root/var/lib/etcd-backups")
+    }
+
+    /// A real file of `size` bytes whose mtime is `when` (`touch -d` syntax).
+    fn snapshot(&self, name: &str, size: usize, when: &str) {
+        fs::create_dir_all(self.backups()).expect("mkdir");
+        let path = self.backups().join(name);
+        fs::write(&path, vec![b'e'; size]).expect("snapshot");
+        let out = Command::new("touch")
+            .args(["-d", when])
+            .arg(&path)
+            .output()
+            .expect("touch");
+        assert!(out.status.success(), "touch -d {when}");
+    }
+
+    /// A healthy backup: timer active, last run succeeded, a 3h old 24 kB snapshot.
+    fn healthy(&self) {
+        self.unit("etcd-snapshot.timer", TIMER_ACTIVE);
+        self.unit("etcd-snapshot.service", SERVICE_OK);
+        self.snapshot("etcd-20261129T0300.db", 20_000, "1 day ago");
+        self.snapshot("etcd-20261130T0300.db", 24_000, "3 hours ago");
+    }
+}
+
+struct Fleet {
+    bed: Bed,
+    _work: tempfile::TempDir,
+    wrapper: PathBuf,
+    hosts: Vec<Host>,
+}
+
+/// `spec`: (inventory name, group, `ansible_user`, up?) per host.
+fn fleet(spec: &[(&str, &str, Option<&str>, bool)]) -> Fleet {
+    require(SSH, "openssh-client");
+    require(SSH_KEYGEN, "openssh-client");
+    let bed = Bed::new();
+    let work_dir = tempfile::tempdir().expect("tempdir");
+    let work = work_dir.path().to_path_buf();
+    fs::set_permissions(&work, fs::Permissions::from_mode(0o700)).expect("chmod");
+    let keys = bed.repo.join("keys");
+    fs::create_dir_all(&keys).expect("mkdir");
+    let key = keys.join("id_ed25519");
+    keygen(&key);
+    let known_hosts = work.join("known_hosts");
+    let mut known = String::new();
+    let mut hosts = Vec::new();
+    for (name, _, _, up) in spec {
+        let dir = work.join(name);
+        for d in ["bin", "units", "etc/ssh", "root"] {
+            fs::create_dir_all(dir.join(d)).expect("mkdir");
+        }
+        for (prog, body) in [
+            ("systemctl", SYSTEMCTL),
+            ("find", FIND),
+            ("sshd", SSHD_T),
+            ("sudo", SUDO),
+        ] {
+            let p = dir.join("bin").join(prog);
+            fs::write(&p, body).expect("stub");
+            fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        fs::write(dir.join("units/.not-found.service"), NOT_FOUND_SERVICE).expect("unit");
+        fs::write(dir.join("units/.not-found.timer"), NOT_FOUND_TIMER).expect("unit");
+        let (sshd, port) = if *up {
+            let sshd = start_sshd_with(
+                &dir,
+                &key.with_extension("pub"),
+                &format!("SetEnv PATH={}/bin:/usr/bin:/bin\n", dir.display()),
+            );
+            known.push_str(&format!(
+                "[127.0.0.1]:{} {}\n",
+                sshd.port,
+                public_key(&dir.join("ssh_host_ed25519_key.pub"))
+            ));
+            let port = sshd.port;
+            (Some(sshd), port)
+        } else {
+            (None, free_port())
+        };
+        // The host's own sshd configuration, as `sshd -T` reads it: hardened.
+        fs::write(
+            dir.join("etc/ssh/sshd_config"),
+            format!(
+                "HostKey {}\nPermitRootLogin prohibit-password\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n",
+                dir.join("ssh_host_ed25519_key").display()
+            ),
+        )
+        .expect("sshd_config");
+        hosts.push(Host {
+            name: name.to_string(),
+            dir,
+            sshd,
+            port,
+        });
+    }
+    fs::write(&known_hosts, known).expect("known_hosts");
+    let config = work.join("ssh_config");
+    fs::write(
+        &config,
+        format!(
+            "Host *\n  UserKnownHostsFile {}\n  IdentityFile {}\n  IdentitiesOnly yes\n",
+            known_hosts.display(),
+            key.display()
+        ),
+    )
+    .expect("ssh_config");
+    let wrapper = work.join("ssh-wrapper");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n{{ printf 'ssh'; for a in \"$@\"; do printf '\\037%s' \"$a\"; done; echo; }} >> '{log}'\nexec {SSH} -F '{config}' \"$@\"\n",
+            log = bed.log.display(),
+            config = config.display()
+        ),
+    )
+    .expect("wrapper");
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
+
+    let mut groups: Vec<(&str, String)> = Vec::new();
+    for ((name, group, user, _), host) in spec.iter().zip(&hosts) {
+        let entry = format!(
+            "        {name}:\n          ansible_host: 127.0.0.1\n          ansible_port: {}\n          ansible_ssh_private_key_file: keys/id_ed25519\n{}",
+            host.port,
+            user.map(|u| format!("          ansible_user: {u}\n"))
+                .unwrap_or_default()
+        );
+        match groups.iter_mut().find(|(g, _)| g == group) {
+            Some((_, text)) => text.push_str(&entry),
+            None => groups.push((group, entry)),
+        }
+    }
+    let mut inventory = "all:\n  children:\n".to_string();
+    for (g, hosts) in groups {
+        inventory.push_str(&format!("    {g}:\n      hosts:\n{hosts}"));
+    }
+    fs::create_dir_all(bed.repo.join("bootstrap")).expect("mkdir");
+    fs::write(bed.repo.join("bootstrap/hosts.yaml"), inventory).expect("inventory");
+
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("certs]", "certs, etcd-backup, sshd-hardening]"),
+    );
+    bed.select("dirqual");
+    bed.kubeconfig(
+        &bed.home.join(".kube/dirqual.config"),
+        "https://10.67.2.11:6443",
+    );
+    bed.kubectl_cluster(&Cluster::dirqual_full());
+    Fleet {
+        bed,
+        _work: work_dir,
+        wrapper,
+        hosts,
+    }
+}
+
+/// dirqual1 (control plane, reached without a user: sudo) and dirqual2 (a worker, root).
+fn two_hosts() -> Fleet {
+    fleet(&[
+        ("dirqual1", "control_plane", None, true),
+        ("dirqual2", "workers", Some("root"), true),
+    ])
+}
+
+impl Fleet {
+    fn preview(&self, extra: &[&str]) -> std::process::Output {
+        self.bed
+            .cmd()
+            .args(["--no-input", "--no-color", "preview"])
+            .args(extra)
+            .env("NESTOR_SSH", &self.wrapper)
+            .output()
+            .expect("run")
+    }
+
+    fn context(&self, out: &std::process::Output) -> String {
+        let logs: Vec<String> = self
+            .hosts
+            .iter()
+            .filter_map(|h| h.sshd.as_ref().map(|s| format!("{}:\n{}", h.name, s.log())))
+            .collect();
+        format!(
+            "stdout:\n{}\nstderr:\n{}\nsshd:\n{}",
+            stdout_of(out),
+            stderr_of(out),
+            logs.join("\n")
+        )
+    }
+
+    fn host(&self, name: &str) -> &Host {
+        self.hosts.iter().find(|h| h.name == name).expect("host")
+    }
+
+    /// The REAL row of `layer` in the text output.
+    fn row(out: &std::process::Output, layer: &str) -> String {
+        stdout_of(out)
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{layer} ")))
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn json(&self, extra: &[&str]) -> serde_json::Value {
+        let mut args = vec!["-o", "json"];
+        args.extend(extra);
+        let out = self.preview(&args);
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("json: {e}\n{}", self.context(&out)))
+    }
+}
+
+/// `--detailed-exitcode` with only undecided layers: 5 (SPEC §8). Never 0: an unread host
+/// is not "nothing to do".
+fn assert_undecided(f: &Fleet, out: &std::process::Output) {
+    assert_eq!(out.status.code(), Some(5), "{}", f.context(out));
+    assert!(stdout_of(out).contains("undecided"), "{}", f.context(out));
+}
+
+fn layer<'a>(doc: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    doc["real"]["layers"]
+        .as_array()
+        .and_then(|l| l.iter().find(|l| l["id"] == id))
+        .unwrap_or_else(|| panic!("no layer {id} in {doc}"))
+}
+
+#[test]
+fn hosts_healthy_fleet_is_present_and_the_plan_is_empty() {
+    let f = two_hosts();
+    f.host("dirqual1").healthy();
+    let out = f.preview(&["--detailed-exitcode", "-v"]);
+    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("PLAN: nothing to install or repair"),
+        "{text}"
+    );
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("present"), "{row}");
+    assert!(
+        row.contains("dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service succeeded, newest etcd-20261130T0300.db 3h old, 24.0 kB"),
+        "{row}"
+    );
+    let row = Fleet::row(&out, "sshd-hardening");
+    assert!(row.contains("present"), "{row}");
+    assert!(row.contains("dirqual1: sshd: passwordauthentication no, permitrootlogin without-password; dirqual2: sshd: passwordauthentication no, permitrootlogin without-password"), "{row}");
+
+    // One ssh per host, its exact argv (sudo only for the host without a user, never root).
+    let ssh = f.bed.calls("ssh");
+    assert_eq!(ssh.len(), 2, "{ssh:?}");
+    let d1 = f.host("dirqual1");
+    let d1_call = ssh
+        .iter()
+        .find(|a| a.contains(&d1.port.to_string()))
+        .expect("dirqual1 ssh");
+    let nonce = d1_call
+        .last()
+        .and_then(|w| w.strip_prefix("nestor-exit-"))
+        .and_then(|w| w.strip_suffix(":$?;"))
+        .expect("nonce")
+        .to_string();
+    let frame = format!("2>&1; echo nestor-exit-{nonce}:$?;");
+    let key = f.bed.repo.join("keys/id_ed25519");
+    assert_eq!(
+        d1_call.join(" "),
+        format!(
+            "-p {} -i {} -o ConnectTimeout=10 -o BatchMode=yes 127.0.0.1 \
+             'systemctl' 'show' 'etcd-snapshot.timer' '--property=LoadState,ActiveState,SubState,Result,ExecMainStatus' {frame} \
+             'systemctl' 'show' 'etcd-snapshot.service' '--property=LoadState,ActiveState,SubState,Result,ExecMainStatus' {frame} \
+             'sudo' '-n' 'find' '/var/lib/etcd-backups' '-maxdepth' '1' '-type' 'f' '-name' 'etcd-*.db' '-printf' '%T@ %s %p\\n' {frame} \
+             'sudo' '-n' 'sshd' '-T' {frame}",
+            d1.port,
+            key.display()
+        )
+    );
+    // what ran on the hosts, as the remote shell split nestor's quoted words
+    assert_eq!(
+        d1.calls(),
+        [
+            vec![
+                "systemctl",
+                "show",
+                "etcd-snapshot.timer",
+                "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus"
+            ],
+            vec![
+                "systemctl",
+                "show",
+                "etcd-snapshot.service",
+                "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus"
+            ],
+            vec![
+                "sudo",
+                "-n",
+                "find",
+                "/var/lib/etcd-backups",
+                "-maxdepth",
+                "1",
+                "-type",
+                "f",
+                "-name",
+                "etcd-*.db",
+                "-printf",
+                "%T@ %s %p\\n"
+            ],
+            vec![
+                "find",
+                "/var/lib/etcd-backups",
+                "-maxdepth",
+                "1",
+                "-type",
+                "f",
+                "-name",
+                "etcd-*.db",
+                "-printf",
+                "%T@ %s %p\\n"
+            ],
+            vec!["sudo", "-n", "sshd", "-T"],
+            vec!["sshd", "-T"],
+        ]
+        .map(|v| v.into_iter().map(String::from).collect::<Vec<_>>())
+    );
+    // the worker is reached as root: sshd -T without sudo, and no etcd check
+    let d2 = f.host("dirqual2");
+    assert_eq!(d2.calls(), vec![vec!["sshd".to_string(), "-T".to_string()]]);
+    // -v shows each ssh argv
+    let err = stderr_of(&out);
+    assert_eq!(
+        err.matches("kubectl-nestor: exec: ssh -p ").count(),
+        2,
+        "{err}"
+    );
+
+    // JSON: evidence per host
+    let doc = f.json(&[]);
+    let etcd = layer(&doc, "etcd-backup");
+    assert_eq!(etcd["state"], "present");
+    assert_eq!(etcd["hosts"][0]["host"], "dirqual1");
+    assert_eq!(etcd["hosts"][0]["verdict"], "true");
+    assert_eq!(
+        etcd["hosts"][0]["evidence"][2],
+        "newest etcd-20261130T0300.db 3h old, 24.0 kB"
+    );
+    assert_eq!(
+        layer(&doc, "sshd-hardening")["hosts"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+}
+
+#[test]
+fn hosts_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
+    let f = two_hosts();
+    let d1 = f.host("dirqual1");
+    d1.unit("etcd-snapshot.timer", TIMER_ACTIVE);
+    d1.unit("etcd-snapshot.service", SERVICE_FAILED);
+    d1.snapshot("etcd-20261121T0300.db", 24_000, "9 days ago");
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("degraded"), "{row}");
+    assert!(
+        row.contains("dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service failed (exit-code, status 127), newest etcd-20261121T0300.db is 9d old (maxAge 26h)"),
+        "{row}"
+    );
+    let text = stdout_of(&out);
+    assert!(text.contains("PLAN: 1 layer(s) to repair"), "{text}");
+    assert!(text.contains("repair etcd-backup"), "{text}");
+    assert!(!text.contains("install etcd-backup"), "{text}");
+}
+
+#[test]
+fn hosts_no_snapshot_at_all_is_degraded() {
+    let f = two_hosts();
+    let d1 = f.host("dirqual1");
+    d1.unit("etcd-snapshot.timer", TIMER_ACTIVE);
+    d1.unit("etcd-snapshot.service", SERVICE_OK);
+    fs::create_dir_all(d1.backups()).expect("mkdir");
+    let out = f.preview(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("degraded"), "{row}");
+    assert!(
+        row.contains("no etcd-*.db in /var/lib/etcd-backups"),
+        "{row}"
+    );
+    // and without the directory at all
+    fs::remove_dir_all(d1.backups()).expect("rm");
+    let out = f.preview(&[]);
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(
+        row.contains("degraded") && row.contains("no directory /var/lib/etcd-backups"),
+        "{row}"
+    );
+}
+
+#[test]
+fn hosts_timer_missing_everywhere_is_absent_and_planned_for_install() {
+    let f = fleet(&[
+        ("dirqual1", "control_plane", Some("root"), true),
+        ("dirqual2", "control_plane", Some("root"), true),
+    ]);
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("absent"), "{row}");
+    assert!(
+        row.contains("dirqual1: etcd-snapshot.timer not installed, etcd-snapshot.service not installed, no directory /var/lib/etcd-backups; dirqual2: etcd-snapshot.timer not installed"),
+        "{row}"
+    );
+    let text = stdout_of(&out);
+    assert!(text.contains("install etcd-backup"), "{text}");
+}
+
+#[test]
+fn hosts_one_unreachable_host_is_unknown_never_absent() {
+    let f = fleet(&[
+        ("dirqual1", "control_plane", Some("root"), true),
+        ("dirqual2", "control_plane", Some("root"), false),
+    ]);
+    // dirqual1 has no timer: with dirqual2 unread, that is not "absent".
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_undecided(&f, &out);
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("unknown"), "{row}");
+    assert!(!row.contains("absent"), "{row}");
+    let port = f.host("dirqual2").port;
+    assert!(
+        row.contains(&format!("dirqual2: unreachable over ssh (ssh: connect to host 127.0.0.1 port {port}: Connection refused); hint: check that the host is up")),
+        "{row}"
+    );
+    let text = stdout_of(&out);
+    assert!(!text.contains("install etcd-backup"), "{text}");
+    assert!(text.contains("undecided etcd-backup"), "{text}");
+    // healthy dirqual1 does not make it present either
+    f.host("dirqual1").healthy();
+    let doc = f.json(&[]);
+    let etcd = layer(&doc, "etcd-backup");
+    assert_eq!(etcd["state"], "unknown");
+    assert_eq!(etcd["hosts"][0]["verdict"], "true");
+    assert_eq!(etcd["hosts"][1]["verdict"], "unknown");
+}
+
+#[test]
+fn hosts_sudo_wanting_a_password_is_unknown_with_its_hint() {
+    let f = two_hosts();
+    let d1 = f.host("dirqual1");
+    d1.healthy();
+    fs::write(d1.dir.join("sudo-wants-password"), "").expect("flag");
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_undecided(&f, &out);
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("unknown"), "{row}");
+    assert!(
+        row.contains("newestFile /var/lib/etcd-backups/etcd-*.db: sudo asks for a password (nestor runs `sudo -n` and never types one); hint: allow this command without a password in sudoers, or set ansible_user: root"),
+        "{row}"
+    );
+    let row = Fleet::row(&out, "sshd-hardening");
+    assert!(
+        row.contains("unknown") && row.contains("dirqual1: sshd: sudo asks for a password"),
+        "{row}"
+    );
+}
+
+#[test]
+fn hosts_hostile_inventory_values_are_refused_before_any_ssh() {
+    for (var, value, needle) in [
+        ("ansible_host", "-oProxyCommand=touch /tmp/nestor-pwned", "address `-oProxyCommand=touch /tmp/nestor-pwned` is not a plain host name or IP address"),
+        ("ansible_host", "127.0.0.1;touch /tmp/nestor-pwned", "is not a plain host name or IP address"),
+        ("ansible_user", "root$(touch /tmp/nestor-pwned)", "ansible_user `root$(touch /tmp/nestor-pwned)` is not a plain login name"),
+        ("ansible_user", "-oProxyCommand=x", "is not a plain login name"),
+    ] {
+        let f = fleet(&[("dirqual1", "control_plane", Some("root"), true)]);
+        let inv = f.bed.repo.join("bootstrap/hosts.yaml");
+        let text = fs::read_to_string(&inv).expect("read");
+        let mut lines: Vec<String> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with(&format!("{var}:")))
+            .map(String::from)
+            .collect();
+        lines.push(format!("          {var}: '{value}'"));
+        fs::write(&inv, lines.join("\n") + "\n").expect("write");
+        let before = f.bed.tree();
+        let out = f.preview(&[]);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{value}: {}", f.context(&out));
+        assert!(err.contains(needle), "{err}");
+        assert!(err.contains("no host was contacted"), "{err}");
+        assert!(err.contains("hint: fix the host's connection variables"), "{err}");
+        assert!(f.bed.calls("ssh").is_empty(), "ssh ran");
+        assert!(f.bed.calls("kubectl").is_empty(), "kubectl ran");
+        assert!(f.host("dirqual1").calls().is_empty());
+        assert_eq!(f.bed.tree(), before);
+        assert!(!Path::new("/tmp/nestor-pwned").exists());
+    }
+}
+
+#[test]
+fn hosts_no_ssh_leaves_host_layers_unknown_and_runs_no_ssh() {
+    let f = two_hosts();
+    f.host("dirqual1").healthy();
+    let out = f.preview(&["--no-ssh", "--detailed-exitcode"]);
+    assert_undecided(&f, &out);
+    for id in ["etcd-backup", "sshd-hardening"] {
+        let row = Fleet::row(&out, id);
+        assert!(
+            row.contains("unknown") && row.contains("not read: --no-ssh"),
+            "{row}"
+        );
+    }
+    assert!(f.bed.calls("ssh").is_empty());
+}
+
+#[test]
+fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
+    let f = two_hosts();
+    let d1 = f.host("dirqual1");
+    d1.unit("etcd-snapshot.timer", TIMER_ACTIVE);
+    d1.unit("etcd-snapshot.service", SERVICE_FAILED);
+    d1.snapshot("etcd-20261121T0300.db", 24_000, "9 days ago");
+    let snap = f.bed.tmp.path().join("dirqual.snapshot.json");
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "discover", "--save"])
+        .arg(&snap)
+        .env("NESTOR_SSH", &f.wrapper)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    assert_eq!(mode(&snap), 0o600);
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&snap).expect("read")).expect("json");
+    let reading = &saved["observation"]["hosts"]["hosts"]["dirqual1"]["ok"]["checks"];
+    assert_eq!(
+        reading["unit etcd-snapshot.service"]["ok"]["unit"]["result"],
+        "exit-code"
+    );
+    let ssh_before = f.bed.calls("ssh").len();
+    assert_eq!(ssh_before, 2);
+    // the hosts go away; the replay does not need them
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "--no-color", "preview", "--snapshot"])
+        .arg(&snap)
+        .env("NESTOR_SSH", "/nonexistent/ssh")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("degraded"), "{row}");
+    assert!(
+        row.contains("failed (exit-code, status 127)") && row.contains("9d old"),
+        "{row}"
+    );
+    assert_eq!(f.bed.calls("ssh").len(), ssh_before, "the replay ran ssh");
+}
