@@ -140,6 +140,43 @@ fn documents_match_docs_output_md() {
             .output()
             .expect("run"),
     ));
+    // A host-level layer replayed from a snapshot holding host results (one host read, one
+    // unreachable): `real.layers[].hosts`.
+    let mut with_hosts: Value =
+        serde_json::from_str(&fs::read_to_string(&snap).expect("snapshot")).expect("json");
+    with_hosts["observation"]["hosts"] = serde_json::json!({
+        "groups": {"control_plane": {"ok": ["dirqual1", "dirqual2"]}},
+        "hosts": {
+            "dirqual1": {"ok": {"checks": {
+                "unit etcd-snapshot.timer": {"ok": {"unit": {"loadState": "loaded", "activeState": "active", "subState": "waiting", "result": "success"}}},
+                "unit etcd-snapshot.service": {"ok": {"unit": {"loadState": "loaded", "activeState": "failed", "subState": "failed", "result": "exit-code", "execMainStatus": 127}}},
+                "newestFile /var/lib/etcd-backups/etcd-*.db": {"ok": {"newestFile": {"dirExists": true, "matching": 1, "newest": {"name": "etcd-1.db", "ageSecs": 777600, "size": 24000}}}}
+            }}},
+            "dirqual2": {"failed": {"kind": "Unreachable", "message": "unreachable over ssh (ssh: connect to host 10.67.2.12 port 22: Connection refused)"}}
+        }
+    });
+    let snap_hosts = bed.tmp.path().join("s-hosts.json");
+    fs::write(&snap_hosts, with_hosts.to_string()).expect("write");
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("certs]", "certs, etcd-backup]"),
+    );
+    let replayed = json(
+        bed.cmd()
+            .args(["preview", "-o", "json", "--snapshot"])
+            .arg(&snap_hosts)
+            .output()
+            .expect("run"),
+    );
+    let etcd = replayed["real"]["layers"]
+        .as_array()
+        .and_then(|l| l.iter().find(|l| l["id"] == "etcd-backup"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(etcd["state"], "degraded", "{etcd}");
+    assert_eq!(etcd["hosts"][1]["verdict"], "unknown", "{etcd}");
+    samples.push(replayed);
+    bed.write_stack("dirqual", PROD_DECLARED);
     samples.push(json(
         bed.cmd()
             .args(["target", "-o", "json"])
