@@ -20,6 +20,53 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
     }
 }
 
+/// A serde_norway error taken apart: where (line, column), the path of the value serde
+/// names (`nodes[1].role`, `[0].detect[0]`, without the root dot) and the bare message.
+/// The topology, catalog and kubeconfig readers each word it their own way from these.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlProblem {
+    pub location: Option<(usize, usize)>,
+    pub path: Option<String>,
+    pub message: String,
+}
+
+impl YamlProblem {
+    pub fn of(e: &serde_norway::Error) -> YamlProblem {
+        let full = e.to_string();
+        let location = e.location().map(|l| (l.line(), l.column()));
+        // serde_norway appends " at line L column C".
+        let message = match full.rfind(" at line ") {
+            Some(i) => &full[..i],
+            None => full.as_str(),
+        };
+        // ... and prefixes the path of the value: `.[0].detect[0]: `, `nodes[1].role: `.
+        let (path, message) = match message.split_once(": ") {
+            Some((path, rest)) if !path.is_empty() && !path.contains([' ', '`']) => {
+                (Some(path.trim_start_matches('.').to_string()), rest)
+            }
+            _ => (None, message),
+        };
+        YamlProblem {
+            location,
+            path: path.filter(|p| !p.is_empty()),
+            message: message.to_string(),
+        }
+    }
+
+    /// `unknown field `x`, expected one of `a`, `b`` (or `unknown variant`): whether it is a
+    /// variant, the word, and the valid words serde listed.
+    pub fn unknown_word(&self) -> Option<(bool, &str, Vec<&str>)> {
+        for (what, variant) in [("unknown field `", false), ("unknown variant `", true)] {
+            if let Some(rest) = self.message.strip_prefix(what) {
+                let (word, expected) = rest.split_once('`')?;
+                let valid = expected.split('`').skip(1).step_by(2).collect();
+                return Some((variant, word, valid));
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,5 +78,29 @@ mod tests {
         assert_eq!(nearest("Layer", keys), Some("layers"));
         assert_eq!(nearest("zzzzzzzz", keys), None);
         assert_eq!(did_you_mean("endpont", keys), " (did you mean `endpoint`?)");
+    }
+
+    #[test]
+    fn yaml_problems_are_taken_apart() {
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Node {
+            name: String,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Doc {
+            nodes: Vec<Node>,
+        }
+        let e = serde_norway::from_str::<Doc>("nodes:\n  - name: a\n    nmae: b\n").err();
+        let p = e.map(|e| YamlProblem::of(&e));
+        let p = p.as_ref();
+        assert_eq!(p.and_then(|p| p.path.as_deref()), Some("nodes[0]"));
+        assert_eq!(
+            p.and_then(|p| p.unknown_word()),
+            Some((false, "nmae", vec!["name"]))
+        );
+        assert_eq!(p.and_then(|p| p.location).map(|l| l.0), Some(3));
     }
 }

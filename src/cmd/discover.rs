@@ -323,12 +323,7 @@ fn text(d: &Discovery, paint: Paint) -> String {
     ));
     let mut rows = vec![];
     for l in &d.layers {
-        let state = match l.state {
-            State::Present => paint.green("present"),
-            State::Degraded => paint.yellow("degraded"),
-            State::Absent => "absent".to_string(),
-            State::Unknown => paint.yellow("unknown"),
-        };
+        let state = paint.state(l.state);
         let why = if l.state == State::Present {
             l.evidence.join("; ")
         } else {

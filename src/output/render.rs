@@ -192,6 +192,18 @@ impl Paint {
     pub fn red(self, s: &str) -> String {
         self.wrap("31", s)
     }
+
+    /// A layer state in the one palette of every command: present green, degraded and
+    /// unknown yellow, absent red.
+    pub fn state(self, state: crate::model::state::State) -> String {
+        use crate::model::state::State;
+        match state {
+            State::Present => self.green("present"),
+            State::Degraded => self.yellow("degraded"),
+            State::Absent => self.red("absent"),
+            State::Unknown => self.yellow("unknown"),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -207,12 +207,7 @@ impl Preview {
         };
         rows.push(vec!["  nodes".to_string(), String::new(), nodes_line]);
         for l in &self.real.layers {
-            let state = match l.state {
-                State::Present => paint.green("present"),
-                State::Degraded => paint.yellow("degraded"),
-                State::Absent => paint.red("absent"),
-                State::Unknown => paint.yellow("unknown"),
-            };
+            let state = paint.state(l.state);
             let why = match l.state {
                 State::Present => l.evidence.join("; "),
                 _ => l.reason.clone(),

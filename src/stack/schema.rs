@@ -143,23 +143,13 @@ pub fn parse(
 
 /// Turn a serde_norway error into `file:line:col: message` with a did-you-mean hint.
 pub fn yaml_error(e: &serde_norway::Error, file: &Path) -> Error {
-    let full = e.to_string();
-    // serde_norway appends " at line L column C" (and sometimes a path prefix): keep the message.
-    let message = match full.find(" at line ") {
-        Some(i) => full[..i].to_string(),
-        None => full.clone(),
-    };
-    // serde_norway prefixes the key path ("nodes[1].role: ..."): the position says it better.
-    let message = message
-        .split_once(": ")
-        .filter(|(path, _)| !path.contains([' ', '`']))
-        .map(|(_, m)| m.to_string())
-        .unwrap_or(message);
-    let position = match e.location() {
-        Some(l) => format!("{}:{}:{}", file.display(), l.line(), l.column()),
+    // The key path serde names ("nodes[1].role") is dropped: the position says it better.
+    let problem = crate::suggest::YamlProblem::of(e);
+    let position = match problem.location {
+        Some((line, column)) => format!("{}:{line}:{column}", file.display()),
         None => file.display().to_string(),
     };
-    let (message, hint) = explain(&message);
+    let (message, hint) = explain(&problem.message);
     Error::input(format!("{position}: {message}"), hint)
 }
 

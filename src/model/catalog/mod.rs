@@ -346,42 +346,35 @@ fn locate_id(text: &str, id: &str, nth: usize) -> Option<(usize, usize)> {
 
 /// Turn a serde_norway error into `file:line:column: message` with a did-you-mean.
 fn yaml_error(file: &str, e: &serde_norway::Error) -> Error {
-    let mut message = e.to_string();
-    let mut place = file.to_string();
-    if let Some(loc) = e.location() {
-        place = format!("{file}:{}:{}", loc.line(), loc.column());
-        let suffix = format!(" at line {} column {}", loc.line(), loc.column());
-        if let Some(stripped) = message.strip_suffix(&suffix) {
-            message = stripped.to_string();
-        }
+    let problem = crate::suggest::YamlProblem::of(e);
+    let place = match problem.location {
+        Some((line, column)) => format!("{file}:{line}:{column}"),
+        None => file.to_string(),
+    };
+    let prefix = problem
+        .path
+        .as_deref()
+        .map(|p| format!("{p}: "))
+        .unwrap_or_default();
+    if let Some((variant, bad, valid)) = problem.unknown_word() {
+        let noun = if variant { "value" } else { "key" };
+        let suggestion = crate::suggest::nearest(bad, valid.iter().copied())
+            .map(|n| format!(", did you mean `{n}`?"))
+            .unwrap_or_default();
+        let list = valid
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Error::input(
+            format!("{place}: {prefix}unknown {noun} `{bad}`{suggestion}"),
+            format!("valid {noun}s here: {list}"),
+        );
     }
-    // serde_norway prefixes the path of the value, `.[0].detect[0]: `; drop the root dot.
-    if let Some(stripped) = message.strip_prefix('.') {
-        message = stripped.to_string();
-    }
-    for (what, noun) in [("unknown field `", "key"), ("unknown variant `", "value")] {
-        if let Some(start) = message.find(what) {
-            let prefix = &message[..start];
-            let rest = &message[start + what.len()..];
-            let Some((bad, expected)) = rest.split_once('`') else {
-                break;
-            };
-            let valid: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-            let suggestion = crate::suggest::nearest(bad, valid.iter().copied())
-                .map(|n| format!(", did you mean `{n}`?"))
-                .unwrap_or_default();
-            let list = valid
-                .iter()
-                .map(|v| format!("`{v}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Error::input(
-                format!("{place}: {prefix}unknown {noun} `{bad}`{suggestion}"),
-                format!("valid {noun}s here: {list}"),
-            );
-        }
-    }
-    Error::input(format!("{place}: {message}"), LAYER_FORMAT_HINT)
+    Error::input(
+        format!("{place}: {prefix}{}", problem.message),
+        LAYER_FORMAT_HINT,
+    )
 }
 
 // ---- strict deserialization ------------------------------------------------------------
