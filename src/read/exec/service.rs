@@ -66,12 +66,20 @@ impl Runner {
         // A group of its own: stopping it also stops what a dispatcher or wrapper started.
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         die_with_parent(&mut command);
-        let child = command.spawn().map_err(|e| {
+        // A SIGTERM between the spawn and the tracking would kill nestor before it knows the
+        // group to take along: hold the three signals back in this thread until it does (the
+        // child starts with an empty mask; std resets it).
+        let held = signals::Held::new();
+        let spawned = command.spawn();
+        if let Ok(child) = &spawned {
+            signals::track(child.id());
+        }
+        drop(held);
+        let child = spawned.map_err(|e| {
             fail(Failure::Spawn {
                 detail: e.to_string(),
             })
         })?;
-        signals::track(child.id());
         Ok(Service {
             child,
             tool,
@@ -171,6 +179,44 @@ mod signals {
     /// Process groups of the live services (0 = free slot). A handler may only touch atomics.
     static GROUPS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
     static INSTALL: Once = Once::new();
+
+    /// The three signals blocked in this thread (the handler installed first) until drop,
+    /// when a pending one is delivered.
+    pub struct Held(Option<libc::sigset_t>);
+
+    impl Held {
+        #[allow(unsafe_code)]
+        pub fn new() -> Held {
+            INSTALL.call_once(install);
+            // SAFETY: sigset_t values we own, filled by sigemptyset/sigaddset; pthread_sigmask
+            // only changes this thread's mask and writes the old one into `old`.
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                let mut old: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    libc::sigaddset(&mut set, signal);
+                }
+                if libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old) == 0 {
+                    Held(Some(old))
+                } else {
+                    Held(None)
+                }
+            }
+        }
+    }
+
+    impl Drop for Held {
+        #[allow(unsafe_code)]
+        fn drop(&mut self) {
+            if let Some(old) = self.0.take() {
+                // SAFETY: restores the mask saved by `new` for this thread.
+                unsafe {
+                    libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+                }
+            }
+        }
+    }
 
     pub fn track(pid: u32) {
         INSTALL.call_once(install);
