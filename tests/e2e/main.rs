@@ -1,6 +1,7 @@
 //! End-to-end tests: the REAL kubectl against the replay API server (`crates/replay`), the
-//! plugin invoked as `kubectl nestor ...` through kubectl's own plugin discovery. A second
-//! integration binary beside `tests/cli` (stub tools): see `support` for the bed.
+//! plugin invoked as `kubectl nestor ...` through kubectl's own plugin discovery (`readpath`
+//! runs the binary itself, to compare its two read paths and watch its proxy). The one
+//! integration binary with real components, beside `tests/cli` (stub tools): see `support`.
 
 mod support;
 
@@ -8,4 +9,5 @@ mod failures;
 mod health;
 mod quickstart;
 mod readonly;
+mod readpath;
 mod scenarios;

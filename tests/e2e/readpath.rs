@@ -1,4 +1,4 @@
-//! The two read paths agree (issue 6): `preview` through one `kubectl proxy` (the default)
+//! The two read paths agree: `preview` through one `kubectl proxy` (the default)
 //! prints exactly what it printed with one kubectl per read (`NESTOR_READ_PATH=processes`,
 //! the read path before the optimisation), on every replay scenario — the REAL kubectl
 //! against `nestor_replay::Server`. And the proxy never outlives a run: its process group
@@ -16,24 +16,10 @@ use std::time::{Duration, Instant};
 use nestor_replay::{fixtures, Config, Server};
 use serde_json::Value;
 
-fn real_kubectl() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("NESTOR_E2E_KUBECTL").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    let found = std::env::var_os("PATH").and_then(|path| {
-        std::env::split_paths(&path)
-            .map(|d| d.join("kubectl"))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() && std::env::var_os("CI").is_some() {
-        panic!("no kubectl on PATH: .ci/run installs one; these tests need it");
-    }
-    found
-}
-
+/// The real kubectl (the bed's rule: `NESTOR_E2E_KUBECTL`, else PATH), or skip saying so.
 macro_rules! kubectl_or_skip {
     () => {
-        match real_kubectl() {
+        match crate::support::real_kubectl() {
             Some(k) => k,
             None => {
                 eprintln!(
@@ -45,9 +31,6 @@ macro_rules! kubectl_or_skip {
         }
     };
 }
-
-const LAYERS: &str =
-    "[k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]";
 
 /// A temp repo with one stack, a temp HOME, a private TMPDIR for nestor (where the proxy's
 /// socket directory goes), and the replay server.
@@ -119,18 +102,9 @@ impl Bed {
         let kc = bed.home.join(".kube/dirqual.config");
         dir(bed.home.join(".kube"));
         bed.server.write_kubeconfig(&kc).expect("kubeconfig");
-        let nodes: String = (1..=4)
-            .map(|i| {
-                let role = if i == 1 { "control-plane" } else { "worker" };
-                format!("  - {{ name: dirqual{i}, role: {role} }}\n")
-            })
-            .collect();
         bed.stack(
             "dirqual",
-            &format!(
-                "name: dirqual\ntarget_kind: prod\nkubeconfig: ~/.kube/dirqual.config\nendpoint: {}\nnodes:\n{nodes}layers: {LAYERS}\n",
-                bed.server.url()
-            ),
+            &crate::support::dirqual_topology(&bed.server.url()),
         );
         bed
     }
