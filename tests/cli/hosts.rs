@@ -213,7 +213,9 @@ fn fleet(spec: &[(&str, &str, Option<&str>, bool)]) -> Fleet {
     fs::write(
         &wrapper,
         format!(
-            "#!/bin/sh\n{{ printf 'ssh'; for a in \"$@\"; do printf '\\037%s' \"$a\"; done; echo; }} >> '{log}'\nexec {SSH} -F '{config}' \"$@\"\n",
+            // Hosts are read in parallel: the line is written with ONE write, so that two
+            // wrappers never interleave their logs.
+            "#!/bin/sh\nsep=$(printf '\\037')\nline=ssh\nfor a in \"$@\"; do line=\"$line$sep$a\"; done\nprintf '%s\\n' \"$line\" >> '{log}'\nexec {SSH} -F '{config}' \"$@\"\n",
             log = bed.log.display(),
             config = config.display()
         ),

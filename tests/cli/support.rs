@@ -60,7 +60,9 @@ impl Bed {
             ""
         };
         let script = format!(
-            "#!/bin/sh\n{{ printf '{name}'; for a in \"$@\"; do printf '\\037%s' \"$a\"; done; echo; }} >> '{log}'\n{guard}{body}\n",
+            // One write per line: stubs run in parallel (ssh to several hosts beside kubectl)
+            // and must not interleave their log lines.
+            "#!/bin/sh\n_sep=$(printf '\\037')\n_line='{name}'\nfor a in \"$@\"; do _line=\"$_line$_sep$a\"; done\nprintf '%s\\n' \"$_line\" >> '{log}'\n{guard}{body}\n",
             log = self.log.display()
         );
         let path = self.bin.join(name);
