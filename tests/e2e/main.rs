@@ -6,6 +6,7 @@
 mod support;
 
 mod failures;
+mod golden_text;
 mod health;
 mod quickstart;
 mod readonly;

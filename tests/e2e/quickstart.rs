@@ -5,7 +5,7 @@
 //! (`tests/e2e/golden/`; `NESTOR_UPDATE_GOLDEN=1` rewrites them).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use crate::bed_or_skip;
@@ -30,30 +30,6 @@ fn readme_quickstart() -> Vec<String> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(String::from)
         .collect()
-}
-
-/// `expected` from `tests/e2e/golden/NAME`, or write it with NESTOR_UPDATE_GOLDEN=1.
-fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/e2e/golden")
-        .join(name);
-    if std::env::var_os("NESTOR_UPDATE_GOLDEN").is_some() {
-        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        fs::write(&path, actual).expect("write golden");
-        return;
-    }
-    let expected = fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (NESTOR_UPDATE_GOLDEN=1 cargo test --test e2e quickstart writes it)",
-            path.display()
-        )
-    });
-    assert_eq!(
-        actual,
-        expected,
-        "{} differs (NESTOR_UPDATE_GOLDEN=1 rewrites it)",
-        path.display()
-    );
 }
 
 struct Shell<'a> {

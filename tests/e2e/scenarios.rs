@@ -9,16 +9,13 @@ use crate::support::*;
 #[test]
 fn regression_incident_dirqual_plans_exactly_datalake_and_certs() {
     let bed = bed_or_skip!(E2e::dirqual());
+    // The text, exactly: tests/e2e/golden/text-dirqual.txt (golden_text.rs). Here: no VM
+    // section anywhere, and the same plan in the document.
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
     assert_eq!(text.code, Some(0), "{text:?}");
-    let out = &text.stdout;
-    assert!(!out.contains("VM"), "prod has no VM section:\n{out}");
-    assert!(out.contains("REAL (read live, not stored)"), "{out}");
-    assert!(out.contains("dirqual1..4, 4/4 Ready"), "{out}");
-    assert!(out.contains("PLAN: 2 layer(s) to install\n"), "{out}");
     assert!(
-        out.find("install datalake") < out.find("install certs"),
-        "{out}"
+        !text.stdout.contains("VM"),
+        "prod has no VM section:\n{text:?}"
     );
 
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);

@@ -375,3 +375,36 @@ pub fn plan_ids(v: &serde_json::Value, list: &str) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// `expected` from `tests/e2e/golden/NAME`, or write it with NESTOR_UPDATE_GOLDEN=1.
+pub fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/e2e/golden")
+        .join(name);
+    if std::env::var_os("NESTOR_UPDATE_GOLDEN").is_some() {
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(&path, actual).expect("write golden");
+        return;
+    }
+    let expected = fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (NESTOR_UPDATE_GOLDEN=1 cargo test --test e2e writes it)",
+            path.display()
+        )
+    });
+    assert_eq!(
+        actual,
+        expected,
+        "{} differs (NESTOR_UPDATE_GOLDEN=1 rewrites it)",
+        path.display()
+    );
+}
+
+impl E2e {
+    /// `text` with this bed's variable parts made stable: the server's URL (its port) and
+    /// the temp dir.
+    pub fn stable(&self, text: &str) -> String {
+        text.replace(&self.server.url(), "http://127.0.0.1:PORT")
+            .replace(&self.tmp.path().display().to_string(), "/t")
+    }
+}
