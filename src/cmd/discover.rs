@@ -211,6 +211,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         let kubeconfig = as_written(&resolution.path, ctx.env.home.as_deref());
         let text = skeleton::emit(&skeleton::Found {
             name: &name,
+            kind: stack.as_ref().map_or(TargetKind::Prod, |s| s.kind()),
             kubeconfig: &kubeconfig,
             endpoint: &doc.target.endpoint,
             context: &doc.target.context,

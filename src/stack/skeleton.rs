@@ -11,11 +11,15 @@
 use crate::model::observation::Node;
 use crate::model::state::{LayerReport, State};
 use crate::stack::schema::{is_dns1123_label, is_dns1123_subdomain};
+use crate::stack::TargetKind;
 
 /// What the skeleton is made of.
 pub struct Found<'a> {
     /// The stack name: a DNS-1123 label, the file stem it will be saved under.
     pub name: &'a str,
+    /// `prod`, unless the stack discovered is a lima bench (its kubeconfig is the bench's:
+    /// no `kubeconfig:` nor `endpoint:` is written for it).
+    pub kind: TargetKind,
     /// The kubeconfig as the topology should say it (`~/...` under HOME).
     pub kubeconfig: &'a str,
     pub endpoint: &'a str,
@@ -44,9 +48,11 @@ pub fn emit(f: &Found) -> String {
         comment(f.context)
     ));
     y.push_str(&format!("name: {}\n", scalar(f.name)));
-    y.push_str("target_kind: prod\n");
-    y.push_str(&format!("kubeconfig: {}\n", scalar(f.kubeconfig)));
-    y.push_str(&format!("endpoint: {}\n", scalar(f.endpoint)));
+    y.push_str(&format!("target_kind: {}\n", f.kind.as_str()));
+    if f.kind == TargetKind::Prod {
+        y.push_str(&format!("kubeconfig: {}\n", scalar(f.kubeconfig)));
+        y.push_str(&format!("endpoint: {}\n", scalar(f.endpoint)));
+    }
     let (valid, invalid): (Vec<&Node>, Vec<&Node>) =
         f.nodes.iter().partition(|n| is_dns1123_subdomain(&n.name));
     if valid.is_empty() {
@@ -206,6 +212,7 @@ mod tests {
         ];
         let text = emit(&Found {
             name: "lab",
+            kind: TargetKind::Prod,
             kubeconfig: "~/.kube/lab.config",
             endpoint: "https://10.0.0.1:6443",
             context: "admin@lab",
@@ -248,6 +255,7 @@ mod tests {
         )];
         let text = emit(&Found {
             name: "lab",
+            kind: TargetKind::Prod,
             kubeconfig: "/tmp/a b#c.config",
             endpoint: "https://h:6443",
             context: "ctx\n- injected",
@@ -273,9 +281,29 @@ mod tests {
     }
 
     #[test]
+    fn a_lima_bench_keeps_its_bench_kubeconfig() {
+        let text = emit(&Found {
+            name: "bench",
+            kind: TargetKind::Lima,
+            kubeconfig: "bench/lima/.work/kubeconfig",
+            endpoint: "https://127.0.0.1:6443",
+            context: "c",
+            nodes: &[node("node1", &["control-plane"])],
+            layers: &[],
+            taken_at: "t",
+        });
+        let raw =
+            crate::stack::schema::parse(&text, Path::new("bench.yaml"), "bench", Some(&known()))
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(raw.target_kind, TargetKind::Lima);
+        assert!(raw.kubeconfig.is_none() && raw.endpoint.is_none(), "{text}");
+    }
+
+    #[test]
     fn nothing_found_is_still_a_loadable_topology() {
         let text = emit(&Found {
             name: "empty",
+            kind: TargetKind::Prod,
             kubeconfig: "/k",
             endpoint: "https://h:6443",
             context: "c",
