@@ -26,8 +26,10 @@ pub mod select;
 pub mod server;
 pub mod status;
 pub mod table;
+pub mod timeline;
 
 pub use audit::AuditEntry;
 pub use fault::{FaultAction, FaultRule};
 pub use fixture::{Cluster, Fixture, ResourceType};
 pub use server::{Config, Server};
+pub use timeline::Stage;

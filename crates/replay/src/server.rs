@@ -10,6 +10,7 @@ use crate::fixture::{Cluster, Fixture, ResourceType};
 use crate::http::{self, ReadOutcome, Request, Response};
 use crate::select::{self, FieldSelector, LabelSelector};
 use crate::status::{self, RequestInfo};
+use crate::timeline::Stage;
 use crate::table::{self, IncludeObject};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -41,6 +42,10 @@ pub struct Config {
     /// Serve aggregated discovery (`apidiscovery.k8s.io/v2`) when asked; when false only
     /// the legacy documents are served, as by an apiserver older than 1.26.
     pub aggregated_discovery: bool,
+    /// Later states of the cluster ([`crate::timeline`]), sorted by `after`.
+    pub stages: Vec<Stage>,
+    /// The path whose answered GETs move the cluster through `stages`.
+    pub stage_path: String,
 }
 
 impl Config {
@@ -55,7 +60,23 @@ impl Config {
             audit_file: None,
             user: "nestor".into(),
             aggregated_discovery: true,
+            stages: Vec::new(),
+            stage_path: crate::timeline::NODES_PATH.into(),
         }
+    }
+
+    /// Serves `fixture` instead once `after` GETs of the stage path (`/api/v1/nodes` unless
+    /// [`Config::stage_path`] says otherwise) have been answered.
+    pub fn then_after(mut self, after: u64, fixture: Fixture) -> Config {
+        self.stages.push(Stage { after, fixture });
+        self.stages.sort_by_key(|s| s.after);
+        self
+    }
+
+    /// Sets the path counted by [`Config::then_after`].
+    pub fn stage_path(mut self, path: &str) -> Config {
+        self.stage_path = path.into();
+        self
     }
 
     /// Sets the listen address.
@@ -97,6 +118,11 @@ impl Config {
 
 struct Shared {
     cluster: Cluster,
+    /// `(after, cluster)` of each later stage, sorted.
+    later: Vec<(u64, Cluster)>,
+    stage_path: String,
+    /// GETs of `stage_path` answered so far.
+    stage_count: AtomicU64,
     faults: RwLock<Vec<FaultRule>>,
     latency: Duration,
     user: String,
@@ -114,6 +140,15 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
+    /// The cluster a request sees once `counted` GETs of the stage path were answered.
+    fn cluster_at(&self, counted: u64) -> &Cluster {
+        let afters: Vec<u64> = self.later.iter().map(|(a, _)| *a).collect();
+        match crate::timeline::stage_index(&afters, counted) {
+            0 => &self.cluster,
+            i => &self.later[i - 1].1,
+        }
+    }
+
     fn is_stopping(&self) -> bool {
         *lock(&self.stopping)
     }
@@ -151,6 +186,11 @@ impl Server {
     /// Compiles the fixture, binds, and starts serving in background threads.
     pub fn start(config: Config) -> Result<Server, String> {
         let cluster = Cluster::build(&config.fixture)?;
+        let later = config
+            .stages
+            .iter()
+            .map(|s| Cluster::build(&s.fixture).map(|c| (s.after, c)))
+            .collect::<Result<Vec<_>, String>>()?;
         let listener = TcpListener::bind(&config.listen)
             .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
         let addr = listener
@@ -168,6 +208,9 @@ impl Server {
         })?;
         let shared = Arc::new(Shared {
             cluster,
+            later,
+            stage_path: config.stage_path,
+            stage_count: AtomicU64::new(0),
             faults: RwLock::new(config.faults),
             latency: config.latency,
             user: config.user,
@@ -225,9 +268,14 @@ impl Server {
             .unwrap_or_else(|p| p.into_inner()) = faults;
     }
 
-    /// The compiled cluster being served.
+    /// The compiled cluster being served (its first stage).
     pub fn cluster(&self) -> &Cluster {
         &self.shared.cluster
+    }
+
+    /// GETs of the stage path answered so far ([`Config::then_after`]).
+    pub fn stage_count(&self) -> u64 {
+        self.shared.stage_count.load(Ordering::SeqCst)
     }
 
     /// A kubeconfig (YAML) whose current context `replay` points at this server with a
@@ -351,6 +399,14 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
             return;
         }
         let is_read = matches!(req.method.as_str(), "GET" | "HEAD");
+        // The stage this request sees: a counted request sees the stage of the requests
+        // answered before it, and moves the next ones on.
+        let counted = if req.method == "GET" && req.path == shared.stage_path {
+            shared.stage_count.fetch_add(1, Ordering::SeqCst)
+        } else {
+            shared.stage_count.load(Ordering::SeqCst)
+        };
+        let cluster = shared.cluster_at(counted);
         let rule = shared
             .faults
             .read()
@@ -378,7 +434,7 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
                             if shared.sleep_or_stop(d) {
                                 return;
                             }
-                            route(shared, &req)
+                            route(shared, cluster, &req)
                         }
                         FaultAction::Status(code) => {
                             let info = RequestInfo::parse(&req.path, is_watch(&req));
@@ -386,7 +442,7 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
                         }
                     }
                 }
-                None => route(shared, &req),
+                None => route(shared, cluster, &req),
             }
         };
         let head_only = req.method == "HEAD";
@@ -408,8 +464,7 @@ fn is_watch(req: &Request) -> bool {
     matches!(req.query_param("watch").as_deref(), Some("true" | "1"))
 }
 
-fn route(shared: &Shared, req: &Request) -> Response {
-    let cluster = &shared.cluster;
+fn route(shared: &Shared, cluster: &Cluster, req: &Request) -> Response {
     let path = req.path.trim_end_matches('/');
     let accept = req.header("accept");
     let segs: Vec<&str> = path.split('/').skip(1).collect();
@@ -441,7 +496,7 @@ fn route(shared: &Shared, req: &Request) -> Response {
         ["apis", g, v] => discovery::api_resource_list(cluster, g, v)
             .map(|d| Response::json(200, &d))
             .unwrap_or_else(|| Response::text(404, "404 page not found\n")),
-        ["api", _, _, ..] | ["apis", _, _, _, ..] => resource(shared, req),
+        ["api", _, _, ..] | ["apis", _, _, _, ..] => resource(cluster, req),
         _ => Response::text(404, "404 page not found\n"),
     }
 }
@@ -487,8 +542,7 @@ fn list_body(t: &ResourceType, metadata: &Value, items: &[&Value]) -> Vec<u8> {
     out
 }
 
-fn resource(shared: &Shared, req: &Request) -> Response {
-    let cluster = &shared.cluster;
+fn resource(cluster: &Cluster, req: &Request) -> Response {
     let watch = is_watch(req);
     let info = RequestInfo::parse(&req.path, watch);
     let Some(ti) = cluster.type_index(&info.group, &info.version, &info.resource) else {
