@@ -19,6 +19,7 @@ pub enum Exit {
     Unreachable = 4,
     /// `--detailed-exitcode`: nothing to install, repair, create or start, but something is
     /// undecided (nestor could not tell). A harness must never read that as "nothing to do".
+    /// `wait`: timed out.
     Undecided = 5,
 }
 

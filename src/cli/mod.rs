@@ -31,9 +31,15 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// The real state of the stack, read live, and the plan of what is really missing.
+    /// The real state of the stack, read live, and the plan of what is really missing; `--all`: every stack.
     #[command(after_help = cmd::preview::EXAMPLES)]
     Preview(cmd::preview::Args),
+    /// Poll the real state until every named layer is healthy (or present); exit 5 on timeout.
+    #[command(long_about = cmd::wait::LONG_ABOUT, after_help = cmd::wait::EXAMPLES)]
+    Wait(cmd::wait::Args),
+    /// What changed between two observations: nodes and layers (snapshot files, or `-` for a live read).
+    #[command(long_about = cmd::diff::LONG_ABOUT, after_help = cmd::diff::EXAMPLES)]
+    Diff(cmd::diff::Args),
     /// The live cluster's inventory: nodes, namespaces, storage classes, API groups, layers detected.
     #[command(after_help = cmd::discover::EXAMPLES)]
     Discover(cmd::discover::Args),
@@ -67,7 +73,7 @@ Examples:
   kubectl nestor discover --kubeconfig ~/.kube/lab.config --emit-topology > stacks/lab.yaml
   kubectl nestor stack select lab
 
-Exit codes: 0 success, 1 error, 2 work to do (--detailed-exitcode), 3 target refused, 4 cluster unreachable, 5 nothing to do but something undecided (--detailed-exitcode).";
+Exit codes: 0 success, 1 error, 2 work to do (--detailed-exitcode), 3 target refused, 4 cluster unreachable, 5 nothing to do but something undecided (--detailed-exitcode), or `wait` timed out.";
 
 const COMPLETION_EXAMPLES: &str = "\
 Examples:

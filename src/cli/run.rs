@@ -87,7 +87,12 @@ fn dispatch(cli: Cli) -> Result<Exit> {
     match &cli.command {
         Command::Completion { shell } => completion(*shell),
         Command::Version => cmd::version::run(cli.global.output),
+        Command::Preview(args) if args.all => {
+            cmd::fleet::run(&ctx()?, args.detailed_exitcode, args.no_ssh)
+        }
         Command::Preview(args) => cmd::preview::run(&ctx()?, args),
+        Command::Wait(args) => cmd::wait::run(&ctx()?, args),
+        Command::Diff(args) => cmd::diff::run(&ctx()?, args),
         Command::Discover(args) => cmd::discover::run(&ctx()?, args),
         Command::Target => cmd::target::run(&ctx()?),
         Command::Stack(command) => cmd::stack::run(&ctx()?, command),

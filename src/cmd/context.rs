@@ -52,8 +52,17 @@ pub struct Global {
     pub verbose: u8,
 }
 
-/// `10s`, `500ms`, `2m`, or a bare number of seconds.
+/// `10s`, `500ms`, `2m`, or a bare number of seconds; at most 1h.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    parse_bounded(s, 3600.0, "1h")
+}
+
+/// `wait --timeout`: like [`parse_duration`], with `h` too, at most 24h.
+pub fn parse_wait_timeout(s: &str) -> Result<Duration, String> {
+    parse_bounded(s, 86_400.0, "24h")
+}
+
+fn parse_bounded(s: &str, max_secs: f64, max: &str) -> Result<Duration, String> {
     let s = s.trim();
     let split = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -66,10 +75,12 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "" | "s" => value,
         "ms" => value / 1000.0,
         "m" => value * 60.0,
+        "h" if max_secs > 3600.0 => value * 3600.0,
+        _ if max_secs > 3600.0 => return Err(format!("`{s}`: unit must be ms, s, m or h")),
         _ => return Err(format!("`{s}`: unit must be ms, s or m")),
     };
-    if !(secs > 0.0 && secs <= 3600.0) {
-        return Err(format!("`{s}` must be more than 0 and at most 1h"));
+    if !(secs > 0.0 && secs <= max_secs) {
+        return Err(format!("`{s}` must be more than 0 and at most {max}"));
     }
     Ok(Duration::from_secs_f64(secs))
 }
@@ -156,6 +167,10 @@ impl Context {
         for n in &resolution.notices {
             crate::output::render::notice(n);
         }
+        if let Some(stack) = stack {
+            // The bench never reads prod (SPEC §14), whatever the command.
+            crate::target::isolation::check_lima(stack, &resolution.path, &self.env)?;
+        }
         Ok(resolution)
     }
 
@@ -185,5 +200,8 @@ mod tests {
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("ten").is_err());
         assert!(parse_duration("5h").is_err());
+        assert_eq!(parse_wait_timeout("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_wait_timeout("10m"), Ok(Duration::from_secs(600)));
+        assert!(parse_wait_timeout("25h").is_err());
     }
 }

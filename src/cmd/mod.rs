@@ -1,11 +1,14 @@
 //! One file per subcommand. Each returns the exit code it decided, or an error.
 
 pub mod context;
+pub mod diff;
 pub mod discover;
 pub mod fetch;
+pub mod fleet;
 pub mod hosts;
 pub mod preview;
 pub mod select;
 pub mod stack;
 pub mod target;
 pub mod version;
+pub mod wait;

@@ -35,19 +35,31 @@ Examples:
   kubectl nestor preview --no-input --detailed-exitcode -o json
 
   # Replay a snapshot saved by `discover --save` (no cluster, no kubectl)
-  kubectl nestor preview --stack dirqual --snapshot dirqual.snapshot.json";
+  kubectl nestor preview --stack dirqual --snapshot dirqual.snapshot.json
+
+  # Save what was read, to compare later with `kubectl nestor diff`
+  kubectl nestor preview --save dirqual.snapshot.json
+
+  # The fleet: every stack, one line each; exit code of the worst
+  kubectl nestor preview --all";
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// Exit 2 when there is something to install, repair, create or start; 5 when there is nothing to do but something nestor could not tell (undecided); 0 only when nothing is to do and everything is decided.
     #[arg(long)]
     pub detailed_exitcode: bool,
-    /// Replay an observation saved by `discover --save FILE` instead of reading live (no kubectl call).
+    /// Replay an observation saved by `discover --save FILE` (or `preview --save FILE`) instead of reading live (no kubectl call).
     #[arg(long, value_name = "FILE")]
     pub snapshot: Option<PathBuf>,
     /// Do not read host-level layers over ssh (etcd-backup, sshd-hardening): they stay unknown, "not read: --no-ssh".
     #[arg(long)]
     pub no_ssh: bool,
+    /// Save what was read live as a snapshot, for `diff` and `preview --snapshot` (prod stacks).
+    #[arg(long, value_name = "FILE", conflicts_with = "snapshot")]
+    pub save: Option<PathBuf>,
+    /// The fleet: every stack of the stacks directory, read in parallel without a prompt (each prod target confirmed by its `endpoint:`), one line each and a total; the exit code is the worst.
+    #[arg(long, conflicts_with_all = ["snapshot", "save"])]
+    pub all: bool,
 }
 
 /// What was read, from where.
@@ -60,6 +72,60 @@ struct Reading {
 
 pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let stack = ctx.topology(None)?;
+    if args.save.is_some() {
+        if args.snapshot.is_some() {
+            return Err(Error::input(
+                "--save writes what was read live: it cannot be combined with --snapshot",
+                "drop --snapshot to save a live read, or copy the snapshot file itself",
+            ));
+        }
+        if stack.kind() == TargetKind::Lima {
+            return Err(Error::input(
+                format!(
+                    "stack {} is a lima bench: --save writes prod observations only",
+                    stack.name()
+                ),
+                "drop --save: the bench is read live (limactl and its own kubeconfig)",
+            ));
+        }
+    }
+    let built = build(ctx, &stack, args.snapshot.as_deref(), args.no_ssh)?;
+    if let (Some(path), Some(target)) = (&args.save, &built.preview.target) {
+        let path = ctx.env.absolute(path);
+        Snapshot::new(target.clone(), built.observation.clone()).save(&path)?;
+        render::notice(&format!("snapshot saved to {}", path.display()));
+    }
+    let preview = built.preview;
+    match ctx.format() {
+        Format::Text => render::out(&preview.text(Paint { on: ctx.color() }))?,
+        f => render::document(f, &preview)?,
+    }
+    if !args.detailed_exitcode {
+        return Ok(Exit::Ok);
+    }
+    Ok(match preview.plan.plan.outcome() {
+        plan::Outcome::Settled => Exit::Ok,
+        plan::Outcome::Work => Exit::PlanNotEmpty,
+        plan::Outcome::Undecided => Exit::Undecided,
+    })
+}
+
+/// One stack, read (or replayed) and judged; nothing printed but the target's notices and,
+/// interactively, the confirmation. `preview`, `preview --all` and `diff -` build on it.
+pub struct Built {
+    pub preview: Preview,
+    /// What was read, as a snapshot would hold it.
+    pub observation: Observation,
+}
+
+/// Read `stack` under the context's target policy (a prompt when interactive, the declared
+/// endpoint otherwise) and build its `Preview`.
+pub fn build(
+    ctx: &Context,
+    stack: &Topology,
+    snapshot: Option<&Path>,
+    no_ssh: bool,
+) -> Result<Built> {
     let catalog = crate::model::catalog::catalog_for(stack.catalog_path().as_deref())?;
     let layer_ids = stack.layer_ids();
     let mut requests = catalog.required_reads(&layer_ids);
@@ -73,8 +139,8 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         workload_namespaces: catalog.workload_namespaces(&layer_ids),
         keep: catalog.object_fields(&layer_ids),
     };
-    let reading = match (stack.kind(), &args.snapshot) {
-        (TargetKind::Prod, Some(file)) => replay(&stack, file)?,
+    let reading = match (stack.kind(), snapshot) {
+        (TargetKind::Prod, Some(file)) => replay(stack, file)?,
         (TargetKind::Lima, Some(_)) => {
             return Err(Error::input(
                 format!(
@@ -86,11 +152,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         }
         (TargetKind::Prod, None) => {
             // Validated before any process runs: a hostile inventory never reaches ssh.
-            let hosts = Hosts::prepare(ctx, &stack, &catalog, &layer_ids, args.no_ssh)?;
-            live_prod(ctx, &stack, &requests, &scope, &hosts)?
+            let hosts = Hosts::prepare(ctx, stack, &catalog, &layer_ids, no_ssh)?;
+            live_prod(ctx, stack, &requests, &scope, &hosts)?
         }
         (TargetKind::Lima, None) => {
-            let mut reading = live_lima(ctx, &stack, &requests, &scope)?;
+            let mut reading = live_lima(ctx, stack, &requests, &scope)?;
             if !crate::read::hosts::host_layers(&catalog, &layer_ids).is_empty() {
                 reading.obs.hosts = HostObservation::skipped(
                     "not read: host-level layers are read on prod stacks only",
@@ -121,21 +187,13 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         Real::new(vm_rows, declared.len(), &reading.obs, reports),
         plan,
     );
-    match ctx.format() {
-        Format::Text => render::out(&preview.text(Paint { on: ctx.color() }))?,
-        f => render::document(f, &preview)?,
-    }
-    if !args.detailed_exitcode {
-        return Ok(Exit::Ok);
-    }
-    Ok(match preview.plan.plan.outcome() {
-        plan::Outcome::Settled => Exit::Ok,
-        plan::Outcome::Work => Exit::PlanNotEmpty,
-        plan::Outcome::Undecided => Exit::Undecided,
+    Ok(Built {
+        preview,
+        observation: reading.obs,
     })
 }
 
-fn target_ref(
+pub fn target_ref(
     resolution: &Resolution,
     kc: &kubeconfig::KubeTarget,
     confirmed_by: &'static str,
@@ -161,27 +219,7 @@ fn live_prod(
     let kc = kubeconfig::read(&resolution.path)?;
     let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
     let reader = Reader::new(&kubectl, ctx.env.read_path);
-    let mut obs = Observation::skipped("not read");
-    let confirmed_by = if ctx.interactive() {
-        // The operator sees the nodes before saying yes; that read is reused below. Its proxy
-        // is stopped before the prompt: nothing runs while the operator thinks.
-        reader.read_into(&[ReadRequest::Nodes], scope, &mut obs)?;
-        if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
-            return Err(e);
-        }
-        let nodes = match &obs.nodes {
-            Ok(n) => render::nodes_line(n),
-            Err(f) => format!("nodes not readable: {f}"),
-        };
-        render::notice_raw(&confirm::prompt_block(stack, &resolution, &kc, &nodes));
-        if !prompt::confirm(&confirm::question(stack)) {
-            return Err(confirm::declined(stack, &resolution, &kc.server));
-        }
-        "prompt"
-    } else {
-        confirm::by_endpoint(stack, &kc.server, &confirm::Origin::kubeconfig(&resolution))?;
-        "endpoint"
-    };
+    let (confirmed_by, mut obs) = confirm_prod(ctx, stack, &resolution, &kc, &reader, scope)?;
     let done: std::collections::BTreeSet<ReadRequest> = if confirmed_by == "prompt" {
         [ReadRequest::Nodes].into_iter().collect()
     } else {
@@ -207,6 +245,43 @@ fn live_prod(
         vms: None,
         source: Source::Live,
     })
+}
+
+/// The prod target policy: interactive, the operator sees the target and the nodes (read
+/// through `reader`, whose proxy is gone before the prompt) and says yes; otherwise the
+/// kubeconfig's server must be the topology's `endpoint:`. Returns `prompt` or `endpoint`, and
+/// the observation holding the nodes read for the prompt (nothing read otherwise). `wait`
+/// confirms once with it before its first poll.
+pub fn confirm_prod(
+    ctx: &Context,
+    stack: &Topology,
+    resolution: &Resolution,
+    kc: &kubeconfig::KubeTarget,
+    reader: &Reader,
+    scope: &Scope,
+) -> Result<(&'static str, Observation)> {
+    let mut obs = Observation::skipped("not read");
+    let confirmed_by = if ctx.interactive() {
+        // The operator sees the nodes before saying yes; that read is reused below. Its proxy
+        // is stopped before the prompt: nothing runs while the operator thinks.
+        reader.read_into(&[ReadRequest::Nodes], scope, &mut obs)?;
+        if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
+            return Err(e);
+        }
+        let nodes = match &obs.nodes {
+            Ok(n) => render::nodes_line(n),
+            Err(f) => format!("nodes not readable: {f}"),
+        };
+        render::notice_raw(&confirm::prompt_block(stack, resolution, kc, &nodes));
+        if !prompt::confirm(&confirm::question(stack)) {
+            return Err(confirm::declined(stack, resolution, &kc.server));
+        }
+        "prompt"
+    } else {
+        confirm::by_endpoint(stack, &kc.server, &confirm::Origin::kubeconfig(resolution))?;
+        "endpoint"
+    };
+    Ok((confirmed_by, obs))
 }
 
 /// Lima, live: limactl and kubectl in parallel; Kubernetes skipped without a bench kubeconfig.

@@ -29,6 +29,11 @@ pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
     let file = stack::select_file(Some(name), &dir, &ctx.env)?;
     // Never point current.yaml at a file that does not load.
     let t = Topology::load(&file, &dir.path, &known_layers)?;
+    if t.kind() == TargetKind::Lima {
+        // A bench that would read prod is never made the active stack (SPEC §14).
+        let bench = t.bench_kubeconfig(&ctx.env)?;
+        crate::target::isolation::check_lima(&t, &bench, &ctx.env)?;
+    }
     switch_current(&dir.path, name)?;
     render::out(&format!(
         "selected stack {name} ({}): {} -> {name}.yaml\n",

@@ -98,6 +98,9 @@ struct StackRow {
     kubeconfig: Option<String>,
     active: bool,
     error: Option<String>,
+    /// Isolation findings (SPEC §14): a lima stack that would read prod, prod stacks
+    /// sharing an endpoint.
+    warnings: Vec<String>,
 }
 
 /// Dispatch a `stack` subcommand.
@@ -123,6 +126,17 @@ pub fn list(ctx: &Context) -> Result<Exit> {
         let is_active = active.as_deref() == Some(name.as_str());
         let row = match Topology::load(&file, &dir.path, &known_layers) {
             Ok(t) => StackRow {
+                warnings: match t.kind() {
+                    TargetKind::Lima => t
+                        .bench_kubeconfig(&ctx.env)
+                        .and_then(|b| target::isolation::check_lima(&t, &b, &ctx.env))
+                        .err()
+                        .filter(|e| e.exit == Exit::Refused)
+                        .map(|e| e.message)
+                        .into_iter()
+                        .collect(),
+                    TargetKind::Prod => vec![],
+                },
                 target_kind: Some(t.kind().as_str()),
                 kubeconfig: match t.kind() {
                     TargetKind::Lima => Some(
@@ -148,10 +162,26 @@ pub fn list(ctx: &Context) -> Result<Exit> {
                     kubeconfig: None,
                     active: is_active,
                     error: Some(message),
+                    warnings: vec![],
                 }
             }
         };
         rows.push(row);
+    }
+    let prods = target::isolation::prod_endpoints(&dir.path, &ctx.env);
+    for (endpoint, stacks) in target::isolation::shared_endpoints(&prods) {
+        for r in rows.iter_mut().filter(|r| stacks.contains(&r.name)) {
+            let others: Vec<&str> = stacks
+                .iter()
+                .filter(|s| **s != r.name)
+                .map(String::as_str)
+                .collect();
+            r.warnings.push(format!(
+                "prod stack {} declares the same endpoint {endpoint} as prod stack {}: one of them targets the wrong cluster",
+                r.name,
+                others.join(", ")
+            ));
+        }
     }
     if ctx.format() == Format::Text {
         let mut table = vec![vec![
@@ -177,6 +207,9 @@ pub fn list(ctx: &Context) -> Result<Exit> {
             render::notice(&format!("no stacks in {}", dir.path.display()));
         } else {
             render::out(&render::table(&table))?;
+        }
+        for w in rows.iter().flat_map(|r| &r.warnings) {
+            render::notice(&format!("warning: {w}"));
         }
     } else {
         render::document(
@@ -322,7 +355,12 @@ pub fn show(ctx: &Context, name: Option<&str>) -> Result<Exit> {
 pub fn env(ctx: &Context, name: Option<&str>) -> Result<Exit> {
     let t = ctx.topology(name)?;
     let path = match t.kind() {
-        TargetKind::Lima => t.bench_kubeconfig(&ctx.env)?,
+        TargetKind::Lima => {
+            // `eval` of this line must never point a bench shell at prod (SPEC §14).
+            let bench = t.bench_kubeconfig(&ctx.env)?;
+            target::isolation::check_lima(&t, &bench, &ctx.env)?;
+            bench
+        }
         TargetKind::Prod => t
             .declared_kubeconfig(&ctx.env)?
             .ok_or_else(|| target::not_declared(t.name()))?,

@@ -5,6 +5,7 @@
 //! snapshot is loaded by path.
 
 pub mod catalog;
+pub mod diff;
 pub mod host_state;
 pub mod observation;
 pub mod plan;

@@ -50,6 +50,20 @@ pub fn out(text: &str) -> Result<()> {
     }
 }
 
+/// Control characters of cluster data as visible escapes (`ESC` → `\x1b`): what was read
+/// never drives the terminal (SPEC §9).
+pub fn escape(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                format!("\\x{:02x}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// A diagnostic line on stderr.
 pub fn notice(text: &str) {
     let _ = writeln!(std::io::stderr(), "kubectl-nestor: {text}");

@@ -113,6 +113,11 @@ impl ApiProxy {
         self.service.pid()
     }
 
+    /// The child still runs (a proxy kept across batches is checked before each one).
+    pub fn alive(&mut self) -> bool {
+        self.service.ended().is_none()
+    }
+
     /// What the child wrote on stderr so far, one line (for a read that failed oddly).
     pub fn stderr(&self) -> String {
         quoted_stderr(&self.dir.path().join("proxy.stderr"))

@@ -11,7 +11,7 @@
 //!   kubectl cannot serve the proxy (it exits at once: an old or wrapped kubectl), or when
 //!   `NESTOR_READ_PATH=processes` asks for it (tests compare both paths).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 
 use crate::env::ReadPath;
@@ -29,6 +29,9 @@ use crate::read::proxy::{ApiProxy, StartError};
 pub struct Reader<'a> {
     kubectl: &'a Kubectl<'a>,
     path: Cell<ReadPath>,
+    /// Keep one proxy across batches (`wait` polls) instead of one per batch.
+    keep: bool,
+    kept: RefCell<Option<ApiProxy>>,
 }
 
 impl<'a> Reader<'a> {
@@ -36,11 +39,23 @@ impl<'a> Reader<'a> {
         Reader {
             kubectl,
             path: Cell::new(path),
+            keep: false,
+            kept: RefCell::new(None),
+        }
+    }
+
+    /// A reader whose proxy serves every batch until the reader is dropped (`wait`: one
+    /// proxy for the whole wait, one round trip per poll). A proxy that ended is restarted.
+    pub fn keeping_proxy(kubectl: &'a Kubectl<'a>, path: ReadPath) -> Reader<'a> {
+        Reader {
+            keep: true,
+            ..Reader::new(kubectl, path)
         }
     }
 
     /// Run every request (concurrently) and record the outcomes into `obs`. The proxy, if
-    /// one is started, is stopped (and its directory removed) before this returns.
+    /// one is started, is stopped (and its directory removed) before this returns, unless
+    /// the reader keeps it.
     pub fn read_into(
         &self,
         requests: &[ReadRequest],
@@ -59,20 +74,42 @@ impl<'a> Reader<'a> {
         if self.path.get() == ReadPath::Processes {
             return read_with_processes(self.kubectl, requests, obs);
         }
-        let runner = self.kubectl.runner();
-        match ApiProxy::start(self.kubectl) {
-            Ok(proxy) => {
-                crate::read::apiread::read_into(self.kubectl, &proxy, requests, scope, obs);
-                drop(proxy);
-                Ok(())
+        let mut kept = self.kept.borrow_mut();
+        if let Some(proxy) = kept.as_mut() {
+            if !proxy.alive() {
+                self.kubectl.runner().trace(&format!(
+                    "proxy: pid {} ended; starting another",
+                    proxy.pid()
+                ));
+                *kept = None;
             }
+        }
+        let proxy = match kept.take() {
+            Some(p) => p,
+            None => match self.start(requests, obs)? {
+                Some(p) => p,
+                None => return Ok(()),
+            },
+        };
+        crate::read::apiread::read_into(self.kubectl, &proxy, requests, scope, obs);
+        if self.keep {
+            *kept = Some(proxy);
+        }
+        Ok(())
+    }
+
+    /// Start a proxy; `None` when the batch was read (or recorded as failed) another way.
+    fn start(&self, requests: &[ReadRequest], obs: &mut Observation) -> Result<Option<ApiProxy>> {
+        match ApiProxy::start(self.kubectl) {
+            Ok(proxy) => Ok(Some(proxy)),
             Err(StartError::Fatal(e)) => Err(e.into_error()),
             Err(StartError::Unavailable(detail)) => {
-                runner.trace(&format!(
+                self.kubectl.runner().trace(&format!(
                     "proxy: unavailable ({detail}); reading with one kubectl per read"
                 ));
                 self.path.set(ReadPath::Processes);
-                read_with_processes(self.kubectl, requests, obs)
+                read_with_processes(self.kubectl, requests, obs)?;
+                Ok(None)
             }
             Err(StartError::TimedOut { detail, .. }) => {
                 // Reading another way would only wait as long again: every read timed out.
@@ -80,7 +117,7 @@ impl<'a> Reader<'a> {
                 for request in requests {
                     obs.record(request, Err(failure.clone()));
                 }
-                Ok(())
+                Ok(None)
             }
         }
     }

@@ -3,6 +3,7 @@
 //! authoritative so a bench command can never read another cluster.
 
 pub mod confirm;
+pub mod isolation;
 pub mod kubeconfig;
 
 use std::path::{Path, PathBuf};

@@ -211,6 +211,69 @@ fn documents_match_docs_output_md() {
         .expect("run");
     samples.push(serde_json::from_slice(&out.stdout).expect("json"));
 
+    // wait: reached at the first poll.
+    samples.push(json(
+        bed.cmd()
+            .args([
+                "wait",
+                "--for=healthy",
+                "k8s",
+                "--timeout",
+                "5s",
+                "-o",
+                "json",
+            ])
+            .output()
+            .expect("run"),
+    ));
+
+    // diff: the saved snapshot against an edited copy (a node gone, one added, one NotReady,
+    // one upgraded), so every list of the document holds an element.
+    let mut later: Value =
+        serde_json::from_str(&fs::read_to_string(&snap).expect("snapshot")).expect("json");
+    if let Some(nodes) = later["observation"]["nodes"]["ok"].as_array_mut() {
+        nodes.retain(|n| n["name"] != "dirqual4");
+        nodes[0]["kubeletVersion"] = Value::from("v1.32.0");
+        nodes[1]["ready"] = Value::from(false);
+        let mut extra = nodes[2].clone();
+        extra["name"] = Value::from("dirqual5");
+        nodes.push(extra);
+    }
+    let snap2 = bed.tmp.path().join("s2.json");
+    fs::write(&snap2, serde_json::to_string(&later).expect("encode")).expect("write");
+    let diff = json(
+        bed.cmd()
+            .args([
+                "diff",
+                snap_arg,
+                snap2.to_str().unwrap_or_default(),
+                "-o",
+                "json",
+            ])
+            .output()
+            .expect("run"),
+    );
+    assert_eq!(
+        diff["nodes"]["removed"],
+        serde_json::json!(["dirqual4"]),
+        "{diff}"
+    );
+    samples.push(diff);
+
+    // The fleet: a read stack, an invalid one (error), a lima bench without kubeconfig, and
+    // two prod stacks declaring one endpoint.
+    bed.write_stack(
+        "dirqual-copy",
+        "name: dirqual-copy\ntarget_kind: prod\nendpoint: https://10.67.2.11:6443\n",
+    );
+    let out = bed
+        .cmd()
+        .args(["preview", "--all", "-o", "json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    samples.push(serde_json::from_slice(&out.stdout).expect("json"));
+
     // Lima: every VM status, Kubernetes skipped.
     let lima = Bed::new();
     lima.write_stack("bench", LIMA_BENCH.replace("node3, role: worker }", "node3, role: worker }\n  - { name: node4, role: worker }\n  - { name: node5, role: worker }").as_str());

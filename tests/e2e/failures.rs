@@ -80,6 +80,9 @@ fn limactl_missing_for_a_lima_stack_is_exit_1() {
         "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\n  - { name: node2, role: worker }\n  - { name: node3, role: worker }\nlayers: [k8s, cni]\n",
     );
     bed.select("bench");
+    // The bed's prod stack declares this same server: the bench would read prod and be
+    // refused (SPEC §14) before limactl is looked for. This bench is alone in its repo.
+    fs::remove_file(bed.stacks.join("dirqual.yaml")).expect("rm");
     let bench_kc = bed.repo.join("bench/lima/.work/kubeconfig");
     fs::create_dir_all(bench_kc.parent().expect("parent")).expect("mkdir");
     bed.server.write_kubeconfig(&bench_kc).expect("kubeconfig");

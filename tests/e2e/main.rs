@@ -5,10 +5,14 @@
 
 mod support;
 
+mod diff;
 mod failures;
+mod fleet;
 mod golden_text;
 mod health;
+mod isolation;
 mod quickstart;
 mod readonly;
 mod readpath;
 mod scenarios;
+mod wait;

@@ -29,9 +29,10 @@ pub fn stage_index(stages_after: &[u64], counted: u64) -> usize {
 }
 
 /// The RGW rollout: `(before, after)`. Both are `dirqual-full` with the CephCluster in
-/// `HEALTH_WARN` for `MON_DISK_LOW` (never benign, never clearing). Before, the RGW
-/// Deployment `rook-ceph/rook-ceph-rgw-s3-a` has 0 of 2 replicas available (the datalake is
-/// degraded); after, 2 of 2 (the datalake is present).
+/// `HEALTH_WARN` for `MON_DISK_LOW` (never benign, never clearing). Before, the object store
+/// `rook-ceph/s3` is in phase `Progressing` and its RGW Deployment `rook-ceph-rgw-s3-a` has
+/// 0 of 2 replicas available (the datalake is degraded); after, phase `Ready` and 2 of 2
+/// (the datalake is present).
 pub fn rgw_rollout() -> (Fixture, Fixture) {
     let mut base = fixtures::dirqual_full();
     for o in base.objects.iter_mut() {
@@ -47,6 +48,13 @@ pub fn rgw_rollout() -> (Fixture, Fixture) {
     for o in before.objects.iter_mut() {
         if is(o, "Deployment", "rook-ceph-rgw-s3-a") {
             set_unavailable(o);
+        }
+        if is(o, "CephObjectStore", "s3") {
+            o["status"]["phase"] = json!("Progressing");
+            o["status"]["conditions"] = json!([
+                {"type": "Connected", "status": "False", "reason": "ObjectStoreCreating",
+                 "message": "waiting for the rgw pods to be ready"}
+            ]);
         }
     }
     (before, after)
@@ -87,7 +95,7 @@ mod tests {
     }
 
     #[test]
-    fn rgw_rollout_differs_only_in_the_rgw_deployment() {
+    fn rgw_rollout_differs_only_in_the_object_store_and_its_rgw() {
         let (before, after) = rgw_rollout();
         assert_eq!(before.objects.len(), after.objects.len());
         let differing: Vec<&str> = before
@@ -97,7 +105,7 @@ mod tests {
             .filter(|(a, b)| a != b)
             .filter_map(|(a, _)| a["metadata"]["name"].as_str())
             .collect();
-        assert_eq!(differing, ["rook-ceph-rgw-s3-a"]);
+        assert_eq!(differing, ["s3", "rook-ceph-rgw-s3-a"]);
         let rgw = |f: &Fixture| {
             f.objects
                 .iter()

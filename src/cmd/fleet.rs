@@ -1,0 +1,378 @@
+//! `preview --all`: the fleet view (SPEC §14). Every stack of the stacks directory (not
+//! `current.yaml`) is previewed in parallel, at most [`MAX_PARALLEL`] at a time, each under
+//! the non-interactive target policy (a prod target must be its `endpoint:`; no prompt, even
+//! on a terminal). One aligned line per stack and a total; `-o json|yaml` is a
+//! `PreviewList` of each stack's `Preview` document or its error. One stack's failure never
+//! hides the others: it is that stack's line, and the exit code is the worst outcome.
+
+use serde::Serialize;
+
+use crate::cmd::context::{known_layers, Context};
+use crate::error::{Error, Exit, Result};
+use crate::model::plan::Outcome;
+use crate::model::state::State;
+use crate::output::render::{self, escape, Format, Paint, API_VERSION};
+use crate::output::report::Preview;
+use crate::stack::Topology;
+use crate::target::isolation;
+
+/// Stacks previewed at the same time. Each costs two processes (kubectl proxy, and the
+/// dispatcher's) and a few threads; ten stacks fit in one round.
+pub const MAX_PARALLEL: usize = 16;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PreviewList {
+    api_version: &'static str,
+    kind: &'static str,
+    stacks_dir: String,
+    items: Vec<Item>,
+    total: Total,
+    /// Prod stacks that declare the same `endpoint:`.
+    shared_endpoints: Vec<SharedEndpoint>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Item {
+    name: String,
+    file: String,
+    /// `null` when the topology does not load.
+    target_kind: Option<&'static str>,
+    /// The API server read, else the topology's `endpoint:` (`null` when neither is known).
+    endpoint: Option<String>,
+    /// `ok`, `work`, `undecided`, `refused`, `unreachable` or `error`.
+    outcome: &'static str,
+    /// What `kubectl nestor --stack NAME preview` would exit with (same flags).
+    exit_code: u8,
+    preview: Option<Preview>,
+    error: Option<ErrorDoc>,
+}
+
+#[derive(Serialize)]
+struct ErrorDoc {
+    message: String,
+    hint: String,
+}
+
+#[derive(Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Total {
+    stacks: usize,
+    ok: usize,
+    work: usize,
+    undecided: usize,
+    refused: usize,
+    unreachable: usize,
+    error: usize,
+}
+
+#[derive(Serialize)]
+struct SharedEndpoint {
+    endpoint: String,
+    stacks: Vec<String>,
+}
+
+pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
+    if ctx.global.stack.is_some() {
+        return Err(Error::input(
+            "--all previews every stack of the stacks directory: it takes no --stack",
+            "drop --stack (or drop --all to preview one stack)",
+        ));
+    }
+    if ctx.global.kubeconfig.is_some() {
+        return Err(Error::input(
+            "--all reads each stack through its own kubeconfig: it takes no --kubeconfig",
+            "drop --kubeconfig; each stack's topology declares its target",
+        ));
+    }
+    let dir = ctx.stacks_dir()?;
+    let files = dir.stack_files()?;
+    if files.is_empty() {
+        return Err(Error::input(
+            format!("no stacks in {}", dir.path.display()),
+            "add a stack file stacks/<name>.yaml (see `kubectl nestor stack list`)",
+        ));
+    }
+    // The fleet's policy: never a prompt, and an exported KUBECONFIG chooses no stack's
+    // target (it can only be one stack's file).
+    let mut env = ctx.env.clone();
+    if let Some(k) = env.kubeconfig.take() {
+        render::notice(&format!(
+            "KUBECONFIG ({}) ignored by --all: each stack is read through its own kubeconfig",
+            k.to_string_lossy()
+        ));
+    }
+    let mut global = ctx.global.clone();
+    global.no_input = true;
+    let fleet = Context::new(global, env);
+
+    let items = parallel(&files, |file| {
+        preview_one(&fleet, &dir.path, file, detailed_exitcode, no_ssh)
+    });
+    let shared: Vec<SharedEndpoint> =
+        isolation::shared_endpoints(&isolation::prod_endpoints(&dir.path, &ctx.env))
+            .into_iter()
+            .map(|(endpoint, stacks)| SharedEndpoint { endpoint, stacks })
+            .collect();
+    for s in &shared {
+        render::notice(&format!(
+            "warning: prod stacks {} declare the same endpoint {}: one of them targets the wrong cluster",
+            s.stacks.join(", "),
+            s.endpoint
+        ));
+    }
+    let mut total = Total {
+        stacks: items.len(),
+        ..Total::default()
+    };
+    for i in &items {
+        *match i.outcome {
+            "ok" => &mut total.ok,
+            "work" => &mut total.work,
+            "undecided" => &mut total.undecided,
+            "refused" => &mut total.refused,
+            "unreachable" => &mut total.unreachable,
+            _ => &mut total.error,
+        } += 1;
+    }
+    let worst = items
+        .iter()
+        .map(|i| i.exit_code)
+        .max_by_key(|c| severity(*c))
+        .unwrap_or(0);
+    let list = PreviewList {
+        api_version: API_VERSION,
+        kind: "PreviewList",
+        stacks_dir: dir.path.display().to_string(),
+        items,
+        total,
+        shared_endpoints: shared,
+    };
+    match ctx.format() {
+        Format::Text => render::out(&text(&list, Paint { on: ctx.color() }))?,
+        f => render::document(f, &list)?,
+    }
+    Ok(exit_of(worst))
+}
+
+/// Run `f` over `files` on at most [`MAX_PARALLEL`] threads; results in the files' order.
+fn parallel<T: Send>(
+    files: &[std::path::PathBuf],
+    f: impl Fn(&std::path::Path) -> T + Sync,
+) -> Vec<T> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<T>>> = Mutex::new(files.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..files.len().min(MAX_PARALLEL) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(file) = files.get(i) else { break };
+                let out = f(file);
+                if let Ok(mut s) = slots.lock() {
+                    s[i] = Some(out);
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn preview_one(
+    ctx: &Context,
+    stacks_dir: &std::path::Path,
+    file: &std::path::Path,
+    detailed_exitcode: bool,
+    no_ssh: bool,
+) -> Item {
+    let name = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let loaded = Topology::load(file, stacks_dir, &known_layers);
+    let target_kind = loaded.as_ref().ok().map(|t| t.kind().as_str());
+    let declared = loaded
+        .as_ref()
+        .ok()
+        .and_then(|t| t.raw.endpoint.as_ref().map(|e| e.to_string()));
+    // A panic in one stack's read is that stack's error, never the fleet's.
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        loaded.and_then(|t| crate::cmd::preview::build(ctx, &t, None, no_ssh))
+    }))
+    .unwrap_or_else(|_| Err(Error::internal(format!("previewing stack {name} panicked"))));
+    let file = file.display().to_string();
+    match built {
+        Ok(b) => {
+            let outcome = plan_outcome(&b.preview);
+            let exit_code = match (detailed_exitcode, outcome) {
+                (true, "work") => Exit::PlanNotEmpty.code(),
+                (true, "undecided") => Exit::Undecided.code(),
+                _ => Exit::Ok.code(),
+            };
+            Item {
+                name,
+                file,
+                target_kind,
+                endpoint: b
+                    .preview
+                    .target
+                    .as_ref()
+                    .map(|t| t.endpoint.clone())
+                    .or(declared),
+                outcome,
+                exit_code,
+                preview: Some(b.preview),
+                error: None,
+            }
+        }
+        Err(e) => Item {
+            name,
+            file,
+            target_kind,
+            endpoint: declared,
+            outcome: match e.exit {
+                Exit::Refused => "refused",
+                Exit::Unreachable => "unreachable",
+                _ => "error",
+            },
+            exit_code: e.exit.code(),
+            preview: None,
+            error: Some(ErrorDoc {
+                message: crate::error::one_line(&e.message),
+                hint: crate::error::one_line(&e.hint),
+            }),
+        },
+    }
+}
+
+/// `ok`, `work` or `undecided`: the plan's outcome, as `--detailed-exitcode` reads it.
+fn plan_outcome(p: &Preview) -> &'static str {
+    match p.plan.plan.outcome() {
+        Outcome::Settled => "ok",
+        Outcome::Work => "work",
+        Outcome::Undecided => "undecided",
+    }
+}
+
+/// The worst outcome wins the fleet's exit code: a refused target first (the most
+/// dangerous), then an unreachable cluster, an error, work to do (2), undecided (5), ok.
+fn severity(code: u8) -> u8 {
+    match code {
+        3 => 6,
+        4 => 5,
+        1 => 4,
+        2 => 3,
+        5 => 2,
+        0 => 0,
+        _ => 1,
+    }
+}
+
+fn exit_of(code: u8) -> Exit {
+    match code {
+        1 => Exit::Error,
+        2 => Exit::PlanNotEmpty,
+        3 => Exit::Refused,
+        4 => Exit::Unreachable,
+        5 => Exit::Undecided,
+        _ => Exit::Ok,
+    }
+}
+
+fn plan_size(p: &Preview) -> usize {
+    let plan = &p.plan.plan;
+    plan.install.len()
+        + plan.repair.len()
+        + plan.undecided.len()
+        + plan.vms_to_create.len()
+        + plan.vms_to_start.len()
+        + plan.vms_broken.len()
+        + plan.vms_undecided.len()
+}
+
+fn text(list: &PreviewList, paint: Paint) -> String {
+    let mut rows = vec![[
+        "STACK",
+        "KIND",
+        "TARGET",
+        "NODES",
+        "LAYERS P/D/A/U",
+        "PLAN",
+        "OUTCOME",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for i in &list.items {
+        let kind = i.target_kind.unwrap_or("invalid").to_string();
+        let outcome = match i.outcome {
+            "ok" => paint.green("ok"),
+            "work" | "undecided" => paint.yellow(i.outcome),
+            other => paint.red(other),
+        };
+        let endpoint = i
+            .endpoint
+            .as_deref()
+            .map(escape)
+            .unwrap_or_else(|| "-".into());
+        let row = match &i.preview {
+            Some(p) => {
+                let count = |s: State| p.real.layers.iter().filter(|l| l.state == s).count();
+                let nodes = &p.real.nodes;
+                vec![
+                    i.name.clone(),
+                    kind,
+                    endpoint.clone(),
+                    if nodes.error.is_some() {
+                        format!("?/{}", nodes.declared)
+                    } else {
+                        format!("{}/{}", nodes.ready, nodes.declared)
+                    },
+                    format!(
+                        "{}/{}/{}/{}",
+                        count(State::Present),
+                        count(State::Degraded),
+                        count(State::Absent),
+                        count(State::Unknown)
+                    ),
+                    plan_size(p).to_string(),
+                    outcome,
+                ]
+            }
+            None => vec![
+                i.name.clone(),
+                kind,
+                endpoint,
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                outcome,
+            ],
+        };
+        rows.push(row);
+    }
+    let mut out = render::table(&rows);
+    let t = &list.total;
+    out.push_str(&format!(
+        "total: {} stacks: {} ok, {} work, {} undecided, {} refused, {} unreachable, {} error\n",
+        t.stacks, t.ok, t.work, t.undecided, t.refused, t.unreachable, t.error
+    ));
+    for i in &list.items {
+        if let Some(e) = &i.error {
+            out.push_str(&format!(
+                "{} ({}): {}\n  hint: {}\n",
+                i.name,
+                i.outcome,
+                escape(&e.message),
+                escape(&e.hint)
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,457 @@
+//! `wait --for=healthy|present LAYER...`: poll the real state until every named layer
+//! reaches the condition, for bash harnesses that install a layer and then wait for it
+//! (SPEC §14). The reads and the states are preview's; `unknown` (a failed read) never
+//! counts as reached. The target is confirmed once, before the first poll; the read path
+//! keeps one `kubectl proxy` for the whole wait, so a poll after the first costs one round
+//! trip. Progress goes to stderr: on a terminal one live line per layer, redrawn in place;
+//! otherwise one line per state change. The result is printed on stdout.
+
+use std::collections::BTreeSet;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::cmd::context::{parse_duration, parse_wait_timeout, Context};
+use crate::cmd::preview::{confirm_prod, target_ref};
+use crate::error::{Error, Exit, Result};
+use crate::model::observation::{Observation, ReadRequest, Scope};
+use crate::model::state::{self, LayerReport, State};
+use crate::output::render::{self, escape, Format, Paint, API_VERSION};
+use crate::output::report::TargetRef;
+use crate::read::kubectl::Kubectl;
+use crate::read::reader::{self, Reader};
+use crate::stack::TargetKind;
+use crate::target::kubeconfig;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  # After installing the datalake: wait until it is present and healthy (exit 5 after 10m)
+  kubectl nestor wait --for=healthy datalake
+
+  # Several layers, a bench-sized timeout, a poll every 2s
+  kubectl nestor wait --for=healthy datalake certs --timeout 4m --interval 2s
+
+  # Detected is enough (degraded counts), as a document for a script
+  kubectl nestor wait --for=present ceph --no-input -o json";
+
+/// The long `--help` text.
+pub const LONG_ABOUT: &str = "Poll the real state of the stack until every named layer reaches the condition: `--for=healthy` (present: detected and every health check true) or `--for=present` (detected: present or degraded). The reads and states are preview's; unknown (a failed read) never counts as reached.\n\nThe target is confirmed once, before the first poll; the read path keeps one kubectl proxy for the whole wait. Progress goes to stderr: on a terminal one live line per layer, redrawn in place; otherwise one line per state change. The result goes to stdout (`-o json`: a `Wait` document). Exit 0 when reached, 5 on timeout (with the last evidence of each layer not there), 3 target refused, 4 unreachable at the first poll.";
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The condition: healthy (present and healthy) or present (detected, even degraded).
+    #[arg(long = "for", value_enum, value_name = "CONDITION")]
+    pub condition: WaitFor,
+    /// Layer ids to wait for (the stack's catalog).
+    #[arg(required = true, value_name = "LAYER")]
+    pub layers: Vec<String>,
+    /// Give up after this long (exit 5), e.g. 10m, 90s, 1h.
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_wait_timeout)]
+    pub timeout: Duration,
+    /// Time from the start of one poll to the start of the next.
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration)]
+    pub interval: Duration,
+}
+
+/// What `wait` waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WaitFor {
+    /// Present: detected and every health check true.
+    Healthy,
+    /// Detected: present or degraded.
+    Present,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WaitDoc {
+    api_version: &'static str,
+    kind: &'static str,
+    stack: String,
+    /// `healthy` or `present`.
+    condition: &'static str,
+    reached: bool,
+    elapsed_ms: u64,
+    polls: u64,
+    target: Option<TargetRef>,
+    layers: Vec<LayerDoc>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LayerDoc {
+    reached: bool,
+    #[serde(flatten)]
+    report: LayerReport,
+}
+
+fn reached(condition: WaitFor, state: State) -> bool {
+    match condition {
+        WaitFor::Healthy => state == State::Present,
+        WaitFor::Present => matches!(state, State::Present | State::Degraded),
+    }
+}
+
+fn condition_name(c: WaitFor) -> &'static str {
+    match c {
+        WaitFor::Healthy => "healthy",
+        WaitFor::Present => "present",
+    }
+}
+
+pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+    let stack = ctx.topology(None)?;
+    let catalog = crate::model::catalog::catalog_for(stack.catalog_path().as_deref())?;
+    let mut ids: Vec<String> = vec![];
+    for id in &args.layers {
+        if catalog.get(id).is_none() {
+            return Err(Error::input(
+                format!(
+                    "unknown layer `{}`{}",
+                    escape(id),
+                    crate::suggest::did_you_mean(id, catalog.ids())
+                ),
+                "`kubectl nestor catalog list` or the stack's `layers:` name the layer ids",
+            ));
+        }
+        if !ids.contains(id) {
+            ids.push(id.clone());
+        }
+    }
+    if let Some(l) = crate::read::hosts::host_layers(&catalog, &ids).first() {
+        return Err(Error::input(
+            format!(
+                "layer `{}` is read on the hosts over ssh: wait polls Kubernetes layers only",
+                l.id
+            ),
+            "check host-level layers with `kubectl nestor preview`",
+        ));
+    }
+    let mut requests = catalog.required_reads(&ids);
+    if !requests.contains(&ReadRequest::Nodes) {
+        // Read every poll: the nodes answer "is the cluster there at all".
+        requests.insert(0, ReadRequest::Nodes);
+    }
+    let scope = Scope {
+        workload_namespaces: catalog.workload_namespaces(&ids),
+        keep: catalog.object_fields(&ids),
+    };
+    let declared = stack.node_names();
+    let resolution = ctx.resolve_target(Some(&stack))?;
+    let bench_absent = stack.kind() == TargetKind::Lima && !resolution.path.exists();
+    let kc = if bench_absent {
+        None
+    } else {
+        Some(kubeconfig::read(&resolution.path)?)
+    };
+    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let (target, first) = match (&kc, stack.kind()) {
+        (None, _) => (None, None),
+        (Some(kc), TargetKind::Lima) => (Some(target_ref(&resolution, kc, "bench")), None),
+        (Some(kc), TargetKind::Prod) => {
+            // Confirmed once, before any poll: a reader of its own, so no proxy runs
+            // while the operator reads the prompt.
+            let once = Reader::new(&kubectl, ctx.env.read_path);
+            let (by, obs) = confirm_prod(ctx, &stack, &resolution, kc, &once, &scope)?;
+            (
+                Some(target_ref(&resolution, kc, by)),
+                (by == "prompt").then_some(obs),
+            )
+        }
+    };
+    let reader = Reader::keeping_proxy(&kubectl, ctx.env.read_path);
+    let mut progress = Progress::new(ctx, &ids);
+    let started = Instant::now();
+    let deadline = started + args.timeout;
+    let mut polls = 0u64;
+    let mut first = first;
+    let (reports, ok) = loop {
+        let poll_started = Instant::now();
+        polls += 1;
+        let obs = match &kc {
+            None => Observation::skipped(&format!(
+                "bench kubeconfig absent ({}): Kubernetes probes skipped",
+                resolution.path.display()
+            )),
+            Some(kc) => {
+                let mut obs = first
+                    .take()
+                    .unwrap_or_else(|| Observation::skipped("not read"));
+                let done: BTreeSet<ReadRequest> = if obs.nodes.is_ok() {
+                    [ReadRequest::Nodes].into_iter().collect()
+                } else {
+                    BTreeSet::new()
+                };
+                reader.read_into(&reader::remaining(&requests, &done), &scope, &mut obs)?;
+                if polls == 1 {
+                    // Unreachable from the start is exit 4; later, a blip makes the layers
+                    // unknown (never reached) and the wait goes on.
+                    if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
+                        progress.finish();
+                        return Err(e);
+                    }
+                }
+                obs
+            }
+        };
+        let reports = state::evaluate(&catalog, &ids, &declared, &obs);
+        let all = reports.iter().all(|r| reached(args.condition, r.state));
+        progress.update(started.elapsed(), &reports, args.condition);
+        if all {
+            break (reports, true);
+        }
+        let next = poll_started + args.interval;
+        if next >= deadline {
+            // Sleep out the timeout: a harness's --timeout is a wall-clock promise.
+            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            break (reports, false);
+        }
+        std::thread::sleep(next.saturating_duration_since(Instant::now()));
+    };
+    drop(reader);
+    progress.finish();
+    let elapsed = started.elapsed();
+    let doc = WaitDoc {
+        api_version: API_VERSION,
+        kind: "Wait",
+        stack: stack.name().to_string(),
+        condition: condition_name(args.condition),
+        reached: ok,
+        elapsed_ms: elapsed.as_millis() as u64,
+        polls,
+        target,
+        layers: reports
+            .into_iter()
+            .map(|r| LayerDoc {
+                reached: reached(args.condition, r.state),
+                report: r,
+            })
+            .collect(),
+    };
+    match ctx.format() {
+        Format::Text => render::out(&text(&doc, Paint { on: ctx.color() }))?,
+        f => render::document(f, &doc)?,
+    }
+    if ok {
+        return Ok(Exit::Ok);
+    }
+    let missing: Vec<String> = doc
+        .layers
+        .iter()
+        .filter(|l| !l.reached)
+        .map(|l| {
+            format!(
+                "{} {} ({})",
+                l.report.id,
+                l.report.state.as_str(),
+                escape(&l.report.reason)
+            )
+        })
+        .collect();
+    Err(Error::new(
+        Exit::Undecided,
+        format!(
+            "timed out after {} waiting for {} to be {}: {}",
+            human(args.timeout),
+            ids.join(", "),
+            doc.condition,
+            missing.join("; ")
+        ),
+        "the evidence above says what is not there yet; wait longer with --timeout, or repair it",
+    ))
+}
+
+/// `90s`, `10m`, `1h30m0s`-ish: whole seconds.
+fn human(d: Duration) -> String {
+    let s = d.as_secs();
+    match (s / 3600, (s % 3600) / 60, s % 60) {
+        (0, 0, sec) if d.subsec_millis() == 0 => format!("{sec}s"),
+        (0, 0, _) => format!("{:.1}s", d.as_secs_f64()),
+        (0, m, 0) => format!("{m}m"),
+        (0, m, sec) => format!("{m}m{sec}s"),
+        (h, m, sec) => format!("{h}h{m}m{sec}s"),
+    }
+}
+
+fn text(doc: &WaitDoc, paint: Paint) -> String {
+    let mut rows = vec![];
+    for l in &doc.layers {
+        let state = match l.report.state {
+            State::Present => paint.green("present"),
+            State::Degraded => paint.yellow("degraded"),
+            State::Absent => "absent".to_string(),
+            State::Unknown => paint.yellow("unknown"),
+        };
+        let why = if l.report.state == State::Present {
+            l.report.evidence.join("; ")
+        } else {
+            l.report.reason.clone()
+        };
+        rows.push(vec![
+            format!("  {}", l.report.id),
+            state,
+            if l.reached { "reached" } else { "NOT reached" }.to_string(),
+            escape(&why),
+        ]);
+    }
+    let head = if doc.reached {
+        format!(
+            "reached: every layer {} after {:.1}s ({} polls)\n",
+            doc.condition,
+            doc.elapsed_ms as f64 / 1000.0,
+            doc.polls
+        )
+    } else {
+        format!(
+            "timed out after {:.1}s ({} polls): not every layer {}\n",
+            doc.elapsed_ms as f64 / 1000.0,
+            doc.polls,
+            doc.condition
+        )
+    };
+    format!("{head}{}", render::table(&rows))
+}
+
+/// Progress on stderr: live lines on a terminal, one line per change otherwise.
+struct Progress {
+    live: bool,
+    width: usize,
+    drawn: usize,
+    last: Vec<Option<State>>,
+    paint: Paint,
+}
+
+impl Progress {
+    fn new(ctx: &Context, ids: &[String]) -> Progress {
+        let live = std::io::stderr().is_terminal();
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse::<usize>().ok())
+            .filter(|w| *w >= 20)
+            .unwrap_or(80);
+        Progress {
+            live,
+            width,
+            drawn: 0,
+            last: vec![None; ids.len()],
+            paint: Paint {
+                on: live && !ctx.global.no_color && !ctx.env.no_color,
+            },
+        }
+    }
+
+    fn update(&mut self, elapsed: Duration, reports: &[LayerReport], condition: WaitFor) {
+        let mut err = std::io::stderr().lock();
+        let secs = elapsed.as_secs_f64();
+        if self.live {
+            let mut frame = String::new();
+            if self.drawn > 0 {
+                frame.push_str(&format!("\x1b[{}A", self.drawn));
+            }
+            for r in reports {
+                let mark = if reached(condition, r.state) {
+                    self.paint.green("✓")
+                } else {
+                    "…".to_string()
+                };
+                let line = format!(
+                    "{mark} {:<12} {:<9} {:>7.1}s  {}",
+                    r.id,
+                    r.state.as_str(),
+                    secs,
+                    escape(&r.reason)
+                );
+                frame.push_str("\r\x1b[2K");
+                frame.push_str(&truncate(&line, self.width.saturating_sub(1)));
+                frame.push('\n');
+            }
+            self.drawn = reports.len();
+            let _ = err.write_all(frame.as_bytes());
+        } else {
+            for (i, r) in reports.iter().enumerate() {
+                if self.last.get(i).copied().flatten() == Some(r.state) {
+                    continue;
+                }
+                let _ = writeln!(
+                    err,
+                    "[{secs:7.1}s] {} {}{}: {}",
+                    r.id,
+                    r.state.as_str(),
+                    if reached(condition, r.state) {
+                        " (reached)"
+                    } else {
+                        ""
+                    },
+                    escape(&r.reason)
+                );
+            }
+        }
+        for (i, r) in reports.iter().enumerate() {
+            if let Some(slot) = self.last.get_mut(i) {
+                *slot = Some(r.state);
+            }
+        }
+        let _ = err.flush();
+    }
+
+    fn finish(&mut self) {
+        self.drawn = 0;
+    }
+}
+
+/// At most `max` visible characters (colour sequences kept whole), `…` when cut.
+fn truncate(line: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut visible = 0;
+    let mut in_escape = false;
+    for c in line.chars() {
+        if in_escape {
+            out.push(c);
+            in_escape = c != 'm';
+            continue;
+        }
+        if c == '\u{1b}' {
+            in_escape = true;
+            out.push(c);
+            continue;
+        }
+        if visible + 1 >= max && visible + 1 < line.chars().count() {
+            out.push('…');
+            return out;
+        }
+        out.push(c);
+        visible += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_is_never_reached() {
+        for c in [WaitFor::Healthy, WaitFor::Present] {
+            assert!(!reached(c, State::Unknown));
+            assert!(!reached(c, State::Absent));
+            assert!(reached(c, State::Present));
+        }
+        assert!(!reached(WaitFor::Healthy, State::Degraded));
+        assert!(reached(WaitFor::Present, State::Degraded));
+    }
+
+    #[test]
+    fn durations_read_like_the_flag() {
+        assert_eq!(human(Duration::from_secs(600)), "10m");
+        assert_eq!(human(Duration::from_secs(90)), "1m30s");
+        assert_eq!(human(Duration::from_secs(3)), "3s");
+        assert_eq!(human(Duration::from_millis(1500)), "1.5s");
+    }
+
+    #[test]
+    fn truncate_keeps_short_lines_and_cuts_long_ones() {
+        assert_eq!(truncate("abc", 10), "abc");
+        assert_eq!(truncate("abcdefghij", 5), "abcd…");
+    }
+}

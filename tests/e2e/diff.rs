@@ -1,0 +1,237 @@
+//! `diff A B` (SPEC §14) through the real kubectl: two snapshots saved from a replay server
+//! whose cluster changed between them (`discover --save`, then `preview --save`), a snapshot
+//! against a live read, and the refusal of observations of different endpoints.
+
+use std::fs;
+
+use nestor_replay::{fixtures, Config, Fixture, Server};
+use serde_json::{json, Value};
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+/// dirqual, later: dirqual3 NotReady and Ceph HEALTH_WARN (the `degraded` fixture), dirqual4
+/// gone, dirqual5 joined, dirqual1's kubelet upgraded to v1.32.0.
+fn later() -> Fixture {
+    let mut f = fixtures::degraded();
+    let mut joined = None;
+    f.objects
+        .retain(|o| !(o["kind"] == "Node" && o["metadata"]["name"] == "dirqual4"));
+    for o in f.objects.iter_mut().filter(|o| o["kind"] == "Node") {
+        if o["metadata"]["name"] == "dirqual1" {
+            o["status"]["nodeInfo"]["kubeletVersion"] = json!("v1.32.0");
+        }
+        if o["metadata"]["name"] == "dirqual2" {
+            let mut n = o.clone();
+            n["metadata"]["name"] = json!("dirqual5");
+            n["metadata"]["uid"] = json!("5d1f0c6e-0000-4000-8000-000000000005");
+            joined = Some(n);
+        }
+    }
+    f.objects.extend(joined);
+    f
+}
+
+/// A bed whose cluster becomes [`later`] once [`change`] was called: the stage moves on a
+/// GET of `/healthz`, which nestor never sends, so the change falls between two commands.
+fn changing() -> Option<E2e> {
+    E2e::with_config(
+        Config::new(fixtures::dirqual())
+            .stage_path("/healthz")
+            .then_after(1, later()),
+    )
+}
+
+/// Move the bed's cluster to its later stage.
+fn change(bed: &E2e) {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(bed.server.addr()).expect("connect");
+    c.write_all(b"GET /healthz HTTP/1.1\r\nHost: replay\r\nConnection: close\r\n\r\n")
+        .expect("write");
+    let mut answer = String::new();
+    let _ = c.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_eq!(bed.server.stage_count(), 1);
+}
+
+fn path(bed: &E2e, name: &str) -> String {
+    bed.tmp.path().join(name).display().to_string()
+}
+
+#[test]
+fn diff_of_two_saved_snapshots_names_every_change() {
+    let bed = bed_or_skip!(changing());
+    let (a, b) = (path(&bed, "a.json"), path(&bed, "b.json"));
+    let saved = bed.run(&["discover", "--save", &a]);
+    assert_eq!(saved.code, Some(0), "{saved:?}");
+    change(&bed);
+    let saved = bed.run(&["preview", "--save", &b]);
+    assert_eq!(saved.code, Some(0), "{saved:?}");
+    assert!(
+        saved.stderr.contains(&format!("snapshot saved to {b}")),
+        "{saved:?}"
+    );
+    let snap: Value = serde_json::from_str(&fs::read_to_string(&b).expect("read")).expect("json");
+    assert_eq!(snap["kind"], "Snapshot");
+    assert_eq!(snap["target"]["endpoint"], bed.server.url());
+
+    let out = bed.run(&["diff", &a, &b]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let text = &out.stdout;
+    for line in [
+        "NODES",
+        "  + dirqual5  added",
+        "  - dirqual4  removed",
+        "  ~ dirqual3  Ready -> NotReady",
+        "  ~ dirqual1  kubelet v1.31.4 -> v1.32.0",
+        "LAYERS",
+        "  k8s  present -> degraded",
+        "  ceph  present -> degraded",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "no line `{line}` in\n{text}"
+        );
+    }
+    assert!(
+        text.contains("      + "),
+        "the evidence that appeared: {text}"
+    );
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.starts_with("A  snapshot ")),
+        "{text}"
+    );
+
+    let v = bed.run(&["diff", &a, &b, "-o", "json"]).json();
+    assert_eq!(v["kind"], "Diff");
+    assert_eq!(v["changed"], true);
+    assert_eq!(v["nodes"]["added"], json!(["dirqual5"]));
+    assert_eq!(v["nodes"]["removed"], json!(["dirqual4"]));
+    assert_eq!(
+        v["nodes"]["readyChanged"],
+        json!([{"name": "dirqual3", "from": true, "to": false}])
+    );
+    assert_eq!(
+        v["nodes"]["kubeletChanged"],
+        json!([{"name": "dirqual1", "from": "v1.31.4", "to": "v1.32.0"}])
+    );
+    let ceph = v["layers"]
+        .as_array()
+        .and_then(|l| l.iter().find(|c| c["id"] == "ceph"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (ceph["from"].clone(), ceph["to"].clone()),
+        (json!("present"), json!("degraded"))
+    );
+    assert!(ceph["evidenceAdded"].as_array().is_some_and(|e| e
+        .iter()
+        .any(|l| l.as_str().is_some_and(|l| l.contains("HEALTH_WARN")))));
+    // The other way round, the changes are mirrored.
+    let back = bed.run(&["diff", &b, &a, "-o", "json"]).json();
+    assert_eq!(back["nodes"]["added"], json!(["dirqual4"]));
+    // A snapshot against itself: no change.
+    let same = bed.run(&["diff", &a, &a]);
+    assert_eq!(same.code, Some(0));
+    assert!(same.stdout.contains("no change: "), "{}", same.stdout);
+}
+
+#[test]
+fn diff_of_a_snapshot_and_a_live_read() {
+    let bed = bed_or_skip!(changing());
+    let a = path(&bed, "a.json");
+    assert_eq!(bed.run(&["discover", "--save", &a]).code, Some(0));
+    change(&bed);
+    let out = bed.run(&["diff", &a, "-", "-o", "json"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let v = out.json();
+    assert_eq!(v["a"]["source"], "snapshot");
+    assert_eq!(v["b"]["source"], "live");
+    assert!(v["b"]["file"].is_null());
+    assert_eq!(v["b"]["endpoint"], bed.server.url());
+    assert_eq!(v["nodes"]["removed"], json!(["dirqual4"]));
+    assert_eq!(
+        v["nodes"]["readyChanged"],
+        json!([{"name": "dirqual3", "from": true, "to": false}])
+    );
+    // Live first: the changes read the other way.
+    let v = bed.run(&["diff", "-", &a, "-o", "json"]).json();
+    assert_eq!(v["a"]["source"], "live");
+    assert_eq!(v["nodes"]["added"], json!(["dirqual4"]));
+    // A snapshot of the cluster as it is now: nothing changed.
+    let b = path(&bed, "b.json");
+    assert_eq!(bed.run(&["preview", "--save", &b]).code, Some(0));
+    let out = bed.run(&["diff", &b, "-"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("no change: "), "{}", out.stdout);
+}
+
+#[test]
+fn diff_refuses_observations_of_different_endpoints_unless_forced() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let other = Server::start(Config::new(fixtures::degraded())).expect("other server");
+    let (a, o) = (path(&bed, "a.json"), path(&bed, "other.json"));
+    assert_eq!(bed.run(&["discover", "--save", &a]).code, Some(0));
+    let other_kc = bed.kubeconfig_for(&bed.tmp.path().join("other.config"), &other.url());
+    let saved = bed.run(&[
+        "--kubeconfig",
+        other_kc.to_str().unwrap_or_default(),
+        "discover",
+        "--save",
+        &o,
+    ]);
+    // The --kubeconfig flag names another cluster than the stack's endpoint: discover reads
+    // it (discover has no confirmation), the snapshot records where it came from.
+    assert_eq!(saved.code, Some(0), "{saved:?}");
+
+    let out = bed.run(&["diff", &a, &o]);
+    out.assert_error(3, "observations of different clusters");
+    assert!(out.stderr.contains(&other.url()) && out.stderr.contains("--force"));
+    let forced = bed.run(&["diff", &a, &o, "--force", "-o", "json"]);
+    assert_eq!(forced.code, Some(0), "{forced:?}");
+    assert_eq!(forced.json()["endpointsDiffer"], true);
+    let text = bed.run(&["diff", &a, &o, "--force"]);
+    assert!(text
+        .stdout
+        .contains("WARNING: A and B are of different endpoints"));
+
+    // A snapshot of another cluster against a live read of this stack: refused before any
+    // request reaches either cluster.
+    bed.server.clear_audit();
+    let out = bed.run(&["diff", &o, "-"]);
+    out.assert_error(3, "observations of different clusters");
+    assert!(bed.server.audit().is_empty(), "nothing read");
+
+    // Bad input: exit 1, nothing written.
+    let not_snap = path(&bed, "not-a-snapshot.json");
+    fs::write(&not_snap, "{\"kind\": \"Preview\"}").expect("write");
+    let before = bed.tree();
+    bed.run(&["diff", "-", "-"])
+        .assert_error(1, "diff - - would compare a live read with itself");
+    bed.run(&["diff", &a, &not_snap])
+        .assert_error(1, "not a nestor snapshot");
+    bed.run(&["diff", &a, &path(&bed, "missing.json")])
+        .assert_error(1, "cannot read snapshot");
+    assert!(bed.tree() == before, "nothing written");
+    assert_read_only(&other);
+}
+
+#[test]
+fn preview_save_is_refused_with_snapshot_and_for_lima() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let a = path(&bed, "a.json");
+    let out = bed.run(&["preview", "--save", &a, "--snapshot", &a]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    bed.write_stack(
+        "bench",
+        "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\nlayers: [k8s]\n",
+    );
+    let out = bed.run(&["--stack", "bench", "preview", "--save", &a]);
+    out.assert_error(
+        1,
+        "stack bench is a lima bench: --save writes prod observations only",
+    );
+    assert!(!std::path::Path::new(&a).exists());
+}

@@ -1,0 +1,186 @@
+//! Bench/prod isolation (SPEC §14): a lima stack whose kubeconfig's server is a prod
+//! stack's endpoint is refused (exit 3) by every command, before any process runs and
+//! before any request reaches the cluster; two prod stacks sharing an endpoint are flagged.
+
+use std::fs;
+
+use nestor_replay::{fixtures, Config, Server};
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+const LIMA: &str =
+    "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\n\
+                    \x20 - { name: node2, role: worker }\nlayers: [k8s, cni]\n";
+
+/// Every command that reads a cluster for the stack, as `kubectl nestor ARGS`.
+fn commands(snapshot: &str) -> Vec<Vec<String>> {
+    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    vec![
+        v(&["--stack", "bench", "preview"]),
+        v(&["--stack", "bench", "preview", "-o", "json"]),
+        v(&["--stack", "bench", "discover"]),
+        v(&["--stack", "bench", "discover", "--emit-topology"]),
+        v(&["--stack", "bench", "target"]),
+        v(&["--stack", "bench", "target", "--no-input"]),
+        v(&[
+            "--stack",
+            "bench",
+            "wait",
+            "--for=healthy",
+            "k8s",
+            "--timeout",
+            "2s",
+        ]),
+        v(&["--stack", "bench", "diff", snapshot, "-"]),
+        v(&["stack", "env", "bench"]),
+        v(&["stack", "select", "bench"]),
+    ]
+}
+
+fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
+    let snap = bed.tmp.path().join("prod.snapshot.json");
+    let saved = bed.run(&["discover", "--save", snap.to_str().unwrap_or_default()]);
+    assert_eq!(saved.code, Some(0), "{saved:?}");
+    let before = bed.tree();
+    bed.server.clear_audit();
+    for args in commands(snap.to_str().unwrap_or_default()) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = bed.run(&args);
+        out.assert_error(3, "lima stack bench would read prod");
+        assert!(
+            out.stderr.contains(kubeconfig_shown) && out.stderr.contains("prod stack dirqual"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    assert_eq!(
+        bed.server.audit(),
+        vec![],
+        "refused before any request reached the cluster"
+    );
+    // The fleet: the bench is its own refused line; the prod stack is still read.
+    let out = bed.run(&["preview", "--all"]);
+    assert_eq!(out.code, Some(3), "{out:?}");
+    let bench = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("bench "))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(bench.ends_with("refused"), "{bench}");
+    assert!(out
+        .stdout
+        .contains("bench (refused): lima stack bench would read prod"));
+    let dirqual = out.stdout.lines().find(|l| l.starts_with("dirqual "));
+    assert!(dirqual.is_some_and(|l| l.contains("4/4")), "{}", out.stdout);
+    assert!(
+        !bed.server.audit().is_empty(),
+        "the prod stack was read by the fleet"
+    );
+    // stack list says it too, and stays a listing (exit 0).
+    let list = bed.run(&["stack", "list", "-o", "json"]);
+    assert_eq!(list.code, Some(0), "{list:?}");
+    let v = list.json();
+    let row = v["stacks"]
+        .as_array()
+        .and_then(|s| s.iter().find(|r| r["name"] == "bench"))
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        row["warnings"][0]
+            .as_str()
+            .is_some_and(|w| w.contains("would read prod")),
+        "{v}"
+    );
+    // Nothing was written: current.yaml still points at dirqual.
+    assert_eq!(bed.tree(), before);
+}
+
+#[test]
+fn a_lima_stack_declaring_the_prod_kubeconfig_is_refused_by_every_command() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    bed.write_stack(
+        "bench",
+        &format!("{LIMA}kubeconfig: ~/.kube/dirqual.config\n"),
+    );
+    assert_refused_everywhere(&bed, ".kube/dirqual.config");
+}
+
+#[test]
+fn a_bench_kubeconfig_whose_server_is_a_prod_endpoint_is_refused_too() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    // The harness's own file, but pointing at prod's API server.
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    bed.kubeconfig_for(&work.join("kubeconfig"), &format!("{}/", bed.server.url()));
+    bed.write_stack("bench", LIMA);
+    bed.server.clear_audit();
+    assert_refused_everywhere(&bed, "bench/lima/.work/kubeconfig");
+}
+
+#[test]
+fn a_prod_stack_without_endpoint_is_known_by_its_kubeconfig_server() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let prod = fs::read_to_string(bed.stacks.join("dirqual.yaml")).expect("read");
+    let without: String = prod
+        .lines()
+        .filter(|l| !l.starts_with("endpoint:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    bed.write_stack("dirqual", &without);
+    bed.write_stack(
+        "bench",
+        &format!("{LIMA}kubeconfig: ~/.kube/dirqual.config\n"),
+    );
+    let out = bed.run(&["--stack", "bench", "target"]);
+    out.assert_error(3, "the kubeconfig server of prod stack dirqual");
+}
+
+#[test]
+fn a_bench_on_its_own_cluster_is_read_and_shared_prod_endpoints_are_flagged() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let lima = Server::start(Config::new(fixtures::bench())).expect("bench server");
+    bed.kubeconfig_for(&bed.home.join(".kube/bench.config"), &lima.url());
+    bed.write_stack(
+        "bench",
+        &format!("{LIMA}kubeconfig: ~/.kube/bench.config\n"),
+    );
+    let out = bed.run(&["--stack", "bench", "target"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("node1"), "{}", out.stdout);
+    assert!(lima.audit().iter().any(|e| e.path == "/api/v1/nodes"));
+
+    // A second prod stack declaring dirqual's endpoint: both flagged, nothing refused.
+    let copy = fs::read_to_string(bed.stacks.join("dirqual.yaml"))
+        .expect("read")
+        .replace("name: dirqual", "name: dirqual-old")
+        .replace("dirqual.config", "dirqual-old.config");
+    bed.write_stack("dirqual-old", &copy);
+    bed.kubeconfig_for(
+        &bed.home.join(".kube/dirqual-old.config"),
+        &bed.server.url(),
+    );
+    let list = bed.run(&["stack", "list"]);
+    assert_eq!(list.code, Some(0), "{list:?}");
+    assert!(
+        list.stderr.contains(&format!(
+            "warning: prod stack dirqual declares the same endpoint {} as prod stack dirqual-old",
+            bed.server.url()
+        )),
+        "{}",
+        list.stderr
+    );
+    assert!(list
+        .stderr
+        .contains("warning: prod stack dirqual-old declares the same endpoint"));
+    let fleet = bed.run(&["preview", "--all", "-o", "json"]);
+    let v = fleet.json();
+    assert_eq!(
+        v["sharedEndpoints"][0]["stacks"],
+        serde_json::json!(["dirqual", "dirqual-old"])
+    );
+    assert!(fleet
+        .stderr
+        .contains("warning: prod stacks dirqual, dirqual-old declare the same endpoint"));
+    assert_read_only(&lima);
+}

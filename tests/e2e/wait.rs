@@ -1,0 +1,319 @@
+//! `wait` (SPEC §14) through the real kubectl against a replay server whose cluster changes
+//! over time (`nestor_replay::timeline::rgw_rollout`: the RGW of the datalake becomes
+//! available after a few polls, Ceph stays HEALTH_WARN for good), piped and under a
+//! pseudo-terminal.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use nestor_replay::{timeline, Config};
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+/// A bed whose cluster's RGW comes up after `after` node reads (polls).
+fn rollout(after: u64) -> Option<E2e> {
+    let (before, later) = timeline::rgw_rollout();
+    E2e::with_config(Config::new(before).then_after(after, later))
+}
+
+/// The `-v` trace lines saying a proxy began serving.
+fn proxies_started(stderr: &str) -> usize {
+    stderr
+        .lines()
+        .filter(|l| l.contains("proxy: serving after"))
+        .count()
+}
+
+#[test]
+fn wait_piped_prints_one_line_per_change_and_reaches_healthy() {
+    let bed = bed_or_skip!(rollout(3));
+    let out = bed.run(&[
+        "-v",
+        "wait",
+        "--for=healthy",
+        "datalake",
+        "--interval",
+        "200ms",
+        "--timeout",
+        "60s",
+    ]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let changes: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with('[') && l.contains("s] datalake "))
+        .collect();
+    assert_eq!(changes.len(), 2, "one line per state change: {changes:?}");
+    assert!(
+        changes[0].contains("datalake degraded: ") && changes[0].contains("Progressing"),
+        "{changes:?}"
+    );
+    assert!(
+        changes[1].contains("datalake present (reached)"),
+        "{changes:?}"
+    );
+    assert!(
+        out.stdout
+            .starts_with("reached: every layer healthy after "),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("datalake  present  reached"),
+        "{}",
+        out.stdout
+    );
+    // One proxy for the whole wait; the target is confirmed (by endpoint) once, before any
+    // read; every poll read the nodes once.
+    assert_eq!(proxies_started(&out.stderr), 1, "{}", out.stderr);
+    let polls = bed.requests_to("/api/v1/nodes").len();
+    // The stage moves once 3 node reads were answered: the other reads of the 3rd poll run
+    // beside its node read and may already see the RGW up.
+    assert!(polls >= 3, "the RGW came up after 3 node reads: {polls}");
+    assert!(
+        out.stdout.contains(&format!("({polls} polls)")),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn wait_times_out_with_exit_5_and_the_evidence_of_what_is_not_there() {
+    let bed = bed_or_skip!(rollout(2));
+    let out = bed.run(&[
+        "wait",
+        "--for=healthy",
+        "datalake",
+        "ceph",
+        "--interval",
+        "300ms",
+        "--timeout",
+        "3s",
+    ]);
+    assert_eq!(out.code, Some(5), "{out:?}");
+    assert!(
+        out.took.as_secs_f64() >= 3.0,
+        "waited the whole timeout: {out:?}"
+    );
+    let error = out
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("kubectl-nestor: error: "))
+        .unwrap_or_else(|| panic!("{}", out.stderr));
+    assert!(
+        error.starts_with(
+            "kubectl-nestor: error: timed out after 3s waiting for datalake, ceph to be healthy: ceph degraded ("
+        ),
+        "{error}"
+    );
+    assert!(error.contains("HEALTH_WARN"), "{error}");
+    assert!(
+        !error.contains("datalake degraded"),
+        "the datalake came up: {error}"
+    );
+    assert!(out
+        .stderr
+        .lines()
+        .last()
+        .is_some_and(|l| l.starts_with("hint: ")));
+    // The result on stdout: which layer reached, which did not, with its evidence.
+    assert!(out.stdout.starts_with("timed out after "), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("datalake  present   reached"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("ceph      degraded  NOT reached"),
+        "{}",
+        out.stdout
+    );
+
+    // The same as a document.
+    let out = bed.run(&[
+        "wait",
+        "--for=healthy",
+        "ceph",
+        "--interval",
+        "300ms",
+        "--timeout",
+        "1s",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(out.code, Some(5), "{out:?}");
+    let v = out.json();
+    assert_eq!(v["kind"], "Wait");
+    assert_eq!(v["reached"], false);
+    assert_eq!(v["layers"][0]["id"], "ceph");
+    assert_eq!(v["layers"][0]["state"], "degraded");
+    assert_eq!(v["layers"][0]["reached"], false);
+    assert!(v["layers"][0]["reason"]
+        .as_str()
+        .is_some_and(|r| r.contains("HEALTH_WARN")));
+}
+
+#[test]
+fn present_counts_degraded_and_unknown_never_counts() {
+    let bed = bed_or_skip!(E2e::new("degraded", &["GET /apis/postgresql.cnpg.io=403"]));
+    // Degraded ceph is present (detected).
+    let out = bed.run(&["wait", "--for=present", "ceph", "--timeout", "5s"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        bed.requests_to("/api/v1/nodes").len(),
+        1,
+        "reached at the first poll"
+    );
+    // A layer whose read is refused is unknown: never reached, even --for=present.
+    let out = bed.run(&[
+        "wait",
+        "--for=present",
+        "dataops",
+        "--interval",
+        "200ms",
+        "--timeout",
+        "1s",
+    ]);
+    assert_eq!(out.code, Some(5), "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "kubectl-nestor: error: timed out after 1s waiting for dataops to be present: dataops unknown ("
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn wait_refused_unreachable_and_unknown_layer_exit_codes() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let out = bed.run(&["wait", "--for=healthy", "ceph", "--timeout", "2s"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    // An unknown layer id: exit 1 with a suggestion, nothing read.
+    bed.server.clear_audit();
+    let out = bed.run(&["wait", "--for=healthy", "cephh"]);
+    out.assert_error(1, "unknown layer `cephh`");
+    assert!(out.stderr.contains("ceph"), "{out:?}");
+    assert!(bed.server.audit().is_empty());
+    // A host-level layer is not polled: exit 1, nothing read.
+    let out = bed.run(&["wait", "--for=healthy", "etcd-backup"]);
+    out.assert_error(1, "layer `etcd-backup` is read on the hosts over ssh");
+    assert!(bed.server.audit().is_empty());
+    // Endpoint mismatch: exit 3 before any read.
+    bed.write_stack("dirqual", &dirqual_topology("https://10.67.2.11:6443"));
+    let out = bed.run(&["wait", "--for=healthy", "ceph", "--timeout", "2s"]);
+    out.assert_error(3, "target mismatch for stack dirqual");
+    assert!(bed.server.audit().is_empty());
+    // Unreachable at the first poll: exit 4, not a wait until the timeout.
+    let closed = format!("http://127.0.0.1:{}", closed_port());
+    bed.kubeconfig_for(&bed.kubeconfig, &closed);
+    bed.write_stack("dirqual", &dirqual_topology(&closed));
+    let out = bed.run(&["wait", "--for=healthy", "ceph", "--timeout", "30s"]);
+    out.assert_error(4, "unreachable");
+    assert!(out.took.as_secs() < 20, "{out:?}");
+}
+
+/// `kubectl nestor ARGS` under a pseudo-terminal (util-linux `script`), `input` typed in.
+fn pty(bed: &E2e, args: &[&str], input: &str) -> (Option<i32>, String) {
+    let script = std::path::Path::new("/usr/bin/script");
+    assert!(
+        script.exists(),
+        "/usr/bin/script not found: install bsdutils (util-linux), the pty tests need it"
+    );
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let mut line = format!("{} nestor", quote(&bed.kubectl.display().to_string()));
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let mut child = Command::new(script)
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(&bed.repo)
+        .env("HOME", &bed.home)
+        .env("PATH", format!("{}:/usr/bin:/bin", bed.bin.display()))
+        .env("SHELL", "/bin/sh")
+        .env("COLUMNS", "100")
+        .env_remove("KUBECONFIG")
+        .env_remove("NESTOR_STACKS_DIR")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input.as_bytes());
+        // Kept open a moment: script ends the session at EOF of its input.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let out = child.wait_with_output().expect("script ends");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn wait_on_a_terminal_redraws_one_live_line_per_layer_and_confirms_once() {
+    let bed = bed_or_skip!(rollout(3));
+    let (code, screen) = pty(
+        &bed,
+        &[
+            "--no-color",
+            "wait",
+            "--for=healthy",
+            "datalake",
+            "ceph",
+            "--interval",
+            "200ms",
+            "--timeout",
+            "3s",
+        ],
+        "y\n",
+    );
+    assert_eq!(code, Some(5), "{screen}");
+    assert_eq!(
+        screen.matches("Is this the stack dirqual?").count(),
+        1,
+        "one confirmation for the whole wait: {screen}"
+    );
+    // Two live lines redrawn in place: the cursor goes up two lines before each redraw.
+    let redraws = screen.matches("\u{1b}[2A").count();
+    assert!(redraws >= 3, "{redraws} redraws in {screen:?}");
+    let lines: Vec<&str> = screen.split("\u{1b}[2K").skip(1).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("datalake") && l.contains("degraded")),
+        "{screen:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("✓ datalake") && l.contains("present")),
+        "{screen:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.lines().next().unwrap_or_default().chars().count() < 100),
+        "lines cut to the terminal width: {screen:?}"
+    );
+    assert!(
+        screen.contains("timed out after 3s waiting for datalake, ceph"),
+        "{screen}"
+    );
+    // Piped, the same wait prints no cursor movement at all.
+    let out = bed.run(&[
+        "wait",
+        "--for=healthy",
+        "ceph",
+        "--interval",
+        "200ms",
+        "--timeout",
+        "1s",
+    ]);
+    assert_eq!(out.code, Some(5));
+    assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
+}
