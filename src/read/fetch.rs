@@ -10,7 +10,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::error::{one_line, Error, Result};
-use crate::read::exec::allowlist::{is_ssh_host, is_ssh_user};
 use crate::read::exec::{ExecError, Failure};
 use crate::stack::inventory::SshTarget;
 
@@ -21,11 +20,6 @@ pub struct SshFetch {
     pub destination: String,
     /// The full argv after `ssh`.
     pub argv: Vec<String>,
-}
-
-/// `ConnectTimeout` for ssh: the request timeout in whole seconds, rounded up, at least 1.
-pub fn connect_timeout_secs(timeout: Duration) -> u64 {
-    timeout.as_secs_f64().ceil().max(1.0) as u64
 }
 
 /// The argv of SPEC §7, exactly:
@@ -43,55 +37,8 @@ pub fn ssh_argv(
     host_name: &str,
     inventory: &Path,
 ) -> Result<SshFetch> {
-    let bad = |what: String| {
-        Error::input(
-            format!(
-                "host `{host_name}` in inventory {}: {what}",
-                inventory.display()
-            ),
-            format!(
-                "fix the host's connection variables in {} (ansible_host, ansible_user)",
-                inventory.display()
-            ),
-        )
-    };
-    if !is_ssh_host(&target.host) {
-        return Err(bad(format!(
-            "address `{}` is not a plain host name or IP address",
-            target.host
-        )));
-    }
-    let destination = match &target.user {
-        Some(user) if !is_ssh_user(user) => {
-            return Err(bad(format!(
-                "ansible_user `{user}` is not a plain login name"
-            )))
-        }
-        Some(user) => format!("{user}@{}", target.host),
-        None => target.host.clone(),
-    };
-    let mut argv = Vec::new();
-    if let Some(port) = target.port {
-        argv.extend(["-p".to_string(), port.to_string()]);
-    }
-    if let Some(key) = key {
-        let shown = key.to_str().filter(|k| key.is_absolute() && !k.is_empty());
-        let Some(k) = shown else {
-            return Err(bad(format!(
-                "ssh key path {} is not an absolute UTF-8 path",
-                key.display()
-            )));
-        };
-        argv.extend(["-i".to_string(), k.to_string()]);
-    }
-    argv.extend([
-        "-o".to_string(),
-        format!("ConnectTimeout={}", connect_timeout_secs(timeout)),
-    ]);
-    if batch {
-        argv.extend(["-o".to_string(), "BatchMode=yes".to_string()]);
-    }
-    argv.push(destination.clone());
+    let (destination, mut argv) =
+        crate::read::ssh::connection(target, key, timeout, batch, host_name, inventory)?;
     if target.user.as_deref() != Some("root") {
         argv.extend(["sudo".to_string(), "-n".to_string()]);
     }
@@ -473,12 +420,5 @@ mod tests {
             rewrite_server(b"  server: a", "a", "b").unwrap(),
             b"  server: b"
         );
-    }
-
-    #[test]
-    fn timeouts_round_up_to_whole_seconds() {
-        assert_eq!(connect_timeout_secs(Duration::from_millis(1)), 1);
-        assert_eq!(connect_timeout_secs(Duration::from_secs(10)), 10);
-        assert_eq!(connect_timeout_secs(Duration::from_millis(10_100)), 11);
     }
 }

@@ -17,17 +17,15 @@ use std::hash::{BuildHasher, Hasher};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::error::{one_line, Error, Result};
+use crate::error::{one_line, Result};
 use crate::model::catalog::host::CONTROL_PLANE;
 use crate::model::catalog::{Catalog, HostCheck, HostProbe};
 use crate::model::observation::host::{
     self, classify_command_failure, HostFact, HostObservation, HostReading, NewestFile,
 };
 use crate::model::observation::{FailureKind, ReadFailure};
-use crate::read::exec::allowlist::{is_ssh_host, is_ssh_user};
 use crate::read::exec::{ExecError, Failure, Runner, Tool};
-use crate::read::fetch::connect_timeout_secs;
-use crate::stack::inventory::{Inventory, SshTarget};
+use crate::stack::inventory::Inventory;
 
 /// `systemctl show --property=`: what the unit checks use.
 pub const UNIT_PROPERTIES: &str = "LoadState,ActiveState,SubState,Result,ExecMainStatus";
@@ -122,7 +120,7 @@ pub fn plan(
                 repo_root.join(k)
             }
         });
-        let (destination, ssh_options) = ssh_options(
+        let (destination, ssh_options) = crate::read::ssh::connection(
             &target,
             key.as_deref(),
             timeout,
@@ -139,70 +137,6 @@ pub fn plan(
         });
     }
     Ok(out)
-}
-
-/// `[-p PORT] [-i KEY] -o ConnectTimeout=N [-o BatchMode=yes] [USER@]HOST`, every inventory
-/// value validated first. Host-key checking is left as the operator's ssh has it.
-fn ssh_options(
-    target: &SshTarget,
-    key: Option<&Path>,
-    timeout: Duration,
-    batch: bool,
-    host_name: &str,
-    inventory: &Path,
-) -> Result<(String, Vec<String>)> {
-    let bad = |what: String| {
-        Error::input(
-            format!(
-                "host `{host_name}` in inventory {}: {what}; no host was contacted",
-                inventory.display()
-            ),
-            format!(
-                "fix the host's connection variables in {} (ansible_host, ansible_user, ansible_ssh_private_key_file)",
-                inventory.display()
-            ),
-        )
-    };
-    if !is_ssh_host(&target.host) {
-        return Err(bad(format!(
-            "address `{}` is not a plain host name or IP address",
-            target.host
-        )));
-    }
-    let destination = match &target.user {
-        Some(user) if !is_ssh_user(user) => {
-            return Err(bad(format!(
-                "ansible_user `{user}` is not a plain login name"
-            )))
-        }
-        Some(user) => format!("{user}@{}", target.host),
-        None => target.host.clone(),
-    };
-    let mut argv = Vec::new();
-    if let Some(port) = target.port {
-        argv.extend(["-p".to_string(), port.to_string()]);
-    }
-    if let Some(key) = key {
-        let shown = key
-            .to_str()
-            .filter(|k| key.is_absolute() && !k.is_empty() && !k.contains(['\n', '\r']));
-        let Some(k) = shown else {
-            return Err(bad(format!(
-                "ssh key path {} is not an absolute UTF-8 path",
-                key.display()
-            )));
-        };
-        argv.extend(["-i".to_string(), k.to_string()]);
-    }
-    argv.extend([
-        "-o".to_string(),
-        format!("ConnectTimeout={}", connect_timeout_secs(timeout)),
-    ]);
-    if batch {
-        argv.extend(["-o".to_string(), "BatchMode=yes".to_string()]);
-    }
-    argv.push(destination.clone());
-    Ok((destination, argv))
 }
 
 /// The words of one check's command, unquoted.

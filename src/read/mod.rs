@@ -12,3 +12,4 @@ pub mod http;
 pub mod kubectl;
 pub mod proxy;
 pub mod reader;
+pub mod ssh;
