@@ -298,7 +298,7 @@ mod tests {
         let e = argv(&target("-oProxyCommand=x", None, None), None, 1000, true).unwrap_err();
         assert_eq!(
             e.message,
-            "host `cp1` in inventory bootstrap/hosts.yaml: address `-oProxyCommand=x` is not a plain host name or IP address"
+            "host `cp1` in inventory bootstrap/hosts.yaml: address `-oProxyCommand=x` is not a plain host name or IP address; no host was contacted"
         );
         let e = argv(&target("cp1", Some("-l"), None), None, 1000, true).unwrap_err();
         assert!(e.message.contains("ansible_user `-l`"), "{}", e.message);
