@@ -663,3 +663,36 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
     );
     assert_eq!(f.bed.calls("ssh").len(), ssh_before, "the replay ran ssh");
 }
+
+#[test]
+fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
+    let f = two_hosts();
+    f.host("dirqual1").healthy();
+    let snap = f.bed.tmp.path().join("preview.snapshot.json");
+    let out = f.preview(&["--save", snap.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    let ssh = f.bed.calls("ssh").len();
+    assert_eq!(ssh, 2);
+    let out = f
+        .bed
+        .cmd()
+        .args([
+            "--no-input",
+            "--no-color",
+            "preview",
+            "--detailed-exitcode",
+            "--snapshot",
+        ])
+        .arg(&snap)
+        .env("NESTOR_SSH", "/nonexistent/ssh")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(
+        row.contains("present") && row.contains("dirqual1: etcd-snapshot.timer active"),
+        "{row}"
+    );
+    assert!(Fleet::row(&out, "sshd-hardening").contains("present"));
+    assert_eq!(f.bed.calls("ssh").len(), ssh, "the replay ran ssh");
+}
