@@ -12,11 +12,15 @@
 # CPU time and peak RSS (getrusage(2) of nestor alone, printed by -v), plus what
 # `kubectl get crd -o json` downloads on big.
 #
+# `scripts/bench.sh fleet` runs scripts/bench-fleet.sh instead: `preview --all` over ten
+# stacks on ten servers against the slowest single stack, and wait's per-poll cost.
+#
 # Usage: scripts/bench.sh                      # kubectl from PATH
 #        KUBECTL=/path/to/kubectl RUNS=9 scripts/bench.sh
 #        CLUSTERS=dirqual LATENCIES=100 scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = fleet ]; then exec bash scripts/bench-fleet.sh; fi
 
 RUNS=${RUNS:-9}
 WARMUP=${WARMUP:-2}

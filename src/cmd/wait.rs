@@ -183,7 +183,12 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
                 } else {
                     BTreeSet::new()
                 };
+                let read_started = Instant::now();
                 reader.read_into(&reader::remaining(&requests, &done), &scope, &mut obs)?;
+                ctx.runner.trace(&format!(
+                    "wait: poll {polls} read in {:.3}s",
+                    read_started.elapsed().as_secs_f64()
+                ));
                 if polls == 1 {
                     // Unreachable from the start is exit 4; later, a blip makes the layers
                     // unknown (never reached) and the wait goes on.

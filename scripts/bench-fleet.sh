@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# scripts/bench-fleet.sh (run as `scripts/bench.sh fleet`) — the fleet view and wait, timed.
+#
+# 1. `kubectl nestor preview --all` over STACKS prod stacks, each on its own replay server
+#    (dirqual fixture, LATENCY ms per request), against the slowest single stack's
+#    `kubectl nestor --stack sNN preview` (median of RUNS each): the ratio is printed.
+# 2. `kubectl nestor wait` on one of them (a layer that never becomes healthy: ceph on the
+#    `degraded` fixture) for WAIT_SECONDS with --interval 1s: kubectl processes started,
+#    HTTP requests per poll (server audit), and each poll's read time (-v), first and later.
+#
+# Usage: scripts/bench.sh fleet
+#        KUBECTL=/path/to/kubectl RUNS=5 STACKS=10 LATENCY=100 scripts/bench.sh fleet
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-5}
+STACKS=${STACKS:-10}
+LATENCY=${LATENCY:-100}
+WAIT_SECONDS=${WAIT_SECONDS:-8}
+KUBECTL=${KUBECTL:-$(command -v kubectl || true)}
+[ -n "$KUBECTL" ] && [ -x "$KUBECTL" ] || { echo "bench: no kubectl (set KUBECTL=...)" >&2; exit 1; }
+KUBECTL=$(readlink -f "$KUBECTL")
+TARGET=${CARGO_TARGET_DIR:-target}
+
+say() { printf '== %s\n' "$*" >&2; }
+
+say "building release binaries"
+cargo build --release --locked -p kubectl-nestor -p nestor-replay >&2
+NESTOR="$(readlink -f "$TARGET/release/kubectl-nestor")"
+REPLAY="$(readlink -f "$TARGET/release/nestor-replay")"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/nestor-bench-fleet.XXXXXX")
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+mkdir -p "$WORK/bin" "$WORK/home" "$WORK/repo/stacks"
+ln -s "$NESTOR" "$WORK/bin/kubectl-nestor"
+export PATH="$WORK/bin:$PATH" HOME="$WORK/home"
+unset NESTOR_READ_PATH NESTOR_STACKS_DIR KUBECONFIG
+export NESTOR_KUBECTL="$KUBECTL"
+
+now_ns() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+start_server() { # name fixture -> writes $WORK/NAME.{port,audit,kubeconfig}
+  "$REPLAY" --generate "$2" --latency-ms "$LATENCY" --audit "$WORK/$1.audit" --port-file "$WORK/$1.port" \
+    >/dev/null 2>"$WORK/$1.err" &
+  PIDS+=($!)
+  for _ in $(seq 1 600); do [ -s "$WORK/$1.port" ] && break; sleep 0.1; done
+  [ -s "$WORK/$1.port" ] || { cat "$WORK/$1.err" >&2; echo "bench: server $1 did not start" >&2; exit 1; }
+  local port; port=$(cat "$WORK/$1.port")
+  cat >"$WORK/$1.kubeconfig" <<KC
+apiVersion: v1
+kind: Config
+clusters:
+- cluster: {server: "http://127.0.0.1:$port"}
+  name: replay
+contexts:
+- context: {cluster: replay, user: replay}
+  name: replay
+current-context: replay
+users:
+- name: replay
+  user: {token: replay-token}
+KC
+  chmod 600 "$WORK/$1.kubeconfig"
+  {
+    echo "name: $1"
+    echo "target_kind: prod"
+    echo "kubeconfig: $WORK/$1.kubeconfig"
+    echo "endpoint: http://127.0.0.1:$port"
+    echo "nodes:"
+    for i in 1 2 3 4; do echo "  - { name: dirqual$i, role: $([ $i = 1 ] && echo control-plane || echo worker) }"; done
+    echo "layers: [k8s, cni, ceph, storage, monitoring, gitops, registry, dataops]"
+  } >"$WORK/repo/stacks/$1.yaml"
+}
+
+names=()
+for i in $(seq -w 1 "$STACKS"); do names+=("s$i"); start_server "s$i" dirqual; done
+single() { (cd "$WORK/repo" && "$KUBECTL" nestor --stack "$1" preview --no-input -o json >/dev/null); }
+fleet() { (cd "$WORK/repo" && "$KUBECTL" nestor preview --all -o json >/dev/null); }
+
+say "warming kubectl's discovery caches up"
+for n in "${names[@]}"; do single "$n"; done
+fleet
+
+say "$RUNS rounds: $STACKS single previews one after the other, then preview --all"
+for n in "${names[@]}"; do : >"$WORK/t.$n"; done
+: >"$WORK/t.fleet"
+for _ in $(seq 1 "$RUNS"); do
+  for n in "${names[@]}"; do t0=$(now_ns); single "$n"; t1=$(now_ns); echo $(( (t1 - t0) / 1000 )) >>"$WORK/t.$n"; done
+  t0=$(now_ns); fleet; t1=$(now_ns); echo $(( (t1 - t0) / 1000 )) >>"$WORK/t.fleet"
+done
+slowest=0; slowest_name=
+for n in "${names[@]}"; do
+  m=$(median <"$WORK/t.$n")
+  if awk -v a="$m" -v b="$slowest" 'BEGIN { exit !(a > b) }'; then slowest=$m; slowest_name=$n; fi
+done
+fl=$(median <"$WORK/t.fleet")
+
+say "wait on a layer that never becomes healthy, ${WAIT_SECONDS}s at --interval 1s"
+start_server w degraded
+before=$(wc -l <"$WORK/w.audit")
+set +e
+(cd "$WORK/repo" && "$KUBECTL" nestor --stack w wait --for=healthy ceph --interval 1s \
+  --timeout "${WAIT_SECONDS}s" --no-input -v >/dev/null 2>"$WORK/wait.err")
+wait_code=$?
+set -e
+polls=$(grep -c 'wait: poll [0-9]* read in' "$WORK/wait.err" || true)
+procs=$(grep -c '^kubectl-nestor: exec: kubectl ' "$WORK/wait.err" || true)
+reqs=$(( $(wc -l <"$WORK/w.audit") - before ))
+first=$(sed -n 's/.*wait: poll 1 read in \([0-9.]*\)s/\1/p' "$WORK/wait.err")
+later=$(sed -n 's/.*wait: poll \([0-9]*\) read in \([0-9.]*\)s/\1 \2/p' "$WORK/wait.err" | awk '$1 > 1 { print $2 }' | median)
+
+kubectl_version=$("$KUBECTL" version --client -o json 2>/dev/null | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -1)
+echo
+echo "$(date -u +%Y-%m-%d) · $(nproc) CPUs · kubectl $KUBECTL (${kubectl_version:-?}) · $LATENCY ms per request · $RUNS runs, medians"
+echo
+echo "| | wall |"
+echo "|---|---|"
+awk -v s="$slowest" -v n="$slowest_name" 'BEGIN { printf "| slowest single stack (%s), `preview` | %.3f s |\n", n, s/1e6 }'
+awk -v f="$fl" -v k="$STACKS" 'BEGIN { printf "| `preview --all`, %d stacks on %d servers | %.3f s |\n", k, k, f/1e6 }'
+awk -v f="$fl" -v s="$slowest" 'BEGIN { printf "| **ratio** | **%.2f** |\n", f/s }'
+echo
+echo "wait (exit $wait_code): $polls polls, $procs kubectl process(es) started, $reqs HTTP requests ($(awk -v r="$reqs" -v p="$polls" 'BEGIN { printf "%.1f", (p ? r/p : 0) }') per poll); poll 1 read in ${first:-?} s (proxy start included), later polls ${later:-?} s (median)"
