@@ -21,6 +21,20 @@ where
     T: Into<OsString> + Clone,
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // `__complete WORDS...` (kubectl's plugin-completion protocol) is answered before clap
+    // parses anything: the words are the user's half-typed command line, not ours to validate.
+    if args.get(1).is_some_and(|a| a == "__complete") {
+        let words: Vec<String> = (args.iter().skip(2))
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        return match cmd::complete::run(Cli::command(), &words) {
+            Ok(code) => code,
+            Err(e) => {
+                let _ = writeln!(std::io::stderr(), "{e}");
+                e.exit
+            }
+        };
+    }
     let name = crate::cli::display_name(
         args.first().map(OsString::as_os_str),
         crate::env::kubectl_path().as_deref(),
@@ -85,7 +99,7 @@ fn dispatch(cli: Cli) -> Result<Exit> {
     let ctx =
         || -> Result<Context> { Ok(Context::new(cli.global.clone(), Environment::capture()?)) };
     match &cli.command {
-        Command::Completion { shell } => completion(*shell),
+        Command::Completion { shell } => cmd::completion::run(*shell, Cli::command()),
         Command::Version => cmd::version::run(cli.global.output),
         Command::Preview(args) if args.all => {
             cmd::fleet::run(&ctx()?, args.detailed_exitcode, args.no_ssh)
@@ -98,12 +112,4 @@ fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Stack(command) => cmd::stack::run(&ctx()?, command),
         Command::Kubeconfig(KubeconfigCommand::Fetch) => cmd::fetch::run(&ctx()?),
     }
-}
-
-fn completion(shell: clap_complete::Shell) -> Result<Exit> {
-    let mut command = Cli::command();
-    let mut buffer = Vec::new();
-    clap_complete::generate(shell, &mut command, "kubectl-nestor", &mut buffer);
-    crate::output::render::out(&String::from_utf8_lossy(&buffer))?;
-    Ok(Exit::Ok)
 }

@@ -1,5 +1,7 @@
 //! One file per subcommand. Each returns the exit code it decided, or an error.
 
+pub mod complete;
+pub mod completion;
 pub mod context;
 pub mod diff;
 pub mod discover;

@@ -873,31 +873,3 @@ fn version_text_and_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["kind"], "Version");
 }
-
-#[test]
-fn completion_script_completes_subcommands_in_bash() {
-    let bed = Bed::new();
-    let out = bed
-        .cmd()
-        .args(["completion", "bash"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0));
-    let script = bed.tmp.path().join("c.bash");
-    fs::write(&script, &out.stdout).expect("write");
-    let probe = format!(
-        "source '{}'; COMP_WORDS=(kubectl-nestor st); COMP_CWORD=1; COMP_LINE='kubectl-nestor st'; COMP_POINT=${{#COMP_LINE}}; _kubectl__nestor kubectl-nestor st kubectl-nestor; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
-        script.display()
-    );
-    let r = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(probe)
-        .output()
-        .expect("bash");
-    assert_eq!(
-        String::from_utf8_lossy(&r.stdout).trim(),
-        "stack",
-        "{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
-}

@@ -2,6 +2,7 @@
 
 mod support;
 
+mod completion;
 mod contract;
 mod fetch;
 mod foundation;

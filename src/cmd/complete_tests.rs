@@ -1,0 +1,257 @@
+//! The completion engine over a small clap definition shaped like nestor's (global flags,
+//! nested subcommands, a value_enum, stack and layer arguments), with values from a table.
+
+use std::path::PathBuf;
+
+use clap::{Arg, ArgAction, Command};
+
+use super::*;
+
+struct Table;
+
+impl Values for Table {
+    fn stacks(&self, typed: &Typed) -> Vec<String> {
+        match typed.stacks_dir.as_deref() {
+            Some(d) if d == std::path::Path::new("/other") => vec!["lab".into()],
+            _ => vec!["bench".into(), "dirqual".into()],
+        }
+    }
+    fn layers(&self, typed: &Typed) -> Vec<String> {
+        match typed.stack.as_deref() {
+            Some("bench") => vec!["cni".into(), "vms".into()],
+            _ => vec!["ceph".into(), "cni".into(), "gitops".into()],
+        }
+    }
+}
+
+fn root() -> Command {
+    let mut root = Command::new("kubectl-nestor")
+        .arg(
+            Arg::new("stack")
+                .long("stack")
+                .global(true)
+                .value_name("NAME|PATH"),
+        )
+        .arg(
+            Arg::new("stacks_dir")
+                .long("stacks-dir")
+                .global(true)
+                .value_name("DIR")
+                .value_parser(clap::value_parser!(PathBuf)),
+        )
+        .arg(
+            Arg::new("output")
+                .short('o')
+                .long("output")
+                .global(true)
+                .value_parser(["text", "json", "yaml"]),
+        )
+        .arg(
+            Arg::new("verbose")
+                .short('v')
+                .long("verbose")
+                .global(true)
+                .action(ArgAction::Count),
+        )
+        .arg(Arg::new("secret").long("secret").hide(true).global(true))
+        .subcommand(
+            Command::new("preview")
+                .about("The real state. And more.")
+                .arg(
+                    Arg::new("detailed_exitcode")
+                        .long("detailed-exitcode")
+                        .action(ArgAction::SetTrue)
+                        .help("Exit 2 when the plan is not empty."),
+                )
+                .arg(
+                    Arg::new("snapshot")
+                        .long("snapshot")
+                        .value_name("FILE")
+                        .value_parser(clap::value_parser!(PathBuf)),
+                ),
+        )
+        .subcommand(
+            Command::new("stack")
+                .about("List, show and use stacks")
+                .subcommand(Command::new("list"))
+                .subcommand(Command::new("show").arg(Arg::new("name")))
+                .subcommand(Command::new("select").arg(Arg::new("name").required(true))),
+        )
+        .subcommand(
+            Command::new("catalog")
+                .subcommand(Command::new("list"))
+                .subcommand(Command::new("show").arg(Arg::new("id").required(true))),
+        )
+        .subcommand(
+            Command::new("wait").arg(
+                Arg::new("layers")
+                    .num_args(1..)
+                    .value_name("LAYER")
+                    .required(true),
+            ),
+        )
+        .subcommand(Command::new("internal").hide(true));
+    root.build();
+    root
+}
+
+fn words(line: &str) -> Vec<String> {
+    // A trailing space means "a new, empty word".
+    let mut w: Vec<String> = line.split_whitespace().map(String::from).collect();
+    if line.is_empty() || line.ends_with(' ') {
+        w.push(String::new());
+    }
+    w
+}
+
+fn values(line: &str) -> (Vec<String>, u32) {
+    let c = complete(&root(), &words(line), &Table);
+    (
+        c.candidates.into_iter().map(|(v, _)| v).collect(),
+        c.directive,
+    )
+}
+
+fn v(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn subcommands_at_every_level_hidden_ones_left_out() {
+    assert_eq!(
+        values(""),
+        (
+            v(&["preview", "stack", "catalog", "wait", "help"]),
+            NO_FILE_COMP
+        )
+    );
+    assert_eq!(values("st"), (v(&["stack"]), NO_FILE_COMP));
+    assert_eq!(
+        values("stack "),
+        (v(&["list", "show", "select", "help"]), NO_FILE_COMP)
+    );
+    assert_eq!(values("stack s"), (v(&["show", "select"]), NO_FILE_COMP));
+    // Global flags before the subcommand do not stop the walk.
+    assert_eq!(
+        values("-v --output json stack s"),
+        (v(&["show", "select"]), NO_FILE_COMP)
+    );
+}
+
+#[test]
+fn flags_of_the_subcommand_with_the_globals_and_without_hidden_ones() {
+    assert_eq!(
+        values("preview --"),
+        (
+            v(&[
+                "--detailed-exitcode",
+                "--help",
+                "--output",
+                "--snapshot",
+                "--stack",
+                "--stacks-dir",
+                "--verbose"
+            ]),
+            NO_FILE_COMP
+        )
+    );
+    assert_eq!(
+        values("preview --d"),
+        (v(&["--detailed-exitcode"]), NO_FILE_COMP)
+    );
+    let c = complete(&root(), &words("preview --det"), &Table);
+    assert_eq!(
+        c.candidates,
+        vec![(
+            "--detailed-exitcode".to_string(),
+            "Exit 2 when the plan is not empty".to_string()
+        )]
+    );
+    assert_eq!(
+        c.render(),
+        "--detailed-exitcode\tExit 2 when the plan is not empty\n:4\n"
+    );
+}
+
+#[test]
+fn enum_values_after_the_flag_after_equals_and_after_a_short_flag() {
+    assert_eq!(
+        values("--output "),
+        (v(&["text", "json", "yaml"]), NO_FILE_COMP)
+    );
+    assert_eq!(values("preview -o j"), (v(&["json"]), NO_FILE_COMP));
+    assert_eq!(
+        values("preview --output=y"),
+        (v(&["--output=yaml"]), NO_FILE_COMP)
+    );
+    // -vo: a cluster whose last flag takes the next word.
+    assert_eq!(values("-vo "), (v(&["text", "json", "yaml"]), NO_FILE_COMP));
+    // A flag's value is not a subcommand: `--output stack` then a new word.
+    assert_eq!(
+        values("--output stack "),
+        (
+            v(&["preview", "stack", "catalog", "wait", "help"]),
+            NO_FILE_COMP
+        )
+    );
+}
+
+#[test]
+fn stack_names_from_the_stacks_dir_typed_so_far() {
+    assert_eq!(
+        values("stack select "),
+        (v(&["bench", "dirqual"]), NO_FILE_COMP)
+    );
+    assert_eq!(values("stack show d"), (v(&["dirqual"]), NO_FILE_COMP));
+    assert_eq!(
+        values("--stacks-dir /other stack select "),
+        (v(&["lab"]), NO_FILE_COMP)
+    );
+    assert_eq!(
+        values("--stacks-dir=/other stack select "),
+        (v(&["lab"]), NO_FILE_COMP)
+    );
+    // --stack also takes a path: names first, file names when none matches.
+    assert_eq!(values("preview --stack b"), (v(&["bench"]), NO_FILE_COMP));
+    assert_eq!(values("preview --stack ./x"), (v(&[]), DEFAULT));
+    // The positional is filled: nothing more to offer.
+    assert_eq!(values("stack select bench "), (v(&[]), NO_FILE_COMP));
+}
+
+#[test]
+fn layer_ids_from_the_catalog_of_the_stack_typed_so_far() {
+    assert_eq!(
+        values("catalog show "),
+        (v(&["ceph", "cni", "gitops"]), NO_FILE_COMP)
+    );
+    assert_eq!(
+        values("--stack bench catalog show "),
+        (v(&["cni", "vms"]), NO_FILE_COMP)
+    );
+    assert_eq!(values("wait g"), (v(&["gitops"]), NO_FILE_COMP));
+    // A variadic LAYER argument keeps completing.
+    assert_eq!(values("wait ceph c"), (v(&["ceph", "cni"]), NO_FILE_COMP));
+}
+
+#[test]
+fn paths_leave_the_shell_its_file_and_directory_completion() {
+    assert_eq!(values("preview --snapshot "), (v(&[]), DEFAULT));
+    assert_eq!(values("--stacks-dir "), (v(&[]), FILTER_DIRS));
+    assert_eq!(values("--stacks-dir=st"), (v(&[]), FILTER_DIRS));
+}
+
+#[test]
+fn unknown_words_and_the_double_dash_complete_nothing_and_never_fail() {
+    assert_eq!(values("nosuch "), (v(&[]), NO_FILE_COMP));
+    assert_eq!(
+        values("--nosuch "),
+        (
+            v(&["preview", "stack", "catalog", "wait", "help"]),
+            NO_FILE_COMP
+        )
+    );
+    assert_eq!(values("preview -- --"), (v(&[]), NO_FILE_COMP));
+    assert_eq!(values("--output=nosuch=x"), (v(&[]), NO_FILE_COMP));
+    let c = complete(&root(), &[], &Table);
+    assert!(c.candidates.iter().any(|(v, _)| v == "preview"));
+}
