@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Build the krew release archives and write their sha256 into krew-manifest.yaml.
+# Build the krew release archives this machine can build and render krew-manifest.yaml from
+# them:
 #
 #   bash scripts/release.sh
 #
-# - builds the host target with `cargo build --release --locked`;
-# - builds the other krew platforms (linux/darwin x amd64/arm64) only when
-#   `rustup target list --installed` shows a Rust target for them (nothing is downloaded;
-#   a cross build also needs a linker for that target) and says which ones it skipped;
-# - packs kubectl-nestor, LICENSE, LICENSE-MIT, LICENSE-APACHE and README.md at the root of
-#   dist/kubectl-nestor_<os>_<arch>.tar.gz (deterministic tar and gzip with GNU tar),
-#   writes dist/<archive>.sha256;
-# - updates krew-manifest.yaml in place (spec.version from Cargo.toml, the version in each
-#   uri, the sha256 of each archive built) with scripts/krew-manifest-update.sh;
-# - checks that the host archive lists kubectl-nestor and LICENSE and that the manifest now
-#   holds its sha256.
+# - empties dist/ of earlier archives, so the manifest lists only what this run built;
+# - builds kubectl-nestor and kubectl_complete-nestor for the host with
+#   `cargo build --release --locked`, and for the other krew platforms (linux/darwin x
+#   amd64/arm64) only when `rustup target list --installed` has a Rust target for them
+#   (nothing is downloaded; a cross build also needs a linker) and says which it skipped;
+# - packs each with scripts/package.sh (binaries, LICENSE*, README.md; dist/*.sha256);
+# - renders .krew.yaml (the krew-release-bot template) into krew-manifest.yaml with
+#   scripts/krew-manifest.sh: the platforms built here only, every sha256 quoted.
 #
-# Then: kubectl krew install --manifest=krew-manifest.yaml --archive=dist/<host archive>
+# Every platform of a release is built by .github/workflows/release.yml on a v* tag; see
+# docs/releasing.md. Then: kubectl krew install --manifest=krew-manifest.yaml \
+#   --archive=dist/kubectl-nestor_<os>_<arch>.tar.gz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,9 +23,8 @@ say() { printf 'release: %s\n' "$*" >&2; }
 die() { printf 'release: error: %s\n' "$*" >&2; exit 1; }
 
 manifest=krew-manifest.yaml
-files=(kubectl-nestor LICENSE LICENSE-MIT LICENSE-APACHE README.md)
-for f in "${files[@]:1}" "$manifest"; do [ -f "$f" ] || die "missing $f"; done
-
+template=.krew.yaml
+[ -f "$template" ] || die "missing $template"
 version="v$(sed -n 's/^version = "\([^"]*\)"$/\1/p' Cargo.toml | head -n 1)"
 [ "$version" != v ] || die "no version in Cargo.toml"
 host=$(rustc -vV | sed -n 's/^host: //p')
@@ -49,38 +48,8 @@ platform_of() {
     case " $(candidates $p) " in *" $1 "*) echo "$p"; return ;; esac
   done
 }
-
 host_platform=$(platform_of "$host")
 [ -n "$host_platform" ] || die "host $host is none of linux/darwin x amd64/arm64: krew has no platform for it here"
-
-sha256_of() {
-  if command -v sha256sum >/dev/null 2>&1; then sha256sum "$1" | cut -d ' ' -f 1
-  else shasum -a 256 "$1" | cut -d ' ' -f 1; fi
-}
-
-# File times in the archive: the last commit that changed what goes into it, so a commit of
-# the manifest alone does not change the archive (and its sha256) on the next run.
-epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct -- "${files[@]:1}" Cargo.toml Cargo.lock src 2>/dev/null)}
-epoch=${epoch:-0}
-pack() { # pack BINARY PLATFORM -> prints the archive path
-  local bin=$1 platform=$2 stage archive
-  stage=$(mktemp -d)
-  cp "$bin" "$stage/kubectl-nestor"
-  cp "${files[@]:1}" "$stage/"
-  chmod 0755 "$stage/kubectl-nestor"
-  (cd "$stage" && chmod 0644 "${files[@]:1}")
-  archive="dist/kubectl-nestor_${platform}.tar.gz"
-  mkdir -p dist
-  if tar --version 2>/dev/null | grep -q 'GNU tar'; then
-    tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" \
-      -C "$stage" -cf - "${files[@]}" | gzip -n -9 >"$archive.tmp"
-  else
-    tar -C "$stage" -cf - "${files[@]}" | gzip -n -9 >"$archive.tmp"
-  fi
-  mv "$archive.tmp" "$archive"
-  rm -rf "$stage"
-  echo "$archive"
-}
 
 installed=""
 if command -v rustup >/dev/null 2>&1; then
@@ -89,12 +58,14 @@ else
   say "no rustup: only the host target $host can be built"
 fi
 
-built=()      # PLATFORM=ARCHIVE
-skipped=()
+mkdir -p dist
+rm -f dist/kubectl-nestor_*.tar.gz dist/kubectl-nestor_*.tar.gz.sha256
+build=(cargo build --release --locked -p kubectl-nestor --bins)
 say "$version: host $host ($host_platform)"
-cargo build --release --locked
-built+=("$host_platform=$(pack "$target_dir/release/kubectl-nestor" "$host_platform")")
+"${build[@]}"
+bash scripts/package.sh "$host_platform" "$target_dir/release" >/dev/null
 
+skipped=()
 for platform in linux_amd64 linux_arm64 darwin_amd64 darwin_arm64; do
   [ "$platform" != "$host_platform" ] || continue
   target=""
@@ -105,34 +76,20 @@ for platform in linux_amd64 linux_arm64 darwin_amd64 darwin_arm64; do
     skipped+=("$platform (no installed Rust target among: $(candidates $platform))")
     continue
   fi
-  say "$platform: cargo build --release --locked --target $target"
-  if cargo build --release --locked --target "$target"; then
-    built+=("$platform=$(pack "$target_dir/$target/release/kubectl-nestor" "$platform")")
+  say "$platform: ${build[*]} --target $target"
+  if "${build[@]}" --target "$target"; then
+    bash scripts/package.sh "$platform" "$target_dir/$target/release" >/dev/null
   else
     skipped+=("$platform (the build for $target failed: a linker for it? see above)")
   fi
 done
+for s in ${skipped[@]+"${skipped[@]}"}; do say "skipped $s: left out of $manifest"; done
 
-pairs=()
-for entry in "${built[@]}"; do
-  platform=${entry%%=*}
-  archive=${entry#*=}
-  sha=$(sha256_of "$archive")
-  printf '%s  %s\n' "$sha" "$(basename "$archive")" >"$archive.sha256"
-  pairs+=("${platform/_//}=$sha")
-  say "built $archive  sha256 $sha"
-done
-for s in ${skipped[@]+"${skipped[@]}"}; do say "skipped $s"; done
-
-scripts/krew-manifest-update.sh "$manifest" "$version" "${pairs[@]}"
-
-# Check what krew will check: bin and LICENSE at the archive root, and the checksum.
-host_archive="dist/kubectl-nestor_${host_platform}.tar.gz"
-listing=$(tar -tzf "$host_archive")
-for f in kubectl-nestor LICENSE; do
-  grep -qx "$f" <<<"$listing" || die "$host_archive does not list $f"
-done
-host_sha=$(sha256_of "$host_archive")
-grep -q "sha256: $host_sha" "$manifest" || die "$manifest does not hold $host_sha"
-say "ok: $host_archive lists kubectl-nestor and LICENSE; $manifest holds its sha256"
-say "install it: kubectl krew install --manifest=$manifest --archive=$host_archive"
+tmp=$(mktemp "./.krew-manifest.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+bash scripts/krew-manifest.sh "$template" "$version" dist >"$tmp"
+chmod 0644 "$tmp"
+mv "$tmp" "$manifest"
+trap - EXIT
+say "wrote $manifest for: $(cd dist && ls kubectl-nestor_*.tar.gz | tr '\n' ' ')"
+say "install it: kubectl krew install --manifest=$manifest --archive=dist/kubectl-nestor_${host_platform}.tar.gz"

@@ -1,4 +1,12 @@
-//! `krew-manifest.yaml` against krew's own rules, and proof that the check can fail.
+//! `krew-manifest.yaml` and its template `.krew.yaml` against krew's own rules, read as krew
+//! reads them, and proof that the checks can fail.
+//!
+//! The manifest is parsed with YAML 1.1 typing (`yaml11`: go-yaml v2 under sigs.k8s.io/yaml,
+//! krew's decoder), so an unquoted `sha256: 0000…` reaches the rules as "0", as it reaches
+//! krew. On top of krew's rules: every sha256 is a QUOTED scalar, the manifest lists only
+//! platforms whose archive exists (the archives in dist/ when there are any; never the old
+//! placeholder of 64 zeros), and it is exactly what scripts/krew-manifest.sh renders from
+//! `.krew.yaml` (the krew-release-bot template) for those platforms.
 //!
 //! The rules are those of kubernetes-sigs/krew, with their source:
 //! - `internal/index/validation/validate.go` (`ValidatePlugin`): apiVersion, kind, a safe
@@ -15,7 +23,8 @@
 //! Stricter than krew because the file is ours (STYLE: strict on our own inputs): unknown
 //! keys are errors (krew ignores them), selectors use `matchLabels` only, and the line-length
 //! warnings of krew's validator are errors. `project_rules` adds what only this project
-//! knows: the name, the version from Cargo.toml, the four platforms, their archive names.
+//! knows: the name, the version from Cargo.toml, the platforms it ships, their archive names,
+//! and the completion helper in every archive.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -23,6 +32,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
+
+use crate::yaml11;
 
 const API_VERSION: &str = "krew.googlecontainertools.github.com/v1alpha2";
 const SHA256_PATTERN: &str = "^[a-f0-9]{64}$";
@@ -56,7 +67,7 @@ const LICENSE_FILES: [&str; 8] = [
     "copying",
     "copying.txt",
 ];
-/// The platforms this project ships.
+/// The platforms this project ships (.github/workflows/release.yml builds them).
 const OUR_PLATFORMS: [(&str, &str); 4] = [
     ("linux", "amd64"),
     ("linux", "arm64"),
@@ -116,7 +127,7 @@ struct Platform {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct Selector {
     match_labels: Option<BTreeMap<String, String>>,
-    match_expressions: Option<Vec<serde_norway::Value>>,
+    match_expressions: Option<Vec<serde_json::Value>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -157,8 +168,9 @@ impl Platform {
 /// krew's checks of a manifest expected to name plugin `name`; the first error, as krew
 /// reports one, worded as krew words it.
 fn validate(text: &str, name: &str) -> Result<Plugin, String> {
-    let p: Plugin =
-        serde_norway::from_str(text).map_err(|e| format!("failed to parse the manifest: {e}"))?;
+    let doc = yaml11::load(text).map_err(|e| format!("failed to parse the manifest: {e}"))?;
+    let p: Plugin = serde_json::from_value(yaml11::to_krew_json(&doc))
+        .map_err(|e| format!("failed to decode the manifest: {e}"))?;
     if p.api_version != API_VERSION {
         return Err(format!(
             "plugin manifest has apiVersion={:?}, not supported in this version of krew",
@@ -352,8 +364,9 @@ fn parse_semver(s: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// What only this project knows: the name, Cargo's version, the four platforms, the archive
-/// names release.sh writes, the binary name, and the caveats the SPEC asks for.
+/// What only this project knows: the name, Cargo's version, the platforms it ships (one or
+/// more, each at most once, never the old all-zeros placeholder checksum), the archive names
+/// scripts/package.sh writes, the binary name, and the caveats the SPEC asks for.
 fn project_rules(p: &Plugin) -> Result<(), String> {
     let version = format!("v{}", env!("CARGO_PKG_VERSION"));
     if p.spec.version != version {
@@ -368,24 +381,31 @@ fn project_rules(p: &Plugin) -> Result<(), String> {
             p.spec.homepage
         ));
     }
-    for needle in ["~/.kube/<stack>.config", "kubectl nestor --kubeconfig"] {
+    for needle in [
+        "~/.kube/<stack>.config",
+        "kubectl nestor --kubeconfig",
+        "kubectl_complete-nestor",
+    ] {
         if !p.spec.caveats.contains(needle) {
             return Err(format!("caveats do not mention {needle:?}"));
         }
     }
-    let mut names: Vec<String> = p.spec.platforms.iter().map(Platform::name).collect();
-    names.sort();
-    let mut want: Vec<String> = OUR_PLATFORMS
-        .iter()
-        .map(|(o, a)| format!("{o}/{a}"))
-        .collect();
-    want.sort();
-    if names != want {
-        return Err(format!("platforms are {names:?}, want {want:?}"));
-    }
     for pl in &p.spec.platforms {
         let labels = pl.labels();
-        let (os, arch) = (&labels["os"], &labels["arch"]);
+        let (os, arch) = match (labels.get("os"), labels.get("arch")) {
+            (Some(os), Some(arch)) => (os, arch),
+            _ => return Err(format!("{}: selector without os and arch", pl.name())),
+        };
+        if !OUR_PLATFORMS.contains(&(os.as_str(), arch.as_str())) {
+            return Err(format!(
+                "{os}/{arch} is not a platform the release workflow builds ({OUR_PLATFORMS:?})"
+            ));
+        }
+        if pl.sha256 == PLACEHOLDER_SHA256 {
+            return Err(format!(
+                "{os}/{arch} has the placeholder sha256 of 64 zeros: a platform without an archive is left out, never listed (scripts/release.sh)"
+            ));
+        }
         let uri = format!(
             "{}/releases/download/{version}/kubectl-nestor_{os}_{arch}.tar.gz",
             p.spec.homepage
@@ -403,8 +423,41 @@ fn project_rules(p: &Plugin) -> Result<(), String> {
     Ok(())
 }
 
+/// Every `sha256` of the manifest is a quoted scalar that YAML 1.1 keeps a string: unquoted,
+/// 64 zeros are the integer 0 to krew, and any hex run of digits a number.
+fn checksums_quoted(text: &str) -> Result<(), String> {
+    let doc = yaml11::load(text).map_err(|e| format!("failed to parse the manifest: {e}"))?;
+    let checksums = yaml11::scalars_named(&doc, "sha256");
+    if checksums.is_empty() {
+        return Err("no sha256 in the manifest".into());
+    }
+    for (path, node) in checksums {
+        if let yaml11::Node::Scalar {
+            text,
+            quoted,
+            typed,
+            line,
+        } = node
+        {
+            if *typed != yaml11::Typed::Str {
+                return Err(format!(
+                    "{path} (line {}) is unquoted and YAML 1.1 (krew) reads {text} as {typed}, not a checksum: quote it",
+                    line + 1
+                ));
+            }
+            if !quoted {
+                return Err(format!(
+                    "{path} (line {}) is unquoted: quote every sha256 (a checksum that happens to be digits only would be read as a number)",
+                    line + 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// krew's install-time checks on an archive: its sha256 is the platform's, `bin` is in it
-/// (and executable), and so is a LICENSE file.
+/// (and executable), and so is a LICENSE file; ours: the completion helper too.
 fn check_archive(platform: &Platform, archive: &Path) -> Result<(), String> {
     let bytes = fs::read(archive).map_err(|e| format!("{}: {e}", archive.display()))?;
     let sha = format!("{:x}", Sha256::digest(&bytes));
@@ -451,6 +504,22 @@ fn check_archive(platform: &Platform, archive: &Path) -> Result<(), String> {
             platform.bin
         ));
     }
+    let helper = "kubectl_complete-nestor";
+    match entries.iter().find(|(_, n)| n == helper) {
+        None => {
+            return Err(format!(
+                "{}: the completion helper {helper} is not in the archive {names:?}",
+                archive.display()
+            ))
+        }
+        Some((mode, _)) if mode.chars().nth(3) != Some('x') => {
+            return Err(format!(
+                "{}: {helper} is not executable ({mode})",
+                archive.display()
+            ))
+        }
+        Some(_) => {}
+    }
     let has_license = names.iter().any(|n| {
         let base = n.rsplit('/').next().unwrap_or(n).to_ascii_lowercase();
         LICENSE_FILES.contains(&base.as_str())
@@ -470,21 +539,6 @@ fn repo() -> PathBuf {
 
 fn manifest_text() -> String {
     fs::read_to_string(repo().join("krew-manifest.yaml")).expect("read krew-manifest.yaml")
-}
-
-/// krew's os/arch names for the machine running the tests, if krew has them.
-fn host_platform() -> Option<(&'static str, &'static str)> {
-    let os = match std::env::consts::OS {
-        "linux" => "linux",
-        "macos" => "darwin",
-        _ => return None,
-    };
-    let arch = match std::env::consts::ARCH {
-        "x86_64" => "amd64",
-        "aarch64" => "arm64",
-        _ => return None,
-    };
-    Some((os, arch))
 }
 
 /// `text` with the first line whose trimmed form starts with `prefix` replaced by `with`
@@ -514,32 +568,306 @@ fn edit_line(text: &str, prefix: &str, with: Option<&str>, nth: usize) -> String
     out
 }
 
+/// The value of the first line with `key`, quotes removed.
 fn first_value(text: &str, key: &str) -> String {
     text.lines()
         .find_map(|l| l.trim_start().strip_prefix(key))
-        .map(|v| v.trim().to_string())
+        .map(|v| v.trim().trim_matches('"').to_string())
         .expect("key in manifest")
 }
 
+/// What scripts/krew-manifest.sh prints for `tag` when dist/ holds archives (made-up bytes)
+/// for `platforms`; the dist directory too, to check archives against.
+fn render(tag: &str, platforms: &[(&str, &str)]) -> (std::process::Output, tempfile::TempDir) {
+    let dist = tempfile::tempdir().expect("tempdir");
+    for (os, arch) in platforms {
+        fs::write(
+            dist.path()
+                .join(format!("kubectl-nestor_{os}_{arch}.tar.gz")),
+            format!("archive {os} {arch}\n"),
+        )
+        .expect("write");
+    }
+    let out = std::process::Command::new("bash")
+        .arg(repo().join("scripts/krew-manifest.sh"))
+        .arg(repo().join(".krew.yaml"))
+        .arg(tag)
+        .arg(dist.path())
+        .output()
+        .expect("bash");
+    (out, dist)
+}
+
+fn rendered(platforms: &[(&str, &str)]) -> String {
+    let (out, _dist) = render(&format!("v{}", env!("CARGO_PKG_VERSION")), platforms);
+    assert!(
+        out.status.success(),
+        "krew-manifest.sh: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// The archives `kubectl-nestor_<os>_<arch>.tar.gz` in `dist`, as (os, arch, path).
+fn archives_in(dist: &Path) -> Vec<(String, String, PathBuf)> {
+    let mut found: Vec<(String, String, PathBuf)> = fs::read_dir(dist)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?.to_string();
+            let platform = name
+                .strip_prefix("kubectl-nestor_")?
+                .strip_suffix(".tar.gz")?;
+            let (os, arch) = platform.split_once('_')?;
+            Some((os.to_string(), arch.to_string(), path))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The manifest lists exactly the platforms whose archive is in `dist`, each with that
+/// archive's checksum: no platform without an archive, no archive left out.
+fn archives_match(p: &Plugin, dist: &Path, krew_checks: bool) -> Result<(), String> {
+    let archives = archives_in(dist);
+    for pl in &p.spec.platforms {
+        let Some((_, _, path)) = archives.iter().find(|(os, arch, _)| pl.selects(os, arch)) else {
+            return Err(format!(
+                "{} is in the manifest but {} has no archive for it",
+                pl.name(),
+                dist.display()
+            ));
+        };
+        if krew_checks {
+            check_archive(pl, path)?;
+        } else {
+            let sha = format!(
+                "{:x}",
+                Sha256::digest(fs::read(path).map_err(|e| e.to_string())?)
+            );
+            if sha != pl.sha256 {
+                return Err(format!(
+                    "{}: sha256 {sha}, the manifest says {}",
+                    path.display(),
+                    pl.sha256
+                ));
+            }
+        }
+    }
+    for (os, arch, path) in &archives {
+        if !p.spec.platforms.iter().any(|pl| pl.selects(os, arch)) {
+            return Err(format!(
+                "{} was built but {os}/{arch} is not in the manifest",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[test]
-fn manifest_follows_krew_rules() {
+fn manifest_follows_krew_rules_read_with_yaml_1_1_typing() {
     let text = manifest_text();
     let p = validate(&text, "nestor").unwrap_or_else(|e| panic!("krew-manifest.yaml: {e}"));
+    checksums_quoted(&text).unwrap_or_else(|e| panic!("krew-manifest.yaml: {e}"));
     project_rules(&p).unwrap_or_else(|e| panic!("krew-manifest.yaml: {e}"));
-    for pl in &p.spec.platforms {
-        if pl.sha256 == PLACEHOLDER_SHA256 {
-            eprintln!(
-                "note: {} has the placeholder sha256 (not built for {} yet)",
-                pl.name(),
-                p.spec.version
-            );
-        }
+    eprintln!(
+        "krew-manifest.yaml {}: {:?}",
+        p.spec.version,
+        p.spec
+            .platforms
+            .iter()
+            .map(Platform::name)
+            .collect::<Vec<_>>()
+    );
+}
+
+/// The committed manifest is the template rendered for the platforms it lists: nobody edits
+/// it by hand (only the checksums differ from a render with made-up archives).
+#[test]
+fn manifest_is_the_template_rendered_for_its_platforms() {
+    let text = manifest_text();
+    let p = validate(&text, "nestor").expect("valid manifest");
+    let listed: Vec<(String, String)> = (p.spec.platforms.iter())
+        .map(|pl| {
+            let l = pl.labels();
+            (l["os"].clone(), l["arch"].clone())
+        })
+        .collect();
+    let listed: Vec<(&str, &str)> = listed
+        .iter()
+        .map(|(o, a)| (o.as_str(), a.as_str()))
+        .collect();
+    let render = rendered(&listed);
+    let without_checksums = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.trim_start().starts_with("sha256:"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        without_checksums(&text),
+        without_checksums(&render),
+        "krew-manifest.yaml is not .krew.yaml rendered: run bash scripts/release.sh"
+    );
+}
+
+/// The template as the release bot renders it (every platform) passes krew's rules too.
+#[test]
+fn template_rendered_for_every_platform_follows_krew_rules() {
+    let text = rendered(&OUR_PLATFORMS);
+    let p = validate(&text, "nestor").unwrap_or_else(|e| panic!(".krew.yaml: {e}\n{text}"));
+    checksums_quoted(&text).unwrap_or_else(|e| panic!(".krew.yaml: {e}"));
+    project_rules(&p).unwrap_or_else(|e| panic!(".krew.yaml: {e}"));
+    assert_eq!(p.spec.platforms.len(), OUR_PLATFORMS.len());
+    // The bot's own form of the action is what the template holds.
+    let template = fs::read_to_string(repo().join(".krew.yaml")).expect("read .krew.yaml");
+    let actions = template.matches("{{addURIAndSha \"").count();
+    assert_eq!(
+        actions,
+        OUR_PLATFORMS.len(),
+        "one addURIAndSha per platform"
+    );
+}
+
+#[test]
+fn unquoted_checksums_are_caught_as_krew_reads_them() {
+    let good = rendered(&OUR_PLATFORMS);
+    checksums_quoted(&good).expect("rendered checksums are quoted");
+    let zeros = edit_line(
+        &good,
+        "sha256:",
+        Some(&format!("sha256: {PLACEHOLDER_SHA256}")),
+        1,
+    );
+    // YAML 1.1 makes it the integer 0: krew's own rule rejects "0"...
+    let e = validate(&zeros, "nestor").expect_err("krew rejects it");
+    assert!(
+        e.contains("platform 1 (linux/arm64) is badly constructed: `sha256` value 0 is not valid"),
+        "{e}"
+    );
+    // ...and the quoting rule names the line and the reading.
+    let e = checksums_quoted(&zeros).expect_err("unquoted zeros");
+    assert!(
+        e.contains("spec.platforms[1].sha256 (line ")
+            && e.contains("reads 0000")
+            && e.contains("as the integer 0"),
+        "{e}"
+    );
+    // A real checksum unquoted is still refused (digits-only ones would be numbers).
+    let sha = first_value(&good, "sha256:");
+    let plain = edit_line(&good, "sha256:", Some(&format!("sha256: {sha}")), 0);
+    validate(&plain, "nestor").expect("krew accepts a hex string with letters");
+    let e = checksums_quoted(&plain).expect_err("unquoted");
+    assert!(
+        e.contains("spec.platforms[0].sha256 (line ")
+            && e.contains("is unquoted: quote every sha256"),
+        "{e}"
+    );
+    // The placeholder quoted is a string to YAML, and still never a listed platform.
+    let quoted_zeros = edit_line(
+        &good,
+        "sha256:",
+        Some(&format!("sha256: \"{PLACEHOLDER_SHA256}\"")),
+        2,
+    );
+    let p = validate(&quoted_zeros, "nestor").expect("krew's pattern accepts zeros");
+    let e = project_rules(&p).expect_err("placeholder");
+    assert!(
+        e.starts_with("darwin/amd64 has the placeholder sha256"),
+        "{e}"
+    );
+}
+
+#[test]
+fn release_renders_only_the_platforms_it_built() {
+    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let (out, dist) = render(&version, &[("linux", "amd64"), ("darwin", "arm64")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let p = validate(&text, "nestor").expect("valid");
+    checksums_quoted(&text).expect("quoted");
+    project_rules(&p).expect("ours");
+    let names: Vec<String> = p.spec.platforms.iter().map(Platform::name).collect();
+    assert_eq!(names, vec!["linux/amd64", "darwin/arm64"]);
+    archives_match(&p, dist.path(), false).expect("each archive's checksum");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("kubectl-nestor_linux_arm64.tar.gz not built: left out of the manifest"),
+        "{stderr}"
+    );
+    // The same manifest against a dist/ that lost an archive, or gained one.
+    fs::remove_file(dist.path().join("kubectl-nestor_darwin_arm64.tar.gz")).expect("rm");
+    let e = archives_match(&p, dist.path(), false).expect_err("platform without archive");
+    assert!(e.starts_with("darwin/arm64 is in the manifest but "), "{e}");
+    fs::write(
+        dist.path().join("kubectl-nestor_darwin_arm64.tar.gz"),
+        "archive darwin arm64\n",
+    )
+    .expect("write");
+    fs::write(dist.path().join("kubectl-nestor_linux_arm64.tar.gz"), "x").expect("write");
+    let e = archives_match(&p, dist.path(), false).expect_err("archive not listed");
+    assert!(
+        e.contains(
+            "kubectl-nestor_linux_arm64.tar.gz was built but linux/arm64 is not in the manifest"
+        ),
+        "{e}"
+    );
+
+    // Refusals: nothing printed.
+    for (tag, platforms, want) in [
+        (
+            "0.1.0",
+            &[("linux", "amd64")][..],
+            "is not a semantic version with a leading v",
+        ),
+        (
+            version.as_str(),
+            &[][..],
+            "no archive in the dist directory matches a platform",
+        ),
+    ] {
+        let (out, _dist) = render(tag, platforms);
+        assert_eq!(out.status.code(), Some(1), "{tag} {platforms:?}");
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(want), "{stderr}");
     }
 }
 
 #[test]
+fn a_template_action_other_than_the_bots_two_is_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let template = tmp.path().join("krew.yaml");
+    let text = fs::read_to_string(repo().join(".krew.yaml"))
+        .expect("read")
+        .replace("homepage: https", "homepage: {{ .Homepage }}https");
+    fs::write(&template, text).expect("write");
+    fs::write(tmp.path().join("kubectl-nestor_linux_amd64.tar.gz"), "a").expect("write");
+    let out = std::process::Command::new("bash")
+        .arg(repo().join("scripts/krew-manifest.sh"))
+        .arg(&template)
+        .arg("v0.1.0")
+        .arg(tmp.path())
+        .output()
+        .expect("bash");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("a template action other than .TagName and addURIAndSha"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn broken_manifests_are_rejected_with_krews_message() {
-    let good = manifest_text();
+    let good = rendered(&OUR_PLATFORMS);
     let sha = first_value(&good, "sha256:");
     let version = first_value(&good, "version:");
     // The first platform without its selector (and its matchLabels, os and arch lines).
@@ -550,7 +878,7 @@ fn broken_manifests_are_rejected_with_krews_message() {
     let cases: Vec<(&str, String, String)> = vec![
         (
             "short sha256",
-            edit_line(&good, "sha256:", Some(&format!("sha256: {}", &sha[..63])), 0),
+            edit_line(&good, "sha256:", Some(&format!("sha256: \"{}\"", &sha[..63])), 0),
             format!(
                 "platform 0 (linux/amd64) is badly constructed: `sha256` value {} is not valid, must match pattern ^[a-f0-9]{{64}}$",
                 &sha[..63]
@@ -558,7 +886,7 @@ fn broken_manifests_are_rejected_with_krews_message() {
         ),
         (
             "upper-case sha256",
-            edit_line(&good, "sha256:", Some(&format!("sha256: {}", "AB".repeat(32))), 1),
+            edit_line(&good, "sha256:", Some(&format!("sha256: \"{}\"", "AB".repeat(32))), 1),
             "platform 1 (linux/arm64) is badly constructed: `sha256` value".into(),
         ),
         (
@@ -681,7 +1009,7 @@ fn broken_manifests_are_rejected_with_krews_message() {
         ),
         (
             "a misspelt key (krew would ignore it)",
-            edit_line(&good, "sha256:", Some(&format!("sha265: {sha}")), 0),
+            edit_line(&good, "sha256:", Some(&format!("sha265: \"{sha}\"")), 0),
             "unknown field `sha265`".into(),
         ),
     ];
@@ -699,7 +1027,7 @@ fn broken_manifests_are_rejected_with_krews_message() {
 
 #[test]
 fn project_rules_reject_a_stale_version_and_a_wrong_archive_name() {
-    let good = manifest_text();
+    let good = rendered(&OUR_PLATFORMS);
     let stale = edit_line(&good, "version:", Some("version: v9.9.9"), 0);
     let p = validate(&stale, "nestor").expect("krew accepts v9.9.9");
     let e = project_rules(&p).expect_err("stale version");
@@ -757,29 +1085,37 @@ fn platform_for(archive: &Path) -> Platform {
 }
 
 #[test]
-fn archive_check_catches_missing_bin_missing_license_and_a_wrong_checksum() {
+fn archive_check_catches_missing_bin_helper_license_and_a_wrong_checksum() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let bin = ("kubectl-nestor", "#!/bin/sh\n", 0o755);
+    let helper = ("kubectl_complete-nestor", "#!/bin/sh\n", 0o755);
     let license = ("LICENSE", "MIT OR Apache-2.0\n", 0o644);
 
-    let good = archive(tmp.path(), "good.tar.gz", &[bin, license]);
+    let good = archive(tmp.path(), "good.tar.gz", &[bin, helper, license]);
     check_archive(&platform_for(&good), &good).expect("good archive");
 
-    let no_license = archive(tmp.path(), "nolicense.tar.gz", &[bin]);
+    let no_license = archive(tmp.path(), "nolicense.tar.gz", &[bin, helper]);
     let e = check_archive(&platform_for(&no_license), &no_license).expect_err("no LICENSE");
     assert!(e.contains("no LICENSE file in the archive"), "{e}");
 
-    let no_bin = archive(tmp.path(), "nobin.tar.gz", &[license]);
+    let no_bin = archive(tmp.path(), "nobin.tar.gz", &[helper, license]);
     let e = check_archive(&platform_for(&no_bin), &no_bin).expect_err("no bin");
     assert!(
         e.contains("bin \"kubectl-nestor\" is not in the archive"),
         "{e}"
     );
 
+    let no_helper = archive(tmp.path(), "nohelper.tar.gz", &[bin, license]);
+    let e = check_archive(&platform_for(&no_helper), &no_helper).expect_err("no helper");
+    assert!(
+        e.contains("the completion helper kubectl_complete-nestor is not in the archive"),
+        "{e}"
+    );
+
     let not_exec = archive(
         tmp.path(),
         "noexec.tar.gz",
-        &[("kubectl-nestor", "#!/bin/sh\n", 0o644), license],
+        &[("kubectl-nestor", "#!/bin/sh\n", 0o644), helper, license],
     );
     let e = check_archive(&platform_for(&not_exec), &not_exec).expect_err("not executable");
     assert!(e.contains("kubectl-nestor is not executable"), "{e}");
@@ -790,123 +1126,18 @@ fn archive_check_catches_missing_bin_missing_license_and_a_wrong_checksum() {
     assert!(e.contains("the manifest says 0000"), "{e}");
 }
 
-/// When `scripts/release.sh` has built the host archive, it is the one the manifest names.
+/// When scripts/release.sh has built archives in dist/, the manifest lists exactly those,
+/// with their checksums, and each passes krew's install-time checks.
 #[test]
-fn host_archive_in_dist_matches_the_manifest() {
-    let Some((os, arch)) = host_platform() else {
-        eprintln!("skipped: krew ships no archive for this host");
-        return;
-    };
-    let path = repo().join(format!("dist/kubectl-nestor_{os}_{arch}.tar.gz"));
-    if !path.exists() {
+fn manifest_lists_exactly_the_archives_in_dist() {
+    let dist = repo().join("dist");
+    if archives_in(&dist).is_empty() {
         eprintln!(
-            "skipped: {} not built (bash scripts/release.sh); static rules only",
-            path.display()
+            "skipped: no archive in {} (bash scripts/release.sh builds them); static rules only",
+            dist.display()
         );
         return;
     }
     let p = validate(&manifest_text(), "nestor").expect("valid manifest");
-    let platform = (p.spec.platforms.iter())
-        .find(|pl| pl.selects(os, arch))
-        .expect("a platform for the host");
-    check_archive(platform, &path).unwrap_or_else(|e| panic!("{e}"));
-}
-
-fn run_update(manifest: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new("bash")
-        .arg(repo().join("scripts/krew-manifest-update.sh"))
-        .arg(manifest)
-        .args(args)
-        .output()
-        .expect("bash")
-}
-
-#[test]
-fn release_manifest_update_is_a_text_edit_that_keeps_the_rest() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let manifest = tmp.path().join("krew-manifest.yaml");
-    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
-    // A comment on a sha256 line and one inside the platforms list must survive.
-    let original = edit_line(
-        &manifest_text(),
-        "sha256:",
-        Some(&format!("sha256: {PLACEHOLDER_SHA256}  # linux/amd64")),
-        0,
-    )
-    .replace("    - selector:", "    # a platform\n    - selector:");
-    fs::write(&manifest, &original).expect("write");
-    let sha = "ab".repeat(32);
-
-    let out = run_update(&manifest, &[&version, &format!("linux/amd64={sha}")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let updated = fs::read_to_string(&manifest).expect("read");
-    let changed: Vec<(&str, &str)> = (original.lines().zip(updated.lines()))
-        .filter(|(a, b)| a != b)
-        .collect();
-    assert_eq!(original.lines().count(), updated.lines().count());
-    assert_eq!(
-        changed,
-        vec![(
-            format!("      sha256: {PLACEHOLDER_SHA256}  # linux/amd64").as_str(),
-            format!("      sha256: {sha}  # linux/amd64").as_str()
-        )]
-    );
-    let p = validate(&updated, "nestor").expect("still valid");
-    project_rules(&p).expect("still ours");
-
-    // A new version: every uri follows, platforms not built lose their stale checksum.
-    let out = run_update(&manifest, &["v0.99.0", &format!("darwin/arm64={sha}")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bumped = fs::read_to_string(&manifest).expect("read");
-    let p = validate(&bumped, "nestor").expect("valid after a bump");
-    assert_eq!(p.spec.version, "v0.99.0");
-    for pl in &p.spec.platforms {
-        assert!(
-            pl.uri.contains("/download/v0.99.0/kubectl-nestor_"),
-            "{}",
-            pl.uri
-        );
-        let want = if pl.name() == "darwin/arm64" {
-            sha.as_str()
-        } else {
-            PLACEHOLDER_SHA256
-        };
-        assert_eq!(pl.sha256, want, "{}", pl.name());
-    }
-    assert!(bumped.contains("# a platform\n") && bumped.contains("# linux/amd64\n"));
-
-    // Refusals leave the file as it was.
-    for (args, want) in [
-        (vec!["0.99.1"], "not a semantic version with a leading v"),
-        (vec!["v0.99.1", "windows/amd64=00"], "is not OS/ARCH=SHA256"),
-        (vec!["v0.99.1", "linux/amd64=abc"], "is not OS/ARCH=SHA256"),
-    ] {
-        let out = run_update(&manifest, &args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains(want),
-            "{args:?}"
-        );
-        assert_eq!(fs::read_to_string(&manifest).expect("read"), bumped);
-    }
-    let duplicated = bumped.replacen("arch: arm64", "arch: amd64", 1);
-    fs::write(&manifest, &duplicated).expect("write");
-    let out = run_update(&manifest, &["v0.99.1"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("linux/amd64 appears twice"));
-    assert_eq!(fs::read_to_string(&manifest).expect("read"), duplicated);
-    let leftovers: Vec<_> = fs::read_dir(tmp.path()).expect("ls").flatten().collect();
-    assert_eq!(
-        leftovers.len(),
-        1,
-        "temporary files left behind: {leftovers:?}"
-    );
+    archives_match(&p, &dist, true).unwrap_or_else(|e| panic!("{e} (run bash scripts/release.sh)"));
 }

@@ -14,3 +14,4 @@ mod preview;
 mod schema;
 mod select;
 mod sshd;
+mod yaml11;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Pack one krew release archive from binaries already built:
+#
+#   scripts/package.sh PLATFORM BIN_DIR     e.g. scripts/package.sh linux_amd64 target/release
+#
+# writes dist/kubectl-nestor_PLATFORM.tar.gz with, at its root: kubectl-nestor (the plugin
+# krew links onto PATH), kubectl_complete-nestor (kubectl's plugin-completion helper),
+# LICENSE, LICENSE-MIT, LICENSE-APACHE and README.md; then dist/<archive>.sha256. GNU tar makes
+# it byte-for-byte reproducible (sorted names, owner 0, file times of the last commit that
+# changed what goes in). Checks the listing before it prints the archive's path.
+# scripts/release.sh (here) and .github/workflows/release.yml (every platform) call it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+die() { printf 'package: error: %s\n' "$*" >&2; exit 1; }
+
+[ $# -eq 2 ] || die "usage: $0 PLATFORM BIN_DIR"
+platform=$1 bin_dir=$2
+[[ $platform =~ ^(linux|darwin)_(amd64|arm64)$ ]] ||
+  die "platform '$platform' is none of linux|darwin _ amd64|arm64"
+
+bins=(kubectl-nestor kubectl_complete-nestor)
+docs=(LICENSE LICENSE-MIT LICENSE-APACHE README.md)
+for b in "${bins[@]}"; do [ -x "$bin_dir/$b" ] || die "no executable $bin_dir/$b (cargo build --release --locked)"; done
+for f in "${docs[@]}"; do [ -f "$f" ] || die "missing $f"; done
+
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct -- "${docs[@]}" Cargo.toml Cargo.lock src 2>/dev/null || true)}
+epoch=${epoch:-0}
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+for b in "${bins[@]}"; do cp "$bin_dir/$b" "$stage/$b"; chmod 0755 "$stage/$b"; done
+for f in "${docs[@]}"; do cp "$f" "$stage/$f"; chmod 0644 "$stage/$f"; done
+
+mkdir -p dist
+archive="dist/kubectl-nestor_${platform}.tar.gz"
+if tar --version 2>/dev/null | grep -q 'GNU tar'; then
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" \
+    -C "$stage" -cf - "${bins[@]}" "${docs[@]}" | gzip -n -9 >"$archive.tmp"
+else
+  tar -C "$stage" -cf - "${bins[@]}" "${docs[@]}" | gzip -n -9 >"$archive.tmp"
+fi
+mv "$archive.tmp" "$archive"
+
+listing=$(tar -tzf "$archive")
+for f in "${bins[@]}" "${docs[@]}"; do
+  grep -qx "$f" <<<"$listing" || die "$archive does not list $f"
+done
+if command -v sha256sum >/dev/null 2>&1; then sum=$(sha256sum "$archive" | cut -d ' ' -f 1)
+else sum=$(shasum -a 256 "$archive" | cut -d ' ' -f 1); fi
+printf '%s  %s\n' "$sum" "$(basename "$archive")" >"$archive.sha256"
+printf 'package: %s  sha256 %s\n' "$archive" "$sum" >&2
+echo "$archive"
