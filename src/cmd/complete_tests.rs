@@ -255,3 +255,60 @@ fn unknown_words_and_the_double_dash_complete_nothing_and_never_fail() {
     let c = complete(&root(), &[], &Table);
     assert!(c.candidates.iter().any(|(v, _)| v == "preview"));
 }
+
+/// The filesystem values: stack names from a real stacks directory, layer ids from the
+/// built-in catalog plus the stack's own `catalog:` file, chosen by `--stack` or the active
+/// stack; an unloadable stack falls back to the built-in catalog.
+#[test]
+fn fs_values_read_the_stacks_dir_and_the_stacks_catalog() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let stacks = tmp.path().join("stacks");
+    std::fs::create_dir_all(&stacks).expect("mkdir");
+    let stack = |name: &str, extra: &str| {
+        format!("name: {name}\ntarget_kind: prod\nkubeconfig: ~/.kube/{name}.config\n{extra}nodes:\n  - {{ name: {name}1, role: control-plane }}\nlayers: [k8s]\n")
+    };
+    std::fs::write(stacks.join("plain.yaml"), stack("plain", "")).expect("write");
+    std::fs::write(
+        stacks.join("site.yaml"),
+        stack("site", "catalog: layers.yaml\n"),
+    )
+    .expect("write");
+    std::fs::write(
+        stacks.join("layers.yaml"),
+        "- id: vault\n  title: Vault\n  after: [k8s]\n  detect:\n    - namespace: vault\n  healthy:\n    - namespace: vault\n  install: ansible-playbook vault.yaml\n",
+    )
+    .expect("write");
+    std::fs::write(stacks.join("broken.yaml"), "name: broken\nnosuchkey: 1\n").expect("write");
+    std::os::unix::fs::symlink("site.yaml", stacks.join("current.yaml")).expect("symlink");
+    let values = FsValues {
+        env: Environment {
+            cwd: tmp.path().to_path_buf(),
+            ..Environment::default()
+        },
+    };
+    let typed = |stack: Option<&str>| Typed {
+        stacks_dir: None,
+        stack: stack.map(String::from),
+    };
+    // The catalog file is not a stack; current.yaml is the link, not a stack either.
+    assert_eq!(values.stacks(&typed(None)), v(&["broken", "plain", "site"]));
+    let builtin = values.layers(&typed(Some("plain")));
+    assert!(builtin.contains(&"k8s".to_string()) && builtin.contains(&"ceph".to_string()));
+    assert!(!builtin.contains(&"vault".to_string()), "{builtin:?}");
+    // The active stack (site) and --stack site both read site's catalog.
+    for t in [typed(None), typed(Some("site"))] {
+        let ids = values.layers(&t);
+        assert!(ids.contains(&"vault".to_string()), "{ids:?}");
+        assert!(ids.contains(&"k8s".to_string()), "{ids:?}");
+    }
+    assert_eq!(values.layers(&typed(Some("broken"))), builtin);
+    // No stacks directory at all: nothing, never an error.
+    let nowhere = FsValues {
+        env: Environment {
+            cwd: PathBuf::from("/"),
+            ..Environment::default()
+        },
+    };
+    assert!(nowhere.stacks(&typed(None)).is_empty());
+    assert_eq!(nowhere.layers(&typed(None)), builtin);
+}
