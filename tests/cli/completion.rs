@@ -7,7 +7,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::{shell_quote, Bed};
+use nestor::shell::quote as shell_quote;
+
+use crate::support::Bed;
 
 const PROD: &str = "name: dirqual\nkind: prod\nkubeconfig: ~/.kube/dirqual.config\nnodes:\n  - {name: dirqual1, roles: [control-plane]}\nlayers: [k8s, cni]\n";
 const LAB: &str = "name: lab\nkind: prod\nkubeconfig: ~/.kube/lab.config\nnodes:\n  - {name: lab1, roles: [control-plane]}\nlayers: [k8s]\n";
