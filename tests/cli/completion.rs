@@ -11,14 +11,17 @@ use nestor::shell::quote as shell_quote;
 
 use crate::support::Bed;
 
-const PROD: &str = "name: dirqual\nkind: prod\nkubeconfig: ~/.kube/dirqual.config\nnodes:\n  - {name: dirqual1, roles: [control-plane]}\nlayers: [k8s, cni]\n";
-const LAB: &str = "name: lab\nkind: prod\nkubeconfig: ~/.kube/lab.config\nnodes:\n  - {name: lab1, roles: [control-plane]}\nlayers: [k8s]\n";
+const PROD: &str = "name: dirqual\ntarget_kind: prod\nkubeconfig: ~/.kube/dirqual.config\nnodes:\n  - { name: dirqual1, role: control-plane }\nlayers: [k8s, cni]\n";
+/// lab's own catalog adds the layer `vault`.
+const LAB: &str = "name: lab\ntarget_kind: prod\nkubeconfig: ~/.kube/lab.config\ncatalog: layers.yaml\nnodes:\n  - { name: lab1, role: control-plane }\nlayers: [k8s, vault]\n";
+const LAB_CATALOG: &str = "- id: vault\n  title: HashiCorp Vault\n  after: [k8s]\n  detect:\n    - namespace: vault\n  healthy:\n    - namespace: vault\n  install: ansible-playbook platform/vault.yaml\n";
 
 /// A bed with two stacks and a bin/ holding both executables under their installed names.
 fn bed() -> Bed {
     let bed = Bed::new();
     bed.write_stack("dirqual", PROD);
     bed.write_stack("lab", LAB);
+    fs::write(bed.stacks.join("layers.yaml"), LAB_CATALOG).expect("write catalog");
     bed.select("dirqual");
     for (name, exe) in [
         ("kubectl-nestor", env!("CARGO_BIN_EXE_kubectl-nestor")),
@@ -122,7 +125,7 @@ fn bash_completes_stack_names_and_flag_values_split_at_equals() {
     // Another stacks directory typed on the line is the one listed.
     let other = bed.tmp.path().join("other");
     fs::create_dir_all(&other).expect("mkdir");
-    fs::write(other.join("edge.yaml"), LAB.replace("lab", "edge")).expect("write");
+    fs::write(other.join("edge.yaml"), PROD.replace("dirqual", "edge")).expect("write");
     let dir = other.display().to_string();
     assert_eq!(
         bash_complete(
@@ -130,6 +133,29 @@ fn bash_completes_stack_names_and_flag_values_split_at_equals() {
             &["kubectl-nestor", "--stacks-dir", &dir, "stack", "show", ""]
         ),
         v(&["edge"])
+    );
+}
+
+#[test]
+fn bash_completes_layer_ids_from_the_catalog_of_the_stack_on_the_line() {
+    let bed = bed();
+    // The active stack (dirqual) uses the built-in catalog.
+    assert_eq!(
+        bash_complete(&bed, &["kubectl-nestor", "wait", "--for", "healthy", "ce"]),
+        v(&["ceph", "certs"])
+    );
+    assert_eq!(
+        bash_complete(&bed, &["kubectl-nestor", "wait", "v"]),
+        v(&[])
+    );
+    // lab's catalog: file adds vault; --stack on the line picks it.
+    assert_eq!(
+        bash_complete(&bed, &["kubectl-nestor", "--stack", "lab", "wait", "v"]),
+        v(&["vault"])
+    );
+    assert_eq!(
+        bash_complete(&bed, &["kubectl-nestor", "wait", "--for", ""]),
+        v(&["healthy", "present"])
     );
 }
 
@@ -263,6 +289,10 @@ fn kubectl_nestor_tab_completes_through_kubectls_plugin_completion() {
     assert_eq!(
         kubectl_complete(&bed, &kubectl, &["--output", "j"]),
         "json\n:4\n"
+    );
+    assert_eq!(
+        kubectl_complete(&bed, &kubectl, &["--stack", "lab", "wait", "va"]),
+        "vault\n:4\n"
     );
     // A file argument leaves kubectl's file completion on (directive 0).
     assert_eq!(
