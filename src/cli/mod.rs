@@ -49,6 +49,9 @@ pub enum Command {
     /// List, show and use stack topologies.
     #[command(subcommand, after_help = cmd::stack::EXAMPLES)]
     Stack(cmd::stack::StackCommand),
+    /// What each layer detects and checks, and why: the stack's catalog (built-in plus overrides).
+    #[command(subcommand, after_help = cmd::catalog::EXAMPLES)]
+    Catalog(cmd::catalog::CatalogCommand),
     /// Repatriate a prod stack's kubeconfig from its control-plane host.
     #[command(subcommand, after_help = cmd::fetch::KUBECONFIG_EXAMPLES)]
     Kubeconfig(cmd::fetch::KubeconfigCommand),

@@ -110,6 +110,7 @@ fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Discover(args) => cmd::discover::run(&ctx()?, args),
         Command::Target => cmd::target::run(&ctx()?),
         Command::Stack(command) => cmd::stack::run(&ctx()?, command),
+        Command::Catalog(command) => cmd::catalog::run(&ctx()?, command),
         Command::Kubeconfig(KubeconfigCommand::Fetch) => cmd::fetch::run(&ctx()?),
     }
 }

@@ -1,5 +1,6 @@
 //! One file per subcommand. Each returns the exit code it decided, or an error.
 
+pub mod catalog;
 pub mod complete;
 pub mod completion;
 pub mod context;

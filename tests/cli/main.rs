@@ -2,6 +2,7 @@
 
 mod support;
 
+mod catalog;
 mod completion;
 mod contract;
 mod fetch;

@@ -197,6 +197,12 @@ fn documents_match_docs_output_md() {
             .output()
             .expect("run"),
     ));
+    for args in [
+        &["catalog", "list", "-o", "json"][..],
+        &["catalog", "show", "ceph", "-o", "json"],
+    ] {
+        samples.push(json(bed.cmd().args(args).output().expect("run")));
+    }
     samples.push(json(
         bed.cmd()
             .args(["version", "-o", "json"])

@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::model::observation::ReadRequest;
 
 mod check;
+mod describe;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 use check::is_dns_label;
@@ -239,7 +240,8 @@ impl Catalog {
         out
     }
 
-    fn origin(&self, id: &str) -> String {
+    /// Where a layer was defined: `file:line:column` of its `id:`.
+    pub fn origin(&self, id: &str) -> String {
         self.origins
             .get(id)
             .map_or_else(|| "catalog".to_string(), Origin::to_string)

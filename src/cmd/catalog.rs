@@ -1,0 +1,260 @@
+//! `catalog list` and `catalog show ID`: what each layer detects and checks, as the stack's
+//! catalog defines it (the built-in one plus the stack's `catalog:` file), with the reason
+//! the operators gate on each check. Reads no cluster.
+
+use clap::Subcommand;
+use serde::Serialize;
+
+use crate::cmd::context::Context;
+use crate::error::{Error, Exit, Result};
+use crate::model::catalog::{self, Catalog, Check, Layer};
+use crate::output::render::{self, Format, API_VERSION};
+
+/// `catalog --help` examples, in kubectl's style.
+pub const EXAMPLES: &str = "\
+Examples:
+  # Every layer of the active stack's catalog
+  kubectl nestor catalog list
+
+  # What ceph detects and checks, and why
+  kubectl nestor catalog show ceph";
+
+const LIST_EXAMPLES: &str = "\
+Examples:
+  # The layers, their order and how many checks each has
+  kubectl nestor catalog list
+
+  # As JSON, for a script
+  kubectl nestor catalog list -o json";
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  # Every check of the gitops layer, with the operators' reason
+  kubectl nestor catalog show gitops
+
+  # Another stack's catalog, as YAML
+  kubectl nestor --stack dirqual catalog show audit-log -o yaml";
+
+#[derive(Debug, Subcommand)]
+pub enum CatalogCommand {
+    /// The layers of the stack's catalog (built-in plus its `catalog:` file), in order.
+    #[command(after_help = LIST_EXAMPLES)]
+    List,
+    /// One layer: what it detects, what healthy means, each check's reason, its install hint.
+    #[command(after_help = SHOW_EXAMPLES)]
+    Show {
+        /// Layer id, as in `catalog list`.
+        id: String,
+    },
+}
+
+/// Where the catalog comes from.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Source {
+    /// The stack whose catalog this is; `None` when no stack was found (built-in only).
+    stack: Option<String>,
+    /// The stack's `catalog:` file, when it has one.
+    overrides: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CatalogDoc {
+    api_version: &'static str,
+    kind: &'static str,
+    source: Source,
+    layers: Vec<LayerDoc>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CatalogLayerDoc {
+    api_version: &'static str,
+    kind: &'static str,
+    source: Source,
+    #[serde(flatten)]
+    layer: LayerDoc,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LayerDoc {
+    id: String,
+    title: String,
+    after: Vec<String>,
+    /// `false`: host-level, not visible through Kubernetes (always unknown).
+    observable: bool,
+    install: String,
+    /// `file:line:column` of the layer's `id:`.
+    defined_at: String,
+    detect: Vec<CheckDoc>,
+    healthy: Vec<CheckDoc>,
+}
+
+#[derive(Serialize)]
+struct CheckDoc {
+    /// The check kind, as the catalog key (`workload`, `tolerate`, ...).
+    kind: &'static str,
+    /// What it reads and accepts, in words.
+    check: String,
+    /// The operators' reason (`why:`), if the catalog gives one.
+    why: Option<String>,
+}
+
+fn check_doc(c: &Check, detect: bool) -> CheckDoc {
+    CheckDoc {
+        kind: c.kind.key(),
+        check: c.kind.describe(detect),
+        why: c.why.clone(),
+    }
+}
+
+fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
+    LayerDoc {
+        id: l.id.clone(),
+        title: l.title.clone(),
+        after: l.after.clone(),
+        observable: l.observable,
+        install: l.install.clone(),
+        defined_at: catalog.origin(&l.id),
+        detect: l.detect.iter().map(|c| check_doc(c, true)).collect(),
+        healthy: l.healthy.iter().map(|c| check_doc(c, false)).collect(),
+    }
+}
+
+/// The catalog of `--stack` (or the active stack); the built-in one, with a notice, when no
+/// stack is named and none can be found.
+fn load(ctx: &Context) -> Result<(Catalog, Source)> {
+    let explicit = ctx.global.stack.is_some()
+        || ctx.global.stacks_dir.is_some()
+        || ctx.env.stacks_dir.is_some();
+    match ctx.topology(None) {
+        Ok(stack) => {
+            let overrides = stack.catalog_path();
+            let catalog = catalog::catalog_for(overrides.as_deref())?;
+            Ok((
+                catalog,
+                Source {
+                    stack: Some(stack.name().to_string()),
+                    overrides: overrides.map(|p| p.display().to_string()),
+                },
+            ))
+        }
+        Err(e) if explicit => Err(e),
+        Err(_) => {
+            render::notice("no stack found: showing the built-in catalog (name one with --stack)");
+            Ok((
+                Catalog::builtin()?,
+                Source {
+                    stack: None,
+                    overrides: None,
+                },
+            ))
+        }
+    }
+}
+
+/// Dispatch a `catalog` subcommand.
+pub fn run(ctx: &Context, command: &CatalogCommand) -> Result<Exit> {
+    let (catalog, source) = load(ctx)?;
+    match command {
+        CatalogCommand::List => list(ctx, &catalog, source),
+        CatalogCommand::Show { id } => show(ctx, &catalog, source, id),
+    }
+}
+
+fn list(ctx: &Context, catalog: &Catalog, source: Source) -> Result<Exit> {
+    if ctx.format() != Format::Text {
+        let doc = CatalogDoc {
+            api_version: API_VERSION,
+            kind: "Catalog",
+            source,
+            layers: catalog
+                .layers()
+                .iter()
+                .map(|l| layer_doc(catalog, l))
+                .collect(),
+        };
+        render::document(ctx.format(), &doc)?;
+        return Ok(Exit::Ok);
+    }
+    let mut rows = vec![["ID", "TITLE", "AFTER", "DETECT", "HEALTHY"]
+        .map(String::from)
+        .to_vec()];
+    for l in catalog.layers() {
+        let after = if l.after.is_empty() {
+            "-".to_string()
+        } else {
+            l.after.join(",")
+        };
+        let (detect, healthy) = if l.observable {
+            (l.detect.len().to_string(), l.healthy.len().to_string())
+        } else {
+            ("-".to_string(), "host-level".to_string())
+        };
+        rows.push(vec![l.id.clone(), l.title.clone(), after, detect, healthy]);
+    }
+    render::out(&render::table(&rows))?;
+    Ok(Exit::Ok)
+}
+
+fn show(ctx: &Context, catalog: &Catalog, source: Source, id: &str) -> Result<Exit> {
+    let Some(layer) = catalog.get(id) else {
+        let ids = catalog.ids();
+        let suggestion = crate::suggest::nearest(id, ids.iter().copied())
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
+        return Err(Error::input(
+            format!("no layer `{id}` in the catalog{suggestion}"),
+            "`kubectl nestor catalog list` shows the layer ids",
+        ));
+    };
+    let doc = layer_doc(catalog, layer);
+    if ctx.format() != Format::Text {
+        render::document(
+            ctx.format(),
+            &CatalogLayerDoc {
+                api_version: API_VERSION,
+                kind: "CatalogLayer",
+                source,
+                layer: doc,
+            },
+        )?;
+        return Ok(Exit::Ok);
+    }
+    let mut out = format!("layer     {} ({})\n", doc.id, doc.title);
+    let after = if doc.after.is_empty() {
+        "-".to_string()
+    } else {
+        doc.after.join(", ")
+    };
+    out.push_str(&format!("after     {after}\n"));
+    out.push_str(&format!("defined   {}\n", doc.defined_at));
+    out.push_str(&format!(
+        "install   {}   (printed in the plan, never run)\n",
+        doc.install
+    ));
+    if !doc.observable {
+        out.push_str(
+            "\nhost-level: not visible through Kubernetes; always unknown, never planned\n",
+        );
+    }
+    for (title, checks) in [
+        ("detect (any true: the layer exists)", &doc.detect),
+        ("healthy (all true: the layer is healthy)", &doc.healthy),
+    ] {
+        if checks.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n{title}\n"));
+        for c in checks {
+            out.push_str(&format!("  - {:12}  {}\n", c.kind, c.check));
+            if let Some(why) = &c.why {
+                out.push_str(&format!("    {:12}  why: {why}\n", ""));
+            }
+        }
+    }
+    render::out(&out)?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,166 @@
+//! Checks in words, for `catalog show` and its JSON: what each check reads and what it
+//! accepts, one line each. The same data the evaluation runs on, never a second copy.
+
+use std::fmt;
+
+use super::check::{
+    CheckKind, Count, Counted, Expect, NodesCheck, Objects, Predicate, Wanted, WorkloadCheck,
+};
+
+impl CheckKind {
+    /// The catalog key of the check kind (`workload`, `tolerate`, ...).
+    pub fn key(&self) -> &'static str {
+        match self {
+            CheckKind::ApiGroup(_) => "apiGroup",
+            CheckKind::Namespace(_) => "namespace",
+            CheckKind::StorageClass { .. } => "storageClass",
+            CheckKind::Workload(_) => "workload",
+            CheckKind::Resource(_) => "resource",
+            CheckKind::Condition(_) => "condition",
+            CheckKind::All(_) => "all",
+            CheckKind::Count(_) => "count",
+            CheckKind::Tolerate(_) => "tolerate",
+            CheckKind::PodFlags(_) => "podFlags",
+            CheckKind::Nodes(_) => "nodes",
+        }
+    }
+}
+
+fn expectation(field: &impl fmt::Display, e: &Expect) -> String {
+    match e {
+        Expect::In(v) if v.len() == 1 => format!("{field} = {}", v[0]),
+        Expect::In(v) => format!("{field} in [{}]", v.join(", ")),
+        Expect::Equals(x) => format!("{field} = {x}"),
+        Expect::EqualsField(o) => format!("{field} = {o}"),
+        Expect::Exists => format!("{field} is set"),
+    }
+}
+
+fn workloads(w: &WorkloadCheck) -> String {
+    let sel = w.selector();
+    match sel.strip_prefix("workload ") {
+        Some(rest) => format!("DaemonSet, Deployment or StatefulSet {rest}"),
+        None => sel,
+    }
+}
+
+fn objects(o: &Objects) -> String {
+    let s = o.selector();
+    if o.name.is_some() {
+        s
+    } else {
+        format!("every {s}")
+    }
+}
+
+impl CheckKind {
+    /// The check in words as a detect check: workloads and kube-apiserver pods only need to
+    /// exist there; every other kind reads the same in both lists.
+    pub fn describe(&self, detect: bool) -> String {
+        match self {
+            CheckKind::Workload(w) if detect => format!("{} exists", workloads(w)),
+            CheckKind::PodFlags(_) if detect => {
+                "kube-apiserver pods (kube-system, component=kube-apiserver) exist".to_string()
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for CheckKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckKind::ApiGroup(g) => write!(f, "API group {g} served"),
+            CheckKind::Namespace(ns) => write!(f, "namespace {ns} exists"),
+            CheckKind::StorageClass {
+                provisioner,
+                default,
+            } => {
+                let adjective = match default {
+                    Some(true) => "a default ",
+                    Some(false) => "a non-default ",
+                    None => "a ",
+                };
+                write!(f, "{adjective}StorageClass")?;
+                if let Some(p) = provisioner {
+                    write!(f, " of provisioner {p}")?;
+                }
+                Ok(())
+            }
+            CheckKind::Workload(w) => write!(
+                f,
+                "{}: at least one, each rolled out as `kubectl rollout status` says",
+                workloads(w)
+            ),
+            CheckKind::Resource(r) => match (&r.field, &r.expect) {
+                (Some(field), Some(e)) => write!(
+                    f,
+                    "{}, at least one: {}",
+                    objects(&r.objects),
+                    expectation(field, e)
+                ),
+                _ => write!(f, "a {} exists", r.objects.selector()),
+            },
+            CheckKind::Condition(c) => write!(
+                f,
+                "{}, at least one: condition {} True",
+                objects(&c.objects),
+                c.type_
+            ),
+            CheckKind::All(a) => {
+                let what = match &a.predicate {
+                    Predicate::Field(field, e) => expectation(field, e),
+                    Predicate::Condition(t) => format!("condition {t} True"),
+                };
+                write!(
+                    f,
+                    "{} (none is fine): {what}; the ones that fail are named",
+                    objects(&a.objects)
+                )
+            }
+            CheckKind::Count(c) => {
+                let counted = match &c.counted {
+                    Counted::Objects(o) => o.selector(),
+                    Counted::Workloads(w) => w.selector(),
+                };
+                match &c.wanted {
+                    Wanted::AtLeast(n) => write!(f, "at least {n} {counted}"),
+                    Wanted::AtLeastField { objects, field } => write!(
+                        f,
+                        "at least as many {counted} as {} {field} says",
+                        objects.selector()
+                    ),
+                }
+            }
+            CheckKind::Tolerate(t) => write!(
+                f,
+                "{}: {} = {}, or {} whose every check in {} is benign ({})",
+                objects(&t.objects),
+                t.field,
+                t.ok.join(" or "),
+                t.warn,
+                t.details,
+                if t.benign.is_empty() {
+                    "none".to_string()
+                } else {
+                    t.benign.join(", ")
+                }
+            ),
+            CheckKind::PodFlags(p) => write!(
+                f,
+                "every control-plane node's kube-apiserver pod (kube-system, component=kube-apiserver) runs with {}",
+                p.flags.join(", ")
+            ),
+            CheckKind::Nodes(n) => {
+                let (count, word) = match n {
+                    NodesCheck::Ready(c) => (c, "Ready"),
+                    NodesCheck::Registered(c) => (c, "registered"),
+                };
+                match count {
+                    Count::All => write!(f, "every declared node {word}"),
+                    Count::AtLeast(n) => write!(f, "at least {n} node(s) {word}"),
+                }
+            }
+        }
+    }
+}
