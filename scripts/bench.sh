@@ -2,7 +2,8 @@
 # scripts/bench.sh — how close `kubectl nestor preview` stays to the floor (docs/read-path.md).
 #
 # For each cluster (dirqual: 4 nodes; big: 150 nodes, 300 CRDs of ~100 KB, 1000 namespaces,
-# 2000 deployments) and each injected latency (20 and 100 ms per request), it starts the
+# 2000 deployments; many-applications: dirqual with 40 000 Argo CD Applications in one list,
+# ~59 MB) and each injected latency (20 and 100 ms per request), it starts the
 # replay API server, warms kubectl's discovery cache up, then times RUNS rounds that
 # alternate `kubectl nestor preview --no-input -o json` and the floor,
 # `kubectl get nodes -o json`, both with the SAME kubectl binary and the same KUBECONFIG.
@@ -24,7 +25,7 @@ if [ "${1:-}" = fleet ]; then exec bash scripts/bench-fleet.sh; fi
 
 RUNS=${RUNS:-9}
 WARMUP=${WARMUP:-2}
-CLUSTERS=${CLUSTERS:-"dirqual big"}
+CLUSTERS=${CLUSTERS:-"dirqual big many-applications"}
 LATENCIES=${LATENCIES:-"20 100"}
 KUBECTL=${KUBECTL:-$(command -v kubectl || true)}
 [ -n "$KUBECTL" ] && [ -x "$KUBECTL" ] || { echo "bench: no kubectl (set KUBECTL=...)" >&2; exit 1; }
@@ -161,10 +162,16 @@ kubectl_version=$("$KUBECTL" version --client -o json 2>/dev/null | sed -n 's/.*
 echo
 echo "$(date -u +%Y-%m-%d) · $(nproc) CPUs · $(sed -n 's/^model name\s*: //p' /proc/cpuinfo 2>/dev/null | head -1) · kubectl $KUBECTL (${kubectl_version:-?}) · $RUNS runs after $WARMUP warm-up rounds, medians"
 echo
-echo "| cluster | latency | floor | preview | ratio | kubectl-nestor direct (ratio) | kubectl procs | HTTP requests | bytes served | nestor CPU (of wall) | nestor peak RSS |"
+echo "| cluster | latency | floor | preview | ratio | kubectl-nestor direct (ratio) | kubectl procs | HTTP requests | bytes served | nestor CPU (of wall) | nestor peak RSS (max) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${ROWS[@]}"
 echo
+for row in "${ROWS[@]}"; do
+  case "$row" in
+    "| big |"*) echo "nestor's own peak RSS on the 150-node cluster (big): $(awk -F'|' '{gsub(/ /, "", $12); print $12}' <<<"$row") (goal: under 32 MiB)" ;;
+    "| many-applications |"*) echo "nestor's own peak RSS with 40 000 custom objects in one list (many-applications): $(awk -F'|' '{gsub(/ /, "", $12); print $12}' <<<"$row") (goal: under 64 MiB)" ;;
+  esac
+done
 if [ "$CRD_BYTES" != "-" ]; then
   echo "\`kubectl get crd -o json\` on big: $CRD_BYTES bytes served"
 fi

@@ -22,7 +22,8 @@ use serde::Deserialize;
 
 use crate::model::observation::Scope;
 use crate::model::observation::{
-    classify_kubectl_stderr, FailureKind, Observation, ReadFailure, ReadRequest,
+    classify_kubectl_stderr, decode_custom_objects, CustomObject, FailureKind, FieldUse,
+    Observation, Read, ReadFailure, ReadRequest,
 };
 use crate::read::http::{HttpError, Response};
 use crate::read::kubectl::Kubectl;
@@ -36,6 +37,25 @@ const JSON: &str = "application/json";
 /// The answer to one GET, or why there is none.
 type Answer = Result<Response, HttpError>;
 
+/// A custom resource list, decoded while it arrived (only the fields the checks use), or the
+/// non-2xx answer that says why not.
+enum Listed {
+    Objects(Read<Vec<CustomObject>>),
+    Status(Response),
+}
+
+/// The answer to one custom resource GET.
+type ListAnswer = Result<Listed, HttpError>;
+
+/// The version a custom resource is fetched at before discovery has answered: `v1`, except
+/// for the groups the built-in catalog reads that serve another one (one round trip saved).
+pub fn speculative_version(group: &str) -> &'static str {
+    match group {
+        "argoproj.io" => "v1alpha1",
+        _ => SPECULATIVE_VERSION,
+    }
+}
+
 /// Read `requests` through `proxy` and record every outcome into `obs`. Workload reads listed
 /// in `scope` are read in those namespaces only (and the scope is recorded).
 pub fn read_into(
@@ -46,10 +66,19 @@ pub fn read_into(
     obs: &mut Observation,
 ) {
     let targets = first_round(requests, scope);
-    let answers = fetch_all(kubectl, proxy, targets);
-    if answers
-        .values()
-        .any(|a| matches!(a, Err(HttpError::Connect(_) | HttpError::Io(_))))
+    let keep = |target: &str| -> Option<&BTreeSet<FieldUse>> {
+        requests.iter().find_map(|r| match r {
+            ReadRequest::Resource(t) if resource_targets(t).iter().any(|p| p == target) => {
+                Some(scope.keep.get(t).unwrap_or(&NOTHING))
+            }
+            _ => None,
+        })
+    };
+    let (answers, mut lists) = fetch_all(kubectl, proxy, targets, &keep);
+    let lost =
+        |a: &Result<(), &HttpError>| matches!(a, Err(HttpError::Connect(_) | HttpError::Io(_)));
+    if answers.values().any(|a| lost(&a.as_ref().map(|_| ())))
+        || lists.values().any(|a| lost(&a.as_ref().map(|_| ())))
     {
         // The proxy went away under us: what it said is the best clue.
         kubectl.runner().trace(&format!(
@@ -98,11 +127,11 @@ pub fn read_into(
     let resources: Vec<(&String, Resolution)> = requests
         .iter()
         .filter_map(|r| match r {
-            ReadRequest::Resource(t) => Some((t, discovery.resolve(t, &answers))),
+            ReadRequest::Resource(t) => Some((t, discovery.resolve(t, &mut lists))),
             _ => None,
         })
         .collect();
-    let settled: Vec<(String, Result<String, ReadFailure>)> = std::thread::scope(|s| {
+    let settled: Vec<(String, Read<Vec<CustomObject>>)> = std::thread::scope(|s| {
         let handles: Vec<_> = resources
             .into_iter()
             .map(|(t, resolution)| {
@@ -111,9 +140,13 @@ pub fn read_into(
                     t.clone(),
                     s.spawn(move || match resolution {
                         Resolution::Done(result) => result,
-                        Resolution::Fetch(versions) => {
-                            discovery.fetch_resource(kubectl, proxy, t, &versions)
-                        }
+                        Resolution::Fetch(versions) => discovery.fetch_resource(
+                            kubectl,
+                            proxy,
+                            t,
+                            &versions,
+                            scope.keep.get(t).unwrap_or(&NOTHING),
+                        ),
                     }),
                 )
             })
@@ -132,11 +165,18 @@ pub fn read_into(
             .collect()
     });
     for (t, result) in settled {
-        obs.record(
-            &ReadRequest::Resource(t),
-            result.as_deref().map_err(Clone::clone),
-        );
+        obs.resources.insert(t, result);
     }
+}
+
+/// Keeps nothing but namespace and name (a type no check reads a field of).
+static NOTHING: BTreeSet<FieldUse> = BTreeSet::new();
+
+/// The first-round GET of a custom resource type (at its speculative version).
+fn resource_targets(t: &str) -> Vec<String> {
+    split_type(t)
+        .map(|(plural, group)| vec![resource_path(group, speculative_version(group), plural)])
+        .unwrap_or_default()
 }
 
 /// Every GET of the first round, deduplicated, in a stable order.
@@ -164,11 +204,7 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
                     }
                 }
             }
-            ReadRequest::Resource(t) => {
-                if let Some((plural, group)) = split_type(t) {
-                    targets.insert(resource_path(group, SPECULATIVE_VERSION, plural));
-                }
-            }
+            ReadRequest::Resource(t) => targets.extend(resource_targets(t)),
             other => {
                 if let Some(p) = builtin_path(other) {
                     targets.insert(p);
@@ -179,19 +215,28 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     targets.into_iter().collect()
 }
 
-/// GET every target at once; one thread per request, answers by target.
-fn fetch_all(
+/// GET every target at once; one thread per request, answers by target. Targets `keep`
+/// names (custom resource lists) are decoded while they arrive, into what the checks use.
+fn fetch_all<'k>(
     kubectl: &Kubectl,
     proxy: &ApiProxy,
     targets: Vec<String>,
-) -> BTreeMap<String, Answer> {
-    std::thread::scope(|s| {
+    keep: &(dyn Fn(&str) -> Option<&'k BTreeSet<FieldUse>> + Sync),
+) -> (BTreeMap<String, Answer>, BTreeMap<String, ListAnswer>) {
+    enum Got {
+        Buffered(Answer),
+        Listed(ListAnswer),
+    }
+    let got: Vec<(String, Got)> = std::thread::scope(|s| {
         let handles: Vec<_> = targets
             .into_iter()
             .map(|t| {
                 let handle = s.spawn({
                     let t = t.clone();
-                    move || fetch(kubectl, proxy, &t)
+                    move || match keep(&t) {
+                        Some(uses) => Got::Listed(fetch_list(kubectl, proxy, &t, uses)),
+                        None => Got::Buffered(fetch(kubectl, proxy, &t)),
+                    }
                 });
                 (t, handle)
             })
@@ -200,12 +245,100 @@ fn fetch_all(
             .into_iter()
             .map(|(t, h)| {
                 let answer = h.join().unwrap_or_else(|_| {
-                    Err(HttpError::Malformed("a read thread panicked".to_string()))
+                    Got::Buffered(Err(HttpError::Malformed(
+                        "a read thread panicked".to_string(),
+                    )))
                 });
                 (t, answer)
             })
             .collect()
-    })
+    });
+    let mut answers = BTreeMap::new();
+    let mut lists = BTreeMap::new();
+    for (t, g) in got {
+        match g {
+            Got::Buffered(a) => {
+                answers.insert(t, a);
+            }
+            Got::Listed(l) => {
+                lists.insert(t, l);
+            }
+        }
+    }
+    (answers, lists)
+}
+
+/// One custom resource GET, decoded as it arrives; traced with `-v`.
+fn fetch_list(
+    kubectl: &Kubectl,
+    proxy: &ApiProxy,
+    target: &str,
+    uses: &BTreeSet<FieldUse>,
+) -> ListAnswer {
+    let started = Instant::now();
+    let took = || started.elapsed().as_secs_f64();
+    let answer = match proxy.open(target, JSON) {
+        Ok(a) => a,
+        Err(e) => {
+            kubectl
+                .runner()
+                .trace(&format!("get: {target}: {e} after {:.2}s", took()));
+            return Err(e);
+        }
+    };
+    if !(200..300).contains(&answer.status) {
+        let status = answer.status;
+        let body = answer.body.text(64 * 1024)?;
+        kubectl.runner().trace(&format!(
+            "get: {target}: {status} ({} bytes) in {:.2}s",
+            body.len(),
+            took()
+        ));
+        return Ok(Listed::Status(Response {
+            status,
+            body: body.into_bytes(),
+        }));
+    }
+    let mut body = answer.body;
+    let decoded = decode_custom_objects(std::io::BufReader::new(&mut body), uses);
+    let bytes = body.bytes_read();
+    kubectl.runner().trace(&format!(
+        "get: {target}: {} ({bytes} bytes, decoded as they arrived) in {:.2}s",
+        answer.status,
+        took()
+    ));
+    Ok(Listed::Objects(decoded.map_err(|e| {
+        if body.over_cap {
+            ReadFailure::new(
+                FailureKind::ApiError,
+                format!(
+                    "GET {target}: answer over {} MiB: not read (nestor bounds what it reads)",
+                    crate::read::stream::MAX_STREAMED_BYTES >> 20
+                ),
+            )
+        } else if matches!(
+            e.io_error_kind(),
+            Some(std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock)
+        ) {
+            transport_failure(target, &HttpError::TimedOut(started.elapsed()))
+        } else if e.is_io() {
+            transport_failure(target, &HttpError::Io(std::io::Error::other(e.to_string())))
+        } else {
+            ReadFailure::new(
+                FailureKind::BadOutput,
+                format!("malformed list from GET {target}: {e}"),
+            )
+        }
+    })))
+}
+
+/// A custom resource list's outcome: its objects, or the failed read.
+fn listed(target: &str, answer: ListAnswer) -> Read<Vec<CustomObject>> {
+    match answer {
+        Ok(Listed::Objects(read)) => read,
+        Ok(Listed::Status(r)) => Err(status_failure(r.status, &r.body_text())),
+        Err(e) => Err(transport_failure(target, &e)),
+    }
 }
 
 /// One GET, traced with `-v`.
@@ -466,7 +599,7 @@ struct Discovery {
 
 /// How one custom resource read ends.
 enum Resolution {
-    Done(Result<String, ReadFailure>),
+    Done(Read<Vec<CustomObject>>),
     /// Fetch it at the first of these versions that serves the type.
     Fetch(Vec<String>),
 }
@@ -521,7 +654,7 @@ impl Discovery {
     }
 
     /// Settle a custom resource read from the first round, or say which versions to try.
-    fn resolve(&self, t: &str, answers: &BTreeMap<String, Answer>) -> Resolution {
+    fn resolve(&self, t: &str, lists: &mut BTreeMap<String, ListAnswer>) -> Resolution {
         let Some((plural, group)) = split_type(t) else {
             return Resolution::Done(Err(no_such_type(t)));
         };
@@ -540,14 +673,17 @@ impl Discovery {
         };
         let mut order = vec![g.preferred.clone()];
         order.extend(g.versions.iter().filter(|v| **v != g.preferred).cloned());
-        if g.preferred != SPECULATIVE_VERSION {
+        let speculative = speculative_version(group);
+        if g.preferred != speculative {
             return Resolution::Fetch(order);
         }
-        let target = resource_path(group, SPECULATIVE_VERSION, plural);
-        match answers.get(&target) {
+        let target = resource_path(group, speculative, plural);
+        match lists.remove(&target) {
             // Not at the preferred version: maybe at another one, as kubectl would find.
-            Some(Ok(r)) if r.status == 404 => Resolution::Fetch(order[1..].to_vec()),
-            Some(answer) => Resolution::Done(text_of(&target, answer)),
+            Some(Ok(Listed::Status(r))) if r.status == 404 => {
+                Resolution::Fetch(order[1..].to_vec())
+            }
+            Some(answer) => Resolution::Done(listed(&target, answer)),
             None => Resolution::Fetch(order),
         }
     }
@@ -560,7 +696,8 @@ impl Discovery {
         proxy: &ApiProxy,
         t: &str,
         versions: &[String],
-    ) -> Result<String, ReadFailure> {
+        uses: &BTreeSet<FieldUse>,
+    ) -> Read<Vec<CustomObject>> {
         let Some((plural, group)) = split_type(t) else {
             return Err(no_such_type(t));
         };
@@ -583,10 +720,12 @@ impl Discovery {
                 }
             }
             let target = resource_path(group, version, plural);
-            let answer = fetch(kubectl, proxy, &target);
+            let answer = fetch_list(kubectl, proxy, &target, uses);
             match &answer {
-                Ok(r) if r.status == 404 && Some(version) == preferred.as_ref() => continue,
-                _ => return text_of(&target, &answer),
+                Ok(Listed::Status(r)) if r.status == 404 && Some(version) == preferred.as_ref() => {
+                    continue
+                }
+                _ => return listed(&target, answer),
             }
         }
         Err(no_such_type(plural))
@@ -724,6 +863,28 @@ mod tests {
         assert_eq!(f.kind, FailureKind::Forbidden);
     }
 
+    /// The custom resource answers of `a` as the streamed reads give them.
+    fn lists(a: &BTreeMap<String, Answer>) -> BTreeMap<String, ListAnswer> {
+        a.iter()
+            .filter(|(k, _)| k.matches('/').count() >= 4)
+            .map(|(k, v)| {
+                let l = match v {
+                    Ok(r) if r.ok() => Ok(Listed::Objects(
+                        crate::model::observation::parse_custom_objects(
+                            &r.body_text(),
+                            &BTreeSet::new(),
+                        )
+                        .map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.message)),
+                    )),
+                    Ok(r) => Ok(Listed::Status(r.clone())),
+                    Err(HttpError::TimedOut(d)) => Err(HttpError::TimedOut(*d)),
+                    Err(e) => Err(HttpError::Malformed(e.to_string())),
+                };
+                (k.clone(), l)
+            })
+            .collect()
+    }
+
     #[test]
     fn resources_are_settled_by_discovery() {
         let list = r#"{"kind":"CephClusterList","items":[]}"#;
@@ -744,10 +905,10 @@ mod tests {
         ]);
         let d = Discovery::from_answers(&a);
         assert!(
-            matches!(d.resolve("cephclusters.ceph.rook.io", &a), Resolution::Done(Ok(t)) if t == list)
+            matches!(d.resolve("cephclusters.ceph.rook.io", &mut lists(&a)), Resolution::Done(Ok(t)) if t.is_empty())
         );
         // Group not served: absent cleanly, whatever the speculative GET said.
-        match d.resolve("things.gone.example.com", &a) {
+        match d.resolve("things.gone.example.com", &mut lists(&a)) {
             Resolution::Done(Err(f)) => {
                 assert_eq!(f.kind, FailureKind::NotFound);
                 assert_eq!(
@@ -759,11 +920,13 @@ mod tests {
         }
         // Another preferred version: fetched again there (then the others).
         assert!(matches!(
-            d.resolve("certificates.cert-manager.io", &a),
+            d.resolve("certificates.cert-manager.io", &mut lists(&a)),
             Resolution::Fetch(v) if v == ["v2", "v1"]
         ));
         // Group served, type not at v1: the other versions are looked at (none here).
-        assert!(matches!(d.resolve("nope.ceph.rook.io", &a), Resolution::Fetch(v) if v.is_empty()));
+        assert!(
+            matches!(d.resolve("nope.ceph.rook.io", &mut lists(&a)), Resolution::Fetch(v) if v.is_empty())
+        );
         // A failed discovery fails every custom resource read the same way.
         let broken = answers(vec![(
             "/apis",
@@ -771,7 +934,7 @@ mod tests {
         )]);
         let d = Discovery::from_answers(&broken);
         assert!(matches!(
-            d.resolve("cephclusters.ceph.rook.io", &broken),
+            d.resolve("cephclusters.ceph.rook.io", &mut lists(&broken)),
             Resolution::Done(Err(f)) if f.kind == FailureKind::Timeout
         ));
     }
@@ -786,7 +949,7 @@ mod tests {
             ),
         )]);
         let d = Discovery::from_answers(&a);
-        match d.resolve("cephclusters.ceph.rook.io", &a) {
+        match d.resolve("cephclusters.ceph.rook.io", &mut lists(&a)) {
             Resolution::Done(Err(f)) => {
                 assert_eq!(f.kind, FailureKind::Forbidden);
                 assert_eq!(f.message, "Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden: User \"nestor\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope");

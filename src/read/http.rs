@@ -39,6 +39,8 @@ pub enum HttpError {
     Io(std::io::Error),
     /// The bytes received are not an HTTP/1.x answer.
     Malformed(String),
+    /// The answer passed the size cap: not read (bounded memory, never an out-of-memory).
+    TooLarge(usize),
 }
 
 impl fmt::Display for HttpError {
@@ -50,18 +52,47 @@ impl fmt::Display for HttpError {
             }
             HttpError::Io(e) => write!(f, "connection failed: {e}"),
             HttpError::Malformed(m) => write!(f, "malformed HTTP answer: {m}"),
+            HttpError::TooLarge(cap) => write!(
+                f,
+                "answer over {} MiB: not read (nestor bounds what it holds in memory)",
+                cap >> 20
+            ),
         }
     }
 }
 
+/// A buffered answer (built-in lists, discovery) bigger than this is a failed read: nestor
+/// holds it whole while decoding, so the cap bounds its memory. Custom resource lists, which
+/// can be far bigger, are decoded as they arrive instead (`read::stream`).
+pub const MAX_BUFFERED_BYTES: usize = 48 << 20;
+
 /// GET `target` (path and query) on the HTTP server listening on `socket`, with `Accept:
-/// accept`, reading the whole answer before `deadline`.
+/// accept`, reading the whole answer before `deadline`; over [`MAX_BUFFERED_BYTES`] it stops.
 pub fn get(
     socket: &Path,
     target: &str,
     accept: &str,
     user_agent: &str,
     deadline: Instant,
+) -> Result<Response, HttpError> {
+    get_capped(
+        socket,
+        target,
+        accept,
+        user_agent,
+        deadline,
+        MAX_BUFFERED_BYTES,
+    )
+}
+
+/// [`get`] with another size cap (tests use a small one).
+pub fn get_capped(
+    socket: &Path,
+    target: &str,
+    accept: &str,
+    user_agent: &str,
+    deadline: Instant,
+    cap: usize,
 ) -> Result<Response, HttpError> {
     let budget = deadline.saturating_duration_since(Instant::now());
     let timed_out = || HttpError::TimedOut(budget);
@@ -99,6 +130,7 @@ pub fn get(
             .map_err(HttpError::Io)?;
         match stream.read(&mut chunk) {
             Ok(0) => break,
+            Ok(n) if buf.len() + n > cap => return Err(HttpError::TooLarge(cap)),
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(io_error(e, budget)),
@@ -136,7 +168,7 @@ fn expected_length(buf: &[u8]) -> Option<usize> {
 
 type Headers<'a> = Vec<(&'a str, &'a str)>;
 
-fn split_head(head: &str) -> Result<(u16, Headers<'_>), HttpError> {
+pub(crate) fn split_head(head: &str) -> Result<(u16, Headers<'_>), HttpError> {
     let mut lines = head.split("\r\n");
     let status_line = lines.next().unwrap_or_default();
     let mut parts = status_line.splitn(3, ' ');
@@ -357,6 +389,28 @@ mod tests {
         .unwrap_err();
         assert!(matches!(e, HttpError::TimedOut(_)), "{e}");
         assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn an_answer_over_the_cap_is_too_large() {
+        let (_dir, socket) = serve(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 4000\r\n\r\n{\"items\":1}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            Duration::from_secs(5),
+        );
+        let e = get_capped(
+            &socket,
+            "/api/v1/nodes?x=1",
+            "application/json",
+            "test",
+            Instant::now() + Duration::from_secs(3),
+            40,
+        )
+        .unwrap_err();
+        assert!(matches!(e, HttpError::TooLarge(40)), "{e}");
+        assert!(
+            e.to_string().starts_with("answer over 0 MiB: not read"),
+            "{e}"
+        );
     }
 
     #[test]

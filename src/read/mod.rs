@@ -13,3 +13,4 @@ pub mod kubectl;
 pub mod proxy;
 pub mod reader;
 pub mod ssh;
+pub mod stream;

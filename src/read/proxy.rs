@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use crate::read::exec::{ExecError, Failure, Service, Tool, KILL_MARGIN};
 use crate::read::http::{self, HttpError, Response};
 use crate::read::kubectl::Kubectl;
+use crate::read::stream;
 
 /// Sent with every request; the proxy forwards it, so the API server's audit names nestor.
 pub const USER_AGENT: &str = concat!("kubectl-nestor/", env!("CARGO_PKG_VERSION"));
@@ -106,6 +107,18 @@ impl ApiProxy {
             accept,
             USER_AGENT,
             Instant::now() + self.timeout,
+        )
+    }
+
+    /// GET `target` and leave its body to be read as it arrives (custom resource lists).
+    pub fn open(&self, target: &str, accept: &str) -> Result<stream::Answer, HttpError> {
+        stream::open(
+            &self.socket,
+            target,
+            accept,
+            USER_AGENT,
+            Instant::now() + self.timeout,
+            stream::MAX_STREAMED_BYTES,
         )
     }
 

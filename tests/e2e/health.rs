@@ -235,3 +235,42 @@ fn helm_values_in_an_application_never_reach_output_or_snapshot() {
     assert_eq!(replay.code, Some(0), "{replay:?}");
     assert_eq!(state_of(&replay.json(), "gitops"), "present");
 }
+
+/// Every built-in layer's reads go out in one round after the proxy starts: each custom
+/// resource is asked once, at the version its group serves (Argo CD's `v1alpha1` included),
+/// and no group-version document is fetched for a second round.
+#[test]
+fn every_builtin_layer_is_read_in_one_round() {
+    let bed = bed_or_skip!(E2e::new("dirqual-full", &[]));
+    with_hardening(&bed);
+    let (v, _) = preview(&bed);
+    assert!(states(&v).iter().all(|(_, s)| s == "present"), "{v}");
+    let audit = bed.server.audit();
+    let nestor: Vec<_> = audit
+        .iter()
+        .filter(|e| {
+            e.user_agent
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("kubectl-nestor")
+        })
+        .collect();
+    for resource in [
+        "/apis/ceph.rook.io/v1/cephclusters",
+        "/apis/argoproj.io/v1alpha1/applications",
+        "/apis/cert-manager.io/v1/clusterissuers",
+        "/apis/monitoring.coreos.com/v1/prometheuses",
+        "/apis/postgresql.cnpg.io/v1/clusters",
+    ] {
+        let n = nestor.iter().filter(|e| e.path == resource).count();
+        assert_eq!(n, 2, "{resource}: once per preview (text and JSON)");
+    }
+    let second_round: Vec<_> = nestor
+        .iter()
+        .filter(|e| {
+            e.status == 404 || (e.path.starts_with("/apis/") && e.path.matches('/').count() == 3)
+        })
+        .map(|e| e.path.clone())
+        .collect();
+    assert!(second_round.is_empty(), "{second_round:?}");
+}

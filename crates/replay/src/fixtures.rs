@@ -12,7 +12,7 @@ use crate::fixture::{Fixture, ResourceType};
 use serde_json::{json, Map, Value};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 14] = [
     "dirqual",
     "dirqual-full",
     "degraded",
@@ -26,6 +26,7 @@ pub const NAMES: [&str; 13] = [
     "issuer-unready",
     "cnpg-unhealthy",
     "audit-missing",
+    "many-applications",
 ];
 
 /// A built-in fixture by name.

@@ -244,9 +244,34 @@ const MGR_CRASH: (&str, &str) = (
     "1 mgr modules have recently crashed",
 );
 
+/// Argo CD Applications in the [`many_applications`] fixture: 40 000 in one list.
+pub const MANY_APPLICATIONS: usize = 40_000;
+
+/// dirqual with [`MANY_APPLICATIONS`] Argo CD Applications (inline Helm values, a
+/// last-applied annotation, a resource list in their status: ~700 bytes each, ~30 MB in one
+/// list), all Synced and Healthy: nestor's memory must not grow with what it does not keep.
+pub fn many_applications() -> Fixture {
+    let mut b = dirqual_builder(&[], "HEALTH_OK");
+    for i in 0..MANY_APPLICATIONS {
+        let name = format!("tenant-{i:05}");
+        let values = format!(
+            "replicaCount: 2\nimage:\n  tag: 1.4.{}\ndatabase:\n  password: {HELM_PASSWORD_MARKER}\n",
+            i % 50
+        );
+        let mut app = application(&name, "Synced", "Healthy", Some(&values));
+        app["status"]["resources"] = json!([
+            {"kind": "Deployment", "name": name, "namespace": "dataops", "group": "apps", "version": "v1", "status": "Synced", "health": {"status": "Healthy"}},
+            {"kind": "Service", "name": name, "namespace": "dataops", "version": "v1", "status": "Synced", "health": {"status": "Healthy"}}
+        ]);
+        b.obj(app);
+    }
+    b.finish(K8S_VERSION)
+}
+
 /// A failure fixture by name.
 pub fn by_name(name: &str) -> Option<Fixture> {
     Some(match name {
+        "many-applications" => many_applications(),
         "rollout-stalled" => {
             let mut f = dirqual();
             for d in find(&mut f, "Deployment", "cilium-operator") {

@@ -17,14 +17,16 @@ use crate::model::observation::ReadRequest;
 
 mod check;
 mod describe;
+mod raw;
+mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
-use check::is_dns_label;
 pub use check::{
     AllCheck, Check, CheckKind, ConditionCheck, Count, CountCheck, Counted, Expect, NodesCheck,
     Objects, PodFlagsCheck, Predicate, ResourceCheck, TolerateCheck, Wanted, WorkloadCheck,
     WorkloadKind,
 };
+use scalars::is_dns_label;
 
 pub mod host;
 pub use host::{HostCheck, HostProbe, HostSpec};
@@ -687,6 +689,62 @@ mod tests {
                 format!("- id: extra\n  title: Extra\n  detect:\n{check}  install: make extra\n");
             assert_eq!(overlay_err(&text).message, want, "for {check:?}");
         }
+    }
+
+    #[test]
+    fn new_check_kinds_are_validated_with_position() {
+        let cases = [
+            (
+                "    - workload: {kind: Deployment, namespace: x, name: a, namePrefix: a-}\n",
+                "stacks/layers.yaml:4:5: [0].detect: a workload check names `name:` or `namePrefix:`, not both",
+            ),
+            (
+                "    - workload: {namespace: x, namePrefix: A_}\n",
+                "stacks/layers.yaml:4:5: [0].detect: `namePrefix: A_` must be the start of an object name, like `rook-ceph-osd-`",
+            ),
+            (
+                "    - condition: {resource: a.b.io, type: \"\"}\n",
+                "stacks/layers.yaml:4:5: [0].detect: `condition:` needs a `type:` such as `Ready`",
+            ),
+            (
+                "    - all: {resource: a.b.io}\n",
+                "stacks/layers.yaml:4:5: [0].detect: `all:` needs either `field:` with its expectation, or `condition: TYPE`",
+            ),
+            (
+                "    - count: {resource: a.b.io}\n",
+                "stacks/layers.yaml:4:5: [0].detect: `count:` needs `atLeast: N` (1 or more) or `atLeastField: {resource, field}`",
+            ),
+            (
+                "    - tolerate: {resource: a.b.io, field: .status.h, ok: [], warn: W, details: .status.d}\n",
+                "stacks/layers.yaml:4:5: [0].detect: `tolerate:` needs at least one `ok:` value",
+            ),
+            (
+                "    - podFlags: {flags: [--audit-log-path=/x]}\n",
+                "stacks/layers.yaml:4:5: [0].detect: `--audit-log-path=/x` is not a flag name like `--audit-log-path` (no value, no `=`)",
+            ),
+            (
+                "    - resource: a.b.io\n      field: .metadata.annotations\n      exists: true\n",
+                "stacks/layers.yaml:4:5: [0].detect: field path `.metadata.annotations`: checks read `.spec` and `.status`, never `.metadata` (annotations can hold secrets)",
+            ),
+            (
+                "    - namespace: x\n      why: \"  \"\n",
+                "stacks/layers.yaml:4:5: [0].detect: `why:` is empty; say why the operators check this, or leave it out",
+            ),
+        ];
+        for (check, want) in cases {
+            let text =
+                format!("- id: extra\n  title: Extra\n  detect:\n{check}  install: make extra\n");
+            assert_eq!(overlay_err(&text).message, want, "for {check:?}");
+        }
+        let e = overlay_err(
+            "- id: extra\n  title: Extra\n  detect:\n    - all: {resource: a.b.io, feild: .status.x, equals: y}\n  install: make extra\n",
+        );
+        assert!(
+            e.message
+                .contains("unknown key `feild`, did you mean `field`?"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

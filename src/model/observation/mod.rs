@@ -25,7 +25,7 @@ pub use kube::{
     parse_statefulsets, parse_storage_classes, Namespace, Node, Rollout, StorageClass, Workload,
 };
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
-pub use objects::{parse_custom_objects, CustomObject};
+pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
 
 /// The outcome of one read: the parsed value, or why it could not be read.

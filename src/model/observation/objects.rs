@@ -24,8 +24,8 @@ pub struct CustomObject {
     pub name: String,
     /// The value at each field path the checks read (`.status.phase` → `Ready`); scalars as
     /// text, `<object>`/`<list>` for the rest. A path absent here is absent (or null).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub fields: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Fields::is_empty")]
+    pub fields: Fields,
     /// For each path whose map keys the checks read (`.status.ceph.details`): key → its
     /// `.message`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -37,7 +37,54 @@ pub struct CustomObject {
 
 impl CustomObject {
     pub fn field(&self, path: &FieldPath) -> Option<&str> {
-        self.fields.get(&path.to_string()).map(String::as_str)
+        self.fields.get(&path.to_string())
+    }
+}
+
+/// Path → value, for the few paths a check reads: a small vector (a list of 40 000 objects
+/// keeps 40 000 of these; a map's node would weigh more than the values). Saved as a map.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    pub fn get(&self, path: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn insert(&mut self, path: String, value: String) {
+        match self.0.iter_mut().find(|(p, _)| *p == path) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((path, value)),
+        }
+    }
+
+    pub fn remove(&mut self, path: &str) {
+        self.0.retain(|(p, _)| p != path);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Fields {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let sorted: BTreeMap<&str, &str> = self
+            .0
+            .iter()
+            .map(|(p, v)| (p.as_str(), v.as_str()))
+            .collect();
+        sorted.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Fields {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let map: BTreeMap<String, String> = BTreeMap::deserialize(d)?;
+        Ok(Fields(map.into_iter().collect()))
     }
 }
 
@@ -95,6 +142,20 @@ pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec
             "expected one JSON List document with `items`; run `kubectl get <resource> -A -o json` by hand to see what it prints",
         )
     })
+}
+
+/// [`parse_custom_objects`] from a reader, decoding while the bytes arrive: only what is
+/// kept is ever in memory. The error is serde's, so the caller can tell an I/O failure (a
+/// timeout, a size cap) from a malformed document.
+pub fn decode_custom_objects<R: std::io::Read>(
+    reader: R,
+    uses: &BTreeSet<FieldUse>,
+) -> std::result::Result<Vec<CustomObject>, serde_json::Error> {
+    let trie = Trie::build(uses);
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let items = ListSeed { trie: &trie }.deserialize(&mut de)?;
+    de.end()?;
+    Ok(items)
 }
 
 struct ListSeed<'t> {
