@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
+use crate::model::catalog::host::{HostCheck, HostProbe};
 use crate::model::catalog::{self, Catalog, Check, Layer};
 use crate::output::render::{self, Format, API_VERSION};
 
@@ -90,6 +91,15 @@ struct LayerDoc {
     defined_at: String,
     detect: Vec<CheckDoc>,
     healthy: Vec<CheckDoc>,
+    /// Host-level checks, read over ssh on every host of an inventory group.
+    host: Option<HostDoc>,
+}
+
+#[derive(Serialize)]
+struct HostDoc {
+    /// The inventory group whose hosts are read.
+    group: String,
+    checks: Vec<CheckDoc>,
 }
 
 #[derive(Serialize)]
@@ -110,6 +120,54 @@ fn check_doc(c: &Check, detect: bool) -> CheckDoc {
     }
 }
 
+/// A host check in words: the remote command's verdict it gates on.
+fn host_check_doc(c: &HostCheck) -> CheckDoc {
+    let sudo = if c.sudo { " (through sudo -n)" } else { "" };
+    let (kind, check) = match &c.probe {
+        HostProbe::Unit {
+            unit,
+            active,
+            result,
+        } => {
+            let mut what = vec![format!("systemctl show {unit}: loaded")];
+            if *active == Some(true) {
+                what.push("active".to_string());
+            }
+            if let Some(r) = result {
+                what.push(format!("last run {r}"));
+            }
+            ("unit", what.join(", "))
+        }
+        HostProbe::NewestFile {
+            dir,
+            pattern,
+            max_age_secs,
+            min_size,
+        } => (
+            "newestFile",
+            format!(
+                "the newest {dir}/{pattern} younger than {max_age_secs} s and at least {min_size} byte(s)"
+            ),
+        ),
+        HostProbe::Sshd { expect } => (
+            "sshd",
+            format!(
+                "sshd -T shows {}",
+                expect
+                    .iter()
+                    .map(|(k, v)| format!("{k} {}", v.join("|")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+    };
+    CheckDoc {
+        kind,
+        check: format!("{check}{sudo}"),
+        why: None,
+    }
+}
+
 fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
     LayerDoc {
         id: l.id.clone(),
@@ -120,6 +178,10 @@ fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
         defined_at: catalog.origin(&l.id),
         detect: l.detect.iter().map(|c| check_doc(c, true)).collect(),
         healthy: l.healthy.iter().map(|c| check_doc(c, false)).collect(),
+        host: l.host.as_ref().map(|h| HostDoc {
+            group: h.group.clone(),
+            checks: h.checks.iter().map(host_check_doc).collect(),
+        }),
     }
 }
 
@@ -188,10 +250,10 @@ fn list(ctx: &Context, catalog: &Catalog, source: Source) -> Result<Exit> {
         } else {
             l.after.join(",")
         };
-        let (detect, healthy) = if l.observable {
-            (l.detect.len().to_string(), l.healthy.len().to_string())
-        } else {
-            ("-".to_string(), "host-level".to_string())
+        let (detect, healthy) = match (&l.host, l.observable) {
+            (Some(h), _) => ("-".to_string(), format!("host: {}", h.checks.len())),
+            (None, true) => (l.detect.len().to_string(), l.healthy.len().to_string()),
+            (None, false) => ("-".to_string(), "host-level".to_string()),
         };
         rows.push(vec![l.id.clone(), l.title.clone(), after, detect, healthy]);
     }
@@ -235,7 +297,15 @@ fn show(ctx: &Context, catalog: &Catalog, source: Source, id: &str) -> Result<Ex
         "install   {}   (printed in the plan, never run)\n",
         doc.install
     ));
-    if !doc.observable {
+    if let Some(h) = &doc.host {
+        out.push_str(&format!(
+            "\nhost (read over ssh on every host of inventory group {}; all true: healthy)\n",
+            h.group
+        ));
+        for c in &h.checks {
+            out.push_str(&format!("  - {:12}  {}\n", c.kind, c.check));
+        }
+    } else if !doc.observable {
         out.push_str(
             "\nhost-level: not visible through Kubernetes; always unknown, never planned\n",
         );

@@ -53,7 +53,7 @@ fn list_names_every_layer_in_order_text_and_json() {
     );
     assert!(text
         .lines()
-        .any(|l| l.starts_with("sshd-hardening") && l.ends_with("host-level")));
+        .any(|l| l.starts_with("etcd-backup") && l.ends_with("host: 3")));
 
     let v = json(&run(&bed, &["catalog", "list", "-o", "json"]));
     assert_eq!(v["apiVersion"], "nestor/v1");
@@ -93,6 +93,7 @@ fn show_documents_every_check_of_every_layer() {
             .as_array()
             .into_iter()
             .chain(v["healthy"].as_array())
+            .chain(v["host"]["checks"].as_array())
             .flatten()
         {
             let line = format!(
@@ -131,7 +132,7 @@ fn show_ceph_and_gitops_in_words() {
     );
     let text = stdout_of(&run(&bed, &["catalog", "show", "etcd-backup"]));
     assert!(
-        text.contains("host-level: not visible through Kubernetes"),
+        text.contains("host (read over ssh on every host of inventory group control_plane; all true: healthy)\n  - unit          systemctl show etcd-snapshot.timer: loaded, active\n"),
         "{text}"
     );
 }

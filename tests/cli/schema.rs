@@ -200,6 +200,7 @@ fn documents_match_docs_output_md() {
     for args in [
         &["catalog", "list", "-o", "json"][..],
         &["catalog", "show", "ceph", "-o", "json"],
+        &["catalog", "show", "etcd-backup", "-o", "json"],
     ] {
         samples.push(json(bed.cmd().args(args).output().expect("run")));
     }
