@@ -15,7 +15,8 @@
 //! - `model`: pure data and decisions: observations and their parsers, the catalog, layer
 //!   states, the plan, the snapshot format.
 //! - base: `error`, `env` (the captured process environment), `fs` (atomic writes),
-//!   `shell` (quoting), `suggest`, `clock`, `usage` (nestor's own CPU and memory).
+//!   `shell` (quoting), `bounded` (size and depth limits of input files), `redact`
+//!   (credentials out of any text), `suggest`, `clock`, `usage` (nestor's own CPU and memory).
 
 pub mod cli;
 pub mod cmd;
@@ -29,10 +30,12 @@ pub mod output;
 
 pub mod model;
 
+pub mod bounded;
 pub mod clock;
 pub mod env;
 pub mod error;
 pub mod fs;
+pub mod redact;
 pub mod shell;
 pub mod suggest;
 pub mod usage;

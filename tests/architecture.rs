@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "base",
-        &["error", "env", "fs", "shell", "suggest", "clock", "usage"],
+        &[
+            "error", "env", "fs", "shell", "suggest", "clock", "usage", "bounded", "redact",
+        ],
     ),
     ("model", &["model"]),
     ("output", &["output"]),

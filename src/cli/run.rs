@@ -64,7 +64,9 @@ where
     let code = match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "{e}");
+            // An error may quote a file, a host or kubectl: redacted and terminal-safe.
+            let text = crate::output::render::terminal_safe(&crate::redact::text(&e.to_string()));
+            let _ = writeln!(std::io::stderr(), "{text}");
             e.exit
         }
     };

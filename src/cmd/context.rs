@@ -94,11 +94,13 @@ pub struct Context {
 impl Context {
     pub fn new(global: Global, env: Environment) -> Context {
         let runner = Runner::new(&env, global.request_timeout, global.verbose > 0);
-        Context {
+        let ctx = Context {
             global,
             env,
             runner,
-        }
+        };
+        crate::output::render::set_color(ctx.color());
+        ctx
     }
 
     pub fn format(&self) -> Format {
@@ -172,6 +174,25 @@ impl Context {
             crate::target::isolation::check_lima(stack, &resolution.path, &self.env)?;
         }
         Ok(resolution)
+    }
+
+    /// SPEC §4-§5 up to the first cluster read: nestor's pre-check of the chosen file; for a
+    /// prod stack without a prompt, the endpoint rule (before any kubectl runs, so a wrong
+    /// target is never dialled); then kubectl's own reading, which must agree. Every kubectl
+    /// call after this one is pinned to the result.
+    pub fn pinned_target(
+        &self,
+        stack: Option<&Topology>,
+        resolution: &crate::target::Resolution,
+    ) -> Result<crate::target::authority::Resolved> {
+        use crate::target::{authority, confirm};
+        let kc = authority::precheck(&resolution.path)?;
+        if let Some(s) = stack.filter(|s| s.kind() == crate::stack::TargetKind::Prod) {
+            if !self.interactive() {
+                confirm::by_endpoint(s, &kc.server, &confirm::Origin::kubeconfig(&resolution))?;
+            }
+        }
+        authority::confirm(&self.runner, &self.env, &resolution.path, kc)
     }
 
     fn no_active_stack(&self) -> bool {

@@ -11,6 +11,7 @@ use crate::cmd::context::Context;
 use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::host::HostObservation;
+use crate::model::observation::Scope;
 use crate::model::observation::{Node, Observation, ReadRequest, StorageClass};
 use crate::model::snapshot::{Snapshot, TargetRef};
 use crate::model::state::{self, LayerReport, State};
@@ -19,7 +20,7 @@ use crate::output::render::{self, Paint, API_VERSION};
 use crate::read::kubectl::Kubectl;
 use crate::read::reader;
 use crate::stack::{schema, skeleton, TargetKind};
-use crate::target::kubeconfig;
+use crate::target::confirm;
 
 /// `discover --help` examples, in kubectl's style.
 pub const EXAMPLES: &str = "\
@@ -106,7 +107,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
             "bring the bench up with its harness; nestor never falls back to ~/.kube/config",
         ));
     }
-    let kc = kubeconfig::read(&resolution.path)?;
+    // The target policy of SPEC §5 (endpoint check before any kubectl without a prompt), then
+    // every kubectl call pinned to what kubectl and nestor agree the file names.
+    let resolved = ctx.pinned_target(stack.as_ref(), &resolution)?;
+    let kc = &resolved.kc;
     let catalog = crate::model::catalog::catalog_for(
         stack.as_ref().and_then(|s| s.catalog_path()).as_deref(),
     )?;
@@ -138,18 +142,33 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         }
         _ => Hosts::None,
     };
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, resolved.pin(), &ctx.env);
+    let reader = reader::Reader::new(&kubectl, ctx.env.read_path);
     let mut obs = Observation::skipped("not read");
     // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
-    let scope = crate::model::observation::Scope {
+    let scope = Scope {
         keep: catalog.object_fields(&all),
-        ..crate::model::observation::Scope::default()
+        ..Scope::default()
     };
+    let mut done = std::collections::BTreeSet::new();
+    if let Some(s) = stack
+        .as_ref()
+        .filter(|s| s.kind() == TargetKind::Prod && ctx.interactive())
+    {
+        // As preview: the operator sees the nodes and says yes before anything is printed.
+        reader.read_into(&[ReadRequest::Nodes], &scope, &mut obs)?;
+        if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
+            return Err(e);
+        }
+        confirm::ask(s, &resolution, kc, obs.nodes.as_ref())?;
+        done.insert(ReadRequest::Nodes);
+    }
+    let prompted = !done.is_empty();
+    let remaining = reader::remaining(&requests, &done);
     // The hosts over ssh in parallel.
     let (kube, host_obs) = std::thread::scope(|threads| {
         let host_thread = threads.spawn(|| hosts.read(ctx));
-        let kube =
-            reader::Reader::new(&kubectl, ctx.env.read_path).read_into(&requests, &scope, &mut obs);
+        let kube = reader.read_into(&remaining, &scope, &mut obs);
         let host_obs = host_thread.join().unwrap_or_else(|_| {
             HostObservation::skipped("not read: the host reading thread panicked")
         });
@@ -171,8 +190,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         kubeconfig: resolution.path.display().to_string(),
         context: kc.context.clone(),
         endpoint: kc.server.clone(),
-        confirmed_by: crate::target::confirmed_by_declaration(stack.as_ref(), &kc.server)
-            .map(String::from),
+        confirmed_by: if prompted {
+            Some("prompt".to_string())
+        } else {
+            crate::target::confirmed_by_declaration(stack.as_ref(), &kc.server).map(String::from)
+        },
     };
     // Detection judges the cluster as found: its registered nodes are the declared ones.
     let registered: Vec<String> = obs

@@ -191,7 +191,22 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
         .concat(),
     )?;
 
-    let kubectl = Kubectl::new(&ctx.runner, &dest, &ctx.env);
+    // The verification read follows the target policy (SPEC §5): without a prompt the server
+    // must be the topology's endpoint before kubectl runs; then kubectl's own reading of the
+    // written file must agree, and the read is pinned to it.
+    let resolution = target::Resolution {
+        rule: target::Rule::Topology,
+        path: dest.clone(),
+        notices: vec![],
+    };
+    let resolved = ctx.pinned_target(Some(t), &resolution).inspect_err(|_| {
+        render::notice(&format!(
+            "{} was written but is not verified: the target check refused it",
+            dest.display()
+        ))
+    })?;
+    let kc = &resolved.kc;
+    let kubectl = Kubectl::new(&ctx.runner, &dest, resolved.pin(), &ctx.env);
     let out = kubectl
         .run(&["get", "nodes", "-o", "json"])
         .map_err(|e| cluster_error(e, &kc.server))?;
@@ -217,7 +232,7 @@ fn field(label: &str, value: &str) -> String {
 /// The fetched bytes must name a target (cluster, user, context, resolvable current-context).
 /// The error never quotes the bytes.
 fn validate(bytes: &[u8], source: &str) -> Result<kubeconfig::KubeTarget> {
-    kubeconfig::parse(bytes, Path::new(source)).map_err(|e| {
+    let kc = kubeconfig::parse(bytes, Path::new(source)).map_err(|e| {
         Error::input(
             format!(
                 "the file fetched from {source} is not a usable kubeconfig ({}); nothing was written",
@@ -225,7 +240,19 @@ fn validate(bytes: &[u8], source: &str) -> Result<kubeconfig::KubeTarget> {
             ),
             "point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)",
         )
-    })
+    })?;
+    // Nothing from a fetched file runs (SPEC §9): kubectl would run an exec plugin or an auth
+    // provider at the verification read, on this machine, as the operator.
+    if let Some((user, how)) = kc.command_users.first() {
+        return Err(Error::input(
+            format!(
+                "the kubeconfig fetched from {source} has user `{}` with an `{how}:` credential, which would run a command on this machine; nothing was written",
+                render::escape(user)
+            ),
+            "a kubeadm admin.conf holds client certificates: fetch that file, or build the kubeconfig yourself after reading what the command does",
+        ));
+    }
+    Ok(kc)
 }
 
 fn rewrite(bytes: &[u8], old: &str, new: &str, source: &str) -> Result<Vec<u8>> {

@@ -216,10 +216,11 @@ fn live_prod(
     hosts: &Hosts,
 ) -> Result<Reading> {
     let resolution = ctx.resolve_target(Some(stack))?;
-    let kc = kubeconfig::read(&resolution.path)?;
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let resolved = ctx.pinned_target(Some(stack), &resolution)?;
+    let kc = &resolved.kc;
+    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, resolved.pin(), &ctx.env);
     let reader = Reader::new(&kubectl, ctx.env.read_path);
-    let (confirmed_by, mut obs) = confirm_prod(ctx, stack, &resolution, &kc, &reader, scope)?;
+    let (confirmed_by, mut obs) = confirm_prod(ctx, stack, &resolution, kc, &reader, scope)?;
     let done: std::collections::BTreeSet<ReadRequest> = if confirmed_by == "prompt" {
         [ReadRequest::Nodes].into_iter().collect()
     } else {
@@ -240,7 +241,7 @@ fn live_prod(
         return Err(e);
     }
     Ok(Reading {
-        target: Some(target_ref(&resolution, &kc, confirmed_by)),
+        target: Some(target_ref(&resolution, kc, confirmed_by)),
         obs,
         vms: None,
         source: Source::Live,
@@ -322,11 +323,11 @@ fn read_bench(
         );
         return Ok((Observation::skipped(&reason), None));
     }
-    let kc = kubeconfig::read(&resolution.path)?;
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let resolved = ctx.pinned_target(None, resolution)?;
+    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, resolved.pin(), &ctx.env);
     let mut obs = Observation::skipped("not read");
     Reader::new(&kubectl, ctx.env.read_path).read_into(requests, scope, &mut obs)?;
-    Ok((obs, Some(target_ref(resolution, &kc, "bench"))))
+    Ok((obs, Some(target_ref(resolution, &resolved.kc, "bench"))))
 }
 
 /// Prod, replayed: no process at all; the snapshot's endpoint must be the stack's.

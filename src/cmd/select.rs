@@ -16,7 +16,7 @@ use crate::output::prompt;
 use crate::output::render;
 use crate::read::kubectl::{cluster_error, Kubectl};
 use crate::stack::{self, edit, schema, TargetKind, Topology, CURRENT};
-use crate::target::kubeconfig;
+use crate::target::{authority, confirm};
 
 pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
     if !schema::is_dns1123_label(name) || name == "current" {
@@ -158,10 +158,24 @@ fn check_kubeconfig(ctx: &Context, t: &Topology) -> Result<Exit> {
         return Ok(Exit::Ok);
     }
     let problem = if path.exists() {
-        match kubeconfig::read(&path) {
+        // The verification read follows the target policy: nestor's pre-check, the declared
+        // endpoint (a mismatch is never dialled), kubectl's agreement, then a pinned read.
+        let resolution = crate::target::Resolution {
+            rule: crate::target::Rule::Topology,
+            path: path.clone(),
+            notices: vec![],
+        };
+        let checked = authority::precheck(&path).and_then(|kc| {
+            if t.raw.endpoint.is_some() {
+                confirm::by_endpoint(t, &kc.server, &confirm::Origin::kubeconfig(&resolution))?;
+            }
+            authority::confirm(&ctx.runner, &ctx.env, &path, kc)
+        });
+        match checked {
             Err(e) => Some(e.message),
-            Ok(kc) => {
-                let kubectl = Kubectl::new(&ctx.runner, &path, &ctx.env);
+            Ok(resolved) => {
+                let kc = &resolved.kc;
+                let kubectl = Kubectl::new(&ctx.runner, &path, resolved.pin(), &ctx.env);
                 match kubectl.run(&["get", "nodes", "-o", "json"]) {
                     Ok(out) => {
                         match parse_nodes(&out.stdout_text()) {

@@ -12,7 +12,7 @@ use crate::output::render::{self, API_VERSION};
 use crate::read::kubectl::{cluster_error, Kubectl};
 use crate::stack::endpoint;
 use crate::stack::TargetKind;
-use crate::target::{self, kubeconfig};
+use crate::target::{self, confirm};
 
 /// `target --help` examples, in kubectl's style.
 pub const EXAMPLES: &str = "\
@@ -63,7 +63,10 @@ pub fn run(ctx: &Context) -> Result<Exit> {
             ));
         }
     }
-    let kc = kubeconfig::read(&resolution.path)?;
+    // SPEC §5: without a prompt, a prod stack's endpoint must match before kubectl runs
+    // (`target --no-input` is the cheap pre-check of a script: exit 3 on a mismatch).
+    let resolved = ctx.pinned_target(stack.as_ref(), &resolution)?;
+    let kc = &resolved.kc;
     if kc.contexts > 1 {
         render::notice(&format!(
             "{} holds {} contexts: its current-context `{}` is the target",
@@ -75,11 +78,17 @@ pub fn run(ctx: &Context) -> Result<Exit> {
     let expected = stack
         .as_ref()
         .and_then(|s| s.raw.endpoint.as_ref().map(|e| e.to_string()));
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
+    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, resolved.pin(), &ctx.env);
     let out = kubectl
         .run(&["get", "nodes", "-o", "json"])
         .map_err(|e| cluster_error(e, &kc.server))?;
     let nodes = parse_nodes(&out.stdout_text())?;
+    if let Some(s) = stack
+        .as_ref()
+        .filter(|s| s.kind() == TargetKind::Prod && ctx.interactive())
+    {
+        confirm::ask(s, &resolution, kc, Ok(&nodes))?;
+    }
     let doc = TargetDoc {
         api_version: API_VERSION,
         kind: "Target",

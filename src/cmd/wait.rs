@@ -22,7 +22,6 @@ use crate::output::report::TargetRef;
 use crate::read::kubectl::Kubectl;
 use crate::read::reader::{self, Reader};
 use crate::stack::TargetKind;
-use crate::target::kubeconfig;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -140,19 +139,24 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let declared = stack.node_names();
     let resolution = ctx.resolve_target(Some(&stack))?;
     let bench_absent = stack.kind() == TargetKind::Lima && !resolution.path.exists();
-    let kc = if bench_absent {
+    // The target policy (SPEC §5: the endpoint checked before any kubectl without a prompt)
+    // and kubectl's own reading of the file; every poll is pinned to the result.
+    let resolved = if bench_absent {
         None
     } else {
-        Some(kubeconfig::read(&resolution.path)?)
+        Some(ctx.pinned_target(Some(&stack), &resolution)?)
     };
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, &ctx.env);
-    let (target, first) = match (&kc, stack.kind()) {
-        (None, _) => (None, None),
-        (Some(kc), TargetKind::Lima) => (Some(target_ref(&resolution, kc, "bench")), None),
-        (Some(kc), TargetKind::Prod) => {
+    let kc = resolved.as_ref().map(|r| r.kc.clone());
+    let kubectl = resolved
+        .as_ref()
+        .map(|r| Kubectl::new(&ctx.runner, &resolution.path, r.pin(), &ctx.env));
+    let (target, first) = match (&kc, &kubectl, stack.kind()) {
+        (Some(kc), _, TargetKind::Lima) => (Some(target_ref(&resolution, kc, "bench")), None),
+        (None, _, _) | (_, None, _) => (None, None),
+        (Some(kc), Some(kubectl), TargetKind::Prod) => {
             // Confirmed once, before any poll: a reader of its own, so no proxy runs
             // while the operator reads the prompt.
-            let once = Reader::new(&kubectl, ctx.env.read_path);
+            let once = Reader::new(kubectl, ctx.env.read_path);
             let (by, obs) = confirm_prod(ctx, &stack, &resolution, kc, &once, &scope)?;
             (
                 Some(target_ref(&resolution, kc, by)),
@@ -160,7 +164,9 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
             )
         }
     };
-    let reader = Reader::keeping_proxy(&kubectl, ctx.env.read_path);
+    let reader = kubectl
+        .as_ref()
+        .map(|k| Reader::keeping_proxy(k, ctx.env.read_path));
     let mut progress = Progress::new(ctx, &ids);
     let started = Instant::now();
     let deadline = started + args.timeout;
@@ -169,12 +175,12 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let (reports, ok) = loop {
         let poll_started = Instant::now();
         polls += 1;
-        let obs = match &kc {
-            None => Observation::skipped(&format!(
+        let obs = match (&kc, &reader) {
+            (None, _) | (_, None) => Observation::skipped(&format!(
                 "bench kubeconfig absent ({}): Kubernetes probes skipped",
                 resolution.path.display()
             )),
-            Some(kc) => {
+            (Some(kc), Some(reader)) => {
                 let mut obs = first
                     .take()
                     .unwrap_or_else(|| Observation::skipped("not read"));

@@ -1,11 +1,15 @@
 //! Confirming that the cluster a kubeconfig (or a snapshot) points at is the stack's: the
 //! `[y/N]` prompt's text, the comparison with the topology's `endpoint:` when nobody is
 //! there to answer, and refusals (exit 3) that always name the rule and the file that chose
-//! the target, with a hint for that rule. Shared by every command that confirms a target.
+//! the target, with a hint for that rule. Shared by every command that confirms a target:
+//! `preview`, `discover`, `target`, and the verification reads of `stack select` and
+//! `kubeconfig fetch`; without a prompt the endpoint is checked BEFORE any kubectl runs
+//! (`cmd::context::Context::pinned_target`), so a wrong target is never dialled.
 
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::model::observation::{Node, ReadFailure};
 use crate::output::render;
 use crate::stack::{endpoint, Topology};
 use crate::target::kubeconfig::KubeTarget;
@@ -149,4 +153,25 @@ pub fn prompt_block(
         stack.kind().as_str(),
         render::table(&rows)
     )
+}
+
+/// The prompt of every command that confirms a target interactively: the block (with the
+/// nodes seen, or why they could not be read), `Is this the stack NAME? [y/N]`, and on
+/// anything but yes the refusal naming the rule (exit 3).
+pub fn ask(
+    stack: &Topology,
+    resolution: &Resolution,
+    kc: &KubeTarget,
+    nodes: std::result::Result<&Vec<Node>, &ReadFailure>,
+) -> Result<()> {
+    let nodes = match nodes {
+        Ok(n) => render::nodes_line(n),
+        Err(f) => format!("nodes not readable: {f}"),
+    };
+    render::notice_raw(&prompt_block(stack, resolution, kc, &nodes));
+    if crate::output::prompt::confirm(&question(stack)) {
+        Ok(())
+    } else {
+        Err(declined(stack, resolution, &kc.server))
+    }
 }

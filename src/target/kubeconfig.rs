@@ -1,11 +1,16 @@
-//! Reading a kubeconfig file just enough to name the target: its `current-context`, that
-//! context's cluster and user, and the cluster's server URL. The current-context is
-//! authoritative (no `--context` guessing), and each way a file can fail to name a target
-//! is its own error. Credentials are never read into memory beyond the YAML parse, and
-//! never printed.
+//! nestor's own reading of a kubeconfig file: the PRE-CHECK that explains errors well (its
+//! `current-context`, that context's cluster and user, the cluster's server URL). It is never
+//! the authority on the target — kubectl is (`target::authority`) — so it is strict where
+//! YAML readers disagree: every entry must have exactly its own body key (`cluster:` in
+//! `clusters`, `context:` in `contexts`, `user:` in `users`), known keys only in cluster and
+//! context bodies, no YAML merge key, no duplicate name, no name or server with surrounding
+//! whitespace or control characters, no `proxy-url`. The current-context is authoritative
+//! (no `--context` guessing), and each way a file can fail to name a target is its own
+//! error. Credentials are never decoded (only whether a user runs a command), never printed.
 
 use std::path::Path;
 
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
@@ -18,8 +23,13 @@ pub struct KubeTarget {
     pub user: String,
     pub server: String,
     pub namespace: Option<String>,
+    /// The cluster's `tls-server-name`, passed along when the server is pinned.
+    pub tls_server_name: Option<String>,
     /// Number of contexts in the file (a notice is printed when more than one).
     pub contexts: usize,
+    /// Users (any, not only the target's) whose credential runs a command or a provider:
+    /// `(name, "exec" | "auth-provider")`.
+    pub command_users: Vec<(String, &'static str)>,
 }
 
 #[derive(Deserialize, Default)]
@@ -27,31 +37,69 @@ pub struct KubeTarget {
 struct File {
     #[serde(rename = "current-context")]
     current_context: Option<String>,
-    contexts: Vec<Named<ContextBody>>,
-    clusters: Vec<Named<ClusterBody>>,
-    users: Vec<Named<serde_norway::Value>>,
+    contexts: Vec<NamedContext>,
+    clusters: Vec<NamedCluster>,
+    users: Vec<NamedUser>,
+    #[serde(rename = "<<")]
+    merge: Option<IgnoredAny>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct Named<T> {
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NamedContext {
     name: String,
-    #[serde(alias = "cluster", alias = "user")]
-    context: T,
+    context: ContextBody,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NamedCluster {
+    name: String,
+    cluster: ClusterBody,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NamedUser {
+    name: String,
+    user: UserBody,
 }
 
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 struct ContextBody {
     cluster: String,
     user: String,
     namespace: Option<String>,
+    extensions: IgnoredAny,
 }
 
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 struct ClusterBody {
     server: String,
+    #[serde(rename = "tls-server-name")]
+    tls_server_name: Option<String>,
+    #[serde(rename = "proxy-url")]
+    proxy_url: Option<String>,
+    #[serde(rename = "insecure-skip-tls-verify")]
+    insecure_skip_tls_verify: IgnoredAny,
+    #[serde(rename = "certificate-authority")]
+    certificate_authority: IgnoredAny,
+    #[serde(rename = "certificate-authority-data")]
+    certificate_authority_data: IgnoredAny,
+    #[serde(rename = "disable-compression")]
+    disable_compression: IgnoredAny,
+    extensions: IgnoredAny,
+}
+
+/// Only whether the user runs something; every credential value is skipped unread.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct UserBody {
+    exec: Option<IgnoredAny>,
+    #[serde(rename = "auth-provider")]
+    auth_provider: Option<IgnoredAny>,
 }
 
 /// Read the file at `path` (already resolved) and name its target.
@@ -83,7 +131,7 @@ pub fn read(path: &Path) -> Result<KubeTarget> {
             "point kubeconfig at a file",
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| unreadable(path, &e))?;
+    let bytes = crate::bounded::read(path, "kubeconfig").map_err(|e| unreadable(path, &e))??;
     parse(&bytes, path)
 }
 
@@ -94,31 +142,78 @@ fn unreadable(path: &Path, e: &std::io::Error) -> Error {
     )
 }
 
+const REFETCH: &str = "fix the file, or fetch it again with `kubectl nestor kubeconfig fetch`";
+
 /// Parse kubeconfig bytes; `path` is only used in messages.
 pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
     let shown = path.display();
-    let text = String::from_utf8_lossy(bytes);
+    crate::bounded::check_depth(bytes, path, "kubeconfig")?;
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        Error::input(
+            format!("kubeconfig {shown} is not UTF-8 text"),
+            "check the file, or fetch it again with `kubectl nestor kubeconfig fetch`",
+        )
+    })?;
     if text.trim().is_empty() {
         return Err(Error::input(
             format!("kubeconfig {shown} is empty"),
             "fetch it again with `kubectl nestor kubeconfig fetch`",
         ));
     }
-    let file: File = serde_norway::from_str(&text).map_err(|e| {
-        // The YAML error may quote the file's content: keep only its position.
+    let file: File = serde_norway::from_str(text).map_err(|e| {
+        // The YAML error may quote the file's content: keep only its position, and the
+        // structural complaint (an unknown, missing or duplicate key) that names no value.
         let at = e
             .location()
             .map(|l| format!(" (line {}, column {})", l.line(), l.column()))
             .unwrap_or_default();
+        let full = e.to_string();
+        let what = full.split(" at line ").next().unwrap_or_default();
+        let structural = ["unknown field", "missing field", "duplicate field"]
+            .iter()
+            .any(|p| what.starts_with(p));
+        let detail = if structural {
+            format!(": {}", crate::output::render::escape(what))
+        } else {
+            String::new()
+        };
         Error::input(
-            format!("kubeconfig {shown} is not a valid kubeconfig YAML{at}"),
-            "check the file, or fetch it again with `kubectl nestor kubeconfig fetch`",
+            format!("kubeconfig {shown} is not a valid kubeconfig YAML{at}{detail}"),
+            "every cluster entry is `{name, cluster: {server: ...}}`, every context `{name, context: {cluster, user}}`, every user `{name, user: {...}}`; fix the file, or fetch it again with `kubectl nestor kubeconfig fetch`",
         )
     })?;
-    let current = match file.current_context.as_deref().map(str::trim) {
-        Some(c) if !c.is_empty() => c.to_string(),
+    if file.merge.is_some() {
+        return Err(merge_key(path));
+    }
+    for (list, names) in [
+        (
+            "clusters",
+            file.clusters.iter().map(|c| &c.name).collect::<Vec<_>>(),
+        ),
+        ("contexts", file.contexts.iter().map(|c| &c.name).collect()),
+        ("users", file.users.iter().map(|u| &u.name).collect()),
+    ] {
+        for (i, n) in names.iter().enumerate() {
+            check_name(n, list, path)?;
+            if names[..i].contains(n) {
+                return Err(Error::input(
+                    format!(
+                        "kubeconfig {shown}: two {list} are named `{}`: kubectl refuses such a file",
+                        crate::output::render::escape(n)
+                    ),
+                    format!("keep one entry per name in {list}; {REFETCH}"),
+                ));
+            }
+        }
+    }
+    let current = match file.current_context.as_deref() {
+        Some(c) if !c.trim().is_empty() => c.to_string(),
         _ => {
-            let names: Vec<&str> = file.contexts.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<String> = file
+                .contexts
+                .iter()
+                .map(|c| crate::output::render::escape(&c.name))
+                .collect();
             return Err(Error::input(
                 format!("kubeconfig {shown} has no current-context"),
                 format!(
@@ -128,13 +223,17 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             ));
         }
     };
+    check_name(&current, "current-context", path)?;
     let ctx = file
         .contexts
         .iter()
         .find(|c| c.name == current)
         .ok_or_else(|| {
             Error::input(
-                format!("kubeconfig {shown}: current-context `{current}` names no context"),
+                format!(
+                    "kubeconfig {shown}: current-context `{}` names no context",
+                    crate::output::render::escape(&current)
+                ),
                 "fix current-context, or fetch the file again with `kubectl nestor kubeconfig fetch`",
             )
         })?;
@@ -145,38 +244,109 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
         .ok_or_else(|| {
             Error::input(
                 format!(
-                    "kubeconfig {shown}: context `{current}` names cluster `{}`, which is not in the file",
-                    ctx.context.cluster
+                    "kubeconfig {shown}: context `{}` names cluster `{}`, which is not in the file",
+                    crate::output::render::escape(&current),
+                    crate::output::render::escape(&ctx.context.cluster)
                 ),
                 "fix the context's cluster, or fetch the file again with `kubectl nestor kubeconfig fetch`",
             )
         })?;
-    if cluster.context.server.trim().is_empty() {
+    let server = &cluster.cluster.server;
+    if server.trim().is_empty() {
         return Err(Error::input(
             format!(
                 "kubeconfig {shown}: cluster `{}` has no server URL",
-                cluster.name
+                crate::output::render::escape(&cluster.name)
             ),
-            "set clusters[].cluster.server to the API server URL",
+            "set clusters[].cluster.server to the API server URL: kubectl would silently fall back to localhost:8080 (or KUBERNETES_MASTER), nestor never does",
+        ));
+    }
+    if server.trim() != server || server.chars().any(|c| c.is_control() || c == ' ') {
+        return Err(Error::input(
+            format!(
+                "kubeconfig {shown}: the server URL of cluster `{}` holds spaces or control characters",
+                crate::output::render::escape(&cluster.name)
+            ),
+            format!("write the URL alone, e.g. `server: https://10.0.0.1:6443`; {REFETCH}"),
+        ));
+    }
+    if let Some(proxy) = cluster
+        .cluster
+        .proxy_url
+        .as_deref()
+        .filter(|p| !p.is_empty())
+    {
+        return Err(Error::input(
+            format!(
+                "kubeconfig {shown}: cluster `{}` sends its requests through proxy-url {}: nestor reads only an API server it reaches directly",
+                crate::output::render::escape(&cluster.name),
+                crate::output::render::escape(proxy)
+            ),
+            "a proxy decides where requests really go and cannot be pinned on kubectl's command line: use a kubeconfig without proxy-url (an ssh tunnel to a loopback port is one way)",
         ));
     }
     if !file.users.iter().any(|u| u.name == ctx.context.user) {
         return Err(Error::input(
             format!(
-                "kubeconfig {shown}: context `{current}` names user `{}`, which is not in the file",
-                ctx.context.user
+                "kubeconfig {shown}: context `{}` names user `{}`, which is not in the file",
+                crate::output::render::escape(&current),
+                crate::output::render::escape(&ctx.context.user)
             ),
             "fix the context's user, or fetch the file again with `kubectl nestor kubeconfig fetch`",
         ));
     }
+    let command_users = file
+        .users
+        .iter()
+        .filter_map(|u| match (&u.user.exec, &u.user.auth_provider) {
+            (Some(_), _) => Some((u.name.clone(), "exec")),
+            (None, Some(_)) => Some((u.name.clone(), "auth-provider")),
+            (None, None) => None,
+        })
+        .collect();
     Ok(KubeTarget {
         context: current,
         cluster: cluster.name.clone(),
         user: ctx.context.user.clone(),
-        server: cluster.context.server.trim().to_string(),
+        server: server.clone(),
         namespace: ctx.context.namespace.clone(),
+        tls_server_name: cluster
+            .cluster
+            .tls_server_name
+            .clone()
+            .filter(|t| !t.is_empty()),
         contexts: file.contexts.len(),
+        command_users,
     })
+}
+
+fn merge_key(path: &Path) -> Error {
+    Error::input(
+        format!(
+            "kubeconfig {}: a YAML merge key (`<<`) is not read the same way by every reader",
+            path.display()
+        ),
+        format!("write the entries out in full; {REFETCH}"),
+    )
+}
+
+/// Names are compared byte for byte by kubectl: one with surrounding whitespace or a control
+/// character is one a human cannot tell from another.
+fn check_name(name: &str, what: &str, path: &Path) -> Result<()> {
+    if name == "<<" {
+        return Err(merge_key(path));
+    }
+    if name.is_empty() || name.trim() != name || name.chars().any(char::is_control) {
+        return Err(Error::input(
+            format!(
+                "kubeconfig {}: a name in {what} (`{}`) is empty or holds surrounding whitespace or control characters",
+                path.display(),
+                crate::output::render::escape(name)
+            ),
+            format!("names are compared byte for byte; {REFETCH}"),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! always reported. For prod there is no silent fallback; for lima the bench kubeconfig is
 //! authoritative so a bench command can never read another cluster.
 
+pub mod authority;
 pub mod confirm;
 pub mod isolation;
 pub mod kubeconfig;
@@ -183,8 +184,8 @@ fn explicit_choice(flag: Option<&Path>, env: &Environment) -> Option<(Rule, std:
     }
 }
 
-/// One file, never a merged list: a `KUBECONFIG` list is refused for prod (exit 3) and, with
-/// no stack, refused as ambiguous too.
+/// One file, never a merged list: a `KUBECONFIG` list, or a `--kubeconfig a:b`, is refused for
+/// prod (exit 3) and, with no stack, refused as ambiguous too.
 fn single_file(
     value: &std::ffi::OsStr,
     rule: Rule,
@@ -194,16 +195,19 @@ fn single_file(
     let parts: Vec<PathBuf> = std::env::split_paths(value)
         .filter(|p| !p.as_os_str().is_empty())
         .collect();
-    if rule == Rule::Env && parts.len() > 1 {
+    if parts.len() > 1 {
         let what = match prod_stack {
             Some(name) => format!("the target of prod stack {name} ambiguous"),
             None => "the target ambiguous".to_string(),
         };
         return Err(Error::refused(
             format!(
-                "KUBECONFIG lists {} files ({}), and rule env takes the exported KUBECONFIG: merged files would make {what}",
+                "{} lists {} files ({}), and rule {} takes {}: merged files would make {what}",
+                if rule == Rule::Flag { "--kubeconfig" } else { "KUBECONFIG" },
                 parts.len(),
-                value.to_string_lossy()
+                value.to_string_lossy(),
+                rule.name(),
+                if rule == Rule::Flag { "the --kubeconfig flag" } else { "the exported KUBECONFIG" }
             ),
             match prod_stack {
                 Some(name) => format!("one file per target: `eval \"$(kubectl nestor stack env {name})\"`, or `kubectl nestor --kubeconfig FILE ...`"),

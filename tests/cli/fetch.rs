@@ -91,7 +91,7 @@ fn inventory_port_and_key_become_p_and_i_and_the_file_is_written_0600() {
     assert_eq!(mode(&f.dest), 0o600);
     assert_eq!(mode(&f.bed.home.join(".kube")), 0o700);
     // verified through the new file
-    let calls = f.bed.calls("kubectl");
+    let calls = f.bed.reads();
     assert_eq!(calls.len(), 1);
     assert!(
         calls[0].contains(&format!("--kubeconfig={}", f.dest.display())),
@@ -517,7 +517,11 @@ fn an_unresolvable_server_is_a_warning_without_a_terminal() {
         .output()
         .expect("run");
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    // Written, then the verification read follows the target policy: without a prompt the
+    // server must be the topology's endpoint, so nothing is dialled (SPEC §5).
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("was written but is not verified"), "{err}");
+    assert!(f.bed.calls("kubectl").is_empty(), "{err}");
     assert!(
         err.contains("warning: the fetched kubeconfig's server https://cp.nestor-test.invalid:6443 names host `cp.nestor-test.invalid`, which does not resolve here; the topology's endpoint is https://10.67.2.11:6443"),
         "{err}"

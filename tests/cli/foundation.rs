@@ -90,7 +90,7 @@ fn target_reports_rule_context_endpoint_and_nodes() {
         "{text}"
     );
     assert!(text.contains("dirqual1"), "{text}");
-    let calls = bed.calls("kubectl");
+    let calls = bed.reads();
     assert_eq!(calls.len(), 1);
     assert!(
         calls[0].contains(&format!("--kubeconfig={}", kc.display())),
@@ -455,7 +455,7 @@ fn nestor_kubectl_override_is_used() {
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    assert_eq!(bed.calls("kubectl").len(), 1);
+    assert_eq!(bed.reads().len(), 1);
 }
 
 #[test]

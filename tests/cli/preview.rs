@@ -384,7 +384,7 @@ fn interactive_no_is_exit_3_and_nothing_past_the_prompt() {
     // The stub serves no `kubectl proxy` (it exits 1): nestor falls back to one kubectl per
     // read. Either way, only the nodes were read before the answer.
     let commands: Vec<String> = bed
-        .calls("kubectl")
+        .reads()
         .iter()
         .map(|c| {
             c.iter()
@@ -571,6 +571,9 @@ fn discover_save_replays_through_preview_snapshot_without_kubectl() {
 fn a_snapshot_of_another_cluster_is_refused() {
     let bed = Bed::dirqual("https://10.99.0.1:6443", &Cluster::dirqual());
     let snap = bed.tmp.path().join("other.json");
+    // `discover --kubeconfig` with no stack reads that file's cluster and names no stack (with
+    // the dirqual stack active, the endpoint policy would refuse it: SPEC §5).
+    fs::remove_file(bed.stacks.join("current.yaml")).expect("unselect");
     let out = bed
         .cmd()
         .args([
@@ -586,6 +589,7 @@ fn a_snapshot_of_another_cluster_is_refused() {
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    bed.select("dirqual");
     let out = bed
         .cmd()
         .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])

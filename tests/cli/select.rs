@@ -435,7 +435,7 @@ fn interactive_select_offers_the_fetch_when_the_cluster_is_unreachable() {
         "{text}"
     );
     assert!(text.contains("not fetched"), "{text}");
-    assert_eq!(bed.calls("kubectl").len(), 1);
+    assert_eq!(bed.reads().len(), 1);
 
     // A reachable cluster: no offer.
     bed.kubectl_serving_nodes(NODES_DIRQUAL);

@@ -292,7 +292,7 @@ fn sshd_fetch_writes_0600_with_the_fixture_bytes_and_verifies() {
     // nestor's exact argv, inventory port and (repo-relative) key included
     assert_eq!(l.bed.calls("ssh"), vec![l.expected_argv(l.sshd.port)]);
     // the verification ran through the new file
-    let kubectl = l.bed.calls("kubectl");
+    let kubectl = l.bed.reads();
     assert_eq!(kubectl.len(), 1, "{kubectl:?}");
     assert!(kubectl[0].contains(&format!("--kubeconfig={}", l.dest.display())));
     let text = stdout_of(&out);

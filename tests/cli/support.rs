@@ -55,7 +55,17 @@ impl Bed {
     /// Install a stub `name` whose behaviour is the shell `body` (after logging its argv).
     pub fn stub(&self, name: &str, body: &str) {
         let guard = if name == "kubectl" {
-            "case \" $* \" in *' --kubeconfig='*|*' --kubeconfig '*) ;; *) echo 'stub kubectl: call without --kubeconfig' >&2; exit 97;; esac\n"
+            concat!(
+                "case \" $* \" in *' --kubeconfig='*|*' --kubeconfig '*) ;; *) echo 'stub kubectl: call without --kubeconfig' >&2; exit 97;; esac\n",
+                // kubectl's own reading of the file (target::authority), for the block-style
+                // kubeconfigs of these tests: the pinned context and server, the context's
+                // cluster and user. The real kubectl is exercised by tests/e2e.
+                "case \" $* \" in *' config view '*)\n",
+                "  for a in \"$@\"; do case \"$a\" in --context=*) ctx=\"${a#--context=}\";; --server=*) srv=\"${a#--server=}\";; --kubeconfig=*) kc=\"${a#--kubeconfig=}\";; esac; done\n",
+                "  cl=$(sed -n 's/^    cluster: *//p' \"$kc\" | head -1); us=$(sed -n 's/^    user: *//p' \"$kc\" | head -1)\n",
+                "  printf '{\"current-context\":\"%s\",\"contexts\":[{\"name\":\"%s\",\"context\":{\"cluster\":\"%s\",\"user\":\"%s\"}}],\"clusters\":[{\"name\":\"%s\",\"cluster\":{\"server\":\"%s\"}}],\"users\":[{\"name\":\"%s\",\"user\":{}}]}\\n' \"$ctx\" \"$ctx\" \"$cl\" \"$us\" \"$cl\" \"$srv\" \"$us\"\n",
+                "  exit 0;;\nesac\n"
+            )
         } else {
             ""
         };
@@ -191,6 +201,15 @@ impl Bed {
                 let mut parts = l.split('\u{1f}');
                 (parts.next() == Some(tool)).then(|| parts.map(String::from).collect())
             })
+            .collect()
+    }
+
+    /// The kubectl calls that reach a cluster: every call but nestor's `config view` (the
+    /// local reading of the kubeconfig that kubectl itself makes, target::authority).
+    pub fn reads(&self) -> Vec<Vec<String>> {
+        self.calls("kubectl")
+            .into_iter()
+            .filter(|c| !c.windows(2).any(|w| w[0] == "config" && w[1] == "view"))
             .collect()
     }
 

@@ -542,7 +542,9 @@ fn home_unset_keeps_kubectl_cache_out_of_the_repo() {
     let r = run(c);
     assert_eq!(r.code, Some(0), "{r:?}");
     assert_eq!(plan_ids(&r.json(), "install"), ["datalake", "certs"]);
-    let cache = sys_tmp.join("kubectl-nestor-cache");
+    // A private per-user directory under the system temp dir (never the repo, never cwd).
+    let uid = std::os::unix::fs::MetadataExt::uid(&fs::metadata(&sys_tmp).expect("stat"));
+    let cache = sys_tmp.join(format!("kubectl-nestor-{uid}/cache"));
     assert!(
         r.stderr
             .contains(&format!("--cache-dir={}", cache.display())),
@@ -556,7 +558,10 @@ fn home_unset_keeps_kubectl_cache_out_of_the_repo() {
         .map(|(p, _)| p.clone())
         .collect();
     assert!(
-        !changed.is_empty() && changed.iter().all(|p| p.starts_with(&cache)),
+        !changed.is_empty()
+            && changed
+                .iter()
+                .all(|p| p.starts_with(cache.parent().unwrap_or(&cache))),
         "{changed:?}"
     );
     assert!(before.iter().all(|e| after.contains(e)));

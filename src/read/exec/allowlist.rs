@@ -46,16 +46,47 @@ fn flag_value<'a>(args: &'a [String], i: usize, name: &str) -> Option<(&'a str, 
     None
 }
 
+/// A pin value (`--context`, `--tls-server-name`): a plain name, never an option or a
+/// control character.
+fn is_pin_name(v: &str) -> bool {
+    !v.is_empty() && !v.starts_with('-') && !v.chars().any(char::is_control)
+}
+
+/// A pinned server: an http(s) URL with no whitespace or control character.
+fn is_pin_server(v: &str) -> bool {
+    let lower = v.get(..8).unwrap_or(v).to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://"))
+        && !v.chars().any(|c| c.is_control() || c.is_whitespace())
+}
+
 fn kubectl(args: &[String]) -> Result<(), String> {
-    let mut kubeconfigs = 0;
+    let (mut kubeconfigs, mut contexts, mut servers, mut caches, mut tls_names) = (0, 0, 0, 0, 0);
     let mut rest: Vec<&String> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         if let Some((v, n)) = flag_value(args, i, "--kubeconfig") {
-            if v.is_empty() || v.starts_with('-') {
-                return Err("kubectl: --kubeconfig needs a file".into());
+            if v.is_empty() || v.starts_with('-') || v.contains(':') {
+                return Err("kubectl: --kubeconfig needs one file".into());
             }
             kubeconfigs += 1;
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--context") {
+            if !is_pin_name(v) {
+                return Err(format!("kubectl: bad --context `{v}`"));
+            }
+            contexts += 1;
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--server") {
+            if !is_pin_server(v) {
+                return Err(format!("kubectl: bad --server `{v}`"));
+            }
+            servers += 1;
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--tls-server-name") {
+            if !is_pin_name(v) {
+                return Err(format!("kubectl: bad --tls-server-name `{v}`"));
+            }
+            tls_names += 1;
             i += n;
         } else if let Some((v, n)) = flag_value(args, i, "--request-timeout") {
             if !v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.') || v.is_empty() {
@@ -66,7 +97,13 @@ fn kubectl(args: &[String]) -> Result<(), String> {
             if !v.starts_with('/') {
                 return Err("kubectl: --cache-dir must be absolute".into());
             }
+            caches += 1;
             i += n;
+        } else if args[i] == "-s"
+            || args[i].starts_with("--cluster")
+            || args[i].starts_with("--user")
+        {
+            return Err(format!("kubectl: `{}` would unpin the target", args[i]));
         } else {
             rest.push(&args[i]);
             i += 1;
@@ -74,6 +111,15 @@ fn kubectl(args: &[String]) -> Result<(), String> {
     }
     if kubeconfigs != 1 {
         return Err("kubectl: every call carries exactly one explicit --kubeconfig".into());
+    }
+    if caches != 1 {
+        return Err("kubectl: every call carries exactly one explicit --cache-dir".into());
+    }
+    // Every call is pinned to the confirmed target: one context, one server (SPEC §4).
+    if contexts != 1 || servers != 1 || tls_names > 1 {
+        return Err(
+            "kubectl: every call is pinned with exactly one --context and one --server".into(),
+        );
     }
     let words: Vec<&str> = rest.iter().map(|s| s.as_str()).collect();
     match words.as_slice() {
@@ -325,8 +371,33 @@ mod tests {
         s.split_whitespace().map(String::from).collect()
     }
 
+    const PIN: &str =
+        "--kubeconfig /k/c --context c --server https://10.0.0.1:6443 --cache-dir=/h/.kube/cache";
+
     fn kube(s: &str) -> Result<(), String> {
-        check(Tool::Kubectl, &argv(&format!("--kubeconfig /k/c {s}")))
+        check(Tool::Kubectl, &argv(&format!("{PIN} {s}")))
+    }
+
+    #[test]
+    fn every_call_is_pinned() {
+        for unpinned in [
+            "--kubeconfig /k/c --cache-dir=/c get nodes -o json",
+            "--kubeconfig /k/c --context c --cache-dir=/c get nodes -o json",
+            "--kubeconfig /k/c --server https://x --cache-dir=/c get nodes -o json",
+            "--kubeconfig /k/c --context c --server https://x get nodes -o json",
+            "--kubeconfig /k/c --context c --context d --server https://x --cache-dir=/c get nodes",
+            "--kubeconfig /k/c --context c --server https://x --server https://y --cache-dir=/c get nodes",
+            "--kubeconfig /k/c --context c --server localhost:8080 --cache-dir=/c get nodes",
+            "--kubeconfig /k/a:/k/b --context c --server https://x --cache-dir=/c get nodes",
+            "--kubeconfig /k/c --cache-dir=/c config view --minify -o=json",
+        ] {
+            assert!(check(Tool::Kubectl, &argv(unpinned)).is_err(), "{unpinned}");
+        }
+        for escape in ["-s https://y", "--cluster=x", "--user=x"] {
+            assert!(kube(&format!("{escape} get nodes")).is_err(), "{escape}");
+        }
+        assert_eq!(kube("--tls-server-name=api.lan get nodes -o json"), Ok(()));
+        assert_eq!(kube("config view --minify -o=json"), Ok(()));
     }
 
     #[test]
@@ -427,7 +498,7 @@ mod tests {
         assert!(check(Tool::Kubectl, &argv("get nodes -o json")).is_err());
         assert!(check(
             Tool::Kubectl,
-            &argv("--kubeconfig /a --kubeconfig /b get nodes")
+            &argv(&format!("{PIN} --kubeconfig /b get nodes"))
         )
         .is_err());
         for bad in [
@@ -461,6 +532,9 @@ mod tests {
         let sock = dir.path().join("s");
         let good = vec![
             "--kubeconfig=/k".to_string(),
+            "--context=c".into(),
+            "--server=https://10.0.0.1:6443".into(),
+            "--cache-dir=/h/.kube/cache".into(),
             "proxy".into(),
             format!("--unix-socket={}", sock.display()),
             format!("--reject-methods={PROXY_REJECT_METHODS}"),
@@ -469,7 +543,7 @@ mod tests {
         ];
         assert_eq!(check(Tool::Kubectl, &good), Ok(()));
         let mut loose = good.clone();
-        loose[3] = "--reject-methods=^POST$".into();
+        loose[6] = "--reject-methods=^POST$".into();
         assert!(check(Tool::Kubectl, &loose).is_err());
         let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755));
         assert!(check(Tool::Kubectl, &good).is_err());

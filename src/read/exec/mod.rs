@@ -5,8 +5,9 @@
 //! `-v`. Tool modules only build argv.
 
 pub mod allowlist;
+pub mod hermetic;
 pub mod hostcmd;
-pub mod redact;
+pub use crate::redact;
 mod service;
 
 pub use service::Service;
@@ -224,6 +225,9 @@ impl Runner {
             .env_remove("KUBECONFIG")
             .unchecked()
             .before_spawn(move |command| {
+                if tool == Tool::Kubectl {
+                    hermetic::apply(command);
+                }
                 if own_group {
                     std::os::unix::process::CommandExt::process_group(command, 0);
                 }
@@ -274,6 +278,7 @@ impl Runner {
     /// One `-v` line on stderr (`kubectl-nestor: LINE`), only when verbose.
     pub fn trace(&self, line: &str) {
         if self.verbose {
+            let line = crate::output::render::terminal_safe(&redact::text(line));
             let _ = writeln!(std::io::stderr(), "kubectl-nestor: {line}");
         }
     }
@@ -315,12 +320,6 @@ fn kill_group(pid: u32) {
     if let Some(group) = group {
         let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
     }
-}
-
-/// The directory kubectl keeps its discovery cache in when HOME is unset: outside any repo,
-/// never the current directory (SPEC §9).
-pub fn fallback_cache_dir() -> PathBuf {
-    std::env::temp_dir().join("kubectl-nestor-cache")
 }
 
 #[cfg(test)]

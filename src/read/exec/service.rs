@@ -63,6 +63,9 @@ impl Runner {
             .stdout(Stdio::null())
             .stderr(Stdio::from(stderr))
             .env_remove("KUBECONFIG");
+        if tool == Tool::Kubectl {
+            super::hermetic::apply(&mut command);
+        }
         // A group of its own: stopping it also stops what a dispatcher or wrapper started.
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         die_with_parent(&mut command);

@@ -1,0 +1,300 @@
+//! kubectl is the one authority on what a kubeconfig means (SPEC §4). nestor's own reader
+//! (`kubeconfig`) is a strict pre-check that explains errors; then kubectl itself is asked
+//! what the file says for the pre-checked context (`config view --minify -o json`: a local
+//! read that redacts every credential). Both must agree on the context, its cluster, its user
+//! and the server URL byte for byte, and kubectl must see no `proxy-url`; any difference is a
+//! file the two read differently, refused (exit 1) before any cluster read.
+//!
+//! The view itself is pinned (`--context`, `--server` of the pre-check): `config view` shows
+//! the file's own server whatever `--server` says, and no kubectl — nor a version dispatcher in
+//! front of it, which probes `/version` before running anything — ever dials a server that the
+//! file does not name, or localhost:8080.
+
+use std::path::Path;
+
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+
+use crate::env::Environment;
+use crate::error::{Error, Result};
+use crate::read::exec::{Failure, Runner};
+use crate::read::kubectl::{Kubectl, Pin};
+use crate::target::kubeconfig::{self, KubeTarget};
+
+/// The kind of credential kubectl will use, as its redacted view shows it (never the value).
+pub fn credential_kind(user: &ViewUserBody) -> &'static str {
+    if user.exec.is_some() {
+        "exec plugin"
+    } else if user.auth_provider.is_some() {
+        "auth provider"
+    } else if user.client_certificate.is_some() || user.client_certificate_data.is_some() {
+        "client certificate"
+    } else if user.token.is_some() || user.token_file.is_some() {
+        "bearer token"
+    } else if user.username.is_some() {
+        "basic auth"
+    } else {
+        "none"
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct View {
+    #[serde(rename = "current-context")]
+    current_context: String,
+    clusters: Vec<ViewCluster>,
+    contexts: Vec<ViewContext>,
+    users: Vec<ViewUser>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ViewCluster {
+    name: String,
+    cluster: ViewClusterBody,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ViewClusterBody {
+    server: String,
+    #[serde(rename = "proxy-url")]
+    proxy_url: String,
+    #[serde(rename = "tls-server-name")]
+    tls_server_name: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ViewContext {
+    name: String,
+    context: ViewContextBody,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ViewContextBody {
+    cluster: String,
+    user: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ViewUser {
+    name: String,
+    user: ViewUserBody,
+}
+
+/// Which credential fields are present (values are redacted by kubectl and never kept).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ViewUserBody {
+    exec: Option<IgnoredAny>,
+    #[serde(rename = "auth-provider")]
+    auth_provider: Option<IgnoredAny>,
+    #[serde(rename = "client-certificate")]
+    client_certificate: Option<IgnoredAny>,
+    #[serde(rename = "client-certificate-data")]
+    client_certificate_data: Option<IgnoredAny>,
+    token: Option<IgnoredAny>,
+    #[serde(rename = "tokenFile")]
+    token_file: Option<IgnoredAny>,
+    username: Option<IgnoredAny>,
+}
+
+/// The target as both readers agree on it: the pre-check's [`KubeTarget`] plus the kind of
+/// credential kubectl will use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    pub kc: KubeTarget,
+    pub credential: &'static str,
+}
+
+impl Resolved {
+    /// The pin of every later kubectl call.
+    pub fn pin(&self) -> Pin {
+        pin_of(&self.kc)
+    }
+}
+
+fn pin_of(kc: &KubeTarget) -> Pin {
+    Pin {
+        context: kc.context.clone(),
+        server: kc.server.clone(),
+        tls_server_name: kc.tls_server_name.clone(),
+    }
+}
+
+/// nestor's pre-check of the file at `path` (no process runs).
+pub fn precheck(path: &Path) -> Result<KubeTarget> {
+    kubeconfig::read(path)
+}
+
+/// Ask kubectl what the file means for the pre-checked context, and refuse any difference.
+pub fn confirm(
+    runner: &Runner,
+    env: &Environment,
+    path: &Path,
+    kc: KubeTarget,
+) -> Result<Resolved> {
+    let kubectl = Kubectl::new(runner, path, pin_of(&kc), env);
+    let out = kubectl
+        .run(&["config", "view", "--minify", "-o=json"])
+        .map_err(|e| {
+            let why = match &e.failure {
+                Failure::Exit { stderr, .. } => crate::model::observation::kubectl_message(stderr),
+                _ => return e.into_error(),
+            };
+            let why = crate::output::render::escape(&crate::redact::text(&why));
+            let why: String = why.chars().take(300).collect();
+            Error::input(
+                format!(
+                    "kubectl cannot read kubeconfig {}: {why}",
+                    path.display()
+                ),
+                "check the file with `kubectl --kubeconfig FILE config view --minify` (kubectl decides what a kubeconfig means)",
+            )
+        })?;
+    let view: View = serde_json::from_slice(&out.stdout).map_err(|e| {
+        Error::input(
+            format!(
+                "kubectl's view of kubeconfig {} is not the JSON expected: {e}",
+                path.display()
+            ),
+            "run `kubectl --kubeconfig FILE config view --minify -o json` to see what kubectl makes of the file",
+        )
+    })?;
+    agree(&kc, &view, path)?;
+    let credential = view
+        .users
+        .first()
+        .map(|u| credential_kind(&u.user))
+        .unwrap_or("none");
+    Ok(Resolved { kc, credential })
+}
+
+/// Pre-check then kubectl's confirmation (for callers with no policy step in between).
+pub fn resolve(runner: &Runner, env: &Environment, path: &Path) -> Result<Resolved> {
+    let kc = precheck(path)?;
+    confirm(runner, env, path, kc)
+}
+
+/// Both readers must name the same context, cluster, user and server, and kubectl no proxy.
+fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
+    let shown = path.display();
+    let differ = |what: &str, mine: &str, theirs: &str| {
+        Error::input(
+            format!(
+                "kubeconfig {shown} is read differently by kubectl and by nestor: {what} `{}` for kubectl, `{}` for nestor",
+                crate::output::render::escape(theirs),
+                crate::output::render::escape(mine)
+            ),
+            "the file is ambiguous (a misspelt key, a merge key, a duplicate or look-alike name): write it plainly, one entry per name, and check it with `kubectl --kubeconfig FILE config view --minify`",
+        )
+    };
+    if view.current_context != kc.context {
+        return Err(differ("context", &kc.context, &view.current_context));
+    }
+    let (Some(ctx), Some(cluster), Some(user)) = (
+        view.contexts.first(),
+        view.clusters.first(),
+        view.users.first(),
+    ) else {
+        return Err(differ(
+            "the resolved entries",
+            "a context, a cluster and a user",
+            "fewer",
+        ));
+    };
+    if view.contexts.len() != 1 || view.clusters.len() != 1 || view.users.len() != 1 {
+        return Err(differ("the number of entries", "1", "several"));
+    }
+    if ctx.name != kc.context {
+        return Err(differ("context", &kc.context, &ctx.name));
+    }
+    if ctx.context.cluster != kc.cluster || cluster.name != kc.cluster {
+        return Err(differ("cluster", &kc.cluster, &cluster.name));
+    }
+    if ctx.context.user != kc.user || user.name != kc.user {
+        return Err(differ("user", &kc.user, &user.name));
+    }
+    if cluster.cluster.server.is_empty() {
+        return Err(Error::input(
+            format!(
+                "kubeconfig {shown}: kubectl finds no server URL for cluster `{}`",
+                crate::output::render::escape(&kc.cluster)
+            ),
+            "set clusters[].cluster.server to the API server URL: kubectl would silently fall back to localhost:8080 (or KUBERNETES_MASTER), nestor never does",
+        ));
+    }
+    if cluster.cluster.server != kc.server {
+        return Err(differ("server", &kc.server, &cluster.cluster.server));
+    }
+    if !cluster.cluster.proxy_url.is_empty() {
+        return Err(differ("proxy-url", "none", &cluster.cluster.proxy_url));
+    }
+    let tls = kc.tls_server_name.as_deref().unwrap_or_default();
+    if cluster.cluster.tls_server_name != tls {
+        return Err(differ(
+            "tls-server-name",
+            tls,
+            &cluster.cluster.tls_server_name,
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kc() -> KubeTarget {
+        KubeTarget {
+            context: "admin@dirqual".into(),
+            cluster: "dirqual".into(),
+            user: "admin".into(),
+            server: "https://10.67.2.11:6443".into(),
+            namespace: None,
+            tls_server_name: None,
+            contexts: 1,
+            command_users: vec![],
+        }
+    }
+
+    fn view(server: &str, extra: &str) -> View {
+        let json = format!(
+            r#"{{"current-context":"admin@dirqual","clusters":[{{"name":"dirqual","cluster":{{"server":"{server}"{extra}}}}}],
+               "contexts":[{{"name":"admin@dirqual","context":{{"cluster":"dirqual","user":"admin"}}}}],
+               "users":[{{"name":"admin","user":{{"token":"REDACTED"}}}}]}}"#
+        );
+        serde_json::from_str(&json).expect("view")
+    }
+
+    #[test]
+    fn both_readers_must_agree() {
+        let p = Path::new("/k/c");
+        assert_eq!(
+            agree(&kc(), &view("https://10.67.2.11:6443", ""), p),
+            Ok(())
+        );
+        let e = agree(&kc(), &view("", ""), p).expect_err("no server");
+        assert!(
+            e.message.contains("kubectl finds no server URL"),
+            "{}",
+            e.message
+        );
+        let e = agree(&kc(), &view("http://127.0.0.1:8080", ""), p).expect_err("differ");
+        assert_eq!(e.message, "kubeconfig /k/c is read differently by kubectl and by nestor: server `http://127.0.0.1:8080` for kubectl, `https://10.67.2.11:6443` for nestor");
+        let e = agree(
+            &kc(),
+            &view(
+                "https://10.67.2.11:6443",
+                r#","proxy-url":"http://127.0.0.1:8080""#,
+            ),
+            p,
+        )
+        .expect_err("proxy");
+        assert!(e.message.contains("proxy-url"), "{}", e.message);
+    }
+}
