@@ -168,10 +168,11 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             .map(|l| format!(" (line {}, column {})", l.line(), l.column()))
             .unwrap_or_default();
         let full = e.to_string();
+        // `clusters[0]: unknown field `context`, expected ... at line 5 column 3`.
         let what = full.split(" at line ").next().unwrap_or_default();
         let structural = ["unknown field", "missing field", "duplicate field"]
             .iter()
-            .any(|p| what.starts_with(p));
+            .any(|p| what.contains(p));
         let detail = if structural {
             format!(": {}", crate::output::render::escape(what))
         } else {

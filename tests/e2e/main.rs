@@ -10,6 +10,7 @@ mod failures;
 mod fleet;
 mod golden_text;
 mod health;
+mod integrity;
 mod isolation;
 mod quickstart;
 mod readonly;

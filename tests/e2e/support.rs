@@ -18,6 +18,36 @@ use std::time::{Duration, Instant};
 
 use nestor_replay::{fixtures, AuditEntry, Config, Server};
 
+/// The decoy API server of SPEC §10, shared by every bed of this binary: on 127.0.0.1:8080
+/// (kubectl's own fallback for a cluster without a server) when that port is free, else on
+/// a free port, and named by `KUBERNETES_MASTER` in every command's environment. It serves
+/// a DIFFERENT cluster (the `degraded` fixture): a read that reached it would change the
+/// plan. Its request log must stay empty in every test ([`assert_decoy_untouched`] runs
+/// when each bed is dropped).
+pub fn decoy() -> &'static Server {
+    static DECOY: std::sync::OnceLock<Server> = std::sync::OnceLock::new();
+    DECOY.get_or_init(|| {
+        let fixture = fixtures::by_name("degraded").expect("degraded fixture");
+        Server::start(Config::new(fixture.clone()).listen("127.0.0.1:8080"))
+            .or_else(|_| Server::start(Config::new(fixture)))
+            .expect("decoy server starts")
+    })
+}
+
+/// The decoy saw nothing at all.
+pub fn assert_decoy_untouched() {
+    let seen = decoy().audit();
+    assert!(
+        seen.is_empty(),
+        "the DECOY API server ({}) received {} request(s): {:?}",
+        decoy().url(),
+        seen.len(),
+        seen.iter()
+            .map(|e| format!("{} {}?{} ({:?})", e.method, e.path, e.query, e.user_agent))
+            .collect::<Vec<_>>()
+    );
+}
+
 /// The real kubectl: `NESTOR_E2E_KUBECTL`, else the first `kubectl` on PATH. `None` (the test
 /// skips, saying so) only outside CI: with `CI` set a missing kubectl fails the test, because
 /// `.ci/run` installs one.
@@ -220,6 +250,8 @@ impl E2e {
             .env_remove("NESTOR_LIMACTL")
             .env_remove("NESTOR_SSH")
             .env_remove("NO_COLOR")
+            // Everything that could redirect kubectl points at the decoy (SPEC §10).
+            .env("KUBERNETES_MASTER", decoy().url())
             .stdin(Stdio::null());
         c
     }
@@ -253,6 +285,7 @@ impl Drop for E2e {
     fn drop(&mut self) {
         if !std::thread::panicking() {
             assert_read_only(&self.server);
+            assert_decoy_untouched();
         }
     }
 }

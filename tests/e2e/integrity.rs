@@ -1,0 +1,487 @@
+//! Target integrity (issue 10, SPEC §4, §5, §9, §10): the real kubectl, the declared replay
+//! server and the DECOY (`support::decoy`: 127.0.0.1:8080 when free, named by
+//! `KUBERNETES_MASTER` in every command's environment). Every bed checks on drop that the
+//! decoy saw nothing. Each case here made the old main read another cluster, print a
+//! credential, or let a cluster string drive the terminal.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+/// A kubeconfig text: `clusters`, `contexts`, `users` and `current` written as given.
+fn kubeconfig(clusters: &str, contexts: &str, users: &str, current: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n{clusters}contexts:\n{contexts}users:\n{users}current-context: {current}\n"
+    )
+}
+
+const USER: &str = "- name: replay\n  user:\n    token: replay-token\n";
+const CONTEXT: &str = "- name: replay\n  context:\n    cluster: replay\n    user: replay\n";
+
+fn write(path: &Path, text: &str) {
+    fs::write(path, text).expect("write kubeconfig");
+    fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod");
+}
+
+/// Requests that reached the declared server other than a version dispatcher's `/version`
+/// probe (the Cloud SDK's kubectl sends one before any command, even `config view`).
+fn reads_of(bed: &E2e) -> Vec<String> {
+    bed.server
+        .audit()
+        .into_iter()
+        .filter(|e| e.path != "/version")
+        .map(|e| e.path)
+        .collect()
+}
+
+#[test]
+fn kubeconfigs_read_differently_by_kubectl_are_refused_and_no_other_cluster_is_read() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let ok = bed.server.url();
+    let bad = decoy().url();
+    let families: Vec<(&str, String, &str)> = vec![
+        (
+            "misspelt body key: `context:` where `cluster:` belongs (kubectl sees no server)",
+            kubeconfig(
+                &format!("- name: replay\n  context:\n    server: {ok}\n"),
+                CONTEXT,
+                USER,
+                "replay",
+            ),
+            "unknown field `context`",
+        ),
+        (
+            "capitalised `Server:` (kubectl's decoder is case-sensitive)",
+            kubeconfig(
+                &format!("- name: replay\n  cluster:\n    Server: {ok}\n"),
+                CONTEXT,
+                USER,
+                "replay",
+            ),
+            "unknown field `Server`",
+        ),
+        (
+            "a cluster without server (kubectl falls back to localhost:8080 / KUBERNETES_MASTER)",
+            kubeconfig(
+                "- name: replay\n  cluster:\n    insecure-skip-tls-verify: true\n",
+                CONTEXT,
+                USER,
+                "replay",
+            ),
+            "has no server URL",
+        ),
+        (
+            "YAML merge key (go-yaml merges it, nestor's reader does not)",
+            format!(
+                "x-base: &base\n  server: {ok}\n{}",
+                kubeconfig(
+                    "- name: replay\n  cluster:\n    <<: *base\n",
+                    CONTEXT,
+                    USER,
+                    "replay"
+                )
+            ),
+            "unknown field `<<`",
+        ),
+        (
+            "two clusters with one name",
+            kubeconfig(
+                &format!(
+                    "- name: replay\n  cluster:\n    server: {ok}\n- name: replay\n  cluster:\n    server: {bad}\n"
+                ),
+                CONTEXT,
+                USER,
+                "replay",
+            ),
+            "two clusters are named `replay`",
+        ),
+        (
+            "a look-alike context name with a trailing space, chosen by current-context",
+            kubeconfig(
+                &format!(
+                    "- name: replay\n  cluster:\n    server: {ok}\n- name: other\n  cluster:\n    server: {bad}\n"
+                ),
+                "- name: replay\n  context:\n    cluster: replay\n    user: replay\n- name: 'replay '\n  context:\n    cluster: other\n    user: replay\n",
+                USER,
+                "'replay '",
+            ),
+            "surrounding whitespace",
+        ),
+        (
+            "a server URL with surrounding whitespace",
+            kubeconfig(
+                &format!("- name: replay\n  cluster:\n    server: ' {ok} '\n"),
+                CONTEXT,
+                USER,
+                "replay",
+            ),
+            "holds spaces or control characters",
+        ),
+        (
+            "proxy-url routing every request through another host",
+            kubeconfig(
+                &format!("- name: replay\n  cluster:\n    server: {ok}\n    proxy-url: {bad}\n"),
+                CONTEXT,
+                USER,
+                "replay",
+            ),
+            "proxy-url",
+        ),
+    ];
+    for (what, text, expected) in &families {
+        write(&bed.kubeconfig, text);
+        for args in [
+            &["preview", "--no-input", "-o", "json"][..],
+            &["discover", "--no-input"],
+            &["target", "--no-input"],
+        ] {
+            let before = bed.tree();
+            let r = bed.run(args);
+            assert_eq!(r.code, Some(1), "{what}: {args:?}: {r:?}");
+            assert!(
+                r.stderr.contains(expected),
+                "{what}: want `{expected}`: {r:?}"
+            );
+            assert_eq!(r.stdout, "", "{what}");
+            assert_eq!(bed.tree(), before, "{what}: nothing written");
+            assert_decoy_untouched();
+        }
+    }
+    assert!(reads_of(&bed).is_empty(), "{:?}", reads_of(&bed));
+    // A JSON-form kubeconfig is read the same by both: accepted, the declared server read.
+    let json = format!(
+        r#"{{"apiVersion":"v1","kind":"Config","clusters":[{{"name":"replay","cluster":{{"server":"{ok}"}}}}],"contexts":[{{"name":"replay","context":{{"cluster":"replay","user":"replay"}}}}],"users":[{{"name":"replay","user":{{"token":"replay-token"}}}}],"current-context":"replay"}}"#
+    );
+    write(&bed.kubeconfig, &json);
+    let r = bed.run(&["preview", "--no-input", "-o", "json"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert_eq!(r.json()["target"]["endpoint"], ok.as_str());
+    assert!(!reads_of(&bed).is_empty());
+}
+
+/// Every kubectl call carries the confirmed context and server (and `--cache-dir`).
+#[test]
+fn every_kubectl_call_is_pinned_to_the_confirmed_target() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let r = bed.run(&["preview", "--no-input", "-v"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let calls: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("kubectl-nestor: exec: kubectl "))
+        .collect();
+    assert!(calls.len() >= 2, "{}", r.stderr);
+    for c in &calls {
+        assert!(c.contains(" --context=replay "), "{c}");
+        assert!(
+            c.contains(&format!(" --server={} ", bed.server.url())),
+            "{c}"
+        );
+        assert!(c.contains(" --cache-dir="), "{c}");
+    }
+}
+
+/// The file is rewritten between nestor's reads (a good and a decoy server, swapped by
+/// rename in a loop): whatever each run sees, it reads the declared server or refuses.
+#[test]
+fn a_kubeconfig_swapped_between_reads_never_reaches_another_cluster() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let ok = bed.server.url();
+    let good = bed.server.kubeconfig();
+    let evil = good.replace(&ok, &decoy().url());
+    let stop = Arc::new(AtomicBool::new(false));
+    let path = bed.kubeconfig.clone();
+    let swapper = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let tmp = path.with_extension("swap");
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let text = if n % 2 == 0 { &evil } else { &good };
+                let _ = fs::write(&tmp, text);
+                let _ = fs::rename(&tmp, &path);
+                n += 1;
+                std::thread::sleep(std::time::Duration::from_millis(3));
+            }
+            n
+        })
+    };
+    let mut outcomes = std::collections::BTreeMap::new();
+    for _ in 0..12 {
+        let r = bed.run(&["preview", "--no-input", "-o", "json"]);
+        match r.code {
+            Some(0) => assert_eq!(r.json()["target"]["endpoint"], ok.as_str(), "{r:?}"),
+            Some(1) | Some(3) | Some(4) => assert_eq!(r.stdout, "", "{r:?}"),
+            _ => panic!("unexpected outcome {r:?}"),
+        }
+        *outcomes.entry(r.code).or_insert(0) += 1;
+        assert_decoy_untouched();
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().expect("swapper");
+    eprintln!("outcomes over {swaps} swaps: {outcomes:?}");
+    write(&bed.kubeconfig, &bed.server.kubeconfig());
+}
+
+fn versioned_kubectl(version: &str) -> Option<PathBuf> {
+    let real = real_kubectl()?;
+    let dir = fs::canonicalize(&real).ok()?.parent()?.to_path_buf();
+    let p = dir.join(format!("kubectl.{version}"));
+    p.is_file().then_some(p)
+}
+
+/// kubectl 1.33's preference file may default `--context` for `get` and `proxy` and turn the
+/// proxy's filter off: nestor's kubectl calls never read it.
+#[test]
+fn kuberc_never_redirects_nestor_kubectl_calls() {
+    let Some(k133) = versioned_kubectl("1.33") else {
+        eprintln!("SKIP kuberc_never_redirects_nestor_kubectl_calls: no kubectl.1.33 beside kubectl (kuberc needs kubectl >= 1.33)");
+        return;
+    };
+    let bed = bed_or_skip!(E2e::dirqual());
+    let ok = bed.server.url();
+    let bad = decoy().url();
+    write(
+        &bed.kubeconfig,
+        &kubeconfig(
+            &format!(
+                "- name: replay\n  cluster:\n    server: {ok}\n- name: other\n  cluster:\n    server: {bad}\n"
+            ),
+            "- name: replay\n  context:\n    cluster: replay\n    user: replay\n- name: other\n  context:\n    cluster: other\n    user: replay\n",
+            USER,
+            "replay",
+        ),
+    );
+    fs::write(
+        bed.home.join(".kube/kuberc"),
+        "apiVersion: kubectl.config.k8s.io/v1alpha1\nkind: Preference\noverrides:\n\
+         - command: get\n  flags:\n  - name: context\n    default: other\n\
+         - command: proxy\n  flags:\n  - name: context\n    default: other\n  - name: disable-filter\n    default: \"true\"\n\
+         - command: config view\n  flags:\n  - name: context\n    default: other\n",
+    )
+    .expect("kuberc");
+    // The preference file is live for this kubectl: a plain `get` follows it to the decoy's
+    // context (proved without dialling it: the error names the other context's server).
+    let probe = std::process::Command::new(&k133)
+        .args([
+            &format!("--kubeconfig={}", bed.kubeconfig.display()),
+            "config",
+            "view",
+            "--minify",
+            "-o",
+            "jsonpath={.current-context}",
+        ])
+        .env("HOME", &bed.home)
+        .env("KUBECTL_KUBERC", "true")
+        .output()
+        .expect("kubectl.1.33 runs");
+    assert_eq!(String::from_utf8_lossy(&probe.stdout), "other", "{probe:?}");
+    for path in ["proxy", "processes"] {
+        let mut c = bed.command(&["preview", "--no-input", "-o", "json"]);
+        c.env("NESTOR_KUBECTL", &k133)
+            .env("KUBECTL_KUBERC", "true")
+            .env("NESTOR_READ_PATH", path);
+        let r = run(c);
+        assert_eq!(r.code, Some(0), "{path}: {r:?}");
+        assert_eq!(r.json()["target"]["endpoint"], ok.as_str());
+        assert_eq!(r.json()["target"]["context"], "replay");
+        assert_decoy_untouched();
+    }
+}
+
+/// A relative HOME: kubectl's cache never lands in the repo (or the current directory).
+#[test]
+fn a_relative_home_leaves_the_repo_tree_unchanged() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let kc = bed.kubeconfig.to_str().unwrap_or_default().to_string();
+    let before = tree_of(&bed.repo, &[]);
+    for args in [
+        &["--kubeconfig", &kc, "preview", "--no-input"][..],
+        &["--kubeconfig", &kc, "discover", "--no-input"],
+        &["--kubeconfig", &kc, "target", "--no-input"],
+    ] {
+        let mut c = bed.command(args);
+        c.env("HOME", "relhome");
+        let r = run(c);
+        assert_eq!(r.code, Some(0), "{args:?}: {r:?}");
+    }
+    assert_eq!(tree_of(&bed.repo, &[]), before, "the repo tree changed");
+    assert!(!bed.repo.join("relhome").exists());
+}
+
+/// `--kubeconfig a:b` is a list, refused like a `KUBECONFIG` list (exit 3), nothing read.
+#[test]
+fn a_kubeconfig_flag_list_is_refused() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let list = format!("{}:{}", bed.kubeconfig.display(), bed.kubeconfig.display());
+    for cmd in ["preview", "discover", "target"] {
+        let r = bed.run(&["--kubeconfig", &list, cmd, "--no-input"]);
+        r.assert_error(3, "--kubeconfig lists 2 files");
+    }
+    assert!(bed.server.audit().is_empty());
+}
+
+/// SPEC §5 for `discover` (plain, `--save`, `--emit-topology`) and `target`: a stack whose
+/// kubeconfig points at another cluster is refused without a prompt, before kubectl runs,
+/// naming the rule that chose the kubeconfig.
+#[test]
+fn discover_and_target_follow_the_endpoint_policy() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    bed.kubeconfig_for(&bed.kubeconfig, &decoy().url());
+    let snap = bed.tmp.path().join("snap.json");
+    let snap = snap.to_str().unwrap_or_default();
+    for args in [
+        &["discover", "--no-input"][..],
+        &["discover", "--no-input", "-o", "json"],
+        &["discover", "--no-input", "--emit-topology"],
+        &["discover", "--no-input", "--save", snap],
+        &["target", "--no-input"],
+        &["target", "--no-input", "-o", "json"],
+        &["preview", "--no-input"],
+    ] {
+        let before = bed.tree();
+        let r = bed.run(args);
+        r.assert_error(3, "target mismatch for stack dirqual");
+        assert!(
+            r.stderr.contains("chosen by the topology kubeconfig:"),
+            "{args:?}: {r:?}"
+        );
+        assert_eq!(bed.tree(), before, "{args:?}: nothing written");
+    }
+    assert!(bed.server.audit().is_empty());
+    // Without a stack, `discover --kubeconfig` reads that file's cluster and names none.
+    bed.kubeconfig_for(&bed.kubeconfig, &bed.server.url());
+    fs::remove_file(bed.stacks.join("current.yaml")).expect("unselect");
+    let kc = bed.kubeconfig.to_str().unwrap_or_default().to_string();
+    let r = bed.run(&[
+        "--kubeconfig",
+        &kc,
+        "discover",
+        "--no-input",
+        "--emit-topology",
+    ]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("name: change-me"), "{}", r.stdout);
+}
+
+const MARKERS: [&str; 4] = [
+    "MARKERTOKEN7f3a",
+    "MARKERPASSWORD7f3a",
+    "TUFSS0VSS0VZREFUQTdmM2E=",
+    "77 65 82 75 69 82",
+];
+
+/// Credentials are marker strings; no output and no written file of any command holds one —
+/// including when kubectl would dump every user entry (two users with one name).
+#[test]
+fn no_credential_reaches_any_output_or_file() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let ok = bed.server.url();
+    let users = "- name: replay\n  user:\n    token: MARKERTOKEN7f3a\n\
+                 - name: spare\n  user:\n    username: op\n    password: MARKERPASSWORD7f3a\n    client-key-data: TUFSS0VSS0VZREFUQTdmM2E=\n";
+    let clean = kubeconfig(
+        &format!("- name: replay\n  cluster:\n    server: {ok}\n"),
+        CONTEXT,
+        users,
+        "replay",
+    );
+    let duplicate = kubeconfig(
+        &format!("- name: replay\n  cluster:\n    server: {ok}\n"),
+        CONTEXT,
+        &format!("{users}- name: replay\n  user:\n    token: MARKERTOKEN7f3a\n    client-key-data: TUFSS0VSS0VZREFUQTdmM2E=\n"),
+        "replay",
+    );
+    let snap = bed.tmp.path().join("snap.json");
+    let snap_s = snap.to_str().unwrap_or_default().to_string();
+    let kc = bed.kubeconfig.to_str().unwrap_or_default().to_string();
+    for (what, text, code) in [
+        ("clean", &clean, None),
+        ("duplicate users", &duplicate, Some(1)),
+    ] {
+        write(&bed.kubeconfig, text);
+        for args in [
+            &["preview", "--no-input"][..],
+            &["preview", "--no-input", "-v", "-o", "json"],
+            &["preview", "--no-input", "-o", "yaml"],
+            &["discover", "--no-input", "-v"],
+            &["discover", "--no-input", "-o", "json"],
+            &["discover", "--no-input", "--emit-topology"],
+            &["discover", "--no-input", "--save", &snap_s],
+            &["target", "--no-input", "-v"],
+            &["target", "--no-input", "-o", "yaml"],
+            &["--kubeconfig", &kc, "target", "--no-input"],
+            &["stack", "show"],
+            &["stack", "env"],
+        ] {
+            let r = bed.run(args);
+            if let Some(c) = code.filter(|_| args.first() != Some(&"stack")) {
+                assert_eq!(r.code, Some(c), "{what} {args:?}: {r:?}");
+            }
+            for m in MARKERS {
+                assert!(
+                    !r.stdout.contains(m) && !r.stderr.contains(m),
+                    "{what}: `{m}` printed by {args:?}: {r:?}"
+                );
+            }
+        }
+        for (path, bytes) in bed.tree() {
+            if path == bed.kubeconfig {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            for m in MARKERS {
+                assert!(
+                    !text.contains(m),
+                    "{what}: `{m}` written to {}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(snap.exists(), "the clean run saved a snapshot");
+    write(&bed.kubeconfig, &bed.server.kubeconfig());
+}
+
+/// A CephCluster health holding cursor moves and a carriage return reaches the terminal
+/// escaped: it cannot redraw a degraded layer as present.
+#[test]
+fn escape_sequences_in_cluster_data_are_escaped() {
+    let mut fixture = nestor_replay::fixtures::by_name("dirqual").expect("fixture");
+    let evil = "HEALTH_WARN\u{1b}[1A\u{1b}[2K\rHEALTH_OK";
+    let mut found = false;
+    for o in fixture.objects.iter_mut() {
+        if o["kind"] == "CephCluster" {
+            o["status"]["ceph"]["health"] = serde_json::Value::from(evil);
+            o["status"]["message"] =
+                serde_json::Value::from(format!("ok\u{1b}]0;owned\u{7}{evil}"));
+            found = true;
+        }
+    }
+    assert!(found, "the dirqual fixture has a CephCluster");
+    let bed = bed_or_skip!(E2e::with_config(nestor_replay::Config::new(fixture)));
+    for args in [
+        &["preview", "--no-input"][..],
+        &["preview", "--no-input", "--detailed-exitcode"],
+        &["discover", "--no-input"],
+    ] {
+        let r = bed.run(args);
+        assert!(
+            matches!(r.code, Some(0) | Some(2) | Some(5)),
+            "{args:?}: {r:?}"
+        );
+        for (name, out) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+            assert!(
+                !out.contains('\u{1b}') && !out.contains('\r') && !out.contains('\u{7}'),
+                "{args:?}: raw control characters on {name}: {out:?}"
+            );
+        }
+        assert!(r.stdout.contains("\\x1b[1A"), "{args:?}: {}", r.stdout);
+    }
+    let r = bed.run(&["preview", "--no-input", "-o", "json"]);
+    assert_eq!(state_of(&r.json(), "ceph"), "degraded", "{}", r.stdout);
+}
