@@ -12,8 +12,10 @@ pub const MAX_BYTES: u64 = 1024 * 1024;
 /// The deepest nesting accepted (flow brackets and block indentation levels together).
 pub const MAX_DEPTH: usize = 64;
 
-/// Read `path` (a `what` file: "kubeconfig", "topology", ...) if it is at most [`MAX_BYTES`],
-/// reading at most one byte more than the limit whatever the file's size claims.
+/// Read `path` (a `what` file: "kubeconfig", "topology", ...) if it is at most [`MAX_BYTES`]
+/// and nested at most [`MAX_DEPTH`] levels, reading at most one byte more than the limit
+/// whatever the file's size claims. The outer error is the I/O error (for the caller's own
+/// message), the inner one the refusal.
 pub fn read(path: &Path, what: &str) -> std::io::Result<std::result::Result<Vec<u8>, Error>> {
     use std::io::Read;
     let file = std::fs::File::open(path)?;
@@ -22,7 +24,7 @@ pub fn read(path: &Path, what: &str) -> std::io::Result<std::result::Result<Vec<
     if bytes.len() as u64 > MAX_BYTES {
         return Ok(Err(too_big(path, what)));
     }
-    Ok(Ok(bytes))
+    Ok(check_depth(&bytes, path, what).map(|()| bytes))
 }
 
 fn too_big(path: &Path, what: &str) -> Error {

@@ -189,7 +189,7 @@ impl Context {
         let kc = authority::precheck(&resolution.path)?;
         if let Some(s) = stack.filter(|s| s.kind() == crate::stack::TargetKind::Prod) {
             if !self.interactive() {
-                confirm::by_endpoint(s, &kc.server, &confirm::Origin::kubeconfig(&resolution))?;
+                confirm::by_endpoint(s, &kc.server, &confirm::Origin::kubeconfig(resolution))?;
             }
         }
         authority::confirm(&self.runner, &self.env, &resolution.path, kc)

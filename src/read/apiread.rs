@@ -179,6 +179,30 @@ fn resource_targets(t: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The proxy's `--accept-paths` for this batch (SPEC §9): exactly the paths these reads can
+/// GET, each an anchored regexp — the first round's paths as literals, and for each custom
+/// resource type its group's version documents and lists at any version (discovery picks
+/// the version). Never pods, logs, configmaps, events, service accounts or secrets.
+pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
+    let literal = |p: &str| format!("^{}$", p.replace('.', "\\."));
+    let mut out: Vec<String> = first_round(requests, scope)
+        .iter()
+        .map(|p| literal(p))
+        .collect();
+    for request in requests {
+        if let ReadRequest::Resource(t) = request {
+            if let Some((plural, group)) = split_type(t) {
+                let group = group.replace('.', "\\.");
+                out.push(format!("^/apis/{group}/[a-z0-9]+$"));
+                out.push(format!("^/apis/{group}/[a-z0-9]+/{plural}$"));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Every GET of the first round, deduplicated, in a stable order.
 fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     let mut targets = BTreeSet::new();
@@ -776,6 +800,33 @@ mod tests {
         .collect();
         m.extend(extra.into_iter().map(|(k, v)| (k.to_string(), v)));
         m
+    }
+
+    #[test]
+    fn the_proxy_accepts_exactly_the_paths_of_the_batch() {
+        let requests = vec![
+            ReadRequest::Nodes,
+            ReadRequest::ApiGroups,
+            ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
+        ];
+        let accept = accept_paths(&requests, &Scope::default());
+        assert_eq!(
+            accept,
+            [
+                "^/api$",
+                "^/api/v1/nodes$",
+                "^/apis$",
+                "^/apis/ceph\\.rook\\.io/[a-z0-9]+$",
+                "^/apis/ceph\\.rook\\.io/[a-z0-9]+/cephclusters$",
+                "^/apis/ceph\\.rook\\.io/v1/cephclusters$",
+            ]
+        );
+        // Every path the batch can GET is accepted by the allowlist's own check.
+        let value = accept.join(",");
+        assert_eq!(
+            crate::read::exec::allowlist::accept_paths_ok(&value),
+            Ok(())
+        );
     }
 
     #[test]

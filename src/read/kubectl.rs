@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::env::Environment;
 use crate::error::Error;
 use crate::model::observation::ReadFailure;
-use crate::read::exec::allowlist::{PROXY_ACCEPT_PATHS, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
+use crate::read::exec::allowlist::{PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
 use crate::read::exec::{ExecError, Failure, Output, Runner, Tool};
 
 /// The target every kubectl call is pinned to: the context and the server, given on the
@@ -69,11 +69,11 @@ impl<'a> Kubectl<'a> {
 
     /// The argv of the read path's proxy, in the only form the allowlist accepts (SPEC §9):
     /// a unix socket (in a private directory the caller made), GET and HEAD only, discovery
-    /// and resource paths only, never secrets.
-    pub fn proxy_argv(&self, socket: &Path) -> Vec<String> {
+    /// and exactly the paths of the batch (`accept`, anchored regexps), never secrets.
+    pub fn proxy_argv(&self, socket: &Path, accept: &[String]) -> Vec<String> {
         let socket = format!("--unix-socket={}", socket.display());
         let methods = format!("--reject-methods={PROXY_REJECT_METHODS}");
-        let accept = format!("--accept-paths={PROXY_ACCEPT_PATHS}");
+        let accept = format!("--accept-paths={}", accept.join(","));
         let reject = format!("--reject-paths={PROXY_REJECT_PATHS}");
         self.argv(&["proxy", &socket, &methods, &accept, &reject])
     }
@@ -133,7 +133,7 @@ mod tests {
             pin,
             &env,
         );
-        let argv = k.proxy_argv(&dir.path().join("proxy.sock"));
+        let argv = k.proxy_argv(&dir.path().join("proxy.sock"), &["^/api/v1/nodes$".into()]);
         assert_eq!(
             crate::read::exec::allowlist::check(Tool::Kubectl, &argv),
             Ok(())

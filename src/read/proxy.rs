@@ -24,6 +24,8 @@ pub struct ApiProxy {
     dir: tempfile::TempDir,
     socket: PathBuf,
     timeout: Duration,
+    /// Its `--accept-paths`: exactly the paths of the batch it was started for.
+    accept: Vec<String>,
 }
 
 /// Why no proxy is serving.
@@ -40,14 +42,15 @@ pub enum StartError {
 impl ApiProxy {
     /// Make the private directory, start `kubectl proxy` on a socket inside it and wait until
     /// the socket accepts connections.
-    pub fn start(kubectl: &Kubectl) -> Result<ApiProxy, StartError> {
+    /// `accept` is the batch's exact path list ([`crate::read::apiread::accept_paths`]).
+    pub fn start(kubectl: &Kubectl, accept: &[String]) -> Result<ApiProxy, StartError> {
         let runner = kubectl.runner();
         let dir = private_dir().map_err(|e| {
             StartError::Unavailable(format!("cannot make a private socket directory: {e}"))
         })?;
         let socket = dir.path().join("proxy.sock");
         let stderr = dir.path().join("proxy.stderr");
-        let argv = kubectl.proxy_argv(&socket);
+        let argv = kubectl.proxy_argv(&socket, accept);
         let started = Instant::now();
         let mut service =
             runner
@@ -96,6 +99,7 @@ impl ApiProxy {
             dir,
             socket,
             timeout: runner.timeout,
+            accept: accept.to_vec(),
         })
     }
 
@@ -124,6 +128,11 @@ impl ApiProxy {
 
     pub fn pid(&self) -> u32 {
         self.service.pid()
+    }
+
+    /// Every path of `accept` is one this proxy was started to accept.
+    pub fn accepts(&self, accept: &[String]) -> bool {
+        accept.iter().all(|a| self.accept.contains(a))
     }
 
     /// The child still runs (a proxy kept across batches is checked before each one).

@@ -74,6 +74,8 @@ impl<'a> Reader<'a> {
         if self.path.get() == ReadPath::Processes {
             return read_with_processes(self.kubectl, requests, obs);
         }
+        // The proxy accepts exactly the paths of the batch it serves (SPEC §9).
+        let accept = crate::read::apiread::accept_paths(requests, scope);
         let mut kept = self.kept.borrow_mut();
         if let Some(proxy) = kept.as_mut() {
             if !proxy.alive() {
@@ -82,11 +84,17 @@ impl<'a> Reader<'a> {
                     proxy.pid()
                 ));
                 *kept = None;
+            } else if !proxy.accepts(&accept) {
+                self.kubectl.runner().trace(&format!(
+                    "proxy: pid {} does not accept this batch's paths; starting another",
+                    proxy.pid()
+                ));
+                *kept = None;
             }
         }
         let proxy = match kept.take() {
             Some(p) => p,
-            None => match self.start(requests, obs)? {
+            None => match self.start(requests, obs, &accept)? {
                 Some(p) => p,
                 None => return Ok(()),
             },
@@ -99,8 +107,13 @@ impl<'a> Reader<'a> {
     }
 
     /// Start a proxy; `None` when the batch was read (or recorded as failed) another way.
-    fn start(&self, requests: &[ReadRequest], obs: &mut Observation) -> Result<Option<ApiProxy>> {
-        match ApiProxy::start(self.kubectl) {
+    fn start(
+        &self,
+        requests: &[ReadRequest],
+        obs: &mut Observation,
+        accept: &[String],
+    ) -> Result<Option<ApiProxy>> {
+        match ApiProxy::start(self.kubectl, accept) {
             Ok(proxy) => Ok(Some(proxy)),
             Err(StartError::Fatal(e)) => Err(e.into_error()),
             Err(StartError::Unavailable(detail)) => {

@@ -114,8 +114,10 @@ impl StacksDir {
 /// A layer catalog (`catalog:` files live in the stacks directory too) is a YAML list;
 /// a topology is a mapping. Catalogs are not stacks.
 fn is_catalog_file(p: &Path) -> bool {
-    fs::read_to_string(p)
+    crate::bounded::read(p, "catalog")
         .ok()
+        .and_then(Result::ok)
+        .and_then(|b| String::from_utf8(b).ok())
         .and_then(|t| serde_norway::from_str::<serde_norway::Value>(&t).ok())
         .is_some_and(|v| v.is_sequence())
 }
@@ -224,12 +226,12 @@ impl Topology {
         stacks_dir: &Path,
         known_layers: &dyn Fn(Option<&Path>) -> Result<BTreeSet<String>>,
     ) -> Result<Topology> {
-        let bytes = fs::read(file).map_err(|e| {
+        let bytes = crate::bounded::read(file, "topology").map_err(|e| {
             Error::input(
                 format!("cannot read topology {}: {e}", file.display()),
                 "check that the file exists and is readable",
             )
-        })?;
+        })??;
         let text = String::from_utf8(bytes).map_err(|_| {
             Error::input(
                 format!("{}: the topology is not UTF-8 text", file.display()),

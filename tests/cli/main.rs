@@ -2,6 +2,7 @@
 
 mod support;
 
+mod bounded;
 mod catalog;
 mod completion;
 mod contract;

@@ -348,7 +348,8 @@ fn discover_and_target_follow_the_endpoint_policy() {
         let r = bed.run(args);
         r.assert_error(3, "target mismatch for stack dirqual");
         assert!(
-            r.stderr.contains("chosen by the topology kubeconfig:"),
+            r.stderr
+                .contains("(rule topology: the topology's kubeconfig:)"),
             "{args:?}: {r:?}"
         );
         assert_eq!(bed.tree(), before, "{args:?}: nothing written");

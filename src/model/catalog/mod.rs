@@ -97,10 +97,16 @@ impl Catalog {
 
     /// The built-in catalog with a stack's `catalog:` file applied.
     pub fn with_overrides(path: &Path) -> Result<Catalog> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let bytes = crate::bounded::read(path, "catalog").map_err(|e| {
             Error::input(
                 format!("cannot read catalog file {}: {e}", path.display()),
                 "fix the `catalog:` path of the stack (it is relative to the stacks directory)",
+            )
+        })??;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            Error::input(
+                format!("catalog file {} is not UTF-8 text", path.display()),
+                "save the file as UTF-8",
             )
         })?;
         let mut c = Catalog::builtin()?;

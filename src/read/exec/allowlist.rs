@@ -10,12 +10,98 @@ use super::Tool;
 /// matches every method except GET and HEAD. RE2 has no look-ahead, hence the spelling out.
 pub const PROXY_REJECT_METHODS: &str =
     "^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$";
-/// `kubectl proxy --accept-paths`: discovery and plain resource paths only.
-pub const PROXY_ACCEPT_PATHS: &str = "^/(version|api|apis)(/[a-z0-9.-]+)*/?$";
-/// `kubectl proxy --reject-paths`: never secrets, tokens or connect-style subresources,
-/// even though a GET-only proxy could not open most of them.
+/// `kubectl proxy --reject-paths`: never secrets, tokens, logs or connect-style
+/// subresources, even though a GET-only proxy could not open most of them.
 pub const PROXY_REJECT_PATHS: &str =
-    "/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$)";
+    "/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)";
+
+/// Path segments no read of nestor ever names (in a proxy accept-path or a raw path).
+const FORBIDDEN_SEGMENTS: &[&str] = &[
+    "secrets",
+    "token",
+    "proxy",
+    "exec",
+    "attach",
+    "portforward",
+    "log",
+    "pods",
+    "configmaps",
+    "events",
+    "serviceaccounts",
+    "watch",
+];
+
+/// `kubectl proxy --accept-paths`: a comma-separated list of anchored regexps, each the
+/// exact path of one read (`^/api/v1/nodes$`, dots escaped) or a custom resource's list or
+/// group-version document at any version (`^/apis/GROUP/[a-z0-9]+(/PLURAL)?$`), nothing
+/// else: no alternation, no open-ended wildcard, no forbidden segment.
+pub fn accept_paths_ok(value: &str) -> Result<(), String> {
+    if value.is_empty() {
+        return Err("kubectl proxy: --accept-paths is empty".into());
+    }
+    for re in value.split(',') {
+        let bad = || format!("kubectl proxy: accept-path `{re}` is not an exact read path");
+        let inner = re
+            .strip_prefix("^/")
+            .and_then(|r| r.strip_suffix('$'))
+            .ok_or_else(bad)?;
+        for (i, segment) in inner.split('/').enumerate() {
+            let plain = segment.replace("\\.", ".");
+            let ok = plain == "[a-z0-9]+" && i == 2
+                || (!plain.is_empty()
+                    && !plain.starts_with('.')
+                    && plain.bytes().all(|b| {
+                        b.is_ascii_lowercase() || b.is_ascii_digit() || b"-.".contains(&b)
+                    })
+                    && !segment.replace("\\.", "").contains('.'));
+            if !ok || FORBIDDEN_SEGMENTS.contains(&plain.as_str()) {
+                return Err(bad());
+            }
+        }
+        if !(inner == "api"
+            || inner == "apis"
+            || inner.starts_with("api/")
+            || inner.starts_with("apis/"))
+        {
+            return Err(bad());
+        }
+    }
+    Ok(())
+}
+
+/// Percent-decode a path (`%73ecrets` is `secrets`); `None` for a malformed escape or bytes
+/// that are not UTF-8.
+fn percent_decode(path: &str) -> Option<String> {
+    let b = path.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A `get --raw` path: decoded first, then plain segments only (no `..`, no query, no
+/// second encoding) and no forbidden segment.
+fn raw_path_ok(path: &str) -> bool {
+    let Some(decoded) = percent_decode(path) else {
+        return false;
+    };
+    decoded.starts_with('/')
+        && !decoded.contains('%')
+        && !decoded.contains("..")
+        && decoded
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"/.-".contains(&b))
+        && !decoded.split('/').any(|s| FORBIDDEN_SEGMENTS.contains(&s))
+}
 
 /// `Ok(())` if the argv may run, else the reason it is refused.
 pub fn check(tool: Tool, args: &[String]) -> Result<(), String> {
@@ -203,7 +289,7 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
             }
             "--raw" => {
                 let path = next.unwrap_or_default();
-                if !path.starts_with('/') || path.contains("/secrets") || path.contains("..") {
+                if !raw_path_ok(path) {
                     return Err(format!("kubectl get --raw: path `{path}` is not allowed"));
                 }
                 resources += 1;
@@ -260,7 +346,8 @@ fn kubectl_proxy(tail: &[&str]) -> Result<(), String> {
             socket = Some(p);
         } else if t.strip_prefix("--reject-methods=") == Some(PROXY_REJECT_METHODS) {
             methods = true;
-        } else if t.strip_prefix("--accept-paths=") == Some(PROXY_ACCEPT_PATHS) {
+        } else if let Some(value) = t.strip_prefix("--accept-paths=") {
+            accept_paths_ok(value)?;
             accept = true;
         } else if t.strip_prefix("--reject-paths=") == Some(PROXY_REJECT_PATHS) {
             reject = true;
@@ -490,6 +577,15 @@ mod tests {
             "get secret/x -o json",
             "get nodes -o go-template-file=/x",
             "get --raw /api/v1/secrets",
+            "get --raw /api/v1/%73ecrets",
+            "get --raw /api/v1/%2573ecrets",
+            "get --raw /api/v1/namespaces/x/pods/p/proxy",
+            "get --raw /api/v1/namespaces/x/pods/p/log",
+            "get --raw /api/v1/namespaces/x/pods/p/exec",
+            "get --raw /api/v1/namespaces/x/services/s:80/proxy/",
+            "get --raw /api/v1/nodes/n/proxy/metrics",
+            "get --raw /api/v1/nodes?watch=true",
+            "get --raw /apis/%2e%2e/x",
             "auth can-i get nodes",
             "get",
         ] {
@@ -538,13 +634,33 @@ mod tests {
             "proxy".into(),
             format!("--unix-socket={}", sock.display()),
             format!("--reject-methods={PROXY_REJECT_METHODS}"),
-            format!("--accept-paths={PROXY_ACCEPT_PATHS}"),
+            "--accept-paths=^/api/v1/nodes$,^/apis/ceph\\.rook\\.io/[a-z0-9]+/cephclusters$"
+                .to_string(),
             format!("--reject-paths={PROXY_REJECT_PATHS}"),
         ];
         assert_eq!(check(Tool::Kubectl, &good), Ok(()));
         let mut loose = good.clone();
         loose[6] = "--reject-methods=^POST$".into();
         assert!(check(Tool::Kubectl, &loose).is_err());
+        for wide in [
+            "^/(version|api|apis)(/[a-z0-9.-]+)*/?$",
+            "^/api/v1/configmaps$",
+            "^/api/v1/namespaces/x/pods/p/log$",
+            "^/api/v1/events$",
+            "^/api/v1/serviceaccounts$",
+            "^/api/v1/secrets$",
+            "^/api/v1/watch/nodes$",
+            "/api/v1/nodes",
+            "^/api/v1/nodes",
+            "^/api/v1/.*$",
+            "^/apis/x/[a-z0-9]+/[a-z0-9]+$",
+            "^/api/v1/no.es$",
+            "",
+        ] {
+            let mut l = good.clone();
+            l[7] = format!("--accept-paths={wide}");
+            assert!(check(Tool::Kubectl, &l).is_err(), "{wide}");
+        }
         let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755));
         assert!(check(Tool::Kubectl, &good).is_err());
     }

@@ -94,8 +94,8 @@ impl Inventory {
     /// Read and parse the inventory at `path`.
     pub fn load(path: &Path) -> Result<Inventory> {
         let text =
-            match std::fs::read(path) {
-                Ok(bytes) => bytes,
+            match crate::bounded::read(path, "inventory") {
+                Ok(bytes) => bytes?,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::input(
                     format!("inventory {} not found", path.display()),
                     "create it, or point `inventory:` in the topology at the stack's Ansible YAML \

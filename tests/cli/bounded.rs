@@ -1,0 +1,79 @@
+//! Bounded inputs (SPEC §9, issue 10): a topology, catalog, inventory or kubeconfig over
+//! 1 MiB or nested deeper than 64 levels is refused before parsing — fast (400 KB of `[`
+//! took over a minute in a YAML parser), exit 1, a clear message, nothing written, and no
+//! kubectl or ssh run.
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use crate::support::*;
+
+fn deep() -> String {
+    "[".repeat(400 * 1024)
+}
+
+fn refused(bed: &Bed, args: &[&str], expected: &str) {
+    let before = bed.tree();
+    let started = Instant::now();
+    let out = bed.cmd().args(args).output().expect("run");
+    let took = started.elapsed();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(
+        err.contains(expected),
+        "{args:?}: want `{expected}` in {err}"
+    );
+    assert!(err.contains("refused before parsing"), "{err}");
+    assert!(err.contains("\nhint: "), "{err}");
+    assert!(took < Duration::from_secs(5), "{args:?} took {took:?}");
+    assert_eq!(stdout_of(&out), "", "{args:?}");
+    assert_eq!(bed.tree(), before, "{args:?}: nothing written");
+    assert!(bed.reads().is_empty(), "{args:?}: no kubectl read");
+    assert!(bed.calls("ssh").is_empty(), "{args:?}: no ssh");
+}
+
+#[test]
+fn a_deep_or_huge_kubeconfig_is_refused_before_parsing() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    let kc = bed.home.join(".kube/dirqual.config");
+    fs::write(&kc, format!("apiVersion: v1\nclusters: {}", deep())).expect("write");
+    for cmd in ["preview", "discover", "target"] {
+        refused(&bed, &["--no-input", cmd], "nested deeper than 64 levels");
+    }
+    fs::write(&kc, "a".repeat(2 * 1024 * 1024)).expect("write");
+    refused(&bed, &["--no-input", "target"], "larger than 1024 KiB");
+    assert!(bed.calls("kubectl").is_empty());
+}
+
+#[test]
+fn a_deep_topology_or_catalog_is_refused_before_parsing() {
+    let bed = Bed::new();
+    bed.write_stack(
+        "dirqual",
+        &format!("name: dirqual\ntarget_kind: prod\nlayers: {}", deep()),
+    );
+    bed.select("dirqual");
+    refused(&bed, &["stack", "show"], "topology");
+    refused(
+        &bed,
+        &["--no-input", "preview"],
+        "nested deeper than 64 levels",
+    );
+    bed.write_stack(
+        "dirqual",
+        "name: dirqual\ntarget_kind: prod\nkubeconfig: ~/.kube/dirqual.config\ncatalog: layers.yaml\nlayers: [k8s]\n",
+    );
+    fs::write(bed.stacks.join("layers.yaml"), deep()).expect("write");
+    refused(&bed, &["--no-input", "preview"], "catalog");
+}
+
+#[test]
+fn a_deep_inventory_is_refused_before_parsing() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    let inventory = bed.repo.join("bootstrap/hosts.yaml");
+    fs::create_dir_all(inventory.parent().expect("parent")).expect("mkdir");
+    fs::write(&inventory, format!("all:\n  hosts: {}", deep())).expect("write");
+    refused(&bed, &["--no-input", "kubeconfig", "fetch"], "inventory");
+}
