@@ -138,7 +138,11 @@ pub fn confirm(
     path: &Path,
     kc: KubeTarget,
 ) -> Result<Resolved> {
-    let kubectl = Kubectl::new(runner, path, pin_of(&kc), env);
+    // A local read: bounded, but not by a cluster's request timeout (a version dispatcher in
+    // front of kubectl may spend seconds on its own probe on a loaded machine).
+    let mut local = runner.clone();
+    local.timeout = local.timeout.max(std::time::Duration::from_secs(10));
+    let kubectl = Kubectl::new(&local, path, pin_of(&kc), env);
     let out = kubectl
         .run(&["config", "view", "--minify", "-o=json"])
         .map_err(|e| {

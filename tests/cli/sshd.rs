@@ -394,3 +394,195 @@ fn sshd_a_different_existing_file_with_no_input_is_left_alone() {
     assert_eq!(l.bed.tree(), before);
     assert!(!err.contains(SECRET_MARKER));
 }
+
+/// The real kubectl on the test's PATH (the stubs are only on the bed's), or `None` with a
+/// message outside CI (`.ci/run` installs one).
+fn real_kubectl() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|d| d.join("kubectl"))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no kubectl on PATH: .ci/run installs one"
+        );
+        eprintln!("SKIP: no kubectl on PATH for the exec-plugin fetch test");
+    }
+    found
+}
+
+/// A TLS endpoint on loopback (`openssl s_server`, a self-signed certificate for 127.0.0.1):
+/// kubectl runs exec credential plugins only toward `https://`. Killed when dropped.
+struct TlsServer {
+    child: Child,
+    url: String,
+    ca: PathBuf,
+}
+
+impl Drop for TlsServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn tls_server(dir: &Path) -> TlsServer {
+    let (key, cert) = (dir.join("tls.key"), dir.join("tls.crt"));
+    let made = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args([
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("openssl runs");
+    assert!(made.success(), "openssl req failed");
+    let port = free_port();
+    let child = Command::new("openssl")
+        .args(["s_server", "-quiet", "-www", "-accept"])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("-cert")
+        .arg(&cert)
+        .arg("-key")
+        .arg(&key)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("openssl s_server starts");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "openssl s_server is not listening"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    TlsServer {
+        child,
+        url: format!("https://127.0.0.1:{port}"),
+        ca: cert,
+    }
+}
+
+/// Nothing from a fetched file runs (SPEC §9, issue 10): an admin.conf whose user has an
+/// `exec:` credential plugin (or an `auth-provider:`) is refused before anything is written
+/// and before any kubectl runs — with the REAL kubectl and a TLS server it would have run the
+/// plugin at the verification read, on this machine, as the operator.
+#[test]
+fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
+    let Some(kubectl) = real_kubectl() else {
+        return;
+    };
+    let l = loopback();
+    let tls = tls_server(l.work.path());
+    let ran = l.work.path().join("PLUGIN-RAN");
+    // A kubectl that logs its calls and then is the real one.
+    let kubectl_log = l.work.path().join("kubectl.log");
+    let wrapper = l.work.path().join("kubectl-wrapper");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+            kubectl_log.display(),
+            kubectl.display()
+        ),
+    )
+    .expect("wrapper");
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
+    // The stack's endpoint IS the fetched server: only the credential check can stop it.
+    l.bed.write_stack(
+        "dirqual",
+        &format!(
+            "{}admin_conf: {}\n",
+            PROD_DECLARED.replace("https://10.67.2.11:6443", &tls.url),
+            l.remote.display()
+        ),
+    );
+    let ca = {
+        let pem = fs::read(&tls.ca).expect("ca");
+        let out = Command::new("base64")
+            .arg("-w0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().expect("stdin").write_all(&pem)?;
+                c.wait_with_output()
+            })
+            .expect("base64");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let exec = format!(
+        "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: /bin/sh\n      args: [\"-c\", \"touch '{}'; echo '{{\\\"apiVersion\\\":\\\"client.authentication.k8s.io/v1\\\",\\\"kind\\\":\\\"ExecCredential\\\",\\\"status\\\":{{\\\"token\\\":\\\"{SECRET_MARKER}\\\"}}}}'\"]\n      interactiveMode: Never\n",
+        ran.display()
+    );
+    let provider = format!(
+        "    auth-provider:\n      name: oidc\n      config:\n        id-token: {SECRET_MARKER}\n        idp-issuer-url: https://127.0.0.1:1\n        client-id: x\n"
+    );
+    for (how, user) in [("exec", &exec), ("auth-provider", &provider)] {
+        fs::write(
+            &l.remote,
+            format!(
+                "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    certificate-authority-data: {ca}\n    server: {}\n  name: kubernetes\ncontexts:\n- context:\n    cluster: kubernetes\n    user: kubernetes-admin\n  name: kubernetes-admin@kubernetes\ncurrent-context: kubernetes-admin@kubernetes\nusers:\n- name: kubernetes-admin\n  user:\n{user}",
+                tls.url
+            ),
+        )
+        .expect("admin.conf");
+        let before = l.bed.tree();
+        let out = l
+            .bed
+            .cmd()
+            .args(["--no-input", "kubeconfig", "fetch"])
+            .env("NESTOR_SSH", &l.wrapper)
+            .env("NESTOR_KUBECTL", &wrapper)
+            .output()
+            .expect("run");
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{how}: {}", l.context(&out));
+        assert!(
+            err.contains(&format!(
+                "has user `kubernetes-admin` with an `{how}:` credential, which would run a command on this machine; nothing was written"
+            )),
+            "{how}: {err}"
+        );
+        assert!(err.contains("\nhint: "), "{err}");
+        assert!(!l.dest.exists(), "{how}: the kubeconfig was written");
+        assert_eq!(l.bed.tree(), before, "{how}: something was written");
+        assert!(
+            !kubectl_log.exists(),
+            "{how}: kubectl ran on the fetched file"
+        );
+        assert!(!ran.exists(), "{how}: the fetched exec plugin RAN");
+        for (what, s) in [("stdout", stdout_of(&out)), ("stderr", err.clone())] {
+            assert!(!s.contains(SECRET_MARKER), "{how}: secret on {what}: {s}");
+        }
+    }
+    // The bed is sound: the same file with a client certificate is fetched and kubectl runs
+    // (the TLS server is no API server, so the verification read itself fails).
+    fs::write(&l.remote, admin_conf(&tls.url)).expect("admin.conf");
+    let out = l
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .env("NESTOR_SSH", &l.wrapper)
+        .env("NESTOR_KUBECTL", &wrapper)
+        .output()
+        .expect("run");
+    assert!(l.dest.exists(), "{}", l.context(&out));
+    assert!(kubectl_log.exists(), "{}", l.context(&out));
+    assert!(!ran.exists());
+}

@@ -1,6 +1,6 @@
 //! Target integrity (issue 10, SPEC §4, §5, §9, §10): the real kubectl, the declared replay
-//! server and the DECOY (`support::decoy`: 127.0.0.1:8080 when free, named by
-//! `KUBERNETES_MASTER` in every command's environment). Every bed checks on drop that the
+//! server and the DECOY (`support::decoy`, named by `KUBERNETES_MASTER` in every command's
+//! environment, and `trap`: kubectl's fallback 127.0.0.1:8080 when free). Every bed checks on drop that the
 //! decoy saw nothing. Each case here made the old main read another cluster, print a
 //! credential, or let a cluster string drive the terminal.
 
@@ -367,7 +367,12 @@ fn discover_and_target_follow_the_endpoint_policy() {
         "--emit-topology",
     ]);
     assert_eq!(r.code, Some(0), "{r:?}");
-    assert!(r.stdout.contains("name: change-me"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains(&format!("endpoint: {}\n", bed.server.url())),
+        "{}",
+        r.stdout
+    );
 }
 
 const MARKERS: [&str; 4] = [

@@ -4,6 +4,7 @@
 //! integration binary with real components, beside `tests/cli` (stub tools): see `support`.
 
 mod support;
+mod trap;
 
 mod diff;
 mod failures;

@@ -18,32 +18,67 @@ use std::time::{Duration, Instant};
 
 use nestor_replay::{fixtures, AuditEntry, Config, Server};
 
-/// The decoy API server of SPEC §10, shared by every bed of this binary: on 127.0.0.1:8080
-/// (kubectl's own fallback for a cluster without a server) when that port is free, else on
-/// a free port, and named by `KUBERNETES_MASTER` in every command's environment. It serves
-/// a DIFFERENT cluster (the `degraded` fixture): a read that reached it would change the
-/// plan. Its request log must stay empty in every test ([`assert_decoy_untouched`] runs
-/// when each bed is dropped).
+/// The decoy API server of SPEC §10, shared by every bed of this binary, named by
+/// `KUBERNETES_MASTER` in every command's environment: only this run knows its port, so any
+/// request it records is ours. It serves a DIFFERENT cluster (the `degraded` fixture): a
+/// read that reached it would change the plan. Beside it, kubectl's own fallback address
+/// 127.0.0.1:8080 is watched by [`crate::trap`] (connections of this run's processes only).
+/// Both must stay untouched in every test ([`assert_decoy_untouched`] runs when each bed is
+/// dropped).
 pub fn decoy() -> &'static Server {
     static DECOY: std::sync::OnceLock<Server> = std::sync::OnceLock::new();
     DECOY.get_or_init(|| {
+        let _ = crate::trap::trap();
         let fixture = fixtures::by_name("degraded").expect("degraded fixture");
-        Server::start(Config::new(fixture.clone()).listen("127.0.0.1:8080"))
-            .or_else(|_| Server::start(Config::new(fixture)))
-            .expect("decoy server starts")
+        Server::start(Config::new(fixture)).expect("decoy server starts")
     })
 }
 
-/// The decoy saw nothing at all.
+/// Every command run by a bed: (start, end in unix ms, the test, argv), to name the command
+/// that reached the decoy when one does.
+static COMMANDS: std::sync::Mutex<Vec<(u128, u128, String, String)>> =
+    std::sync::Mutex::new(Vec::new());
+
+fn unix_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
+/// The decoy saw nothing at all, and no process of this run dialled localhost:8080.
 pub fn assert_decoy_untouched() {
+    if let Some(trap) = crate::trap::trap() {
+        let hits = trap.hits.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        assert!(
+            hits.is_empty(),
+            "a process of this run dialled kubectl's fallback 127.0.0.1:8080: {hits:#?}"
+        );
+    }
     let seen = decoy().audit();
-    assert!(
-        seen.is_empty(),
-        "the DECOY API server ({}) received {} request(s): {:?}",
+    if seen.is_empty() {
+        return;
+    }
+    let commands = COMMANDS.lock().unwrap_or_else(|p| p.into_inner());
+    let suspects: Vec<String> = seen
+        .iter()
+        .flat_map(|e| {
+            let at = u128::from(e.unix_ms);
+            commands
+                .iter()
+                .filter(move |(start, end, _, _)| *start <= at && at <= *end)
+                .map(|(_, _, test, argv)| format!("{test}: {argv}"))
+        })
+        .collect();
+    panic!(
+        "the DECOY API server ({}) received {} request(s): {:?}\nrunning then: {suspects:#?}",
         decoy().url(),
         seen.len(),
         seen.iter()
-            .map(|e| format!("{} {}?{} ({:?})", e.method, e.path, e.query, e.user_agent))
+            .map(|e| format!(
+                "{} {}?{} ({:?}) at {}",
+                e.method, e.path, e.query, e.user_agent, e.unix_ms
+            ))
             .collect::<Vec<_>>()
     );
 }
@@ -292,7 +327,21 @@ impl Drop for E2e {
 
 pub fn run(mut c: Command) -> Run {
     let started = Instant::now();
+    let from = unix_ms();
     let out = c.output().expect("command runs");
+    let argv = format!(
+        "{} {}",
+        c.get_program().to_string_lossy(),
+        c.get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let test = std::thread::current().name().unwrap_or("?").to_string();
+    COMMANDS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push((from, unix_ms(), test, argv));
     Run {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
