@@ -101,15 +101,22 @@ pub fn one_line(text: &str) -> String {
 }
 
 /// `": <text on one line>"`, or nothing when `text` is blank: how a child's stderr is
-/// appended to a message.
+/// appended to a message — summarised, never echoed wholesale: redacted, on one line, and at
+/// most [`QUOTE_MAX`] characters.
 pub fn quoted(text: &str) -> String {
-    let line = one_line(text);
+    let line = one_line(&crate::redact::text(text));
     if line.is_empty() {
-        String::new()
-    } else {
-        format!(": {line}")
+        return String::new();
     }
+    if line.chars().count() > QUOTE_MAX {
+        let cut: String = line.chars().take(QUOTE_MAX).collect();
+        return format!(": {cut} …");
+    }
+    format!(": {line}")
 }
+
+/// The longest child output quoted in a message.
+pub const QUOTE_MAX: usize = 300;
 
 #[cfg(test)]
 mod tests {

@@ -65,10 +65,34 @@ fn write(path: &Path, bytes: &[u8], perm: Perm) -> Result<()> {
         _ => PathBuf::from("."),
     };
     // tempfile creates the file 0600; a private write sets it again before writing.
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(".nestor-")
         .tempfile_in(&dir)
         .map_err(|e| fail("write", e))?;
+    // A signal during the write removes the temp file (crate::signals): nothing is left
+    // behind by an interrupted write.
+    let slot = crate::signals::track_temp(tmp.path());
+    let written = fill_and_rename(tmp, bytes, perm, permissions, &target, &fail);
+    crate::signals::untrack_temp(slot);
+    written?;
+    // Make the rename itself durable. The new content is already in place, so a directory
+    // that refuses fsync (some filesystems do) is not worth failing the command for.
+    if let Ok(d) = fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Write, chmod, fsync, rename. On error the temporary file is dropped, hence removed; the
+/// original is untouched.
+fn fill_and_rename(
+    mut tmp: tempfile::NamedTempFile,
+    bytes: &[u8],
+    perm: Perm,
+    permissions: Option<fs::Permissions>,
+    target: &Path,
+    fail: &dyn Fn(&str, std::io::Error) -> Error,
+) -> Result<()> {
     if perm == Perm::Private {
         if let Some(p) = &permissions {
             tmp.as_file()
@@ -85,13 +109,7 @@ fn write(path: &Path, bytes: &[u8], perm: Perm) -> Result<()> {
         }
     }
     tmp.as_file().sync_all().map_err(|e| fail("write", e))?;
-    // On error the temporary file is dropped, hence removed; the original is untouched.
-    tmp.persist(&target).map_err(|e| fail("replace", e.error))?;
-    // Make the rename itself durable. The new content is already in place, so a directory
-    // that refuses fsync (some filesystems do) is not worth failing the command for.
-    if let Ok(d) = fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
+    tmp.persist(target).map_err(|e| fail("replace", e.error))?;
     Ok(())
 }
 

@@ -16,7 +16,7 @@
 //!   states, the plan, the snapshot format.
 //! - base: `error`, `env` (the captured process environment), `fs` (atomic writes),
 //!   `shell` (quoting), `bounded` (size and depth limits of input files), `redact`
-//!   (credentials out of any text), `suggest`, `clock`, `usage` (nestor's own CPU and memory).
+//!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `usage` (nestor's own CPU and memory).
 
 pub mod cli;
 pub mod cmd;
@@ -37,5 +37,6 @@ pub mod error;
 pub mod fs;
 pub mod redact;
 pub mod shell;
+pub mod signals;
 pub mod suggest;
 pub mod usage;

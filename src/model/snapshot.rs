@@ -89,6 +89,7 @@ impl Snapshot {
         let mut json = serde_json::to_string_pretty(self)
             .map_err(|e| Error::internal(format!("cannot encode the snapshot: {e}")))?;
         json.push('\n');
-        crate::fs::write_atomically(path, json.as_bytes())
+        // 0600 even over an existing file of another mode: it holds what a cluster holds.
+        crate::fs::write_private(path, json.as_bytes())
     }
 }

@@ -185,9 +185,10 @@ fn resource_targets(t: &str) -> Vec<String> {
 /// the version). Never pods, logs, configmaps, events, service accounts or secrets.
 pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     let literal = |p: &str| format!("^{}$", p.replace('.', "\\."));
+    // kubectl proxy matches the path only: a query (`?labelSelector=`) is not part of it.
     let mut out: Vec<String> = first_round(requests, scope)
         .iter()
-        .map(|p| literal(p))
+        .map(|p| literal(p.split('?').next().unwrap_or_default()))
         .collect();
     for request in requests {
         if let ReadRequest::Resource(t) = request {

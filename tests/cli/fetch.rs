@@ -606,3 +606,36 @@ fn help_documents_both_commands() {
         "{help}"
     );
 }
+
+/// An admin.conf with two users of one name: kubectl's own error would dump every user entry
+/// (tokens, keys as decimal byte arrays). nestor refuses it before writing or running
+/// anything, and prints no credential.
+#[test]
+fn a_fetched_file_with_duplicate_user_names_is_refused_without_printing_it() {
+    let f = setup("https://10.67.2.11:6443");
+    let doubled = admin_conf("https://10.67.2.11:6443").replace(
+        "users:\n",
+        &format!("users:\n- name: kubernetes-admin\n  user:\n    token: {SECRET_MARKER}2\n    client-key-data: {SECRET_MARKER}3\n"),
+    );
+    fs::write(&f.remote, doubled).expect("write");
+    let before = f.bed.tree();
+    for extra in [&[][..], &["-v"]] {
+        let out = f
+            .bed
+            .cmd()
+            .args(["--no-input", "kubeconfig", "fetch"])
+            .args(extra)
+            .output()
+            .expect("run");
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("two users are named `kubernetes-admin`"),
+            "{err}"
+        );
+        assert!(err.contains("nothing was written"), "{err}");
+        no_secret(&out);
+        assert_eq!(f.bed.tree(), before);
+        assert!(f.bed.calls("kubectl").is_empty());
+    }
+}

@@ -803,3 +803,34 @@ fn the_readme_first_command_prints_the_bundled_demo() {
     assert!(!text.contains("VM"), "{text}");
     assert!(bed.calls("kubectl").is_empty());
 }
+
+/// A snapshot is written 0600, also over an existing file of another mode (issue 10).
+#[test]
+fn a_snapshot_is_written_0600_even_over_a_0644_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    let snap = bed.tmp.path().join("snap.json");
+    fs::write(&snap, "old").expect("write");
+    fs::set_permissions(&snap, fs::Permissions::from_mode(0o644)).expect("chmod");
+    let out = bed
+        .cmd()
+        .args([
+            "--no-input",
+            "discover",
+            "--save",
+            snap.to_str().unwrap_or_default(),
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(mode(&snap), 0o600);
+    assert!(fs::read_to_string(&snap)
+        .expect("read")
+        .contains("\"apiVersion\""));
+    let leftovers: Vec<_> = fs::read_dir(bed.tmp.path())
+        .expect("ls")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

@@ -45,8 +45,19 @@ pub fn accept_paths_ok(value: &str) -> Result<(), String> {
             .strip_prefix("^/")
             .and_then(|r| r.strip_suffix('$'))
             .ok_or_else(bad)?;
-        for (i, segment) in inner.split('/').enumerate() {
+        let segments: Vec<&str> = inner.split('/').collect();
+        for (i, segment) in segments.iter().enumerate() {
             let plain = segment.replace("\\.", ".");
+            // A namespaced pod LIST (kube-system's static pods, read by label) is the one pod
+            // path nestor reads: `pods` only as the last segment after a namespace, never a
+            // pod, its log, exec, attach or port-forward.
+            if plain == "pods"
+                && i + 1 == segments.len()
+                && i >= 2
+                && segments[i - 2] == "namespaces"
+            {
+                continue;
+            }
             let ok = plain == "[a-z0-9]+" && i == 2
                 || (!plain.is_empty()
                     && !plain.starts_with('.')
@@ -634,7 +645,7 @@ mod tests {
             "proxy".into(),
             format!("--unix-socket={}", sock.display()),
             format!("--reject-methods={PROXY_REJECT_METHODS}"),
-            "--accept-paths=^/api/v1/nodes$,^/apis/ceph\\.rook\\.io/[a-z0-9]+/cephclusters$"
+            "--accept-paths=^/api/v1/nodes$,^/apis/ceph\\.rook\\.io/[a-z0-9]+/cephclusters$,^/api/v1/namespaces/kube-system/pods$"
                 .to_string(),
             format!("--reject-paths={PROXY_REJECT_PATHS}"),
         ];
@@ -646,6 +657,9 @@ mod tests {
             "^/(version|api|apis)(/[a-z0-9.-]+)*/?$",
             "^/api/v1/configmaps$",
             "^/api/v1/namespaces/x/pods/p/log$",
+            "^/api/v1/namespaces/x/pods/p$",
+            "^/api/v1/pods$",
+            "^/api/v1/namespaces/x/pods?labelSelector=a$",
             "^/api/v1/events$",
             "^/api/v1/serviceaccounts$",
             "^/api/v1/secrets$",

@@ -72,10 +72,10 @@ impl Runner {
         // A SIGTERM between the spawn and the tracking would kill nestor before it knows the
         // group to take along: hold the three signals back in this thread until it does (the
         // child starts with an empty mask; std resets it).
-        let held = signals::Held::new();
+        let held = crate::signals::Held::new();
         let spawned = command.spawn();
         if let Ok(child) = &spawned {
-            signals::track(child.id());
+            crate::signals::track_group(child.id());
         }
         drop(held);
         let child = spawned.map_err(|e| {
@@ -118,7 +118,7 @@ impl Service {
             }
         };
         self.reaped = true;
-        signals::untrack(self.child.id());
+        crate::signals::untrack_group(self.child.id());
         let stderr = String::new();
         Some(match (status.code(), status.signal()) {
             (Some(code), _) => Failure::Exit { code, stderr },
@@ -136,7 +136,7 @@ impl Drop for Service {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
-        signals::untrack(self.child.id());
+        crate::signals::untrack_group(self.child.id());
         if self.verbose {
             use std::io::Write;
             let _ = writeln!(
@@ -173,112 +173,3 @@ fn die_with_parent(command: &mut std::process::Command) {
 
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_command: &mut std::process::Command) {}
-
-/// SIGINT, SIGTERM, SIGHUP: kill the live service groups, then die of the signal as before.
-mod signals {
-    use std::sync::atomic::{AtomicI32, Ordering};
-    use std::sync::Once;
-
-    /// Process groups of the live services (0 = free slot). A handler may only touch atomics.
-    static GROUPS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
-    static INSTALL: Once = Once::new();
-
-    /// The three signals blocked in this thread (the handler installed first) until drop,
-    /// when a pending one is delivered.
-    pub struct Held(Option<libc::sigset_t>);
-
-    impl Held {
-        #[allow(unsafe_code)]
-        pub fn new() -> Held {
-            INSTALL.call_once(install);
-            // SAFETY: sigset_t values we own, filled by sigemptyset/sigaddset; pthread_sigmask
-            // only changes this thread's mask and writes the old one into `old`.
-            unsafe {
-                let mut set: libc::sigset_t = std::mem::zeroed();
-                let mut old: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
-                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                    libc::sigaddset(&mut set, signal);
-                }
-                if libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old) == 0 {
-                    Held(Some(old))
-                } else {
-                    Held(None)
-                }
-            }
-        }
-    }
-
-    impl Drop for Held {
-        #[allow(unsafe_code)]
-        fn drop(&mut self) {
-            if let Some(old) = self.0.take() {
-                // SAFETY: restores the mask saved by `new` for this thread.
-                unsafe {
-                    libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-                }
-            }
-        }
-    }
-
-    pub fn track(pid: u32) {
-        INSTALL.call_once(install);
-        let Ok(pid) = i32::try_from(pid) else { return };
-        for slot in &GROUPS {
-            if slot
-                .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
-            {
-                return;
-            }
-        }
-    }
-
-    pub fn untrack(pid: u32) {
-        let Ok(pid) = i32::try_from(pid) else { return };
-        for slot in &GROUPS {
-            let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
-        }
-    }
-
-    #[allow(unsafe_code)]
-    extern "C" fn on_signal(signal: libc::c_int) {
-        for slot in &GROUPS {
-            let group = slot.load(Ordering::SeqCst);
-            if group > 0 {
-                // kill(2) is async-signal-safe; rustix makes the raw system call.
-                if let Some(group) = rustix::process::Pid::from_raw(group) {
-                    let _ =
-                        rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-                }
-            }
-        }
-        // SAFETY: signal(2) and raise(3) are async-signal-safe: back to the default action,
-        // and the signal again, so nestor ends as it would have without the handler.
-        unsafe {
-            libc::signal(signal, libc::SIG_DFL);
-            libc::raise(signal);
-        }
-    }
-
-    /// Handle the three signals, except one the parent made us ignore (nohup).
-    #[allow(unsafe_code)]
-    fn install() {
-        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: sigaction(2) with zeroed, then filled structs we own; the handler only
-            // makes async-signal-safe calls.
-            unsafe {
-                let mut old: libc::sigaction = std::mem::zeroed();
-                if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
-                    || old.sa_sigaction == libc::SIG_IGN
-                {
-                    continue;
-                }
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                libc::sigemptyset(&mut action.sa_mask);
-                libc::sigaction(signal, &action, std::ptr::null_mut());
-            }
-        }
-    }
-}

@@ -1,0 +1,208 @@
+//! What nestor leaves behind when a signal ends it: nothing. SIGINT, SIGTERM and SIGHUP first
+//! kill every live child process group that nestor owns (the read path's `kubectl proxy`),
+//! then remove the temporary file of a write in progress (a snapshot, a kubeconfig, a
+//! topology edit: the target is only ever replaced by an atomic rename, so an interrupted
+//! write must not leave its temp file either), then take their default action, so nestor
+//! still dies of the signal. A handler may only touch atomics and make async-signal-safe
+//! system calls: the registries are fixed arrays of atomics, the temp paths leaked C strings.
+
+use std::ffi::CString;
+use std::path::Path;
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
+use std::sync::Once;
+
+/// Process groups of the live services (0 = free slot).
+static GROUPS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
+/// Temporary files being written (null = free slot).
+static TEMPS: [AtomicPtr<libc::c_char>; 4] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
+static INSTALL: Once = Once::new();
+
+/// The three signals blocked in this thread (the handler installed first) until drop, when
+/// a pending one is delivered: nothing may end nestor between spawning a child and tracking
+/// its group.
+pub struct Held(Option<libc::sigset_t>);
+
+impl Held {
+    #[allow(unsafe_code)]
+    pub fn new() -> Held {
+        INSTALL.call_once(install);
+        // SAFETY: sigset_t values we own, filled by sigemptyset/sigaddset; pthread_sigmask
+        // only changes this thread's mask and writes the old one into `old`.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::sigaddset(&mut set, signal);
+            }
+            if libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old) == 0 {
+                Held(Some(old))
+            } else {
+                Held(None)
+            }
+        }
+    }
+}
+
+impl Default for Held {
+    fn default() -> Held {
+        Held::new()
+    }
+}
+
+impl Drop for Held {
+    #[allow(unsafe_code)]
+    fn drop(&mut self) {
+        if let Some(old) = self.0.take() {
+            // SAFETY: restores the mask saved by `new` for this thread.
+            unsafe {
+                libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+            }
+        }
+    }
+}
+
+/// Kill the process group `pid` if a signal ends nestor.
+pub fn track_group(pid: u32) {
+    INSTALL.call_once(install);
+    let Ok(pid) = i32::try_from(pid) else { return };
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+pub fn untrack_group(pid: u32) {
+    let Ok(pid) = i32::try_from(pid) else { return };
+    for slot in &GROUPS {
+        let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
+    }
+}
+
+/// Remove the file at `path` if a signal ends nestor before [`untrack_temp`]. The path's C
+/// string is leaked on purpose: a handler may still be reading it on another thread.
+pub fn track_temp(path: &Path) -> Option<usize> {
+    INSTALL.call_once(install);
+    use std::os::unix::ffi::OsStrExt;
+    let c = CString::new(path.as_os_str().as_bytes()).ok()?;
+    let ptr = c.into_raw();
+    for (i, slot) in TEMPS.iter().enumerate() {
+        if slot
+            .compare_exchange(
+                std::ptr::null_mut(),
+                ptr,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            )
+            .is_ok()
+        {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// The temp file was renamed into place (or removed): forget it.
+pub fn untrack_temp(slot: Option<usize>) {
+    if let Some(s) = slot.and_then(|i| TEMPS.get(i)) {
+        s.store(std::ptr::null_mut(), Ordering::SeqCst);
+    }
+}
+
+#[allow(unsafe_code)]
+extern "C" fn on_signal(signal: libc::c_int) {
+    for slot in &GROUPS {
+        let group = slot.load(Ordering::SeqCst);
+        if group > 0 {
+            // kill(2) is async-signal-safe; rustix makes the raw system call.
+            if let Some(group) = rustix::process::Pid::from_raw(group) {
+                let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+            }
+        }
+    }
+    for slot in &TEMPS {
+        let path = slot.load(Ordering::SeqCst);
+        if !path.is_null() {
+            // SAFETY: unlink(2) is async-signal-safe; `path` is a leaked, never-freed C string.
+            unsafe {
+                libc::unlink(path);
+            }
+        }
+    }
+    // SAFETY: signal(2) and raise(3) are async-signal-safe: back to the default action,
+    // and the signal again, so nestor ends as it would have without the handler.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
+/// Handle the three signals, except one the parent made us ignore (nohup).
+#[allow(unsafe_code)]
+fn install() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: sigaction(2) with zeroed, then filled structs we own; the handler only
+        // makes async-signal-safe calls.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                || old.sa_sigaction == libc::SIG_IGN
+            {
+                continue;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In a child process (this test binary again): a tracked temp file, then SIGTERM. The
+    /// child dies of the signal and the file is gone; an untracked one stays.
+    #[test]
+    fn a_signal_removes_the_temp_file_of_a_write_in_progress() {
+        if let Some(path) = std::env::var_os("NESTOR_SIGNAL_CHILD") {
+            let path = std::path::PathBuf::from(path);
+            std::fs::write(&path, b"partial").expect("write");
+            std::fs::write(path.with_extension("kept"), b"x").expect("write");
+            let _slot = track_temp(&path);
+            // SAFETY: raising a signal in our own process.
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::raise(libc::SIGTERM);
+            }
+            std::thread::sleep(std::time::Duration::from_secs(5));
+            return;
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let temp = dir.path().join(".tmpSNAPSHOT");
+        let exe = std::env::current_exe().expect("exe");
+        let status = std::process::Command::new(exe)
+            .args([
+                "--exact",
+                "signals::tests::a_signal_removes_the_temp_file_of_a_write_in_progress",
+                "--test-threads=1",
+            ])
+            .env("NESTOR_SIGNAL_CHILD", &temp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("child runs");
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+        assert!(!temp.exists(), "the temp file was left behind");
+        assert!(
+            temp.with_extension("kept").exists(),
+            "the child did not run"
+        );
+    }
+}
