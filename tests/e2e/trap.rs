@@ -96,7 +96,14 @@ fn first_line(stream: &TcpStream) -> String {
 /// binary; `None` for anyone else's.
 fn owner(stream: &TcpStream) -> Option<String> {
     let port = stream.peer_addr().ok()?.port();
-    let inode = socket_inode(port)?;
+    let ours = stream.local_addr().ok()?.port();
+    // The kernel's table may lag the accept on a loaded machine: look a few times.
+    let inode = (0..20).find_map(|_| {
+        socket_inode(port, ours).or_else(|| {
+            std::thread::sleep(std::time::Duration::from_millis(25));
+            None
+        })
+    })?;
     let needle = format!("socket:[{inode}]");
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
@@ -118,13 +125,20 @@ fn owner(stream: &TcpStream) -> Option<String> {
     None
 }
 
-/// The inode of the client socket whose local port is `port` (/proc/net/tcp, IPv4 loopback).
-fn socket_inode(port: u16) -> Option<String> {
+/// The inode of the client socket 127.0.0.1:`port` -> 127.0.0.1:`server` (/proc/net/tcp).
+/// Both ends are matched and a socket without an inode (TIME_WAIT) is skipped: a busy machine
+/// reuses ports quickly.
+fn socket_inode(port: u16, server: u16) -> Option<String> {
     let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
     let local = format!("0100007F:{port:04X}");
+    let remote = format!("0100007F:{server:04X}");
     table.lines().skip(1).find_map(|l| {
         let cols: Vec<&str> = l.split_whitespace().collect();
-        (cols.get(1) == Some(&local.as_str())).then(|| cols.get(9).map(|s| s.to_string()))?
+        let inode = cols.get(9).copied().unwrap_or("0");
+        (cols.get(1) == Some(&local.as_str())
+            && cols.get(2) == Some(&remote.as_str())
+            && inode != "0")
+            .then(|| inode.to_string())
     })
 }
 
