@@ -8,7 +8,7 @@
 
 use std::ffi::CString;
 use std::path::Path;
-use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::Once;
 
 /// Process groups of the live services (0 = free slot).
@@ -16,6 +16,10 @@ static GROUPS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
 /// Temporary files being written (null = free slot).
 static TEMPS: [AtomicPtr<libc::c_char>; 4] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
 static INSTALL: Once = Once::new();
+/// Spawns in progress (between spawn and tracking), and a signal that arrived meanwhile on
+/// another thread: it waits until the group is tracked (the last `Held` re-raises it).
+static SPAWNING: AtomicUsize = AtomicUsize::new(0);
+static PENDING: AtomicI32 = AtomicI32::new(0);
 
 /// The three signals blocked in this thread (the handler installed first) until drop, when
 /// a pending one is delivered: nothing may end nestor between spawning a child and tracking
@@ -35,6 +39,7 @@ impl Held {
             for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
                 libc::sigaddset(&mut set, signal);
             }
+            SPAWNING.fetch_add(1, Ordering::SeqCst);
             if libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old) == 0 {
                 Held(Some(old))
             } else {
@@ -57,6 +62,15 @@ impl Drop for Held {
             // SAFETY: restores the mask saved by `new` for this thread.
             unsafe {
                 libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+            }
+        }
+        if SPAWNING.fetch_sub(1, Ordering::SeqCst) == 1 {
+            let pending = PENDING.swap(0, Ordering::SeqCst);
+            if pending != 0 {
+                // SAFETY: raise(3) on our own process: the handler now knows every group.
+                unsafe {
+                    libc::raise(pending);
+                }
             }
         }
     }
@@ -115,6 +129,12 @@ pub fn untrack_temp(slot: Option<usize>) {
 
 #[allow(unsafe_code)]
 extern "C" fn on_signal(signal: libc::c_int) {
+    if SPAWNING.load(Ordering::SeqCst) > 0 {
+        // A child is being spawned on another thread and not tracked yet: the spawner
+        // re-raises this signal once it is.
+        PENDING.store(signal, Ordering::SeqCst);
+        return;
+    }
     for slot in &GROUPS {
         let group = slot.load(Ordering::SeqCst);
         if group > 0 {

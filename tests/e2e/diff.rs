@@ -175,6 +175,10 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
     let (a, o) = (path(&bed, "a.json"), path(&bed, "other.json"));
     assert_eq!(bed.run(&["discover", "--save", &a]).code, Some(0));
     let other_kc = bed.kubeconfig_for(&bed.tmp.path().join("other.config"), &other.url());
+    // `discover --kubeconfig` with no stack reads that file's cluster (with the dirqual stack
+    // active, the endpoint policy refuses another cluster: SPEC §5); the snapshot records
+    // where it came from.
+    std::fs::remove_file(bed.stacks.join("current.yaml")).expect("unselect");
     let saved = bed.run(&[
         "--kubeconfig",
         other_kc.to_str().unwrap_or_default(),
@@ -182,8 +186,7 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
         "--save",
         &o,
     ]);
-    // The --kubeconfig flag names another cluster than the stack's endpoint: discover reads
-    // it (discover has no confirmation), the snapshot records where it came from.
+    bed.select("dirqual");
     assert_eq!(saved.code, Some(0), "{saved:?}");
 
     let out = bed.run(&["diff", &a, &o]);
