@@ -6,112 +6,35 @@
 //! [`classify_kubectl_stderr`]) and they never spawn anything.
 
 mod classify;
+mod failure;
 mod fields;
 pub mod host;
 mod kube;
 mod lima;
 mod objects;
 mod pods;
+mod repr;
+mod workloads;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 pub use classify::{classify_kubectl_stderr, kubectl_message};
+pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
 pub use fields::{FieldPath, FieldUse};
 pub use kube::{
-    parse_api_versions, parse_daemonsets, parse_deployments, parse_namespaces, parse_nodes,
-    parse_statefulsets, parse_storage_classes, Namespace, Node, Rollout, StorageClass, Workload,
+    parse_api_versions, parse_namespaces, parse_nodes, parse_storage_classes, Namespace, Node,
+    Rollout, StorageClass, Workload,
 };
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
+pub use repr::{read_map_serde, read_serde};
+pub use workloads::{parse_daemonsets, parse_deployments, parse_statefulsets};
 
 /// The outcome of one read: the parsed value, or why it could not be read.
 pub type Read<T> = Result<T, ReadFailure>;
-
-/// Why a read failed. Every kind turns the layers that needed the read `unknown`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum FailureKind {
-    /// RBAC refused the read (`Error from server (Forbidden)`).
-    Forbidden,
-    /// The credentials were refused (`You must be logged in to the server`).
-    Unauthorized,
-    /// The resource or resource type does not exist on the server.
-    NotFound,
-    /// The request or the connection timed out.
-    Timeout,
-    /// The API server could not be reached (refused, no route, DNS).
-    Unreachable,
-    /// The TLS handshake or certificate verification failed.
-    Tls,
-    /// The server answered with an error (internal error, unavailable, unrecognised).
-    ApiError,
-    /// The tool answered but its output could not be parsed.
-    BadOutput,
-    /// The read was not attempted (no kubeconfig, not needed, not observable).
-    Skipped,
-}
-
-impl FailureKind {
-    /// The name used in evidence and in snapshots (`Forbidden`, `Timeout`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureKind::Forbidden => "Forbidden",
-            FailureKind::Unauthorized => "Unauthorized",
-            FailureKind::NotFound => "NotFound",
-            FailureKind::Timeout => "Timeout",
-            FailureKind::Unreachable => "Unreachable",
-            FailureKind::Tls => "Tls",
-            FailureKind::ApiError => "ApiError",
-            FailureKind::BadOutput => "BadOutput",
-            FailureKind::Skipped => "Skipped",
-        }
-    }
-}
-
-impl fmt::Display for FailureKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A failed read: its kind and the tool's message, folded to one line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReadFailure {
-    pub kind: FailureKind,
-    pub message: String,
-}
-
-impl ReadFailure {
-    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
-        ReadFailure {
-            kind,
-            message: crate::error::one_line(&message.into()),
-        }
-    }
-
-    /// A failure built from kubectl's stderr: classified, folded to one line.
-    pub fn from_kubectl_stderr(stderr: &str) -> Self {
-        Self::new(classify_kubectl_stderr(stderr), kubectl_message(stderr))
-    }
-
-    /// A read that was deliberately not attempted.
-    pub fn skipped(reason: impl Into<String>) -> Self {
-        Self::new(FailureKind::Skipped, reason)
-    }
-}
-
-impl fmt::Display for ReadFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.message.is_empty() {
-            write!(f, "{}", self.kind)
-        } else {
-            write!(f, "{}: {}", self.kind, self.message)
-        }
-    }
-}
 
 /// One read the caller must perform. Ordered so a set of requests lists the cheap, always
 /// needed reads first and the custom resources last, by type name.
@@ -365,78 +288,6 @@ fn bad_output(e: crate::error::Error) -> ReadFailure {
     )
 }
 
-/// The readable serialized form of a [`Read`]: `{"ok": ...}` or `{"failed": {...}}`.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum ReadRepr<T> {
-    Ok(T),
-    Failed(ReadFailure),
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "lowercase")]
-enum ReadReprRef<'a, T> {
-    Ok(&'a T),
-    Failed(&'a ReadFailure),
-}
-
-impl<'a, T> From<&'a Read<T>> for ReadReprRef<'a, T> {
-    fn from(r: &'a Read<T>) -> Self {
-        match r {
-            Ok(v) => ReadReprRef::Ok(v),
-            Err(f) => ReadReprRef::Failed(f),
-        }
-    }
-}
-
-impl<T> From<ReadRepr<T>> for Read<T> {
-    fn from(r: ReadRepr<T>) -> Self {
-        match r {
-            ReadRepr::Ok(v) => Ok(v),
-            ReadRepr::Failed(f) => Err(f),
-        }
-    }
-}
-
-/// `#[serde(with)]` helper for one [`Read`] field.
-pub mod read_serde {
-    use super::{Read, ReadRepr, ReadReprRef};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Serialize, S: Serializer>(r: &Read<T>, s: S) -> Result<S::Ok, S::Error> {
-        ReadReprRef::from(r).serialize(s)
-    }
-
-    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Read<T>, D::Error> {
-        ReadRepr::deserialize(d).map(Read::from)
-    }
-}
-
-/// `#[serde(with)]` helper for a map of [`Read`]s.
-pub mod read_map_serde {
-    use super::{Read, ReadRepr, ReadReprRef};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::collections::BTreeMap;
-
-    pub fn serialize<T: Serialize, S: Serializer>(
-        m: &BTreeMap<String, Read<T>>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        let view: BTreeMap<&String, ReadReprRef<'_, T>> =
-            m.iter().map(|(k, v)| (k, ReadReprRef::from(v))).collect();
-        view.serialize(s)
-    }
-
-    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<BTreeMap<String, Read<T>>, D::Error> {
-        let raw: BTreeMap<String, ReadRepr<T>> = BTreeMap::deserialize(d)?;
-        Ok(raw.into_iter().map(|(k, v)| (k, Read::from(v))).collect())
-    }
-}
-
 /// Reads that may be narrowed: workload reads listed here are read in these namespaces only
 /// (by the proxy path; the processes path reads every namespace). Empty: read everything.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -445,20 +296,6 @@ pub struct Scope {
     /// What the typed reads keep of each custom type (the catalog's field uses).
     pub keep: BTreeMap<String, BTreeSet<FieldUse>>,
 }
-
-/// True when a failure means the API server itself could not be reached or refused us.
-pub fn is_unreachable(f: &ReadFailure) -> bool {
-    matches!(
-        f.kind,
-        FailureKind::Unreachable
-            | FailureKind::Timeout
-            | FailureKind::Tls
-            | FailureKind::Unauthorized
-    )
-}
-
-/// What to do when the API server cannot be reached.
-pub const UNREACHABLE_HINT: &str = "check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid";
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

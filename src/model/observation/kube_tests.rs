@@ -1,0 +1,249 @@
+//! Tests of the kubectl List parsers on real-shaped fixtures.
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use crate::model::observation::{parse_daemonsets, parse_deployments, parse_statefulsets};
+
+const NODES: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/kubectl/nodes-dirqual.json"
+));
+const NODES_NOT_READY: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/kubectl/nodes-dirqual3-notready.json"
+));
+
+#[test]
+fn nodes_of_dirqual() {
+    let nodes = parse_nodes(NODES).unwrap();
+    let names: Vec<_> = nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["dirqual1", "dirqual2", "dirqual3", "dirqual4"]);
+    assert!(nodes.iter().all(|n| n.ready));
+    assert_eq!(
+        nodes[0],
+        Node {
+            name: "dirqual1".into(),
+            ready: true,
+            roles: vec!["control-plane".into()],
+            internal_ip: Some("10.67.2.11".into()),
+            kubelet_version: "v1.30.4".into(),
+        }
+    );
+    assert_eq!(nodes[3].roles, ["worker"]);
+    assert_eq!(nodes[3].internal_ip.as_deref(), Some("10.67.2.14"));
+}
+
+#[test]
+fn not_ready_node() {
+    let nodes = parse_nodes(NODES_NOT_READY).unwrap();
+    let ready: Vec<_> = nodes.iter().map(|n| (n.name.as_str(), n.ready)).collect();
+    assert_eq!(
+        ready,
+        [("dirqual1", true), ("dirqual2", true), ("dirqual3", false)]
+    );
+}
+
+#[test]
+fn namespaces() {
+    let ns = parse_namespaces(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/namespaces.json"
+    )))
+    .unwrap();
+    let names: Vec<_> = ns.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "argocd",
+            "cnpg-system",
+            "dataops",
+            "default",
+            "gitea",
+            "kube-node-lease",
+            "kube-public",
+            "kube-system",
+            "monitoring",
+            "registry",
+            "rook-ceph"
+        ]
+    );
+    assert!(ns.iter().all(|n| n.phase == "Active"));
+}
+
+#[test]
+fn storage_classes_with_default_annotation() {
+    let sc = parse_storage_classes(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/storageclasses.json"
+    )))
+    .unwrap();
+    assert_eq!(
+        sc,
+        [
+            StorageClass {
+                name: "ceph-block".into(),
+                provisioner: "rook-ceph.rbd.csi.ceph.com".into(),
+                default: true
+            },
+            StorageClass {
+                name: "ceph-filesystem".into(),
+                provisioner: "rook-ceph.cephfs.csi.ceph.com".into(),
+                default: false
+            },
+        ]
+    );
+}
+
+#[test]
+fn storage_classes_with_beta_default_annotation() {
+    let sc = parse_storage_classes(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/storageclasses-beta-default.json"
+    )))
+    .unwrap();
+    let v: Vec<_> = sc
+        .iter()
+        .map(|s| (s.name.as_str(), s.provisioner.as_str(), s.default))
+        .collect();
+    assert_eq!(
+        v,
+        [
+            ("local-path", "rancher.io/local-path", false),
+            ("rook-ceph-block", "rook-ceph.rbd.csi.ceph.com", true),
+        ]
+    );
+}
+
+fn summary(w: &[Workload]) -> Vec<String> {
+    w.iter()
+        .map(|w| format!("{}/{} {}/{}", w.namespace, w.name, w.ready, w.desired))
+        .collect()
+}
+
+#[test]
+fn daemonsets() {
+    let ds = parse_daemonsets(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/daemonsets.json"
+    )))
+    .unwrap();
+    assert_eq!(
+        summary(&ds),
+        [
+            "kube-system/cilium 4/4",
+            "monitoring/kube-prometheus-stack-prometheus-node-exporter 4/4",
+            "rook-ceph/csi-cephfsplugin 3/3",
+            "rook-ceph/csi-rbdplugin 3/3",
+        ]
+    );
+}
+
+#[test]
+fn deployments_default_ready_to_zero() {
+    let d = parse_deployments(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/deployments.json"
+    )))
+    .unwrap();
+    assert_eq!(
+        summary(&d),
+        [
+            "argocd/argocd-repo-server 1/1",
+            "argocd/argocd-server 1/1",
+            "cnpg-system/cnpg-cloudnative-pg 1/1",
+            "dataops/dagster-daemon 1/1",
+            "dataops/dagster-dagster-webserver 1/1",
+            "dataops/marquez 1/1",
+            "dataops/marquez-web 1/1",
+            "gitea/gitea 1/1",
+            "kube-system/cilium-operator 2/2",
+            "kube-system/coredns 2/2",
+            "monitoring/kube-prometheus-stack-grafana 1/1",
+            "monitoring/kube-prometheus-stack-operator 1/1",
+            "registry/registry 1/1",
+            "rook-ceph/rook-ceph-mon-a 1/1",
+            "rook-ceph/rook-ceph-mon-b 1/1",
+            "rook-ceph/rook-ceph-mon-c 1/1",
+            "rook-ceph/rook-ceph-operator 1/1",
+            "rook-ceph/rook-ceph-osd-0 1/1",
+            "rook-ceph/rook-ceph-osd-1 1/1",
+            "rook-ceph/rook-ceph-osd-2 1/1",
+        ]
+    );
+    let stalled = parse_deployments(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/deployment-marquez-stalled.json"
+    )))
+    .unwrap();
+    assert_eq!(summary(&stalled), ["dataops/marquez-web 0/1"]);
+    let r = stalled[0].rollout.as_ref().unwrap();
+    assert!(r.deadline_exceeded, "{r:?}");
+    assert_eq!((r.generation, r.observed_generation), (2, 2));
+}
+
+#[test]
+fn replicas_default_to_one() {
+    let text = r#"{"apiVersion":"v1","kind":"List","items":[
+            {"metadata":{"name":"x","namespace":"n"},"spec":{},"status":{}}],
+            "metadata":{"resourceVersion":""}}"#;
+    assert_eq!(summary(&parse_deployments(text).unwrap()), ["n/x 0/1"]);
+}
+
+#[test]
+fn statefulsets() {
+    let s = parse_statefulsets(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/statefulsets.json"
+    )))
+    .unwrap();
+    assert_eq!(
+        summary(&s),
+        [
+            "argocd/argocd-application-controller 1/1",
+            "monitoring/alertmanager-kube-prometheus-stack-alertmanager 1/1",
+            "monitoring/prometheus-kube-prometheus-stack-prometheus 1/1",
+        ]
+    );
+}
+
+#[test]
+fn api_versions_to_groups() {
+    let groups = parse_api_versions(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/kubectl/api-versions.txt"
+    )))
+    .unwrap();
+    assert!(groups.contains(""));
+    assert!(groups.contains("apps"));
+    assert!(groups.contains("ceph.rook.io"));
+    assert!(groups.contains("objectbucket.io"));
+    assert!(!groups.contains("cert-manager.io"));
+    assert!(!groups.iter().any(|g| g.contains('/')));
+    assert_eq!(groups.len(), 27);
+    assert!(parse_api_versions("").unwrap().is_empty());
+}
+
+#[test]
+fn malformed_documents_say_what_and_hint() {
+    let e = parse_nodes(r#"{"kind":"Node","metadata":{"name":"a"}}"#).unwrap_err();
+    assert_eq!(
+            e.message,
+            "malformed output of `kubectl get nodes -o json`: missing field `items` at line 1 column 39"
+        );
+    assert!(e.hint.contains("`items`"));
+    let e = parse_namespaces("").unwrap_err();
+    assert!(e
+        .message
+        .starts_with("malformed output of `kubectl get namespaces -o json`: EOF"));
+    let e = parse_daemonsets(r#"{"items": {}}"#).unwrap_err();
+    assert!(
+        e.message.contains("invalid type: map, expected a sequence"),
+        "{}",
+        e.message
+    );
+    let e = parse_api_versions("apps/v1\nerror: You must be logged in\n").unwrap_err();
+    assert_eq!(
+        e.message,
+        "malformed output of `kubectl api-versions`, line 2: \"error: You must be logged in\""
+    );
+}

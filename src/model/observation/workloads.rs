@@ -1,0 +1,147 @@
+//! Parsers of DaemonSet, Deployment and StatefulSet lists: the few fields `kubectl rollout
+//! status` looks at, turned into a [`Rollout`] per workload.
+
+use serde::Deserialize;
+
+use super::kube::{parse_list, Rollout, Workload};
+use crate::error::Result;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawWorkload {
+    metadata: WorkloadMeta,
+    spec: RawWorkloadSpec,
+    status: RawWorkloadStatus,
+}
+
+/// Only what a workload check uses of `metadata` (never labels or annotations).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct WorkloadMeta {
+    name: String,
+    namespace: Option<String>,
+    generation: i64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawWorkloadSpec {
+    replicas: Option<i64>,
+    update_strategy: RawStrategy,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawStrategy {
+    #[serde(rename = "type")]
+    type_: String,
+    rolling_update: RawRollingUpdate,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawRollingUpdate {
+    partition: Option<i64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawWorkloadStatus {
+    observed_generation: i64,
+    desired_number_scheduled: i64,
+    number_ready: i64,
+    number_available: i64,
+    updated_number_scheduled: i64,
+    replicas: i64,
+    ready_replicas: i64,
+    updated_replicas: i64,
+    available_replicas: i64,
+    current_revision: String,
+    update_revision: String,
+    conditions: Vec<RawWorkloadCondition>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawWorkloadCondition {
+    #[serde(rename = "type")]
+    type_: String,
+    reason: String,
+}
+
+fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workload {
+    Workload {
+        namespace: w.metadata.namespace.unwrap_or_default(),
+        name: w.metadata.name,
+        desired,
+        ready,
+        rollout: Some(rollout),
+    }
+}
+
+/// `kubectl get daemonsets --all-namespaces -o json`.
+pub fn parse_daemonsets(text: &str) -> Result<Vec<Workload>> {
+    let raw: Vec<RawWorkload> = parse_list(text, "get daemonsets --all-namespaces -o json")?;
+    Ok(raw
+        .into_iter()
+        .map(|w| {
+            let st = &w.status;
+            let rollout = Rollout {
+                generation: w.metadata.generation,
+                observed_generation: st.observed_generation,
+                updated: st.updated_number_scheduled,
+                available: st.number_available,
+                current: st.desired_number_scheduled,
+                strategy: w.spec.update_strategy.type_.clone(),
+                ..Rollout::default()
+            };
+            let (d, r) = (st.desired_number_scheduled, st.number_ready);
+            workload(w, d, r, rollout)
+        })
+        .collect())
+}
+
+fn replicated(text: &str, what: &str, statefulset: bool) -> Result<Vec<Workload>> {
+    let raw: Vec<RawWorkload> = parse_list(text, what)?;
+    Ok(raw
+        .into_iter()
+        .map(|w| {
+            let st = &w.status;
+            let rollout = Rollout {
+                generation: w.metadata.generation,
+                observed_generation: st.observed_generation,
+                updated: st.updated_replicas,
+                available: st.available_replicas,
+                current: st.replicas,
+                strategy: if statefulset {
+                    w.spec.update_strategy.type_.clone()
+                } else {
+                    String::new()
+                },
+                partition: if statefulset {
+                    w.spec.update_strategy.rolling_update.partition
+                } else {
+                    None
+                },
+                current_revision: st.current_revision.clone(),
+                update_revision: st.update_revision.clone(),
+                deadline_exceeded: !statefulset
+                    && st.conditions.iter().any(|c| {
+                        c.type_ == "Progressing" && c.reason == "ProgressDeadlineExceeded"
+                    }),
+            };
+            let (d, r) = (w.spec.replicas.unwrap_or(1), st.ready_replicas);
+            workload(w, d, r, rollout)
+        })
+        .collect())
+}
+
+/// `kubectl get deployments --all-namespaces -o json`.
+pub fn parse_deployments(text: &str) -> Result<Vec<Workload>> {
+    replicated(text, "get deployments --all-namespaces -o json", false)
+}
+
+/// `kubectl get statefulsets --all-namespaces -o json`.
+pub fn parse_statefulsets(text: &str) -> Result<Vec<Workload>> {
+    replicated(text, "get statefulsets --all-namespaces -o json", true)
+}

@@ -1,0 +1,127 @@
+//! The observations the state and plan tests start from (SPEC §1's cluster and its variants).
+#![allow(clippy::unwrap_used)]
+
+use crate::model::observation::*;
+
+/// The SPEC §1 incident cluster: prod "dirqual", 4 Ready nodes, Ceph HEALTH_OK, CNPG 3/3,
+/// monitoring, gitops and registry in place; no object store, no cert-manager.
+pub fn dirqual() -> Observation {
+    let k = |f: &str| -> &'static str {
+        match f {
+            "nodes" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/nodes-dirqual.json"
+            )),
+            "api" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/api-versions.txt"
+            )),
+            "ns" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/namespaces.json"
+            )),
+            "sc" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/storageclasses.json"
+            )),
+            "ds" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/daemonsets.json"
+            )),
+            "deploy" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/deployments.json"
+            )),
+            "sts" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/statefulsets.json"
+            )),
+            "ceph" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/cephclusters.json"
+            )),
+            "store" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/cephobjectstores-empty.json"
+            )),
+            "cnpg" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/cnpg-clusters.json"
+            )),
+            "prom" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/prometheuses.json"
+            )),
+            "am" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/alertmanagers.json"
+            )),
+            "apps" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/applications.json"
+            )),
+            _ => unreachable!(),
+        }
+    };
+    let mut obs = Observation::skipped("not read");
+    let catalog = crate::model::catalog::Catalog::builtin().unwrap();
+    let all: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
+    obs.keep = catalog.object_fields(&all);
+    for (req, f) in [
+        (ReadRequest::Nodes, "nodes"),
+        (ReadRequest::ApiGroups, "api"),
+        (ReadRequest::Namespaces, "ns"),
+        (ReadRequest::StorageClasses, "sc"),
+        (ReadRequest::DaemonSets, "ds"),
+        (ReadRequest::Deployments, "deploy"),
+        (ReadRequest::StatefulSets, "sts"),
+        (
+            ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
+            "ceph",
+        ),
+        (
+            ReadRequest::Resource("cephobjectstores.ceph.rook.io".into()),
+            "store",
+        ),
+        (
+            ReadRequest::Resource("clusters.postgresql.cnpg.io".into()),
+            "cnpg",
+        ),
+        (
+            ReadRequest::Resource("prometheuses.monitoring.coreos.com".into()),
+            "prom",
+        ),
+        (
+            ReadRequest::Resource("alertmanagers.monitoring.coreos.com".into()),
+            "am",
+        ),
+        (
+            ReadRequest::Resource("applications.argoproj.io".into()),
+            "apps",
+        ),
+    ] {
+        obs.record(&req, Ok(k(f)));
+    }
+    obs
+}
+
+pub fn declared() -> Vec<String> {
+    (1..=4).map(|i| format!("dirqual{i}")).collect()
+}
+
+pub fn layers() -> Vec<String> {
+    [
+        "k8s",
+        "cni",
+        "ceph",
+        "storage",
+        "monitoring",
+        "gitops",
+        "registry",
+        "dataops",
+        "datalake",
+        "certs",
+    ]
+    .map(String::from)
+    .to_vec()
+}
