@@ -1,0 +1,380 @@
+//! Reads through the API proxy ([`crate::read::proxy`]): every [`ReadRequest`] of a batch becomes
+//! the GET that `kubectl get ... -o json` itself sends (same API paths, `Accept:
+//! application/json`), and all of them go out at once, one std thread each. The List JSON
+//! answered is handed to the same parsers as kubectl's stdout: a `NodeList` differs from
+//! kubectl's `List` only in wrapper fields the parsers ignore.
+//!
+//! API groups come from discovery (`/api` + `/apis`, a few KB, as `kubectl api-versions`),
+//! never from CRD objects. Custom resources are fetched speculatively in the same round at
+//! their group's usual version (`v1`); discovery then decides: a group that is not served
+//! means the type is absent (the read kubectl would fail with "doesn't have a resource type"),
+//! a group whose preferred version is another one is fetched again at that version. A 403, a
+//! timeout or an error stays a failed read (the layer is unknown), never "absent".
+//!
+//! HTTP statuses become the failures kubectl's messages gave: the message is worded as
+//! kubectl prints it (`Error from server (Forbidden): ...`) and classified by the same code,
+//! so layer states and exit codes do not depend on the read path.
+
+mod discovery;
+mod paths;
+mod status;
+#[cfg(test)]
+mod tests;
+
+use discovery::*;
+pub use paths::accept_paths;
+use paths::*;
+pub use status::{status_failure, transport_failure};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
+
+use serde::Deserialize;
+
+use crate::model::observation::Scope;
+use crate::model::observation::{
+    classify_kubectl_stderr, decode_custom_objects, CustomObject, FailureKind, FieldUse,
+    Observation, Read, ReadFailure, ReadRequest,
+};
+use crate::read::http::{HttpError, Response};
+use crate::read::kubectl::Kubectl;
+use crate::read::proxy::ApiProxy;
+
+/// The version a custom resource is fetched at before discovery has answered.
+pub const SPECULATIVE_VERSION: &str = "v1";
+
+const JSON: &str = "application/json";
+
+/// The answer to one GET, or why there is none.
+type Answer = Result<Response, HttpError>;
+
+/// A custom resource list, decoded while it arrived (only the fields the checks use), or the
+/// non-2xx answer that says why not.
+enum Listed {
+    Objects(Read<Vec<CustomObject>>),
+    Status(Response),
+}
+
+/// The answer to one custom resource GET.
+type ListAnswer = Result<Listed, HttpError>;
+
+/// The version a custom resource is fetched at before discovery has answered: `v1`, except
+/// for the groups the built-in catalog reads that serve another one (one round trip saved).
+pub fn speculative_version(group: &str) -> &'static str {
+    match group {
+        "argoproj.io" => "v1alpha1",
+        _ => SPECULATIVE_VERSION,
+    }
+}
+
+/// Read `requests` through `proxy` and record every outcome into `obs`. Workload reads listed
+/// in `scope` are read in those namespaces only (and the scope is recorded).
+pub fn read_into(
+    kubectl: &Kubectl,
+    proxy: &ApiProxy,
+    requests: &[ReadRequest],
+    scope: &Scope,
+    obs: &mut Observation,
+) {
+    let targets = first_round(requests, scope);
+    let keep = |target: &str| -> Option<&BTreeSet<FieldUse>> {
+        requests.iter().find_map(|r| match r {
+            ReadRequest::Resource(t) if resource_targets(t).iter().any(|p| p == target) => {
+                Some(scope.keep.get(t).unwrap_or(&NOTHING))
+            }
+            _ => None,
+        })
+    };
+    let (answers, mut lists) = fetch_all(kubectl, proxy, targets, &keep);
+    let lost =
+        |a: &Result<(), &HttpError>| matches!(a, Err(HttpError::Connect(_) | HttpError::Io(_)));
+    if answers.values().any(|a| lost(&a.as_ref().map(|_| ())))
+        || lists.values().any(|a| lost(&a.as_ref().map(|_| ())))
+    {
+        // The proxy went away under us: what it said is the best clue.
+        kubectl.runner().trace(&format!(
+            "proxy: lost (pid {}); its stderr{}",
+            proxy.pid(),
+            proxy.stderr()
+        ));
+    }
+    let discovery = Discovery::from_answers(&answers);
+    for request in requests {
+        match request {
+            ReadRequest::ApiGroups => {
+                let groups = discovery.api_versions_text();
+                obs.record(request, groups.as_deref().map_err(Clone::clone));
+            }
+            ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets => {
+                match scope.workload_namespaces.get(request) {
+                    Some(namespaces) => {
+                        let texts: Vec<Result<String, ReadFailure>> = namespaces
+                            .iter()
+                            .map(|ns| outcome(&answers, &workload_path(request, Some(ns))))
+                            .collect();
+                        let parts = texts
+                            .iter()
+                            .map(|t| t.as_deref().map_err(Clone::clone))
+                            .collect();
+                        obs.record_parts(request, namespaces, parts);
+                    }
+                    None => {
+                        let text = outcome(&answers, &workload_path(request, None));
+                        obs.record(request, text.as_deref().map_err(Clone::clone));
+                    }
+                }
+            }
+            ReadRequest::Resource(_) => {}
+            other => {
+                let text = builtin_path(other)
+                    .map(|p| outcome(&answers, &p))
+                    .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "no path")));
+                obs.record(other, text.as_deref().map_err(Clone::clone));
+            }
+        }
+    }
+    // Custom resources: most are settled by the first round; the others (another preferred
+    // version, or not at the expected version) are resolved in parallel.
+    let resources: Vec<(&String, Resolution)> = requests
+        .iter()
+        .filter_map(|r| match r {
+            ReadRequest::Resource(t) => Some((t, discovery.resolve(t, &mut lists))),
+            _ => None,
+        })
+        .collect();
+    let settled: Vec<(String, Read<Vec<CustomObject>>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = resources
+            .into_iter()
+            .map(|(t, resolution)| {
+                let discovery = &discovery;
+                (
+                    t.clone(),
+                    s.spawn(move || match resolution {
+                        Resolution::Done(result) => result,
+                        Resolution::Fetch(versions) => discovery.fetch_resource(
+                            kubectl,
+                            proxy,
+                            t,
+                            &versions,
+                            scope.keep.get(t).unwrap_or(&NOTHING),
+                        ),
+                    }),
+                )
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|(t, h)| {
+                let result = h.join().unwrap_or_else(|_| {
+                    Err(ReadFailure::new(
+                        FailureKind::ApiError,
+                        "a read thread panicked",
+                    ))
+                });
+                (t, result)
+            })
+            .collect()
+    });
+    for (t, result) in settled {
+        obs.resources.insert(t, result);
+    }
+}
+
+/// Keeps nothing but namespace and name (a type no check reads a field of).
+static NOTHING: BTreeSet<FieldUse> = BTreeSet::new();
+
+/// Every GET of the first round, deduplicated, in a stable order.
+fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
+    let mut targets = BTreeSet::new();
+    let resources = requests
+        .iter()
+        .any(|r| matches!(r, ReadRequest::Resource(_)));
+    if requests.contains(&ReadRequest::ApiGroups) {
+        targets.insert("/api".to_string());
+    }
+    if requests.contains(&ReadRequest::ApiGroups) || resources {
+        targets.insert("/apis".to_string());
+    }
+    for request in requests {
+        match request {
+            ReadRequest::ApiGroups => {}
+            ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets => {
+                match scope.workload_namespaces.get(request) {
+                    Some(namespaces) => {
+                        targets.extend(namespaces.iter().map(|ns| workload_path(request, Some(ns))))
+                    }
+                    None => {
+                        targets.insert(workload_path(request, None));
+                    }
+                }
+            }
+            ReadRequest::Resource(t) => targets.extend(resource_targets(t)),
+            other => {
+                if let Some(p) = builtin_path(other) {
+                    targets.insert(p);
+                }
+            }
+        }
+    }
+    targets.into_iter().collect()
+}
+
+/// GET every target at once; one thread per request, answers by target. Targets `keep`
+/// names (custom resource lists) are decoded while they arrive, into what the checks use.
+fn fetch_all<'k>(
+    kubectl: &Kubectl,
+    proxy: &ApiProxy,
+    targets: Vec<String>,
+    keep: &(dyn Fn(&str) -> Option<&'k BTreeSet<FieldUse>> + Sync),
+) -> (BTreeMap<String, Answer>, BTreeMap<String, ListAnswer>) {
+    enum Got {
+        Buffered(Answer),
+        Listed(ListAnswer),
+    }
+    let got: Vec<(String, Got)> = std::thread::scope(|s| {
+        let handles: Vec<_> = targets
+            .into_iter()
+            .map(|t| {
+                let handle = s.spawn({
+                    let t = t.clone();
+                    move || match keep(&t) {
+                        Some(uses) => Got::Listed(fetch_list(kubectl, proxy, &t, uses)),
+                        None => Got::Buffered(fetch(kubectl, proxy, &t)),
+                    }
+                });
+                (t, handle)
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|(t, h)| {
+                let answer = h.join().unwrap_or_else(|_| {
+                    Got::Buffered(Err(HttpError::Malformed(
+                        "a read thread panicked".to_string(),
+                    )))
+                });
+                (t, answer)
+            })
+            .collect()
+    });
+    let mut answers = BTreeMap::new();
+    let mut lists = BTreeMap::new();
+    for (t, g) in got {
+        match g {
+            Got::Buffered(a) => {
+                answers.insert(t, a);
+            }
+            Got::Listed(l) => {
+                lists.insert(t, l);
+            }
+        }
+    }
+    (answers, lists)
+}
+
+/// One custom resource GET, decoded as it arrives; traced with `-v`.
+fn fetch_list(
+    kubectl: &Kubectl,
+    proxy: &ApiProxy,
+    target: &str,
+    uses: &BTreeSet<FieldUse>,
+) -> ListAnswer {
+    let started = Instant::now();
+    let took = || started.elapsed().as_secs_f64();
+    let answer = match proxy.open(target, JSON) {
+        Ok(a) => a,
+        Err(e) => {
+            kubectl
+                .runner()
+                .trace(&format!("get: {target}: {e} after {:.2}s", took()));
+            return Err(e);
+        }
+    };
+    if !(200..300).contains(&answer.status) {
+        let status = answer.status;
+        let body = answer.body.text(64 * 1024)?;
+        kubectl.runner().trace(&format!(
+            "get: {target}: {status} ({} bytes) in {:.2}s",
+            body.len(),
+            took()
+        ));
+        return Ok(Listed::Status(Response {
+            status,
+            body: body.into_bytes(),
+        }));
+    }
+    let mut body = answer.body;
+    let decoded = decode_custom_objects(std::io::BufReader::new(&mut body), uses);
+    let bytes = body.bytes_read();
+    kubectl.runner().trace(&format!(
+        "get: {target}: {} ({bytes} bytes, decoded as they arrived) in {:.2}s",
+        answer.status,
+        took()
+    ));
+    Ok(Listed::Objects(decoded.map_err(|e| {
+        if body.over_cap {
+            ReadFailure::new(
+                FailureKind::ApiError,
+                format!(
+                    "GET {target}: answer over {} MiB: not read (nestor bounds what it reads)",
+                    crate::read::stream::MAX_STREAMED_BYTES >> 20
+                ),
+            )
+        } else if matches!(
+            e.io_error_kind(),
+            Some(std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock)
+        ) {
+            transport_failure(target, &HttpError::TimedOut(started.elapsed()))
+        } else if e.is_io() {
+            transport_failure(target, &HttpError::Io(std::io::Error::other(e.to_string())))
+        } else {
+            ReadFailure::new(
+                FailureKind::BadOutput,
+                format!("malformed list from GET {target}: {e}"),
+            )
+        }
+    })))
+}
+
+/// A custom resource list's outcome: its objects, or the failed read.
+fn listed(target: &str, answer: ListAnswer) -> Read<Vec<CustomObject>> {
+    match answer {
+        Ok(Listed::Objects(read)) => read,
+        Ok(Listed::Status(r)) => Err(status_failure(r.status, &r.body_text())),
+        Err(e) => Err(transport_failure(target, &e)),
+    }
+}
+
+/// One GET, traced with `-v`.
+fn fetch(kubectl: &Kubectl, proxy: &ApiProxy, target: &str) -> Answer {
+    let started = Instant::now();
+    let answer = proxy.get(target, JSON);
+    let took = started.elapsed().as_secs_f64();
+    kubectl.runner().trace(&match &answer {
+        Ok(r) => format!(
+            "get: {target}: {} ({} bytes) in {took:.2}s",
+            r.status,
+            r.body.len()
+        ),
+        Err(e) => format!("get: {target}: {e} after {took:.2}s"),
+    });
+    answer
+}
+
+/// The body of a successful answer, or the failed read.
+fn outcome(answers: &BTreeMap<String, Answer>, target: &str) -> Result<String, ReadFailure> {
+    match answers.get(target) {
+        Some(answer) => text_of(target, answer),
+        None => Err(ReadFailure::new(
+            FailureKind::ApiError,
+            format!("GET {target} was not sent"),
+        )),
+    }
+}
+
+fn text_of(target: &str, answer: &Answer) -> Result<String, ReadFailure> {
+    match answer {
+        Ok(r) if r.ok() => Ok(r.body_text()),
+        Ok(r) => Err(status_failure(r.status, &r.body_text())),
+        Err(e) => Err(transport_failure(target, e)),
+    }
+}

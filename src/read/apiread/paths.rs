@@ -1,0 +1,82 @@
+//! API paths: the GET each read request becomes, and the exact paths the proxy accepts.
+use super::*;
+
+/// The first-round GET of a custom resource type (at its speculative version).
+pub(super) fn resource_targets(t: &str) -> Vec<String> {
+    split_type(t)
+        .map(|(plural, group)| vec![resource_path(group, speculative_version(group), plural)])
+        .unwrap_or_default()
+}
+
+/// The proxy's `--accept-paths` for this batch (SPEC §9): exactly the paths these reads can
+/// GET, each an anchored regexp — the first round's paths as literals, and for each custom
+/// resource type its group's version documents and lists at any version (discovery picks
+/// the version). Never pods, logs, configmaps, events, service accounts or secrets.
+pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
+    let literal = |p: &str| format!("^{}$", p.replace('.', "\\."));
+    // kubectl proxy matches the path only: a query (`?labelSelector=`) is not part of it.
+    let mut out: Vec<String> = first_round(requests, scope)
+        .iter()
+        .map(|p| literal(p.split('?').next().unwrap_or_default()))
+        .collect();
+    for request in requests {
+        if let ReadRequest::Resource(t) = request {
+            if let Some((plural, group)) = split_type(t) {
+                let group = group.replace('.', "\\.");
+                out.push(format!("^/apis/{group}/[a-z0-9]+$"));
+                out.push(format!("^/apis/{group}/[a-z0-9]+/{plural}$"));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The API path of a built-in list (what `kubectl get <type> -o json` requests).
+pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
+    Some(
+        match request {
+            ReadRequest::Nodes => "/api/v1/nodes",
+            ReadRequest::Namespaces => "/api/v1/namespaces",
+            ReadRequest::StorageClasses => "/apis/storage.k8s.io/v1/storageclasses",
+            ReadRequest::ApiServerPods => {
+                "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Dkube-apiserver"
+            }
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+/// `/apis/apps/v1/PLURAL`, or in one namespace.
+pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> String {
+    let plural = match request {
+        ReadRequest::DaemonSets => "daemonsets",
+        ReadRequest::Deployments => "deployments",
+        _ => "statefulsets",
+    };
+    match namespace.filter(|ns| is_segment(ns)) {
+        Some(ns) => format!("/apis/apps/v1/namespaces/{ns}/{plural}"),
+        None => format!("/apis/apps/v1/{plural}"),
+    }
+}
+
+pub(super) fn resource_path(group: &str, version: &str, plural: &str) -> String {
+    format!("/apis/{group}/{version}/{plural}")
+}
+
+/// `plural.group` split, both parts safe as path segments (catalog names are DNS labels);
+/// never secrets.
+pub(super) fn split_type(t: &str) -> Option<(&str, &str)> {
+    let (plural, group) = t.split_once('.')?;
+    (is_segment(plural) && is_segment(group) && plural != "secrets").then_some((plural, group))
+}
+
+pub(super) fn is_segment(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('.')
+        && !s.contains("..")
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+}
