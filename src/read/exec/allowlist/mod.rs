@@ -1,0 +1,249 @@
+//! The read-only allowlist (SPEC §9), checked before any process is spawned. Every argv
+//! nestor can emit is described here; anything else is refused. The rules are written as
+//! "what may pass", never as "what to block", so a new kubectl verb is refused by default.
+
+use std::path::Path;
+
+use super::Tool;
+
+mod proxy;
+use proxy::*;
+pub use proxy::{accept_paths_ok, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
+mod ssh;
+use ssh::*;
+pub use ssh::{is_ssh_host, is_ssh_user};
+#[cfg(test)]
+mod tests;
+
+/// `Ok(())` if the argv may run, else the reason it is refused.
+pub fn check(tool: Tool, args: &[String]) -> Result<(), String> {
+    match tool {
+        Tool::Kubectl => kubectl(args),
+        Tool::Limactl => limactl(args),
+        Tool::Ssh => ssh(args),
+    }
+}
+
+fn limactl(args: &[String]) -> Result<(), String> {
+    if args == ["list", "--json"] {
+        Ok(())
+    } else {
+        Err("limactl: only `limactl list --json` is allowed".into())
+    }
+}
+
+/// Split `--flag=value` or `--flag value`; returns (value, tokens consumed).
+fn flag_value<'a>(args: &'a [String], i: usize, name: &str) -> Option<(&'a str, usize)> {
+    let tok = args.get(i)?;
+    if let Some(v) = tok.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+        return Some((v, 1));
+    }
+    if tok == name {
+        return args.get(i + 1).map(|v| (v.as_str(), 2));
+    }
+    None
+}
+
+/// A pin value (`--context`, `--tls-server-name`): a plain name, never an option or a
+/// control character.
+fn is_pin_name(v: &str) -> bool {
+    !v.is_empty() && !v.starts_with('-') && !v.chars().any(char::is_control)
+}
+
+/// A pinned server: an http(s) URL with no whitespace or control character.
+fn is_pin_server(v: &str) -> bool {
+    let lower = v.get(..8).unwrap_or(v).to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://"))
+        && !v.chars().any(|c| c.is_control() || c.is_whitespace())
+}
+
+fn kubectl(args: &[String]) -> Result<(), String> {
+    let (mut kubeconfigs, mut contexts, mut servers, mut caches, mut tls_names) = (0, 0, 0, 0, 0);
+    let mut rest: Vec<&String> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if let Some((v, n)) = flag_value(args, i, "--kubeconfig") {
+            if v.is_empty() || v.starts_with('-') || v.contains(':') {
+                return Err("kubectl: --kubeconfig needs one file".into());
+            }
+            kubeconfigs += 1;
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--context") {
+            if !is_pin_name(v) {
+                return Err(format!("kubectl: bad --context `{v}`"));
+            }
+            contexts += 1;
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--server") {
+            if !is_pin_server(v) {
+                return Err(format!("kubectl: bad --server `{v}`"));
+            }
+            servers += 1;
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--tls-server-name") {
+            if !is_pin_name(v) {
+                return Err(format!("kubectl: bad --tls-server-name `{v}`"));
+            }
+            tls_names += 1;
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--request-timeout") {
+            if !v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.') || v.is_empty() {
+                return Err(format!("kubectl: bad --request-timeout `{v}`"));
+            }
+            i += n;
+        } else if let Some((v, n)) = flag_value(args, i, "--cache-dir") {
+            if !v.starts_with('/') {
+                return Err("kubectl: --cache-dir must be absolute".into());
+            }
+            caches += 1;
+            i += n;
+        } else if args[i] == "-s"
+            || args[i].starts_with("--cluster")
+            || args[i].starts_with("--user")
+        {
+            return Err(format!("kubectl: `{}` would unpin the target", args[i]));
+        } else {
+            rest.push(&args[i]);
+            i += 1;
+        }
+    }
+    if kubeconfigs != 1 {
+        return Err("kubectl: every call carries exactly one explicit --kubeconfig".into());
+    }
+    if caches != 1 {
+        return Err("kubectl: every call carries exactly one explicit --cache-dir".into());
+    }
+    // Every call is pinned to the confirmed target: one context, one server (SPEC §4).
+    if contexts != 1 || servers != 1 || tls_names > 1 {
+        return Err(
+            "kubectl: every call is pinned with exactly one --context and one --server".into(),
+        );
+    }
+    let words: Vec<&str> = rest.iter().map(|s| s.as_str()).collect();
+    match words.as_slice() {
+        ["get", tail @ ..] => kubectl_get(tail),
+        ["version", tail @ ..] => only(tail, &[&["-o", "json"], &["--output=json"], &["-o=json"]]),
+        ["api-versions"] => Ok(()),
+        ["api-resources", tail @ ..] => kubectl_api_resources(tail),
+        ["config", "view", tail @ ..] => {
+            only_flags(tail, &["--minify", "-o=json", "--output=json", "-o=yaml"])
+        }
+        ["config", "current-context"] => Ok(()),
+        ["config", "get-contexts", tail @ ..] => only_flags(tail, &["-o=name", "--no-headers"]),
+        ["proxy", tail @ ..] => kubectl_proxy(tail),
+        [verb, ..] => Err(format!(
+            "kubectl: `{verb}` is not a read-only verb nestor uses"
+        )),
+        [] => Err("kubectl: no verb".into()),
+    }
+}
+
+/// The tail must be empty or exactly one of the allowed spellings.
+fn only(tail: &[&str], allowed: &[&[&str]]) -> Result<(), String> {
+    if tail.is_empty() || allowed.contains(&tail) {
+        Ok(())
+    } else {
+        Err(format!(
+            "kubectl: arguments `{}` are not allowed",
+            tail.join(" ")
+        ))
+    }
+}
+
+fn only_flags(tail: &[&str], allowed: &[&str]) -> Result<(), String> {
+    match tail.iter().find(|t| !allowed.contains(t)) {
+        None => Ok(()),
+        Some(t) => Err(format!("kubectl: `{t}` is not allowed here")),
+    }
+}
+
+fn kubectl_api_resources(tail: &[&str]) -> Result<(), String> {
+    for t in tail {
+        let ok = matches!(*t, "-o=name" | "-o=wide" | "--no-headers" | "--cached")
+            || t.strip_prefix("--api-group=").is_some_and(is_name_list);
+        if !ok {
+            return Err(format!("kubectl: `{t}` is not allowed for api-resources"));
+        }
+    }
+    Ok(())
+}
+
+fn is_name_list(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b".-,/".contains(&b))
+}
+
+fn names_secret(resource: &str) -> bool {
+    resource.split([',', '/']).any(|r| {
+        let kind = r.split('.').next().unwrap_or_default();
+        kind == "secret" || kind == "secrets"
+    })
+}
+
+fn kubectl_get(tail: &[&str]) -> Result<(), String> {
+    let mut resources = 0;
+    let mut i = 0;
+    while i < tail.len() {
+        let t = tail[i];
+        let next = tail.get(i + 1).copied();
+        match t {
+            "-A" | "--all-namespaces" | "--ignore-not-found" => i += 1,
+            "-o" | "--output" => {
+                output_format(next.unwrap_or_default())?;
+                i += 2;
+            }
+            "-n" | "--namespace" | "-l" | "--selector" => {
+                match next {
+                    Some(v) if !v.starts_with('-') && !v.is_empty() => {}
+                    _ => return Err(format!("kubectl get: `{t}` needs a value")),
+                }
+                i += 2;
+            }
+            "--raw" => {
+                let path = next.unwrap_or_default();
+                if !raw_path_ok(path) {
+                    return Err(format!("kubectl get --raw: path `{path}` is not allowed"));
+                }
+                resources += 1;
+                i += 2;
+            }
+            _ if t.starts_with("-o=") || t.starts_with("--output=") => {
+                output_format(t.split_once('=').map(|x| x.1).unwrap_or_default())?;
+                i += 1;
+            }
+            _ if t.starts_with("--chunk-size=")
+                && t["--chunk-size=".len()..]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
+            {
+                i += 1
+            }
+            _ if t.starts_with("--namespace=") || t.starts_with("--selector=") => i += 1,
+            _ if t.starts_with('-') => {
+                return Err(format!("kubectl get: flag `{t}` is not allowed"));
+            }
+            _ => {
+                if !is_name_list(t) {
+                    return Err(format!("kubectl get: `{t}` is not a resource name"));
+                }
+                if names_secret(t) {
+                    return Err("kubectl get: secrets are never read".into());
+                }
+                resources += 1;
+                i += 1;
+            }
+        }
+    }
+    if resources == 0 {
+        return Err("kubectl get: no resource named".into());
+    }
+    Ok(())
+}
+
+fn output_format(f: &str) -> Result<(), String> {
+    if matches!(f, "json" | "yaml" | "name") || f.starts_with("jsonpath=") {
+        Ok(())
+    } else {
+        Err(format!("kubectl get: output `{f}` is not allowed"))
+    }
+}

@@ -1,0 +1,157 @@
+//! The proxy's allowlisted form: GET and HEAD only, the exact read paths, a private unix
+//! socket; and the raw-path check (percent-decoded first, never a connect-style subresource).
+
+use super::*;
+
+/// `kubectl proxy --reject-methods`: a regexp (Go RE2, matched against the method) that
+/// matches every method except GET and HEAD. RE2 has no look-ahead, hence the spelling out.
+pub const PROXY_REJECT_METHODS: &str =
+    "^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$";
+
+/// `kubectl proxy --reject-paths`: never secrets, tokens, logs or connect-style
+/// subresources, even though a GET-only proxy could not open most of them.
+pub const PROXY_REJECT_PATHS: &str =
+    "/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)";
+
+/// Path segments no read of nestor ever names (in a proxy accept-path or a raw path).
+pub(super) const FORBIDDEN_SEGMENTS: &[&str] = &[
+    "secrets",
+    "token",
+    "proxy",
+    "exec",
+    "attach",
+    "portforward",
+    "log",
+    "pods",
+    "configmaps",
+    "events",
+    "serviceaccounts",
+    "watch",
+];
+
+/// `kubectl proxy --accept-paths`: a comma-separated list of anchored regexps, each the
+/// exact path of one read (`^/api/v1/nodes$`, dots escaped) or a custom resource's list or
+/// group-version document at any version (`^/apis/GROUP/[a-z0-9]+(/PLURAL)?$`), nothing
+/// else: no alternation, no open-ended wildcard, no forbidden segment.
+pub fn accept_paths_ok(value: &str) -> Result<(), String> {
+    if value.is_empty() {
+        return Err("kubectl proxy: --accept-paths is empty".into());
+    }
+    for re in value.split(',') {
+        let bad = || format!("kubectl proxy: accept-path `{re}` is not an exact read path");
+        let inner = re
+            .strip_prefix("^/")
+            .and_then(|r| r.strip_suffix('$'))
+            .ok_or_else(bad)?;
+        let segments: Vec<&str> = inner.split('/').collect();
+        for (i, segment) in segments.iter().enumerate() {
+            let plain = segment.replace("\\.", ".");
+            // A namespaced pod LIST (kube-system's static pods, read by label) is the one pod
+            // path nestor reads: `pods` only as the last segment after a namespace, never a
+            // pod, its log, exec, attach or port-forward.
+            if plain == "pods"
+                && i + 1 == segments.len()
+                && i >= 2
+                && segments[i - 2] == "namespaces"
+            {
+                continue;
+            }
+            let ok = plain == "[a-z0-9]+" && i == 2
+                || (!plain.is_empty()
+                    && !plain.starts_with('.')
+                    && plain.bytes().all(|b| {
+                        b.is_ascii_lowercase() || b.is_ascii_digit() || b"-.".contains(&b)
+                    })
+                    && !segment.replace("\\.", "").contains('.'));
+            if !ok || FORBIDDEN_SEGMENTS.contains(&plain.as_str()) {
+                return Err(bad());
+            }
+        }
+        if !(inner == "api"
+            || inner == "apis"
+            || inner.starts_with("api/")
+            || inner.starts_with("apis/"))
+        {
+            return Err(bad());
+        }
+    }
+    Ok(())
+}
+
+/// Percent-decode a path (`%73ecrets` is `secrets`); `None` for a malformed escape or bytes
+/// that are not UTF-8.
+pub(super) fn percent_decode(path: &str) -> Option<String> {
+    let b = path.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A `get --raw` path: decoded first, then plain segments only (no `..`, no query, no
+/// second encoding) and no forbidden segment.
+pub(super) fn raw_path_ok(path: &str) -> bool {
+    let Some(decoded) = percent_decode(path) else {
+        return false;
+    };
+    decoded.starts_with('/')
+        && !decoded.contains('%')
+        && !decoded.contains("..")
+        && decoded
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"/.-".contains(&b))
+        && !decoded.split('/').any(|s| FORBIDDEN_SEGMENTS.contains(&s))
+}
+
+pub(super) fn kubectl_proxy(tail: &[&str]) -> Result<(), String> {
+    let mut socket = None;
+    let mut methods = false;
+    let mut accept = false;
+    let mut reject = false;
+    for t in tail {
+        if let Some(p) = t.strip_prefix("--unix-socket=") {
+            socket = Some(p);
+        } else if t.strip_prefix("--reject-methods=") == Some(PROXY_REJECT_METHODS) {
+            methods = true;
+        } else if let Some(value) = t.strip_prefix("--accept-paths=") {
+            accept_paths_ok(value)?;
+            accept = true;
+        } else if t.strip_prefix("--reject-paths=") == Some(PROXY_REJECT_PATHS) {
+            reject = true;
+        } else {
+            return Err(format!("kubectl proxy: `{t}` is not the restricted form"));
+        }
+    }
+    let socket = socket.ok_or("kubectl proxy: only on a --unix-socket")?;
+    if !(methods && accept && reject) {
+        return Err("kubectl proxy: --reject-methods, --accept-paths and --reject-paths are required in their restricted form".into());
+    }
+    private_socket_dir(Path::new(socket))
+}
+
+/// The socket must live in a private directory (a real directory, mode 0700).
+pub(super) fn private_socket_dir(socket: &Path) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = socket
+        .parent()
+        .filter(|_| socket.is_absolute())
+        .ok_or("kubectl proxy: the socket path must be absolute")?;
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| format!("kubectl proxy: socket directory {}: {e}", dir.display()))?;
+    if !meta.is_dir() || meta.mode() & 0o777 != 0o700 {
+        return Err(format!(
+            "kubectl proxy: socket directory {} must be a private 0700 directory",
+            dir.display()
+        ));
+    }
+    Ok(())
+}

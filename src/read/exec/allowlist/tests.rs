@@ -1,0 +1,218 @@
+//! Tests of the read-only allowlist: what passes, and its neighbours that are refused.
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+fn argv(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+const PIN: &str =
+    "--kubeconfig /k/c --context c --server https://10.0.0.1:6443 --cache-dir=/h/.kube/cache";
+
+fn kube(s: &str) -> Result<(), String> {
+    check(Tool::Kubectl, &argv(&format!("{PIN} {s}")))
+}
+
+#[test]
+fn every_call_is_pinned() {
+    for unpinned in [
+        "--kubeconfig /k/c --cache-dir=/c get nodes -o json",
+        "--kubeconfig /k/c --context c --cache-dir=/c get nodes -o json",
+        "--kubeconfig /k/c --server https://x --cache-dir=/c get nodes -o json",
+        "--kubeconfig /k/c --context c --server https://x get nodes -o json",
+        "--kubeconfig /k/c --context c --context d --server https://x --cache-dir=/c get nodes",
+        "--kubeconfig /k/c --context c --server https://x --server https://y --cache-dir=/c get nodes",
+        "--kubeconfig /k/c --context c --server localhost:8080 --cache-dir=/c get nodes",
+        "--kubeconfig /k/a:/k/b --context c --server https://x --cache-dir=/c get nodes",
+        "--kubeconfig /k/c --cache-dir=/c config view --minify -o=json",
+    ] {
+        assert!(check(Tool::Kubectl, &argv(unpinned)).is_err(), "{unpinned}");
+    }
+    for escape in ["-s https://y", "--cluster=x", "--user=x"] {
+        assert!(kube(&format!("{escape} get nodes")).is_err(), "{escape}");
+    }
+    assert_eq!(kube("--tls-server-name=api.lan get nodes -o json"), Ok(()));
+    assert_eq!(kube("config view --minify -o=json"), Ok(()));
+}
+
+#[test]
+fn reads_pass() {
+    for ok in [
+        "get nodes -o json",
+        "--request-timeout=10s get nodes,namespaces -o json",
+        "get daemonsets -A -o json",
+        "get cephclusters.ceph.rook.io -n rook-ceph -o json",
+        "get --raw /apis",
+        "api-versions",
+        "version -o json",
+        "config current-context",
+        "get ns --chunk-size=500 -o json",
+    ] {
+        assert_eq!(kube(ok), Ok(()), "{ok}");
+    }
+    assert_eq!(check(Tool::Limactl, &argv("list --json")), Ok(()));
+    assert_eq!(
+        check(
+            Tool::Ssh,
+            &argv("-p 2222 -i /k/id -o ConnectTimeout=5 -o BatchMode=yes root@10.0.0.1 cat /etc/kubernetes/admin.conf")
+        ),
+        Ok(())
+    );
+    assert_eq!(
+        check(
+            Tool::Ssh,
+            &argv("-o ConnectTimeout=5 ops@cp1 sudo -n cat /etc/kubernetes/admin.conf")
+        ),
+        Ok(())
+    );
+}
+
+#[test]
+fn ssh_destination_without_user_is_a_validated_host() {
+    for ok in [
+        "-o ConnectTimeout=5 cp1.lan sudo -n cat /etc/kubernetes/admin.conf",
+        "-p 2222 -o ConnectTimeout=1 -o BatchMode=yes 10.67.2.11 cat /etc/kubernetes/admin.conf",
+        "-o ConnectTimeout=5 fe80::1 true",
+    ] {
+        assert_eq!(check(Tool::Ssh, &argv(ok)), Ok(()), "{ok}");
+    }
+    for bad in [
+        "-o ConnectTimeout=5 @cp1 true",
+        "-o ConnectTimeout=5 ops@ true",
+        "-o ConnectTimeout=5 1ops@cp1 true",
+        "-o ConnectTimeout=5 cp1;id true",
+        "-o ConnectTimeout=5 cp1$(id) true",
+        "-o ConnectTimeout=5 ops@-oProxyCommand=x true",
+        "-o ConnectTimeout=5",
+    ] {
+        assert!(check(Tool::Ssh, &argv(bad)).is_err(), "{bad}");
+    }
+    let bare = vec![
+        "-o".to_string(),
+        "ConnectTimeout=5".into(),
+        "cp 1".into(),
+        "true".into(),
+    ];
+    assert!(check(Tool::Ssh, &bare).is_err());
+    assert!(is_ssh_host("cp1.lan") && !is_ssh_host("-x") && !is_ssh_host(""));
+    assert!(is_ssh_user("ops") && !is_ssh_user("-l") && !is_ssh_user(""));
+}
+
+#[test]
+fn mutations_and_escapes_are_refused() {
+    for bad in [
+        "apply -f x.yaml",
+        "create ns x",
+        "patch node a -p {}",
+        "delete ns x",
+        "edit node a",
+        "label node a x=y",
+        "annotate node a x=y",
+        "scale deploy a --replicas=0",
+        "rollout restart deploy a",
+        "drain a",
+        "cordon a",
+        "exec -it p -- sh",
+        "port-forward p 80",
+        "proxy",
+        "proxy --port=8001",
+        "config use-context x",
+        "config set-context x",
+        "config view --raw",
+        "get nodes --watch",
+        "get nodes -w",
+        "get secrets -A -o json",
+        "get secret/x -o json",
+        "get nodes -o go-template-file=/x",
+        "get --raw /api/v1/secrets",
+        "get --raw /api/v1/%73ecrets",
+        "get --raw /api/v1/%2573ecrets",
+        "get --raw /api/v1/namespaces/x/pods/p/proxy",
+        "get --raw /api/v1/namespaces/x/pods/p/log",
+        "get --raw /api/v1/namespaces/x/pods/p/exec",
+        "get --raw /api/v1/namespaces/x/services/s:80/proxy/",
+        "get --raw /api/v1/nodes/n/proxy/metrics",
+        "get --raw /api/v1/nodes?watch=true",
+        "get --raw /apis/%2e%2e/x",
+        "auth can-i get nodes",
+        "get",
+    ] {
+        assert!(kube(bad).is_err(), "{bad} passed");
+    }
+    assert!(check(Tool::Kubectl, &argv("get nodes -o json")).is_err());
+    assert!(check(
+        Tool::Kubectl,
+        &argv(&format!("{PIN} --kubeconfig /b get nodes"))
+    )
+    .is_err());
+    for bad in [
+        "start x",
+        "stop x",
+        "delete x",
+        "shell x",
+        "list",
+        "list --json x",
+    ] {
+        assert!(check(Tool::Limactl, &argv(bad)).is_err(), "{bad}");
+    }
+    for bad in [
+        "-o ConnectTimeout=5 root@h rm -rf /",
+        "-o ConnectTimeout=5 -o StrictHostKeyChecking=no root@h true",
+        "-o ConnectTimeout=5 root@h cat /etc/kubernetes/admin.conf;id",
+        "root@h true",
+        "-o ConnectTimeout=5 -oProxyCommand=x root@h true",
+        "-o ConnectTimeout=5 --x root@h true",
+    ] {
+        assert!(check(Tool::Ssh, &argv(bad)).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn proxy_only_in_restricted_form() {
+    let dir = tempfile::tempdir().ok();
+    let Some(dir) = dir else { return };
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700));
+    let sock = dir.path().join("s");
+    let good = vec![
+        "--kubeconfig=/k".to_string(),
+        "--context=c".into(),
+        "--server=https://10.0.0.1:6443".into(),
+        "--cache-dir=/h/.kube/cache".into(),
+        "proxy".into(),
+        format!("--unix-socket={}", sock.display()),
+        format!("--reject-methods={PROXY_REJECT_METHODS}"),
+        "--accept-paths=^/api/v1/nodes$,^/apis/ceph\\.rook\\.io/[a-z0-9]+/cephclusters$,^/api/v1/namespaces/kube-system/pods$"
+            .to_string(),
+        format!("--reject-paths={PROXY_REJECT_PATHS}"),
+    ];
+    assert_eq!(check(Tool::Kubectl, &good), Ok(()));
+    let mut loose = good.clone();
+    loose[6] = "--reject-methods=^POST$".into();
+    assert!(check(Tool::Kubectl, &loose).is_err());
+    for wide in [
+        "^/(version|api|apis)(/[a-z0-9.-]+)*/?$",
+        "^/api/v1/configmaps$",
+        "^/api/v1/namespaces/x/pods/p/log$",
+        "^/api/v1/namespaces/x/pods/p$",
+        "^/api/v1/pods$",
+        "^/api/v1/namespaces/x/pods?labelSelector=a$",
+        "^/api/v1/events$",
+        "^/api/v1/serviceaccounts$",
+        "^/api/v1/secrets$",
+        "^/api/v1/watch/nodes$",
+        "/api/v1/nodes",
+        "^/api/v1/nodes",
+        "^/api/v1/.*$",
+        "^/apis/x/[a-z0-9]+/[a-z0-9]+$",
+        "^/api/v1/no.es$",
+        "",
+    ] {
+        let mut l = good.clone();
+        l[7] = format!("--accept-paths={wide}");
+        assert!(check(Tool::Kubectl, &l).is_err(), "{wide}");
+    }
+    let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755));
+    assert!(check(Tool::Kubectl, &good).is_err());
+}
