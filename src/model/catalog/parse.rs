@@ -1,0 +1,118 @@
+//! Reading a catalog file: strict YAML decoding with file:line:column errors and a
+//! did-you-mean, the position of each layer id, and the checks every layer must pass.
+
+use super::*;
+
+/// Parse one catalog file into layers with their origin.
+pub(super) fn parse_layers(text: &str, file: &str) -> Result<Vec<(Layer, Origin)>> {
+    let blank = text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    if blank {
+        return Ok(Vec::new());
+    }
+    let layers: Vec<Layer> = serde_norway::from_str(text).map_err(|e| yaml_error(file, &e))?;
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::with_capacity(layers.len());
+    for layer in layers {
+        let nth = seen.entry(layer.id.clone()).or_insert(0);
+        let origin = Origin {
+            file: file.to_string(),
+            at: locate_id(text, &layer.id, *nth),
+        };
+        *nth += 1;
+        validate_layer(&layer, &origin)?;
+        out.push((layer, origin));
+    }
+    Ok(out)
+}
+
+/// Line and column (1-based) of the `nth` (0-based) `id: <id>` in the text.
+pub(super) fn locate_id(text: &str, id: &str, nth: usize) -> Option<(usize, usize)> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(n, line)| {
+            let trimmed = line.trim_start();
+            let rest = trimmed.strip_prefix("- ").unwrap_or(trimmed).trim_start();
+            let value = rest.strip_prefix("id:")?;
+            let value = value.split(" #").next().unwrap_or_default().trim();
+            let value = value.trim_matches(|c| c == '"' || c == '\'');
+            (value == id).then(|| (n + 1, line.len() - rest.len() + 1))
+        })
+        .nth(nth)
+}
+
+/// Turn a serde_norway error into `file:line:column: message` with a did-you-mean.
+pub(super) fn yaml_error(file: &str, e: &serde_norway::Error) -> Error {
+    let problem = crate::suggest::YamlProblem::of(e);
+    let place = match problem.location {
+        Some((line, column)) => format!("{file}:{line}:{column}"),
+        None => file.to_string(),
+    };
+    let prefix = problem
+        .path
+        .as_deref()
+        .map(|p| format!("{p}: "))
+        .unwrap_or_default();
+    if let Some((variant, bad, valid)) = problem.unknown_word() {
+        let noun = if variant { "value" } else { "key" };
+        let suggestion = crate::suggest::nearest(bad, valid.iter().copied())
+            .map(|n| format!(", did you mean `{n}`?"))
+            .unwrap_or_default();
+        let list = valid
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Error::input(
+            format!("{place}: {prefix}unknown {noun} `{bad}`{suggestion}"),
+            format!("valid {noun}s here: {list}"),
+        );
+    }
+    Error::input(
+        format!("{place}: {prefix}{}", problem.message),
+        LAYER_FORMAT_HINT,
+    )
+}
+
+// ---- strict deserialization ------------------------------------------------------------
+
+pub(super) fn yes() -> bool {
+    true
+}
+
+/// Rules on one layer that serde cannot express; `origin` locates the layer.
+pub(super) fn validate_layer(layer: &Layer, origin: &Origin) -> Result<()> {
+    let fail = |msg: String| Err(Error::input(format!("{origin}: {msg}"), LAYER_FORMAT_HINT));
+    if !is_dns_label(&layer.id) {
+        return fail(format!(
+            "layer id `{}` must be lowercase letters, digits and `-`",
+            layer.id
+        ));
+    }
+    if layer.title.trim().is_empty() {
+        return fail(format!("layer `{}` has an empty title", layer.id));
+    }
+    if let Some(spec) = &layer.host {
+        if !layer.detect.is_empty() || !layer.healthy.is_empty() || !layer.observable {
+            return fail(format!(
+                "layer `{}` is read on hosts (`host:`) and cannot have `detect:`, `healthy:` or `observable: false`",
+                layer.id
+            ));
+        }
+        return host::validate(spec).or_else(|m| fail(format!("layer `{}`: {m}", layer.id)));
+    }
+    if layer.observable && layer.detect.is_empty() {
+        return fail(format!(
+            "layer `{}` has no `detect:` check; add one, or `observable: false` for a host-level layer",
+            layer.id
+        ));
+    }
+    if !layer.observable && (!layer.detect.is_empty() || !layer.healthy.is_empty()) {
+        return fail(format!(
+            "layer `{}` is `observable: false` (host-level) and cannot have `detect:` or `healthy:` checks",
+            layer.id
+        ));
+    }
+    Ok(())
+}

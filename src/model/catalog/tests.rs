@@ -1,0 +1,399 @@
+//! Tests of the catalog: the built-in layers, overrides, and every error a catalog file can cause.
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+fn overlay_err(text: &str) -> Error {
+    Catalog::builtin()
+        .unwrap()
+        .overlay_str(text, "stacks/layers.yaml")
+        .unwrap_err()
+}
+
+#[test]
+fn builtin_has_the_fixed_ids_in_order() {
+    let c = Catalog::builtin().unwrap();
+    assert_eq!(
+        c.ids(),
+        [
+            "k8s",
+            "cni",
+            "ceph",
+            "storage",
+            "datalake",
+            "certs",
+            "monitoring",
+            "gitops",
+            "registry",
+            "dataops",
+            "etcd-backup",
+            "audit-log",
+            "encryption-at-rest",
+            "sshd-hardening"
+        ]
+    );
+    let ceph = c.get("ceph").unwrap();
+    assert_eq!(ceph.after, ["cni"]);
+    assert_eq!(
+        ceph.detect,
+        [Check::from(CheckKind::ApiGroup("ceph.rook.io".into()))]
+    );
+    let CheckKind::Tolerate(t) = &ceph.healthy[0].kind else {
+        panic!("{:?}", ceph.healthy[0]);
+    };
+    assert_eq!(t.objects.resource, "cephclusters.ceph.rook.io");
+    assert_eq!(t.ok, ["HEALTH_OK"]);
+    assert_eq!(t.warn, "HEALTH_WARN");
+    assert_eq!(t.benign, ["RECENT_MGR_MODULE_CRASH"]);
+    assert!(ceph.healthy[0]
+        .why
+        .as_deref()
+        .unwrap()
+        .contains("RECENT_MGR_MODULE_CRASH"));
+    // Every built-in health check says why the operators gate on it.
+    for layer in c.layers() {
+        for check in &layer.healthy {
+            assert!(check.why.is_some(), "{}: {check:?}", layer.id);
+        }
+    }
+    assert_eq!(ceph.install, "ansible-playbook platform/ceph.yaml");
+    assert!(c.get("sshd-hardening").unwrap().host.is_some());
+    assert!(c.get("k8s").unwrap().observable);
+}
+
+#[test]
+fn datalake_is_not_detected_by_objectbucket_group() {
+    let c = Catalog::builtin().unwrap();
+    let datalake = c.get("datalake").unwrap();
+    let mentions_objectbucket = datalake
+        .detect
+        .iter()
+        .chain(&datalake.healthy)
+        .any(|ch| format!("{ch:?}").contains("objectbucket"));
+    assert!(!mentions_objectbucket);
+    assert!(datalake
+        .detect
+        .contains(&Check::from(CheckKind::StorageClass {
+            provisioner: Some("rook-ceph.ceph.rook.io/bucket".into()),
+            default: None
+        })));
+}
+
+#[test]
+fn required_reads_are_deduplicated_and_ordered() {
+    let c = Catalog::builtin().unwrap();
+    let ids: Vec<String> = ["k8s", "ceph", "registry", "dataops", "sshd-hardening"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(
+        c.required_reads(&ids),
+        [
+            ReadRequest::Nodes,
+            ReadRequest::ApiGroups,
+            ReadRequest::Namespaces,
+            ReadRequest::DaemonSets,
+            ReadRequest::Deployments,
+            ReadRequest::StatefulSets,
+            ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
+            ReadRequest::Resource("clusters.postgresql.cnpg.io".into()),
+        ]
+    );
+    assert_eq!(c.required_reads(&["nope".to_string()]), []);
+}
+
+#[test]
+fn workload_namespaces_are_the_ones_checks_name() {
+    let c = Catalog::builtin().unwrap();
+    let ids: Vec<String> = ["cni", "registry", "certs", "ceph"]
+        .map(String::from)
+        .to_vec();
+    let ns = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<_>>();
+    assert_eq!(
+        c.workload_namespaces(&ids),
+        [
+            (ReadRequest::DaemonSets, ns(&["kube-system", "registry"])),
+            (
+                ReadRequest::Deployments,
+                ns(&["cert-manager", "kube-system", "registry", "rook-ceph"])
+            ),
+            (ReadRequest::StatefulSets, ns(&["registry"])),
+        ]
+        .into_iter()
+        .collect()
+    );
+    assert!(c.workload_namespaces(&["k8s".to_string()]).is_empty());
+}
+
+#[test]
+fn overrides_replace_and_add() {
+    let mut c = Catalog::builtin().unwrap();
+    c.overlay_str(
+        "# ours\n- id: ceph\n  title: Our Ceph\n  after: [k8s]\n  detect:\n    - namespace: rook-ceph\n  install: make ceph\n- id: vault\n  title: Vault\n  after: [certs]\n  detect:\n    - apiGroup: secrets.hashicorp.com\n  install: make vault\n",
+        "stacks/layers.yaml",
+    )
+    .unwrap();
+    let ids = c.ids();
+    assert_eq!(ids[2], "ceph");
+    assert_eq!(ids.last(), Some(&"vault"));
+    assert_eq!(c.get("ceph").unwrap().title, "Our Ceph");
+    assert_eq!(c.get("ceph").unwrap().healthy, []);
+    assert_eq!(
+        c.ancestors("vault"),
+        ["certs", "k8s"].map(String::from).into_iter().collect()
+    );
+}
+
+#[test]
+fn with_overrides_reads_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("layers.yaml");
+    std::fs::write(
+        &path,
+        "- id: extra\n  title: Extra\n  detect:\n    - namespace: extra\n  install: make extra\n",
+    )
+    .unwrap();
+    let c = Catalog::with_overrides(&path).unwrap();
+    assert_eq!(c.ids().last(), Some(&"extra"));
+    let e = Catalog::with_overrides(&dir.path().join("missing.yaml")).unwrap_err();
+    assert!(
+        e.message.starts_with("cannot read catalog file "),
+        "{}",
+        e.message
+    );
+    assert!(e
+        .message
+        .ends_with("missing.yaml: No such file or directory (os error 2)"));
+}
+
+#[test]
+fn empty_override_file_changes_nothing() {
+    let mut c = Catalog::builtin().unwrap();
+    c.overlay_str("# nothing yet\n\n", "stacks/layers.yaml")
+        .unwrap();
+    assert_eq!(c, Catalog::builtin().unwrap());
+}
+
+#[test]
+fn unknown_layer_key_names_line_column_and_suggestion() {
+    let e = overlay_err(
+        "- id: extra\n  title: Extra\n  detect:\n    - namespace: extra\n  helthy:\n    - namespace: extra\n  install: make extra\n",
+    );
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:5:3: [0]: unknown key `helthy`, did you mean `healthy`?"
+    );
+    assert_eq!(
+        e.hint,
+        "valid keys here: `id`, `title`, `after`, `detect`, `healthy`, `install`, `observable`, `host`"
+    );
+}
+
+#[test]
+fn unknown_check_key_names_line_column_and_suggestion() {
+    let e = overlay_err(
+        "- id: extra\n  title: Extra\n  detect:\n    - apigroup: extra.io\n  install: make extra\n",
+    );
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:4:7: [0].detect[0]: unknown key `apigroup`, did you mean `apiGroup`?"
+    );
+}
+
+#[test]
+fn unknown_workload_kind_suggests_the_right_one() {
+    let e = overlay_err(
+        "- id: extra\n  title: Extra\n  detect:\n    - workload: {kind: Daemonset, namespace: extra}\n  install: make extra\n",
+    );
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:4:24: [0].detect[0].workload.kind: unknown value `Daemonset`, did you mean `DaemonSet`?"
+    );
+    assert_eq!(
+        e.hint,
+        "valid values here: `DaemonSet`, `Deployment`, `StatefulSet`"
+    );
+}
+
+#[test]
+fn bad_checks_are_errors_with_position() {
+    let cases = [
+        (
+            "    - {apiGroup: a.io, namespace: b}\n",
+            "stacks/layers.yaml:4:5: [0].detect: one check per list item, found `apiGroup` and `namespace`; write each as its own `- ` item",
+        ),
+        (
+            "    - resource: cephclusters\n",
+            "stacks/layers.yaml:4:5: [0].detect: `resource: cephclusters` must be `plural.group`, e.g. `cephclusters.ceph.rook.io`",
+        ),
+        (
+            "    - resource: a.b.io\n      field: status.phase\n      equals: Ready\n",
+            "stacks/layers.yaml:4:5: [0].detect: field path `status.phase` must start with `.`, e.g. `.status.phase`",
+        ),
+        (
+            "    - resource: a.b.io\n      field: .status.phase\n",
+            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `equals:`, `equalsField:` or `exists: true`",
+        ),
+        (
+            "    - namespace: extra\n      field: .status.phase\n",
+            "stacks/layers.yaml:4:5: [0].detect: `field` only goes with a `resource:` check",
+        ),
+        (
+            "    - nodes: {ready: some}\n",
+            "stacks/layers.yaml:4:22: [0].detect[0].nodes.ready: invalid value: string \"some\", expected `all` or a number of nodes (1 or more)",
+        ),
+    ];
+    for (check, want) in cases {
+        let text =
+            format!("- id: extra\n  title: Extra\n  detect:\n{check}  install: make extra\n");
+        assert_eq!(overlay_err(&text).message, want, "for {check:?}");
+    }
+}
+
+#[test]
+fn new_check_kinds_are_validated_with_position() {
+    let cases = [
+        (
+            "    - workload: {kind: Deployment, namespace: x, name: a, namePrefix: a-}\n",
+            "stacks/layers.yaml:4:5: [0].detect: a workload check names `name:` or `namePrefix:`, not both",
+        ),
+        (
+            "    - workload: {namespace: x, namePrefix: A_}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `namePrefix: A_` must be the start of an object name, like `rook-ceph-osd-`",
+        ),
+        (
+            "    - condition: {resource: a.b.io, type: \"\"}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `condition:` needs a `type:` such as `Ready`",
+        ),
+        (
+            "    - all: {resource: a.b.io}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `all:` needs either `field:` with its expectation, or `condition: TYPE`",
+        ),
+        (
+            "    - count: {resource: a.b.io}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `count:` needs `atLeast: N` (1 or more) or `atLeastField: {resource, field}`",
+        ),
+        (
+            "    - tolerate: {resource: a.b.io, field: .status.h, ok: [], warn: W, details: .status.d}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `tolerate:` needs at least one `ok:` value",
+        ),
+        (
+            "    - podFlags: {flags: [--audit-log-path=/x]}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `--audit-log-path=/x` is not a flag name like `--audit-log-path` (no value, no `=`)",
+        ),
+        (
+            "    - resource: a.b.io\n      field: .metadata.annotations\n      exists: true\n",
+            "stacks/layers.yaml:4:5: [0].detect: field path `.metadata.annotations`: checks read `.spec` and `.status`, never `.metadata` (annotations can hold secrets)",
+        ),
+        (
+            "    - namespace: x\n      why: \"  \"\n",
+            "stacks/layers.yaml:4:5: [0].detect: `why:` is empty; say why the operators check this, or leave it out",
+        ),
+    ];
+    for (check, want) in cases {
+        let text =
+            format!("- id: extra\n  title: Extra\n  detect:\n{check}  install: make extra\n");
+        assert_eq!(overlay_err(&text).message, want, "for {check:?}");
+    }
+    let e = overlay_err(
+        "- id: extra\n  title: Extra\n  detect:\n    - all: {resource: a.b.io, feild: .status.x, equals: y}\n  install: make extra\n",
+    );
+    assert!(
+        e.message
+            .contains("unknown key `feild`, did you mean `field`?"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn layer_without_detect_is_an_error() {
+    let e = overlay_err("- id: extra\n  title: Extra\n  install: make extra\n");
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:1:3: layer `extra` has no `detect:` check; add one, or `observable: false` for a host-level layer"
+    );
+    let e = overlay_err("- id: extra\n  install: make extra\n  detect: [{namespace: x}]\n");
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:1:3: [0]: missing field `title`"
+    );
+}
+
+#[test]
+fn host_level_layer_cannot_have_checks() {
+    let ok = "- id: extra\n  title: Extra\n  detect: [{namespace: x}]\n  install: make x\n";
+    let e = overlay_err(&format!(
+        "{ok}- id: ntp\n  title: NTP\n  observable: false\n  detect: [{{namespace: x}}]\n  install: make ntp\n"
+    ));
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:5:3: layer `ntp` is `observable: false` (host-level) and cannot have `detect:` or `healthy:` checks"
+    );
+}
+
+#[test]
+fn unknown_after_id_is_an_error_with_suggestion() {
+    let e = overlay_err(
+        "- id: extra\n  title: Extra\n  after: [cepf]\n  detect:\n    - namespace: extra\n  install: make extra\n",
+    );
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:1:3: layer `extra`: `after:` names unknown layer `cepf` (did you mean `ceph`?)"
+    );
+    assert!(e.hint.starts_with("known layers: k8s, cni, ceph,"));
+}
+
+#[test]
+fn cycle_in_after_is_an_error() {
+    let e = overlay_err(
+        "- id: a\n  title: A\n  after: [b]\n  detect: [{namespace: a}]\n  install: make a\n\n- id: b\n  title: B\n  after: [a]\n  detect: [{namespace: b}]\n  install: make b\n",
+    );
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:1:3: cycle in `after:`: a -> b -> a"
+    );
+    let e = overlay_err(
+        "- id: k8s\n  title: K\n  after: [certs]\n  detect: [{namespace: x}]\n  install: make k\n",
+    );
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:1:3: cycle in `after:`: k8s -> certs -> k8s"
+    );
+}
+
+#[test]
+fn duplicate_id_is_an_error_at_the_second_one() {
+    let layer = "- id: extra\n  title: Extra\n  detect: [{namespace: x}]\n  install: make x\n";
+    let e = overlay_err(&format!("{layer}{layer}"));
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:5:3: duplicate layer id `extra`"
+    );
+}
+
+#[test]
+fn a_mapping_is_not_a_catalog() {
+    let e = overlay_err("layers:\n  - id: x\n");
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:1:1: invalid type: map, expected a sequence"
+    );
+    assert_eq!(e.hint, LAYER_FORMAT_HINT);
+}
+
+#[test]
+fn field_paths_parse_and_print() {
+    let p = FieldPath::parse(".status.ceph.health").unwrap();
+    assert_eq!(p.to_string(), ".status.ceph.health");
+    assert_eq!(p.segments(), ["status", "ceph", "health"]);
+    assert!(FieldPath::parse(".a..b").is_err());
+    let e = FieldPath::parse(".metadata.annotations.x").unwrap_err();
+    assert!(e.contains("never `.metadata`"), "{e}");
+}
+
+#[test]
+fn nearest_key() {
+    let keys = ["detect", "healthy"];
+    assert_eq!(crate::suggest::nearest("helthy", keys), Some("healthy"));
+    assert_eq!(crate::suggest::nearest("zzzzzz", keys), None);
+}
