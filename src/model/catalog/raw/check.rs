@@ -1,0 +1,181 @@
+//! Turning a decoded check into a typed [`Check`]: one kind per check, every field validated.
+
+use super::*;
+
+impl RawCheck {
+    pub(super) fn into_kind(self) -> std::result::Result<CheckKind, String> {
+        let present = [
+            ("apiGroup", self.api_group.is_some()),
+            (
+                "namespace",
+                self.namespace.is_some() && self.resource.is_none(),
+            ),
+            ("storageClass", self.storage_class.is_some()),
+            ("workload", self.workload.is_some()),
+            ("resource", self.resource.is_some()),
+            ("condition", self.condition.is_some()),
+            ("all", self.all.is_some()),
+            ("count", self.count.is_some()),
+            ("tolerate", self.tolerate.is_some()),
+            ("podFlags", self.pod_flags.is_some()),
+            ("nodes", self.nodes.is_some()),
+        ];
+        let kinds: Vec<&str> = present
+            .iter()
+            .filter(|(_, p)| *p)
+            .map(|(k, _)| *k)
+            .collect();
+        match kinds.as_slice() {
+            [] => return Err(format!("a check needs one of {CHECK_KINDS}")),
+            [_] => {}
+            many => {
+                return Err(format!(
+                    "one check per list item, found {}; write each as its own `- ` item",
+                    many.iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ))
+            }
+        }
+        if self.resource.is_none() {
+            let siblings = [
+                ("kind", self.kind.is_some()),
+                ("name", self.name.is_some()),
+                ("field", self.field.is_some()),
+                ("in", self.in_.is_some()),
+                ("equals", self.equals.is_some()),
+                ("equalsField", self.equals_field.is_some()),
+                ("exists", self.exists.is_some()),
+            ];
+            if let Some((key, _)) = siblings.iter().find(|(_, set)| *set) {
+                return Err(format!("`{key}` only goes with a `resource:` check"));
+            }
+        }
+        if let Some(group) = self.api_group {
+            return if is_dns_name(&group) {
+                Ok(CheckKind::ApiGroup(group))
+            } else {
+                Err(format!(
+                    "`apiGroup: {group}` is not an API group name like `ceph.rook.io`"
+                ))
+            };
+        }
+        if let Some(sc) = self.storage_class {
+            return Ok(CheckKind::StorageClass {
+                provisioner: sc.provisioner,
+                default: sc.default,
+            });
+        }
+        if let Some(w) = self.workload {
+            return workload(w).map(CheckKind::Workload);
+        }
+        if let Some(n) = self.nodes {
+            return match (n.ready, n.registered) {
+                (Some(c), None) => Ok(CheckKind::Nodes(NodesCheck::Ready(c))),
+                (None, Some(c)) => Ok(CheckKind::Nodes(NodesCheck::Registered(c))),
+                _ => Err("`nodes:` needs exactly one of `ready:` or `registered:`".to_string()),
+            };
+        }
+        if let Some(c) = self.condition {
+            if c.type_.trim().is_empty() {
+                return Err("`condition:` needs a `type:` such as `Ready`".to_string());
+            }
+            return Ok(CheckKind::Condition(ConditionCheck {
+                objects: objects(c.resource, c.kind, c.namespace, c.name)?,
+                type_: c.type_,
+            }));
+        }
+        if let Some(a) = self.all {
+            let objs = objects(a.resource, a.kind, a.namespace, a.name)?;
+            let field = a.field.as_deref().map(FieldPath::parse).transpose()?;
+            let expect = expectation(field.as_ref(), a.in_, a.equals, a.equals_field, a.exists)?;
+            let predicate =
+                match (field, expect, a.condition) {
+                    (Some(f), Some(e), None) => Predicate::Field(f, e),
+                    (None, None, Some(t)) if !t.trim().is_empty() => Predicate::Condition(t),
+                    _ => return Err(
+                        "`all:` needs either `field:` with its expectation, or `condition: TYPE`"
+                            .to_string(),
+                    ),
+                };
+            return Ok(CheckKind::All(AllCheck {
+                objects: objs,
+                predicate,
+            }));
+        }
+        if let Some(c) = self.count {
+            let counted = match (c.resource, c.workload) {
+                (Some(r), None) => Counted::Objects(objects(r, c.kind, c.namespace, c.name)?),
+                (None, Some(w))
+                    if c.kind.is_none() && c.namespace.is_none() && c.name.is_none() =>
+                {
+                    Counted::Workloads(workload(w)?)
+                }
+                _ => {
+                    return Err(
+                        "`count:` counts either `resource:` objects or a `workload:` selection"
+                            .to_string(),
+                    )
+                }
+            };
+            let wanted = match (c.at_least, c.at_least_field) {
+                (Some(n), None) if n >= 1 => Wanted::AtLeast(n),
+                (None, Some(f)) => Wanted::AtLeastField {
+                    objects: objects(f.resource, f.kind, f.namespace, f.name)?,
+                    field: FieldPath::parse(&f.field)?,
+                },
+                _ => return Err(
+                    "`count:` needs `atLeast: N` (1 or more) or `atLeastField: {resource, field}`"
+                        .to_string(),
+                ),
+            };
+            return Ok(CheckKind::Count(CountCheck { counted, wanted }));
+        }
+        if let Some(t) = self.tolerate {
+            if t.ok.is_empty() {
+                return Err("`tolerate:` needs at least one `ok:` value".to_string());
+            }
+            return Ok(CheckKind::Tolerate(TolerateCheck {
+                objects: objects(t.resource, t.kind, t.namespace, t.name)?,
+                field: FieldPath::parse(&t.field)?,
+                ok: t.ok.into_iter().map(|s| s.0).collect(),
+                warn: t.warn.0,
+                details: FieldPath::parse(&t.details)?,
+                benign: t.benign,
+            }));
+        }
+        if let Some(p) = self.pod_flags {
+            if p.flags.is_empty() {
+                return Err("`podFlags:` needs at least one flag".to_string());
+            }
+            if let Some(bad) = p.flags.iter().find(|f| !is_flag_name(f)) {
+                return Err(format!(
+                    "`{bad}` is not a flag name like `--audit-log-path` (no value, no `=`)"
+                ));
+            }
+            return Ok(CheckKind::PodFlags(PodFlagsCheck { flags: p.flags }));
+        }
+        if let Some(resource) = self.resource {
+            let objs = objects(resource, self.kind, self.namespace, self.name)?;
+            let field = self.field.as_deref().map(FieldPath::parse).transpose()?;
+            let expect = expectation(
+                field.as_ref(),
+                self.in_,
+                self.equals,
+                self.equals_field,
+                self.exists,
+            )?;
+            return Ok(CheckKind::Resource(ResourceCheck {
+                objects: objs,
+                field,
+                expect,
+            }));
+        }
+        match self.namespace {
+            Some(ns) if is_dns_label(&ns) => Ok(CheckKind::Namespace(ns)),
+            Some(ns) => Err(format!("`namespace: {ns}` is not a namespace name")),
+            None => Err(format!("a check needs one of {CHECK_KINDS}")),
+        }
+    }
+}
