@@ -92,17 +92,7 @@ pub fn ssh_error(
             ),
         );
     }
-    let unreachable = [
-        "Connection refused",
-        "timed out",
-        "No route to host",
-        "Could not resolve",
-        "Network is unreachable",
-        "Connection closed",
-        "Connection reset",
-        "Name or service not known",
-    ];
-    if code == 255 && unreachable.iter().any(|n| has(n)) {
+    if code == 255 && crate::read::ssh::UNREACHABLE.iter().any(|n| has(n)) {
         return Error::unreachable(
             format!(
                 "cannot reach {destination} over ssh{}",

@@ -334,17 +334,7 @@ pub fn ssh_failure(e: ExecError, destination: &str) -> ReadFailure {
             format!("ssh to {destination}: host key verification failed ({said}); hint: nestor never weakens host-key checking: verify the host's key out of band, then connect once with ssh"),
         );
     }
-    let unreachable = [
-        "Connection refused",
-        "timed out",
-        "No route to host",
-        "Could not resolve",
-        "Network is unreachable",
-        "Connection closed",
-        "Connection reset",
-        "Name or service not known",
-    ];
-    if code == 255 && unreachable.iter().any(|n| has(n)) {
+    if code == 255 && crate::read::ssh::UNREACHABLE.iter().any(|n| has(n)) {
         let kind = if has("timed out") {
             FailureKind::Timeout
         } else {

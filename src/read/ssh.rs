@@ -79,6 +79,19 @@ pub fn connection(
     Ok((destination, argv))
 }
 
+/// What ssh (exit 255) prints when the host could not be reached at all: the words that
+/// make a failed ssh "unreachable" rather than refused or broken.
+pub const UNREACHABLE: &[&str] = &[
+    "Connection refused",
+    "timed out",
+    "No route to host",
+    "Could not resolve",
+    "Network is unreachable",
+    "Connection closed",
+    "Connection reset",
+    "Name or service not known",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -128,12 +128,13 @@ struct RawNodeStatus {
     node_info: RawNodeInfo,
 }
 
+/// A `status.conditions[]` entry: its type and status only.
 #[derive(Deserialize, Default)]
 #[serde(default)]
-struct RawCondition {
+pub(super) struct RawCondition {
     #[serde(rename = "type")]
-    type_: String,
-    status: String,
+    pub(super) type_: String,
+    pub(super) status: String,
 }
 
 #[derive(Deserialize, Default)]

@@ -12,6 +12,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use super::kube::RawCondition;
 use super::{FieldPath, FieldUse};
 use crate::error::{Error, Result};
 
@@ -259,14 +260,6 @@ impl<'de> DeserializeSeed<'de> for NodeSeed<'_, '_> {
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
         d.deserialize_any(self)
     }
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct RawCondition {
-    #[serde(rename = "type")]
-    type_: String,
-    status: String,
 }
 
 #[derive(Deserialize, Default)]
