@@ -15,5 +15,6 @@ mod packaging;
 mod preview;
 mod schema;
 mod select;
+mod signals;
 mod sshd;
 mod yaml11;
