@@ -55,14 +55,8 @@ pub struct LayerReport {
     pub hosts: Vec<crate::model::host_state::HostEvidence>,
 }
 
-/// The value of one check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    True,
-    False,
-    Unknown,
-}
+/// The value of one check (the same three values as a host check's).
+pub use crate::model::host_state::Verdict;
 
 /// Whether a check is used to detect a layer or to judge its health. Only workloads differ:
 /// detect means "exists", healthy means "ready".
