@@ -4,6 +4,11 @@
 # 1. `kubectl nestor preview --all` over STACKS prod stacks, each on its own replay server
 #    (dirqual fixture, LATENCY ms per request), against the slowest single stack's
 #    `kubectl nestor --stack sNN preview` (median of RUNS each): the ratio is printed.
+#    Each timed run also records its CPU time (user + sys of the whole process tree: kubectl's
+#    plugin dispatch, nestor and every kubectl it starts; the replay servers are not counted,
+#    they stand for remote clusters). CPU time / CPUs is the least wall time any schedule of
+#    that work can take here: the "CPU floor". One more `preview --all` pinned to one CPU
+#    (taskset) shows how the fleet's wall time follows the CPUs it gets.
 # 2. `kubectl nestor wait` on one of them (a layer that never becomes healthy: ceph on the
 #    `degraded` fixture) for WAIT_SECONDS with --interval 1s: kubectl processes started,
 #    HTTP requests per poll (server audit), and each poll's read time (-v), first and later.
@@ -44,7 +49,6 @@ export PATH="$WORK/bin:$PATH" HOME="$WORK/home"
 unset NESTOR_READ_PATH NESTOR_STACKS_DIR KUBECONFIG
 export NESTOR_KUBECTL="$KUBECTL"
 
-now_ns() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 start_server() { # name fixture -> writes $WORK/NAME.{port,audit,kubeconfig}
@@ -84,6 +88,13 @@ names=()
 for i in $(seq -w 1 "$STACKS"); do names+=("s$i"); start_server "s$i" dirqual; done
 single() { (cd "$WORK/repo" && "$KUBECTL" nestor --stack "$1" preview --no-input -o json >/dev/null); }
 fleet() { (cd "$WORK/repo" && "$KUBECTL" nestor preview --all -o json >/dev/null); }
+# timed FILE CMD...: append "wall_us cpu_us" of CMD (bash's `time`: the subshell and every
+# child it waited for) to FILE.
+timed() {
+  local file=$1 out; shift
+  out=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 )
+  awk -v r="$out" 'BEGIN { split(r, a, " "); printf "%d %d\n", a[1] * 1e6, (a[2] + a[3]) * 1e6 }' >>"$file"
+}
 
 say "warming kubectl's discovery caches up"
 for n in "${names[@]}"; do single "$n"; done
@@ -93,15 +104,26 @@ say "$RUNS rounds: $STACKS single previews one after the other, then preview --a
 for n in "${names[@]}"; do : >"$WORK/t.$n"; done
 : >"$WORK/t.fleet"
 for _ in $(seq 1 "$RUNS"); do
-  for n in "${names[@]}"; do t0=$(now_ns); single "$n"; t1=$(now_ns); echo $(( (t1 - t0) / 1000 )) >>"$WORK/t.$n"; done
-  t0=$(now_ns); fleet; t1=$(now_ns); echo $(( (t1 - t0) / 1000 )) >>"$WORK/t.fleet"
+  for n in "${names[@]}"; do timed "$WORK/t.$n" single "$n"; done
+  timed "$WORK/t.fleet" fleet
 done
 slowest=0; slowest_name=
 for n in "${names[@]}"; do
-  m=$(median <"$WORK/t.$n")
+  m=$(cut -d' ' -f1 <"$WORK/t.$n" | median)
   if awk -v a="$m" -v b="$slowest" 'BEGIN { exit !(a > b) }'; then slowest=$m; slowest_name=$n; fi
 done
-fl=$(median <"$WORK/t.fleet")
+fl=$(cut -d' ' -f1 <"$WORK/t.fleet" | median)
+single_cpu=$(cut -d' ' -f2 <"$WORK/t.$slowest_name" | median)
+fleet_cpu=$(cut -d' ' -f2 <"$WORK/t.fleet" | median)
+cpus=$(nproc)
+fleet_procs=$( (cd "$WORK/repo" && "$KUBECTL" nestor preview --all -o json -v 2>&1 >/dev/null) | grep -c '^kubectl-nestor: exec: kubectl ' || true)
+one_cpu=
+if command -v taskset >/dev/null 2>&1 && [ "$cpus" -gt 1 ]; then
+  say "$RUNS more rounds of preview --all pinned to one CPU (taskset -c 0)"
+  : >"$WORK/t.fleet1"
+  for _ in $(seq 1 "$RUNS"); do timed "$WORK/t.fleet1" taskset -c 0 bash -c "cd '$WORK/repo' && '$KUBECTL' nestor preview --all -o json"; done
+  one_cpu=$(cut -d' ' -f1 <"$WORK/t.fleet1" | median)
+fi
 
 say "wait on a layer that never becomes healthy, ${WAIT_SECONDS}s at --interval 1s"
 start_server w degraded
@@ -126,5 +148,13 @@ echo "|---|---|"
 awk -v s="$slowest" -v n="$slowest_name" 'BEGIN { printf "| slowest single stack (%s), `preview` | %.3f s |\n", n, s/1e6 }'
 awk -v f="$fl" -v k="$STACKS" 'BEGIN { printf "| `preview --all`, %d stacks on %d servers | %.3f s |\n", k, k, f/1e6 }'
 awk -v f="$fl" -v s="$slowest" 'BEGIN { printf "| **ratio** | **%.2f** |\n", f/s }'
+echo
+awk -v s="$slowest" -v sc="$single_cpu" -v f="$fl" -v fc="$fleet_cpu" -v c="$cpus" -v k="$STACKS" -v p="$fleet_procs" 'BEGIN {
+  printf "CPU time (user + sys, dispatch + nestor + kubectl): single stack %.3f s, `preview --all` %.3f s (%.1f%% of %d x single; %d kubectl processes)\n", sc/1e6, fc/1e6, 100*fc/(k*sc), k, p
+  printf "CPU floor of `preview --all` on %d CPUs: %.3f s / %d = %.3f s = %.2f x the slowest single stack; measured wall %.3f s is %.2f x that floor\n", c, fc/1e6, c, fc/c/1e6, fc/c/s, f/1e6, f/(fc/c)
+}'
+if [ -n "$one_cpu" ]; then
+  awk -v o="$one_cpu" -v f="$fl" -v c="$cpus" 'BEGIN { printf "`preview --all` pinned to 1 CPU: %.3f s wall (%.2f x its wall on %d CPUs)\n", o/1e6, o/f, c }'
+fi
 echo
 echo "wait (exit $wait_code): $polls polls, $procs kubectl process(es) started, $reqs HTTP requests ($(awk -v r="$reqs" -v p="$polls" 'BEGIN { printf "%.1f", (p ? r/p : 0) }') per poll); poll 1 read in ${first:-?} s (proxy start included), later polls ${later:-?} s (median)"
