@@ -59,7 +59,7 @@ impl Hosts {
         Ok(Hosts::Read(plan))
     }
 
-    /// Read them (one ssh per host, in parallel), or say why not.
+    /// Read them (one ssh per check, hosts and checks in parallel), or say why not.
     pub fn read(&self, ctx: &Context) -> HostObservation {
         match self {
             Hosts::None => HostObservation::default(),

@@ -15,6 +15,10 @@
 //! - `sudo`: accepts only `-n CMD...`; prints `sudo: a password is required` and exits 1
 //!   (what sudo -n prints) when the host is set to want a password, else runs CMD.
 //!
+//! Each sshd has a `ForceCommand` that records the command line it received
+//! (`$SSH_ORIGINAL_COMMAND`) before running it with the user's shell, as sshd would: the
+//! tests check that every line is exactly one of SPEC §13's forms, nothing appended.
+//!
 //! Hosts without `ansible_user` are reached as the local user (root in the test bed) but
 //! nestor does not know that, so it uses `sudo -n` where the check says so; hosts with
 //! `ansible_user: root` never get `sudo`.
@@ -27,9 +31,27 @@ use std::process::Command;
 use crate::sshd::{free_port, keygen, public_key, require, start_sshd_with, Sshd, SSH, SSH_KEYGEN};
 use crate::support::*;
 
+/// Sourced by the stubs: append `NAME\x1fARG...` to the host's calls.log in ONE write, since
+/// the checks of a host run in parallel and two stubs must never interleave their lines.
+const LOG: &str = r#"log() {
+  sep=$(printf '\037'); line=$1; shift
+  for a in "$@"; do line="$line$sep$a"; done
+  printf '%s\n' "$line" >> "$H/calls.log"
+}
+"#;
+
+/// The sshd's `ForceCommand`: records the command line the server received (one line, one
+/// write), then runs it with the user's shell exactly as sshd would have without it.
+const RECORD: &str = r#"#!/bin/sh
+H=$(cd "$(dirname "$0")/.." && pwd)
+printf '%s\n' "$SSH_ORIGINAL_COMMAND" >> "$H/commands.log"
+exec "${SHELL:-/bin/sh}" -c "$SSH_ORIGINAL_COMMAND"
+"#;
+
 const SYSTEMCTL: &str = r#"#!/bin/sh
 H=$(cd "$(dirname "$0")/.." && pwd)
-{ printf 'systemctl'; for a in "$@"; do printf '\037%s' "$a"; done; echo; } >> "$H/calls.log"
+. "$H/bin/.log"
+log systemctl "$@"
 if [ "$#" != 3 ] || [ "$1" != show ]; then echo "stub systemctl: unexpected $*" >&2; exit 2; fi
 case "$3" in --property=*) ;; *) echo "stub systemctl: unexpected $*" >&2; exit 2;; esac
 props=",${3#--property=},"
@@ -48,7 +70,8 @@ exit 0
 
 const FIND: &str = r#"#!/bin/sh
 H=$(cd "$(dirname "$0")/.." && pwd)
-{ printf 'find'; for a in "$@"; do printf '\037%s' "$a"; done; echo; } >> "$H/calls.log"
+. "$H/bin/.log"
+log find "$@"
 if [ "$#" != 9 ]; then echo "stub find: unexpected $*" >&2; exit 2; fi
 dir=$1; shift
 exec /usr/bin/find "$H/root$dir" "$@"
@@ -56,19 +79,33 @@ exec /usr/bin/find "$H/root$dir" "$@"
 
 const SSHD_T: &str = r#"#!/bin/sh
 H=$(cd "$(dirname "$0")/.." && pwd)
-{ printf 'sshd'; for a in "$@"; do printf '\037%s' "$a"; done; echo; } >> "$H/calls.log"
+. "$H/bin/.log"
+log sshd "$@"
 if [ "$*" != "-T" ]; then echo "stub sshd: unexpected $*" >&2; exit 2; fi
 exec /usr/sbin/sshd -T -f "$H/etc/ssh/sshd_config"
 "#;
 
 const SUDO: &str = r#"#!/bin/sh
 H=$(cd "$(dirname "$0")/.." && pwd)
-{ printf 'sudo'; for a in "$@"; do printf '\037%s' "$a"; done; echo; } >> "$H/calls.log"
+. "$H/bin/.log"
+log sudo "$@"
 if [ "$1" != -n ]; then echo "stub sudo: nestor always passes -n" >&2; exit 2; fi
 shift
 if [ -f "$H/sudo-wants-password" ]; then echo "sudo: a password is required" >&2; exit 1; fi
 exec "$@"
 "#;
+
+/// The four remote command lines of the built-in checks, as the sshd receives them.
+fn forms(sudo: bool) -> [String; 4] {
+    let props = "'--property=LoadState,ActiveState,SubState,Result,ExecMainStatus'";
+    let s = if sudo { "'sudo' '-n' " } else { "" };
+    [
+        format!("'systemctl' 'show' 'etcd-snapshot.timer' {props}"),
+        format!("'systemctl' 'show' 'etcd-snapshot.service' {props}"),
+        format!("{s}'find' '/var/lib/etcd-backups' '-maxdepth' '1' '-type' 'f' '-name' 'etcd-*.db' '-printf' '%T@ %s %p\\n'"),
+        format!("{s}'sshd' '-T'"),
+    ]
+}
 
 /// What systemd prints for units it cannot find (Service/Timer properties first).
 const NOT_FOUND_SERVICE: &str = "Result=success\nExecMainCode=0\nExecMainStatus=0\nId=x.service\nLoadState=not-found\nActiveState=inactive\nSubState=dead\n";
@@ -95,6 +132,44 @@ impl Host {
             .lines()
             .map(|l| l.split('\u{1f}').map(String::from).collect())
             .collect()
+    }
+
+    /// Each command line this host's sshd received (recorded by its `ForceCommand`).
+    fn commands(&self) -> Vec<String> {
+        fs::read_to_string(self.dir.join("commands.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    /// Every command line the sshd received is exactly one of SPEC §13's forms, each word
+    /// quoted, `sudo -n` first only for a host reached without `root` (`sudo`): nothing
+    /// chained, redirected or appended. Returns them, sorted.
+    fn assert_one_form_per_ssh(&self, sudo: bool) -> Vec<String> {
+        let allowed = forms(sudo);
+        let mut got = self.commands();
+        assert!(
+            !got.is_empty(),
+            "{}: no ssh command reached the host",
+            self.name
+        );
+        for line in &got {
+            assert!(
+                allowed.contains(line),
+                "{}: `{line}` is not one of SPEC §13's forms",
+                self.name
+            );
+            for shell in [";", "&", "|", ">", "<", "$", "`", "echo", "nestor-exit"] {
+                assert!(
+                    !line.contains(shell),
+                    "{}: `{line}` holds {shell}",
+                    self.name
+                );
+            }
+        }
+        got.sort();
+        got
     }
 
     fn unit(&self, name: &str, text: &str) {
@@ -155,6 +230,8 @@ fn fleet(spec: &[(&str, &str, Option<&str>, bool)]) -> Fleet {
             fs::create_dir_all(dir.join(d)).expect("mkdir");
         }
         for (prog, body) in [
+            (".log", LOG),
+            (".record", RECORD),
             ("systemctl", SYSTEMCTL),
             ("find", FIND),
             ("sshd", SSHD_T),
@@ -170,7 +247,10 @@ fn fleet(spec: &[(&str, &str, Option<&str>, bool)]) -> Fleet {
             let sshd = start_sshd_with(
                 &dir,
                 &key.with_extension("pub"),
-                &format!("SetEnv PATH={}/bin:/usr/bin:/bin\n", dir.display()),
+                &format!(
+                    "SetEnv PATH={bin}:/usr/bin:/bin\nForceCommand {bin}/.record\n",
+                    bin = dir.join("bin").display()
+                ),
             );
             known.push_str(&format!(
                 "[127.0.0.1]:{} {}\n",
@@ -351,50 +431,48 @@ fn hosts_healthy_fleet_is_present_and_the_plan_is_empty() {
     assert!(row.contains("present"), "{row}");
     assert!(row.contains("dirqual1: sshd: passwordauthentication no, permitrootlogin without-password; dirqual2: sshd: passwordauthentication no, permitrootlogin without-password"), "{row}");
 
-    // One ssh per host, its exact argv (sudo only for the host without a user, never root).
-    let ssh = f.bed.calls("ssh");
-    assert_eq!(ssh.len(), 2, "{ssh:?}");
+    // One ssh per check, each its exact argv: the connection, then exactly one form (sudo
+    // only for the host without a user, never root). Checks run in parallel: any order.
     let d1 = f.host("dirqual1");
-    let d1_call = ssh
-        .iter()
-        .find(|a| a.contains(&d1.port.to_string()))
-        .expect("dirqual1 ssh");
-    let nonce = d1_call
-        .last()
-        .and_then(|w| w.strip_prefix("nestor-exit-"))
-        .and_then(|w| w.strip_suffix(":$?;"))
-        .expect("nonce")
-        .to_string();
-    let frame = format!("2>&1; echo nestor-exit-{nonce}:$?;");
+    let d2 = f.host("dirqual2");
     let key = f.bed.repo.join("keys/id_ed25519");
-    assert_eq!(
-        d1_call.join(" "),
+    let argv = |h: &Host, user: &str, form: &str| {
         format!(
-            "-p {} -i {} -o ConnectTimeout=10 -o BatchMode=yes 127.0.0.1 \
-             'systemctl' 'show' 'etcd-snapshot.timer' '--property=LoadState,ActiveState,SubState,Result,ExecMainStatus' {frame} \
-             'systemctl' 'show' 'etcd-snapshot.service' '--property=LoadState,ActiveState,SubState,Result,ExecMainStatus' {frame} \
-             'sudo' '-n' 'find' '/var/lib/etcd-backups' '-maxdepth' '1' '-type' 'f' '-name' 'etcd-*.db' '-printf' '%T@ %s %p\\n' {frame} \
-             'sudo' '-n' 'sshd' '-T' {frame}",
-            d1.port,
+            "-p {} -i {} -o ConnectTimeout=10 -o BatchMode=yes {user}127.0.0.1 {form}",
+            h.port,
             key.display()
         )
-    );
+    };
+    let mut ssh: Vec<String> = f.bed.calls("ssh").iter().map(|a| a.join(" ")).collect();
+    ssh.sort();
+    let mut want: Vec<String> = forms(true).iter().map(|w| argv(d1, "", w)).collect();
+    want.push(argv(d2, "root@", &forms(false)[3]));
+    want.sort();
+    assert_eq!(ssh, want);
+    // what each sshd received: one form per connection, nothing appended
+    let mut d1_forms = forms(true).to_vec();
+    d1_forms.sort();
+    assert_eq!(d1.assert_one_form_per_ssh(true), d1_forms);
+    assert_eq!(d2.assert_one_form_per_ssh(false), [forms(false)[3].clone()]);
     // what ran on the hosts, as the remote shell split nestor's quoted words
+    let mut d1_calls = d1.calls();
+    d1_calls.sort();
     assert_eq!(
-        d1.calls(),
+        d1_calls,
         [
             vec![
-                "systemctl",
-                "show",
-                "etcd-snapshot.timer",
-                "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus"
+                "find",
+                "/var/lib/etcd-backups",
+                "-maxdepth",
+                "1",
+                "-type",
+                "f",
+                "-name",
+                "etcd-*.db",
+                "-printf",
+                "%T@ %s %p\\n"
             ],
-            vec![
-                "systemctl",
-                "show",
-                "etcd-snapshot.service",
-                "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus"
-            ],
+            vec!["sshd", "-T"],
             vec![
                 "sudo",
                 "-n",
@@ -409,31 +487,29 @@ fn hosts_healthy_fleet_is_present_and_the_plan_is_empty() {
                 "-printf",
                 "%T@ %s %p\\n"
             ],
-            vec![
-                "find",
-                "/var/lib/etcd-backups",
-                "-maxdepth",
-                "1",
-                "-type",
-                "f",
-                "-name",
-                "etcd-*.db",
-                "-printf",
-                "%T@ %s %p\\n"
-            ],
             vec!["sudo", "-n", "sshd", "-T"],
-            vec!["sshd", "-T"],
+            vec![
+                "systemctl",
+                "show",
+                "etcd-snapshot.service",
+                "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus"
+            ],
+            vec![
+                "systemctl",
+                "show",
+                "etcd-snapshot.timer",
+                "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus"
+            ],
         ]
         .map(|v| v.into_iter().map(String::from).collect::<Vec<_>>())
     );
     // the worker is reached as root: sshd -T without sudo, and no etcd check
-    let d2 = f.host("dirqual2");
     assert_eq!(d2.calls(), vec![vec!["sshd".to_string(), "-T".to_string()]]);
     // -v shows each ssh argv
     let err = stderr_of(&out);
     assert_eq!(
         err.matches("kubectl-nestor: exec: ssh -p ").count(),
-        2,
+        5,
         "{err}"
     );
 
@@ -474,6 +550,7 @@ fn hosts_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
     assert!(text.contains("PLAN: 1 layer(s) to repair"), "{text}");
     assert!(text.contains("repair etcd-backup"), "{text}");
     assert!(!text.contains("install etcd-backup"), "{text}");
+    assert_eq!(d1.assert_one_form_per_ssh(true).len(), 4);
 }
 
 #[test]
@@ -517,6 +594,9 @@ fn hosts_timer_missing_everywhere_is_absent_and_planned_for_install() {
     );
     let text = stdout_of(&out);
     assert!(text.contains("install etcd-backup"), "{text}");
+    for h in &f.hosts {
+        assert_eq!(h.assert_one_form_per_ssh(false).len(), 4, "{}", h.name);
+    }
 }
 
 #[test]
@@ -539,6 +619,15 @@ fn hosts_one_unreachable_host_is_unknown_never_absent() {
     let text = stdout_of(&out);
     assert!(!text.contains("install etcd-backup"), "{text}");
     assert!(text.contains("undecided etcd-backup"), "{text}");
+    assert_eq!(f.host("dirqual1").assert_one_form_per_ssh(false).len(), 4);
+    // the down host: at least one ssh tried it, at most one per check
+    let tries = f
+        .bed
+        .calls("ssh")
+        .iter()
+        .filter(|a| a.contains(&port.to_string()))
+        .count();
+    assert!((1..=4).contains(&tries), "{tries} ssh to the down host");
     // healthy dirqual1 does not make it present either
     f.host("dirqual1").healthy();
     let doc = f.json(&[]);
@@ -567,6 +656,10 @@ fn hosts_sudo_wanting_a_password_is_unknown_with_its_hint() {
         row.contains("unknown") && row.contains("dirqual1: sshd: sudo asks for a password"),
         "{row}"
     );
+    // the checks without sudo were read all the same, each over its own ssh
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("etcd-snapshot.timer active"), "{row}");
+    assert_eq!(d1.assert_one_form_per_ssh(true).len(), 4);
 }
 
 #[test]
@@ -644,7 +737,7 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
         "exit-code"
     );
     let ssh_before = f.bed.calls("ssh").len();
-    assert_eq!(ssh_before, 2);
+    assert_eq!(ssh_before, 5, "one ssh per check");
     // the hosts go away; the replay does not need them
     let out = f
         .bed
@@ -672,7 +765,7 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
     let out = f.preview(&["--save", snap.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
     let ssh = f.bed.calls("ssh").len();
-    assert_eq!(ssh, 2);
+    assert_eq!(ssh, 5, "one ssh per check");
     let out = f
         .bed
         .cmd()

@@ -854,70 +854,66 @@ fn the_harness_reports_a_panic() {
 
 // ---- host checks (ssh) ----------------------------------------------------------------------
 
-/// One host's framed stdout as nestor reads it: systemctl show (timer, service), find
-/// -printf, sshd -T, each followed by its marker.
-const HOST_OUTPUT: &str = "Unit=etcd-snapshot.service\nResult=success\nId=etcd-snapshot.timer\nLoadState=loaded\nActiveState=active\nSubState=waiting\nnestor-exit-0123456789abcdef:0\n\
-Result=exit-code\nExecMainStatus=127\nLoadState=loaded\nActiveState=failed\nSubState=failed\nnestor-exit-0123456789abcdef:0\n\
-1764400000.1234567890 24576000 /var/lib/etcd-backups/etcd-20251129.db\n1764486400.0000000000 0 /var/lib/etcd-backups/etcd-20251130.db\nnestor-exit-0123456789abcdef:0\n\
-port 22\npermitrootlogin without-password\npasswordauthentication no\nlistenaddress 0.0.0.0:22\nnestor-exit-0123456789abcdef:0\n";
+/// What the host's commands print, one ssh each: systemctl show (timer, service), find
+/// -printf, sshd -T; and a failed command's stderr.
+const HOST_OUTPUTS: [&str; 5] = [
+    "Unit=etcd-snapshot.service\nResult=success\nId=etcd-snapshot.timer\nLoadState=loaded\nActiveState=active\nSubState=waiting\n",
+    "Result=exit-code\nExecMainStatus=127\nLoadState=loaded\nActiveState=failed\nSubState=failed\n",
+    "1764400000.1234567890 24576000 /var/lib/etcd-backups/etcd-20251129.db\n1764486400.0000000000 0 /var/lib/etcd-backups/etcd-20251130.db\n",
+    "port 22\npermitrootlogin without-password\npasswordauthentication no\nlistenaddress 0.0.0.0:22\n",
+    "find: '/var/lib/etcd-backups': No such file or directory\nsudo: a password is required\n",
+];
 
 #[test]
 fn host_command_outputs() {
-    use nestor::model::observation::host::{
-        parse_find, parse_sshd, parse_unit, split_sections, HostFact, HostObservation, HostReading,
-    };
+    use nestor::model::observation::host::{HostObservation, HostReading};
+    use nestor::read::hosts::{interpret, RemoteRun};
     let catalog = builtin();
     let ids = ["etcd-backup".to_string(), "sshd-hardening".to_string()];
-    let keys: std::collections::BTreeSet<String> = ["permitrootlogin", "passwordauthentication"]
-        .map(String::from)
-        .into();
-    assert_eq!(
-        split_sections(HOST_OUTPUT.as_bytes(), "0123456789abcdef", 4).map(|s| s.len()),
-        Ok(4),
-        "the seed is a whole host output"
-    );
-    fuzz_reader("host_output", &[HOST_OUTPUT], false, |t| {
-        let Ok(sections) = split_sections(t.as_bytes(), "0123456789abcdef", 4) else {
-            return;
+    let checks: Vec<_> = ids
+        .iter()
+        .filter_map(|id| catalog.get(id).and_then(|l| l.host.clone()))
+        .flat_map(|h| h.checks)
+        .collect();
+    assert_eq!(checks.len(), 4, "the built-in host checks");
+    for (check, text) in checks.iter().zip(HOST_OUTPUTS) {
+        let run = RemoteRun {
+            status: 0,
+            stdout: text.as_bytes().to_vec(),
+            stderr: String::new(),
         };
-        let mut r = HostReading::default();
-        let facts = [
-            (
-                "unit etcd-snapshot.timer",
-                parse_unit(&sections[0].text).map(HostFact::Unit),
-            ),
-            (
-                "unit etcd-snapshot.service",
-                parse_unit(&sections[1].text).map(HostFact::Unit),
-            ),
-            (
-                "newestFile /var/lib/etcd-backups/etcd-*.db",
-                Ok(HostFact::NewestFile(parse_find(
-                    &sections[2].text,
-                    1_764_490_000.0,
-                ))),
-            ),
-            (
-                "sshd",
-                parse_sshd(&sections[3].text, &keys).map(HostFact::Sshd),
-            ),
-        ];
-        for (k, f) in facts {
-            let f = f
-                .map_err(|m| observation::ReadFailure::new(observation::FailureKind::BadOutput, m));
-            r.checks.insert(k.to_string(), f);
+        assert!(
+            interpret(&check.probe, &run, 1_764_490_000.0).is_ok(),
+            "the seed is what {} prints",
+            check.key()
+        );
+    }
+    fuzz_reader("host_output", &HOST_OUTPUTS, false, |t| {
+        // the text as each command's stdout (status 0), then as a failed command's stderr
+        let status = i32::try_from(t.len() % 256).unwrap_or(1);
+        for (status, stdout, stderr) in [(0, t, ""), (status, "", t)] {
+            let run = RemoteRun {
+                status,
+                stdout: stdout.as_bytes().to_vec(),
+                stderr: stderr.to_string(),
+            };
+            let mut r = HostReading::default();
+            for check in &checks {
+                r.checks
+                    .insert(check.key(), interpret(&check.probe, &run, 1_764_490_000.0));
+            }
+            let mut hosts = HostObservation::default();
+            for g in ["control_plane", "all"] {
+                hosts
+                    .groups
+                    .insert(g.to_string(), Ok(vec!["h1".to_string()]));
+            }
+            hosts.hosts.insert("h1".to_string(), Ok(r));
+            let mut obs = Observation::skipped("fuzz");
+            obs.hosts = hosts;
+            let reports = nestor::model::state::evaluate(&catalog, &ids, &[], &obs);
+            let _ = nestor::model::plan::Plan::build(&catalog, &reports, Default::default());
         }
-        let mut hosts = HostObservation::default();
-        for g in ["control_plane", "all"] {
-            hosts
-                .groups
-                .insert(g.to_string(), Ok(vec!["h1".to_string()]));
-        }
-        hosts.hosts.insert("h1".to_string(), Ok(r));
-        let mut obs = Observation::skipped("fuzz");
-        obs.hosts = hosts;
-        let reports = nestor::model::state::evaluate(&catalog, &ids, &[], &obs);
-        let _ = nestor::model::plan::Plan::build(&catalog, &reports, Default::default());
     });
 }
 
@@ -925,14 +921,21 @@ fn host_command_outputs() {
 #[test]
 fn host_command_allowlist() {
     // The words of an admitted command, separated by \u{1f} (a word may hold spaces).
-    const COMMAND: &str = "'sudo'\u{1f}'-n'\u{1f}'find'\u{1f}'/var/lib/etcd-backups'\u{1f}'-maxdepth'\u{1f}'1'\u{1f}'-type'\u{1f}'f'\u{1f}'-name'\u{1f}'etcd-*.db'\u{1f}'-printf'\u{1f}'%T@ %s %p\\n'\u{1f}2>&1;\u{1f}echo\u{1f}nestor-exit-0123456789abcdef:$?;\u{1f}'systemctl'\u{1f}'show'\u{1f}'etcd-snapshot.timer'\u{1f}'--property=LoadState,ActiveState'\u{1f}2>&1;\u{1f}echo\u{1f}nestor-exit-0123456789abcdef:$?;";
-    let seed: Vec<&str> = COMMAND.split('\u{1f}').collect();
-    assert_eq!(
-        nestor::read::exec::hostcmd::admits("ops@h", &seed),
-        Ok(()),
-        "the seed is an admitted command"
-    );
-    fuzz_reader("hostcmd_admits", &[COMMAND], false, |t| {
+    const COMMAND: &str = "'sudo'\u{1f}'-n'\u{1f}'find'\u{1f}'/var/lib/etcd-backups'\u{1f}'-maxdepth'\u{1f}'1'\u{1f}'-type'\u{1f}'f'\u{1f}'-name'\u{1f}'etcd-*.db'\u{1f}'-printf'\u{1f}'%T@ %s %p\\n'";
+    // a second admitted command, to mutate toward (and refuse) two forms in one ssh
+    const UNIT: &str = "'systemctl'\u{1f}'show'\u{1f}'etcd-snapshot.timer'\u{1f}'--property=LoadState,ActiveState'";
+    for command in [COMMAND, UNIT] {
+        let seed: Vec<&str> = command.split('\u{1f}').collect();
+        assert_eq!(
+            nestor::read::exec::hostcmd::admits("ops@h", &seed),
+            Ok(()),
+            "the seed is an admitted command"
+        );
+    }
+    let two = format!("{COMMAND}\u{1f}{UNIT}");
+    let words: Vec<&str> = two.split('\u{1f}').collect();
+    assert!(nestor::read::exec::hostcmd::admits("ops@h", &words).is_err());
+    fuzz_reader("hostcmd_admits", &[COMMAND, UNIT, &two], false, |t| {
         let words: Vec<&str> = t.split('\u{1f}').collect();
         let _ = nestor::read::exec::hostcmd::admits("ops@h", &words);
         let _ = nestor::read::exec::hostcmd::admits("root@h", &words);

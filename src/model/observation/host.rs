@@ -1,7 +1,7 @@
 //! What the host checks read (SPEC §13), as data, and the pure parsers of the three remote
-//! commands' output. One ssh per host runs every check of that host; its stdout is a series of
-//! sections, each the command's merged output followed by a marker line
-//! `nestor-exit-NONCE:STATUS` (the nonce is fresh per run, so no file name can forge it).
+//! commands' output. Each check is its own ssh running exactly one command: its stdout is
+//! that command's stdout, its stderr is separate, its exit status is ssh's (see
+//! `read::hosts`).
 //!
 //! Formats relied on (documented in docs/host-checks.md):
 //! - `systemctl show UNIT --property=A,B`: `Key=value` lines, in systemd's order, not the
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{read_map_serde, FailureKind, Read, ReadFailure};
 
-/// Most bytes of one host's output nestor parses; more is a failed read.
+/// Most bytes of one check's stdout (or stderr) nestor reads; more is a failed read.
 pub const MAX_HOST_OUTPUT: usize = 1 << 20;
 
 /// Everything read on the hosts, in one run.
@@ -117,53 +117,15 @@ pub struct SshdConfig {
     pub values: BTreeMap<String, Vec<String>>,
 }
 
-/// One section of a host's output: the command's exit status and its merged output.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section {
-    pub status: i32,
-    pub text: String,
-}
-
-/// The marker that ends each section (`nestor-exit-NONCE:`), followed by `$?`.
-pub fn marker(nonce: &str) -> String {
-    format!("nestor-exit-{nonce}:")
-}
-
-/// Split one host's stdout into its sections. A marker line may be glued to output that had
-/// no final newline. Fewer than `expected` sections (the remote shell died midway) is an error.
-pub fn split_sections(stdout: &[u8], nonce: &str, expected: usize) -> Result<Vec<Section>, String> {
-    if stdout.len() > MAX_HOST_OUTPUT {
-        return Err(format!(
-            "the host printed {} bytes, over the {} MiB nestor reads",
-            stdout.len(),
-            MAX_HOST_OUTPUT >> 20
-        ));
+/// `text` (stderr, or output that did not parse) on one line, at most
+/// [`crate::error::QUOTE_MAX`] characters: how host output is quoted in evidence.
+pub fn summary(text: &str) -> String {
+    let line = crate::error::one_line(text);
+    if line.chars().count() > crate::error::QUOTE_MAX {
+        let cut: String = line.chars().take(crate::error::QUOTE_MAX).collect();
+        return format!("{cut} …");
     }
-    let text = String::from_utf8_lossy(stdout);
-    let mark = marker(nonce);
-    let mut sections = Vec::new();
-    let mut current = String::new();
-    for line in text.split_inclusive('\n') {
-        let bare = line.trim_end_matches(['\n', '\r']);
-        match bare.rfind(&mark) {
-            Some(at) if bare[at + mark.len()..].bytes().all(|b| b.is_ascii_digit()) => {
-                current.push_str(&bare[..at]);
-                let status = bare[at + mark.len()..].parse::<i32>().unwrap_or(-1);
-                sections.push(Section {
-                    status,
-                    text: std::mem::take(&mut current),
-                });
-            }
-            _ => current.push_str(line),
-        }
-    }
-    if sections.len() != expected {
-        return Err(format!(
-            "expected {expected} command results from the host, got {}",
-            sections.len()
-        ));
-    }
-    Ok(sections)
+    line
 }
 
 /// `Key=value` lines of `systemctl show`.
@@ -181,7 +143,7 @@ pub fn parse_unit(text: &str) -> Result<UnitState, String> {
     let (Some(load_state), Some(active_state)) = (get("LoadState"), get("ActiveState")) else {
         return Err(format!(
             "no LoadState/ActiveState in the output of systemctl show: {}",
-            crate::error::one_line(text)
+            summary(text)
         ));
     };
     Ok(UnitState {
@@ -247,14 +209,14 @@ pub fn parse_sshd(text: &str, keys: &BTreeSet<String>) -> Result<SshdConfig, Str
     if lines == 0 {
         return Err(format!(
             "sshd -T printed no `keyword value` line: {}",
-            crate::error::one_line(text)
+            summary(text)
         ));
     }
     Ok(SshdConfig { values })
 }
 
-/// What a failed command's output means: `sudo` asking for a password, a permission refused,
-/// a missing program. `None` when nothing is recognised.
+/// What a failed command's exit status and stderr mean: `sudo` asking for a password, a
+/// permission refused, a missing program (127). `None` when nothing is recognised.
 pub fn classify_command_failure(status: i32, text: &str) -> Option<ReadFailure> {
     let lower = text.to_ascii_lowercase();
     let has = |n: &str| lower.contains(n);
@@ -274,7 +236,7 @@ pub fn classify_command_failure(status: i32, text: &str) -> Option<ReadFailure> 
             FailureKind::Forbidden,
             format!(
                 "sudo refused: {}; hint: allow this command for the ssh user in sudoers",
-                crate::error::one_line(text)
+                summary(text)
             ),
         ));
     }
@@ -283,17 +245,14 @@ pub fn classify_command_failure(status: i32, text: &str) -> Option<ReadFailure> 
             FailureKind::Forbidden,
             format!(
                 "permission denied: {}; hint: the check needs `sudo: true` in the catalog, or a user allowed to read it",
-                crate::error::one_line(text)
+                summary(text)
             ),
         ));
     }
     if status == 127 || has("command not found") {
         return Some(ReadFailure::new(
             FailureKind::NotFound,
-            format!(
-                "program missing on the host: {}",
-                crate::error::one_line(text)
-            ),
+            format!("program missing on the host: {}", summary(text)),
         ));
     }
     None

@@ -4,43 +4,19 @@
 
 use super::*;
 
-const NONCE: &str = "0123456789abcdef";
-
 #[test]
-fn sections_split_on_the_nonce_marker_even_when_glued() {
-    let out = format!(
-        "LoadState=loaded\nActiveState=active\nnestor-exit-{NONCE}:0\nno newline herenestor-exit-{NONCE}:1\nnestor-exit-{NONCE}:127\n"
-    );
-    let s = split_sections(out.as_bytes(), NONCE, 3).unwrap();
-    assert_eq!(s[0].status, 0);
-    assert_eq!(s[0].text, "LoadState=loaded\nActiveState=active\n");
+fn host_text_is_quoted_on_one_bounded_line() {
     assert_eq!(
-        s[1],
-        Section {
-            status: 1,
-            text: "no newline here".into()
-        }
+        summary("sudo: a password is required\n\n  second\r\n"),
+        "sudo: a password is required | second"
     );
-    assert_eq!(
-        s[2],
-        Section {
-            status: 127,
-            text: String::new()
-        }
-    );
-    // another nonce (a forged marker in a file name) is plain text
-    let forged = format!("1.0 1 /d/x\nnestor-exit-ffffffffffffffff:0\nnestor-exit-{NONCE}:0\n");
-    let s = split_sections(forged.as_bytes(), NONCE, 1).unwrap();
-    assert!(s[0].text.contains("ffffffffffffffff"));
-    let e = split_sections(b"LoadState=loaded\n", NONCE, 2).unwrap_err();
-    assert!(
-        e.contains("expected 2 command results from the host, got 0"),
-        "{e}"
-    );
-    let big = vec![b'x'; MAX_HOST_OUTPUT + 1];
-    assert!(split_sections(&big, NONCE, 1)
-        .unwrap_err()
-        .contains("over the 1 MiB"));
+    let long = "x".repeat(5000);
+    let s = summary(&long);
+    assert_eq!(s.chars().count(), crate::error::QUOTE_MAX + 2, "{s}");
+    assert!(s.ends_with(" …"));
+    let missing =
+        classify_command_failure(127, &format!("bash: {long}: command not found")).unwrap();
+    assert!(missing.message.len() < 400, "{}", missing.message);
 }
 
 #[test]

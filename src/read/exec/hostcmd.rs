@@ -1,7 +1,7 @@
 //! The allowlist's grammar of host-check remote commands (SPEC §9, §13), written as "what may
 //! pass". ssh hands the host's shell ONE string (its argv words after the destination joined
-//! by spaces), so every word of a command must be single-quoted, and the only unquoted words
-//! are the fixed framing `2>&1;`, `echo`, `nestor-exit-NONCE:$?;` after each command:
+//! by spaces), so every word must be single-quoted, and one ssh carries exactly ONE of these
+//! forms and nothing else:
 //!
 //! ```text
 //! ['sudo' '-n'] 'systemctl' 'show' 'UNIT' '--property=P1,P2,...'
@@ -10,8 +10,9 @@
 //! ```
 //!
 //! `sudo -n` never for `root@`. Anything else — another flag, `-exec`, `-delete`, an unquoted
-//! word, a second nonce — is refused. This check is independent of the builder in
-//! `read::hosts`: a builder bug is caught here, before anything is spawned.
+//! word, a second command, `;`, `&&`, `|`, a redirection, `echo` — is refused. The exit status
+//! comes from ssh itself, so nothing needs to be appended. This check is independent of the
+//! builder in `read::hosts`: a builder bug is caught here, before anything is spawned.
 
 use crate::model::catalog::host::{is_file_pattern, is_remote_dir, is_unit_name};
 
@@ -26,60 +27,36 @@ const PROPERTIES: [&str; 7] = [
     "LastTriggerUSec",
 ];
 
-/// Most checks one ssh may run.
-const MAX_SEGMENTS: usize = 32;
-
 /// `'word'` → `word`; `None` unless the word is exactly one single-quoted string.
 fn unquote(w: &str) -> Option<&str> {
     let inner = w.strip_prefix('\'')?.strip_suffix('\'')?;
     (!inner.contains('\'')).then_some(inner)
 }
 
-/// Does `words` (after `dest`) form a sequence of host checks?
+/// Are `words` (after `dest`) exactly one host check?
 pub fn admits(dest: &str, words: &[&str]) -> Result<(), String> {
     if words.is_empty() {
         return Err("ssh: no remote command".into());
     }
     let root = dest.split_once('@').is_some_and(|(u, _)| u == "root");
-    let mut nonce: Option<&str> = None;
-    let mut rest = words;
-    let mut segments = 0;
-    while !rest.is_empty() {
-        segments += 1;
-        if segments > MAX_SEGMENTS {
-            return Err(format!(
-                "ssh: more than {MAX_SEGMENTS} host checks in one command"
-            ));
-        }
-        if rest.len() >= 2 && unquote(rest[0]) == Some("sudo") && unquote(rest[1]) == Some("-n") {
+    let command = match words {
+        [sudo, n, rest @ ..] if unquote(sudo) == Some("sudo") && unquote(n) == Some("-n") => {
             if root {
                 return Err("ssh: `sudo` is never used as root".into());
             }
-            rest = &rest[2..];
+            rest
         }
-        let used = form(rest)?;
-        rest = &rest[used..];
-        let [redirect, echo, mark, tail @ ..] = rest else {
-            return Err(
-                "ssh: a host check must end with `2>&1; echo nestor-exit-NONCE:$?;`".into(),
-            );
-        };
-        let this = mark
-            .strip_prefix("nestor-exit-")
-            .and_then(|m| m.strip_suffix(":$?;"))
-            .filter(|n| n.len() == 16 && n.bytes().all(|b| b.is_ascii_hexdigit()));
-        if *redirect != "2>&1;" || *echo != "echo" || this.is_none() {
-            return Err(format!(
-                "ssh: `{redirect} {echo} {mark}` is not the framing `2>&1; echo nestor-exit-NONCE:$?;`"
-            ));
-        }
-        if nonce.is_some() && nonce != this {
-            return Err("ssh: one nonce per command".into());
-        }
-        nonce = this;
-        rest = tail;
+        _ => words,
+    };
+    let used = form(command)?;
+    match command.get(used..) {
+        Some([]) => Ok(()),
+        Some(extra) => Err(format!(
+            "ssh: `{}` after the host check: one ssh runs exactly one of `systemctl show`, `find -printf`, `sshd -T`, and nothing else",
+            extra.iter().take(8).copied().collect::<Vec<_>>().join(" ")
+        )),
+        None => Err("ssh: a host check is shorter than its form".into()),
     }
-    Ok(())
 }
 
 /// The length of the allowed command form at the start of `words`.
@@ -121,23 +98,12 @@ fn form(words: &[&str]) -> Result<usize, String> {
 mod tests {
     use super::*;
 
-    const FRAME: [&str; 3] = ["2>&1;", "echo", "nestor-exit-0123456789abcdef:$?;"];
-
     fn words(s: &str) -> Vec<&str> {
         s.split(' ').collect()
     }
 
-    fn with_frame(cmd: &[&str]) -> Vec<String> {
-        cmd.iter()
-            .chain(FRAME.iter())
-            .map(|s| s.to_string())
-            .collect()
-    }
-
-    fn ok(dest: &str, w: &[String]) -> Result<(), String> {
-        admits(dest, &w.iter().map(String::as_str).collect::<Vec<_>>())
-    }
-
+    const UNIT: &str = "'systemctl' 'show' 'etcd-snapshot.timer' '--property=LoadState,ActiveState,SubState,Result,ExecMainStatus'";
+    const SSHD: [&str; 2] = ["'sshd'", "'-T'"];
     const FIND: [&str; 10] = [
         "'find'",
         "'/var/lib/etcd-backups'",
@@ -151,30 +117,36 @@ mod tests {
         r"'%T@ %s %p\n'",
     ];
 
+    fn sudo(cmd: &[&'static str]) -> Vec<&'static str> {
+        let mut w = vec!["'sudo'", "'-n'"];
+        w.extend(cmd);
+        w
+    }
+
+    fn plus(cmd: &[&'static str], tail: &[&'static str]) -> Vec<&'static str> {
+        cmd.iter().chain(tail).copied().collect()
+    }
+
     #[test]
-    fn the_three_forms_pass_alone_and_together() {
-        let unit = words("'systemctl' 'show' 'etcd-snapshot.timer' '--property=LoadState,ActiveState,SubState,Result,ExecMainStatus'");
-        let sshd = words("'sshd' '-T'");
-        for cmd in [&unit[..], &FIND[..], &sshd[..]] {
-            ok("ops@h", &with_frame(cmd)).unwrap();
-            let mut sudo = vec!["'sudo'", "'-n'"];
-            sudo.extend(cmd);
-            ok("ops@h", &with_frame(&sudo)).unwrap();
-            ok("h", &with_frame(&sudo)).unwrap();
+    fn each_of_the_three_forms_passes_alone_with_or_without_sudo() {
+        let unit = words(UNIT);
+        for cmd in [&unit[..], &FIND[..], &SSHD[..]] {
+            admits("ops@h", cmd).unwrap();
+            admits("root@h", cmd).unwrap();
+            admits("ops@h", &sudo(cmd)).unwrap();
+            admits("h", &sudo(cmd)).unwrap();
         }
-        let mut all = with_frame(&unit);
-        all.extend(with_frame(&FIND));
-        all.extend(with_frame(&sshd));
-        ok("root@h", &all).unwrap();
     }
 
     #[test]
     fn variants_are_refused() {
+        let unit = words(UNIT);
+        let frame = ["2>&1;", "echo", "nestor-exit-0123456789abcdef:$?;"];
         let mut cases: Vec<(Vec<&str>, &str)> = vec![
             // extra flags, -exec, -delete
             (
                 words("'systemctl' 'show' 'a.timer' '--property=LoadState' '--host=x'"),
-                "is not the framing",
+                "after the host check",
             ),
             (
                 words("'systemctl' 'start' 'a.timer'"),
@@ -185,10 +157,14 @@ mod tests {
                 "is not `systemctl show UNIT",
             ),
             (
+                words("'systemctl' 'show' 'a.timer' '--property=LoadState,LoadState'"),
+                "is not `systemctl show UNIT",
+            ),
+            (
                 words("'systemctl' 'show' '-H' '--property=LoadState'"),
                 "is not `systemctl show UNIT",
             ),
-            (words("'sshd' '-T' '-f'"), "is not the framing"),
+            (plus(&SSHD, &["'-f'"]), "after the host check"),
             (
                 words("'sshd' '-t'"),
                 "not the kubeconfig fetch nor a host check",
@@ -205,6 +181,8 @@ mod tests {
             (words("sshd -T"), "not the kubeconfig fetch"),
             (words("'sshd' -T"), "not the kubeconfig fetch"),
             (words("'sshd''-T'"), "not the kubeconfig fetch"),
+            (vec!["'sshd' '-T'"], "not the kubeconfig fetch"),
+            (vec!["'sshd'", "'-T'\n'reboot'"], "not the kubeconfig fetch"),
             (
                 words("'sudo' '-n' 'cat' '/etc/shadow'"),
                 "not the kubeconfig fetch",
@@ -213,10 +191,39 @@ mod tests {
                 words("'sudo' '-n' 'sudo' '-n' 'sshd' '-T'"),
                 "not the kubeconfig fetch",
             ),
+            (words("'sudo' '-n'"), "not the kubeconfig fetch"),
+            (words("'sudo' 'sshd' '-T'"), "not the kubeconfig fetch"),
+            (words("'echo' 'x'"), "not the kubeconfig fetch"),
+            (words("echo nestor"), "not the kubeconfig fetch"),
+            // the old framing and every other shell word after a form
+            (plus(&SSHD, &frame), "after the host check"),
+            (plus(&FIND, &frame), "after the host check"),
+            (plus(&unit, &frame), "after the host check"),
+            (plus(&sudo(&SSHD), &frame), "after the host check"),
+            (plus(&SSHD, &["2>&1"]), "after the host check"),
+            (plus(&SSHD, &[";"]), "after the host check"),
+            (plus(&SSHD, &[";", "'reboot'"]), "after the host check"),
+            (plus(&SSHD, &["&&", "reboot"]), "after the host check"),
+            (plus(&SSHD, &["||", "reboot"]), "after the host check"),
+            (plus(&SSHD, &["|", "'sh'"]), "after the host check"),
+            (plus(&SSHD, &["&"]), "after the host check"),
+            (plus(&SSHD, &[">", "/etc/passwd"]), "after the host check"),
+            (plus(&SSHD, &[">/dev/null"]), "after the host check"),
+            (plus(&SSHD, &["<", "/etc/shadow"]), "after the host check"),
+            (plus(&SSHD, &["echo", "$?"]), "after the host check"),
+            (plus(&SSHD, &["'echo'"]), "after the host check"),
+            (plus(&SSHD, &["$(reboot)"]), "after the host check"),
+            (plus(&SSHD, &["`reboot`"]), "after the host check"),
+            (plus(&SSHD, &["''"]), "after the host check"),
+            // two forms in one ssh
+            (plus(&SSHD, &SSHD), "after the host check"),
+            (plus(&unit, &FIND), "after the host check"),
+            (plus(&sudo(&FIND), &sudo(&SSHD)), "after the host check"),
+            (plus(&[";"], &SSHD), "not the kubeconfig fetch"),
         ];
         let mut exec = FIND.to_vec();
         exec.extend(["'-exec'", "'rm'", "'{}'", "';'"]);
-        cases.push((exec, "is not the framing"));
+        cases.push((exec, "after the host check"));
         let mut delete = FIND.to_vec();
         delete.insert(9, "'-delete'");
         cases.push((delete, "not the kubeconfig fetch"));
@@ -229,49 +236,29 @@ mod tests {
         let mut depth = FIND.to_vec();
         depth[3] = "'2'";
         cases.push((depth, "not the kubeconfig fetch"));
+        let mut format = FIND.to_vec();
+        format[9] = r"'%T@ %s %p\n%u'";
+        cases.push((format, "not the kubeconfig fetch"));
         for (cmd, needle) in cases {
-            let e = ok("ops@h", &with_frame(&cmd)).unwrap_err();
+            let e = admits("ops@h", &cmd).unwrap_err();
             assert!(e.contains(needle), "{cmd:?}: {e}");
+            let e = admits("root@h", &cmd).unwrap_err();
+            let needle = if cmd.starts_with(&["'sudo'", "'-n'"]) {
+                "never used as root"
+            } else {
+                needle
+            };
+            assert!(e.contains(needle), "root: {cmd:?}: {e}");
         }
-    }
-
-    #[test]
-    fn the_framing_is_exact() {
-        let sshd = ["'sshd'", "'-T'"];
-        for frame in [
-            ["2>&1;", "echo", "nestor-exit-0123:$?;"],
-            ["2>&1;", "echo", "nestor-exit-0123456789abcdef:$?; reboot"],
-            ["2>&1", "echo", "nestor-exit-0123456789abcdef:$?;"],
-            ["2>&1;", "printf", "nestor-exit-0123456789abcdef:$?;"],
-            ["2>&1;", "echo", "$(reboot);"],
-        ] {
-            let w: Vec<&str> = sshd.iter().chain(frame.iter()).copied().collect();
-            assert!(admits("ops@h", &w).is_err(), "{w:?}");
-        }
-        let w: Vec<&str> = sshd.to_vec();
-        assert!(admits("ops@h", &w).unwrap_err().contains("must end with"));
-        // two nonces in one command
-        let mut w = with_frame(&sshd);
-        w.extend(
-            [
-                "'sshd'",
-                "'-T'",
-                "2>&1;",
-                "echo",
-                "nestor-exit-ffffffffffffffff:$?;",
-            ]
-            .map(String::from),
-        );
-        assert!(ok("ops@h", &w).unwrap_err().contains("one nonce"));
-        // trailing words
-        let mut w = with_frame(&sshd);
-        w.push("reboot".into());
-        assert!(ok("ops@h", &w).is_err());
+        assert!(admits("ops@h", &[])
+            .unwrap_err()
+            .contains("no remote command"));
     }
 
     #[test]
     fn sudo_is_never_used_as_root() {
-        let w = with_frame(&["'sudo'", "'-n'", "'sshd'", "'-T'"]);
-        assert!(ok("root@h", &w).unwrap_err().contains("never used as root"));
+        assert!(admits("root@h", &sudo(&SSHD))
+            .unwrap_err()
+            .contains("never used as root"));
     }
 }

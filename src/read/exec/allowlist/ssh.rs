@@ -32,7 +32,7 @@ pub(super) fn ssh(args: &[String]) -> Result<(), String> {
     match command.as_slice() {
         ["true"] => Ok(()),
         ["sudo", "-n", "cat", path] | ["cat", path] if is_remote_path(path) => Ok(()),
-        // The host checks of SPEC §13, each word quoted (their own grammar).
+        // One host check of SPEC §13 per ssh, each word quoted (their own grammar).
         words => super::super::hostcmd::admits(dest, words),
     }
 }

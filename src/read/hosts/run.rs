@@ -1,0 +1,290 @@
+//! Running the host checks: one ssh per check, hosts in parallel and at most
+//! [`MAX_SSH_PER_HOST`] checks of one host at a time; ssh's exit status, stdout and stderr
+//! turned into facts or failed reads (see the parent module and docs/host-checks.md).
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::{check_argv, HostJob, HostPlan, MAX_SSH_PER_HOST, SSH_FAILED};
+use crate::model::catalog::{HostCheck, HostProbe};
+use crate::model::observation::host::{
+    self, classify_command_failure, summary, HostFact, HostObservation, HostReading, NewestFile,
+    MAX_HOST_OUTPUT,
+};
+use crate::model::observation::{FailureKind, ReadFailure};
+use crate::read::exec::{ExecError, Failure, Runner, Tool};
+
+/// Read every host of the plan, in parallel; each ssh is bounded by the runner's timeout.
+pub fn read(runner: &Runner, plan: &HostPlan) -> HostObservation {
+    let mut obs = HostObservation {
+        groups: plan.groups.clone(),
+        ..HostObservation::default()
+    };
+    let results: Vec<(String, std::result::Result<HostReading, ReadFailure>)> =
+        std::thread::scope(|s| {
+            let handles: Vec<_> = plan
+                .jobs
+                .iter()
+                .map(|job| (job.name.clone(), s.spawn(move || read_one(runner, job))))
+                .collect();
+            handles
+                .into_iter()
+                .map(|(name, h)| {
+                    let r = h.join().unwrap_or_else(|_| {
+                        Err(ReadFailure::new(
+                            FailureKind::ApiError,
+                            "the ssh thread panicked",
+                        ))
+                    });
+                    (name, r)
+                })
+                .collect()
+        });
+    obs.hosts.extend(results);
+    obs
+}
+
+fn now_secs() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+/// What one check's ssh brought back when the remote command ran: its exit status, its
+/// stdout, and stderr (the command's and ssh's, redacted). The process layer keeps stdout only
+/// for status 0; a failed command is read from its status and stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteRun {
+    pub status: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+/// Every check of one host, each its own ssh. When no check reached the host (every ssh
+/// failed: unreachable, refused, host key, timed out), the host is unread, with the first
+/// check's reason; otherwise each check has its own result.
+pub fn read_one(runner: &Runner, job: &HostJob) -> std::result::Result<HostReading, ReadFailure> {
+    let runs = run_checks(runner, job);
+    if let Some(Err(first)) = runs.first() {
+        if runs.iter().all(|r| r.is_err()) {
+            return Err(first.clone());
+        }
+    }
+    let now = now_secs();
+    let mut reading = HostReading::default();
+    for (check, run) in job.checks.iter().zip(runs) {
+        let fact = run.and_then(|r| interpret(&check.probe, &r, now));
+        reading.checks.insert(check.key(), fact);
+    }
+    Ok(reading)
+}
+
+/// The checks of `job`, at most [`MAX_SSH_PER_HOST`] at a time, results in check order.
+/// Once an ssh finds the host unreachable, refusing or out of time, the checks not yet
+/// started get that failure instead of waiting out another timeout.
+fn run_checks(runner: &Runner, job: &HostJob) -> Vec<std::result::Result<RemoteRun, ReadFailure>> {
+    let next = AtomicUsize::new(0);
+    let down: Mutex<Option<ReadFailure>> = Mutex::new(None);
+    let mut out: Vec<Option<std::result::Result<RemoteRun, ReadFailure>>> =
+        job.checks.iter().map(|_| None).collect();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..job.checks.len().min(MAX_SSH_PER_HOST))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(check) = job.checks.get(i) else {
+                            break;
+                        };
+                        let known = down.lock().map(|d| d.clone()).unwrap_or(None);
+                        let r = match known {
+                            Some(failure) => Err(failure),
+                            None => run_check(runner, job, check),
+                        };
+                        if let Err(f) = &r {
+                            if host_down(f) {
+                                if let Ok(mut d) = down.lock() {
+                                    d.get_or_insert_with(|| f.clone());
+                                }
+                            }
+                        }
+                        done.push((i, r));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for w in workers {
+            for (i, r) in w.join().unwrap_or_default() {
+                if let Some(slot) = out.get_mut(i) {
+                    *slot = Some(r);
+                }
+            }
+        }
+    });
+    out.into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                Err(ReadFailure::new(
+                    FailureKind::ApiError,
+                    "the ssh thread panicked",
+                ))
+            })
+        })
+        .collect()
+}
+
+/// A failure that says the host, not the check, cannot be read.
+pub(super) fn host_down(f: &ReadFailure) -> bool {
+    matches!(
+        f.kind,
+        FailureKind::Unreachable | FailureKind::Timeout | FailureKind::Unauthorized
+    )
+}
+
+/// One check's ssh: `Ok` when the remote command ran, whatever its status; `Err` when ssh
+/// itself failed (exit 255, killed at the deadline, refused by the allowlist, not found).
+fn run_check(
+    runner: &Runner,
+    job: &HostJob,
+    check: &HostCheck,
+) -> std::result::Result<RemoteRun, ReadFailure> {
+    match runner.run(Tool::Ssh, &check_argv(job, check)) {
+        Ok(out) => Ok(RemoteRun {
+            status: 0,
+            stdout: out.stdout,
+            stderr: out.stderr,
+        }),
+        Err(ExecError {
+            failure: Failure::Exit { code, stderr },
+            ..
+        }) if code != SSH_FAILED => Ok(RemoteRun {
+            status: code,
+            stdout: Vec::new(),
+            stderr,
+        }),
+        Err(e) => Err(ssh_failure(e, &job.destination)),
+    }
+}
+
+/// One check's command result → its fact, or why it failed. Pure: `now` is the moment the
+/// output arrived (seconds since the epoch).
+pub fn interpret(
+    probe: &HostProbe,
+    run: &RemoteRun,
+    now: f64,
+) -> std::result::Result<HostFact, ReadFailure> {
+    for (what, len) in [("stdout", run.stdout.len()), ("stderr", run.stderr.len())] {
+        if len > MAX_HOST_OUTPUT {
+            return Err(ReadFailure::new(
+                FailureKind::BadOutput,
+                format!(
+                    "the command printed {len} bytes on {what}, over the {} MiB nestor reads",
+                    MAX_HOST_OUTPUT >> 20
+                ),
+            ));
+        }
+    }
+    let stderr = run.stderr.as_str();
+    if let HostProbe::NewestFile { dir, .. } = probe {
+        if run.status != 0 && names_missing_dir(stderr, dir) {
+            return Ok(HostFact::NewestFile(NewestFile::default()));
+        }
+    }
+    if run.status != 0 {
+        return Err(
+            classify_command_failure(run.status, stderr).unwrap_or_else(|| {
+                ReadFailure::new(
+                    FailureKind::ApiError,
+                    format!("exit status {}: {}", run.status, summary(stderr)),
+                )
+            }),
+        );
+    }
+    let text = String::from_utf8_lossy(&run.stdout);
+    let bad = |m: String| ReadFailure::new(FailureKind::BadOutput, m);
+    match probe {
+        HostProbe::Unit { .. } => host::parse_unit(&text).map(HostFact::Unit).map_err(bad),
+        HostProbe::NewestFile { .. } => Ok(HostFact::NewestFile(host::parse_find(&text, now))),
+        HostProbe::Sshd { expect } => {
+            let keys: BTreeSet<String> = expect.keys().cloned().collect();
+            host::parse_sshd(&text, &keys)
+                .map(HostFact::Sshd)
+                .map_err(bad)
+        }
+    }
+}
+
+/// Does find's stderr say that `dir` itself does not exist (`find: 'DIR': No such file or
+/// directory`, `‘DIR’` in a UTF-8 locale)? Not when sudo spoke, nor for a file inside it.
+fn names_missing_dir(stderr: &str, dir: &str) -> bool {
+    !stderr.contains("sudo:")
+        && stderr.lines().any(|l| {
+            l.contains("No such file or directory")
+                && (l.contains(&format!("{dir}': ")) || l.contains(&format!("{dir}’: ")))
+        })
+}
+
+/// What a failed ssh means, as a failed read with its hint: unreachable, refused, the host key,
+/// timed out. Never "absent".
+pub fn ssh_failure(e: ExecError, destination: &str) -> ReadFailure {
+    let (code, stderr) = match &e.failure {
+        Failure::Exit { code, stderr } => (*code, stderr.clone()),
+        Failure::TimedOut { after, .. } => {
+            return ReadFailure::new(
+                FailureKind::Timeout,
+                format!(
+                    "ssh to {destination} did not finish within {:.0}s; hint: check the host, or raise --request-timeout",
+                    after.as_secs_f64()
+                ),
+            )
+        }
+        Failure::Refused { reason } => {
+            return ReadFailure::new(
+                FailureKind::ApiError,
+                format!("refused to run a non-read-only command: {reason}"),
+            )
+        }
+        _ => {
+            let err = e.into_error();
+            return ReadFailure::new(
+                FailureKind::ApiError,
+                format!("{}; hint: {}", err.message, err.hint),
+            );
+        }
+    };
+    let lower = stderr.to_ascii_lowercase();
+    let has = |n: &str| lower.contains(&n.to_ascii_lowercase());
+    let said = summary(&stderr);
+    if has("REMOTE HOST IDENTIFICATION HAS CHANGED") || has("Host key verification failed") {
+        return ReadFailure::new(
+            FailureKind::Unauthorized,
+            format!("ssh to {destination}: host key verification failed ({said}); hint: nestor never weakens host-key checking: verify the host's key out of band, then connect once with ssh"),
+        );
+    }
+    if code == 255 && crate::read::ssh::UNREACHABLE.iter().any(|n| has(n)) {
+        let kind = if has("timed out") {
+            FailureKind::Timeout
+        } else {
+            FailureKind::Unreachable
+        };
+        return ReadFailure::new(
+            kind,
+            format!("unreachable over ssh ({said}); hint: check that the host is up and the inventory's ansible_host/ansible_port"),
+        );
+    }
+    if code == 255 && has("Permission denied") {
+        return ReadFailure::new(
+            FailureKind::Unauthorized,
+            format!("ssh to {destination}: authentication refused ({said}); hint: check ansible_user and ansible_ssh_private_key_file, and that your key is loaded (`ssh-add -l`)"),
+        );
+    }
+    ReadFailure::new(
+        FailureKind::ApiError,
+        format!("ssh to {destination} failed with exit code {code}: {said}"),
+    )
+}
