@@ -64,6 +64,8 @@ impl Drop for Held {
                 libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
             }
         }
+        // The handler stores PENDING before it looks at SPAWNING: whichever order the two
+        // threads run in, a deferred signal is seen here or the handler does not defer it.
         if SPAWNING.fetch_sub(1, Ordering::SeqCst) == 1 {
             let pending = PENDING.swap(0, Ordering::SeqCst);
             if pending != 0 {
@@ -129,10 +131,12 @@ pub fn untrack_temp(slot: Option<usize>) {
 
 #[allow(unsafe_code)]
 extern "C" fn on_signal(signal: libc::c_int) {
+    // First say it is pending, then look: a `Held` dropped in between on another thread
+    // still sees it (see `Held::drop`).
+    PENDING.store(signal, Ordering::SeqCst);
     if SPAWNING.load(Ordering::SeqCst) > 0 {
         // A child is being spawned on another thread and not tracked yet: the spawner
         // re-raises this signal once it is.
-        PENDING.store(signal, Ordering::SeqCst);
         return;
     }
     for slot in &GROUPS {
