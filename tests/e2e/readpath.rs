@@ -10,7 +10,7 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use nestor_replay::{fixtures, Config, Server};
@@ -232,9 +232,15 @@ fn processes() -> Vec<Proc> {
     out
 }
 
-/// The processes matching `f`, after giving them up to 2 s to disappear.
+/// How long a killed child may take to disappear from /proc. Every child these tests look
+/// for would otherwise live 30 s or more (a `sleep 30`, a proxy that serves until stopped, a
+/// request to a server that hangs for minutes): gone within 10 s is gone because nestor killed
+/// it, and 10 s leaves room for a SIGKILLed process to be scheduled on a loaded 2-core box.
+const GONE_WITHIN: Duration = Duration::from_secs(10);
+
+/// The processes matching `f`, after giving them up to [`GONE_WITHIN`] to disappear.
 fn wait_until_gone(f: impl Fn(&Proc) -> bool) -> Vec<Proc> {
-    let deadline = Instant::now() + Duration::from_secs(2);
+    let deadline = Instant::now() + GONE_WITHIN;
     loop {
         let alive: Vec<Proc> = processes().into_iter().filter(|p| f(p)).collect();
         if alive.is_empty() || Instant::now() > deadline {
@@ -543,9 +549,62 @@ fn a_proxy_that_never_serves_is_killed_with_its_group() {
     );
 }
 
+/// `kubectl-nestor preview --no-input ARGS` started in the background (stderr to a file of the
+/// bed, printed when the test fails).
+fn spawn_preview(bed: &Bed, kubectl: &Path, read_path: Option<&str>, args: &[&str]) -> Child {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
+    c.current_dir(&bed.repo)
+        .args(["-v", "preview", "--no-input"])
+        .args(args)
+        .env("HOME", &bed.home)
+        .env("TMPDIR", &bed.sys_tmp)
+        .env("NESTOR_KUBECTL", kubectl)
+        .env_remove("KUBECONFIG")
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(bed.tmp.path().join("nestor.stderr")).expect("stderr file"));
+    match read_path {
+        Some(p) => c.env("NESTOR_READ_PATH", p),
+        None => c.env_remove("NESTOR_READ_PATH"),
+    };
+    c.spawn().expect("spawn kubectl-nestor")
+}
+
+/// Wait for `ready` (polled every 20 ms) while nestor runs: synchronised on the event, not
+/// on a guess of how long start-up takes on a loaded machine. Fails if nestor ends first.
+fn until_ready<T>(bed: &Bed, nestor: &mut Child, what: &str, ready: impl Fn() -> Option<T>) -> T {
+    loop {
+        if let Some(t) = ready() {
+            return t;
+        }
+        if let Ok(Some(status)) = nestor.try_wait() {
+            panic!(
+                "nestor ended ({status:?}) before {what}: {}",
+                fs::read_to_string(bed.tmp.path().join("nestor.stderr")).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `kill -SIGNAL nestor`, then nestor's status: it must die of that very signal.
+fn signal_and_reap(nestor: &mut Child, signal: &str) {
+    use std::os::unix::process::ExitStatusExt;
+    let status = Command::new("kill")
+        .args([format!("-{signal}"), nestor.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let status = nestor.wait().expect("wait");
+    let number = match signal {
+        "TERM" => 15,
+        "INT" => 2,
+        _ => 1,
+    };
+    assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+}
+
 #[test]
 fn nestor_killed_by_a_signal_takes_its_proxy_along() {
-    use std::os::unix::process::ExitStatusExt;
     let k = kubectl_or_skip!();
     for signal in ["TERM", "INT", "HUP"] {
         let bed = Bed::prod("dirqual", &[], k.clone());
@@ -554,41 +613,13 @@ fn nestor_killed_by_a_signal_takes_its_proxy_along() {
             &bed,
             &format!("echo $$ > '{}'; sleep 30 & wait", pid_file.display()),
         );
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"))
-            .current_dir(&bed.repo)
-            .args(["preview", "--no-input"])
-            .env("HOME", &bed.home)
-            .env("TMPDIR", &bed.sys_tmp)
-            .env("NESTOR_KUBECTL", &stuck)
-            .env_remove("NESTOR_READ_PATH")
-            .env_remove("KUBECONFIG")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("spawn");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        let leader: u32 = loop {
-            if let Some(pid) = fs::read_to_string(&pid_file)
+        let mut nestor = spawn_preview(&bed, &stuck, None, &[]);
+        let leader: u32 = until_ready(&bed, &mut nestor, "the proxy started", || {
+            fs::read_to_string(&pid_file)
                 .ok()
                 .and_then(|s| s.trim().parse().ok())
-            {
-                break pid;
-            }
-            assert!(Instant::now() < deadline, "the proxy never started");
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let status = Command::new("kill")
-            .args([format!("-{signal}"), child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(status.success());
-        let status = child.wait().expect("wait");
-        let number = match signal {
-            "TERM" => 15,
-            "INT" => 2,
-            _ => 1,
-        };
-        assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+        });
+        signal_and_reap(&mut nestor, signal);
         let alive = wait_until_gone(|p| p.pgrp == leader || p.pid == leader);
         assert!(alive.is_empty(), "{signal}: {alive:?}");
     }
