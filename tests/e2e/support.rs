@@ -39,7 +39,7 @@ pub fn decoy() -> &'static Server {
 static COMMANDS: std::sync::Mutex<Vec<(u128, u128, String, String)>> =
     std::sync::Mutex::new(Vec::new());
 
-fn unix_ms() -> u128 {
+pub fn unix_ms() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis())
