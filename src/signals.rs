@@ -1,29 +1,33 @@
 //! What nestor leaves behind when a signal ends it: nothing. SIGINT, SIGTERM and SIGHUP first
-//! kill every live child process group that nestor owns (the read path's `kubectl proxy`),
-//! then remove the temporary file of a write in progress (a snapshot, a kubeconfig, a
-//! topology edit: the target is only ever replaced by an atomic rename, so an interrupted
-//! write must not leave its temp file either), then take their default action, so nestor
-//! still dies of the signal. A handler may only touch atomics and make async-signal-safe
-//! system calls: the registries are fixed arrays of atomics, the temp paths leaked C strings.
+//! kill every live child nestor owns (the read path's `kubectl proxy` and every one-shot
+//! kubectl, limactl or ssh while it runs: a process group, or the process itself for ssh,
+//! which stays in the terminal's group), then remove the temporary file of a write in
+//! progress (a snapshot, a kubeconfig, a topology edit: the target is only ever replaced by
+//! an atomic rename, so an interrupted write must not leave its temp file either), then take
+//! their default action, so nestor still dies of the signal. A handler may only touch
+//! atomics and make async-signal-safe system calls: the registries are fixed arrays of
+//! atomics, the temp paths leaked C strings.
 
 use std::ffi::CString;
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::Once;
 
-/// Process groups of the live services (0 = free slot).
-static GROUPS: [AtomicI32; 8] = [const { AtomicI32::new(0) }; 8];
+/// Live children, as kill(2) addresses them: `-pgid` for a process group, `pid` for a lone
+/// process (0 = free slot). Wide enough for the processes read path's one kubectl per read
+/// and the host reads' ssh running at once.
+static CHILDREN: [AtomicI32; 128] = [const { AtomicI32::new(0) }; 128];
 /// Temporary files being written (null = free slot).
 static TEMPS: [AtomicPtr<libc::c_char>; 4] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
 static INSTALL: Once = Once::new();
 /// Spawns in progress (between spawn and tracking), and a signal that arrived meanwhile on
-/// another thread: it waits until the group is tracked (the last `Held` re-raises it).
+/// another thread: it waits until the child is tracked (the last `Held` re-raises it).
 static SPAWNING: AtomicUsize = AtomicUsize::new(0);
 static PENDING: AtomicI32 = AtomicI32::new(0);
 
 /// The three signals blocked in this thread (the handler installed first) until drop, when
 /// a pending one is delivered: nothing may end nestor between spawning a child and tracking
-/// its group.
+/// it.
 pub struct Held(Option<libc::sigset_t>);
 
 impl Held {
@@ -69,7 +73,7 @@ impl Drop for Held {
         if SPAWNING.fetch_sub(1, Ordering::SeqCst) == 1 {
             let pending = PENDING.swap(0, Ordering::SeqCst);
             if pending != 0 {
-                // SAFETY: raise(3) on our own process: the handler now knows every group.
+                // SAFETY: raise(3) on our own process: the handler now knows every child.
                 unsafe {
                     libc::raise(pending);
                 }
@@ -78,24 +82,54 @@ impl Drop for Held {
     }
 }
 
-/// Kill the process group `pid` if a signal ends nestor.
-pub fn track_group(pid: u32) {
-    INSTALL.call_once(install);
-    let Ok(pid) = i32::try_from(pid) else { return };
-    for slot in &GROUPS {
-        if slot
-            .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-        {
-            return;
+/// A child killed if a signal ends nestor, until this is dropped. Make it while a [`Held`]
+/// is alive (between the spawn and the drop of the `Held`), and drop it when the child is
+/// waited for.
+#[derive(Debug)]
+pub struct Tracked(i32);
+
+impl Tracked {
+    /// The process group led by `pid` (a child started with `process_group(0)`): a
+    /// dispatcher's or wrapper's own children go with it.
+    pub fn group(pid: u32) -> Tracked {
+        Tracked::new(i32::try_from(pid).map_or(0, |p| -p))
+    }
+
+    /// The process `pid` alone (a child left in nestor's own process group).
+    pub fn process(pid: u32) -> Tracked {
+        Tracked::new(i32::try_from(pid).unwrap_or(0))
+    }
+
+    fn new(target: i32) -> Tracked {
+        INSTALL.call_once(install);
+        if target == 0 || target == i32::MIN {
+            return Tracked(0);
         }
+        for slot in &CHILDREN {
+            if slot
+                .compare_exchange(0, target, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return Tracked(target);
+            }
+        }
+        Tracked(0)
     }
 }
 
-pub fn untrack_group(pid: u32) {
-    let Ok(pid) = i32::try_from(pid) else { return };
-    for slot in &GROUPS {
-        let _ = slot.compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst);
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        if self.0 == 0 {
+            return;
+        }
+        for slot in &CHILDREN {
+            if slot
+                .compare_exchange(self.0, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
     }
 }
 
@@ -139,13 +173,15 @@ extern "C" fn on_signal(signal: libc::c_int) {
         // re-raises this signal once it is.
         return;
     }
-    for slot in &GROUPS {
-        let group = slot.load(Ordering::SeqCst);
-        if group > 0 {
-            // kill(2) is async-signal-safe; rustix makes the raw system call.
-            if let Some(group) = rustix::process::Pid::from_raw(group) {
+    for slot in &CHILDREN {
+        let target = slot.load(Ordering::SeqCst);
+        // kill(2) is async-signal-safe; rustix makes the raw system call.
+        if target < 0 {
+            if let Some(group) = rustix::process::Pid::from_raw(-target) {
                 let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
             }
+        } else if let Some(pid) = rustix::process::Pid::from_raw(target) {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
         }
     }
     for slot in &TEMPS {

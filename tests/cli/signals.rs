@@ -40,3 +40,83 @@ fn a_signal_removes_the_temp_file_of_a_write_in_progress() {
         "the child did not run"
     );
 }
+
+/// The ssh of `kubeconfig fetch` (a one-shot child left in nestor's own process group, so
+/// that it can still ask the terminal for a passphrase) goes with nestor when a signal ends
+/// it: here a stub that would sleep 30 s. nestor dies of the signal itself.
+#[test]
+fn a_signal_takes_a_running_ssh_along() {
+    use crate::support::*;
+    use std::fs;
+    use std::time::{Duration, Instant};
+    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
+        let bed = Bed::new();
+        bed.write_stack("dirqual", PROD_DECLARED);
+        bed.select("dirqual");
+        fs::create_dir_all(bed.repo.join("bootstrap")).expect("mkdir");
+        fs::write(
+            bed.repo.join("bootstrap/hosts.yaml"),
+            "all:\n  children:\n    control_plane:\n      hosts:\n        dirqual1:\n          ansible_host: 10.67.2.11\n",
+        )
+        .expect("inventory");
+        // A copy of sleep under the bed's path: the running stub is recognisable by that path.
+        let nap = bed.bin.join("nap");
+        fs::copy("/bin/sleep", &nap).expect("copy sleep");
+        let ready = bed.tmp.path().join("ssh.pid");
+        bed.stub(
+            "ssh",
+            &format!(
+                "echo $$ > '{}'; exec '{}' 30",
+                ready.display(),
+                nap.display()
+            ),
+        );
+        // The environment of `Bed::cmd`, on a std Command that can be spawned and signalled.
+        let mut nestor = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"))
+            .current_dir(&bed.repo)
+            .env("HOME", &bed.home)
+            .env("PATH", format!("{}:/usr/bin:/bin", bed.bin.display()))
+            .env_remove("KUBECONFIG")
+            .env_remove("NESTOR_STACKS_DIR")
+            .env_remove("NESTOR_KUBECTL")
+            .env_remove("NESTOR_LIMACTL")
+            .env_remove("NESTOR_SSH")
+            .args(["kubeconfig", "fetch", "--no-input"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        // Synchronised on the stub's start, not on a guess of how long that takes.
+        let pid: u32 = loop {
+            if let Some(pid) = fs::read_to_string(&ready)
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+            {
+                break pid;
+            }
+            if let Ok(Some(status)) = nestor.try_wait() {
+                panic!("{signal}: nestor ended ({status:?}) before ssh started");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let status = std::process::Command::new("kill")
+            .args([format!("-{signal}"), nestor.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let status = nestor.wait().expect("wait");
+        assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+        // Gone well before the 30 s it would sleep (a zombie is dead: only not yet reaped).
+        let alive = |pid: u32| {
+            fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| s.rsplit_once(')').map(|(_, rest)| rest.trim().to_string()))
+                .is_some_and(|rest| !rest.starts_with('Z'))
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while alive(pid) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(!alive(pid), "{signal}: the ssh child {pid} outlived nestor");
+    }
+}

@@ -625,6 +625,40 @@ fn nestor_killed_by_a_signal_takes_its_proxy_along() {
     }
 }
 
+/// Not only the proxy: a one-shot kubectl goes with nestor too — here the processes path's
+/// `kubectl get nodes`, the real kubectl (and whatever a dispatcher started) waiting on a
+/// server that does not answer for minutes, with a request timeout longer than that.
+#[test]
+fn nestor_killed_by_a_signal_takes_its_one_shot_kubectl_along() {
+    let k = kubectl_or_skip!();
+    for signal in ["TERM", "INT", "HUP"] {
+        let bed = Bed::prod("dirqual", &["/api/v1/nodes=hang:300"], k.clone());
+        let mut nestor = spawn_preview(
+            &bed,
+            &bed.kubectl,
+            Some("processes"),
+            &["--request-timeout", "120s"],
+        );
+        // Every kubectl nestor runs names the bed's kubeconfig on its command line.
+        let marker = bed.home.display().to_string();
+        until_ready(&bed, &mut nestor, "kubectl asked for the nodes", || {
+            bed.server
+                .audit()
+                .iter()
+                .any(|e| e.path == "/api/v1/nodes")
+                .then_some(())
+        });
+        let running: Vec<Proc> = processes()
+            .into_iter()
+            .filter(|p| p.cmdline.contains(&marker))
+            .collect();
+        assert!(!running.is_empty(), "no kubectl running to be killed");
+        signal_and_reap(&mut nestor, signal);
+        let alive = wait_until_gone(|p| p.cmdline.contains(&marker));
+        assert!(alive.is_empty(), "{signal}: {alive:?} (of {running:?})");
+    }
+}
+
 /// `kubectl-nestor -v ARGS` under a pseudo-terminal (`script`), `answer` typed at the prompt.
 fn under_tty(bed: &Bed, args: &str, answer: &str) -> Run {
     use std::io::Write;

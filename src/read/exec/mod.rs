@@ -1,8 +1,9 @@
 //! The process layer: the ONLY code that spawns processes (SPEC §9). It resolves the tool,
 //! checks the argv against the read-only allowlist before spawning, passes argv vectors
 //! (never a shell), bounds every child by the request timeout (killing its whole process
-//! group when it runs over), treats a signal as a failure, and prints redacted argv with
-//! `-v`. Tool modules only build argv.
+//! group when it runs over), registers every child while it runs so that a signal ending
+//! nestor takes it along (`crate::signals`), treats a signal as a failure, and prints redacted
+//! argv with `-v`. Tool modules only build argv.
 
 pub mod allowlist;
 pub mod hermetic;
@@ -233,7 +234,27 @@ impl Runner {
                 }
                 Ok(())
             });
-        let handle = expression.start().map_err(|e| {
+        // Killed with nestor if a signal ends it (signals.rs), like a service: the group, or
+        // ssh alone (it shares nestor's group). The signals are held between the spawn and
+        // the tracking; `tracked` lives until the child is reaped below.
+        let held = crate::signals::Held::new();
+        let started_child = expression.start();
+        let tracked: Vec<crate::signals::Tracked> = match &started_child {
+            Ok(handle) => handle
+                .pids()
+                .into_iter()
+                .map(|pid| {
+                    if own_group {
+                        crate::signals::Tracked::group(pid)
+                    } else {
+                        crate::signals::Tracked::process(pid)
+                    }
+                })
+                .collect(),
+            Err(_) => vec![],
+        };
+        drop(held);
+        let handle = started_child.map_err(|e| {
             fail(Failure::Spawn {
                 detail: e.to_string(),
             })
@@ -256,6 +277,7 @@ impl Runner {
                 }
                 let _ = handle.kill();
                 let stderr = handle.wait().map(redacted_stderr).unwrap_or_default();
+                drop(tracked);
                 self.trace(&format!(
                     "exec: killed after {:.1}s: {shown}",
                     started.elapsed().as_secs_f64()
@@ -266,6 +288,7 @@ impl Runner {
                 }));
             }
         };
+        drop(tracked);
         self.trace(&format!(
             "exec: {} in {:.2}s: {}",
             describe_status(&output),

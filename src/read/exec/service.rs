@@ -6,8 +6,9 @@
 //!
 //! The child runs in a process group of its own (so a wrapper's or dispatcher's children go
 //! with it), which also keeps the terminal's Ctrl-C from reaching it. So that nestor killed by
-//! a signal leaves no proxy behind: SIGINT, SIGTERM and SIGHUP first kill every live service
-//! group, then take their default action; and on Linux the child gets
+//! a signal leaves no proxy behind: SIGINT, SIGTERM and SIGHUP first kill every live child
+//! (`crate::signals`; one-shot runs are registered the same way), then take their default
+//! action; and on Linux the child gets
 //! `PR_SET_PDEATHSIG=SIGKILL` (it covers SIGKILL of nestor too, but only for a kubectl
 //! executed directly: the Cloud SDK dispatcher's Go runtime re-executes from another thread,
 //! which drops the setting).
@@ -32,6 +33,8 @@ pub struct Service {
     started: Instant,
     verbose: bool,
     reaped: bool,
+    /// Killed with nestor by a signal until it is reaped.
+    tracked: Option<crate::signals::Tracked>,
 }
 
 impl Runner {
@@ -74,9 +77,10 @@ impl Runner {
         // child starts with an empty mask; std resets it).
         let held = crate::signals::Held::new();
         let spawned = command.spawn();
-        if let Ok(child) = &spawned {
-            crate::signals::track_group(child.id());
-        }
+        let tracked = spawned
+            .as_ref()
+            .ok()
+            .map(|child| crate::signals::Tracked::group(child.id()));
         drop(held);
         let child = spawned.map_err(|e| {
             fail(Failure::Spawn {
@@ -90,6 +94,7 @@ impl Runner {
             started: Instant::now(),
             verbose: self.verbose,
             reaped: false,
+            tracked,
         })
     }
 }
@@ -118,7 +123,7 @@ impl Service {
             }
         };
         self.reaped = true;
-        crate::signals::untrack_group(self.child.id());
+        self.tracked = None;
         let stderr = String::new();
         Some(match (status.code(), status.signal()) {
             (Some(code), _) => Failure::Exit { code, stderr },
@@ -136,7 +141,7 @@ impl Drop for Service {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
-        crate::signals::untrack_group(self.child.id());
+        self.tracked = None;
         if self.verbose {
             use std::io::Write;
             let _ = writeln!(
