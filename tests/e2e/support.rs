@@ -415,10 +415,26 @@ pub fn assert_read_only(server: &Server) {
     );
 }
 
-/// A loopback port with nothing listening on it (bound, then closed).
+/// A loopback port where a connection is refused, reserved for the rest of the run: a TCP
+/// socket bound to it and never listening (so a connect gets a reset) and never closed. A
+/// port bound and then released, as before, was free for anyone: while the suite runs beside
+/// other suites, replay servers bind port 0 all the time, and the next bind on the machine
+/// returns the port just released about once in 3000; a server taking it turned "connection
+/// refused" into a real cluster (a `wait` then reached it, or waited its whole timeout), and
+/// that test's requests landed in another test's audit. Bound, the port is also never picked
+/// as the local end of an outgoing connection (no self-connect).
 pub fn closed_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    l.local_addr().expect("addr").port()
+    use rustix::net::{bind, getsockname, socket, AddressFamily, SocketAddrAny, SocketType};
+    let fd = socket(AddressFamily::INET, SocketType::STREAM, None).expect("socket");
+    let any = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    bind(&fd, &any).expect("bind 127.0.0.1:0");
+    let bound: std::net::SocketAddr = getsockname(&fd)
+        .ok()
+        .and_then(|a: SocketAddrAny| a.try_into().ok())
+        .expect("getsockname");
+    // Kept for the whole run: the reservation is the point (one descriptor per call).
+    std::mem::forget(fd);
+    bound.port()
 }
 
 /// The layer states of a Preview document, as (id, state).
