@@ -21,35 +21,23 @@ static CHILDREN: [AtomicI32; 128] = [const { AtomicI32::new(0) }; 128];
 static TEMPS: [AtomicPtr<libc::c_char>; 4] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
 static INSTALL: Once = Once::new();
 /// Spawns in progress (between spawn and tracking), and a signal that arrived meanwhile on
-/// another thread: it waits until the child is tracked (the last `Held` re-raises it).
+/// any thread: it waits until the child is tracked (the last `Held` re-raises it).
 static SPAWNING: AtomicUsize = AtomicUsize::new(0);
 static PENDING: AtomicI32 = AtomicI32::new(0);
 
-/// The three signals blocked in this thread (the handler installed first) until drop, when
-/// a pending one is delivered: nothing may end nestor between spawning a child and tracking
-/// it.
-pub struct Held(Option<libc::sigset_t>);
+/// A spawn in progress, from just before the spawn until the child is tracked: a signal
+/// caught meanwhile, on any thread (this one included), is only marked pending, and the
+/// last `Held` to go re-raises it, when the handler knows every child. No signal mask is
+/// involved on purpose: a child inherits the spawning thread's mask (std does not reset it),
+/// and a kubectl or ssh started with SIGINT/SIGTERM/SIGHUP blocked would ignore the
+/// terminal's Ctrl-C and a plain `kill`.
+pub struct Held(());
 
 impl Held {
-    #[allow(unsafe_code)]
     pub fn new() -> Held {
         INSTALL.call_once(install);
-        // SAFETY: sigset_t values we own, filled by sigemptyset/sigaddset; pthread_sigmask
-        // only changes this thread's mask and writes the old one into `old`.
-        unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            let mut old: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                libc::sigaddset(&mut set, signal);
-            }
-            SPAWNING.fetch_add(1, Ordering::SeqCst);
-            if libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old) == 0 {
-                Held(Some(old))
-            } else {
-                Held(None)
-            }
-        }
+        SPAWNING.fetch_add(1, Ordering::SeqCst);
+        Held(())
     }
 }
 
@@ -62,12 +50,6 @@ impl Default for Held {
 impl Drop for Held {
     #[allow(unsafe_code)]
     fn drop(&mut self) {
-        if let Some(old) = self.0.take() {
-            // SAFETY: restores the mask saved by `new` for this thread.
-            unsafe {
-                libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-            }
-        }
         // The handler stores PENDING before it looks at SPAWNING: whichever order the two
         // threads run in, a deferred signal is seen here or the handler does not defer it.
         if SPAWNING.fetch_sub(1, Ordering::SeqCst) == 1 {
@@ -95,7 +77,8 @@ impl Tracked {
         Tracked::new(i32::try_from(pid).map_or(0, |p| -p))
     }
 
-    /// The process `pid` alone (a child left in nestor's own process group).
+    /// The process `pid` alone (a child left in nestor's own process group: ssh). It gets
+    /// SIGTERM, not SIGKILL, so that it can restore a terminal it was prompting on.
     pub fn process(pid: u32) -> Tracked {
         Tracked::new(i32::try_from(pid).unwrap_or(0))
     }
@@ -181,7 +164,9 @@ extern "C" fn on_signal(signal: libc::c_int) {
                 let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
             }
         } else if let Some(pid) = rustix::process::Pid::from_raw(target) {
-            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            // A lone process is ssh, which may hold the terminal with echo off (a passphrase
+            // prompt): SIGTERM lets it restore the terminal before it exits; SIGKILL would not.
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
         }
     }
     for slot in &TEMPS {

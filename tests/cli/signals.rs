@@ -43,7 +43,8 @@ fn a_signal_removes_the_temp_file_of_a_write_in_progress() {
 
 /// The ssh of `kubeconfig fetch` (a one-shot child left in nestor's own process group, so
 /// that it can still ask the terminal for a passphrase) goes with nestor when a signal ends
-/// it: here a stub that would sleep 30 s. nestor dies of the signal itself.
+/// it: here a stub that would sleep 30 s, started with no signal blocked (it gets SIGTERM,
+/// so that a real ssh restores the terminal). nestor dies of the signal itself.
 #[test]
 fn a_signal_takes_a_running_ssh_along() {
     use crate::support::*;
@@ -99,6 +100,22 @@ fn a_signal_takes_a_running_ssh_along() {
             }
             std::thread::sleep(Duration::from_millis(20));
         };
+        // The child starts with none of the three signals blocked (a mask held in nestor's
+        // spawning thread would be inherited: Ctrl-C and `kill` would not reach it).
+        let blocked = fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("SigBlk:").map(|v| v.trim().to_string()))
+            })
+            .and_then(|hex| u64::from_str_radix(&hex, 16).ok())
+            .expect("SigBlk of the ssh child");
+        let three = (1 << (1 - 1)) | (1 << (2 - 1)) | (1 << (15 - 1));
+        assert_eq!(
+            blocked & three,
+            0,
+            "{signal}: ssh started with SigBlk {blocked:#x}"
+        );
         let status = std::process::Command::new("kill")
             .args([format!("-{signal}"), nestor.id().to_string()])
             .status()

@@ -235,8 +235,8 @@ impl Runner {
                 Ok(())
             });
         // Killed with nestor if a signal ends it (signals.rs), like a service: the group, or
-        // ssh alone (it shares nestor's group). The signals are held between the spawn and
-        // the tracking; `tracked` lives until the child is reaped below.
+        // ssh alone (it shares nestor's group). A signal caught between the spawn and the
+        // tracking waits for it; `tracked` lives until the child is reaped below.
         let held = crate::signals::Held::new();
         let started_child = expression.start();
         let tracked: Vec<crate::signals::Tracked> = match &started_child {

@@ -73,8 +73,8 @@ impl Runner {
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         die_with_parent(&mut command);
         // A SIGTERM between the spawn and the tracking would kill nestor before it knows the
-        // group to take along: hold the three signals back in this thread until it does (the
-        // child starts with an empty mask; std resets it).
+        // group to take along: a signal caught until it does waits (`Held`, no signal mask:
+        // the child would inherit it).
         let held = crate::signals::Held::new();
         let spawned = command.spawn();
         let tracked = spawned
