@@ -566,7 +566,9 @@ fn spawn_preview(bed: &Bed, kubectl: &Path, read_path: Option<&str>, args: &[&st
         Some(p) => c.env("NESTOR_READ_PATH", p),
         None => c.env_remove("NESTOR_READ_PATH"),
     };
-    c.spawn().expect("spawn kubectl-nestor")
+    crate::common_signals::with_default_signals(&mut c)
+        .spawn()
+        .expect("spawn kubectl-nestor")
 }
 
 /// Wait for `ready` (polled every 20 ms) while nestor runs: synchronised on the event, not
