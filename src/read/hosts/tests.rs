@@ -23,19 +23,23 @@ fn ids() -> Vec<String> {
     vec!["etcd-backup".into(), "sshd-hardening".into()]
 }
 
-#[test]
-fn plan_resolves_groups_and_merges_checks_per_host() {
-    let p = plan(
+/// The hosts plan of the etcd-backup and sshd-hardening layers over inventory `text`.
+fn plan_of(text: &str, timeout_secs: u64, batch: bool) -> Result<HostPlan> {
+    plan(
         &catalog(),
         &ids(),
-        &inventory(INV),
+        &inventory(text),
         None,
         Path::new("/repo"),
         None,
-        Duration::from_secs(10),
-        true,
+        Duration::from_secs(timeout_secs),
+        batch,
     )
-    .unwrap();
+}
+
+#[test]
+fn plan_resolves_groups_and_merges_checks_per_host() {
+    let p = plan_of(INV, 10, true).unwrap();
     assert_eq!(
         p.groups["control_plane"],
         Ok(vec!["cp1".into(), "cp2".into()])
@@ -70,17 +74,7 @@ fn plan_resolves_groups_and_merges_checks_per_host() {
 
 #[test]
 fn every_built_command_passes_the_allowlist_and_sudo_is_not_for_root() {
-    let p = plan(
-        &catalog(),
-        &ids(),
-        &inventory(INV),
-        None,
-        Path::new("/repo"),
-        None,
-        Duration::from_secs(3),
-        false,
-    )
-    .unwrap();
+    let p = plan_of(INV, 3, false).unwrap();
     for job in &p.jobs {
         for check in &job.checks {
             let argv = check_argv(job, check);
@@ -269,17 +263,7 @@ fn hostile_inventory_values_are_refused_before_any_ssh() {
         ("ansible_user", "ops`id`", "is not a plain login name"),
     ] {
         let text = format!("all:\n  children:\n    control_plane:\n      hosts:\n        cp1:\n          {var}: '{value}'\n");
-        let e = plan(
-            &catalog(),
-            &ids(),
-            &inventory(&text),
-            None,
-            Path::new("/repo"),
-            None,
-            Duration::from_secs(3),
-            true,
-        )
-        .unwrap_err();
+        let e = plan_of(&text, 3, true).unwrap_err();
         assert!(e.message.contains(needle), "{value}: {}", e.message);
         assert!(e.message.contains("no host was contacted"), "{}", e.message);
     }
@@ -288,17 +272,7 @@ fn hostile_inventory_values_are_refused_before_any_ssh() {
 #[test]
 fn a_missing_group_is_an_unknown_read_not_an_error() {
     let text = "all:\n  hosts:\n    h1:\n";
-    let p = plan(
-        &catalog(),
-        &ids(),
-        &inventory(text),
-        None,
-        Path::new("/repo"),
-        None,
-        Duration::from_secs(3),
-        true,
-    )
-    .unwrap();
+    let p = plan_of(text, 3, true).unwrap();
     let f = p.groups["control_plane"].as_ref().unwrap_err();
     assert!(
         f.message
