@@ -28,7 +28,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::sshd::{free_port, keygen, public_key, require, start_sshd_with, Sshd, SSH, SSH_KEYGEN};
+use crate::sshd::{
+    free_port, keygen, public_key, require, ssh_client, start_sshd_with, Sshd, SSH, SSH_KEYGEN,
+};
 use crate::support::*;
 
 /// Sourced by the stubs: append `NAME\x1fARG...` to the host's calls.log in ONE write, since
@@ -279,29 +281,7 @@ fn fleet(spec: &[(&str, &str, Option<&str>, bool)]) -> Fleet {
         });
     }
     fs::write(&known_hosts, known).expect("known_hosts");
-    let config = work.join("ssh_config");
-    fs::write(
-        &config,
-        format!(
-            "Host *\n  UserKnownHostsFile {}\n  IdentityFile {}\n  IdentitiesOnly yes\n",
-            known_hosts.display(),
-            key.display()
-        ),
-    )
-    .expect("ssh_config");
-    let wrapper = work.join("ssh-wrapper");
-    fs::write(
-        &wrapper,
-        format!(
-            // Hosts are read in parallel: the line is written with ONE write, so that two
-            // wrappers never interleave their logs.
-            "#!/bin/sh\nsep=$(printf '\\037')\nline=ssh\nfor a in \"$@\"; do line=\"$line$sep$a\"; done\nprintf '%s\\n' \"$line\" >> '{log}'\nexec {SSH} -F '{config}' \"$@\"\n",
-            log = bed.log.display(),
-            config = config.display()
-        ),
-    )
-    .expect("wrapper");
-    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let wrapper = ssh_client(&work, &known_hosts, &key, &bed.log);
 
     let mut groups: Vec<(&str, String)> = Vec::new();
     for ((name, group, user, _), host) in spec.iter().zip(&hosts) {

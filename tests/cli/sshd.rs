@@ -80,6 +80,35 @@ pub(crate) fn public_key(pub_file: &Path) -> String {
         .join(" ")
 }
 
+/// The ssh client the tests hand nestor as `NESTOR_SSH`: an `ssh_config` naming the test's
+/// known_hosts and key (OpenSSH reads ~/.ssh from passwd, not $HOME), and a wrapper that logs
+/// its argv (words joined by \037) to `log` in ONE write, since ssh runs in parallel, then
+/// execs ssh with that config. Returns the wrapper.
+pub(crate) fn ssh_client(work: &Path, known_hosts: &Path, key: &Path, log: &Path) -> PathBuf {
+    let config = work.join("ssh_config");
+    fs::write(
+        &config,
+        format!(
+            "Host *\n  UserKnownHostsFile {}\n  IdentityFile {}\n  IdentitiesOnly yes\n",
+            known_hosts.display(),
+            key.display()
+        ),
+    )
+    .expect("ssh_config");
+    let wrapper = work.join("ssh-wrapper");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nsep=$(printf '\\037')\nline=ssh\nfor a in \"$@\"; do line=\"$line$sep$a\"; done\nprintf '%s\\n' \"$line\" >> '{log}'\nexec {SSH} -F '{config}' \"$@\"\n",
+            log = log.display(),
+            config = config.display()
+        ),
+    )
+    .expect("wrapper");
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
+    wrapper
+}
+
 /// Start sshd in `dir` accepting `client_pub` for any user (the test runs as root).
 fn start_sshd(dir: &Path, client_pub: &Path) -> Sshd {
     start_sshd_with(dir, client_pub, "")
@@ -185,27 +214,7 @@ fn loopback() -> Loopback {
         ),
     )
     .expect("known_hosts");
-    let config = work.join("ssh_config");
-    fs::write(
-        &config,
-        format!(
-            "Host *\n  UserKnownHostsFile {}\n  IdentityFile {}\n  IdentitiesOnly yes\n",
-            known_hosts.display(),
-            key.display()
-        ),
-    )
-    .expect("ssh_config");
-    let wrapper = work.join("ssh-wrapper");
-    fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\n{{ printf 'ssh'; for a in \"$@\"; do printf '\\037%s' \"$a\"; done; echo; }} >> '{log}'\nexec {SSH} -F '{config}' \"$@\"\n",
-            log = bed.log.display(),
-            config = config.display()
-        ),
-    )
-    .expect("wrapper");
-    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let wrapper = ssh_client(&work, &known_hosts, &key, &bed.log);
 
     let remote = work.join("etc-kubernetes/admin.conf");
     fs::create_dir_all(remote.parent().expect("parent")).expect("mkdir");
