@@ -259,7 +259,6 @@ fn dechunk(mut raw: &[u8]) -> Result<Vec<u8>, HttpError> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use std::os::unix::net::UnixListener;
 
     #[test]
     fn content_length_body() {
@@ -323,36 +322,25 @@ mod tests {
         );
     }
 
-    /// A one-shot server on a unix socket: checks the request, answers `answer` (in two
-    /// writes, so the reader must loop), then keeps the connection open for `linger`.
+    /// The proxy's side: checks the request, answers `answer` in two writes (so the reader
+    /// must loop), then keeps the connection open for `linger`.
     fn serve(answer: &'static [u8], linger: Duration) -> (tempfile::TempDir, std::path::PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("s");
-        let listener = UnixListener::bind(&socket).unwrap();
-        std::thread::spawn(move || {
-            let (mut conn, _) = listener.accept().unwrap();
-            let mut request = Vec::new();
-            let mut byte = [0u8; 1];
-            while !request.ends_with(b"\r\n\r\n") {
-                if conn.read(&mut byte).unwrap_or(0) == 0 {
-                    return;
-                }
-                request.push(byte[0]);
-            }
-            let text = String::from_utf8_lossy(&request).into_owned();
+        fn check(text: &str) {
             assert!(
                 text.starts_with("GET /api/v1/nodes?x=1 HTTP/1.1\r\n"),
                 "{text}"
             );
             assert!(text.contains("\r\nHost: localhost\r\n"), "{text}");
             assert!(text.contains("\r\nAccept: application/json\r\n"), "{text}");
-            let half = answer.len() / 2;
-            let _ = conn.write_all(&answer[..half]);
-            std::thread::sleep(Duration::from_millis(20));
-            let _ = conn.write_all(&answer[half..]);
-            std::thread::sleep(linger);
-        });
-        (dir, socket)
+        }
+        let half = answer.len().div_ceil(2);
+        crate::read::test_socket::serve(
+            answer.to_vec(),
+            half,
+            Duration::from_millis(20),
+            linger,
+            check,
+        )
     }
 
     #[test]

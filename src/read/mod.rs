@@ -14,3 +14,5 @@ pub mod proxy;
 pub mod reader;
 pub mod ssh;
 pub mod stream;
+#[cfg(test)]
+mod test_socket;

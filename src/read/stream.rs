@@ -249,30 +249,11 @@ impl Body {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use std::os::unix::net::UnixListener;
     use std::time::Duration;
 
+    /// The proxy's side: answers `answer` in writes of 7 bytes, then closes.
     fn serve(answer: Vec<u8>) -> (tempfile::TempDir, std::path::PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("s");
-        let listener = UnixListener::bind(&socket).unwrap();
-        std::thread::spawn(move || {
-            let (mut conn, _) = listener.accept().unwrap();
-            let mut request = Vec::new();
-            let mut byte = [0u8; 1];
-            while !request.ends_with(b"\r\n\r\n") {
-                if conn.read(&mut byte).unwrap_or(0) == 0 {
-                    return;
-                }
-                request.push(byte[0]);
-            }
-            for piece in answer.chunks(7) {
-                if conn.write_all(piece).is_err() {
-                    return;
-                }
-            }
-        });
-        (dir, socket)
+        crate::read::test_socket::serve(answer, 7, Duration::ZERO, Duration::ZERO, |_| {})
     }
 
     fn body_of(answer: &[u8], cap: u64) -> (u16, io::Result<String>, bool) {
