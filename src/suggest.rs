@@ -20,9 +20,11 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
     }
 }
 
-/// A serde_norway error taken apart: where (line, column), the path of the value serde
-/// names (`nodes[1].role`, `[0].detect[0]`, without the root dot) and the bare message.
-/// The topology, catalog and kubeconfig readers each word it their own way from these.
+/// A yaml_serde error taken apart: where (line, column: the crate's typed
+/// `Error::location`), the path of the value serde names (`nodes[1].role`, `[0].detect[0]`,
+/// without the root dot) and the bare message. The path and the unknown word are only in
+/// serde's message text: this is the ONE place that reads it. The topology, catalog and
+/// kubeconfig readers each word the problem their own way from these.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlProblem {
     pub location: Option<(usize, usize)>,
@@ -31,10 +33,10 @@ pub struct YamlProblem {
 }
 
 impl YamlProblem {
-    pub fn of(e: &serde_norway::Error) -> YamlProblem {
+    pub fn of(e: &yaml_serde::Error) -> YamlProblem {
         let full = e.to_string();
         let location = e.location().map(|l| (l.line(), l.column()));
-        // serde_norway appends " at line L column C".
+        // yaml_serde appends " at line L column C" (the location, already taken typed).
         let message = match full.rfind(" at line ") {
             Some(i) => &full[..i],
             None => full.as_str(),
@@ -93,7 +95,7 @@ mod tests {
         struct Doc {
             nodes: Vec<Node>,
         }
-        let e = serde_norway::from_str::<Doc>("nodes:\n  - name: a\n    nmae: b\n").err();
+        let e = yaml_serde::from_str::<Doc>("nodes:\n  - name: a\n    nmae: b\n").err();
         let p = e.map(|e| YamlProblem::of(&e));
         let p = p.as_ref();
         assert_eq!(p.and_then(|p| p.path.as_deref()), Some("nodes[0]"));

@@ -27,7 +27,7 @@ pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
                 s
             })
             .map_err(|e| Error::internal(format!("cannot encode JSON: {e}")))?,
-        Format::Yaml => serde_norway::to_string(doc)
+        Format::Yaml => yaml_serde::to_string(doc)
             .map_err(|e| Error::internal(format!("cannot encode YAML: {e}")))?,
         Format::Text => return Err(Error::internal("document() called for text output")),
     };

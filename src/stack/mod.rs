@@ -118,7 +118,7 @@ fn is_catalog_file(p: &Path) -> bool {
         .ok()
         .and_then(Result::ok)
         .and_then(|b| String::from_utf8(b).ok())
-        .and_then(|t| serde_norway::from_str::<serde_norway::Value>(&t).ok())
+        .and_then(|t| yaml_serde::from_str::<yaml_serde::Value>(&t).ok())
         .is_some_and(|v| v.is_sequence())
 }
 

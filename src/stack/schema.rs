@@ -3,7 +3,7 @@
 //! file, the line and column, and the nearest valid key.
 //!
 //! Validation runs inside deserialization (the validated newtypes below read a small
-//! per-parse context) so that serde_norway attaches the position of the offending value.
+//! per-parse context) so that yaml_serde attaches the position of the offending value.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -135,55 +135,51 @@ pub fn parse(
             "a topology needs at least `name:` and `target_kind:`; see examples/stacks/",
         ))
     } else {
-        serde_norway::from_str::<RawTopology>(text).map_err(|e| yaml_error(&e, file))
+        yaml_serde::from_str::<RawTopology>(text).map_err(|e| yaml_error(&e, file))
     };
     CONTEXT.with(|c| *c.borrow_mut() = ParseContext::default());
     parsed
 }
 
-/// Turn a serde_norway error into `file:line:col: message` with a did-you-mean hint.
-pub fn yaml_error(e: &serde_norway::Error, file: &Path) -> Error {
+/// Turn a yaml_serde error into `file:line:col: message` with a did-you-mean hint.
+pub fn yaml_error(e: &yaml_serde::Error, file: &Path) -> Error {
     // The key path serde names ("nodes[1].role") is dropped: the position says it better.
     let problem = crate::suggest::YamlProblem::of(e);
     let position = match problem.location {
         Some((line, column)) => format!("{}:{line}:{column}", file.display()),
         None => file.display().to_string(),
     };
-    let (message, hint) = explain(&problem.message);
+    let (message, hint) = explain(&problem);
     Error::input(format!("{position}: {message}"), hint)
 }
 
 /// Rewrite serde's wording into ours and pick a hint.
-fn explain(message: &str) -> (String, String) {
-    if let Some(rest) = message.strip_prefix("unknown field `") {
-        let key = rest.split('`').next().unwrap_or_default();
-        let valid: &[&str] = if rest.contains("`role`") {
-            NODE_KEYS
-        } else if rest.contains("`instance_prefix`") && !rest.contains("`nodes`") {
-            LIMA_KEYS
-        } else {
-            TOPOLOGY_KEYS
-        };
-        return (
-            format!(
-                "unknown key `{key}`{}",
-                did_you_mean(key, valid.iter().copied())
-            ),
-            format!("valid keys here: {}", valid.join(", ")),
-        );
-    }
-    if let Some(rest) = message.strip_prefix("unknown variant `") {
-        let word = rest.split('`').next().unwrap_or_default();
-        let valid: &[&str] = if rest.contains("`prod`") {
+fn explain(problem: &crate::suggest::YamlProblem) -> (String, String) {
+    let message = problem.message.as_str();
+    if let Some((variant, word, expected)) = problem.unknown_word() {
+        if !variant {
+            let valid: &[&str] = if expected.contains(&"role") {
+                NODE_KEYS
+            } else if expected.contains(&"instance_prefix") && !expected.contains(&"nodes") {
+                LIMA_KEYS
+            } else {
+                TOPOLOGY_KEYS
+            };
+            return (
+                format!(
+                    "unknown key `{word}`{}",
+                    did_you_mean(word, valid.iter().copied())
+                ),
+                format!("valid keys here: {}", valid.join(", ")),
+            );
+        }
+        let kind = expected.contains(&"prod");
+        let valid: &[&str] = if kind {
             &["lima", "prod"]
         } else {
             &["control-plane", "worker"]
         };
-        let what = if rest.contains("`prod`") {
-            "target_kind"
-        } else {
-            "role"
-        };
+        let what = if kind { "target_kind" } else { "role" };
         return (
             format!(
                 "unknown {what} `{word}`{}",

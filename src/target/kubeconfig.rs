@@ -160,21 +160,24 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             "fetch it again with `kubectl nestor kubeconfig fetch`",
         ));
     }
-    let file: File = serde_norway::from_str(text).map_err(|e| {
+    let file: File = yaml_serde::from_str(text).map_err(|e| {
         // The YAML error may quote the file's content: keep only its position, and the
         // structural complaint (an unknown, missing or duplicate key) that names no value.
-        let at = e
-            .location()
-            .map(|l| format!(" (line {}, column {})", l.line(), l.column()))
+        let problem = crate::suggest::YamlProblem::of(&e);
+        let at = problem
+            .location
+            .map(|(line, column)| format!(" (line {line}, column {column})"))
             .unwrap_or_default();
-        let full = e.to_string();
-        // `clusters[0]: unknown field `context`, expected ... at line 5 column 3`.
-        let what = full.split(" at line ").next().unwrap_or_default();
+        // `clusters[0]: unknown field `context`, expected ...`: the path and the complaint.
         let structural = ["unknown field", "missing field", "duplicate field"]
             .iter()
-            .any(|p| what.contains(p));
+            .any(|p| problem.message.contains(p));
+        let what = match &problem.path {
+            Some(path) => format!("{path}: {}", problem.message),
+            None => problem.message.clone(),
+        };
         let detail = if structural {
-            format!(": {}", crate::output::render::escape(what))
+            format!(": {}", crate::output::render::escape(&what))
         } else {
             String::new()
         };

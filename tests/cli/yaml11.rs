@@ -2,7 +2,7 @@
 //! plain (unquoted) scalars by YAML 1.1 rules, then converts the value for a Go `string`
 //! field back to text. So an unquoted `sha256: 0000…0` is first the INTEGER 0 (a run of digits
 //! starting with 0 is octal in YAML 1.1) and reaches krew's validator as the string "0";
-//! `yes` becomes "true", `0x1f` becomes "31". YAML 1.2 readers (serde_norway here) keep such
+//! `yes` becomes "true", `0x1f` becomes "31". YAML 1.2 readers (yaml_serde here) keep such
 //! values as written, which is how a broken manifest passed this project's tests before.
 //!
 //! [`load`] parses with yaml-rust2's event parser (which reports each scalar's style), and

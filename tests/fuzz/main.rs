@@ -277,7 +277,7 @@ enum Edit {
     Replace(u32, &'static str),
     Insert(u32, &'static str),
     /// `depth` openers then as many closers, at a position: deep but balanced nesting (far
-    /// past the 128 levels serde_json and serde_norway accept).
+    /// past the 128 levels serde_json and yaml_serde accept).
     Nest(u32, u32, u8),
     /// A slice of up to 1 KiB repeated up to 16 times.
     Repeat(u32, u16, u8),

@@ -393,7 +393,7 @@ mod tests {
     use super::*;
 
     fn check(yaml: &str) -> std::result::Result<HostCheck, String> {
-        serde_norway::from_str::<HostCheck>(yaml).map_err(|e| e.to_string())
+        yaml_serde::from_str::<HostCheck>(yaml).map_err(|e| e.to_string())
     }
 
     #[test]

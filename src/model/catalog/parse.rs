@@ -11,7 +11,7 @@ pub(super) fn parse_layers(text: &str, file: &str) -> Result<Vec<(Layer, Origin)
     if blank {
         return Ok(Vec::new());
     }
-    let layers: Vec<Layer> = serde_norway::from_str(text).map_err(|e| yaml_error(file, &e))?;
+    let layers: Vec<Layer> = yaml_serde::from_str(text).map_err(|e| yaml_error(file, &e))?;
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::with_capacity(layers.len());
     for layer in layers {
@@ -42,8 +42,8 @@ pub(super) fn locate_id(text: &str, id: &str, nth: usize) -> Option<(usize, usiz
         .nth(nth)
 }
 
-/// Turn a serde_norway error into `file:line:column: message` with a did-you-mean.
-pub(super) fn yaml_error(file: &str, e: &serde_norway::Error) -> Error {
+/// Turn a yaml_serde error into `file:line:column: message` with a did-you-mean.
+pub(super) fn yaml_error(file: &str, e: &yaml_serde::Error) -> Error {
     let problem = crate::suggest::YamlProblem::of(e);
     let place = match problem.location {
         Some((line, column)) => format!("{file}:{line}:{column}"),

@@ -11,7 +11,7 @@
 //! [`crate::fs::write_atomically`] puts the bytes in place without a moment where the file is half
 //! written, through a symlink if the stack file is one.
 
-use serde_norway::{Mapping, Value};
+use yaml_serde::{Mapping, Value};
 
 use crate::error::{Error, Result};
 
@@ -59,7 +59,7 @@ pub fn add_kubeconfig_line(original: &[u8], stack: &str) -> Result<Vec<u8>> {
     })?;
     let lines = scan(text, body_start).map_err(|e| refuse(format!("{what} {e}")))?;
 
-    let doc: Value = serde_norway::from_slice(original)
+    let doc: Value = yaml_serde::from_slice(original)
         .map_err(|e| refuse(format!("{what} is not valid YAML: {e}")))?;
     let Value::Mapping(mut expected) = doc else {
         return Err(refuse(format!(
@@ -113,7 +113,7 @@ pub fn add_kubeconfig_line(original: &[u8], stack: &str) -> Result<Vec<u8>> {
 
 /// The defence against a bad edit: `edited` parses to exactly the mapping `expected`.
 fn reads_as(edited: &[u8], expected: &Mapping) -> bool {
-    matches!(serde_norway::from_slice::<Value>(edited), Ok(Value::Mapping(got)) if got == *expected)
+    matches!(yaml_serde::from_slice::<Value>(edited), Ok(Value::Mapping(got)) if got == *expected)
 }
 
 /// The stack name becomes part of a YAML line and a file name: a DNS-1123 label only.

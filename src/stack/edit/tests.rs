@@ -71,7 +71,7 @@ fn golden_prod_topology_gains_exactly_one_line() {
     // byte diff: common prefix up to `at`, common suffix after the line, nothing else
     assert_eq!(&got[..at], &original[..at]);
     assert_eq!(&got[at + LINE.len() + 1..], &original[at..]);
-    let parsed: Value = serde_norway::from_slice(&got).unwrap();
+    let parsed: Value = yaml_serde::from_slice(&got).unwrap();
     assert_eq!(parsed["kubeconfig"], Value::from("~/.kube/dirqual.config"));
     assert_eq!(parsed["name"], Value::from("dirqual"));
     let keys: Vec<&str> = parsed
@@ -264,7 +264,7 @@ fn refuses_invalid_yaml_bad_names_and_bare_cr() {
 #[test]
 fn a_bad_edit_is_caught_by_the_reparse() {
     let original = "name: dirqual\nnotes: |\n  line one\n  line two\ntarget_kind: prod\n";
-    let Value::Mapping(mut expected) = serde_norway::from_str(original).unwrap() else {
+    let Value::Mapping(mut expected) = yaml_serde::from_str(original).unwrap() else {
         panic!("not a mapping")
     };
     expected.insert("kubeconfig".into(), "~/.kube/dirqual.config".into());

@@ -1,7 +1,7 @@
 //! Building an [`Inventory`] from the YAML document: groups, hosts, sections, children
 //! and the depth of each group, as Ansible's `yaml` inventory plugin does.
 
-use serde_norway::{Mapping, Value};
+use yaml_serde::{Mapping, Value};
 
 use super::patterns::{expand_ranges, split_port};
 use super::{Group, Host, Inventory, Vars};

@@ -21,7 +21,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use serde_norway::Value;
+use yaml_serde::Value;
 
 use build::kind_of;
 
@@ -134,7 +134,7 @@ impl Inventory {
             "{shown} must be an Ansible YAML inventory: `all:` with `hosts:`, `vars:` and \
              `children:`; `ansible-inventory -i {shown} --list` shows what Ansible reads"
         );
-        let mut doc: Value = serde_norway::from_str(text).map_err(|e| {
+        let mut doc: Value = yaml_serde::from_str(text).map_err(|e| {
             Error::input(
                 format!("inventory {shown} is not valid YAML: {e}"),
                 format!("fix the YAML syntax of {shown} at the place shown"),

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_norway::Value;
+use yaml_serde::Value;
 
 use super::build::kind_of;
 use super::Inventory;
