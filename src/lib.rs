@@ -16,7 +16,7 @@
 //!   states, the plan, the snapshot format.
 //! - base: `error`, `env` (the captured process environment), `fs` (atomic writes),
 //!   `shell` (quoting), `bounded` (size and depth limits of input files), `redact`
-//!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `usage` (nestor's own CPU and memory).
+//!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `duration` (the one duration parser and formatter), `usage` (nestor's own CPU and memory).
 
 pub mod cli;
 pub mod cmd;
@@ -32,6 +32,7 @@ pub mod model;
 
 pub mod bounded;
 pub mod clock;
+pub mod duration;
 pub mod env;
 pub mod error;
 pub mod fs;

@@ -14,8 +14,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "base",
         &[
-            "error", "env", "fs", "shell", "suggest", "clock", "usage", "bounded", "redact",
-            "signals",
+            "error", "env", "fs", "shell", "suggest", "clock", "duration", "usage", "bounded",
+            "redact", "signals",
         ],
     ),
     ("model", &["model"]),

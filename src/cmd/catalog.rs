@@ -146,7 +146,8 @@ fn host_check_doc(c: &HostCheck) -> CheckDoc {
         } => (
             "newestFile",
             format!(
-                "the newest {dir}/{pattern} younger than {max_age_secs} s and at least {min_size} byte(s)"
+                "the newest {dir}/{pattern} younger than {} and at least {min_size} byte(s)",
+                crate::duration::format(std::time::Duration::from_secs(*max_age_secs))
             ),
         ),
         HostProbe::Sshd { expect } => (

@@ -52,37 +52,14 @@ pub struct Global {
     pub verbose: u8,
 }
 
-/// `10s`, `500ms`, `2m`, or a bare number of seconds; at most 1h.
+/// `10s`, `500ms`, `1m30s`, or a bare number of seconds; at most 1h.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    parse_bounded(s, 3600.0, "1h")
+    crate::duration::parse_flag(s, Duration::from_secs(3600))
 }
 
-/// `wait --timeout`: like [`parse_duration`], with `h` too, at most 24h.
+/// `wait --timeout`: like [`parse_duration`], at most 24h.
 pub fn parse_wait_timeout(s: &str) -> Result<Duration, String> {
-    parse_bounded(s, 86_400.0, "24h")
-}
-
-fn parse_bounded(s: &str, max_secs: f64, max: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration (e.g. 10s, 500ms, 1m)"))?;
-    let secs = match unit {
-        "" | "s" => value,
-        "ms" => value / 1000.0,
-        "m" => value * 60.0,
-        "h" if max_secs > 3600.0 => value * 3600.0,
-        _ if max_secs > 3600.0 => return Err(format!("`{s}`: unit must be ms, s, m or h")),
-        _ => return Err(format!("`{s}`: unit must be ms, s or m")),
-    };
-    if !(secs > 0.0 && secs <= max_secs) {
-        return Err(format!("`{s}` must be more than 0 and at most {max}"));
-    }
-    Ok(Duration::from_secs_f64(secs))
+    crate::duration::parse_flag(s, Duration::from_secs(86_400))
 }
 
 pub struct Context {
@@ -221,6 +198,8 @@ mod tests {
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("ten").is_err());
         assert!(parse_duration("5h").is_err());
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_wait_timeout("2h45m"), Ok(Duration::from_secs(9900)));
         assert_eq!(parse_wait_timeout("2h"), Ok(Duration::from_secs(7200)));
         assert_eq!(parse_wait_timeout("10m"), Ok(Duration::from_secs(600)));
         assert!(parse_wait_timeout("25h").is_err());

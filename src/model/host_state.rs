@@ -280,10 +280,13 @@ fn file_outcome(dir: &str, pattern: &str, max_age: u64, min_size: u64, n: &Newes
     let Some(f) = &n.newest else {
         return Outcome::new(false, format!("no {pattern} in {dir}"), Some(true));
     };
-    let shown_age = age(f.age_secs);
+    let shown_age = crate::duration::rough(f.age_secs);
     let mut problems = Vec::new();
     if f.age_secs > i64::try_from(max_age).unwrap_or(i64::MAX) {
-        problems.push(format!("{shown_age} old (maxAge {})", age(max_age as i64)));
+        problems.push(format!(
+            "{shown_age} old (maxAge {})",
+            crate::duration::format(std::time::Duration::from_secs(max_age))
+        ));
     }
     if f.size < min_size {
         problems.push(format!("{} (minSize {})", size(f.size), size(min_size)));
@@ -355,17 +358,6 @@ fn clean(s: &str) -> String {
             }
         })
         .collect()
-}
-
-/// `45s`, `12m`, `3h`, `9d`.
-pub fn age(secs: i64) -> String {
-    match secs {
-        s if s < 0 => "from the future".to_string(),
-        s if s < 120 => format!("{s}s"),
-        s if s < 120 * 60 => format!("{}m", s / 60),
-        s if s < 48 * 3600 => format!("{}h", s / 3600),
-        s => format!("{}d", s / 86_400),
-    }
 }
 
 /// `0 B`, `512 B`, `24.6 MB` (powers of 1000, as `ls -h --si`).

@@ -252,9 +252,9 @@ fn sshd_hardening_from_sshd_t() {
 
 #[test]
 fn ages_and_sizes_read_like_ls() {
-    assert_eq!(age(45), "45s");
-    assert_eq!(age(3 * 3600 + 5), "3h");
-    assert_eq!(age(9 * 86_400), "9d");
+    assert_eq!(crate::duration::rough(45), "45s");
+    assert_eq!(crate::duration::rough(3 * 3600 + 5), "3h");
+    assert_eq!(crate::duration::rough(9 * 86_400), "9d");
     assert_eq!(size(0), "0 B");
     assert_eq!(size(24_600_000), "24.6 MB");
 }

@@ -208,3 +208,17 @@ fn without_a_stack_the_builtin_catalog_shows_with_a_notice() {
     let out = run(&bed, &["--stack", "nope", "catalog", "list"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
 }
+
+/// A host check's age bound reads as the catalog writes it (`maxAge: 26h`), not in seconds.
+#[test]
+fn show_words_the_age_bound_as_a_duration() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    let out = run(&bed, &["catalog", "show", "etcd-backup"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("/var/lib/etcd-backups/etcd-*.db younger than 26h and at least 1 byte(s)"),
+        "{text}"
+    );
+    assert!(!text.contains("93600"), "{text}");
+}

@@ -3,18 +3,6 @@
 
 use super::*;
 
-/// `90s`, `10m`, `1h30m0s`-ish: whole seconds.
-pub(super) fn human(d: Duration) -> String {
-    let s = d.as_secs();
-    match (s / 3600, (s % 3600) / 60, s % 60) {
-        (0, 0, sec) if d.subsec_millis() == 0 => format!("{sec}s"),
-        (0, 0, _) => format!("{:.1}s", d.as_secs_f64()),
-        (0, m, 0) => format!("{m}m"),
-        (0, m, sec) => format!("{m}m{sec}s"),
-        (h, m, sec) => format!("{h}h{m}m{sec}s"),
-    }
-}
-
 /// Progress on stderr: live lines on a terminal, one line per change otherwise.
 pub(super) struct Progress {
     live: bool,

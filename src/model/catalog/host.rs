@@ -138,21 +138,12 @@ pub fn is_sshd_keyword(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
-/// `26h`, `90m`, `7d`, `3600s`, `1w` → seconds.
+/// `26h`, `90m`, `7d`, `3600s`, `1w`, `1h30m` → whole seconds, at least one.
 pub fn parse_duration(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let split = s.find(|c: char| !c.is_ascii_digit())?;
-    let (n, unit) = s.split_at(split);
-    let n: u64 = n.parse().ok()?;
-    let mult = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        "w" => 604_800,
-        _ => return None,
-    };
-    n.checked_mul(mult).filter(|v| *v > 0)
+    crate::duration::parse(s)
+        .ok()
+        .map(|d| d.as_secs())
+        .filter(|secs| *secs > 0)
 }
 
 /// `1`, `1024`, `10K`, `5M`, `1G` (powers of 1024) → bytes.
