@@ -14,7 +14,7 @@
 //! - `output`: text, JSON and YAML rendering, the report, prompts.
 //! - `model`: pure data and decisions: observations and their parsers, the catalog, layer
 //!   states, the plan, the snapshot format.
-//! - base: `error`, `env` (the captured process environment), `fs` (atomic writes),
+//! - base: `error`, `env` (the captured process environment), `fs` (atomic writes), `pool` (the one bounded worker pool),
 //!   `shell` (quoting), `bounded` (size and depth limits of input files), `redact`
 //!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `duration` (the one duration parser and formatter), `usage` (nestor's own CPU and memory).
 
@@ -36,6 +36,7 @@ pub mod duration;
 pub mod env;
 pub mod error;
 pub mod fs;
+pub mod pool;
 pub mod redact;
 pub mod shell;
 pub mod signals;

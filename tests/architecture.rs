@@ -15,7 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "base",
         &[
             "error", "env", "fs", "shell", "suggest", "clock", "duration", "usage", "bounded",
-            "redact", "signals",
+            "redact", "signals", "pool",
         ],
     ),
     ("model", &["model"]),

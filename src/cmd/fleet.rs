@@ -107,9 +107,12 @@ pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit>
     global.no_input = true;
     let fleet = Context::new(global, env);
 
-    let items = parallel(&files, |file| {
+    let items: Vec<Item> = crate::pool::map(&files, MAX_PARALLEL, |file| {
         preview_one(&fleet, &dir.path, file, detailed_exitcode, no_ssh)
-    });
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     let shared: Vec<SharedEndpoint> =
         isolation::shared_endpoints(&isolation::prod_endpoints(&dir.path, &ctx.env))
             .into_iter()
@@ -154,35 +157,6 @@ pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit>
         f => render::document(f, &list)?,
     }
     Ok(exit_of(worst))
-}
-
-/// Run `f` over `files` on at most [`MAX_PARALLEL`] threads; results in the files' order.
-fn parallel<T: Send>(
-    files: &[std::path::PathBuf],
-    f: impl Fn(&std::path::Path) -> T + Sync,
-) -> Vec<T> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<T>>> = Mutex::new(files.iter().map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..files.len().min(MAX_PARALLEL) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(file) = files.get(i) else { break };
-                let out = f(file);
-                if let Ok(mut s) = slots.lock() {
-                    s[i] = Some(out);
-                }
-            });
-        }
-    });
-    slots
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect()
 }
 
 fn preview_one(

@@ -3,7 +3,6 @@
 //! turned into facts or failed reads (see the parent module and docs/host-checks.md).
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -22,26 +21,13 @@ pub fn read(runner: &Runner, plan: &HostPlan) -> HostObservation {
         groups: plan.groups.clone(),
         ..HostObservation::default()
     };
-    let results: Vec<(String, std::result::Result<HostReading, ReadFailure>)> =
-        std::thread::scope(|s| {
-            let handles: Vec<_> = plan
-                .jobs
-                .iter()
-                .map(|job| (job.name.clone(), s.spawn(move || read_one(runner, job))))
-                .collect();
-            handles
-                .into_iter()
-                .map(|(name, h)| {
-                    let r = h.join().unwrap_or_else(|_| {
-                        Err(ReadFailure::new(
-                            FailureKind::ApiError,
-                            "the ssh thread panicked",
-                        ))
-                    });
-                    (name, r)
-                })
-                .collect()
-        });
+    // One worker per host, as many as there are hosts; each bounds its own ssh.
+    let readings = crate::pool::map(&plan.jobs, plan.jobs.len(), |job| read_one(runner, job));
+    let results = plan
+        .jobs
+        .iter()
+        .zip(readings)
+        .map(|(job, r)| (job.name.clone(), r.unwrap_or_else(|| Err(panicked()))));
     obs.hosts.extend(results);
     obs
 }
@@ -86,56 +72,29 @@ pub fn read_one(runner: &Runner, job: &HostJob) -> std::result::Result<HostReadi
 /// Once an ssh finds the host unreachable, refusing or out of time, the checks not yet
 /// started get that failure instead of waiting out another timeout.
 fn run_checks(runner: &Runner, job: &HostJob) -> Vec<std::result::Result<RemoteRun, ReadFailure>> {
-    let next = AtomicUsize::new(0);
     let down: Mutex<Option<ReadFailure>> = Mutex::new(None);
-    let mut out: Vec<Option<std::result::Result<RemoteRun, ReadFailure>>> =
-        job.checks.iter().map(|_| None).collect();
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..job.checks.len().min(MAX_SSH_PER_HOST))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::SeqCst);
-                        let Some(check) = job.checks.get(i) else {
-                            break;
-                        };
-                        let known = down.lock().map(|d| d.clone()).unwrap_or(None);
-                        let r = match known {
-                            Some(failure) => Err(failure),
-                            None => run_check(runner, job, check),
-                        };
-                        if let Err(f) = &r {
-                            if host_down(f) {
-                                if let Ok(mut d) = down.lock() {
-                                    d.get_or_insert_with(|| f.clone());
-                                }
-                            }
-                        }
-                        done.push((i, r));
-                    }
-                    done
-                })
-            })
-            .collect();
-        for w in workers {
-            for (i, r) in w.join().unwrap_or_default() {
-                if let Some(slot) = out.get_mut(i) {
-                    *slot = Some(r);
+    crate::pool::map(&job.checks, MAX_SSH_PER_HOST, |check| {
+        let known = down.lock().map(|d| d.clone()).unwrap_or(None);
+        let r = match known {
+            Some(failure) => Err(failure),
+            None => run_check(runner, job, check),
+        };
+        if let Err(f) = &r {
+            if host_down(f) {
+                if let Ok(mut d) = down.lock() {
+                    d.get_or_insert_with(|| f.clone());
                 }
             }
         }
-    });
-    out.into_iter()
-        .map(|r| {
-            r.unwrap_or_else(|| {
-                Err(ReadFailure::new(
-                    FailureKind::ApiError,
-                    "the ssh thread panicked",
-                ))
-            })
-        })
-        .collect()
+        r
+    })
+    .into_iter()
+    .map(|r| r.unwrap_or_else(|| Err(panicked())))
+    .collect()
+}
+
+fn panicked() -> ReadFailure {
+    ReadFailure::new(FailureKind::ApiError, "the ssh thread panicked")
 }
 
 /// A failure that says the host, not the check, cannot be read.
