@@ -2,14 +2,16 @@
 //! over its unix socket (SPEC §11). One connection per request (`Connection: close`), so
 //! requests run in parallel on plain threads; the answer is framed by `Content-Length`,
 //! `Transfer-Encoding: chunked` (what the proxy sends when it decompressed a gzip answer),
-//! or the end of the stream. Everything is bounded by a deadline. std only: no TLS, no
+//! or the end of the stream, and decoded by the one decoder in `read::stream`, here into
+//! one buffer under a size cap. Everything is bounded by a deadline. std only: no TLS, no
 //! async runtime — the proxy does the TLS and authentication with the kubeconfig.
 
 use std::fmt;
-use std::io::{Read, Write};
-use std::os::unix::net::UnixStream;
+use std::io::{BufRead, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+use crate::read::stream::{read_head, Body};
 
 /// One HTTP answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,48 +97,28 @@ pub fn get_capped(
     cap: usize,
 ) -> Result<Response, HttpError> {
     let budget = deadline.saturating_duration_since(Instant::now());
-    let timed_out = || HttpError::TimedOut(budget);
-    let mut stream = UnixStream::connect(socket).map_err(HttpError::Connect)?;
-    let remaining = |deadline: Instant| {
-        let left = deadline.saturating_duration_since(Instant::now());
-        (!left.is_zero()).then_some(left)
-    };
-    stream
-        .set_write_timeout(Some(remaining(deadline).ok_or_else(timed_out)?))
-        .map_err(HttpError::Io)?;
-    // `Host: localhost`: kubectl proxy's --accept-hosts default accepts only loopback names.
-    let request = format!(
-        "GET {target} HTTP/1.1\r\nHost: localhost\r\nAccept: {accept}\r\nUser-Agent: {user_agent}\r\nConnection: close\r\n\r\n"
-    );
-    stream
-        .write_all(request.as_bytes())
-        .map_err(|e| io_error(e, budget))?;
-    let mut buf: Vec<u8> = Vec::with_capacity(64 * 1024);
-    let mut chunk = vec![0u8; 64 * 1024];
-    // Known once the head is in and carries a Content-Length (looked for once, not per read).
-    let mut total: Option<Option<usize>> = None;
-    loop {
-        if total.is_none() && head_end(&buf).is_some() {
-            total = Some(expected_length(&buf));
+    let answer =
+        crate::read::stream::open(socket, target, accept, user_agent, deadline, cap as u64)?;
+    decode_body(answer.status, answer.body, cap, budget)
+}
+
+/// The whole body of an answer, through the one decoder (`read::stream`), at most `cap`
+/// bytes; its failures as [`HttpError`]s.
+fn decode_body<R: BufRead>(
+    status: u16,
+    mut body: Body<R>,
+    cap: usize,
+    budget: Duration,
+) -> Result<Response, HttpError> {
+    let mut out = Vec::new();
+    match body.read_to_end(&mut out) {
+        Ok(_) => Ok(Response { status, body: out }),
+        Err(_) if body.over_cap => Err(HttpError::TooLarge(cap)),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Err(HttpError::Malformed(e.to_string()))
         }
-        if let Some(Some(complete)) = total {
-            if buf.len() >= complete {
-                buf.truncate(complete);
-                break;
-            }
-        }
-        stream
-            .set_read_timeout(Some(remaining(deadline).ok_or_else(timed_out)?))
-            .map_err(HttpError::Io)?;
-        match stream.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) if buf.len() + n > cap => return Err(HttpError::TooLarge(cap)),
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(io_error(e, budget)),
-        }
+        Err(e) => Err(io_error(e, budget)),
     }
-    parse_response(&buf)
 }
 
 fn io_error(e: std::io::Error, budget: Duration) -> HttpError {
@@ -146,24 +128,6 @@ fn io_error(e: std::io::Error, budget: Duration) -> HttpError {
         }
         _ => HttpError::Io(e),
     }
-}
-
-/// The end of the head (after `\r\n\r\n`), if received.
-fn head_end(buf: &[u8]) -> Option<usize> {
-    buf.windows(4).position(|w| w == b"\r\n\r\n").map(|p| p + 4)
-}
-
-/// With `Content-Length`, the total length of the answer (head included) once the head is
-/// in; lets the reader stop without waiting for the server to close.
-fn expected_length(buf: &[u8]) -> Option<usize> {
-    let end = head_end(buf)?;
-    let head = std::str::from_utf8(&buf[..end]).ok()?;
-    let (_, headers) = split_head(head).ok()?;
-    if header(&headers, "transfer-encoding").is_some() {
-        return None;
-    }
-    let length: usize = header(&headers, "content-length")?.trim().parse().ok()?;
-    Some(end + length)
 }
 
 type Headers<'a> = Vec<(&'a str, &'a str)>;
@@ -188,71 +152,16 @@ pub(crate) fn split_head(head: &str) -> Result<(u16, Headers<'_>), HttpError> {
     Ok((status, headers))
 }
 
-fn header<'a>(headers: &[(&str, &'a str)], name: &str) -> Option<&'a str> {
-    headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(name))
-        .map(|(_, v)| *v)
-}
-
-/// Parse one complete HTTP/1.x answer (head and body, the stream read to its end).
-pub fn parse_response(buf: &[u8]) -> Result<Response, HttpError> {
-    let end = head_end(buf).ok_or_else(|| {
-        HttpError::Malformed(if buf.is_empty() {
-            "the connection closed without an answer".to_string()
-        } else {
-            "the connection closed before the end of the headers".to_string()
-        })
-    })?;
-    let head = std::str::from_utf8(&buf[..end])
-        .map_err(|_| HttpError::Malformed("headers are not UTF-8".to_string()))?;
-    let (status, headers) = split_head(head)?;
-    let raw = &buf[end..];
-    let chunked = header(&headers, "transfer-encoding")
-        .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
-    let body = if chunked {
-        dechunk(raw)?
-    } else if let Some(length) = header(&headers, "content-length") {
-        let length: usize = length
-            .trim()
-            .parse()
-            .map_err(|_| HttpError::Malformed(format!("Content-Length {length:?}")))?;
-        if raw.len() < length {
-            return Err(HttpError::Malformed(format!(
-                "body cut short: {} of {length} bytes",
-                raw.len()
-            )));
-        }
-        raw[..length].to_vec()
-    } else {
-        raw.to_vec()
-    };
-    Ok(Response { status, body })
-}
-
-/// Decode a `Transfer-Encoding: chunked` body; it must end with the last (zero) chunk.
-fn dechunk(mut raw: &[u8]) -> Result<Vec<u8>, HttpError> {
-    let mut out = Vec::with_capacity(raw.len());
-    loop {
-        let line_end = raw
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .ok_or_else(|| HttpError::Malformed("chunked body cut short".to_string()))?;
-        let size_text = std::str::from_utf8(&raw[..line_end])
-            .map_err(|_| HttpError::Malformed("chunk size is not text".to_string()))?;
-        let size_text = size_text.split(';').next().unwrap_or_default().trim();
-        let size = usize::from_str_radix(size_text, 16)
-            .map_err(|_| HttpError::Malformed(format!("chunk size {size_text:?}")))?;
-        raw = &raw[line_end + 2..];
-        if size == 0 {
-            return Ok(out);
-        }
-        if raw.len() < size + 2 || &raw[size..size + 2] != b"\r\n" {
-            return Err(HttpError::Malformed("chunked body cut short".to_string()));
-        }
-        out.extend_from_slice(&raw[..size]);
-        raw = &raw[size + 2..];
-    }
+/// Parse one complete HTTP/1.x answer (head and body, the stream read to its end) with the
+/// same decoder as the socket reads.
+pub fn parse_response(mut buf: &[u8]) -> Result<Response, HttpError> {
+    let (status, framing) = read_head(&mut buf)?;
+    decode_body(
+        status,
+        Body::new(buf, framing, u64::MAX),
+        usize::MAX,
+        Duration::ZERO,
+    )
 }
 
 #[cfg(test)]
@@ -307,19 +216,6 @@ mod tests {
                 String::from_utf8_lossy(bad)
             );
         }
-    }
-
-    #[test]
-    fn content_length_completes_without_waiting_for_close() {
-        assert_eq!(
-            expected_length(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\na"),
-            Some(40)
-        );
-        assert_eq!(expected_length(b"HTTP/1.1 200 OK\r\nContent-Le"), None);
-        assert_eq!(
-            expected_length(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"),
-            None
-        );
     }
 
     /// The proxy's side: checks the request, answers `answer` in two writes (so the reader
@@ -377,6 +273,38 @@ mod tests {
         .unwrap_err();
         assert!(matches!(e, HttpError::TimedOut(_)), "{e}");
         assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn buffered_and_socket_answers_fail_alike() {
+        // One decoder: the same bytes fail with the same words from a buffer or a socket.
+        for (bad, want) in [
+            (
+                &b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort"[..],
+                "body cut short",
+            ),
+            (
+                b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+                "chunk size is not a number",
+            ),
+            (
+                b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab",
+                "body cut short",
+            ),
+        ] {
+            let want = format!("malformed HTTP answer: {want}");
+            assert_eq!(parse_response(bad).unwrap_err().to_string(), want);
+            let (_dir, socket) = serve(bad, Duration::ZERO);
+            let e = get(
+                &socket,
+                "/api/v1/nodes?x=1",
+                "application/json",
+                "test",
+                Instant::now() + Duration::from_secs(3),
+            )
+            .unwrap_err();
+            assert_eq!(e.to_string(), want);
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! A GET whose answer is decoded while it arrives: the body is a [`Read`] (framed by
-//! `Content-Length`, `Transfer-Encoding: chunked` or the end of the stream), so a list of
-//! 40 000 custom objects is never held in memory — only what its decoder keeps. Every read is
+//! The one HTTP answer decoder, and a GET whose answer is decoded while it arrives: the head
+//! is read by [`read_head`], the body is a [`Read`] ([`Body`], framed by `Content-Length`,
+//! `Transfer-Encoding: chunked` or the end of the stream), so a list of 40 000 custom
+//! objects is never held in memory — only what its decoder keeps. The buffered client
+//! (`read::http`) reads its answers through the same two pieces. Every read is
 //! bounded by the deadline and by a byte cap: an answer over the cap is a failed read, never
 //! an out-of-memory or an endless stream.
 
@@ -21,16 +23,18 @@ pub struct Answer {
     pub body: Body,
 }
 
+/// How the body of an answer ends.
 #[derive(Debug, Clone, Copy)]
-enum Framing {
+pub enum Framing {
     Length(u64),
     Chunked,
     ToEnd,
 }
 
-/// The body of an answer, as a reader: framing removed, deadline and cap enforced.
-pub struct Body {
-    inner: BufReader<TimedStream>,
+/// The body of an answer, as a reader over `R` (the socket, or bytes already read): framing
+/// removed, cap enforced (and the deadline, by the socket's reader).
+pub struct Body<R = BufReader<TimedStream>> {
+    inner: R,
     framing: Framing,
     /// Bytes left in the current chunk (chunked) or in the body (length).
     left: u64,
@@ -42,7 +46,7 @@ pub struct Body {
 }
 
 /// The socket with its read timeout set from the deadline before every read.
-struct TimedStream {
+pub struct TimedStream {
     stream: UnixStream,
     deadline: Instant,
 }
@@ -62,7 +66,23 @@ fn malformed(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, what.to_string())
 }
 
-impl Body {
+impl<R: BufRead> Body<R> {
+    /// A body framed by `framing`, read from `inner`, refused past `cap` bytes.
+    pub fn new(inner: R, framing: Framing, cap: u64) -> Body<R> {
+        Body {
+            inner,
+            framing,
+            left: match framing {
+                Framing::Length(n) => n,
+                Framing::Chunked | Framing::ToEnd => 0,
+            },
+            done: matches!(framing, Framing::Length(0)),
+            read: 0,
+            cap,
+            over_cap: false,
+        }
+    }
+
     /// Start the next chunk; `false` at the last (zero) chunk.
     fn next_chunk(&mut self) -> io::Result<bool> {
         let mut line = String::new();
@@ -85,7 +105,7 @@ impl Body {
     }
 }
 
-impl Read for Body {
+impl<R: BufRead> Read for Body<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.done || buf.is_empty() {
             return Ok(0);
@@ -167,12 +187,23 @@ pub fn open(
         .write_all(request.as_bytes())
         .map_err(|e| io_error(e, deadline, started))?;
     let mut inner = BufReader::with_capacity(64 * 1024, TimedStream { stream, deadline });
+    let (status, framing) = read_head(&mut inner).map_err(|e| match e {
+        HttpError::Io(e) => io_error(e, deadline, started),
+        e => e,
+    })?;
+    Ok(Answer {
+        status,
+        body: Body::new(inner, framing, cap),
+    })
+}
+
+/// Read an answer's head (status line and headers, at most 64 KiB) from `inner`, leaving
+/// it at the first byte of the body: the status and how the body is framed.
+pub fn read_head<R: BufRead>(inner: &mut R) -> Result<(u16, Framing), HttpError> {
     let mut head = Vec::new();
     loop {
         let before = head.len();
-        inner
-            .read_until(b'\n', &mut head)
-            .map_err(|e| io_error(e, deadline, started))?;
+        inner.read_until(b'\n', &mut head).map_err(HttpError::Io)?;
         if head.len() == before {
             return Err(HttpError::Malformed(if head.is_empty() {
                 "the connection closed without an answer".to_string()
@@ -209,25 +240,10 @@ pub fn open(
         } else {
             Framing::ToEnd
         };
-    let left = match framing {
-        Framing::Length(n) => n,
-        _ => 0,
-    };
-    Ok(Answer {
-        status,
-        body: Body {
-            inner,
-            framing,
-            left,
-            done: matches!(framing, Framing::Length(0)),
-            read: 0,
-            cap,
-            over_cap: false,
-        },
-    })
+    Ok((status, framing))
 }
 
-impl Body {
+impl<R: BufRead> Body<R> {
     /// Bytes of body read so far.
     pub fn bytes_read(&self) -> u64 {
         self.read
