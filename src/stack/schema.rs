@@ -2,8 +2,11 @@
 //! wrong types, bad names, duplicate nodes and unknown layer ids are errors that name the
 //! file, the line and column, and the nearest valid key.
 //!
-//! Validation runs inside deserialization (the validated newtypes below read a small
-//! per-parse context) so that yaml_serde attaches the position of the offending value.
+//! Validation runs inside deserialization (the validated newtypes below; the checks that
+//! need the parse's context get it explicitly through the seeds of `seed.rs`) so that
+//! yaml_serde attaches the position of the offending value.
+
+mod seed;
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -67,9 +70,9 @@ impl Role {
     }
 }
 
-/// The file as written, every field validated; paths are not resolved yet.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The file as written, every field validated; paths are not resolved yet (decoded by
+/// `seed::topology`, strictly: unknown keys refused).
+#[derive(Debug, Clone)]
 pub struct RawTopology {
     pub name: StackName,
     pub target_kind: TargetKind,
@@ -78,16 +81,13 @@ pub struct RawTopology {
     pub inventory: Option<String>,
     pub control_group: Option<String>,
     pub admin_conf: Option<RemotePath>,
-    #[serde(default)]
     pub nodes: Vec<NodeDecl>,
-    #[serde(default)]
     pub layers: Vec<LayerId>,
     pub catalog: Option<String>,
     pub lima: Option<LimaSection>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct NodeDecl {
     pub name: NodeName,
     pub role: Role,
@@ -100,20 +100,6 @@ pub struct LimaSection {
     pub instance_prefix: InstancePrefix,
 }
 
-/// What the validating newtypes need to know during one parse.
-#[derive(Default)]
-struct ParseContext {
-    expected_stem: Option<String>,
-    /// `None`: layer ids are not checked (first pass, before the catalog is known).
-    known_layers: Option<BTreeSet<String>>,
-    seen_nodes: BTreeSet<String>,
-    seen_layers: BTreeSet<String>,
-}
-
-thread_local! {
-    static CONTEXT: RefCell<ParseContext> = RefCell::new(ParseContext::default());
-}
-
 /// Parse and validate topology text. `known_layers` are the catalog's ids (built-in plus
 /// the stack's `catalog:` file); `None` skips that one check.
 pub fn parse(
@@ -122,23 +108,20 @@ pub fn parse(
     expected_stem: &str,
     known_layers: Option<&BTreeSet<String>>,
 ) -> Result<RawTopology> {
-    CONTEXT.with(|c| {
-        *c.borrow_mut() = ParseContext {
-            expected_stem: Some(expected_stem.to_string()),
-            known_layers: known_layers.cloned(),
-            ..ParseContext::default()
-        }
+    let ctx = RefCell::new(seed::ParseContext {
+        expected_stem: Some(expected_stem.to_string()),
+        known_layers: known_layers.cloned(),
+        ..seed::ParseContext::default()
     });
-    let parsed = if text.trim().is_empty() {
+    if text.trim().is_empty() {
         Err(Error::input(
             format!("{}: the topology file is empty", file.display()),
             "a topology needs at least `name:` and `target_kind:`; see examples/stacks/",
         ))
     } else {
-        yaml_serde::from_str::<RawTopology>(text).map_err(|e| yaml_error(&e, file))
-    };
-    CONTEXT.with(|c| *c.borrow_mut() = ParseContext::default());
-    parsed
+        seed::topology(yaml_serde::Deserializer::from_str(text), &ctx)
+            .map_err(|e| yaml_error(&e, file))
+    }
 }
 
 /// Turn a yaml_serde error into `file:line:col: message` with a did-you-mean hint.
@@ -255,10 +238,10 @@ string_newtype!(Endpoint);
 /// carries the scalar's line and column.
 fn validated<'de, D: Deserializer<'de>>(
     d: D,
-    check: fn(&str) -> Result<(), (String, String)>,
+    check: impl FnOnce(&str) -> Check,
 ) -> Result<String, D::Error> {
-    struct V(fn(&str) -> Result<(), (String, String)>);
-    impl de::Visitor<'_> for V {
+    struct V<F>(F);
+    impl<F: FnOnce(&str) -> Check> de::Visitor<'_> for V<F> {
         type Value = String;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a string")
@@ -281,24 +264,20 @@ macro_rules! validated_newtype {
     };
 }
 
-validated_newtype!(StackName, check_stack_name);
-validated_newtype!(NodeName, check_node_name);
-validated_newtype!(LayerId, check_layer_id);
 validated_newtype!(InstancePrefix, check_instance_prefix);
 validated_newtype!(RemotePath, check_remote_path);
 validated_newtype!(Endpoint, check_endpoint);
 
 type Check = Result<(), (String, String)>;
 
-fn check_stack_name(s: &str) -> Check {
+fn check_stack_name(s: &str, expected_stem: Option<&str>) -> Check {
     if !is_dns1123_label(s) {
         return Err((
             format!("stack name `{s}` is not a DNS-1123 label"),
             "use lowercase letters, digits and '-', at most 63 characters, e.g. `dirqual`".into(),
         ));
     }
-    let stem = CONTEXT.with(|c| c.borrow().expected_stem.clone());
-    match stem.filter(|stem| stem != s) {
+    match expected_stem.filter(|stem| *stem != s) {
         Some(stem) => Err((
             format!("stack name `{s}` differs from the file name `{stem}.yaml`"),
             format!("rename the file to `{s}.yaml` or set `name: {stem}`"),
@@ -307,14 +286,14 @@ fn check_stack_name(s: &str) -> Check {
     }
 }
 
-fn check_node_name(s: &str) -> Check {
+fn check_node_name(s: &str, seen: &mut BTreeSet<String>) -> Check {
     if !is_dns1123_subdomain(s) {
         return Err((
             format!("node name `{s}` is not a valid Kubernetes node name (DNS-1123)"),
             "use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit".into(),
         ));
     }
-    if !CONTEXT.with(|c| c.borrow_mut().seen_nodes.insert(s.to_string())) {
+    if !seen.insert(s.to_string()) {
         return Err((
             format!("duplicate node `{s}`"),
             "each node is declared once under `nodes:`".into(),
@@ -323,8 +302,7 @@ fn check_node_name(s: &str) -> Check {
     Ok(())
 }
 
-fn check_layer_id(s: &str) -> Check {
-    let known = CONTEXT.with(|c| c.borrow().known_layers.clone());
+fn check_layer_id(s: &str, known: Option<&BTreeSet<String>>, seen: &mut BTreeSet<String>) -> Check {
     if let Some(known) = known.filter(|k| !k.contains(s)) {
         return Err((
             format!(
@@ -337,7 +315,7 @@ fn check_layer_id(s: &str) -> Check {
             ),
         ));
     }
-    if !CONTEXT.with(|c| c.borrow_mut().seen_layers.insert(s.to_string())) {
+    if !seen.insert(s.to_string()) {
         return Err((
             format!("layer `{s}` is listed twice"),
             "list each layer once under `layers:`".into(),
