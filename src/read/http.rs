@@ -2,16 +2,16 @@
 //! over its unix socket (SPEC §11). One connection per request (`Connection: close`), so
 //! requests run in parallel on plain threads; the answer is framed by `Content-Length`,
 //! `Transfer-Encoding: chunked` (what the proxy sends when it decompressed a gzip answer),
-//! or the end of the stream, and decoded by the one decoder in `read::stream`, here into
-//! one buffer under a size cap. Everything is bounded by a deadline. std only: no TLS, no
+//! or the end of the stream, and decoded by the one decoder (`read::wire`), here into one
+//! buffer under a size cap. Everything is bounded by a deadline. std only: no TLS, no
 //! async runtime — the proxy does the TLS and authentication with the kubeconfig.
 
-use std::fmt;
 use std::io::{BufRead, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::read::stream::{read_head, Body};
+pub use crate::read::wire::HttpError;
+use crate::read::wire::{read_head, Body};
 
 /// One HTTP answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,39 +27,6 @@ impl Response {
 
     pub fn body_text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
-    }
-}
-
-/// Why no answer could be read.
-#[derive(Debug)]
-pub enum HttpError {
-    /// Nothing listens on the socket (or it is gone).
-    Connect(std::io::Error),
-    /// No complete answer before the deadline.
-    TimedOut(Duration),
-    /// The connection failed while talking.
-    Io(std::io::Error),
-    /// The bytes received are not an HTTP/1.x answer.
-    Malformed(String),
-    /// The answer passed the size cap: not read (bounded memory, never an out-of-memory).
-    TooLarge(usize),
-}
-
-impl fmt::Display for HttpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HttpError::Connect(e) => write!(f, "cannot connect: {e}"),
-            HttpError::TimedOut(after) => {
-                write!(f, "no answer within {:.1}s", after.as_secs_f64())
-            }
-            HttpError::Io(e) => write!(f, "connection failed: {e}"),
-            HttpError::Malformed(m) => write!(f, "malformed HTTP answer: {m}"),
-            HttpError::TooLarge(cap) => write!(
-                f,
-                "answer over {} MiB: not read (nestor bounds what it holds in memory)",
-                cap >> 20
-            ),
-        }
     }
 }
 
@@ -128,28 +95,6 @@ fn io_error(e: std::io::Error, budget: Duration) -> HttpError {
         }
         _ => HttpError::Io(e),
     }
-}
-
-type Headers<'a> = Vec<(&'a str, &'a str)>;
-
-pub(crate) fn split_head(head: &str) -> Result<(u16, Headers<'_>), HttpError> {
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap_or_default();
-    let mut parts = status_line.splitn(3, ' ');
-    let version = parts.next().unwrap_or_default();
-    let code = parts.next().unwrap_or_default();
-    if !version.starts_with("HTTP/1.") {
-        return Err(HttpError::Malformed(format!("status line {status_line:?}")));
-    }
-    let status = code
-        .parse::<u16>()
-        .map_err(|_| HttpError::Malformed(format!("status line {status_line:?}")))?;
-    let headers = lines
-        .filter(|l| !l.is_empty())
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim(), v.trim()))
-        .collect();
-    Ok((status, headers))
 }
 
 /// Parse one complete HTTP/1.x answer (head and body, the stream read to its end) with the

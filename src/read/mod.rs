@@ -16,3 +16,4 @@ pub mod ssh;
 pub mod stream;
 #[cfg(test)]
 mod test_socket;
+pub mod wire;
