@@ -5,13 +5,13 @@ use serde_json::Value;
 
 use crate::support::*;
 
-fn run(bed: &Bed, args: &[&str]) -> std::process::Output {
-    bed.cmd().args(args).output().expect("run")
+fn run(bed: &Bed, args: &[&str]) -> Outcome {
+    bed.cmd().args(args).run()
 }
 
-fn json(out: &std::process::Output) -> Value {
+fn json(out: &Outcome) -> Value {
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
+    serde_json::from_slice(&out.stdout_bytes).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
 }
 
 const LAYERS: [&str; 14] = [
@@ -195,8 +195,7 @@ fn without_a_stack_the_builtin_catalog_shows_with_a_notice() {
         .cmd()
         .current_dir(bed.tmp.path())
         .args(["catalog", "list", "-o", "json"])
-        .output()
-        .expect("run");
+        .run();
     let v = json(&out);
     assert_eq!(v["source"]["stack"], Value::Null);
     assert!(

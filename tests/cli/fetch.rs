@@ -52,7 +52,7 @@ fn setup(server: &str) -> Fetch {
     Fetch { bed, remote, dest }
 }
 
-fn no_secret(out: &std::process::Output) {
+fn no_secret(out: &Outcome) {
     for (what, text) in [("stdout", stdout_of(out)), ("stderr", stderr_of(out))] {
         assert!(
             !text.contains(SECRET_MARKER),
@@ -72,8 +72,7 @@ fn inventory_port_and_key_become_p_and_i_and_the_file_is_written_0600() {
         .bed
         .cmd()
         .args(["kubeconfig", "fetch", "-v", "--no-color"])
-        .output()
-        .expect("run");
+        .run();
     let (text, err) = (stdout_of(&out), stderr_of(&out));
     assert_eq!(out.status.code(), Some(0), "{err}");
     let key = f.bed.repo.join("keys/id_dirqual");
@@ -150,16 +149,14 @@ fn a_root_user_runs_plain_cat_and_a_host_without_user_has_no_at() {
             "kubeconfig",
             "fetch",
         ])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     fs::write(&inv, "control_plane:\n  hosts:\n    cp1.lan:\n").expect("write");
     let out = f
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert!(stdout_of(&out).contains("(unchanged: same content as the fetched one)"));
     assert_eq!(
@@ -188,8 +185,7 @@ fn control_group_and_admin_conf_come_from_the_topology() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert_eq!(
         f.bed.calls("ssh"),
@@ -208,13 +204,7 @@ fn a_different_existing_file_is_not_replaced_without_an_interactive_yes() {
         vec!["--no-input", "kubeconfig", "fetch"],
         vec!["kubeconfig", "fetch"],
     ] {
-        let out = f
-            .bed
-            .cmd()
-            .args(&args)
-            .write_stdin("y\n")
-            .output()
-            .expect("run");
+        let out = f.bed.cmd().args(&args).write_stdin("y\n").run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(
@@ -318,8 +308,7 @@ fn a_lima_stack_is_refused_the_bench_harness_writes_its_kubeconfig() {
         .bed
         .cmd()
         .args(["--no-input", "--stack", "bench", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -339,8 +328,7 @@ fn an_undeclared_kubeconfig_is_exit_3() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains("kubeconfig target not declared for stack dirqual"));
     assert!(f.bed.calls("ssh").is_empty());
@@ -359,8 +347,7 @@ fn a_destination_inside_a_git_work_tree_is_refused_before_any_ssh() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -390,8 +377,7 @@ fn sudo_asking_for_a_password_is_a_clear_error() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -418,8 +404,7 @@ fn ssh_connection_refused_is_exit_4_quoting_ssh() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(
@@ -438,8 +423,7 @@ fn a_missing_ssh_says_how_to_install_it() {
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("PATH", f.bed.bin.display().to_string())
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("ssh not found: no `ssh` on PATH"), "{err}");
@@ -449,8 +433,7 @@ fn a_missing_ssh_says_how_to_install_it() {
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("NESTOR_SSH", "/nonexistent/ssh")
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("NESTOR_SSH=/nonexistent/ssh is not an executable"));
 }
@@ -489,8 +472,7 @@ fn fetched_bytes_that_are_not_a_kubeconfig_write_nothing_and_quote_nothing() {
             .bed
             .cmd()
             .args(["--no-input", "-v", "kubeconfig", "fetch"])
-            .output()
-            .expect("run");
+            .run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(1), "{what}: {err}");
         assert!(
@@ -514,8 +496,7 @@ fn an_unresolvable_server_is_a_warning_without_a_terminal() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     // Written, then the verification read follows the target policy: without a prompt the
     // server must be the topology's endpoint, so nothing is dialled (SPEC §5).
@@ -566,8 +547,7 @@ fn an_unreachable_cluster_after_the_write_is_exit_4_and_the_file_stays() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(
@@ -581,12 +561,8 @@ fn an_unreachable_cluster_after_the_write_is_exit_4_and_the_file_stays() {
 #[test]
 fn help_documents_both_commands() {
     let bed = Bed::new();
-    let out = bed
-        .cmd()
-        .args(["kubeconfig", "fetch", "--help"])
-        .output()
-        .expect("run");
-    let words = |out: &std::process::Output| {
+    let out = bed.cmd().args(["kubeconfig", "fetch", "--help"]).run();
+    let words = |out: &Outcome| {
         stdout_of(out)
             .split_whitespace()
             .collect::<Vec<_>>()
@@ -595,11 +571,7 @@ fn help_documents_both_commands() {
     let help = words(&out);
     assert!(help.contains("sudo -n cat ADMIN_CONF"), "{help}");
     assert!(help.contains("FILE.bak-YYYYMMDDTHHMMSSZ"), "{help}");
-    let out = bed
-        .cmd()
-        .args(["stack", "select", "--help"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["stack", "select", "--help"]).run();
     let help = words(&out);
     assert!(
         help.contains("Add \"kubeconfig: ~/.kube/NAME.config\" to FILE? [y/N]"),
@@ -625,8 +597,7 @@ fn a_fetched_file_with_duplicate_user_names_is_refused_without_printing_it() {
             .cmd()
             .args(["--no-input", "kubeconfig", "fetch"])
             .args(extra)
-            .output()
-            .expect("run");
+            .run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(

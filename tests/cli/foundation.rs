@@ -20,7 +20,7 @@ fn prod_without_declared_kubeconfig_is_refused_and_runs_no_kubectl() {
     bed.kubeconfig(&bed.home.join(".kube/config"), "https://10.99.99.99:6443");
     bed.kubectl_serving_nodes(NODES_DIRQUAL);
     let before = bed.tree();
-    let out = bed.cmd().arg("target").output().expect("run");
+    let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(
@@ -44,11 +44,7 @@ fn prod_without_declared_kubeconfig_is_refused_and_runs_no_kubectl() {
 fn stack_env_refuses_an_undeclared_prod_stack() {
     let bed = Bed::new();
     bed.write_stack("dirqual", PROD_UNDECLARED);
-    let out = bed
-        .cmd()
-        .args(["stack", "env", "dirqual"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["stack", "env", "dirqual"]).run();
     assert_eq!(out.status.code(), Some(3));
     assert!(stderr_of(&out).contains("stack select dirqual"));
     assert_eq!(stdout_of(&out), "");
@@ -66,11 +62,7 @@ fn target_reports_rule_context_endpoint_and_nodes() {
         "https://10.67.2.11:6443",
     );
     bed.kubectl_serving_nodes(NODES_DIRQUAL);
-    let out = bed
-        .cmd()
-        .args(["target", "--no-color"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["target", "--no-color"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let text = stdout_of(&out);
     assert!(
@@ -116,16 +108,11 @@ fn flag_beats_env_beats_topology() {
         "https://10.67.2.11:6443",
     );
     bed.kubectl_serving_nodes(NODES_DIRQUAL);
-    let json = |out: std::process::Output| -> serde_json::Value {
+    let json = |out: Outcome| -> serde_json::Value {
         assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-        serde_json::from_slice(&out.stdout).expect("json")
+        serde_json::from_slice(&out.stdout_bytes).expect("json")
     };
-    let v = json(
-        bed.cmd()
-            .args(["target", "-o", "json"])
-            .output()
-            .expect("run"),
-    );
+    let v = json(bed.cmd().args(["target", "-o", "json"]).run());
     assert_eq!(
         (v["rule"].as_str(), v["kubeconfig"].as_str()),
         (Some("topology"), topo.to_str())
@@ -134,8 +121,7 @@ fn flag_beats_env_beats_topology() {
         bed.cmd()
             .args(["target", "-o", "json"])
             .env("KUBECONFIG", &env)
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert_eq!(
         (v["rule"].as_str(), v["kubeconfig"].as_str()),
@@ -151,8 +137,7 @@ fn flag_beats_env_beats_topology() {
                 "json",
             ])
             .env("KUBECONFIG", &env)
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert_eq!(
         (v["rule"].as_str(), v["kubeconfig"].as_str()),
@@ -175,8 +160,7 @@ fn kubeconfig_list_is_refused_for_prod() {
         .cmd()
         .arg("target")
         .env("KUBECONFIG", format!("{}:{}", a.display(), b.display()))
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(3));
     let err = stderr_of(&out);
     assert!(err.contains("KUBECONFIG lists 2 files"), "{err}");
@@ -207,8 +191,7 @@ fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
         .cmd()
         .args(["target", "-o", "json"])
         .env("KUBECONFIG", &prod)
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(
@@ -218,7 +201,7 @@ fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
         )),
         "{err}"
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(v["rule"], "lima-bench");
     assert_eq!(v["kubeconfig"].as_str(), bench.to_str());
     let calls = bed.calls("kubectl");
@@ -236,7 +219,7 @@ fn lima_without_bench_kubeconfig_never_falls_back() {
     bed.write_stack("bench", LIMA_BENCH);
     bed.select("bench");
     bed.kubeconfig(&bed.home.join(".kube/config"), "https://10.99.99.99:6443");
-    let out = bed.cmd().arg("target").output().expect("run");
+    let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("bench kubeconfig"),
@@ -288,7 +271,7 @@ fn current_context_rules() {
             fs::write(&path, &content).expect("write");
         }
         bed.kubectl_serving_nodes(NODES_DIRQUAL);
-        let out = bed.cmd().arg("target").output().expect("run");
+        let out = bed.cmd().arg("target").run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(1), "{what}: {err}");
         assert!(err.contains(expected), "{what}: {err}");
@@ -305,7 +288,7 @@ fn unreadable_kubeconfig_is_its_own_error() {
     bed.select("dirqual");
     // A directory where the file should be: readable by root too, unlike chmod 000.
     fs::create_dir_all(bed.home.join(".kube/dirqual.config")).expect("mkdir");
-    let out = bed.cmd().arg("target").output().expect("run");
+    let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("is a directory"),
@@ -327,7 +310,7 @@ fn several_contexts_use_current_context_with_a_notice() {
     );
     fs::write(&path, text).expect("write");
     bed.kubectl_serving_nodes(NODES_DIRQUAL);
-    let out = bed.cmd().arg("target").output().expect("run");
+    let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains(
         "holds 2 contexts: its current-context `kubernetes-admin@dirqual` is the target"
@@ -354,7 +337,7 @@ fn connection_refused_is_exit_4_quoting_kubectl() {
         "kubectl",
         "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
     );
-    let out = bed.cmd().arg("target").output().expect("run");
+    let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(
@@ -375,7 +358,7 @@ fn unauthorized_and_tls_are_exit_4() {
     ] {
         let bed = declared_bed();
         bed.stub("kubectl", &format!("echo '{message}' >&2; exit 1"));
-        let out = bed.cmd().arg("target").output().expect("run");
+        let out = bed.cmd().arg("target").run();
         assert_eq!(out.status.code(), Some(4), "{message}");
         assert!(stderr_of(&out).contains(message), "{}", stderr_of(&out));
     }
@@ -387,11 +370,7 @@ fn hanging_kubectl_is_killed_with_its_children_after_the_timeout() {
     // Like the Cloud SDK dispatcher: the real work happens in a grandchild.
     bed.stub("kubectl", "sleep 30 & wait");
     let started = Instant::now();
-    let out = bed
-        .cmd()
-        .args(["target", "--request-timeout", "1s"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["target", "--request-timeout", "1s"]).run();
     let took = started.elapsed();
     assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
     assert!(took < Duration::from_secs(8), "took {took:?}");
@@ -406,7 +385,7 @@ fn hanging_kubectl_is_killed_with_its_children_after_the_timeout() {
 fn kubectl_killed_by_a_signal_is_a_failure() {
     let bed = declared_bed();
     bed.stub("kubectl", "kill -9 $$");
-    let out = bed.cmd().arg("target").output().expect("run");
+    let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("was killed by signal 9"),
@@ -419,7 +398,7 @@ fn kubectl_killed_by_a_signal_is_a_failure() {
 fn kubectl_printing_garbage_is_exit_1() {
     let bed = declared_bed();
     bed.stub("kubectl", "echo 'this is not json'");
-    let out = bed.cmd().arg("target").output().expect("run");
+    let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("hint:"), "{}", stderr_of(&out));
 }
@@ -432,8 +411,7 @@ fn missing_kubectl_says_how_to_install_it() {
         .cmd()
         .arg("target")
         .env("PATH", bed.bin.display().to_string())
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(
@@ -452,8 +430,7 @@ fn nestor_kubectl_override_is_used() {
         .cmd()
         .arg("target")
         .env("NESTOR_KUBECTL", bed.tmp.path().join("my-kubectl"))
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert_eq!(bed.reads().len(), 1);
 }
@@ -462,7 +439,7 @@ fn nestor_kubectl_override_is_used() {
 fn verbose_prints_argv_without_secrets() {
     let bed = declared_bed();
     bed.kubectl_serving_nodes(NODES_DIRQUAL);
-    let out = bed.cmd().args(["target", "-v"]).output().expect("run");
+    let out = bed.cmd().args(["target", "-v"]).run();
     assert_eq!(out.status.code(), Some(0));
     let err = stderr_of(&out);
     assert!(
@@ -488,8 +465,7 @@ fn home_unset_passes_a_cache_dir_outside_the_repo() {
         .arg("target")
         .env_remove("HOME")
         .args(["--kubeconfig", kc.to_str().unwrap_or_default()])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let calls = bed.calls("kubectl");
     let cache = calls[0]
@@ -629,11 +605,7 @@ fn topology_errors_name_file_line_column() {
         let bed = Bed::new();
         bed.write_stack("a", yaml);
         let before = bed.tree();
-        let out = bed
-            .cmd()
-            .args(["--stack", "a", "stack", "show"])
-            .output()
-            .expect("run");
+        let out = bed.cmd().args(["--stack", "a", "stack", "show"]).run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(1), "{yaml}: {err}");
         let first = err.lines().next().unwrap_or_default();
@@ -660,8 +632,7 @@ fn stacks_dir_and_active_stack_errors() {
         .cmd()
         .current_dir(&nowhere)
         .args(["stack", "list"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("no stacks/ directory in"),
@@ -672,14 +643,13 @@ fn stacks_dir_and_active_stack_errors() {
     let out = bed
         .cmd()
         .args(["--stacks-dir", "/does/not/exist", "stack", "list"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out)
         .contains("stacks directory /does/not/exist (from --stacks-dir) does not exist"));
     // No active stack.
     bed.write_stack("dirqual", PROD_DECLARED);
-    let out = bed.cmd().args(["stack", "show"]).output().expect("run");
+    let out = bed.cmd().args(["stack", "show"]).run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("no active stack"),
@@ -689,7 +659,7 @@ fn stacks_dir_and_active_stack_errors() {
     assert!(stderr_of(&out).contains("hint: run `kubectl nestor stack select NAME`"));
     // A dangling current.yaml.
     bed.select("gone");
-    let out = bed.cmd().args(["stack", "show"]).output().expect("run");
+    let out = bed.cmd().args(["stack", "show"]).run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("points at gone.yaml, which does not exist"),
@@ -697,11 +667,7 @@ fn stacks_dir_and_active_stack_errors() {
         stderr_of(&out)
     );
     // An unknown stack name, with a suggestion.
-    let out = bed
-        .cmd()
-        .args(["--stack", "dirqal", "stack", "show"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["--stack", "dirqal", "stack", "show"]).run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("no stack `dirqal` in"),
@@ -715,8 +681,7 @@ fn stacks_dir_and_active_stack_errors() {
         .current_dir(&nowhere)
         .env("NESTOR_STACKS_DIR", &bed.stacks)
         .args(["stack", "list"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert!(stdout_of(&out).contains("dirqual  prod"));
 }
@@ -729,7 +694,7 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
     bed.write_stack("dirqual", PROD_DECLARED);
     bed.write_stack("bench", LIMA_BENCH);
     bed.select("dirqual");
-    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
+    let out = bed.cmd().args(["stack", "list"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert_eq!(
         stdout_of(&out),
@@ -741,17 +706,13 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
         "- id: extra\n  title: Extra\n  detect: [{namespace: extra}]\n",
     )
     .expect("write");
-    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
+    let out = bed.cmd().args(["stack", "list"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert!(!stdout_of(&out).contains("layers"), "{}", stdout_of(&out));
     bed.write_stack("broken", "name: broken\ntarget_kind: prod\nfoo: 1\n");
-    let out = bed
-        .cmd()
-        .args(["stack", "list", "-o", "json"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["stack", "list", "-o", "json"]).run();
     assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(v["kind"], "StackList");
     assert_eq!(v["active"], "dirqual");
     assert_eq!(v["stacks"][1]["name"], "broken");
@@ -768,22 +729,17 @@ fn stack_env_prints_a_shell_safe_export() {
         "dirqual",
         &PROD_DECLARED.replace("~/.kube/dirqual.config", "\"~/it's here/dirqual.config\""),
     );
-    let out = bed
-        .cmd()
-        .args(["stack", "env", "dirqual"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["stack", "env", "dirqual"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let line = stdout_of(&out);
     let expected_path = bed.home.join("it's here/dirqual.config");
     // Let a real shell read it back.
-    let echoed = std::process::Command::new("sh")
+    let echoed = Run::new("sh")
         .arg("-c")
         .arg(format!("{line}\nprintf %s \"$KUBECONFIG\""))
-        .output()
-        .expect("sh");
+        .run();
     assert_eq!(
-        String::from_utf8_lossy(&echoed.stdout),
+        String::from_utf8_lossy(&echoed.stdout_bytes),
         expected_path.to_string_lossy()
     );
     assert!(line.starts_with("export KUBECONFIG='"), "{line}");
@@ -799,10 +755,9 @@ fn stack_show_resolves_paths_against_the_repo_root() {
     let out = bed
         .cmd()
         .args(["stack", "show", "dirqual", "-o", "json"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(
         v["inventory"].as_str(),
         bed.repo.join("bootstrap/hosts.yaml").to_str()
@@ -826,10 +781,9 @@ fn stack_show_resolves_paths_against_the_repo_root() {
             "-o",
             "json",
         ])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(
         v["inventory"].as_str(),
         bed.tmp.path().join("other/bootstrap/hosts.yaml").to_str()
@@ -841,15 +795,14 @@ fn stack_show_resolves_paths_against_the_repo_root() {
 #[test]
 fn usage_errors_exit_1_not_2() {
     let bed = Bed::new();
-    let out = bed.cmd().arg("frobnicate").output().expect("run");
+    let out = bed.cmd().arg("frobnicate").run();
     assert_eq!(out.status.code(), Some(1));
     let out = bed
         .cmd()
         .args(["--request-timeout", "ten", "version"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(1));
-    let out = bed.cmd().arg("--help").output().expect("run");
+    let out = bed.cmd().arg("--help").run();
     assert_eq!(out.status.code(), Some(0));
     let help = stdout_of(&out);
     for cmd in ["target", "stack", "completion", "version"] {
@@ -860,16 +813,12 @@ fn usage_errors_exit_1_not_2() {
 #[test]
 fn version_text_and_json() {
     let bed = Bed::new();
-    let out = bed.cmd().arg("version").output().expect("run");
+    let out = bed.cmd().arg("version").run();
     assert_eq!(
         stdout_of(&out),
         format!("kubectl-nestor {}\n", env!("CARGO_PKG_VERSION"))
     );
-    let out = bed
-        .cmd()
-        .args(["version", "-o", "json"])
-        .output()
-        .expect("run");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let out = bed.cmd().args(["version", "-o", "json"]).run();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(v["kind"], "Version");
 }

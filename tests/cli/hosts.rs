@@ -330,17 +330,16 @@ fn two_hosts() -> Fleet {
 }
 
 impl Fleet {
-    fn preview(&self, extra: &[&str]) -> std::process::Output {
+    fn preview(&self, extra: &[&str]) -> Outcome {
         self.bed
             .cmd()
             .args(["--no-input", "--no-color", "preview"])
             .args(extra)
             .env("NESTOR_SSH", &self.wrapper)
-            .output()
-            .expect("run")
+            .run()
     }
 
-    fn context(&self, out: &std::process::Output) -> String {
+    fn context(&self, out: &Outcome) -> String {
         let logs: Vec<String> = self
             .hosts
             .iter()
@@ -359,7 +358,7 @@ impl Fleet {
     }
 
     /// The REAL row of `layer` in the text output.
-    fn row(out: &std::process::Output, layer: &str) -> String {
+    fn row(out: &Outcome, layer: &str) -> String {
         stdout_of(out)
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("{layer} ")))
@@ -371,14 +370,14 @@ impl Fleet {
         let mut args = vec!["-o", "json"];
         args.extend(extra);
         let out = self.preview(&args);
-        serde_json::from_slice(&out.stdout)
+        serde_json::from_slice(&out.stdout_bytes)
             .unwrap_or_else(|e| panic!("json: {e}\n{}", self.context(&out)))
     }
 }
 
 /// `--detailed-exitcode` with only undecided layers: 5 (SPEC §8). Never 0: an unread host
 /// is not "nothing to do".
-fn assert_undecided(f: &Fleet, out: &std::process::Output) {
+fn assert_undecided(f: &Fleet, out: &Outcome) {
     assert_eq!(out.status.code(), Some(5), "{}", f.context(out));
     assert!(stdout_of(out).contains("undecided"), "{}", f.context(out));
 }
@@ -705,8 +704,7 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
         .args(["--no-input", "discover", "--save"])
         .arg(&snap)
         .env("NESTOR_SSH", &f.wrapper)
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
     assert_eq!(mode(&snap), 0o600);
     let saved: serde_json::Value =
@@ -725,8 +723,7 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
         .args(["--no-input", "--no-color", "preview", "--snapshot"])
         .arg(&snap)
         .env("NESTOR_SSH", "/nonexistent/ssh")
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("degraded"), "{row}");
@@ -758,8 +755,7 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
         ])
         .arg(&snap)
         .env("NESTOR_SSH", "/nonexistent/ssh")
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
     let row = Fleet::row(&out, "etcd-backup");
     assert!(

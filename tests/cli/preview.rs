@@ -10,8 +10,8 @@ use crate::support::*;
 
 const ENDPOINT: &str = "https://10.67.2.11:6443";
 
-fn json_of(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
+fn json_of(out: &Outcome) -> Value {
+    serde_json::from_slice(&out.stdout_bytes).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
 }
 
 fn ids(v: &Value) -> Vec<String> {
@@ -41,8 +41,7 @@ fn regression_incident_dirqual_plans_only_what_is_missing() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--no-color"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let text = stdout_of(&out);
     // (Line-wise: the temp dir's random name may hold "VM", as in /tmp/.tmpVMOhMZ.)
@@ -75,8 +74,7 @@ fn regression_incident_dirqual_plans_only_what_is_missing() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json"])
-        .output()
-        .expect("run");
+        .run();
     let v = json_of(&out);
     assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
     assert_eq!(ids(&v["plan"]["repair"]), Vec::<String>::new());
@@ -93,8 +91,7 @@ fn regression_incident_dirqual_plans_only_what_is_missing() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--detailed-exitcode"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(2));
     assert!(bed
         .calls("kubectl")
@@ -108,8 +105,7 @@ fn everything_present_is_exit_0_with_detailed_exitcode() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--detailed-exitcode", "--no-color"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -136,8 +132,7 @@ fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(5), "{}", stderr_of(&out));
     let v = json_of(&out);
     assert_eq!(ids(&v["plan"]["undecided"]), ["ceph"]);
@@ -147,8 +142,7 @@ fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--no-color", "--detailed-exitcode"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(5));
     assert!(
         stdout_of(&out).contains("PLAN: 1 undecided\n"),
@@ -156,11 +150,7 @@ fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
         stdout_of(&out)
     );
     // Without --detailed-exitcode the same plan is a success.
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["preview", "--no-input"]).run();
     assert_eq!(out.status.code(), Some(0));
 
     let work_and_undecided = Cluster::dirqual().with("cephclusters.ceph.rook.io", forbidden);
@@ -168,8 +158,7 @@ fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(2), "2 wins over 5");
     let v = json_of(&out);
     assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
@@ -190,8 +179,7 @@ fn ceph_health_warn_is_repair_never_install() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json"])
-        .output()
-        .expect("run");
+        .run();
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "ceph"), "degraded");
     assert_eq!(ids(&v["plan"]["repair"]), ["ceph"]);
@@ -199,8 +187,7 @@ fn ceph_health_warn_is_repair_never_install() {
     let text = stdout_of(
         &bed.cmd()
             .args(["preview", "--no-input", "--no-color"])
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert!(text.contains("repair ceph"), "{text}");
     assert!(text.contains("HEALTH_WARN"), "{text}");
@@ -216,8 +203,7 @@ fn forbidden_cephclusters_is_unknown_never_install() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(2), "undecided is not an empty plan");
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "ceph"), "unknown");
@@ -241,8 +227,7 @@ fn a_hanging_read_is_bounded_and_unknown() {
             "--request-timeout",
             "1s",
         ])
-        .output()
-        .expect("run");
+        .run();
     let took = started.elapsed();
     assert!(took < Duration::from_secs(6), "took {took:?}");
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
@@ -259,8 +244,7 @@ fn a_hanging_cluster_is_exit_4_within_the_timeout() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--request-timeout", "1s"])
-        .output()
-        .expect("run");
+        .run();
     assert!(
         started.elapsed() < Duration::from_secs(6),
         "took {:?}",
@@ -282,11 +266,7 @@ fn connection_refused_is_exit_4_and_prints_no_plan() {
         "kubectl",
         "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
     );
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["preview", "--no-input"]).run();
     assert_eq!(out.status.code(), Some(4));
     assert_eq!(
         stdout_of(&out),
@@ -305,11 +285,7 @@ fn connection_refused_is_exit_4_and_prints_no_plan() {
 #[test]
 fn no_input_endpoint_mismatch_is_exit_3_with_both_urls() {
     let bed = Bed::dirqual("https://10.99.0.1:6443", &Cluster::dirqual());
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["preview", "--no-input"]).run();
     assert_eq!(out.status.code(), Some(3));
     let err = stderr_of(&out);
     assert!(
@@ -326,11 +302,7 @@ fn no_input_endpoint_mismatch_is_exit_3_with_both_urls() {
 #[test]
 fn no_input_endpoint_match_is_normalised() {
     let bed = Bed::dirqual("HTTPS://10.67.2.11:6443/", &Cluster::dirqual());
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["preview", "--no-input"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
 }
 
@@ -341,7 +313,7 @@ fn no_input_without_declared_endpoint_is_exit_3() {
         "dirqual",
         &PROD_DECLARED.replace("endpoint: https://10.67.2.11:6443\n", ""),
     );
-    let out = bed.cmd().args(["preview"]).output().expect("run"); // stdin is not a terminal
+    let out = bed.cmd().args(["preview"]).run(); // stdin is not a terminal
     assert_eq!(out.status.code(), Some(3));
     assert!(
         stderr_of(&out).contains("declares no endpoint"),
@@ -358,8 +330,7 @@ fn under_tty(bed: &Bed, args: &str, answer: &str) -> (Option<i32>, String) {
         .cmd_program("script")
         .args(["-qec", &cmd, "/dev/null"])
         .write_stdin(answer.to_string())
-        .output()
-        .expect("script");
+        .run();
     (out.status.code(), stdout_of(&out))
 }
 
@@ -437,11 +408,7 @@ fn lima_vms_to_start_and_create_and_skipped_probes() {
     bed.write_stack("bench", LIMA_BENCH);
     bed.select("bench");
     bed.limactl_listing(LIMA_NDJSON);
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-color"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["preview", "--no-color"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let text = stdout_of(&out);
     assert!(text.contains("VMs to start   node2"), "{text}");
@@ -462,12 +429,7 @@ fn lima_vms_to_start_and_create_and_skipped_probes() {
         vec![vec!["list".to_string(), "--json".to_string()]]
     );
 
-    let v = json_of(
-        &bed.cmd()
-            .args(["preview", "-o", "json"])
-            .output()
-            .expect("run"),
-    );
+    let v = json_of(&bed.cmd().args(["preview", "-o", "json"]).run());
     assert_eq!(v["plan"]["vmsToStart"], serde_json::json!(["node2"]));
     assert_eq!(v["plan"]["vmsToCreate"], serde_json::json!(["node3"]));
     assert!(v["real"]["kubernetesSkipped"]
@@ -487,11 +449,7 @@ fn lima_reads_the_bench_cluster_when_its_kubeconfig_exists() {
         "https://127.0.0.1:6443",
     );
     bed.kubectl_cluster(&Cluster::dirqual());
-    let out = bed
-        .cmd()
-        .args(["preview", "-o", "json"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["preview", "-o", "json"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "cni"), "present");
@@ -507,7 +465,7 @@ fn failing_limactl_never_plans_vms() {
         "limactl",
         "echo 'FATA[0000] open /Users/op/.lima: permission denied' >&2; exit 1",
     );
-    let out = bed.cmd().args(["preview"]).output().expect("run");
+    let out = bed.cmd().args(["preview"]).run();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout_of(&out), "");
     assert!(
@@ -526,14 +484,12 @@ fn discover_save_replays_through_preview_snapshot_without_kubectl() {
     let out = bed
         .cmd()
         .args(["discover", "--save", snap.to_str().unwrap_or_default()])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let live = json_of(
         &bed.cmd()
             .args(["preview", "--no-input", "-o", "json"])
-            .output()
-            .expect("run"),
+            .run(),
     );
     fs::remove_file(&bed.log).ok();
     bed.stub(
@@ -549,8 +505,7 @@ fn discover_save_replays_through_preview_snapshot_without_kubectl() {
             "--snapshot",
             snap.to_str().unwrap_or_default(),
         ])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let replayed = json_of(&out);
     assert_eq!(replayed["plan"], live["plan"]);
@@ -564,8 +519,7 @@ fn discover_save_replays_through_preview_snapshot_without_kubectl() {
     let text = stdout_of(
         &bed.cmd()
             .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert!(text.contains("REAL (replayed from snapshot"), "{text}");
     assert!(!text.contains("read live"), "{text}");
@@ -590,15 +544,13 @@ fn a_snapshot_of_another_cluster_is_refused() {
             "--save",
             snap.to_str().unwrap_or_default(),
         ])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     bed.select("dirqual");
     let out = bed
         .cmd()
         .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(3));
     assert!(
         stderr_of(&out).contains("https://10.99.0.1:6443"),
@@ -619,8 +571,7 @@ fn a_broken_snapshot_is_exit_1() {
     let out = bed
         .cmd()
         .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("not a nestor snapshot"),
@@ -633,11 +584,7 @@ fn a_broken_snapshot_is_exit_1() {
 #[test]
 fn discover_emits_a_topology_that_nestor_accepts() {
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
-    let out = bed
-        .cmd()
-        .args(["discover", "--emit-topology"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["discover", "--emit-topology"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let yaml = stdout_of(&out);
     assert!(
@@ -650,11 +597,7 @@ fn discover_emits_a_topology_that_nestor_accepts() {
     );
     assert!(yaml.contains("\nname: dirqual\n"), "{yaml}");
     bed.write_stack("dirqual", &yaml);
-    let out = bed
-        .cmd()
-        .args(["stack", "show", "dirqual"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["stack", "show", "dirqual"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
 }
 
@@ -675,8 +618,7 @@ fn discover_works_with_only_a_kubeconfig() {
             "-o",
             "json",
         ])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let v = json_of(&out);
     assert_eq!(v["kind"], "Discovery");
@@ -706,8 +648,7 @@ fn a_stack_catalog_adds_layers_that_preview_evaluates() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "vault"), "absent");
@@ -717,11 +658,7 @@ fn a_stack_catalog_adds_layers_that_preview_evaluates() {
         "dirqual",
         &PROD_DECLARED.replace("layers: [k8s,", "layers: [vault, k8s,"),
     );
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["preview", "--no-input"]).run();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("dirqual.yaml:10:10: unknown layer `vault`"),
@@ -739,8 +676,7 @@ fn the_gate_script_never_reads_3_4_or_5_as_nothing_or_work_to_do() {
             .arg(gate)
             .arg("dirqual")
             .env("NESTOR", env!("CARGO_BIN_EXE_kubectl-nestor"))
-            .output()
-            .expect("gate")
+            .run()
     };
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
     let out = run(&bed);
@@ -794,8 +730,7 @@ fn the_readme_first_command_prints_the_bundled_demo() {
         .current_dir(root)
         .args(&args)
         .arg("--no-color")
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let text = stdout_of(&out);
     assert!(
@@ -824,8 +759,7 @@ fn a_snapshot_is_written_0600_even_over_a_0644_file() {
             "--save",
             snap.to_str().unwrap_or_default(),
         ])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert_eq!(mode(&snap), 0o600);
     assert!(fs::read_to_string(&snap)

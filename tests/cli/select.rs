@@ -100,13 +100,9 @@ fn golden_commented_topology_gains_exactly_one_line() {
     golden(COMMENTED.as_bytes(), "\n", &file, &bed);
     assert_eq!(mode(&file), 0o640, "permissions kept");
     // The edited file is still a valid topology, now with a declared target.
-    let out = bed
-        .cmd()
-        .args(["stack", "show", "-o", "json"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["stack", "show", "-o", "json"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(v["kubeconfig"], "~/.kube/dirqual.config");
 }
 
@@ -255,12 +251,7 @@ fn no_input_never_writes_the_topology_and_names_the_line() {
         // stdin not a terminal is the same as --no-input
         vec!["stack", "select", "dirqual"],
     ] {
-        let out = bed
-            .cmd()
-            .args(&args)
-            .write_stdin("y\ny\n")
-            .output()
-            .expect("run");
+        let out = bed.cmd().args(&args).write_stdin("y\ny\n").run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(0), "{err}");
         let after = fs::read(&file).expect("read");
@@ -302,8 +293,7 @@ fn no_input_with_a_declared_but_absent_kubeconfig_only_suggests_the_fetch() {
     let out = bed
         .cmd()
         .args(["--no-input", "stack", "select", "dirqual"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(
@@ -328,8 +318,7 @@ fn select_switches_an_existing_link_atomically() {
     let out = bed
         .cmd()
         .args(["--no-input", "stack", "select", "bench"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert_eq!(link_target(&bed), "bench.yaml");
     assert_eq!(stderr_of(&out), "");
@@ -337,7 +326,7 @@ fn select_switches_an_existing_link_atomically() {
         entries(&bed.stacks),
         ["bench.yaml", "current.yaml", "dirqual.yaml"]
     );
-    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
+    let out = bed.cmd().args(["stack", "list"]).run();
     assert!(stdout_of(&out).contains("*  bench"), "{}", stdout_of(&out));
 }
 
@@ -351,8 +340,7 @@ fn an_invalid_topology_is_never_selected() {
     let out = bed
         .cmd()
         .args(["--no-input", "stack", "select", "broken"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -377,8 +365,7 @@ fn bad_names_and_unknown_stacks_are_refused() {
         let out = bed
             .cmd()
             .args(["--no-input", "stack", "select", name])
-            .output()
-            .expect("run");
+            .run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(1), "{name}: {err}");
         assert!(err.contains(expected), "{name}: {err}");
@@ -396,8 +383,7 @@ fn a_regular_current_yaml_is_someones_data_and_is_not_replaced() {
     let out = bed
         .cmd()
         .args(["--no-input", "stack", "select", "dirqual"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(

@@ -59,15 +59,14 @@ pub(crate) fn free_port() -> u16 {
 }
 
 pub(crate) fn keygen(path: &Path) {
-    let out = Command::new(SSH_KEYGEN)
+    let out = Run::new(SSH_KEYGEN)
         .args(["-q", "-t", "ed25519", "-N", "", "-C", "nestor-test", "-f"])
         .arg(path)
-        .output()
-        .expect("ssh-keygen");
+        .run();
     assert!(
         out.status.success(),
         "ssh-keygen: {}",
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&out.stderr_bytes)
     );
 }
 
@@ -249,14 +248,13 @@ fn loopback() -> Loopback {
 }
 
 impl Loopback {
-    fn fetch(&self, extra: &[&str]) -> std::process::Output {
+    fn fetch(&self, extra: &[&str]) -> Outcome {
         self.bed
             .cmd()
             .args(extra)
             .args(["kubeconfig", "fetch"])
             .env("NESTOR_SSH", &self.wrapper)
-            .output()
-            .expect("run")
+            .run()
     }
 
     fn expected_argv(&self, port: u16) -> Vec<String> {
@@ -276,7 +274,7 @@ impl Loopback {
         .to_vec()
     }
 
-    fn context(&self, out: &std::process::Output) -> String {
+    fn context(&self, out: &Outcome) -> String {
         format!(
             "stdout:\n{}\nstderr:\n{}\nsshd:\n{}",
             stdout_of(out),
@@ -558,8 +556,7 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
             .args(["--no-input", "kubeconfig", "fetch"])
             .env("NESTOR_SSH", &l.wrapper)
             .env("NESTOR_KUBECTL", &wrapper)
-            .output()
-            .expect("run");
+            .run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(1), "{how}: {}", l.context(&out));
         assert!(
@@ -589,8 +586,7 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("NESTOR_SSH", &l.wrapper)
         .env("NESTOR_KUBECTL", &wrapper)
-        .output()
-        .expect("run");
+        .run();
     assert!(l.dest.exists(), "{}", l.context(&out));
     assert!(kubectl_log.exists(), "{}", l.context(&out));
     assert!(!ran.exists());

@@ -10,7 +10,9 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use std::time::Duration;
+
+pub use crate::harness::{golden_check, Outcome, Run, NESTOR};
 
 pub const NODES_DIRQUAL: &str = include_str!("../fixtures/kubectl/nodes-dirqual.json");
 
@@ -115,82 +117,50 @@ impl Bed {
         path.to_path_buf()
     }
 
-    /// `kubectl-nestor` run from the repo root with HOME, PATH (stubs first) and no
-    /// KUBECONFIG/NESTOR_* leaking in from the developer's shell.
-    pub fn cmd(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
-        c.current_dir(&self.repo)
+    /// `program` run from the repo root with the bed's HOME and PATH (stubs first); the
+    /// rest of the developer's environment is scrubbed by the harness (`harness::scrub`).
+    pub fn cmd_program(&self, program: impl AsRef<std::ffi::OsStr>) -> Run {
+        let mut r = Run::new(program);
+        r.current_dir(&self.repo)
             .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NESTOR_KUBECTL")
-            .env_remove("NESTOR_LIMACTL")
-            .env_remove("NESTOR_SSH")
-            .env_remove("NESTOR_NO_INPUT")
-            .env_remove("NO_COLOR");
-        c
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()));
+        r
     }
 
-    /// Another program run with the same environment as [`Bed::cmd`].
-    pub fn cmd_program(&self, program: &str) -> Command {
-        let mut c = Command::new(program);
-        c.current_dir(&self.repo)
-            .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NESTOR_NO_INPUT")
-            .env_remove("NO_COLOR");
-        c
+    /// `kubectl-nestor` run like [`Bed::cmd_program`].
+    pub fn cmd(&self) -> Run {
+        self.cmd_program(NESTOR)
     }
 
-    /// `kubectl-nestor ARGS` run under a pseudo-terminal (`script -qec`, util-linux), so that
-    /// stdin IS a terminal and nestor may prompt; `input` is typed into it (give every
-    /// answer: end of input answers no). Same environment as [`Bed::cmd`]; extra `env` pairs
-    /// are added. The output mixes stdout, stderr and the terminal's echo, with CRLF line ends.
-    pub fn pty(&self, args: &[&str], input: &str, env: &[(&str, &Path)]) -> std::process::Output {
-        let mut line = nestor::shell::quote(env!("CARGO_BIN_EXE_kubectl-nestor"));
-        for a in args {
-            line.push(' ');
-            line.push_str(&nestor::shell::quote(a));
+    /// `kubectl-nestor ARGS` run under a pseudo-terminal ([`Run::pty`]), so that stdin IS a
+    /// terminal and nestor may prompt; `input` is typed into it (give every answer: end of
+    /// input answers no). Extra `env` pairs are added. The output mixes stdout, stderr and
+    /// the terminal's echo, with CRLF line ends.
+    pub fn pty(&self, args: &[&str], input: &str, env: &[(&str, &Path)]) -> Outcome {
+        let mut r = self.cmd();
+        r.args(args)
+            .pty()
+            .stdin(input)
+            .timeout(Duration::from_secs(60));
+        for (k, v) in env {
+            r.env(k, v);
         }
-        self.pty_shell(&line, input, env)
+        r.run()
     }
 
     /// Like [`Bed::pty`] with a whole `sh` command line (`$NESTOR` is the binary).
-    pub fn pty_shell(
-        &self,
-        line: &str,
-        input: &str,
-        env: &[(&str, &Path)],
-    ) -> std::process::Output {
-        let script = Path::new("/usr/bin/script");
-        assert!(
-            script.exists(),
-            "/usr/bin/script not found: install bsdutils (util-linux), the pty tests need it"
-        );
-        let mut c = Command::new(script);
-        c.current_dir(&self.repo)
+    pub fn pty_shell(&self, line: &str, input: &str, env: &[(&str, &Path)]) -> Outcome {
+        let mut r = Run::pty_shell(line);
+        r.current_dir(&self.repo)
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env("SHELL", "/bin/sh")
-            .env("NESTOR", env!("CARGO_BIN_EXE_kubectl-nestor"))
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NESTOR_KUBECTL")
-            .env_remove("NESTOR_LIMACTL")
-            .env_remove("NESTOR_SSH")
-            .env_remove("NESTOR_NO_INPUT")
-            .env_remove("NO_COLOR");
+            .env("NESTOR", NESTOR)
+            .stdin(input)
+            .timeout(Duration::from_secs(60));
         for (k, v) in env {
-            c.env(k, v);
+            r.env(k, v);
         }
-        c.args(["-qec", line, "/dev/null"])
-            .write_stdin(input.to_string())
-            .timeout(std::time::Duration::from_secs(60))
-            .output()
-            .expect("run script")
+        r.run()
     }
 
     /// Every recorded call of `tool`, as argv vectors.
@@ -297,12 +267,12 @@ nodes:
 layers: [k8s, cni]
 ";
 
-pub fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+pub fn stderr_of(out: &Outcome) -> String {
+    out.stderr.clone()
 }
 
-pub fn stdout_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
+pub fn stdout_of(out: &Outcome) -> String {
+    out.stdout.clone()
 }
 
 // ---- a whole cluster behind the kubectl stub --------------------------------------------
