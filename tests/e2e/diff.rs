@@ -190,7 +190,7 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
     assert_eq!(saved.code, Some(0), "{saved:?}");
 
     let out = bed.run(&["diff", &a, &o]);
-    out.assert_error(3, "observations of different clusters");
+    out.error(3, "observations of different clusters");
     assert!(out.stderr.contains(&other.url()) && out.stderr.contains("--force"));
     let forced = bed.run(&["diff", &a, &o, "--force", "-o", "json"]);
     assert_eq!(forced.code, Some(0), "{forced:?}");
@@ -204,7 +204,7 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
     // request reaches either cluster.
     bed.server.clear_audit();
     let out = bed.run(&["diff", &o, "-"]);
-    out.assert_error(3, "observations of different clusters");
+    out.error(3, "observations of different clusters");
     assert!(bed.server.audit().is_empty(), "nothing read");
 
     // Bad input: exit 1, nothing written.
@@ -212,11 +212,11 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
     fs::write(&not_snap, "{\"kind\": \"Preview\"}").expect("write");
     let before = bed.tree();
     bed.run(&["diff", "-", "-"])
-        .assert_error(1, "diff - - would compare a live read with itself");
+        .error(1, "diff - - would compare a live read with itself");
     bed.run(&["diff", &a, &not_snap])
-        .assert_error(1, "not a nestor snapshot");
+        .error(1, "not a nestor snapshot");
     bed.run(&["diff", &a, &path(&bed, "missing.json")])
-        .assert_error(1, "cannot read snapshot");
+        .error(1, "cannot read snapshot");
     assert!(bed.tree() == before, "nothing written");
     assert_read_only(&other);
 }
@@ -232,7 +232,7 @@ fn preview_save_is_refused_with_snapshot_and_for_lima() {
         "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\nlayers: [k8s]\n",
     );
     let out = bed.run(&["--stack", "bench", "preview", "--save", &a]);
-    out.assert_error(
+    out.error(
         1,
         "stack bench is a lima bench: --save writes prod observations only",
     );

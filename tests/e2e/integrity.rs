@@ -286,7 +286,7 @@ fn kuberc_never_redirects_nestor_kubectl_calls() {
         c.env("NESTOR_KUBECTL", &k133)
             .env("KUBECTL_KUBERC", "true")
             .env("NESTOR_READ_PATH", path);
-        let r = run(c);
+        let r = run(&c);
         assert_eq!(r.code, Some(0), "{path}: {r:?}");
         assert_eq!(r.json()["target"]["endpoint"], ok.as_str());
         assert_eq!(r.json()["target"]["context"], "replay");
@@ -307,7 +307,7 @@ fn a_relative_home_leaves_the_repo_tree_unchanged() {
     ] {
         let mut c = bed.command(args);
         c.env("HOME", "relhome");
-        let r = run(c);
+        let r = run(&c);
         assert_eq!(r.code, Some(0), "{args:?}: {r:?}");
     }
     assert_eq!(tree_of(&bed.repo, &[]), before, "the repo tree changed");
@@ -321,7 +321,7 @@ fn a_kubeconfig_flag_list_is_refused() {
     let list = format!("{}:{}", bed.kubeconfig.display(), bed.kubeconfig.display());
     for cmd in ["preview", "discover", "target"] {
         let r = bed.run(&["--kubeconfig", &list, cmd, "--no-input"]);
-        r.assert_error(3, "--kubeconfig lists 2 files");
+        r.error(3, "--kubeconfig lists 2 files");
     }
     assert!(bed.server.audit().is_empty());
 }
@@ -346,7 +346,7 @@ fn discover_and_target_follow_the_endpoint_policy() {
     ] {
         let before = bed.tree();
         let r = bed.run(args);
-        r.assert_error(3, "target mismatch for stack dirqual");
+        r.error(3, "target mismatch for stack dirqual");
         assert!(
             r.stderr
                 .contains("(rule topology: the topology's kubeconfig:)"),

@@ -47,7 +47,7 @@ fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
     for args in commands(snap.to_str().unwrap_or_default()) {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = bed.run(&args);
-        out.assert_error(3, "lima stack bench would read prod");
+        out.error(3, "lima stack bench would read prod");
         assert!(
             out.stderr.contains(kubeconfig_shown) && out.stderr.contains("prod stack dirqual"),
             "{args:?}: {}",
@@ -133,7 +133,7 @@ fn a_prod_stack_without_endpoint_is_known_by_its_kubeconfig_server() {
         &format!("{LIMA}kubeconfig: ~/.kube/dirqual.config\n"),
     );
     let out = bed.run(&["--stack", "bench", "target"]);
-    out.assert_error(3, "the kubeconfig server of prod stack dirqual");
+    out.error(3, "the kubeconfig server of prod stack dirqual");
 }
 
 #[test]

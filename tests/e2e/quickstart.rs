@@ -2,11 +2,10 @@
 //! README itself, in an empty directory, through `sh`, with the REAL kubectl finding the
 //! plugin on PATH and the replay server as "your cluster" (its kubeconfig at the path the
 //! README names, `~/.kube/lab.config`). What they print is compared with golden files
-//! (`tests/e2e/golden/`; `NESTOR_UPDATE_GOLDEN=1` rewrites them).
+//! (`tests/e2e/golden/`; `SNAPSHOTS=overwrite` rewrites them).
 
 use std::fs;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use crate::bed_or_skip;
 use crate::support::*;
@@ -39,15 +38,14 @@ struct Shell<'a> {
 
 impl Shell<'_> {
     /// One README line through `sh -c`, as a fresh non-interactive shell would run it.
-    fn run(&self, line: &str) -> Run {
-        let mut c = Command::new("/bin/sh");
+    fn run(&self, line: &str) -> Outcome {
+        let mut c = Run::new("/bin/sh");
         c.args(["-c", line])
             .current_dir(&self.dir)
             .env_clear()
             .env("HOME", &self.bed.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bed.bin.display()))
-            .stdin(Stdio::null());
-        run(c)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bed.bin.display()));
+        run(&c)
     }
 
     /// Output with the run's variable parts made stable.
@@ -185,7 +183,7 @@ fn discover_with_only_a_kubeconfig_and_no_stacks_directory_says_so() {
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(r.stdout.contains("\nname: dirqual\n"), "{}", r.stdout);
     let r = sh.run(&format!("{line} --emit-topology --name Bad_Name"));
-    r.assert_error(1, "`Bad_Name` is not a stack name");
+    r.error(1, "`Bad_Name` is not a stack name");
 }
 
 /// Run through kubectl's plugin discovery, the help says `kubectl nestor`, not the binary's

@@ -4,7 +4,7 @@
 //! pseudo-terminal.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use nestor_replay::{timeline, Config};
 
@@ -193,50 +193,35 @@ fn wait_refused_unreachable_and_unknown_layer_exit_codes() {
     // An unknown layer id: exit 1 with a suggestion, nothing read.
     bed.server.clear_audit();
     let out = bed.run(&["wait", "--for=healthy", "cephh"]);
-    out.assert_error(1, "unknown layer `cephh`");
+    out.error(1, "unknown layer `cephh`");
     assert!(out.stderr.contains("ceph"), "{out:?}");
     assert!(bed.server.audit().is_empty());
     // A host-level layer is not polled: exit 1, nothing read.
     let out = bed.run(&["wait", "--for=healthy", "etcd-backup"]);
-    out.assert_error(1, "layer `etcd-backup` is read on the hosts over ssh");
+    out.error(1, "layer `etcd-backup` is read on the hosts over ssh");
     assert!(bed.server.audit().is_empty());
     // Endpoint mismatch: exit 3 before any read.
     bed.write_stack("dirqual", &dirqual_topology("https://10.67.2.11:6443"));
     let out = bed.run(&["wait", "--for=healthy", "ceph", "--timeout", "2s"]);
-    out.assert_error(3, "target mismatch for stack dirqual");
+    out.error(3, "target mismatch for stack dirqual");
     assert!(bed.server.audit().is_empty());
     // Unreachable at the first poll: exit 4, not a wait until the timeout.
     let closed = format!("http://127.0.0.1:{}", closed_port());
     bed.kubeconfig_for(&bed.kubeconfig, &closed);
     bed.write_stack("dirqual", &dirqual_topology(&closed));
     let out = bed.run(&["wait", "--for=healthy", "ceph", "--timeout", "30s"]);
-    out.assert_error(4, "unreachable");
+    out.error(4, "unreachable");
     assert!(out.took.as_secs() < 20, "{out:?}");
 }
 
 /// `kubectl nestor ARGS` under a pseudo-terminal (util-linux `script`), `input` typed in.
 fn pty(bed: &E2e, args: &[&str], input: &str) -> (Option<i32>, String) {
-    let script = std::path::Path::new("/usr/bin/script");
-    assert!(
-        script.exists(),
-        "/usr/bin/script not found: install bsdutils (util-linux), the pty tests need it"
-    );
-    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
-    let mut line = format!("{} nestor", quote(&bed.kubectl.display().to_string()));
-    for a in args {
-        line.push(' ');
-        line.push_str(&quote(a));
-    }
-    let mut child = Command::new(script)
-        .args(["-qec", &line, "/dev/null"])
-        .current_dir(&bed.repo)
-        .env("HOME", &bed.home)
-        .env("PATH", format!("{}:/usr/bin:/bin", bed.bin.display()))
-        .env("SHELL", "/bin/sh")
+    // Spawned, not `Run::run`: stdin is kept open a moment after the input (below).
+    let mut child = bed
+        .command(args)
+        .pty()
         .env("COLUMNS", "100")
-        .env_remove("KUBECONFIG")
-        .env_remove("NESTOR_STACKS_DIR")
-        .env_remove("NO_COLOR")
+        .command()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
