@@ -47,7 +47,7 @@ fn setup(server: &str) -> Fetch {
     let remote = bed.tmp.path().join("remote-admin.conf");
     fs::write(&remote, admin_conf(server)).expect("write");
     bed.stub("ssh", &format!("cat '{}'", remote.display()));
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let dest = bed.home.join(".kube/dirqual.config");
     Fetch { bed, remote, dest }
 }

@@ -18,7 +18,7 @@ fn prod_without_declared_kubeconfig_is_refused_and_runs_no_kubectl() {
     bed.select("dirqual");
     // A decoy catch-all kubeconfig: it must never be used.
     bed.kubeconfig(&bed.home.join(".kube/config"), "https://10.99.99.99:6443");
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let before = bed.tree();
     let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
@@ -61,7 +61,7 @@ fn target_reports_rule_context_endpoint_and_nodes() {
         &bed.home.join(".kube/dirqual.config"),
         "https://10.67.2.11:6443",
     );
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed.cmd().args(["target", "--no-color"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     let text = stdout_of(&out);
@@ -107,7 +107,7 @@ fn flag_beats_env_beats_topology() {
         &bed.tmp.path().join("flag.config"),
         "https://10.67.2.11:6443",
     );
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let json = |out: Outcome| -> serde_json::Value {
         assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
         serde_json::from_slice(&out.stdout_bytes).expect("json")
@@ -186,7 +186,7 @@ fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
         &bed.home.join(".kube/dirqual.config"),
         "https://10.67.2.11:6443",
     );
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed
         .cmd()
         .args(["target", "-o", "json"])
@@ -270,7 +270,7 @@ fn current_context_rules() {
             bed.kubeconfig(&path, "x");
             fs::write(&path, &content).expect("write");
         }
-        bed.kubectl_serving_nodes(NODES_DIRQUAL);
+        bed.kubectl_serving_nodes(&nodes_dirqual());
         let out = bed.cmd().arg("target").run();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(1), "{what}: {err}");
@@ -309,7 +309,7 @@ fn several_contexts_use_current_context_with_a_notice() {
         "- context:\n    cluster: dirqual\n    user: kubernetes-admin\n  name: other\ncurrent-context:",
     );
     fs::write(&path, text).expect("write");
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed.cmd().arg("target").run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains(
@@ -424,7 +424,7 @@ fn missing_kubectl_says_how_to_install_it() {
 #[test]
 fn nestor_kubectl_override_is_used() {
     let bed = declared_bed();
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     fs::rename(bed.bin.join("kubectl"), bed.tmp.path().join("my-kubectl")).expect("mv");
     let out = bed
         .cmd()
@@ -438,7 +438,7 @@ fn nestor_kubectl_override_is_used() {
 #[test]
 fn verbose_prints_argv_without_secrets() {
     let bed = declared_bed();
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed.cmd().args(["target", "-v"]).run();
     assert_eq!(out.status.code(), Some(0));
     let err = stderr_of(&out);
@@ -459,7 +459,7 @@ fn home_unset_passes_a_cache_dir_outside_the_repo() {
     );
     bed.select("dirqual");
     let kc = bed.kubeconfig(&bed.tmp.path().join("kc"), "https://10.67.2.11:6443");
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed
         .cmd()
         .arg("target")

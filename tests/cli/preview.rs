@@ -173,7 +173,7 @@ fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
 fn ceph_health_warn_is_repair_never_install() {
     let cluster = Cluster::dirqual().with(
         "cephclusters.ceph.rook.io",
-        Answer::Ok(fixture("cephclusters-health-warn.json")),
+        Cluster::replay_read("degraded", "cephclusters.ceph.rook.io"),
     );
     let bed = Bed::dirqual(ENDPOINT, &cluster);
     let out = bed

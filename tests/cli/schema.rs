@@ -111,7 +111,7 @@ fn documents_match_docs_output_md() {
     let cluster = Cluster::dirqual()
         .with(
             "cephclusters.ceph.rook.io",
-            Answer::Ok(fixture("cephclusters-health-warn.json")),
+            Cluster::replay_read("degraded", "cephclusters.ceph.rook.io"),
         )
         .with(
             "clusters.postgresql.cnpg.io",

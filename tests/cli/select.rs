@@ -424,7 +424,7 @@ fn interactive_select_offers_the_fetch_when_the_cluster_is_unreachable() {
     assert_eq!(bed.reads().len(), 1);
 
     // A reachable cluster: no offer.
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "", &[]);
     let text = stdout_of(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");

@@ -233,7 +233,7 @@ fn loopback() -> Loopback {
         ),
     )
     .expect("inventory");
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let dest = bed.home.join(".kube/dirqual.config");
     Loopback {
         bed,
