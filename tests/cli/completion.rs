@@ -38,7 +38,7 @@ fn bed() -> Bed {
 /// COMP_WORDS, the cursor on the last one), with the bed's bin/ first on PATH.
 fn bash_complete(bed: &Bed, words: &[&str]) -> Vec<String> {
     let out = bed.cmd().args(["completion", "bash"]).run();
-    assert_eq!(out.status.code(), Some(0));
+    out.code(0);
     let script = bed.tmp.path().join("completion.bash");
     fs::write(&script, &out.stdout).expect("write");
     let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
@@ -161,16 +161,12 @@ fn completion_helper_prints_the_kubectl_protocol() {
         )
         .args(["stack", "select", ""])
         .run();
-    assert_eq!(out.status.code(), Some(0));
+    out.code(0);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout_bytes),
         "dirqual\nlab\n:4\n"
     );
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr_bytes)
-    );
+    out.no_stderr();
     // The same engine as `kubectl-nestor __complete`.
     let direct = bed.cmd().args(["__complete", "stack", "select", ""]).run();
     assert_eq!(direct.stdout, out.stdout);
@@ -181,7 +177,7 @@ fn completion_helper_prints_the_kubectl_protocol() {
         .args(["__complete", "stack", "select", ""])
         .env("NESTOR_STACKS_DIR", empty.tmp.path().join("absent"))
         .run();
-    assert_eq!(out.status.code(), Some(0));
+    out.code(0);
     assert_eq!(String::from_utf8_lossy(&out.stdout_bytes), ":4\n");
 }
 

@@ -147,8 +147,8 @@ fn every_target_refusal_names_the_rule() {
     let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
     let refused = |cmd: &mut Run| {
         let out = cmd.run();
-        assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-        assert!(out.stdout.is_empty(), "nothing printed before a refusal");
+        out.code(3);
+        out.no_stdout();
         stderr_of(&out)
     };
 
@@ -200,7 +200,7 @@ fn every_target_refusal_names_the_rule() {
         .args(["discover", "-o", "json", "--save"])
         .arg(&snap)
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    out.code(0);
     bed.write_stack("dirqual", &PROD_DECLARED.replace(ENDPOINT, OTHER));
     let err = refused(
         bed.cmd()
@@ -248,7 +248,7 @@ fn the_operator_saying_no_names_the_rule() {
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
     let out = bed.pty(&["preview", "--no-color"], "n\n", &[]);
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{screen}");
+    out.code(3);
     assert!(
         screen.contains("not confirmed for stack dirqual: nothing was done; kubeconfig"),
         "{screen}"
@@ -276,7 +276,7 @@ fn the_prompt_says_whether_the_endpoint_matches_the_topology() {
     let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
     let out = bed.pty(&["preview", "--no-color"], "n\n", &[("KUBECONFIG", &wrong)]);
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{screen}");
+    out.code(3);
     assert!(
         screen.contains(&format!(
             "  endpoint    {OTHER} (the topology's endpoint is {ENDPOINT})"
@@ -302,7 +302,7 @@ fn nestor_no_input_means_no_input() {
     let one = Path::new("1");
     let out = bed.pty(&["preview", "--no-color"], "", &[("NESTOR_NO_INPUT", one)]);
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{screen}");
+    out.code(0);
     assert!(!screen.contains("[y/N]"), "{screen}");
     assert!(screen.contains("PLAN: 2 layer(s) to install"), "{screen}");
     let out = bed
@@ -320,7 +320,7 @@ fn nestor_no_input_means_no_input() {
         &[("NESTOR_NO_INPUT", one), ("KUBECONFIG", &wrong)],
     );
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{screen}");
+    out.code(3);
     assert!(!screen.contains("[y/N]"), "{screen}");
     assert!(screen.contains("target mismatch"), "{screen}");
 
@@ -331,7 +331,7 @@ fn nestor_no_input_means_no_input() {
         &[("NESTOR_NO_INPUT", Path::new("0"))],
     );
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{screen}");
+    out.code(3);
     assert!(
         screen.contains("Is this the stack dirqual? [y/N]"),
         "{screen}"
@@ -351,7 +351,7 @@ fn stack_select_warns_when_an_exported_kubeconfig_overrides_it() {
         .args(["stack", "select", "dirqual"])
         .env("KUBECONFIG", &other)
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    out.code(0);
     assert!(stdout_of(&out).starts_with("selected stack dirqual (prod)"));
     let err = stderr_of(&out);
     assert!(
@@ -395,7 +395,7 @@ fn stack_list_columns_do_not_shift_with_an_active_stack() {
     bed.write_stack("bench", LIMA_BENCH);
     let list = || {
         let out = bed.cmd().args(["stack", "list"]).run();
-        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        out.code(0);
         stdout_of(&out)
     };
     let none = list();
@@ -440,8 +440,8 @@ fn every_exit_code_of_the_contract() {
         .arg("--stacks-dir")
         .arg(bed.tmp.path().join("none"))
         .run();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
-    assert!(out.stdout.is_empty());
+    out.code(1);
+    out.no_stdout();
 
     // 2: work to do (datalake and certs to install).
     let (c, _, err) = code(&Bed::dirqual(ENDPOINT, &Cluster::dirqual()));

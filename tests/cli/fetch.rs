@@ -74,7 +74,7 @@ fn inventory_port_and_key_become_p_and_i_and_the_file_is_written_0600() {
         .args(["kubeconfig", "fetch", "-v", "--no-color"])
         .run();
     let (text, err) = (stdout_of(&out), stderr_of(&out));
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    out.code(0);
     let key = f.bed.repo.join("keys/id_dirqual");
     assert_eq!(
         f.bed.calls("ssh"),
@@ -150,15 +150,15 @@ fn a_root_user_runs_plain_cat_and_a_host_without_user_has_no_at() {
             "fetch",
         ])
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    out.code(0);
     fs::write(&inv, "control_plane:\n  hosts:\n    cp1.lan:\n").expect("write");
     let out = f
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    assert!(stdout_of(&out).contains("(unchanged: same content as the fetched one)"));
+    out.code(0);
+    out.stdout_has("(unchanged: same content as the fetched one)");
     assert_eq!(
         f.bed.calls("ssh"),
         vec![
@@ -186,7 +186,7 @@ fn control_group_and_admin_conf_come_from_the_topology() {
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    out.code(0);
     assert_eq!(
         f.bed.calls("ssh"),
         vec![argv(
@@ -206,7 +206,7 @@ fn a_different_existing_file_is_not_replaced_without_an_interactive_yes() {
     ] {
         let out = f.bed.cmd().args(&args).write_stdin("y\n").run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{err}");
+        out.code(1);
         assert!(
             err.contains(&format!(
                 "{} already exists with different content; it is replaced only after an interactive yes, nothing was written",
@@ -240,7 +240,7 @@ fn an_interactive_yes_replaces_the_file_and_keeps_a_timestamped_backup() {
         .bed
         .pty(&["--no-color", "kubeconfig", "fetch"], "y\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     assert!(!text.contains(SECRET_MARKER), "{text}");
     let kube = f.bed.home.join(".kube");
     let found = backups(&kube);
@@ -294,7 +294,7 @@ fn an_interactive_no_keeps_the_file() {
         .bed
         .pty(&["--no-color", "kubeconfig", "fetch"], "n\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    out.code(1);
     assert!(text.contains("you said no, nothing was written"), "{text}");
     assert_eq!(f.bed.tree(), before);
 }
@@ -310,7 +310,7 @@ fn a_lima_stack_is_refused_the_bench_harness_writes_its_kubeconfig() {
         .args(["--no-input", "--stack", "bench", "kubeconfig", "fetch"])
         .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(
         err.contains("stack bench is a lima bench: its kubeconfig")
             && err.contains("is written by the bench harness"),
@@ -329,8 +329,8 @@ fn an_undeclared_kubeconfig_is_exit_3() {
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
         .run();
-    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-    assert!(stderr_of(&out).contains("kubeconfig target not declared for stack dirqual"));
+    out.code(3);
+    out.stderr_has("kubeconfig target not declared for stack dirqual");
     assert!(f.bed.calls("ssh").is_empty());
 }
 
@@ -349,7 +349,7 @@ fn a_destination_inside_a_git_work_tree_is_refused_before_any_ssh() {
         .args(["--no-input", "kubeconfig", "fetch"])
         .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(
         err.contains(&format!(
             "refusing to write kubeconfig {} inside the git work tree {}",
@@ -379,7 +379,7 @@ fn sudo_asking_for_a_password_is_a_clear_error() {
         .args(["--no-input", "kubeconfig", "fetch"])
         .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(
         err.contains("sudo on ops@10.67.2.11 asks for a password: nestor runs `sudo -n cat /etc/kubernetes/admin.conf`"),
         "{err}"
@@ -406,7 +406,7 @@ fn ssh_connection_refused_is_exit_4_quoting_ssh() {
         .args(["--no-input", "kubeconfig", "fetch"])
         .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(4), "{err}");
+    out.code(4);
     assert!(
         err.contains("cannot reach ops@10.67.2.11 over ssh: ssh: ssh: connect to host 10.67.2.11 port 2222: Connection refused"),
         "{err}"
@@ -425,7 +425,7 @@ fn a_missing_ssh_says_how_to_install_it() {
         .env("PATH", f.bed.bin.display().to_string())
         .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(err.contains("ssh not found: no `ssh` on PATH"), "{err}");
     assert!(err.contains("hint: install the OpenSSH client"), "{err}");
     let out = f
@@ -434,8 +434,8 @@ fn a_missing_ssh_says_how_to_install_it() {
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("NESTOR_SSH", "/nonexistent/ssh")
         .run();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr_of(&out).contains("NESTOR_SSH=/nonexistent/ssh is not an executable"));
+    out.code(1);
+    out.stderr_has("NESTOR_SSH=/nonexistent/ssh is not an executable");
 }
 
 #[test]
@@ -474,7 +474,7 @@ fn fetched_bytes_that_are_not_a_kubeconfig_write_nothing_and_quote_nothing() {
             .args(["--no-input", "-v", "kubeconfig", "fetch"])
             .run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+        out.code(1);
         assert!(
             err.contains("the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig"),
             "{what}: {err}"
@@ -500,7 +500,7 @@ fn an_unresolvable_server_is_a_warning_without_a_terminal() {
     let err = stderr_of(&out);
     // Written, then the verification read follows the target policy: without a prompt the
     // server must be the topology's endpoint, so nothing is dialled (SPEC §5).
-    assert_eq!(out.status.code(), Some(3), "{err}");
+    out.code(3);
     assert!(err.contains("was written but is not verified"), "{err}");
     assert!(f.bed.calls("kubectl").is_empty(), "{err}");
     assert!(
@@ -520,7 +520,7 @@ fn an_unresolvable_server_is_rewritten_to_the_endpoint_after_a_yes() {
         .bed
         .pty(&["--no-color", "kubeconfig", "fetch"], "y\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     assert!(
         text.contains(
             "Rewrite its server to the topology's endpoint https://10.67.2.11:6443? [y/N]"
@@ -549,12 +549,12 @@ fn an_unreachable_cluster_after_the_write_is_exit_4_and_the_file_stays() {
         .args(["--no-input", "kubeconfig", "fetch"])
         .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(4), "{err}");
+    out.code(4);
     assert!(
         err.contains("cluster https://10.67.2.11:6443 unreachable"),
         "{err}"
     );
-    assert!(stdout_of(&out).contains("(written, mode 0600)"));
+    out.stdout_has("(written, mode 0600)");
     assert_eq!(mode(&f.dest), 0o600);
 }
 
@@ -599,7 +599,7 @@ fn a_fetched_file_with_duplicate_user_names_is_refused_without_printing_it() {
             .args(extra)
             .run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{err}");
+        out.code(1);
         assert!(
             err.contains("two users are named `kubernetes-admin`"),
             "{err}"

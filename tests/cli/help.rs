@@ -42,8 +42,8 @@ fn help(path: &[String], argv0: &str, kubectl_path: Option<&str>) -> String {
         c.env("KUBECTL_PATH", k);
     }
     let out = c.run();
-    assert_eq!(out.status.code(), Some(0), "{path:?}");
-    assert!(out.stderr.is_empty(), "{path:?}");
+    out.code(0);
+    out.no_stderr();
     out.stdout.clone()
 }
 
@@ -159,7 +159,7 @@ fn the_usage_line_names_the_program_as_it_was_run() {
         .args(["preview", "--zzz"])
         .env_clear()
         .run();
-    assert_eq!(out.status.code(), Some(1));
+    out.code(1);
     let err = String::from_utf8_lossy(&out.stderr_bytes);
     assert!(
         err.contains("Usage: kubectl-nestor preview [OPTIONS]"),

@@ -26,7 +26,6 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::sshd::{
     free_port, keygen, public_key, require, ssh_client, start_sshd_with, Sshd, SSH, SSH_KEYGEN,
@@ -187,12 +186,11 @@ impl Host {
         fs::create_dir_all(self.backups()).expect("mkdir");
         let path = self.backups().join(name);
         fs::write(&path, vec![b'e'; size]).expect("snapshot");
-        let out = Command::new("touch")
+        Run::new("touch")
             .args(["-d", when])
             .arg(&path)
-            .output()
-            .expect("touch");
-        assert!(out.status.success(), "touch -d {when}");
+            .run()
+            .success();
     }
 
     /// A healthy backup: timer active, last run succeeded, a 3h old 24 kB snapshot.
@@ -378,7 +376,7 @@ impl Fleet {
 /// `--detailed-exitcode` with only undecided layers: 5 (SPEC §8). Never 0: an unread host
 /// is not "nothing to do".
 fn assert_undecided(f: &Fleet, out: &Outcome) {
-    assert_eq!(out.status.code(), Some(5), "{}", f.context(out));
+    out.code(5);
     assert!(stdout_of(out).contains("undecided"), "{}", f.context(out));
 }
 
@@ -394,7 +392,7 @@ fn hosts_healthy_fleet_is_present_and_the_plan_is_empty() {
     let f = two_hosts();
     f.host("dirqual1").healthy();
     let out = f.preview(&["--detailed-exitcode", "-v"]);
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     let text = stdout_of(&out);
     assert!(
         text.contains("PLAN: nothing to install or repair"),
@@ -518,7 +516,7 @@ fn hosts_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
     d1.unit("etcd-snapshot.service", SERVICE_FAILED);
     d1.snapshot("etcd-20261121T0300.db", 24_000, "9 days ago");
     let out = f.preview(&["--detailed-exitcode"]);
-    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    out.code(2);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("degraded"), "{row}");
     assert!(
@@ -540,7 +538,7 @@ fn hosts_no_snapshot_at_all_is_degraded() {
     d1.unit("etcd-snapshot.service", SERVICE_OK);
     fs::create_dir_all(d1.backups()).expect("mkdir");
     let out = f.preview(&[]);
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("degraded"), "{row}");
     assert!(
@@ -564,7 +562,7 @@ fn hosts_timer_missing_everywhere_is_absent_and_planned_for_install() {
         ("dirqual2", "control_plane", Some("root"), true),
     ]);
     let out = f.preview(&["--detailed-exitcode"]);
-    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    out.code(2);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("absent"), "{row}");
     assert!(
@@ -662,7 +660,7 @@ fn hosts_hostile_inventory_values_are_refused_before_any_ssh() {
         let before = f.bed.tree();
         let out = f.preview(&[]);
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{value}: {}", f.context(&out));
+        out.code(1);
         assert!(err.contains(needle), "{err}");
         assert!(err.contains("no host was contacted"), "{err}");
         assert!(err.contains("hint: fix the host's connection variables"), "{err}");
@@ -705,7 +703,7 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
         .arg(&snap)
         .env("NESTOR_SSH", &f.wrapper)
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     assert_eq!(mode(&snap), 0o600);
     let saved: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&snap).expect("read")).expect("json");
@@ -724,7 +722,7 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
         .arg(&snap)
         .env("NESTOR_SSH", "/nonexistent/ssh")
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("degraded"), "{row}");
     assert!(
@@ -740,7 +738,7 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
     f.host("dirqual1").healthy();
     let snap = f.bed.tmp.path().join("preview.snapshot.json");
     let out = f.preview(&["--save", snap.to_str().expect("utf-8")]);
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     let ssh = f.bed.calls("ssh").len();
     assert_eq!(ssh, 5, "one ssh per check");
     let out = f
@@ -756,7 +754,7 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
         .arg(&snap)
         .env("NESTOR_SSH", "/nonexistent/ssh")
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(
         row.contains("present") && row.contains("dirqual1: etcd-snapshot.timer active"),

@@ -99,7 +99,7 @@ fn completion_scripts_for_zsh_fish_elvish_powershell() {
         ("powershell", "Register-ArgumentCompleter", None),
     ] {
         let out = bed.cmd().args(["completion", shell]).run();
-        assert_eq!(out.status.code(), Some(0), "{shell}");
+        out.code(0);
         let script = out.stdout.clone();
         assert!(script.contains(marker), "{shell}: no {marker:?}");
         // zsh and fish ask the engine (`__complete`, tested in `completion`); the others are

@@ -288,7 +288,7 @@ impl Loopback {
 fn sshd_fetch_writes_0600_with_the_fixture_bytes_and_verifies() {
     let l = loopback();
     let out = l.fetch(&["--no-input", "--no-color", "-v"]);
-    assert_eq!(out.status.code(), Some(0), "{}", l.context(&out));
+    out.code(0);
     assert_eq!(
         fs::read(&l.dest).expect("read"),
         fs::read(&l.remote).expect("read"),
@@ -312,8 +312,8 @@ fn sshd_fetch_writes_0600_with_the_fixture_bytes_and_verifies() {
     }
     // a second run finds the same bytes
     let out = l.fetch(&["--no-input"]);
-    assert_eq!(out.status.code(), Some(0), "{}", l.context(&out));
-    assert!(stdout_of(&out).contains("(unchanged: same content as the fetched one)"));
+    out.code(0);
+    out.stdout_has("(unchanged: same content as the fetched one)");
 }
 
 #[test]
@@ -333,7 +333,7 @@ fn sshd_changed_host_key_is_a_clear_error_and_writes_nothing() {
     let before = l.bed.tree();
     let out = l.fetch(&["--no-input"]);
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{}", l.context(&out));
+    out.code(1);
     assert!(
         err.contains("ssh to root@127.0.0.1: the host key does NOT match the one in known_hosts (REMOTE HOST IDENTIFICATION HAS CHANGED); nestor never disables or weakens ssh host-key checking, nothing was fetched"),
         "{err}"
@@ -357,7 +357,7 @@ fn sshd_unknown_host_is_refused_not_accepted() {
     let before = l.bed.tree();
     let out = l.fetch(&["--no-input"]);
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{}", l.context(&out));
+    out.code(1);
     assert!(err.contains("host key verification failed"), "{err}");
     assert!(err.contains("never disables or weakens"), "{err}");
     assert_eq!(l.bed.tree(), before);
@@ -375,7 +375,7 @@ fn sshd_closed_port_is_exit_4_and_writes_nothing() {
     let before = l.bed.tree();
     let out = l.fetch(&["--no-input"]);
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(4), "{}", l.context(&out));
+    out.code(4);
     assert!(
         err.contains(&format!(
             "cannot reach root@127.0.0.1 over ssh: ssh: ssh: connect to host 127.0.0.1 port {closed}: Connection refused"
@@ -393,7 +393,7 @@ fn sshd_a_different_existing_file_with_no_input_is_left_alone() {
     let before = l.bed.tree();
     let out = l.fetch(&["--no-input"]);
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{}", l.context(&out));
+    out.code(1);
     assert!(
         err.contains("already exists with different content; it is replaced only after an interactive yes, nothing was written"),
         "{err}"
@@ -558,7 +558,7 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
             .env("NESTOR_KUBECTL", &wrapper)
             .run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{how}: {}", l.context(&out));
+        out.code(1);
         assert!(
             err.contains(&format!(
                 "has user `kubernetes-admin` with an `{how}:` credential, which would run a command on this machine; nothing was written"

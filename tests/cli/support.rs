@@ -169,6 +169,11 @@ impl Bed {
         r.run()
     }
 
+    /// `out` with this bed's temp dir shown as `/t`, for exact expectations.
+    pub fn stable(&self, out: Outcome) -> Outcome {
+        out.redacted(&self.tmp.path().display().to_string(), "/t")
+    }
+
     /// Every recorded call of `tool`, as argv vectors.
     pub fn calls(&self, tool: &str) -> Vec<Vec<String>> {
         let text = fs::read_to_string(&self.log).unwrap_or_default();

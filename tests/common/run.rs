@@ -306,6 +306,16 @@ impl std::fmt::Debug for Outcome {
 }
 
 impl Outcome {
+    /// This outcome with `from` replaced by `to` in stdout and stderr (a temp dir by `/t`, a
+    /// port by `PORT`), so that an exact expectation can be written down.
+    pub fn redacted(mut self, from: &str, to: &str) -> Outcome {
+        if !from.is_empty() {
+            self.stdout = self.stdout.replace(from, to);
+            self.stderr = self.stderr.replace(from, to);
+        }
+        self
+    }
+
     #[track_caller]
     pub fn code(&self, want: i32) -> &Self {
         assert_eq!(self.code, Some(want), "exit code\n{self:?}");

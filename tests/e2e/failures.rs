@@ -32,7 +32,7 @@ fn run_processes_path(bed: &E2e, args: &[&str]) -> Outcome {
 /// The default (proxy) read path does not depend on kubectl's printed output at all.
 fn proxy_path_unaffected(bed: &E2e) {
     let r = run_writing_nothing(bed, &["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"], "{v}");
     assert_eq!(state_of(&v, "k8s"), "present", "{v}");
@@ -54,7 +54,7 @@ fn kubectl_missing_is_exit_1_with_an_install_hint() {
         .env("PATH", bed.bin.display().to_string());
     let r = run(&direct);
     r.error(1, "kubectl not found: no `kubectl` on PATH");
-    assert!(r.stderr.contains("hint: install kubectl"), "{r:?}");
+    r.stderr_has("hint: install kubectl");
     assert_eq!(bed.tree(), before);
     // Through the real kubectl, with NESTOR_KUBECTL pointing nowhere.
     std::os::unix::fs::symlink(&bed.kubectl, bed.bin.join("kubectl")).expect("symlink");
@@ -91,7 +91,7 @@ fn limactl_missing_for_a_lima_stack_is_exit_1() {
     );
     let r = run_writing_nothing(&bed, &["preview"]);
     r.error(1, "limactl not found: no `limactl` on PATH");
-    assert!(r.stderr.contains("hint: install Lima"), "{r:?}");
+    r.stderr_has("hint: install Lima");
 }
 
 // ---- kubectl misbehaving --------------------------------------------------------------------
@@ -117,7 +117,7 @@ fn kubectl_printing_non_json_is_exit_1_for_target_and_unknown_for_preview() {
     );
     proxy_path_unaffected(&bed);
     let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     for (id, state) in states(&v) {
         // certs is decided by `api-versions` alone (no -o json): cert-manager.io not served.
@@ -140,7 +140,7 @@ fn truncated_json_is_exit_1_for_target_and_unknown_for_preview() {
     );
     proxy_path_unaffected(&bed);
     let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     // Lists longer than the cut are unknown; short complete ones (the empty CephObjectStore
     // list, the one StorageClass) still decide: datalake stays absent, as on the cluster.
@@ -172,7 +172,7 @@ exec "$REAL" "$@""#,
     r.error(1, "was killed by signal 9");
     assert!(r.took < Duration::from_secs(8), "{r:?}");
     let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     assert_eq!(state_of(&v, "k8s"), "unknown");
     assert!(!plan_ids(&v, "install").contains(&"k8s".to_string()));
@@ -196,13 +196,13 @@ fn connection_refused_is_exit_4_with_no_plan() {
     pointed_at(&bed, &url);
     let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
     r.error(4, &format!("cluster {url} unreachable: "));
-    assert!(r.stderr.contains("was refused"), "{r:?}");
+    r.stderr_has("was refused");
     // kubectl's klog lines (five identical ones from 1.27 on) are quoted once, without header.
     assert!(!r.stderr.contains("memcache.go"), "{r:?}");
     assert!(r.first_error_line().len() < 400, "{r:?}");
     let r = run_writing_nothing(&bed, &["target"]);
     r.error(4, &format!("cluster {url} unreachable: kubectl: "));
-    assert!(r.stderr.contains("was refused"), "{r:?}");
+    r.stderr_has("was refused");
 }
 
 /// A server that accepts the nodes request and never answers (for 300 s) ends the run in exit 4
@@ -279,10 +279,7 @@ fn unauthorized_is_exit_4() {
     let bed = bed_or_skip!(E2e::new("dirqual", &["/api=401", "/apis=401"]));
     let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
     r.error(4, "unreachable (credentials refused): ");
-    assert!(
-        r.stderr.contains("You must be logged in to the server"),
-        "{r:?}"
-    );
+    r.stderr_has("You must be logged in to the server");
     let r = run_writing_nothing(&bed, &["target"]);
     r.error(4, "You must be logged in to the server");
 }
@@ -325,7 +322,7 @@ fn forbidden_paths(paths: &[String], affected: &[&str]) {
         &bed,
         &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
     );
-    assert_eq!(r.code, Some(2), "undecided is not an empty plan: {r:?}");
+    r.code(2);
     let v = r.json();
     for (id, state) in states(&v) {
         let want = if affected.contains(&id.as_str()) {
@@ -436,11 +433,7 @@ fn forbidden_api_discovery_leaves_nothing_absent() {
         &bed,
         &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
     );
-    assert_eq!(
-        r.code,
-        Some(5),
-        "nothing to do that nestor knows of, all undecided: {r:?}"
-    );
+    r.code(5);
     let v = r.json();
     for (id, state) in states(&v) {
         assert!(
@@ -468,7 +461,7 @@ fn forbidden_group_discovery_with_legacy_discovery_is_unknown() {
         &bed,
         &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
     );
-    assert_eq!(r.code, Some(2), "{r:?}");
+    r.code(2);
     let v = r.json();
     for (id, state) in states(&v) {
         let want = match id.as_str() {
@@ -565,7 +558,7 @@ fn home_unset_keeps_kubectl_cache_out_of_the_repo() {
     ]);
     c.env_remove("HOME").env("TMPDIR", &sys_tmp);
     let r = run(&c);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     assert_eq!(plan_ids(&r.json(), "install"), ["datalake", "certs"]);
     // A private per-user directory under the system temp dir (never the repo, never cwd).
     let uid = std::os::unix::fs::MetadataExt::uid(&fs::metadata(&sys_tmp).expect("stat"));

@@ -323,17 +323,15 @@ fn same_preview_on_the_lima_bench() {
 /// kubeconfig and HOME: a version dispatcher probes the server it is pointed at (the replay
 /// server, a GET), never kubectl's localhost:8080 default.
 fn client_minor(bed: &Bed) -> u32 {
-    let out = Command::new(&bed.kubectl)
+    let out = Run::new(&bed.kubectl)
         .arg(format!(
             "--kubeconfig={}",
             bed.home.join(".kube/dirqual.config").display()
         ))
         .args(["version", "--client", "-o", "json"])
         .env("HOME", &bed.home)
-        .env_remove("KUBECONFIG")
-        .output()
-        .expect("kubectl version");
-    let v: Value = serde_json::from_slice(&out.stdout)
+        .run();
+    let v: Value = serde_json::from_str(&out.stdout)
         .unwrap_or_else(|e| panic!("kubectl version --client -o json ({e}): {out:?}"));
     v["clientVersion"]["minor"]
         .as_str()
@@ -427,17 +425,14 @@ fn unauthorized_is_exit_4_on_both_paths() {
     let url = bed.server.url();
     for path in ["processes", "proxy"] {
         let r = bed.run(path, &["preview", "--no-input"]);
-        assert_eq!(r.code, Some(4), "{path}: {r:?}");
+        r.code(4);
         assert!(
             r.stderr.contains(&format!(
                 "cluster {url} unreachable (credentials refused): "
             )),
             "{path}: {r:?}"
         );
-        assert!(
-            r.stderr.contains("You must be logged in to the server"),
-            "{path}: {r:?}"
-        );
+        r.stderr_has("You must be logged in to the server");
     }
     bed.assert_no_leftovers();
 }
@@ -450,8 +445,8 @@ fn a_hanging_read_times_out_and_the_proxy_is_stopped() {
         "proxy",
         &["preview", "--no-input", "--request-timeout", "1s"],
     );
-    assert_eq!(r.code, Some(4), "{r:?}");
-    assert!(r.stderr.contains("unreachable (timed out): "), "{r:?}");
+    r.code(4);
+    r.stderr_has("unreachable (timed out): ");
     assert!(r.took < Duration::from_secs(6), "{r:?}");
     assert_eq!(r.kubectl_processes(), 1, "{r:?}");
     bed.assert_no_leftovers();
@@ -508,9 +503,9 @@ fn a_proxy_that_never_serves_is_killed_with_its_group() {
         &stuck,
         &["preview", "--no-input", "--request-timeout", "1s"],
     );
-    assert_eq!(r.code, Some(4), "{r:?}");
-    assert!(r.stderr.contains("unreachable (timed out): "), "{r:?}");
-    assert!(r.stderr.contains("was not serving after"), "{r:?}");
+    r.code(4);
+    r.stderr_has("unreachable (timed out): ");
+    r.stderr_has("was not serving after");
     assert!(r.took < Duration::from_secs(7), "{r:?}");
     let leader: u32 = fs::read_to_string(&pid_file)
         .ok()
@@ -653,7 +648,7 @@ fn under_tty(bed: &Bed, args: &str, answer: &str) -> Outcome {
 #[test]
 fn the_prompt_waits_with_no_proxy_running_and_the_nodes_are_read_once() {
     let k = kubectl_or_skip!();
-    if Command::new("script").arg("--version").output().is_err() {
+    if Run::new("script").arg("--version").try_run().is_err() {
         eprintln!("SKIP: no `script` (util-linux) for a pseudo-terminal");
         return;
     }
@@ -666,7 +661,7 @@ fn the_prompt_waits_with_no_proxy_running_and_the_nodes_are_read_once() {
             .count()
     };
     let r = under_tty(&bed, "preview --no-color", "y\n");
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     // -v goes to the terminal too: the first proxy stops before the question is asked.
     let screen = &r.stdout;
     let prompt = screen.find("Is this the stack dirqual?").expect("prompt");
@@ -689,7 +684,7 @@ fn the_prompt_waits_with_no_proxy_running_and_the_nodes_are_read_once() {
 
     bed.server.clear_audit();
     let r = under_tty(&bed, "preview --no-color", "n\n");
-    assert_eq!(r.code, Some(3), "{r:?}");
+    r.code(3);
     // (The Cloud SDK dispatcher asks /version for itself before running kubectl.)
     let paths: Vec<String> = bed
         .server
