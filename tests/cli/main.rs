@@ -12,6 +12,7 @@ mod completion;
 mod contract;
 mod fetch;
 mod foundation;
+mod harness_checks;
 mod help;
 mod hosts;
 mod krew;
