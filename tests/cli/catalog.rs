@@ -5,13 +5,13 @@ use serde_json::Value;
 
 use crate::support::*;
 
-fn run(bed: &Bed, args: &[&str]) -> std::process::Output {
-    bed.cmd().args(args).output().expect("run")
+fn run(bed: &Bed, args: &[&str]) -> Outcome {
+    bed.cmd().args(args).run()
 }
 
-fn json(out: &std::process::Output) -> Value {
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
+fn json(out: &Outcome) -> Value {
+    out.code(0);
+    serde_json::from_slice(&out.stdout_bytes).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
 }
 
 const LAYERS: [&str; 14] = [
@@ -35,7 +35,7 @@ const LAYERS: [&str; 14] = [
 fn list_names_every_layer_in_order_text_and_json() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
     let out = run(&bed, &["catalog", "list"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    out.code(0);
     let text = stdout_of(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
@@ -87,7 +87,7 @@ fn show_documents_every_check_of_every_layer() {
         assert_eq!(v["detect"], layer["detect"], "{id}");
         assert_eq!(v["healthy"], layer["healthy"], "{id}");
         let out = run(&bed, &["catalog", "show", id]);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        out.code(0);
         let text = stdout_of(&out);
         for c in v["detect"]
             .as_array()
@@ -142,12 +142,12 @@ fn unknown_layer_is_exit_1_with_did_you_mean() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
     let before = bed.tree();
     let out = run(&bed, &["catalog", "show", "gitop"]);
-    assert_eq!(out.status.code(), Some(1));
+    out.code(1);
     assert_eq!(
         stderr_of(&out),
         "kubectl-nestor: error: no layer `gitop` in the catalog (did you mean `gitops`?)\nhint: `kubectl nestor catalog list` shows the layer ids\n"
     );
-    assert!(stdout_of(&out).is_empty());
+    out.no_stdout();
     assert_eq!(bed.tree(), before, "nothing written");
 }
 
@@ -195,18 +195,13 @@ fn without_a_stack_the_builtin_catalog_shows_with_a_notice() {
         .cmd()
         .current_dir(bed.tmp.path())
         .args(["catalog", "list", "-o", "json"])
-        .output()
-        .expect("run");
+        .run();
     let v = json(&out);
     assert_eq!(v["source"]["stack"], Value::Null);
-    assert!(
-        stderr_of(&out).contains("showing the built-in catalog"),
-        "{}",
-        stderr_of(&out)
-    );
+    out.stderr_has("showing the built-in catalog");
     // Naming a stack that does not exist is an error, not the built-in catalog.
     let out = run(&bed, &["--stack", "nope", "catalog", "list"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    out.code(1);
 }
 
 /// A host check's age bound reads as the catalog writes it (`maxAge: 26h`), not in seconds.

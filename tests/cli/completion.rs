@@ -5,11 +5,10 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use nestor::shell::quote as shell_quote;
 
-use crate::support::Bed;
+use crate::support::{Bed, Run};
 
 const PROD: &str = "name: dirqual\ntarget_kind: prod\nkubeconfig: ~/.kube/dirqual.config\nnodes:\n  - { name: dirqual1, role: control-plane }\nlayers: [k8s, cni]\n";
 /// lab's own catalog adds the layer `vault`.
@@ -38,12 +37,8 @@ fn bed() -> Bed {
 /// COMPREPLY after bash's completion function of `completion bash` ran for `words` (as
 /// COMP_WORDS, the cursor on the last one), with the bed's bin/ first on PATH.
 fn bash_complete(bed: &Bed, words: &[&str]) -> Vec<String> {
-    let out = bed
-        .cmd()
-        .args(["completion", "bash"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0));
+    let out = bed.cmd().args(["completion", "bash"]).run();
+    out.code(0);
     let script = bed.tmp.path().join("completion.bash");
     fs::write(&script, &out.stdout).expect("write");
     let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
@@ -53,18 +48,13 @@ fn bash_complete(bed: &Bed, words: &[&str]) -> Vec<String> {
         words = quoted.join(" "),
         cword = words.len() - 1,
     );
-    let r = bed
-        .cmd_program("bash")
-        .arg("-c")
-        .arg(probe)
-        .output()
-        .expect("bash");
+    let r = bed.cmd_program("bash").arg("-c").arg(probe).run();
     assert!(
         r.status.success(),
         "bash: {}",
-        String::from_utf8_lossy(&r.stderr)
+        String::from_utf8_lossy(&r.stderr_bytes)
     );
-    String::from_utf8_lossy(&r.stdout)
+    String::from_utf8_lossy(&r.stdout_bytes)
         .lines()
         .filter(|l| !l.is_empty())
         .map(String::from)
@@ -170,21 +160,15 @@ fn completion_helper_prints_the_kubectl_protocol() {
                 .expect("utf-8"),
         )
         .args(["stack", "select", ""])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "dirqual\nlab\n:4\n");
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        .run();
+    out.code(0);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout_bytes),
+        "dirqual\nlab\n:4\n"
     );
+    out.no_stderr();
     // The same engine as `kubectl-nestor __complete`.
-    let direct = bed
-        .cmd()
-        .args(["__complete", "stack", "select", ""])
-        .output()
-        .expect("run");
+    let direct = bed.cmd().args(["__complete", "stack", "select", ""]).run();
     assert_eq!(direct.stdout, out.stdout);
     // Nothing to read (no stacks directory): no candidates, no error, exit 0.
     let empty = Bed::new();
@@ -192,10 +176,9 @@ fn completion_helper_prints_the_kubectl_protocol() {
         .cmd()
         .args(["__complete", "stack", "select", ""])
         .env("NESTOR_STACKS_DIR", empty.tmp.path().join("absent"))
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), ":4\n");
+        .run();
+    out.code(0);
+    assert_eq!(String::from_utf8_lossy(&out.stdout_bytes), ":4\n");
 }
 
 /// The kubectl to drive: `NESTOR_E2E_KUBECTL`, else the newest versioned `kubectl.1.N`
@@ -222,12 +205,12 @@ fn kubectl() -> Option<PathBuf> {
 
 /// The client's minor version, from `kubectl version --client -o json`.
 fn minor_version(kubectl: &Path) -> Option<u32> {
-    let out = Command::new(kubectl)
+    let out = Run::new(kubectl)
         .args(["version", "--client", "-o", "json"])
         .env("KUBECONFIG", "/dev/null")
-        .output()
+        .try_run()
         .ok()?;
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).ok()?;
     let minor = v["clientVersion"]["minor"].as_str()?;
     minor.trim_end_matches('+').parse().ok()
 }
@@ -241,9 +224,8 @@ fn kubectl_complete(bed: &Bed, kubectl: &Path, words: &[&str]) -> String {
         .arg("nestor")
         .args(words)
         .env("KUBECONFIG", bed.tmp.path().join("no-kubeconfig"))
-        .output()
-        .expect("kubectl");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+        .run();
+    String::from_utf8_lossy(&out.stdout_bytes).into_owned()
 }
 
 #[test]
@@ -305,17 +287,13 @@ fn kubectl_nestor_tab_completes_through_kubectls_plugin_completion() {
 fn fish_completes_through_the_same_engine() {
     let bed = bed();
     let script = bed.tmp.path().join("completion.fish");
-    let out = bed
-        .cmd()
-        .args(["completion", "fish"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["completion", "fish"]).run();
     fs::write(&script, &out.stdout).expect("write");
     let probe = format!(
         "source {}; complete -C'kubectl-nestor stack s'; complete -C'kubectl-nestor stack select '; complete -C'kubectl-nestor --output=j'",
         shell_quote(&script.display().to_string())
     );
-    let r = match bed.cmd_program("fish").arg("-c").arg(probe).output() {
+    let r = match bed.cmd_program("fish").arg("-c").arg(probe).try_run() {
         Ok(r) => r,
         Err(e) => {
             assert!(
@@ -326,7 +304,7 @@ fn fish_completes_through_the_same_engine() {
             return;
         }
     };
-    let values: Vec<String> = String::from_utf8_lossy(&r.stdout)
+    let values: Vec<String> = String::from_utf8_lossy(&r.stdout_bytes)
         .lines()
         .map(|l| l.split('\t').next().unwrap_or_default().to_string())
         .collect();
@@ -334,6 +312,6 @@ fn fish_completes_through_the_same_engine() {
         values,
         v(&["select", "show", "dirqual", "lab", "--output=json"]),
         "{}",
-        String::from_utf8_lossy(&r.stderr)
+        String::from_utf8_lossy(&r.stderr_bytes)
     );
 }

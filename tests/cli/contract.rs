@@ -14,8 +14,8 @@ use crate::support::*;
 const ENDPOINT: &str = "https://10.67.2.11:6443";
 const OTHER: &str = "https://10.99.0.1:6443";
 
-fn json_of(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout)
+fn json_of(out: &Outcome) -> Value {
+    serde_json::from_slice(&out.stdout_bytes)
         .unwrap_or_else(|e| panic!("{e}: stdout {} stderr {}", stdout_of(out), stderr_of(out)))
 }
 
@@ -42,30 +42,22 @@ fn every_document_has_the_same_target_shape() {
     let preview = json_of(
         &bed.cmd()
             .args(["preview", "--no-input", "-o", "json"])
-            .output()
-            .expect("run"),
+            .run(),
     );
     let discovery = json_of(
         &bed.cmd()
             .args(["discover", "-o", "json", "--save"])
             .arg(&snap)
-            .output()
-            .expect("run"),
+            .run(),
     );
-    let target = json_of(
-        &bed.cmd()
-            .args(["target", "-o", "json"])
-            .output()
-            .expect("run"),
-    );
+    let target = json_of(&bed.cmd().args(["target", "-o", "json"]).run());
     let saved: Value =
         serde_json::from_str(&fs::read_to_string(&snap).expect("snapshot")).expect("json");
     let replayed = json_of(
         &bed.cmd()
             .args(["preview", "--no-input", "-o", "json", "--snapshot"])
             .arg(&snap)
-            .output()
-            .expect("run"),
+            .run(),
     );
     for (kind, doc, rule, confirmed) in [
         ("Preview", &preview, "topology", Value::from("endpoint")),
@@ -99,8 +91,7 @@ fn every_document_has_the_same_target_shape() {
             .arg("--kubeconfig")
             .arg(&file)
             .args(["discover", "-o", "json"])
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert_eq!(keys(&discovery["target"]), shape());
     assert_eq!(discovery["target"]["rule"], "flag");
@@ -113,7 +104,7 @@ fn one_rule_vocabulary_in_text_and_json() {
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
     let topo = bed.home.join(".kube/dirqual.config");
     let other = bed.kubeconfig(&bed.tmp.path().join("same.config"), ENDPOINT);
-    type Setup = fn(&mut assert_cmd::Command, &Path);
+    type Setup = fn(&mut Run, &Path);
     let cases: [(&str, Setup); 3] = [
         ("topology", |_, _| {}),
         ("env", |c, f| {
@@ -131,14 +122,11 @@ fn one_rule_vocabulary_in_text_and_json() {
             if command == "preview" {
                 args.push("--no-input");
             }
-            let v = json_of(&json.args(&args).output().expect("run"));
+            let v = json_of(&json.args(&args).run());
             assert_eq!(v["target"]["rule"], rule, "{command} {rule}");
             let mut text = bed.cmd();
             setup(&mut text, &other);
-            let out = text
-                .args([command, "--no-color", "--no-input"])
-                .output()
-                .expect("run");
+            let out = text.args([command, "--no-color", "--no-input"]).run();
             let file = if rule == "topology" { &topo } else { &other };
             let line = format!("{} (rule: {rule})", file.display());
             assert!(
@@ -157,10 +145,10 @@ fn one_rule_vocabulary_in_text_and_json() {
 fn every_target_refusal_names_the_rule() {
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
     let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
-    let refused = |cmd: &mut assert_cmd::Command| {
-        let out = cmd.output().expect("run");
-        assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-        assert!(out.stdout.is_empty(), "nothing printed before a refusal");
+    let refused = |cmd: &mut Run| {
+        let out = cmd.run();
+        out.code(3);
+        out.no_stdout();
         stderr_of(&out)
     };
 
@@ -211,9 +199,8 @@ fn every_target_refusal_names_the_rule() {
         .cmd()
         .args(["discover", "-o", "json", "--save"])
         .arg(&snap)
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     bed.write_stack("dirqual", &PROD_DECLARED.replace(ENDPOINT, OTHER));
     let err = refused(
         bed.cmd()
@@ -261,7 +248,7 @@ fn the_operator_saying_no_names_the_rule() {
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
     let out = bed.pty(&["preview", "--no-color"], "n\n", &[]);
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{screen}");
+    out.code(3);
     assert!(
         screen.contains("not confirmed for stack dirqual: nothing was done; kubeconfig"),
         "{screen}"
@@ -289,7 +276,7 @@ fn the_prompt_says_whether_the_endpoint_matches_the_topology() {
     let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
     let out = bed.pty(&["preview", "--no-color"], "n\n", &[("KUBECONFIG", &wrong)]);
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{screen}");
+    out.code(3);
     assert!(
         screen.contains(&format!(
             "  endpoint    {OTHER} (the topology's endpoint is {ENDPOINT})"
@@ -315,15 +302,14 @@ fn nestor_no_input_means_no_input() {
     let one = Path::new("1");
     let out = bed.pty(&["preview", "--no-color"], "", &[("NESTOR_NO_INPUT", one)]);
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{screen}");
+    out.code(0);
     assert!(!screen.contains("[y/N]"), "{screen}");
     assert!(screen.contains("PLAN: 2 layer(s) to install"), "{screen}");
     let out = bed
         .cmd()
         .args(["preview", "-o", "json"])
         .env("NESTOR_NO_INPUT", "1")
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(json_of(&out)["target"]["confirmedBy"], "endpoint");
 
     // With a wrong target it refuses (exit 3) instead of asking.
@@ -334,7 +320,7 @@ fn nestor_no_input_means_no_input() {
         &[("NESTOR_NO_INPUT", one), ("KUBECONFIG", &wrong)],
     );
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{screen}");
+    out.code(3);
     assert!(!screen.contains("[y/N]"), "{screen}");
     assert!(screen.contains("target mismatch"), "{screen}");
 
@@ -345,7 +331,7 @@ fn nestor_no_input_means_no_input() {
         &[("NESTOR_NO_INPUT", Path::new("0"))],
     );
     let screen = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{screen}");
+    out.code(3);
     assert!(
         screen.contains("Is this the stack dirqual? [y/N]"),
         "{screen}"
@@ -364,9 +350,8 @@ fn stack_select_warns_when_an_exported_kubeconfig_overrides_it() {
         .cmd()
         .args(["stack", "select", "dirqual"])
         .env("KUBECONFIG", &other)
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     assert!(stdout_of(&out).starts_with("selected stack dirqual (prod)"));
     let err = stderr_of(&out);
     assert!(
@@ -382,19 +367,14 @@ fn stack_select_warns_when_an_exported_kubeconfig_overrides_it() {
         .cmd()
         .args(["stack", "select", "dirqual"])
         .env("KUBECONFIG", &own)
-        .output()
-        .expect("run");
+        .run();
     assert!(
         !stderr_of(&out).contains("KUBECONFIG"),
         "{}",
         stderr_of(&out)
     );
     // Nothing exported: silent.
-    let out = bed
-        .cmd()
-        .args(["stack", "select", "dirqual"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["stack", "select", "dirqual"]).run();
     assert!(
         !stderr_of(&out).contains("KUBECONFIG"),
         "{}",
@@ -414,8 +394,8 @@ fn stack_list_columns_do_not_shift_with_an_active_stack() {
     bed.write_stack("dirqual", PROD_DECLARED);
     bed.write_stack("bench", LIMA_BENCH);
     let list = || {
-        let out = bed.cmd().args(["stack", "list"]).output().expect("run");
-        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        let out = bed.cmd().args(["stack", "list"]).run();
+        out.code(0);
         stdout_of(&out)
     };
     let none = list();
@@ -437,7 +417,7 @@ fn stack_list_columns_do_not_shift_with_an_active_stack() {
 fn every_exit_code_of_the_contract() {
     let script = ["preview", "--no-input", "--detailed-exitcode", "-o", "json"];
     let code = |bed: &Bed| {
-        let out = bed.cmd().args(script).output().expect("run");
+        let out = bed.cmd().args(script).run();
         (out.status.code(), stdout_of(&out), stderr_of(&out))
     };
     let forbidden = Answer::Fail(
@@ -459,10 +439,9 @@ fn every_exit_code_of_the_contract() {
         .args(script)
         .arg("--stacks-dir")
         .arg(bed.tmp.path().join("none"))
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
-    assert!(out.stdout.is_empty());
+        .run();
+    out.code(1);
+    out.no_stdout();
 
     // 2: work to do (datalake and certs to install).
     let (c, _, err) = code(&Bed::dirqual(ENDPOINT, &Cluster::dirqual()));

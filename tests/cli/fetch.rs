@@ -47,12 +47,12 @@ fn setup(server: &str) -> Fetch {
     let remote = bed.tmp.path().join("remote-admin.conf");
     fs::write(&remote, admin_conf(server)).expect("write");
     bed.stub("ssh", &format!("cat '{}'", remote.display()));
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let dest = bed.home.join(".kube/dirqual.config");
     Fetch { bed, remote, dest }
 }
 
-fn no_secret(out: &std::process::Output) {
+fn no_secret(out: &Outcome) {
     for (what, text) in [("stdout", stdout_of(out)), ("stderr", stderr_of(out))] {
         assert!(
             !text.contains(SECRET_MARKER),
@@ -72,10 +72,9 @@ fn inventory_port_and_key_become_p_and_i_and_the_file_is_written_0600() {
         .bed
         .cmd()
         .args(["kubeconfig", "fetch", "-v", "--no-color"])
-        .output()
-        .expect("run");
+        .run();
     let (text, err) = (stdout_of(&out), stderr_of(&out));
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    out.code(0);
     let key = f.bed.repo.join("keys/id_dirqual");
     assert_eq!(
         f.bed.calls("ssh"),
@@ -150,18 +149,16 @@ fn a_root_user_runs_plain_cat_and_a_host_without_user_has_no_at() {
             "kubeconfig",
             "fetch",
         ])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     fs::write(&inv, "control_plane:\n  hosts:\n    cp1.lan:\n").expect("write");
     let out = f
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    assert!(stdout_of(&out).contains("(unchanged: same content as the fetched one)"));
+        .run();
+    out.code(0);
+    out.stdout_has("(unchanged: same content as the fetched one)");
     assert_eq!(
         f.bed.calls("ssh"),
         vec![
@@ -188,9 +185,8 @@ fn control_group_and_admin_conf_come_from_the_topology() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     assert_eq!(
         f.bed.calls("ssh"),
         vec![argv(
@@ -208,15 +204,9 @@ fn a_different_existing_file_is_not_replaced_without_an_interactive_yes() {
         vec!["--no-input", "kubeconfig", "fetch"],
         vec!["kubeconfig", "fetch"],
     ] {
-        let out = f
-            .bed
-            .cmd()
-            .args(&args)
-            .write_stdin("y\n")
-            .output()
-            .expect("run");
+        let out = f.bed.cmd().args(&args).write_stdin("y\n").run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{err}");
+        out.code(1);
         assert!(
             err.contains(&format!(
                 "{} already exists with different content; it is replaced only after an interactive yes, nothing was written",
@@ -250,7 +240,7 @@ fn an_interactive_yes_replaces_the_file_and_keeps_a_timestamped_backup() {
         .bed
         .pty(&["--no-color", "kubeconfig", "fetch"], "y\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     assert!(!text.contains(SECRET_MARKER), "{text}");
     let kube = f.bed.home.join(".kube");
     let found = backups(&kube);
@@ -304,7 +294,7 @@ fn an_interactive_no_keeps_the_file() {
         .bed
         .pty(&["--no-color", "kubeconfig", "fetch"], "n\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    out.code(1);
     assert!(text.contains("you said no, nothing was written"), "{text}");
     assert_eq!(f.bed.tree(), before);
 }
@@ -318,10 +308,9 @@ fn a_lima_stack_is_refused_the_bench_harness_writes_its_kubeconfig() {
         .bed
         .cmd()
         .args(["--no-input", "--stack", "bench", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(
         err.contains("stack bench is a lima bench: its kubeconfig")
             && err.contains("is written by the bench harness"),
@@ -339,10 +328,9 @@ fn an_undeclared_kubeconfig_is_exit_3() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-    assert!(stderr_of(&out).contains("kubeconfig target not declared for stack dirqual"));
+        .run();
+    out.code(3);
+    out.stderr_has("kubeconfig target not declared for stack dirqual");
     assert!(f.bed.calls("ssh").is_empty());
 }
 
@@ -359,10 +347,9 @@ fn a_destination_inside_a_git_work_tree_is_refused_before_any_ssh() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(
         err.contains(&format!(
             "refusing to write kubeconfig {} inside the git work tree {}",
@@ -390,10 +377,9 @@ fn sudo_asking_for_a_password_is_a_clear_error() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(
         err.contains("sudo on ops@10.67.2.11 asks for a password: nestor runs `sudo -n cat /etc/kubernetes/admin.conf`"),
         "{err}"
@@ -418,10 +404,9 @@ fn ssh_connection_refused_is_exit_4_quoting_ssh() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(4), "{err}");
+    out.code(4);
     assert!(
         err.contains("cannot reach ops@10.67.2.11 over ssh: ssh: ssh: connect to host 10.67.2.11 port 2222: Connection refused"),
         "{err}"
@@ -438,10 +423,9 @@ fn a_missing_ssh_says_how_to_install_it() {
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("PATH", f.bed.bin.display().to_string())
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(err.contains("ssh not found: no `ssh` on PATH"), "{err}");
     assert!(err.contains("hint: install the OpenSSH client"), "{err}");
     let out = f
@@ -449,10 +433,9 @@ fn a_missing_ssh_says_how_to_install_it() {
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("NESTOR_SSH", "/nonexistent/ssh")
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr_of(&out).contains("NESTOR_SSH=/nonexistent/ssh is not an executable"));
+        .run();
+    out.code(1);
+    out.stderr_has("NESTOR_SSH=/nonexistent/ssh is not an executable");
 }
 
 #[test]
@@ -489,10 +472,9 @@ fn fetched_bytes_that_are_not_a_kubeconfig_write_nothing_and_quote_nothing() {
             .bed
             .cmd()
             .args(["--no-input", "-v", "kubeconfig", "fetch"])
-            .output()
-            .expect("run");
+            .run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+        out.code(1);
         assert!(
             err.contains("the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig"),
             "{what}: {err}"
@@ -514,12 +496,11 @@ fn an_unresolvable_server_is_a_warning_without_a_terminal() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     // Written, then the verification read follows the target policy: without a prompt the
     // server must be the topology's endpoint, so nothing is dialled (SPEC §5).
-    assert_eq!(out.status.code(), Some(3), "{err}");
+    out.code(3);
     assert!(err.contains("was written but is not verified"), "{err}");
     assert!(f.bed.calls("kubectl").is_empty(), "{err}");
     assert!(
@@ -539,7 +520,7 @@ fn an_unresolvable_server_is_rewritten_to_the_endpoint_after_a_yes() {
         .bed
         .pty(&["--no-color", "kubeconfig", "fetch"], "y\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     assert!(
         text.contains(
             "Rewrite its server to the topology's endpoint https://10.67.2.11:6443? [y/N]"
@@ -566,27 +547,22 @@ fn an_unreachable_cluster_after_the_write_is_exit_4_and_the_file_stays() {
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(4), "{err}");
+    out.code(4);
     assert!(
         err.contains("cluster https://10.67.2.11:6443 unreachable"),
         "{err}"
     );
-    assert!(stdout_of(&out).contains("(written, mode 0600)"));
+    out.stdout_has("(written, mode 0600)");
     assert_eq!(mode(&f.dest), 0o600);
 }
 
 #[test]
 fn help_documents_both_commands() {
     let bed = Bed::new();
-    let out = bed
-        .cmd()
-        .args(["kubeconfig", "fetch", "--help"])
-        .output()
-        .expect("run");
-    let words = |out: &std::process::Output| {
+    let out = bed.cmd().args(["kubeconfig", "fetch", "--help"]).run();
+    let words = |out: &Outcome| {
         stdout_of(out)
             .split_whitespace()
             .collect::<Vec<_>>()
@@ -595,11 +571,7 @@ fn help_documents_both_commands() {
     let help = words(&out);
     assert!(help.contains("sudo -n cat ADMIN_CONF"), "{help}");
     assert!(help.contains("FILE.bak-YYYYMMDDTHHMMSSZ"), "{help}");
-    let out = bed
-        .cmd()
-        .args(["stack", "select", "--help"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["stack", "select", "--help"]).run();
     let help = words(&out);
     assert!(
         help.contains("Add \"kubeconfig: ~/.kube/NAME.config\" to FILE? [y/N]"),
@@ -625,10 +597,9 @@ fn a_fetched_file_with_duplicate_user_names_is_refused_without_printing_it() {
             .cmd()
             .args(["--no-input", "kubeconfig", "fetch"])
             .args(extra)
-            .output()
-            .expect("run");
+            .run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{err}");
+        out.code(1);
         assert!(
             err.contains("two users are named `kubernetes-admin`"),
             "{err}"

@@ -18,18 +18,12 @@ fn prod_without_declared_kubeconfig_is_refused_and_runs_no_kubectl() {
     bed.select("dirqual");
     // A decoy catch-all kubeconfig: it must never be used.
     bed.kubeconfig(&bed.home.join(".kube/config"), "https://10.99.99.99:6443");
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let before = bed.tree();
-    let out = bed.cmd().arg("target").output().expect("run");
-    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-    let err = stderr_of(&out);
-    assert!(
-        err.contains("kubectl-nestor: error: kubeconfig target not declared for stack dirqual: add `kubeconfig: ~/.kube/dirqual.config`"),
-        "{err}"
-    );
-    assert!(
-        err.contains("hint: run `kubectl nestor stack select dirqual`"),
-        "{err}"
+    let out = bed.stable(bed.cmd().arg("target").run());
+    out.code(3).no_stdout().stderr_has_hint().stderr_eq(
+        "kubectl-nestor: error: kubeconfig target not declared for stack dirqual: add `kubeconfig: ~/.kube/dirqual.config` (no rule chose one: no --kubeconfig flag, no KUBECONFIG, no topology kubeconfig:)\n\
+         hint: run `kubectl nestor stack select dirqual` (it offers to add the line), or pass `kubectl nestor --kubeconfig FILE ...`\n",
     );
     assert!(
         bed.calls("kubectl").is_empty(),
@@ -44,13 +38,9 @@ fn prod_without_declared_kubeconfig_is_refused_and_runs_no_kubectl() {
 fn stack_env_refuses_an_undeclared_prod_stack() {
     let bed = Bed::new();
     bed.write_stack("dirqual", PROD_UNDECLARED);
-    let out = bed
-        .cmd()
-        .args(["stack", "env", "dirqual"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(3));
-    assert!(stderr_of(&out).contains("stack select dirqual"));
+    let out = bed.cmd().args(["stack", "env", "dirqual"]).run();
+    out.code(3);
+    out.stderr_has("stack select dirqual");
     assert_eq!(stdout_of(&out), "");
 }
 
@@ -65,13 +55,9 @@ fn target_reports_rule_context_endpoint_and_nodes() {
         &bed.home.join(".kube/dirqual.config"),
         "https://10.67.2.11:6443",
     );
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
-    let out = bed
-        .cmd()
-        .args(["target", "--no-color"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    bed.kubectl_serving_nodes(&nodes_dirqual());
+    let out = bed.cmd().args(["target", "--no-color"]).run();
+    out.code(0);
     let text = stdout_of(&out);
     assert!(
         text.contains(&format!("kubeconfig  {} (rule: topology)", kc.display())),
@@ -115,17 +101,12 @@ fn flag_beats_env_beats_topology() {
         &bed.tmp.path().join("flag.config"),
         "https://10.67.2.11:6443",
     );
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
-    let json = |out: std::process::Output| -> serde_json::Value {
-        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-        serde_json::from_slice(&out.stdout).expect("json")
+    bed.kubectl_serving_nodes(&nodes_dirqual());
+    let json = |out: Outcome| -> serde_json::Value {
+        out.code(0);
+        serde_json::from_slice(&out.stdout_bytes).expect("json")
     };
-    let v = json(
-        bed.cmd()
-            .args(["target", "-o", "json"])
-            .output()
-            .expect("run"),
-    );
+    let v = json(bed.cmd().args(["target", "-o", "json"]).run());
     assert_eq!(
         (v["rule"].as_str(), v["kubeconfig"].as_str()),
         (Some("topology"), topo.to_str())
@@ -134,8 +115,7 @@ fn flag_beats_env_beats_topology() {
         bed.cmd()
             .args(["target", "-o", "json"])
             .env("KUBECONFIG", &env)
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert_eq!(
         (v["rule"].as_str(), v["kubeconfig"].as_str()),
@@ -151,8 +131,7 @@ fn flag_beats_env_beats_topology() {
                 "json",
             ])
             .env("KUBECONFIG", &env)
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert_eq!(
         (v["rule"].as_str(), v["kubeconfig"].as_str()),
@@ -175,16 +154,12 @@ fn kubeconfig_list_is_refused_for_prod() {
         .cmd()
         .arg("target")
         .env("KUBECONFIG", format!("{}:{}", a.display(), b.display()))
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(3));
-    let err = stderr_of(&out);
-    assert!(err.contains("KUBECONFIG lists 2 files"), "{err}");
-    assert!(
-        err.contains("rule env takes the exported KUBECONFIG: merged files would make the target of prod stack dirqual ambiguous"),
-        "{err}"
+        .run();
+    let out = bed.stable(out);
+    out.code(3).no_stdout().stderr_has_hint().stderr_eq(
+        "kubectl-nestor: error: KUBECONFIG lists 2 files (/t/a.config:/t/b.config), and rule env takes the exported KUBECONFIG: merged files would make the target of prod stack dirqual ambiguous\n\
+         hint: one file per target: `eval \"$(kubectl nestor stack env dirqual)\"`, or `kubectl nestor --kubeconfig FILE ...`\n",
     );
-    assert!(err.contains("hint: one file per target"), "{err}");
     assert!(bed.calls("kubectl").is_empty());
     assert_eq!(bed.tree(), before);
 }
@@ -202,14 +177,13 @@ fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
         &bed.home.join(".kube/dirqual.config"),
         "https://10.67.2.11:6443",
     );
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed
         .cmd()
         .args(["target", "-o", "json"])
         .env("KUBECONFIG", &prod)
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     let err = stderr_of(&out);
     assert!(
         err.contains(&format!(
@@ -218,7 +192,7 @@ fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
         )),
         "{err}"
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(v["rule"], "lima-bench");
     assert_eq!(v["kubeconfig"].as_str(), bench.to_str());
     let calls = bed.calls("kubectl");
@@ -236,14 +210,10 @@ fn lima_without_bench_kubeconfig_never_falls_back() {
     bed.write_stack("bench", LIMA_BENCH);
     bed.select("bench");
     bed.kubeconfig(&bed.home.join(".kube/config"), "https://10.99.99.99:6443");
-    let out = bed.cmd().arg("target").output().expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("bench kubeconfig"),
-        "{}",
-        stderr_of(&out)
-    );
-    assert!(stderr_of(&out).contains("does not exist"));
+    let out = bed.cmd().arg("target").run();
+    out.code(1);
+    out.stderr_has("bench kubeconfig");
+    out.stderr_has("does not exist");
     assert!(bed.calls("kubectl").is_empty());
 }
 
@@ -287,10 +257,10 @@ fn current_context_rules() {
             bed.kubeconfig(&path, "x");
             fs::write(&path, &content).expect("write");
         }
-        bed.kubectl_serving_nodes(NODES_DIRQUAL);
-        let out = bed.cmd().arg("target").output().expect("run");
+        bed.kubectl_serving_nodes(&nodes_dirqual());
+        let out = bed.cmd().arg("target").run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+        out.code(1);
         assert!(err.contains(expected), "{what}: {err}");
         assert!(err.contains("\nhint: "), "{what}: {err}");
         assert!(!err.contains("U0VDUkVU"), "{what}: secret leaked: {err}");
@@ -305,13 +275,9 @@ fn unreadable_kubeconfig_is_its_own_error() {
     bed.select("dirqual");
     // A directory where the file should be: readable by root too, unlike chmod 000.
     fs::create_dir_all(bed.home.join(".kube/dirqual.config")).expect("mkdir");
-    let out = bed.cmd().arg("target").output().expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("is a directory"),
-        "{}",
-        stderr_of(&out)
-    );
+    let out = bed.cmd().arg("target").run();
+    out.code(1);
+    out.stderr_has("is a directory");
 }
 
 #[test]
@@ -326,9 +292,9 @@ fn several_contexts_use_current_context_with_a_notice() {
         "- context:\n    cluster: dirqual\n    user: kubernetes-admin\n  name: other\ncurrent-context:",
     );
     fs::write(&path, text).expect("write");
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
-    let out = bed.cmd().arg("target").output().expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    bed.kubectl_serving_nodes(&nodes_dirqual());
+    let out = bed.cmd().arg("target").run();
+    out.code(0);
     assert!(stderr_of(&out).contains(
         "holds 2 contexts: its current-context `kubernetes-admin@dirqual` is the target"
     ));
@@ -354,16 +320,10 @@ fn connection_refused_is_exit_4_quoting_kubectl() {
         "kubectl",
         "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
     );
-    let out = bed.cmd().arg("target").output().expect("run");
-    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
-    let err = stderr_of(&out);
-    assert!(
-        err.contains("cluster https://10.67.2.11:6443 unreachable"),
-        "{err}"
-    );
-    assert!(
-        err.contains("kubectl: The connection to the server 10.67.2.11:6443 was refused"),
-        "{err}"
+    let out = bed.stable(bed.cmd().arg("target").run());
+    out.code(4).no_stdout().stderr_has_hint().stderr_eq(
+        "kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable: kubectl: The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?\n\
+         hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid\n",
     );
 }
 
@@ -375,8 +335,8 @@ fn unauthorized_and_tls_are_exit_4() {
     ] {
         let bed = declared_bed();
         bed.stub("kubectl", &format!("echo '{message}' >&2; exit 1"));
-        let out = bed.cmd().arg("target").output().expect("run");
-        assert_eq!(out.status.code(), Some(4), "{message}");
+        let out = bed.cmd().arg("target").run();
+        out.code(4);
         assert!(stderr_of(&out).contains(message), "{}", stderr_of(&out));
     }
 }
@@ -387,41 +347,29 @@ fn hanging_kubectl_is_killed_with_its_children_after_the_timeout() {
     // Like the Cloud SDK dispatcher: the real work happens in a grandchild.
     bed.stub("kubectl", "sleep 30 & wait");
     let started = Instant::now();
-    let out = bed
-        .cmd()
-        .args(["target", "--request-timeout", "1s"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["target", "--request-timeout", "1s"]).run();
     let took = started.elapsed();
-    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    out.code(4);
     assert!(took < Duration::from_secs(8), "took {took:?}");
-    assert!(
-        stderr_of(&out).contains("was killed"),
-        "{}",
-        stderr_of(&out)
-    );
+    out.stderr_has("was killed");
 }
 
 #[test]
 fn kubectl_killed_by_a_signal_is_a_failure() {
     let bed = declared_bed();
     bed.stub("kubectl", "kill -9 $$");
-    let out = bed.cmd().arg("target").output().expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("was killed by signal 9"),
-        "{}",
-        stderr_of(&out)
-    );
+    let out = bed.cmd().arg("target").run();
+    out.code(1);
+    out.stderr_has("was killed by signal 9");
 }
 
 #[test]
 fn kubectl_printing_garbage_is_exit_1() {
     let bed = declared_bed();
     bed.stub("kubectl", "echo 'this is not json'");
-    let out = bed.cmd().arg("target").output().expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr_of(&out).contains("hint:"), "{}", stderr_of(&out));
+    let out = bed.cmd().arg("target").run();
+    out.code(1);
+    out.stderr_has("hint:");
 }
 
 #[test]
@@ -432,38 +380,34 @@ fn missing_kubectl_says_how_to_install_it() {
         .cmd()
         .arg("target")
         .env("PATH", bed.bin.display().to_string())
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr_of(&out);
-    assert!(
-        err.contains("kubectl not found: no `kubectl` on PATH"),
-        "{err}"
+        .run();
+    let out = bed.stable(out);
+    out.code(1).no_stdout().stderr_has_hint().stderr_eq(
+        "kubectl-nestor: error: kubectl not found: no `kubectl` on PATH\n\
+         hint: install kubectl (https://kubernetes.io/docs/tasks/tools/) or set NESTOR_KUBECTL=/path/to/kubectl\n",
     );
-    assert!(err.contains("hint: install kubectl"), "{err}");
 }
 
 #[test]
 fn nestor_kubectl_override_is_used() {
     let bed = declared_bed();
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     fs::rename(bed.bin.join("kubectl"), bed.tmp.path().join("my-kubectl")).expect("mv");
     let out = bed
         .cmd()
         .arg("target")
         .env("NESTOR_KUBECTL", bed.tmp.path().join("my-kubectl"))
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     assert_eq!(bed.reads().len(), 1);
 }
 
 #[test]
 fn verbose_prints_argv_without_secrets() {
     let bed = declared_bed();
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
-    let out = bed.cmd().args(["target", "-v"]).output().expect("run");
-    assert_eq!(out.status.code(), Some(0));
+    bed.kubectl_serving_nodes(&nodes_dirqual());
+    let out = bed.cmd().args(["target", "-v"]).run();
+    out.code(0);
     let err = stderr_of(&out);
     assert!(
         err.contains("kubectl-nestor: exec: kubectl --kubeconfig="),
@@ -482,15 +426,14 @@ fn home_unset_passes_a_cache_dir_outside_the_repo() {
     );
     bed.select("dirqual");
     let kc = bed.kubeconfig(&bed.tmp.path().join("kc"), "https://10.67.2.11:6443");
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed
         .cmd()
         .arg("target")
         .env_remove("HOME")
         .args(["--kubeconfig", kc.to_str().unwrap_or_default()])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     let calls = bed.calls("kubectl");
     let cache = calls[0]
         .iter()
@@ -629,13 +572,9 @@ fn topology_errors_name_file_line_column() {
         let bed = Bed::new();
         bed.write_stack("a", yaml);
         let before = bed.tree();
-        let out = bed
-            .cmd()
-            .args(["--stack", "a", "stack", "show"])
-            .output()
-            .expect("run");
+        let out = bed.cmd().args(["--stack", "a", "stack", "show"]).run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{yaml}: {err}");
+        out.code(1);
         let first = err.lines().next().unwrap_or_default();
         assert!(first.starts_with("kubectl-nestor: error: /"), "{first}");
         assert!(first.contains(message), "want `{message}`\n got `{first}`");
@@ -660,65 +599,42 @@ fn stacks_dir_and_active_stack_errors() {
         .cmd()
         .current_dir(&nowhere)
         .args(["stack", "list"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("no stacks/ directory in"),
-        "{}",
-        stderr_of(&out)
-    );
+        .run();
+    out.code(1);
+    out.stderr_has("no stacks/ directory in");
     // An explicit stacks dir that does not exist.
     let out = bed
         .cmd()
         .args(["--stacks-dir", "/does/not/exist", "stack", "list"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
+        .run();
+    out.code(1);
     assert!(stderr_of(&out)
         .contains("stacks directory /does/not/exist (from --stacks-dir) does not exist"));
     // No active stack.
     bed.write_stack("dirqual", PROD_DECLARED);
-    let out = bed.cmd().args(["stack", "show"]).output().expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("no active stack"),
-        "{}",
-        stderr_of(&out)
-    );
-    assert!(stderr_of(&out).contains("hint: run `kubectl nestor stack select NAME`"));
+    let out = bed.cmd().args(["stack", "show"]).run();
+    out.code(1);
+    out.stderr_has("no active stack");
+    out.stderr_has("hint: run `kubectl nestor stack select NAME`");
     // A dangling current.yaml.
     bed.select("gone");
-    let out = bed.cmd().args(["stack", "show"]).output().expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("points at gone.yaml, which does not exist"),
-        "{}",
-        stderr_of(&out)
-    );
+    let out = bed.cmd().args(["stack", "show"]).run();
+    out.code(1);
+    out.stderr_has("points at gone.yaml, which does not exist");
     // An unknown stack name, with a suggestion.
-    let out = bed
-        .cmd()
-        .args(["--stack", "dirqal", "stack", "show"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("no stack `dirqal` in"),
-        "{}",
-        stderr_of(&out)
-    );
-    assert!(stderr_of(&out).contains("(did you mean `dirqual`?)"));
+    let out = bed.cmd().args(["--stack", "dirqal", "stack", "show"]).run();
+    out.code(1);
+    out.stderr_has("no stack `dirqal` in");
+    out.stderr_has("(did you mean `dirqual`?)");
     // NESTOR_STACKS_DIR is honoured.
     let out = bed
         .cmd()
         .current_dir(&nowhere)
         .env("NESTOR_STACKS_DIR", &bed.stacks)
         .args(["stack", "list"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    assert!(stdout_of(&out).contains("dirqual  prod"));
+        .run();
+    out.code(0);
+    out.stdout_has("dirqual  prod");
 }
 
 // ---- stack list / show / env ----------------------------------------------------------------
@@ -729,8 +645,8 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
     bed.write_stack("dirqual", PROD_DECLARED);
     bed.write_stack("bench", LIMA_BENCH);
     bed.select("dirqual");
-    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed.cmd().args(["stack", "list"]).run();
+    out.code(0);
     assert_eq!(
         stdout_of(&out),
         "   NAME     KIND  KUBECONFIG\n   bench    lima  bench/lima/.work/kubeconfig\n*  dirqual  prod  ~/.kube/dirqual.config\n"
@@ -741,24 +657,20 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
         "- id: extra\n  title: Extra\n  detect: [{namespace: extra}]\n",
     )
     .expect("write");
-    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed.cmd().args(["stack", "list"]).run();
+    out.code(0);
     assert!(!stdout_of(&out).contains("layers"), "{}", stdout_of(&out));
     bed.write_stack("broken", "name: broken\ntarget_kind: prod\nfoo: 1\n");
-    let out = bed
-        .cmd()
-        .args(["stack", "list", "-o", "json"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let out = bed.cmd().args(["stack", "list", "-o", "json"]).run();
+    out.code(1);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(v["kind"], "StackList");
     assert_eq!(v["active"], "dirqual");
     assert_eq!(v["stacks"][1]["name"], "broken");
     assert!(v["stacks"][1]["error"]
         .as_str()
         .is_some_and(|e| e.contains("unknown key `foo`")));
-    assert!(stderr_of(&out).contains("broken.yaml:3:1: unknown key `foo`"));
+    out.stderr_has("broken.yaml:3:1: unknown key `foo`");
 }
 
 #[test]
@@ -768,22 +680,17 @@ fn stack_env_prints_a_shell_safe_export() {
         "dirqual",
         &PROD_DECLARED.replace("~/.kube/dirqual.config", "\"~/it's here/dirqual.config\""),
     );
-    let out = bed
-        .cmd()
-        .args(["stack", "env", "dirqual"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed.cmd().args(["stack", "env", "dirqual"]).run();
+    out.code(0);
     let line = stdout_of(&out);
     let expected_path = bed.home.join("it's here/dirqual.config");
     // Let a real shell read it back.
-    let echoed = std::process::Command::new("sh")
+    let echoed = Run::new("sh")
         .arg("-c")
         .arg(format!("{line}\nprintf %s \"$KUBECONFIG\""))
-        .output()
-        .expect("sh");
+        .run();
     assert_eq!(
-        String::from_utf8_lossy(&echoed.stdout),
+        String::from_utf8_lossy(&echoed.stdout_bytes),
         expected_path.to_string_lossy()
     );
     assert!(line.starts_with("export KUBECONFIG='"), "{line}");
@@ -799,10 +706,9 @@ fn stack_show_resolves_paths_against_the_repo_root() {
     let out = bed
         .cmd()
         .args(["stack", "show", "dirqual", "-o", "json"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        .run();
+    out.code(0);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(
         v["inventory"].as_str(),
         bed.repo.join("bootstrap/hosts.yaml").to_str()
@@ -826,10 +732,9 @@ fn stack_show_resolves_paths_against_the_repo_root() {
             "-o",
             "json",
         ])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        .run();
+    out.code(0);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(
         v["inventory"].as_str(),
         bed.tmp.path().join("other/bootstrap/hosts.yaml").to_str()
@@ -841,16 +746,15 @@ fn stack_show_resolves_paths_against_the_repo_root() {
 #[test]
 fn usage_errors_exit_1_not_2() {
     let bed = Bed::new();
-    let out = bed.cmd().arg("frobnicate").output().expect("run");
-    assert_eq!(out.status.code(), Some(1));
+    let out = bed.cmd().arg("frobnicate").run();
+    out.code(1);
     let out = bed
         .cmd()
         .args(["--request-timeout", "ten", "version"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    let out = bed.cmd().arg("--help").output().expect("run");
-    assert_eq!(out.status.code(), Some(0));
+        .run();
+    out.code(1);
+    let out = bed.cmd().arg("--help").run();
+    out.code(0);
     let help = stdout_of(&out);
     for cmd in ["target", "stack", "completion", "version"] {
         assert!(help.contains(cmd), "{help}");
@@ -860,16 +764,12 @@ fn usage_errors_exit_1_not_2() {
 #[test]
 fn version_text_and_json() {
     let bed = Bed::new();
-    let out = bed.cmd().arg("version").output().expect("run");
+    let out = bed.cmd().arg("version").run();
     assert_eq!(
         stdout_of(&out),
         format!("kubectl-nestor {}\n", env!("CARGO_PKG_VERSION"))
     );
-    let out = bed
-        .cmd()
-        .args(["version", "-o", "json"])
-        .output()
-        .expect("run");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let out = bed.cmd().args(["version", "-o", "json"]).run();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(v["kind"], "Version");
 }

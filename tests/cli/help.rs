@@ -1,13 +1,12 @@
 //! `--help` of every command, golden: the exact text is stored in `tests/cli/golden/help/`
-//! (`NESTOR_UPDATE_GOLDEN=1 cargo test --test cli help::` rewrites it after a deliberate
+//! (`SNAPSHOTS=overwrite cargo test --test cli help::` rewrites it after a deliberate
 //! change). Every command has an `Examples:` section in kubectl's style, and the usage line
 //! names the program the way it was run: `kubectl nestor` through kubectl, `kubectl-nestor`
 //! when typed by its name.
 
+use crate::support::{golden_check, Run};
 use std::fs;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::Command;
 
 use clap::CommandFactory;
 
@@ -33,7 +32,7 @@ fn command_paths() -> Vec<Vec<String>> {
 
 /// `kubectl-nestor PATH... --help` with argv[0] = `argv0`, in a clean environment.
 fn help(path: &[String], argv0: &str, kubectl_path: Option<&str>) -> String {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
+    let mut c = Run::nestor();
     c.arg0(argv0)
         .args(path)
         .arg("--help")
@@ -42,10 +41,10 @@ fn help(path: &[String], argv0: &str, kubectl_path: Option<&str>) -> String {
     if let Some(k) = kubectl_path {
         c.env("KUBECTL_PATH", k);
     }
-    let out = c.output().expect("run");
-    assert_eq!(out.status.code(), Some(0), "{path:?}");
-    assert!(out.stderr.is_empty(), "{path:?}");
-    String::from_utf8(out.stdout).expect("utf-8")
+    let out = c.run();
+    out.code(0);
+    out.no_stderr();
+    out.stdout.clone()
 }
 
 fn golden_file(path: &[String]) -> std::path::PathBuf {
@@ -61,7 +60,6 @@ fn golden_file(path: &[String]) -> std::path::PathBuf {
 
 #[test]
 fn every_help_matches_its_golden_text() {
-    let update = std::env::var_os("NESTOR_UPDATE_GOLDEN").is_some();
     let mut differ = vec![];
     let mut expected_files = vec![];
     for path in command_paths() {
@@ -69,18 +67,8 @@ fn every_help_matches_its_golden_text() {
         let text = help(&path, env!("CARGO_BIN_EXE_kubectl-nestor"), None);
         let file = golden_file(&path);
         expected_files.push(file.clone());
-        if update {
-            fs::create_dir_all(file.parent().expect("dir")).expect("mkdir");
-            fs::write(&file, &text).expect("write golden");
-            continue;
-        }
-        match fs::read_to_string(&file) {
-            Ok(golden) if golden == text => {}
-            Ok(golden) => differ.push(format!(
-                "{}:\n--- golden\n{golden}\n+++ now\n{text}",
-                file.display()
-            )),
-            Err(e) => differ.push(format!("{}: {e}", file.display())),
+        if let Err(e) = golden_check(&file, &text) {
+            differ.push(format!("{}:\n{e}", file.display()));
         }
     }
     // No golden file left over for a command that is gone.
@@ -95,7 +83,7 @@ fn every_help_matches_its_golden_text() {
     }
     assert!(
         differ.is_empty(),
-        "--help changed (run `NESTOR_UPDATE_GOLDEN=1 cargo test --test cli help::` if that is deliberate):\n{}",
+        "--help changed (`SNAPSHOTS=overwrite cargo test --test cli help::` rewrites the files if that is deliberate):\n{}",
         differ.join("\n")
     );
 }
@@ -166,14 +154,13 @@ fn the_usage_line_names_the_program_as_it_was_run() {
         "{flagged}"
     );
     // A usage error says it too.
-    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"))
+    let out = Run::nestor()
         .arg0("kubectl-nestor")
         .args(["preview", "--zzz"])
         .env_clear()
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+        .run();
+    out.code(1);
+    let err = String::from_utf8_lossy(&out.stderr_bytes);
     assert!(
         err.contains("Usage: kubectl-nestor preview [OPTIONS]"),
         "{err}"

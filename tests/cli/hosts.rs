@@ -26,7 +26,6 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::sshd::{
     free_port, keygen, public_key, require, ssh_client, start_sshd_with, Sshd, SSH, SSH_KEYGEN,
@@ -187,12 +186,11 @@ impl Host {
         fs::create_dir_all(self.backups()).expect("mkdir");
         let path = self.backups().join(name);
         fs::write(&path, vec![b'e'; size]).expect("snapshot");
-        let out = Command::new("touch")
+        Run::new("touch")
             .args(["-d", when])
             .arg(&path)
-            .output()
-            .expect("touch");
-        assert!(out.status.success(), "touch -d {when}");
+            .run()
+            .success();
     }
 
     /// A healthy backup: timer active, last run succeeded, a 3h old 24 kB snapshot.
@@ -330,17 +328,16 @@ fn two_hosts() -> Fleet {
 }
 
 impl Fleet {
-    fn preview(&self, extra: &[&str]) -> std::process::Output {
+    fn preview(&self, extra: &[&str]) -> Outcome {
         self.bed
             .cmd()
             .args(["--no-input", "--no-color", "preview"])
             .args(extra)
             .env("NESTOR_SSH", &self.wrapper)
-            .output()
-            .expect("run")
+            .run()
     }
 
-    fn context(&self, out: &std::process::Output) -> String {
+    fn context(&self, out: &Outcome) -> String {
         let logs: Vec<String> = self
             .hosts
             .iter()
@@ -359,7 +356,7 @@ impl Fleet {
     }
 
     /// The REAL row of `layer` in the text output.
-    fn row(out: &std::process::Output, layer: &str) -> String {
+    fn row(out: &Outcome, layer: &str) -> String {
         stdout_of(out)
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("{layer} ")))
@@ -371,15 +368,15 @@ impl Fleet {
         let mut args = vec!["-o", "json"];
         args.extend(extra);
         let out = self.preview(&args);
-        serde_json::from_slice(&out.stdout)
+        serde_json::from_slice(&out.stdout_bytes)
             .unwrap_or_else(|e| panic!("json: {e}\n{}", self.context(&out)))
     }
 }
 
 /// `--detailed-exitcode` with only undecided layers: 5 (SPEC §8). Never 0: an unread host
 /// is not "nothing to do".
-fn assert_undecided(f: &Fleet, out: &std::process::Output) {
-    assert_eq!(out.status.code(), Some(5), "{}", f.context(out));
+fn assert_undecided(f: &Fleet, out: &Outcome) {
+    out.code(5);
     assert!(stdout_of(out).contains("undecided"), "{}", f.context(out));
 }
 
@@ -395,7 +392,7 @@ fn hosts_healthy_fleet_is_present_and_the_plan_is_empty() {
     let f = two_hosts();
     f.host("dirqual1").healthy();
     let out = f.preview(&["--detailed-exitcode", "-v"]);
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     let text = stdout_of(&out);
     assert!(
         text.contains("PLAN: nothing to install or repair"),
@@ -519,7 +516,7 @@ fn hosts_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
     d1.unit("etcd-snapshot.service", SERVICE_FAILED);
     d1.snapshot("etcd-20261121T0300.db", 24_000, "9 days ago");
     let out = f.preview(&["--detailed-exitcode"]);
-    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    out.code(2);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("degraded"), "{row}");
     assert!(
@@ -541,7 +538,7 @@ fn hosts_no_snapshot_at_all_is_degraded() {
     d1.unit("etcd-snapshot.service", SERVICE_OK);
     fs::create_dir_all(d1.backups()).expect("mkdir");
     let out = f.preview(&[]);
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("degraded"), "{row}");
     assert!(
@@ -565,7 +562,7 @@ fn hosts_timer_missing_everywhere_is_absent_and_planned_for_install() {
         ("dirqual2", "control_plane", Some("root"), true),
     ]);
     let out = f.preview(&["--detailed-exitcode"]);
-    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    out.code(2);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("absent"), "{row}");
     assert!(
@@ -663,7 +660,7 @@ fn hosts_hostile_inventory_values_are_refused_before_any_ssh() {
         let before = f.bed.tree();
         let out = f.preview(&[]);
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{value}: {}", f.context(&out));
+        out.code(1);
         assert!(err.contains(needle), "{err}");
         assert!(err.contains("no host was contacted"), "{err}");
         assert!(err.contains("hint: fix the host's connection variables"), "{err}");
@@ -705,9 +702,8 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
         .args(["--no-input", "discover", "--save"])
         .arg(&snap)
         .env("NESTOR_SSH", &f.wrapper)
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+        .run();
+    out.code(0);
     assert_eq!(mode(&snap), 0o600);
     let saved: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&snap).expect("read")).expect("json");
@@ -725,9 +721,8 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
         .args(["--no-input", "--no-color", "preview", "--snapshot"])
         .arg(&snap)
         .env("NESTOR_SSH", "/nonexistent/ssh")
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+        .run();
+    out.code(0);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("degraded"), "{row}");
     assert!(
@@ -743,7 +738,7 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
     f.host("dirqual1").healthy();
     let snap = f.bed.tmp.path().join("preview.snapshot.json");
     let out = f.preview(&["--save", snap.to_str().expect("utf-8")]);
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.code(0);
     let ssh = f.bed.calls("ssh").len();
     assert_eq!(ssh, 5, "one ssh per check");
     let out = f
@@ -758,9 +753,8 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
         ])
         .arg(&snap)
         .env("NESTOR_SSH", "/nonexistent/ssh")
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+        .run();
+    out.code(0);
     let row = Fleet::row(&out, "etcd-backup");
     assert!(
         row.contains("present") && row.contains("dirqual1: etcd-snapshot.timer active"),

@@ -33,6 +33,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use crate::support::{Outcome, Run};
 use crate::yaml11;
 
 const API_VERSION: &str = "krew.googlecontainertools.github.com/v1alpha2";
@@ -468,20 +469,20 @@ fn check_archive(platform: &Platform, archive: &Path) -> Result<(), String> {
             platform.sha256
         ));
     }
-    let out = std::process::Command::new("tar")
+    let out = Run::new("tar")
         .arg("-tvzf")
         .arg(archive)
-        .output()
+        .try_run()
         .map_err(|e| format!("tar: {e}"))?;
     if !out.status.success() {
         return Err(format!(
             "tar -tvzf {}: {}",
             archive.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
+            String::from_utf8_lossy(&out.stderr_bytes).trim()
         ));
     }
     // `mode owner size date time name` (GNU and BSD tar agree on the first and last column).
-    let entries: Vec<(String, String)> = String::from_utf8_lossy(&out.stdout)
+    let entries: Vec<(String, String)> = String::from_utf8_lossy(&out.stdout_bytes)
         .lines()
         .filter_map(|l| {
             let mode = l.split_whitespace().next()?;
@@ -578,7 +579,7 @@ fn first_value(text: &str, key: &str) -> String {
 
 /// What scripts/krew-manifest.sh prints for `tag` when dist/ holds archives (made-up bytes)
 /// for `platforms`; the dist directory too, to check archives against.
-fn render(tag: &str, platforms: &[(&str, &str)]) -> (std::process::Output, tempfile::TempDir) {
+fn render(tag: &str, platforms: &[(&str, &str)]) -> (Outcome, tempfile::TempDir) {
     let dist = tempfile::tempdir().expect("tempdir");
     for (os, arch) in platforms {
         fs::write(
@@ -588,13 +589,12 @@ fn render(tag: &str, platforms: &[(&str, &str)]) -> (std::process::Output, tempf
         )
         .expect("write");
     }
-    let out = std::process::Command::new("bash")
+    let out = Run::new("bash")
         .arg(repo().join("scripts/krew-manifest.sh"))
         .arg(repo().join(".krew.yaml"))
         .arg(tag)
         .arg(dist.path())
-        .output()
-        .expect("bash");
+        .run();
     (out, dist)
 }
 
@@ -603,9 +603,9 @@ fn rendered(platforms: &[(&str, &str)]) -> String {
     assert!(
         out.status.success(),
         "krew-manifest.sh: {}",
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&out.stderr_bytes)
     );
-    String::from_utf8(out.stdout).expect("utf-8")
+    String::from_utf8(out.stdout_bytes.clone()).expect("utf-8")
 }
 
 /// The archives `kubectl-nestor_<os>_<arch>.tar.gz` in `dist`, as (os, arch, path).
@@ -787,16 +787,16 @@ fn release_renders_only_the_platforms_it_built() {
     assert!(
         out.status.success(),
         "{}",
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&out.stderr_bytes)
     );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let text = String::from_utf8(out.stdout_bytes.clone()).expect("utf-8");
     let p = validate(&text, "nestor").expect("valid");
     checksums_quoted(&text).expect("quoted");
     project_rules(&p).expect("ours");
     let names: Vec<String> = p.spec.platforms.iter().map(Platform::name).collect();
     assert_eq!(names, vec!["linux/amd64", "darwin/arm64"]);
     archives_match(&p, dist.path(), false).expect("each archive's checksum");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr_bytes);
     assert!(
         stderr.contains("kubectl-nestor_linux_arm64.tar.gz not built: left out of the manifest"),
         "{stderr}"
@@ -833,9 +833,9 @@ fn release_renders_only_the_platforms_it_built() {
         ),
     ] {
         let (out, _dist) = render(tag, platforms);
-        assert_eq!(out.status.code(), Some(1), "{tag} {platforms:?}");
-        assert!(out.stdout.is_empty());
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        out.code(1);
+        out.no_stdout();
+        let stderr = String::from_utf8_lossy(&out.stderr_bytes);
         assert!(stderr.contains(want), "{stderr}");
     }
 }
@@ -849,16 +849,15 @@ fn a_template_action_other_than_the_bots_two_is_refused() {
         .replace("homepage: https", "homepage: {{ .Homepage }}https");
     fs::write(&template, text).expect("write");
     fs::write(tmp.path().join("kubectl-nestor_linux_amd64.tar.gz"), "a").expect("write");
-    let out = std::process::Command::new("bash")
+    let out = Run::new("bash")
         .arg(repo().join("scripts/krew-manifest.sh"))
         .arg(&template)
         .arg("v0.1.0")
         .arg(tmp.path())
-        .output()
-        .expect("bash");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+        .run();
+    out.code(1);
+    out.no_stdout();
+    let stderr = String::from_utf8_lossy(&out.stderr_bytes);
     assert!(
         stderr.contains("a template action other than .TagName and addURIAndSha"),
         "{stderr}"

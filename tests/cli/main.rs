@@ -2,6 +2,8 @@
 
 #[path = "../common/signals.rs"]
 mod common_signals;
+#[path = "../common/run.rs"]
+mod harness;
 mod support;
 
 mod bounded;
@@ -10,6 +12,7 @@ mod completion;
 mod contract;
 mod fetch;
 mod foundation;
+mod harness_checks;
 mod help;
 mod hosts;
 mod krew;

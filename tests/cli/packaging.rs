@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::CommandFactory;
 
-use crate::support::Bed;
+use crate::support::{Bed, Run};
 
 #[allow(dead_code)]
 #[path = "../../examples/manpage.rs"]
@@ -98,9 +98,9 @@ fn completion_scripts_for_zsh_fish_elvish_powershell() {
         ),
         ("powershell", "Register-ArgumentCompleter", None),
     ] {
-        let out = bed.cmd().args(["completion", shell]).output().expect("run");
-        assert_eq!(out.status.code(), Some(0), "{shell}");
-        let script = String::from_utf8(out.stdout).expect("utf-8");
+        let out = bed.cmd().args(["completion", shell]).run();
+        out.code(0);
+        let script = out.stdout.clone();
         assert!(script.contains(marker), "{shell}: no {marker:?}");
         // zsh and fish ask the engine (`__complete`, tested in `completion`); the others are
         // clap_complete's static scripts.
@@ -116,15 +116,11 @@ fn completion_scripts_for_zsh_fish_elvish_powershell() {
         };
         let file = bed.tmp.path().join(format!("completion.{shell}"));
         fs::write(&file, &script).expect("write");
-        match std::process::Command::new(program)
-            .arg(flag)
-            .arg(&file)
-            .output()
-        {
+        match Run::new(program).arg(flag).arg(&file).try_run() {
             Ok(r) => assert!(
                 r.status.success(),
                 "{program} {flag}: {}",
-                String::from_utf8_lossy(&r.stderr)
+                String::from_utf8_lossy(&r.stderr_bytes)
             ),
             Err(_) => eprintln!("note: {program} not installed, {shell} script not syntax-checked"),
         }
@@ -138,16 +134,12 @@ fn scripts_parse_in_bash() {
     for entry in fs::read_dir(&dir).expect("scripts/").flatten() {
         let path = entry.path();
         if path.extension().is_some_and(|e| e == "sh") {
-            let r = std::process::Command::new("bash")
-                .arg("-n")
-                .arg(&path)
-                .output()
-                .expect("bash");
+            let r = Run::new("bash").arg("-n").arg(&path).run();
             assert!(
                 r.status.success(),
                 "{}: {}",
                 path.display(),
-                String::from_utf8_lossy(&r.stderr)
+                String::from_utf8_lossy(&r.stderr_bytes)
             );
             checked += 1;
         }

@@ -10,8 +10,8 @@ use crate::support::*;
 
 const ENDPOINT: &str = "https://10.67.2.11:6443";
 
-fn json_of(out: &std::process::Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
+fn json_of(out: &Outcome) -> Value {
+    serde_json::from_slice(&out.stdout_bytes).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
 }
 
 fn ids(v: &Value) -> Vec<String> {
@@ -41,9 +41,8 @@ fn regression_incident_dirqual_plans_only_what_is_missing() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--no-color"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     let text = stdout_of(&out);
     // (Line-wise: the temp dir's random name may hold "VM", as in /tmp/.tmpVMOhMZ.)
     assert!(
@@ -75,8 +74,7 @@ fn regression_incident_dirqual_plans_only_what_is_missing() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json"])
-        .output()
-        .expect("run");
+        .run();
     let v = json_of(&out);
     assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
     assert_eq!(ids(&v["plan"]["repair"]), Vec::<String>::new());
@@ -93,9 +91,8 @@ fn regression_incident_dirqual_plans_only_what_is_missing() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--detailed-exitcode"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(2));
+        .run();
+    out.code(2);
     assert!(bed
         .calls("kubectl")
         .iter()
@@ -108,20 +105,9 @@ fn everything_present_is_exit_0_with_detailed_exitcode() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--detailed-exitcode", "--no-color"])
-        .output()
-        .expect("run");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}\n{}",
-        stdout_of(&out),
-        stderr_of(&out)
-    );
-    assert!(
-        stdout_of(&out).contains("PLAN: nothing to install or repair"),
-        "{}",
-        stdout_of(&out)
-    );
+        .run();
+    out.code(0);
+    out.stdout_has("PLAN: nothing to install or repair");
 }
 
 /// `--detailed-exitcode` tells the three outcomes apart: 0 nothing to do and everything
@@ -136,9 +122,8 @@ fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(5), "{}", stderr_of(&out));
+        .run();
+    out.code(5);
     let v = json_of(&out);
     assert_eq!(ids(&v["plan"]["undecided"]), ["ceph"]);
     assert_eq!(ids(&v["plan"]["install"]), Vec::<String>::new());
@@ -147,30 +132,20 @@ fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--no-color", "--detailed-exitcode"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(5));
-    assert!(
-        stdout_of(&out).contains("PLAN: 1 undecided\n"),
-        "{}",
-        stdout_of(&out)
-    );
+        .run();
+    out.code(5);
+    out.stdout_has("PLAN: 1 undecided\n");
     // Without --detailed-exitcode the same plan is a success.
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0));
+    let out = bed.cmd().args(["preview", "--no-input"]).run();
+    out.code(0);
 
     let work_and_undecided = Cluster::dirqual().with("cephclusters.ceph.rook.io", forbidden);
     let bed = Bed::dirqual(ENDPOINT, &work_and_undecided);
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(2), "2 wins over 5");
+        .run();
+    out.code(2);
     let v = json_of(&out);
     assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
     assert_eq!(
@@ -184,14 +159,13 @@ fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
 fn ceph_health_warn_is_repair_never_install() {
     let cluster = Cluster::dirqual().with(
         "cephclusters.ceph.rook.io",
-        Answer::Ok(fixture("cephclusters-health-warn.json")),
+        Cluster::replay_read("degraded", "cephclusters.ceph.rook.io"),
     );
     let bed = Bed::dirqual(ENDPOINT, &cluster);
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json"])
-        .output()
-        .expect("run");
+        .run();
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "ceph"), "degraded");
     assert_eq!(ids(&v["plan"]["repair"]), ["ceph"]);
@@ -199,8 +173,7 @@ fn ceph_health_warn_is_repair_never_install() {
     let text = stdout_of(
         &bed.cmd()
             .args(["preview", "--no-input", "--no-color"])
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert!(text.contains("repair ceph"), "{text}");
     assert!(text.contains("HEALTH_WARN"), "{text}");
@@ -216,9 +189,8 @@ fn forbidden_cephclusters_is_unknown_never_install() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json", "--detailed-exitcode"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(2), "undecided is not an empty plan");
+        .run();
+    out.code(2);
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "ceph"), "unknown");
     assert_eq!(ids(&v["plan"]["undecided"]), ["ceph"]);
@@ -241,11 +213,10 @@ fn a_hanging_read_is_bounded_and_unknown() {
             "--request-timeout",
             "1s",
         ])
-        .output()
-        .expect("run");
+        .run();
     let took = started.elapsed();
     assert!(took < Duration::from_secs(6), "took {took:?}");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    out.code(0);
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "dataops"), "unknown");
     assert!(!ids(&v["plan"]["install"]).contains(&"dataops".to_string()));
@@ -259,19 +230,14 @@ fn a_hanging_cluster_is_exit_4_within_the_timeout() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "--request-timeout", "1s"])
-        .output()
-        .expect("run");
+        .run();
     assert!(
         started.elapsed() < Duration::from_secs(6),
         "took {:?}",
         started.elapsed()
     );
-    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
-    assert!(
-        stderr_of(&out).contains("unreachable"),
-        "{}",
-        stderr_of(&out)
-    );
+    out.code(4);
+    out.stderr_has("unreachable");
     assert_eq!(stdout_of(&out), "");
 }
 
@@ -282,21 +248,11 @@ fn connection_refused_is_exit_4_and_prints_no_plan() {
         "kubectl",
         "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
     );
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(4));
-    assert_eq!(
-        stdout_of(&out),
-        "",
-        "an unreachable cluster must not print a plan"
-    );
-    assert!(
-        stderr_of(&out).contains("was refused"),
-        "{}",
-        stderr_of(&out)
+    let out = bed.stable(bed.cmd().args(["preview", "--no-input"]).run());
+    // An unreachable cluster must not print a plan.
+    out.code(4).no_stdout().stderr_has_hint().stderr_eq(
+        "kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable: The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?\n\
+         hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid\n",
     );
 }
 
@@ -305,18 +261,11 @@ fn connection_refused_is_exit_4_and_prints_no_plan() {
 #[test]
 fn no_input_endpoint_mismatch_is_exit_3_with_both_urls() {
     let bed = Bed::dirqual("https://10.99.0.1:6443", &Cluster::dirqual());
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(3));
-    let err = stderr_of(&out);
-    assert!(
-        err.contains("https://10.99.0.1:6443") && err.contains(ENDPOINT),
-        "{err}"
+    let out = bed.stable(bed.cmd().args(["preview", "--no-input"]).run());
+    out.code(3).no_stdout().stderr_has_hint().stderr_eq(
+        "kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is https://10.99.0.1:6443, the topology's endpoint is https://10.67.2.11:6443; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it\n\
+         hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)\n",
     );
-    assert_eq!(stdout_of(&out), "");
     assert!(
         bed.calls("kubectl").is_empty(),
         "nothing may be read from the wrong cluster"
@@ -326,12 +275,8 @@ fn no_input_endpoint_mismatch_is_exit_3_with_both_urls() {
 #[test]
 fn no_input_endpoint_match_is_normalised() {
     let bed = Bed::dirqual("HTTPS://10.67.2.11:6443/", &Cluster::dirqual());
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed.cmd().args(["preview", "--no-input"]).run();
+    out.code(0);
 }
 
 #[test]
@@ -341,14 +286,11 @@ fn no_input_without_declared_endpoint_is_exit_3() {
         "dirqual",
         &PROD_DECLARED.replace("endpoint: https://10.67.2.11:6443\n", ""),
     );
-    let out = bed.cmd().args(["preview"]).output().expect("run"); // stdin is not a terminal
-    assert_eq!(out.status.code(), Some(3));
-    assert!(
-        stderr_of(&out).contains("declares no endpoint"),
-        "{}",
-        stderr_of(&out)
+    let out = bed.stable(bed.cmd().args(["preview"]).run()); // stdin is not a terminal
+    out.code(3).no_stdout().stderr_has_hint().stderr_eq(
+        "kubectl-nestor: error: stack dirqual declares no endpoint: cannot confirm target https://10.67.2.11:6443 from kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) without a prompt\n\
+         hint: add `endpoint: https://10.67.2.11:6443` to /t/repo/stacks/dirqual.yaml if that is the stack's API server, or run interactively\n",
     );
-    assert!(stderr_of(&out).contains(ENDPOINT));
 }
 
 /// Run `kubectl-nestor ARGS` under a pseudo-terminal with `answer` typed at the prompt.
@@ -358,8 +300,7 @@ fn under_tty(bed: &Bed, args: &str, answer: &str) -> (Option<i32>, String) {
         .cmd_program("script")
         .args(["-qec", &cmd, "/dev/null"])
         .write_stdin(answer.to_string())
-        .output()
-        .expect("script");
+        .run();
     (out.status.code(), stdout_of(&out))
 }
 
@@ -437,12 +378,8 @@ fn lima_vms_to_start_and_create_and_skipped_probes() {
     bed.write_stack("bench", LIMA_BENCH);
     bed.select("bench");
     bed.limactl_listing(LIMA_NDJSON);
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-color"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed.cmd().args(["preview", "--no-color"]).run();
+    out.code(0);
     let text = stdout_of(&out);
     assert!(text.contains("VMs to start   node2"), "{text}");
     assert!(text.contains("VMs to create  node3"), "{text}");
@@ -462,12 +399,7 @@ fn lima_vms_to_start_and_create_and_skipped_probes() {
         vec![vec!["list".to_string(), "--json".to_string()]]
     );
 
-    let v = json_of(
-        &bed.cmd()
-            .args(["preview", "-o", "json"])
-            .output()
-            .expect("run"),
-    );
+    let v = json_of(&bed.cmd().args(["preview", "-o", "json"]).run());
     assert_eq!(v["plan"]["vmsToStart"], serde_json::json!(["node2"]));
     assert_eq!(v["plan"]["vmsToCreate"], serde_json::json!(["node3"]));
     assert!(v["real"]["kubernetesSkipped"]
@@ -487,12 +419,8 @@ fn lima_reads_the_bench_cluster_when_its_kubeconfig_exists() {
         "https://127.0.0.1:6443",
     );
     bed.kubectl_cluster(&Cluster::dirqual());
-    let out = bed
-        .cmd()
-        .args(["preview", "-o", "json"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed.cmd().args(["preview", "-o", "json"]).run();
+    out.code(0);
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "cni"), "present");
     assert_eq!(v["target"]["confirmedBy"], "bench");
@@ -507,14 +435,10 @@ fn failing_limactl_never_plans_vms() {
         "limactl",
         "echo 'FATA[0000] open /Users/op/.lima: permission denied' >&2; exit 1",
     );
-    let out = bed.cmd().args(["preview"]).output().expect("run");
-    assert_eq!(out.status.code(), Some(1));
+    let out = bed.cmd().args(["preview"]).run();
+    out.code(1);
     assert_eq!(stdout_of(&out), "");
-    assert!(
-        stderr_of(&out).contains("permission denied"),
-        "{}",
-        stderr_of(&out)
-    );
+    out.stderr_has("permission denied");
 }
 
 // ---- snapshots -----------------------------------------------------------------------------
@@ -526,14 +450,12 @@ fn discover_save_replays_through_preview_snapshot_without_kubectl() {
     let out = bed
         .cmd()
         .args(["discover", "--save", snap.to_str().unwrap_or_default()])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     let live = json_of(
         &bed.cmd()
             .args(["preview", "--no-input", "-o", "json"])
-            .output()
-            .expect("run"),
+            .run(),
     );
     fs::remove_file(&bed.log).ok();
     bed.stub(
@@ -549,9 +471,8 @@ fn discover_save_replays_through_preview_snapshot_without_kubectl() {
             "--snapshot",
             snap.to_str().unwrap_or_default(),
         ])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     let replayed = json_of(&out);
     assert_eq!(replayed["plan"], live["plan"]);
     assert_eq!(replayed["real"]["layers"], live["real"]["layers"]);
@@ -564,8 +485,7 @@ fn discover_save_replays_through_preview_snapshot_without_kubectl() {
     let text = stdout_of(
         &bed.cmd()
             .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert!(text.contains("REAL (replayed from snapshot"), "{text}");
     assert!(!text.contains("read live"), "{text}");
@@ -590,21 +510,15 @@ fn a_snapshot_of_another_cluster_is_refused() {
             "--save",
             snap.to_str().unwrap_or_default(),
         ])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     bed.select("dirqual");
     let out = bed
         .cmd()
         .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(3));
-    assert!(
-        stderr_of(&out).contains("https://10.99.0.1:6443"),
-        "{}",
-        stderr_of(&out)
-    );
+        .run();
+    out.code(3);
+    out.stderr_has("https://10.99.0.1:6443");
 }
 
 #[test]
@@ -619,26 +533,17 @@ fn a_broken_snapshot_is_exit_1() {
     let out = bed
         .cmd()
         .args(["preview", "--snapshot", snap.to_str().unwrap_or_default()])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("not a nestor snapshot"),
-        "{}",
-        stderr_of(&out)
-    );
+        .run();
+    out.code(1);
+    out.stderr_has("not a nestor snapshot");
     assert!(bed.calls("kubectl").is_empty());
 }
 
 #[test]
 fn discover_emits_a_topology_that_nestor_accepts() {
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
-    let out = bed
-        .cmd()
-        .args(["discover", "--emit-topology"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed.cmd().args(["discover", "--emit-topology"]).run();
+    out.code(0);
     let yaml = stdout_of(&out);
     assert!(
         yaml.contains("- { name: dirqual1, role: control-plane }"),
@@ -650,12 +555,8 @@ fn discover_emits_a_topology_that_nestor_accepts() {
     );
     assert!(yaml.contains("\nname: dirqual\n"), "{yaml}");
     bed.write_stack("dirqual", &yaml);
-    let out = bed
-        .cmd()
-        .args(["stack", "show", "dirqual"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let out = bed.cmd().args(["stack", "show", "dirqual"]).run();
+    out.code(0);
 }
 
 #[test]
@@ -675,9 +576,8 @@ fn discover_works_with_only_a_kubeconfig() {
             "-o",
             "json",
         ])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     let v = json_of(&out);
     assert_eq!(v["kind"], "Discovery");
     assert!(v["apiGroups"]
@@ -706,9 +606,8 @@ fn a_stack_catalog_adds_layers_that_preview_evaluates() {
     let out = bed
         .cmd()
         .args(["preview", "--no-input", "-o", "json"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "vault"), "absent");
     assert_eq!(ids(&v["plan"]["install"]), ["vault", "datalake", "certs"]);
@@ -717,17 +616,9 @@ fn a_stack_catalog_adds_layers_that_preview_evaluates() {
         "dirqual",
         &PROD_DECLARED.replace("layers: [k8s,", "layers: [vault, k8s,"),
     );
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr_of(&out).contains("dirqual.yaml:10:10: unknown layer `vault`"),
-        "{}",
-        stderr_of(&out)
-    );
+    let out = bed.cmd().args(["preview", "--no-input"]).run();
+    out.code(1);
+    out.stderr_has("dirqual.yaml:10:10: unknown layer `vault`");
     assert!(bed.calls("kubectl").len() > 1);
 }
 
@@ -739,19 +630,14 @@ fn the_gate_script_never_reads_3_4_or_5_as_nothing_or_work_to_do() {
             .arg(gate)
             .arg("dirqual")
             .env("NESTOR", env!("CARGO_BIN_EXE_kubectl-nestor"))
-            .output()
-            .expect("gate")
+            .run()
     };
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
     let out = run(&bed);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
-    assert!(
-        stdout_of(&out).contains("stack dirqual: plan not empty"),
-        "{}",
-        stdout_of(&out)
-    );
+    out.code(2);
+    out.stdout_has("stack dirqual: plan not empty");
     let out = run(&Bed::dirqual(ENDPOINT, &Cluster::dirqual_full()));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    out.code(0);
     let undecided = Cluster::dirqual_full().with(
         "cephclusters.ceph.rook.io",
         Answer::Fail(
@@ -759,19 +645,11 @@ fn the_gate_script_never_reads_3_4_or_5_as_nothing_or_work_to_do() {
         ),
     );
     let out = run(&Bed::dirqual(ENDPOINT, &undecided));
-    assert_eq!(out.status.code(), Some(5), "{}", stderr_of(&out));
-    assert!(
-        stderr_of(&out).contains("could not tell"),
-        "{}",
-        stderr_of(&out)
-    );
+    out.code(5);
+    out.stderr_has("could not tell");
     let out = run(&Bed::dirqual("https://10.99.0.1:6443", &Cluster::dirqual()));
-    assert_eq!(out.status.code(), Some(3));
-    assert!(
-        stderr_of(&out).contains("target refused"),
-        "{}",
-        stderr_of(&out)
-    );
+    out.code(3);
+    out.stderr_has("target refused");
 }
 
 /// The README's first command is the bundled demo: it must work as written, from a clone,
@@ -794,9 +672,8 @@ fn the_readme_first_command_prints_the_bundled_demo() {
         .current_dir(root)
         .args(&args)
         .arg("--no-color")
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     let text = stdout_of(&out);
     assert!(
         text.contains("REAL (replayed from snapshot examples/demo/dirqual.snapshot.json"),
@@ -824,9 +701,8 @@ fn a_snapshot_is_written_0600_even_over_a_0644_file() {
             "--save",
             snap.to_str().unwrap_or_default(),
         ])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     assert_eq!(mode(&snap), 0o600);
     assert!(fs::read_to_string(&snap)
         .expect("read")

@@ -93,13 +93,13 @@ fn walk(
     }
 }
 
-fn json(out: std::process::Output) -> Value {
+fn json(out: Outcome) -> Value {
     assert!(
         matches!(out.status.code(), Some(0) | Some(2)),
         "{}",
         stderr_of(&out)
     );
-    serde_json::from_slice(&out.stdout).expect("json")
+    serde_json::from_slice(&out.stdout_bytes).expect("json")
 }
 
 #[test]
@@ -111,7 +111,7 @@ fn documents_match_docs_output_md() {
     let cluster = Cluster::dirqual()
         .with(
             "cephclusters.ceph.rook.io",
-            Answer::Ok(fixture("cephclusters-health-warn.json")),
+            Cluster::replay_read("degraded", "cephclusters.ceph.rook.io"),
         )
         .with(
             "clusters.postgresql.cnpg.io",
@@ -121,24 +121,21 @@ fn documents_match_docs_output_md() {
     samples.push(json(
         bed.cmd()
             .args(["preview", "--no-input", "-o", "json"])
-            .output()
-            .expect("run"),
+            .run(),
     ));
     let snap = bed.tmp.path().join("s.json");
     let snap_arg = snap.to_str().unwrap_or_default();
     samples.push(json(
         bed.cmd()
             .args(["discover", "-o", "json", "--save", snap_arg])
-            .output()
-            .expect("run"),
+            .run(),
     ));
     samples
         .push(serde_json::from_str(&fs::read_to_string(&snap).expect("snapshot")).expect("json"));
     samples.push(json(
         bed.cmd()
             .args(["preview", "-o", "json", "--snapshot", snap_arg])
-            .output()
-            .expect("run"),
+            .run(),
     ));
     // A host-level layer replayed from a snapshot holding host results (one host read, one
     // unreachable): `real.layers[].hosts`.
@@ -165,8 +162,7 @@ fn documents_match_docs_output_md() {
         bed.cmd()
             .args(["preview", "-o", "json", "--snapshot"])
             .arg(&snap_hosts)
-            .output()
-            .expect("run"),
+            .run(),
     );
     let etcd = replayed["real"]["layers"]
         .as_array()
@@ -177,46 +173,26 @@ fn documents_match_docs_output_md() {
     assert_eq!(etcd["hosts"][1]["verdict"], "unknown", "{etcd}");
     samples.push(replayed);
     bed.write_stack("dirqual", PROD_DECLARED);
-    samples.push(json(
-        bed.cmd()
-            .args(["target", "-o", "json"])
-            .output()
-            .expect("run"),
-    ));
-    samples.push(json(
-        bed.cmd()
-            .args(["stack", "show", "-o", "json"])
-            .output()
-            .expect("run"),
-    ));
+    samples.push(json(bed.cmd().args(["target", "-o", "json"]).run()));
+    samples.push(json(bed.cmd().args(["stack", "show", "-o", "json"]).run()));
     bed.write_stack("withcatalog", "name: withcatalog\ntarget_kind: lima\ncontrol_group: cp\ncatalog: extra.yaml\nlima: {instance_prefix: b-}\n");
     fs::write(bed.stacks.join("extra.yaml"), "").expect("write");
     samples.push(json(
         bed.cmd()
             .args(["stack", "show", "withcatalog", "-o", "json"])
-            .output()
-            .expect("run"),
+            .run(),
     ));
     for args in [
         &["catalog", "list", "-o", "json"][..],
         &["catalog", "show", "ceph", "-o", "json"],
         &["catalog", "show", "etcd-backup", "-o", "json"],
     ] {
-        samples.push(json(bed.cmd().args(args).output().expect("run")));
+        samples.push(json(bed.cmd().args(args).run()));
     }
-    samples.push(json(
-        bed.cmd()
-            .args(["version", "-o", "json"])
-            .output()
-            .expect("run"),
-    ));
+    samples.push(json(bed.cmd().args(["version", "-o", "json"]).run()));
     bed.write_stack("broken", "name: broken\ntarget_kind: prod\nbad: 1\n");
-    let out = bed
-        .cmd()
-        .args(["stack", "list", "-o", "json"])
-        .output()
-        .expect("run");
-    samples.push(serde_json::from_slice(&out.stdout).expect("json"));
+    let out = bed.cmd().args(["stack", "list", "-o", "json"]).run();
+    samples.push(serde_json::from_slice(&out.stdout_bytes).expect("json"));
 
     // wait: reached at the first poll.
     samples.push(json(
@@ -230,8 +206,7 @@ fn documents_match_docs_output_md() {
                 "-o",
                 "json",
             ])
-            .output()
-            .expect("run"),
+            .run(),
     ));
 
     // diff: the saved snapshot against an edited copy (a node gone, one added, one NotReady,
@@ -257,8 +232,7 @@ fn documents_match_docs_output_md() {
                 "-o",
                 "json",
             ])
-            .output()
-            .expect("run"),
+            .run(),
     );
     assert_eq!(
         diff["nodes"]["removed"],
@@ -273,13 +247,9 @@ fn documents_match_docs_output_md() {
         "dirqual-copy",
         "name: dirqual-copy\ntarget_kind: prod\nendpoint: https://10.67.2.11:6443\n",
     );
-    let out = bed
-        .cmd()
-        .args(["preview", "--all", "-o", "json"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-    samples.push(serde_json::from_slice(&out.stdout).expect("json"));
+    let out = bed.cmd().args(["preview", "--all", "-o", "json"]).run();
+    out.code(3);
+    samples.push(serde_json::from_slice(&out.stdout_bytes).expect("json"));
 
     // Lima: every VM status, Kubernetes skipped.
     let lima = Bed::new();
@@ -291,12 +261,7 @@ fn documents_match_docs_output_md() {
         r#"{"name":"node4","status":"Broken","dir":"/Users/op/.lima/node4","vmType":"vz","arch":"aarch64","errors":["open /Users/op/.lima/node4/lima.yaml: no such file or directory"]}"#, "\n",
         r#"{"name":"node5","status":"Installing","dir":"/Users/op/.lima/node5","vmType":"vz","arch":"aarch64"}"#, "\n",
     ));
-    samples.push(json(
-        lima.cmd()
-            .args(["preview", "-o", "json"])
-            .output()
-            .expect("run"),
-    ));
+    samples.push(json(lima.cmd().args(["preview", "-o", "json"]).run()));
 
     let mut seen: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut errors = vec![];

@@ -65,7 +65,7 @@ fn entries(dir: &Path) -> Vec<String> {
 fn golden(original: &[u8], eol: &str, topology: &Path, bed: &Bed) {
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "y\nn\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     let expected = spliced_after(original, ANCHOR, format!("{LINE}{eol}").as_bytes());
     let got = fs::read(topology).expect("read");
     assert_eq!(
@@ -100,13 +100,9 @@ fn golden_commented_topology_gains_exactly_one_line() {
     golden(COMMENTED.as_bytes(), "\n", &file, &bed);
     assert_eq!(mode(&file), 0o640, "permissions kept");
     // The edited file is still a valid topology, now with a declared target.
-    let out = bed
-        .cmd()
-        .args(["stack", "show", "-o", "json"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let out = bed.cmd().args(["stack", "show", "-o", "json"]).run();
+    out.code(0);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     assert_eq!(v["kubeconfig"], "~/.kube/dirqual.config");
 }
 
@@ -147,7 +143,7 @@ fn answering_no_leaves_the_topology_untouched() {
     let file = bed.write_stack("dirqual", COMMENTED);
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "n\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     assert_eq!(fs::read(&file).expect("read"), COMMENTED.as_bytes());
     assert!(
         text.contains(&format!("add the line `{LINE}` yourself")),
@@ -162,7 +158,7 @@ fn end_of_input_is_no() {
     let bed = Bed::new();
     let file = bed.write_stack("dirqual", COMMENTED);
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "", &[]);
-    assert_eq!(out.status.code(), Some(0), "{}", stdout_of(&out));
+    out.code(0);
     assert_eq!(fs::read(&file).expect("read"), COMMENTED.as_bytes());
 }
 
@@ -179,7 +175,7 @@ fn a_failed_topology_write_leaves_the_original_intact_and_reports_it() {
         &[],
     );
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    out.code(1);
     assert!(
         text.contains(&format!(
             "kubectl-nestor: error: cannot write {}: File too large",
@@ -197,10 +193,7 @@ struct Immutable<'a>(&'a Path);
 
 impl Drop for Immutable<'_> {
     fn drop(&mut self) {
-        let _ = std::process::Command::new("chattr")
-            .arg("-i")
-            .arg(self.0)
-            .output();
+        let _ = Run::new("chattr").arg("-i").arg(self.0).try_run();
     }
 }
 
@@ -212,10 +205,7 @@ impl Drop for Immutable<'_> {
 fn a_failed_topology_rename_leaves_the_original_intact_and_reports_it() {
     let bed = Bed::new();
     let file = bed.write_stack("dirqual", COMMENTED);
-    let set = std::process::Command::new("chattr")
-        .arg("+i")
-        .arg(&file)
-        .output();
+    let set = Run::new("chattr").arg("+i").arg(&file).try_run();
     if !set.as_ref().is_ok_and(|o| o.status.success()) {
         eprintln!(
             "note: chattr +i unavailable here ({set:?}): CLI-level rename failure not exercised"
@@ -225,7 +215,7 @@ fn a_failed_topology_rename_leaves_the_original_intact_and_reports_it() {
     let _guard = Immutable(&file);
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "y\nn\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    out.code(1);
     assert!(
         text.contains(&format!(
             "kubectl-nestor: error: cannot replace {}: Operation not permitted",
@@ -255,14 +245,9 @@ fn no_input_never_writes_the_topology_and_names_the_line() {
         // stdin not a terminal is the same as --no-input
         vec!["stack", "select", "dirqual"],
     ] {
-        let out = bed
-            .cmd()
-            .args(&args)
-            .write_stdin("y\ny\n")
-            .output()
-            .expect("run");
+        let out = bed.cmd().args(&args).write_stdin("y\ny\n").run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(0), "{err}");
+        out.code(0);
         let after = fs::read(&file).expect("read");
         assert_eq!(
             hash(&after),
@@ -302,10 +287,9 @@ fn no_input_with_a_declared_but_absent_kubeconfig_only_suggests_the_fetch() {
     let out = bed
         .cmd()
         .args(["--no-input", "stack", "select", "dirqual"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    out.code(0);
     assert!(
         err.contains(&format!(
             "kubeconfig {} does not exist yet: fetch it with `kubectl nestor kubeconfig fetch`",
@@ -328,17 +312,16 @@ fn select_switches_an_existing_link_atomically() {
     let out = bed
         .cmd()
         .args(["--no-input", "stack", "select", "bench"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        .run();
+    out.code(0);
     assert_eq!(link_target(&bed), "bench.yaml");
     assert_eq!(stderr_of(&out), "");
     assert_eq!(
         entries(&bed.stacks),
         ["bench.yaml", "current.yaml", "dirqual.yaml"]
     );
-    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
-    assert!(stdout_of(&out).contains("*  bench"), "{}", stdout_of(&out));
+    let out = bed.cmd().args(["stack", "list"]).run();
+    out.stdout_has("*  bench");
 }
 
 #[test]
@@ -351,10 +334,9 @@ fn an_invalid_topology_is_never_selected() {
     let out = bed
         .cmd()
         .args(["--no-input", "stack", "select", "broken"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(
         err.contains("broken.yaml:3:1: unknown key `kubconfig`"),
         "{err}"
@@ -377,10 +359,9 @@ fn bad_names_and_unknown_stacks_are_refused() {
         let out = bed
             .cmd()
             .args(["--no-input", "stack", "select", name])
-            .output()
-            .expect("run");
+            .run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        out.code(1);
         assert!(err.contains(expected), "{name}: {err}");
         assert!(fs::symlink_metadata(bed.stacks.join("current.yaml")).is_err());
     }
@@ -396,10 +377,9 @@ fn a_regular_current_yaml_is_someones_data_and_is_not_replaced() {
     let out = bed
         .cmd()
         .args(["--no-input", "stack", "select", "dirqual"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    out.code(1);
     assert!(
         err.contains(&format!(
             "{} exists and is not a symlink: refusing to replace it",
@@ -425,7 +405,7 @@ fn interactive_select_offers_the_fetch_when_the_cluster_is_unreachable() {
     );
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "n\n", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     assert!(
         text.contains("cluster https://10.67.2.11:6443 unreachable"),
         "{text}"
@@ -438,10 +418,10 @@ fn interactive_select_offers_the_fetch_when_the_cluster_is_unreachable() {
     assert_eq!(bed.reads().len(), 1);
 
     // A reachable cluster: no offer.
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     assert!(
         text.contains("cluster https://10.67.2.11:6443 reachable through"),
         "{text}"
@@ -456,7 +436,7 @@ fn lima_select_asks_nothing() {
     bed.write_stack("bench", LIMA_BENCH);
     let out = bed.pty(&["--no-color", "stack", "select", "bench"], "", &[]);
     let text = stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    out.code(0);
     assert!(!text.contains("[y/N]"), "{text}");
     assert_eq!(link_target(&bed), "bench.yaml");
 }

@@ -59,15 +59,14 @@ pub(crate) fn free_port() -> u16 {
 }
 
 pub(crate) fn keygen(path: &Path) {
-    let out = Command::new(SSH_KEYGEN)
+    let out = Run::new(SSH_KEYGEN)
         .args(["-q", "-t", "ed25519", "-N", "", "-C", "nestor-test", "-f"])
         .arg(path)
-        .output()
-        .expect("ssh-keygen");
+        .run();
     assert!(
         out.status.success(),
         "ssh-keygen: {}",
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&out.stderr_bytes)
     );
 }
 
@@ -234,7 +233,7 @@ fn loopback() -> Loopback {
         ),
     )
     .expect("inventory");
-    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    bed.kubectl_serving_nodes(&nodes_dirqual());
     let dest = bed.home.join(".kube/dirqual.config");
     Loopback {
         bed,
@@ -249,14 +248,13 @@ fn loopback() -> Loopback {
 }
 
 impl Loopback {
-    fn fetch(&self, extra: &[&str]) -> std::process::Output {
+    fn fetch(&self, extra: &[&str]) -> Outcome {
         self.bed
             .cmd()
             .args(extra)
             .args(["kubeconfig", "fetch"])
             .env("NESTOR_SSH", &self.wrapper)
-            .output()
-            .expect("run")
+            .run()
     }
 
     fn expected_argv(&self, port: u16) -> Vec<String> {
@@ -276,7 +274,7 @@ impl Loopback {
         .to_vec()
     }
 
-    fn context(&self, out: &std::process::Output) -> String {
+    fn context(&self, out: &Outcome) -> String {
         format!(
             "stdout:\n{}\nstderr:\n{}\nsshd:\n{}",
             stdout_of(out),
@@ -290,7 +288,7 @@ impl Loopback {
 fn sshd_fetch_writes_0600_with_the_fixture_bytes_and_verifies() {
     let l = loopback();
     let out = l.fetch(&["--no-input", "--no-color", "-v"]);
-    assert_eq!(out.status.code(), Some(0), "{}", l.context(&out));
+    out.code(0);
     assert_eq!(
         fs::read(&l.dest).expect("read"),
         fs::read(&l.remote).expect("read"),
@@ -314,8 +312,8 @@ fn sshd_fetch_writes_0600_with_the_fixture_bytes_and_verifies() {
     }
     // a second run finds the same bytes
     let out = l.fetch(&["--no-input"]);
-    assert_eq!(out.status.code(), Some(0), "{}", l.context(&out));
-    assert!(stdout_of(&out).contains("(unchanged: same content as the fetched one)"));
+    out.code(0);
+    out.stdout_has("(unchanged: same content as the fetched one)");
 }
 
 #[test]
@@ -335,7 +333,7 @@ fn sshd_changed_host_key_is_a_clear_error_and_writes_nothing() {
     let before = l.bed.tree();
     let out = l.fetch(&["--no-input"]);
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{}", l.context(&out));
+    out.code(1);
     assert!(
         err.contains("ssh to root@127.0.0.1: the host key does NOT match the one in known_hosts (REMOTE HOST IDENTIFICATION HAS CHANGED); nestor never disables or weakens ssh host-key checking, nothing was fetched"),
         "{err}"
@@ -359,7 +357,7 @@ fn sshd_unknown_host_is_refused_not_accepted() {
     let before = l.bed.tree();
     let out = l.fetch(&["--no-input"]);
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{}", l.context(&out));
+    out.code(1);
     assert!(err.contains("host key verification failed"), "{err}");
     assert!(err.contains("never disables or weakens"), "{err}");
     assert_eq!(l.bed.tree(), before);
@@ -377,7 +375,7 @@ fn sshd_closed_port_is_exit_4_and_writes_nothing() {
     let before = l.bed.tree();
     let out = l.fetch(&["--no-input"]);
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(4), "{}", l.context(&out));
+    out.code(4);
     assert!(
         err.contains(&format!(
             "cannot reach root@127.0.0.1 over ssh: ssh: ssh: connect to host 127.0.0.1 port {closed}: Connection refused"
@@ -395,7 +393,7 @@ fn sshd_a_different_existing_file_with_no_input_is_left_alone() {
     let before = l.bed.tree();
     let out = l.fetch(&["--no-input"]);
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(1), "{}", l.context(&out));
+    out.code(1);
     assert!(
         err.contains("already exists with different content; it is replaced only after an interactive yes, nothing was written"),
         "{err}"
@@ -558,10 +556,9 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
             .args(["--no-input", "kubeconfig", "fetch"])
             .env("NESTOR_SSH", &l.wrapper)
             .env("NESTOR_KUBECTL", &wrapper)
-            .output()
-            .expect("run");
+            .run();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(1), "{how}: {}", l.context(&out));
+        out.code(1);
         assert!(
             err.contains(&format!(
                 "has user `kubernetes-admin` with an `{how}:` credential, which would run a command on this machine; nothing was written"
@@ -589,8 +586,7 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("NESTOR_SSH", &l.wrapper)
         .env("NESTOR_KUBECTL", &wrapper)
-        .output()
-        .expect("run");
+        .run();
     assert!(l.dest.exists(), "{}", l.context(&out));
     assert!(kubectl_log.exists(), "{}", l.context(&out));
     assert!(!ran.exists());

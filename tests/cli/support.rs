@@ -10,9 +10,17 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use std::time::Duration;
 
-pub const NODES_DIRQUAL: &str = include_str!("../fixtures/kubectl/nodes-dirqual.json");
+pub use crate::harness::{golden_check, Outcome, Run, NESTOR};
+
+/// `kubectl get nodes -o json` on the dirqual cluster (the replay fixture's four nodes).
+pub fn nodes_dirqual() -> String {
+    match Cluster::dirqual().answer("nodes") {
+        Some(Answer::Ok(list)) => list,
+        _ => panic!("the replay dirqual fixture serves no nodes"),
+    }
+}
 
 pub struct Bed {
     pub tmp: tempfile::TempDir,
@@ -115,82 +123,55 @@ impl Bed {
         path.to_path_buf()
     }
 
-    /// `kubectl-nestor` run from the repo root with HOME, PATH (stubs first) and no
-    /// KUBECONFIG/NESTOR_* leaking in from the developer's shell.
-    pub fn cmd(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
-        c.current_dir(&self.repo)
+    /// `program` run from the repo root with the bed's HOME and PATH (stubs first); the
+    /// rest of the developer's environment is scrubbed by the harness (`harness::scrub`).
+    pub fn cmd_program(&self, program: impl AsRef<std::ffi::OsStr>) -> Run {
+        let mut r = Run::new(program);
+        r.current_dir(&self.repo)
             .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NESTOR_KUBECTL")
-            .env_remove("NESTOR_LIMACTL")
-            .env_remove("NESTOR_SSH")
-            .env_remove("NESTOR_NO_INPUT")
-            .env_remove("NO_COLOR");
-        c
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()));
+        r
     }
 
-    /// Another program run with the same environment as [`Bed::cmd`].
-    pub fn cmd_program(&self, program: &str) -> Command {
-        let mut c = Command::new(program);
-        c.current_dir(&self.repo)
-            .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NESTOR_NO_INPUT")
-            .env_remove("NO_COLOR");
-        c
+    /// `kubectl-nestor` run like [`Bed::cmd_program`].
+    pub fn cmd(&self) -> Run {
+        self.cmd_program(NESTOR)
     }
 
-    /// `kubectl-nestor ARGS` run under a pseudo-terminal (`script -qec`, util-linux), so that
-    /// stdin IS a terminal and nestor may prompt; `input` is typed into it (give every
-    /// answer: end of input answers no). Same environment as [`Bed::cmd`]; extra `env` pairs
-    /// are added. The output mixes stdout, stderr and the terminal's echo, with CRLF line ends.
-    pub fn pty(&self, args: &[&str], input: &str, env: &[(&str, &Path)]) -> std::process::Output {
-        let mut line = nestor::shell::quote(env!("CARGO_BIN_EXE_kubectl-nestor"));
-        for a in args {
-            line.push(' ');
-            line.push_str(&nestor::shell::quote(a));
+    /// `kubectl-nestor ARGS` run under a pseudo-terminal ([`Run::pty`]), so that stdin IS a
+    /// terminal and nestor may prompt; `input` is typed into it (give every answer: end of
+    /// input answers no). Extra `env` pairs are added. The output mixes stdout, stderr and
+    /// the terminal's echo, with CRLF line ends.
+    pub fn pty(&self, args: &[&str], input: &str, env: &[(&str, &Path)]) -> Outcome {
+        let mut r = self.cmd();
+        r.args(args)
+            .pty()
+            .stdin(input)
+            .timeout(Duration::from_secs(60));
+        for (k, v) in env {
+            r.env(k, v);
         }
-        self.pty_shell(&line, input, env)
+        r.run()
     }
 
     /// Like [`Bed::pty`] with a whole `sh` command line (`$NESTOR` is the binary).
-    pub fn pty_shell(
-        &self,
-        line: &str,
-        input: &str,
-        env: &[(&str, &Path)],
-    ) -> std::process::Output {
-        let script = Path::new("/usr/bin/script");
-        assert!(
-            script.exists(),
-            "/usr/bin/script not found: install bsdutils (util-linux), the pty tests need it"
-        );
-        let mut c = Command::new(script);
-        c.current_dir(&self.repo)
+    pub fn pty_shell(&self, line: &str, input: &str, env: &[(&str, &Path)]) -> Outcome {
+        let mut r = Run::pty_shell(line);
+        r.current_dir(&self.repo)
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env("SHELL", "/bin/sh")
-            .env("NESTOR", env!("CARGO_BIN_EXE_kubectl-nestor"))
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NESTOR_KUBECTL")
-            .env_remove("NESTOR_LIMACTL")
-            .env_remove("NESTOR_SSH")
-            .env_remove("NESTOR_NO_INPUT")
-            .env_remove("NO_COLOR");
+            .env("NESTOR", NESTOR)
+            .stdin(input)
+            .timeout(Duration::from_secs(60));
         for (k, v) in env {
-            c.env(k, v);
+            r.env(k, v);
         }
-        c.args(["-qec", line, "/dev/null"])
-            .write_stdin(input.to_string())
-            .timeout(std::time::Duration::from_secs(60))
-            .output()
-            .expect("run script")
+        r.run()
+    }
+
+    /// `out` with this bed's temp dir shown as `/t`, for exact expectations.
+    pub fn stable(&self, out: Outcome) -> Outcome {
+        out.redacted(&self.tmp.path().display().to_string(), "/t")
     }
 
     /// Every recorded call of `tool`, as argv vectors.
@@ -297,33 +278,74 @@ nodes:
 layers: [k8s, cni]
 ";
 
-pub fn stderr_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+pub fn stderr_of(out: &Outcome) -> String {
+    out.stderr.clone()
 }
 
-pub fn stdout_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
+pub fn stdout_of(out: &Outcome) -> String {
+    out.stdout.clone()
 }
 
 // ---- a whole cluster behind the kubectl stub --------------------------------------------
 
-pub fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/kubectl")
-        .join(name);
-    fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// A kubectl List document made of the items of several fixture lists (and extra items).
-pub fn merged_list(parts: &[&str]) -> String {
-    let mut items = vec![];
-    for p in parts {
-        let v: serde_json::Value = serde_json::from_str(p).expect("fixture json");
-        items.extend(v["items"].as_array().cloned().unwrap_or_default());
-    }
-    serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
-        .to_string()
-}
+/// The reads of the built-in catalog, as the stub is asked them (`get NAME`), and the
+/// group, version and plural the replay fixture serves them at.
+const READS: [(&str, &str, &str, &str); 14] = [
+    ("nodes", "", "v1", "nodes"),
+    ("namespaces", "", "v1", "namespaces"),
+    ("storageclasses", "storage.k8s.io", "v1", "storageclasses"),
+    ("daemonsets", "apps", "v1", "daemonsets"),
+    ("deployments", "apps", "v1", "deployments"),
+    ("statefulsets", "apps", "v1", "statefulsets"),
+    (
+        "cephclusters.ceph.rook.io",
+        "ceph.rook.io",
+        "v1",
+        "cephclusters",
+    ),
+    (
+        "cephobjectstores.ceph.rook.io",
+        "ceph.rook.io",
+        "v1",
+        "cephobjectstores",
+    ),
+    (
+        "clusters.postgresql.cnpg.io",
+        "postgresql.cnpg.io",
+        "v1",
+        "clusters",
+    ),
+    (
+        "prometheuses.monitoring.coreos.com",
+        "monitoring.coreos.com",
+        "v1",
+        "prometheuses",
+    ),
+    (
+        "alertmanagers.monitoring.coreos.com",
+        "monitoring.coreos.com",
+        "v1",
+        "alertmanagers",
+    ),
+    (
+        "applications.argoproj.io",
+        "argoproj.io",
+        "v1alpha1",
+        "applications",
+    ),
+    (
+        "clusterissuers.cert-manager.io",
+        "cert-manager.io",
+        "v1",
+        "clusterissuers",
+    ),
+    (
+        "certificates.cert-manager.io",
+        "cert-manager.io",
+        "v1",
+        "certificates",
+    ),
+];
 
 /// How the stub answers one read.
 #[derive(Clone)]
@@ -341,77 +363,72 @@ pub struct Cluster(pub Vec<(String, Answer)>);
 
 impl Cluster {
     /// The SPEC §1 prod cluster: healthy k8s, cni, ceph, storage, monitoring, gitops,
-    /// registry, dataops; no datalake, no cert-manager.
+    /// registry, dataops; no datalake, no cert-manager. Described once, by the replay
+    /// server's `dirqual` fixture (`nestor_replay::fixtures`): the stub answers each read
+    /// with that fixture's objects, as the API server of tests/e2e serves them.
     pub fn dirqual() -> Cluster {
-        let ok = |name: &str| Answer::Ok(fixture(name));
-        Cluster(vec![
-            ("nodes".into(), ok("nodes-dirqual.json")),
-            ("api-versions".into(), ok("api-versions.txt")),
-            ("namespaces".into(), ok("namespaces.json")),
-            ("storageclasses".into(), ok("storageclasses.json")),
-            ("daemonsets".into(), ok("daemonsets.json")),
-            ("deployments".into(), ok("deployments.json")),
-            ("statefulsets".into(), ok("statefulsets.json")),
-            ("cephclusters.ceph.rook.io".into(), ok("cephclusters.json")),
-            (
-                "cephobjectstores.ceph.rook.io".into(),
-                ok("cephobjectstores-empty.json"),
-            ),
-            (
-                "clusters.postgresql.cnpg.io".into(),
-                ok("cnpg-clusters.json"),
-            ),
-            (
-                "prometheuses.monitoring.coreos.com".into(),
-                ok("prometheuses.json"),
-            ),
-            (
-                "alertmanagers.monitoring.coreos.com".into(),
-                ok("alertmanagers.json"),
-            ),
-            ("applications.argoproj.io".into(), ok("applications.json")),
-        ])
+        Cluster::replay(&nestor_replay::fixtures::dirqual())
     }
 
-    /// dirqual with the datalake and cert-manager installed: nothing missing.
+    /// dirqual with the datalake and cert-manager installed: nothing missing (the replay
+    /// server's `dirqual-full` fixture).
     pub fn dirqual_full() -> Cluster {
-        let api = format!("{}cert-manager.io/v1\n", fixture("api-versions.txt"));
-        let ns: serde_json::Value = serde_json::json!({"items": [{"apiVersion": "v1", "kind": "Namespace",
-            "metadata": {"name": "cert-manager", "uid": "0c4f5f6e-8f3a-4c59-9d0e-1a2b3c4d5e6f", "creationTimestamp": "2025-04-01T08:00:00Z"},
-            "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}]});
-        let bucket_sc = serde_json::json!({"items": [{"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
-            "metadata": {"name": "ceph-bucket", "uid": "5e0f8c1a-1d2b-4c3d-8e4f-5a6b7c8d9e0f", "creationTimestamp": "2025-03-12T10:05:00Z"},
-            "parameters": {"objectStoreName": "s3", "objectStoreNamespace": "rook-ceph"},
-            "provisioner": "rook-ceph.ceph.rook.io/bucket", "reclaimPolicy": "Delete", "volumeBindingMode": "Immediate"}]});
-        Cluster::dirqual()
-            .with("api-versions", Answer::Ok(api))
-            .with(
-                "namespaces",
-                Answer::Ok(merged_list(&[&fixture("namespaces.json"), &ns.to_string()])),
-            )
-            .with(
-                "storageclasses",
-                Answer::Ok(merged_list(&[
-                    &fixture("storageclasses.json"),
-                    &bucket_sc.to_string(),
-                ])),
-            )
-            .with(
-                "deployments",
-                Answer::Ok(merged_list(&[
-                    &fixture("deployments.json"),
-                    &fixture("deployments-cert-manager.json"),
-                    &fixture("deployments-rgw.json"),
-                ])),
-            )
-            .with(
-                "cephobjectstores.ceph.rook.io",
-                Answer::Ok(fixture("cephobjectstores.json")),
-            )
-            .with(
-                "clusterissuers.cert-manager.io",
-                Answer::Ok(fixture("clusterissuers.json")),
-            )
+        Cluster::replay(&nestor_replay::fixtures::dirqual_full())
+    }
+
+    /// The answers of a replay fixture to every read of the catalog: `kubectl get T -o json`
+    /// as the List of the fixture's objects of T, `api-versions` from its served groups. A
+    /// type the fixture does not serve stays unlisted (the stub then answers like a server
+    /// without it).
+    pub fn replay(fixture: &nestor_replay::Fixture) -> Cluster {
+        let served = nestor_replay::Cluster::build(fixture)
+            .unwrap_or_else(|e| panic!("replay fixture does not build: {e}"));
+        let mut answers = vec![];
+        for (read, group, version, plural) in READS {
+            let Some(i) = served.type_index(group, version, plural) else {
+                continue;
+            };
+            let list = serde_json::json!({"apiVersion": "v1", "items": served.objects(i),
+                "kind": "List", "metadata": {"resourceVersion": ""}});
+            answers.push((read.to_string(), Answer::Ok(list.to_string())));
+        }
+        let mut versions: Vec<String> = served
+            .groups
+            .iter()
+            .flat_map(|g| {
+                g.versions.iter().map(move |v| {
+                    if g.name.is_empty() {
+                        v.clone()
+                    } else {
+                        format!("{}/{v}", g.name)
+                    }
+                })
+            })
+            .collect();
+        versions.sort();
+        answers.push((
+            "api-versions".to_string(),
+            Answer::Ok(versions.iter().map(|v| format!("{v}\n")).collect()),
+        ));
+        Cluster(answers)
+    }
+
+    /// The answer of the built-in replay fixture `name` (`nestor_replay::fixtures::NAMES`)
+    /// to `read`: a variant of dirqual taken from where it is described.
+    pub fn replay_read(name: &str, read: &str) -> Answer {
+        let fixture = nestor_replay::fixtures::by_name(name)
+            .unwrap_or_else(|| panic!("no built-in replay fixture {name}"));
+        Cluster::replay(&fixture)
+            .answer(read)
+            .unwrap_or_else(|| panic!("replay fixture {name} serves no {read}"))
+    }
+
+    /// This cluster's answer to `read`.
+    pub fn answer(&self, read: &str) -> Option<Answer> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == read)
+            .map(|(_, a)| a.clone())
     }
 
     pub fn with(mut self, read: &str, answer: Answer) -> Cluster {

@@ -63,10 +63,10 @@ fn diff_of_two_saved_snapshots_names_every_change() {
     let bed = bed_or_skip!(changing());
     let (a, b) = (path(&bed, "a.json"), path(&bed, "b.json"));
     let saved = bed.run(&["discover", "--save", &a]);
-    assert_eq!(saved.code, Some(0), "{saved:?}");
+    saved.code(0);
     change(&bed);
     let saved = bed.run(&["preview", "--save", &b]);
-    assert_eq!(saved.code, Some(0), "{saved:?}");
+    saved.code(0);
     assert!(
         saved.stderr.contains(&format!("snapshot saved to {b}")),
         "{saved:?}"
@@ -76,7 +76,7 @@ fn diff_of_two_saved_snapshots_names_every_change() {
     assert_eq!(snap["target"]["endpoint"], bed.server.url());
 
     let out = bed.run(&["diff", &a, &b]);
-    assert_eq!(out.code, Some(0), "{out:?}");
+    out.code(0);
     let text = &out.stdout;
     for line in [
         "NODES",
@@ -134,7 +134,7 @@ fn diff_of_two_saved_snapshots_names_every_change() {
     assert_eq!(back["nodes"]["added"], json!(["dirqual4"]));
     // A snapshot against itself: no change.
     let same = bed.run(&["diff", &a, &a]);
-    assert_eq!(same.code, Some(0));
+    same.code(0);
     assert!(same.stdout.contains("no change: "), "{}", same.stdout);
 }
 
@@ -145,7 +145,7 @@ fn diff_of_a_snapshot_and_a_live_read() {
     assert_eq!(bed.run(&["discover", "--save", &a]).code, Some(0));
     change(&bed);
     let out = bed.run(&["diff", &a, "-", "-o", "json"]);
-    assert_eq!(out.code, Some(0), "{out:?}");
+    out.code(0);
     let v = out.json();
     assert_eq!(v["a"]["source"], "snapshot");
     assert_eq!(v["b"]["source"], "live");
@@ -164,8 +164,8 @@ fn diff_of_a_snapshot_and_a_live_read() {
     let b = path(&bed, "b.json");
     assert_eq!(bed.run(&["preview", "--save", &b]).code, Some(0));
     let out = bed.run(&["diff", &b, "-"]);
-    assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(out.stdout.contains("no change: "), "{}", out.stdout);
+    out.code(0);
+    out.stdout_has("no change: ");
 }
 
 #[test]
@@ -187,13 +187,13 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
         &o,
     ]);
     bed.select("dirqual");
-    assert_eq!(saved.code, Some(0), "{saved:?}");
+    saved.code(0);
 
     let out = bed.run(&["diff", &a, &o]);
-    out.assert_error(3, "observations of different clusters");
+    out.error(3, "observations of different clusters");
     assert!(out.stderr.contains(&other.url()) && out.stderr.contains("--force"));
     let forced = bed.run(&["diff", &a, &o, "--force", "-o", "json"]);
-    assert_eq!(forced.code, Some(0), "{forced:?}");
+    forced.code(0);
     assert_eq!(forced.json()["endpointsDiffer"], true);
     let text = bed.run(&["diff", &a, &o, "--force"]);
     assert!(text
@@ -204,7 +204,7 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
     // request reaches either cluster.
     bed.server.clear_audit();
     let out = bed.run(&["diff", &o, "-"]);
-    out.assert_error(3, "observations of different clusters");
+    out.error(3, "observations of different clusters");
     assert!(bed.server.audit().is_empty(), "nothing read");
 
     // Bad input: exit 1, nothing written.
@@ -212,11 +212,11 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
     fs::write(&not_snap, "{\"kind\": \"Preview\"}").expect("write");
     let before = bed.tree();
     bed.run(&["diff", "-", "-"])
-        .assert_error(1, "diff - - would compare a live read with itself");
+        .error(1, "diff - - would compare a live read with itself");
     bed.run(&["diff", &a, &not_snap])
-        .assert_error(1, "not a nestor snapshot");
+        .error(1, "not a nestor snapshot");
     bed.run(&["diff", &a, &path(&bed, "missing.json")])
-        .assert_error(1, "cannot read snapshot");
+        .error(1, "cannot read snapshot");
     assert!(bed.tree() == before, "nothing written");
     assert_read_only(&other);
 }
@@ -226,13 +226,13 @@ fn preview_save_is_refused_with_snapshot_and_for_lima() {
     let bed = bed_or_skip!(E2e::dirqual());
     let a = path(&bed, "a.json");
     let out = bed.run(&["preview", "--save", &a, "--snapshot", &a]);
-    assert_eq!(out.code, Some(1), "{out:?}");
+    out.code(1);
     bed.write_stack(
         "bench",
         "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\nlayers: [k8s]\n",
     );
     let out = bed.run(&["--stack", "bench", "preview", "--save", &a]);
-    out.assert_error(
+    out.error(
         1,
         "stack bench is a lima bench: --save writes prod observations only",
     );

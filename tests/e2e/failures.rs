@@ -10,7 +10,7 @@ use crate::bed_or_skip;
 use crate::support::*;
 
 /// Run `args` and return the result, asserting that nothing in the temp tree changed.
-fn run_writing_nothing(bed: &E2e, args: &[&str]) -> Run {
+fn run_writing_nothing(bed: &E2e, args: &[&str]) -> Outcome {
     let before = bed.tree();
     let r = bed.run(args);
     assert_eq!(bed.tree(), before, "nothing may be written: {args:?}");
@@ -20,11 +20,11 @@ fn run_writing_nothing(bed: &E2e, args: &[&str]) -> Run {
 /// Like [`run_writing_nothing`], on the one-kubectl-per-read path (`NESTOR_READ_PATH=processes`,
 /// also the fallback when kubectl cannot serve a proxy): the cases below break kubectl's
 /// stdout, which the default proxy path never parses.
-fn run_processes_path(bed: &E2e, args: &[&str]) -> Run {
+fn run_processes_path(bed: &E2e, args: &[&str]) -> Outcome {
     let before = bed.tree();
     let mut c = bed.command(args);
     c.env("NESTOR_READ_PATH", "processes");
-    let r = run(c);
+    let r = run(&c);
     assert_eq!(bed.tree(), before, "nothing may be written: {args:?}");
     r
 }
@@ -32,7 +32,7 @@ fn run_processes_path(bed: &E2e, args: &[&str]) -> Run {
 /// The default (proxy) read path does not depend on kubectl's printed output at all.
 fn proxy_path_unaffected(bed: &E2e) {
     let r = run_writing_nothing(bed, &["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"], "{v}");
     assert_eq!(state_of(&v, "k8s"), "present", "{v}");
@@ -46,25 +46,23 @@ fn kubectl_missing_is_exit_1_with_an_install_hint() {
     // No kubectl at all: the plugin cannot be reached through kubectl, so run it directly.
     fs::remove_file(bed.bin.join("kubectl")).expect("rm");
     let before = bed.tree();
-    let mut direct = std::process::Command::new(bed.bin.join("kubectl-nestor"));
+    let mut direct = Run::new(bed.bin.join("kubectl-nestor"));
     direct
         .args(["preview", "--no-input"])
         .current_dir(&bed.repo)
         .env("HOME", &bed.home)
-        .env("PATH", bed.bin.display().to_string())
-        .env_remove("KUBECONFIG")
-        .env_remove("NESTOR_KUBECTL");
-    let r = run(direct);
-    r.assert_error(1, "kubectl not found: no `kubectl` on PATH");
-    assert!(r.stderr.contains("hint: install kubectl"), "{r:?}");
+        .env("PATH", bed.bin.display().to_string());
+    let r = run(&direct);
+    r.error(1, "kubectl not found: no `kubectl` on PATH");
+    r.stderr_has("hint: install kubectl");
     assert_eq!(bed.tree(), before);
     // Through the real kubectl, with NESTOR_KUBECTL pointing nowhere.
     std::os::unix::fs::symlink(&bed.kubectl, bed.bin.join("kubectl")).expect("symlink");
     let mut c = bed.command(&["preview", "--no-input"]);
     c.env("NESTOR_KUBECTL", "/nonexistent/kubectl");
     let before = bed.tree();
-    let r = run(c);
-    r.assert_error(
+    let r = run(&c);
+    r.error(
         1,
         "kubectl not found: NESTOR_KUBECTL=/nonexistent/kubectl is not an executable",
     );
@@ -92,8 +90,8 @@ fn limactl_missing_for_a_lima_stack_is_exit_1() {
         "this test needs a machine without limactl"
     );
     let r = run_writing_nothing(&bed, &["preview"]);
-    r.assert_error(1, "limactl not found: no `limactl` on PATH");
-    assert!(r.stderr.contains("hint: install Lima"), "{r:?}");
+    r.error(1, "limactl not found: no `limactl` on PATH");
+    r.stderr_has("hint: install Lima");
 }
 
 // ---- kubectl misbehaving --------------------------------------------------------------------
@@ -113,13 +111,13 @@ fn kubectl_printing_non_json_is_exit_1_for_target_and_unknown_for_preview() {
     let bed = bed_or_skip!(E2e::dirqual());
     bed.wrap_kubectl(WITHOUT_OUTPUT_FLAG);
     let r = run_writing_nothing(&bed, &["target"]);
-    r.assert_error(
+    r.error(
         1,
         "malformed output of `kubectl get nodes -o json`: expected value at line 1 column 1",
     );
     proxy_path_unaffected(&bed);
     let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     for (id, state) in states(&v) {
         // certs is decided by `api-versions` alone (no -o json): cert-manager.io not served.
@@ -136,13 +134,13 @@ fn truncated_json_is_exit_1_for_target_and_unknown_for_preview() {
     let bed = bed_or_skip!(E2e::dirqual());
     bed.wrap_kubectl(r#""$REAL" "$@" | head -c 1500"#);
     let r = run_writing_nothing(&bed, &["target"]);
-    r.assert_error(
+    r.error(
         1,
         "malformed output of `kubectl get nodes -o json`: EOF while parsing",
     );
     proxy_path_unaffected(&bed);
     let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     // Lists longer than the cut are unknown; short complete ones (the empty CephObjectStore
     // list, the one StorageClass) still decide: datalake stays absent, as on the cluster.
@@ -171,10 +169,10 @@ fn kubectl_killed_by_a_signal_is_a_failure_never_a_result() {
 exec "$REAL" "$@""#,
     );
     let r = run_writing_nothing(&bed, &["target"]);
-    r.assert_error(1, "was killed by signal 9");
+    r.error(1, "was killed by signal 9");
     assert!(r.took < Duration::from_secs(8), "{r:?}");
     let r = run_processes_path(&bed, &["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     assert_eq!(state_of(&v, "k8s"), "unknown");
     assert!(!plan_ids(&v, "install").contains(&"k8s".to_string()));
@@ -197,14 +195,14 @@ fn connection_refused_is_exit_4_with_no_plan() {
     let url = format!("http://127.0.0.1:{}", closed_port());
     pointed_at(&bed, &url);
     let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
-    r.assert_error(4, &format!("cluster {url} unreachable: "));
-    assert!(r.stderr.contains("was refused"), "{r:?}");
+    r.error(4, &format!("cluster {url} unreachable: "));
+    r.stderr_has("was refused");
     // kubectl's klog lines (five identical ones from 1.27 on) are quoted once, without header.
     assert!(!r.stderr.contains("memcache.go"), "{r:?}");
     assert!(r.first_error_line().len() < 400, "{r:?}");
     let r = run_writing_nothing(&bed, &["target"]);
-    r.assert_error(4, &format!("cluster {url} unreachable: kubectl: "));
-    assert!(r.stderr.contains("was refused"), "{r:?}");
+    r.error(4, &format!("cluster {url} unreachable: kubectl: "));
+    r.stderr_has("was refused");
 }
 
 /// A server that accepts the nodes request and never answers (for 300 s) ends the run in exit 4
@@ -223,7 +221,7 @@ fn server_hanging_past_request_timeout_is_exit_4_in_time() {
     // under the 300 s hang.
     let bound = Duration::from_secs(3 + 2 + 3);
     // How long ago the run's (single) nodes request reached the server.
-    let after_the_hang = |bed: &E2e, r: &Run| {
+    let after_the_hang = |bed: &E2e, r: &Outcome| {
         let asked = bed.requests_to("/api/v1/nodes");
         assert_eq!(asked.len(), 1, "one nodes request per run: {r:?}");
         assert_eq!(asked[0].status, 0, "the hang never answers: {r:?}");
@@ -232,7 +230,7 @@ fn server_hanging_past_request_timeout_is_exit_4_in_time() {
     };
     let r = run_writing_nothing(&bed, &["preview", "--no-input", "--request-timeout", "3s"]);
     let waited = after_the_hang(&bed, &r);
-    r.assert_error(4, "unreachable (timed out): ");
+    r.error(4, "unreachable (timed out): ");
     assert!(
         waited < bound,
         "ended {waited:?} after the hanging request: {r:?}"
@@ -241,7 +239,7 @@ fn server_hanging_past_request_timeout_is_exit_4_in_time() {
     let waited = after_the_hang(&bed, &r);
     // kubectl's own timeout message when it can (its start-up fits in the kill margin),
     // else nestor's kill at the request timeout plus the margin: both name the timeout.
-    r.assert_error(4, "unreachable: ");
+    r.error(4, "unreachable: ");
     assert!(
         r.stderr.contains("Timeout exceeded")
             || r.stderr.contains("deadline")
@@ -261,7 +259,7 @@ fn tls_failure_is_exit_4() {
     let url = format!("https://{}", bed.server.addr());
     pointed_at(&bed, &url);
     let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
-    r.assert_error(4, &format!("cluster {url} unreachable (TLS failure): "));
+    r.error(4, &format!("cluster {url} unreachable (TLS failure): "));
     // kubectl's own client says "server gave HTTP response to HTTPS client"; through its
     // proxy (the read path) the handshake error is "first record does not look like a TLS
     // handshake". Both are the TLS failure they are.
@@ -273,20 +271,17 @@ fn tls_failure_is_exit_4() {
         "{r:?}"
     );
     let r = run_writing_nothing(&bed, &["target"]);
-    r.assert_error(4, "server gave HTTP response to HTTPS client");
+    r.error(4, "server gave HTTP response to HTTPS client");
 }
 
 #[test]
 fn unauthorized_is_exit_4() {
     let bed = bed_or_skip!(E2e::new("dirqual", &["/api=401", "/apis=401"]));
     let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
-    r.assert_error(4, "unreachable (credentials refused): ");
-    assert!(
-        r.stderr.contains("You must be logged in to the server"),
-        "{r:?}"
-    );
+    r.error(4, "unreachable (credentials refused): ");
+    r.stderr_has("You must be logged in to the server");
     let r = run_writing_nothing(&bed, &["target"]);
-    r.assert_error(4, "You must be logged in to the server");
+    r.error(4, "You must be logged in to the server");
 }
 
 // ---- 403 on each read: the layers that need it are unknown, never absent --------------------
@@ -327,7 +322,7 @@ fn forbidden_paths(paths: &[String], affected: &[&str]) {
         &bed,
         &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
     );
-    assert_eq!(r.code, Some(2), "undecided is not an empty plan: {r:?}");
+    r.code(2);
     let v = r.json();
     for (id, state) in states(&v) {
         let want = if affected.contains(&id.as_str()) {
@@ -438,11 +433,7 @@ fn forbidden_api_discovery_leaves_nothing_absent() {
         &bed,
         &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
     );
-    assert_eq!(
-        r.code,
-        Some(5),
-        "nothing to do that nestor knows of, all undecided: {r:?}"
-    );
+    r.code(5);
     let v = r.json();
     for (id, state) in states(&v) {
         assert!(
@@ -470,7 +461,7 @@ fn forbidden_group_discovery_with_legacy_discovery_is_unknown() {
         &bed,
         &["preview", "--no-input", "--detailed-exitcode", "-o", "json"],
     );
-    assert_eq!(r.code, Some(2), "{r:?}");
+    r.code(2);
     let v = r.json();
     for (id, state) in states(&v) {
         let want = match id.as_str() {
@@ -498,12 +489,12 @@ fn unreadable_kubeconfig_is_exit_1_before_any_kubectl_call() {
     fs::create_dir(&bed.kubeconfig).expect("mkdir");
     let shown = bed.kubeconfig.display().to_string();
     let r = run_writing_nothing(&bed, &["preview", "--no-input"]);
-    r.assert_error(1, &format!("kubeconfig {shown} is a directory"));
+    r.error(1, &format!("kubeconfig {shown} is a directory"));
     fs::remove_dir(&bed.kubeconfig).expect("rmdir");
     std::os::unix::fs::symlink(bed.home.join(".kube/gone.config"), &bed.kubeconfig)
         .expect("symlink");
     let r = run_writing_nothing(&bed, &["target"]);
-    r.assert_error(
+    r.error(
         1,
         &format!(
             "kubeconfig {shown} is a symlink to {}, which does not exist",
@@ -519,8 +510,8 @@ fn stacks_dir_missing_is_exit_1() {
     let mut c = bed.command(&["preview", "--no-input"]);
     c.env("NESTOR_STACKS_DIR", bed.tmp.path().join("no-such-stacks"));
     let before = bed.tree();
-    let r = run(c);
-    r.assert_error(1, "(from NESTOR_STACKS_DIR) does not exist");
+    let r = run(&c);
+    r.error(1, "(from NESTOR_STACKS_DIR) does not exist");
     assert_eq!(bed.tree(), before);
     // No stacks/ anywhere above the current directory.
     let elsewhere = bed.tmp.path().join("elsewhere");
@@ -528,8 +519,8 @@ fn stacks_dir_missing_is_exit_1() {
     let mut c = bed.command(&["stack", "list"]);
     c.current_dir(&elsewhere);
     let before = bed.tree();
-    let r = run(c);
-    r.assert_error(1, "no stacks/ directory in");
+    let r = run(&c);
+    r.error(1, "no stacks/ directory in");
     assert_eq!(bed.tree(), before);
     assert!(bed.server.audit().is_empty());
 }
@@ -544,7 +535,7 @@ fn dangling_current_yaml_is_exit_1() {
         &["stack", "show"],
     ] {
         let r = run_writing_nothing(&bed, args);
-        r.assert_error(1, "points at gone.yaml, which does not exist");
+        r.error(1, "points at gone.yaml, which does not exist");
     }
     assert!(bed.server.audit().is_empty());
 }
@@ -566,8 +557,8 @@ fn home_unset_keeps_kubectl_cache_out_of_the_repo() {
         "json",
     ]);
     c.env_remove("HOME").env("TMPDIR", &sys_tmp);
-    let r = run(c);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    let r = run(&c);
+    r.code(0);
     assert_eq!(plan_ids(&r.json(), "install"), ["datalake", "certs"]);
     // A private per-user directory under the system temp dir (never the repo, never cwd).
     let uid = std::os::unix::fs::MetadataExt::uid(&fs::metadata(&sys_tmp).expect("stat"));
@@ -596,8 +587,8 @@ fn home_unset_keeps_kubectl_cache_out_of_the_repo() {
     let requests = bed.server.audit().len();
     let mut c = bed.command(&["preview", "--no-input"]);
     c.env_remove("HOME").env("TMPDIR", &sys_tmp);
-    let r = run(c);
-    r.assert_error(1, "cannot expand `~/.kube/dirqual.config`: HOME is not set");
+    let r = run(&c);
+    r.error(1, "cannot expand `~/.kube/dirqual.config`: HOME is not set");
     assert_eq!(bed.server.audit().len(), requests);
 }
 
@@ -619,7 +610,7 @@ fn node_names_like_flags_or_shell_code_never_reach_kubectl() {
         bed.write_stack("dirqual", &yaml);
         for args in [&["preview", "--no-input"][..], &["target"]] {
             let r = run_writing_nothing(&bed, args);
-            r.assert_error(
+            r.error(
                 1,
                 &format!("dirqual.yaml:8:{column}: node name `{name}` is not a valid Kubernetes node name"),
             );

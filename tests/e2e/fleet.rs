@@ -76,7 +76,7 @@ fn fleet_lines_one_per_stack_and_the_worst_exit_code() {
     let f = bed_or_skip!(fleet());
     let bed = &f.bed;
     let out = bed.run(&["preview", "--all"]);
-    assert_eq!(out.code, Some(3), "the refused stack is the worst: {out:?}");
+    out.code(3);
     let ok = bed.server.url();
     assert_eq!(
         cells(&out.stdout, "prodok"),
@@ -125,7 +125,7 @@ fn fleet_lines_one_per_stack_and_the_worst_exit_code() {
     assert!(out
         .stdout
         .contains("decoy (refused): target mismatch for stack decoy"));
-    assert!(out.stdout.contains("edge (unreachable): cluster"));
+    out.stdout_has("edge (unreachable): cluster");
     // The columns are aligned: every row's OUTCOME starts at the same column.
     let col = lines[0].find("OUTCOME").expect("header");
     for l in &lines[1..5] {
@@ -144,7 +144,7 @@ fn fleet_json_is_a_preview_list_with_every_preview_or_error() {
     let f = bed_or_skip!(fleet());
     let bed = &f.bed;
     let out = bed.run(&["preview", "--all", "-o", "json", "--detailed-exitcode"]);
-    assert_eq!(out.code, Some(3), "{out:?}");
+    out.code(3);
     let v = out.json();
     assert_eq!(v["apiVersion"], "nestor/v1");
     assert_eq!(v["kind"], "PreviewList");

@@ -1,6 +1,6 @@
 //! The exact text of each command a person reads, and of each error nestor words itself,
 //! compared byte for byte with `tests/e2e/golden/` (the real kubectl, the replay server).
-//! A change shows as a diff; `NESTOR_UPDATE_GOLDEN=1 cargo test --test e2e golden_text`
+//! A change shows as a diff; `SNAPSHOTS=overwrite cargo test --test e2e golden_text`
 //! rewrites the files after a deliberate one. Errors that quote kubectl's own words vary
 //! with the kubectl version and stay in `failures.rs` with the part nestor owns asserted.
 

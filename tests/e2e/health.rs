@@ -28,9 +28,9 @@ fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
 /// Preview as JSON and as text on the bed; both succeed.
 fn preview(bed: &E2e) -> (serde_json::Value, String) {
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
-    assert_eq!(json.code, Some(0), "{json:?}");
+    json.code(0);
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
-    assert_eq!(text.code, Some(0), "{text:?}");
+    text.code(0);
     (json.json(), text.stdout)
 }
 
@@ -219,7 +219,7 @@ fn helm_values_in_an_application_never_reach_output_or_snapshot() {
         &["discover", "--save", snap_arg, "-o", "json"],
     ] {
         let r = bed.run(args);
-        assert_eq!(r.code, Some(0), "{r:?}");
+        r.code(0);
         assert!(!r.stdout.contains(marker), "{args:?} stdout");
         assert!(!r.stderr.contains(marker), "{args:?} stderr");
     }
@@ -232,7 +232,7 @@ fn helm_values_in_an_application_never_reach_output_or_snapshot() {
     );
     assert!(!saved.contains("helm"), "the snapshot holds the spec");
     let replay = bed.run(&["preview", "--snapshot", snap_arg, "-o", "json"]);
-    assert_eq!(replay.code, Some(0), "{replay:?}");
+    replay.code(0);
     assert_eq!(state_of(&replay.json(), "gitops"), "present");
 }
 

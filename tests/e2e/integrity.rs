@@ -142,7 +142,7 @@ fn kubeconfigs_read_differently_by_kubectl_are_refused_and_no_other_cluster_is_r
         ] {
             let before = bed.tree();
             let r = bed.run(args);
-            assert_eq!(r.code, Some(1), "{what}: {args:?}: {r:?}");
+            r.code(1);
             assert!(
                 r.stderr.contains(expected),
                 "{what}: want `{expected}`: {r:?}"
@@ -159,7 +159,7 @@ fn kubeconfigs_read_differently_by_kubectl_are_refused_and_no_other_cluster_is_r
     );
     write(&bed.kubeconfig, &json);
     let r = bed.run(&["preview", "--no-input", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     assert_eq!(r.json()["target"]["endpoint"], ok.as_str());
     assert!(!reads_of(&bed).is_empty());
 }
@@ -169,7 +169,7 @@ fn kubeconfigs_read_differently_by_kubectl_are_refused_and_no_other_cluster_is_r
 fn every_kubectl_call_is_pinned_to_the_confirmed_target() {
     let bed = bed_or_skip!(E2e::dirqual());
     let r = bed.run(&["preview", "--no-input", "-v"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let calls: Vec<&str> = r
         .stderr
         .lines()
@@ -267,7 +267,7 @@ fn kuberc_never_redirects_nestor_kubectl_calls() {
     .expect("kuberc");
     // The preference file is live for this kubectl: a plain `get` follows it to the decoy's
     // context (proved without dialling it: the error names the other context's server).
-    let probe = std::process::Command::new(&k133)
+    let probe = Run::new(&k133)
         .args([
             &format!("--kubeconfig={}", bed.kubeconfig.display()),
             "config",
@@ -278,16 +278,15 @@ fn kuberc_never_redirects_nestor_kubectl_calls() {
         ])
         .env("HOME", &bed.home)
         .env("KUBECTL_KUBERC", "true")
-        .output()
-        .expect("kubectl.1.33 runs");
-    assert_eq!(String::from_utf8_lossy(&probe.stdout), "other", "{probe:?}");
+        .run();
+    probe.stdout_eq("other");
     for path in ["proxy", "processes"] {
         let mut c = bed.command(&["preview", "--no-input", "-o", "json"]);
         c.env("NESTOR_KUBECTL", &k133)
             .env("KUBECTL_KUBERC", "true")
             .env("NESTOR_READ_PATH", path);
-        let r = run(c);
-        assert_eq!(r.code, Some(0), "{path}: {r:?}");
+        let r = run(&c);
+        r.code(0);
         assert_eq!(r.json()["target"]["endpoint"], ok.as_str());
         assert_eq!(r.json()["target"]["context"], "replay");
         assert_decoy_untouched();
@@ -307,8 +306,8 @@ fn a_relative_home_leaves_the_repo_tree_unchanged() {
     ] {
         let mut c = bed.command(args);
         c.env("HOME", "relhome");
-        let r = run(c);
-        assert_eq!(r.code, Some(0), "{args:?}: {r:?}");
+        let r = run(&c);
+        r.code(0);
     }
     assert_eq!(tree_of(&bed.repo, &[]), before, "the repo tree changed");
     assert!(!bed.repo.join("relhome").exists());
@@ -321,7 +320,7 @@ fn a_kubeconfig_flag_list_is_refused() {
     let list = format!("{}:{}", bed.kubeconfig.display(), bed.kubeconfig.display());
     for cmd in ["preview", "discover", "target"] {
         let r = bed.run(&["--kubeconfig", &list, cmd, "--no-input"]);
-        r.assert_error(3, "--kubeconfig lists 2 files");
+        r.error(3, "--kubeconfig lists 2 files");
     }
     assert!(bed.server.audit().is_empty());
 }
@@ -346,7 +345,7 @@ fn discover_and_target_follow_the_endpoint_policy() {
     ] {
         let before = bed.tree();
         let r = bed.run(args);
-        r.assert_error(3, "target mismatch for stack dirqual");
+        r.error(3, "target mismatch for stack dirqual");
         assert!(
             r.stderr
                 .contains("(rule topology: the topology's kubeconfig:)"),
@@ -366,7 +365,7 @@ fn discover_and_target_follow_the_endpoint_policy() {
         "--no-input",
         "--emit-topology",
     ]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     assert!(
         r.stdout
             .contains(&format!("endpoint: {}\n", bed.server.url())),
@@ -486,7 +485,7 @@ fn escape_sequences_in_cluster_data_are_escaped() {
                 "{args:?}: raw control characters on {name}: {out:?}"
             );
         }
-        assert!(r.stdout.contains("\\x1b[1A"), "{args:?}: {}", r.stdout);
+        r.stdout_has("\\x1b[1A");
     }
     let r = bed.run(&["preview", "--no-input", "-o", "json"]);
     assert_eq!(state_of(&r.json(), "ceph"), "degraded", "{}", r.stdout);

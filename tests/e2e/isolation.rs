@@ -41,13 +41,13 @@ fn commands(snapshot: &str) -> Vec<Vec<String>> {
 fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
     let snap = bed.tmp.path().join("prod.snapshot.json");
     let saved = bed.run(&["discover", "--save", snap.to_str().unwrap_or_default()]);
-    assert_eq!(saved.code, Some(0), "{saved:?}");
+    saved.code(0);
     let before = bed.tree();
     bed.server.clear_audit();
     for args in commands(snap.to_str().unwrap_or_default()) {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = bed.run(&args);
-        out.assert_error(3, "lima stack bench would read prod");
+        out.error(3, "lima stack bench would read prod");
         assert!(
             out.stderr.contains(kubeconfig_shown) && out.stderr.contains("prod stack dirqual"),
             "{args:?}: {}",
@@ -61,7 +61,7 @@ fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
     );
     // The fleet: the bench is its own refused line; the prod stack is still read.
     let out = bed.run(&["preview", "--all"]);
-    assert_eq!(out.code, Some(3), "{out:?}");
+    out.code(3);
     let bench = out
         .stdout
         .lines()
@@ -79,7 +79,7 @@ fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
     );
     // stack list says it too, and stays a listing (exit 0).
     let list = bed.run(&["stack", "list", "-o", "json"]);
-    assert_eq!(list.code, Some(0), "{list:?}");
+    list.code(0);
     let v = list.json();
     let row = v["stacks"]
         .as_array()
@@ -133,7 +133,7 @@ fn a_prod_stack_without_endpoint_is_known_by_its_kubeconfig_server() {
         &format!("{LIMA}kubeconfig: ~/.kube/dirqual.config\n"),
     );
     let out = bed.run(&["--stack", "bench", "target"]);
-    out.assert_error(3, "the kubeconfig server of prod stack dirqual");
+    out.error(3, "the kubeconfig server of prod stack dirqual");
 }
 
 #[test]
@@ -146,8 +146,8 @@ fn a_bench_on_its_own_cluster_is_read_and_shared_prod_endpoints_are_flagged() {
         &format!("{LIMA}kubeconfig: ~/.kube/bench.config\n"),
     );
     let out = bed.run(&["--stack", "bench", "target"]);
-    assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(out.stdout.contains("node1"), "{}", out.stdout);
+    out.code(0);
+    out.stdout_has("node1");
     assert!(lima.audit().iter().any(|e| e.path == "/api/v1/nodes"));
 
     // A second prod stack declaring dirqual's endpoint: both flagged, nothing refused.
@@ -161,7 +161,7 @@ fn a_bench_on_its_own_cluster_is_read_and_shared_prod_endpoints_are_flagged() {
         &bed.server.url(),
     );
     let list = bed.run(&["stack", "list"]);
-    assert_eq!(list.code, Some(0), "{list:?}");
+    list.code(0);
     assert!(
         list.stderr.contains(&format!(
             "warning: prod stack dirqual declares the same endpoint {} as prod stack dirqual-old",

@@ -2,11 +2,10 @@
 //! README itself, in an empty directory, through `sh`, with the REAL kubectl finding the
 //! plugin on PATH and the replay server as "your cluster" (its kubeconfig at the path the
 //! README names, `~/.kube/lab.config`). What they print is compared with golden files
-//! (`tests/e2e/golden/`; `NESTOR_UPDATE_GOLDEN=1` rewrites them).
+//! (`tests/e2e/golden/`; `SNAPSHOTS=overwrite` rewrites them).
 
 use std::fs;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use crate::bed_or_skip;
 use crate::support::*;
@@ -39,15 +38,14 @@ struct Shell<'a> {
 
 impl Shell<'_> {
     /// One README line through `sh -c`, as a fresh non-interactive shell would run it.
-    fn run(&self, line: &str) -> Run {
-        let mut c = Command::new("/bin/sh");
+    fn run(&self, line: &str) -> Outcome {
+        let mut c = Run::new("/bin/sh");
         c.args(["-c", line])
             .current_dir(&self.dir)
             .env_clear()
             .env("HOME", &self.bed.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bed.bin.display()))
-            .stdin(Stdio::null());
-        run(c)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bed.bin.display()));
+        run(&c)
     }
 
     /// Output with the run's variable parts made stable.
@@ -92,12 +90,12 @@ fn the_readme_quickstart_reaches_a_preview_in_four_commands() {
 
     // 1. mkdir stacks
     let r = sh.run(&lines[0]);
-    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[0]);
+    r.code(0);
     assert!(sh.dir.join("stacks").is_dir());
 
     // 2. discover --emit-topology > stacks/lab.yaml: a stack file that loads.
     let r = sh.run(&lines[1]);
-    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[1]);
+    r.code(0);
     assert_eq!(
         r.stderr,
         format!(
@@ -124,7 +122,7 @@ fn the_readme_quickstart_reaches_a_preview_in_four_commands() {
 
     // 3. stack select lab: accepted as written.
     let r = sh.run(&lines[2]);
-    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[2]);
+    r.code(0);
     assert_eq!(r.stderr, "", "{r:?}");
     assert_eq!(
         fs::read_link(sh.dir.join("stacks/current.yaml")).expect("current.yaml"),
@@ -134,15 +132,11 @@ fn the_readme_quickstart_reaches_a_preview_in_four_commands() {
     // 4. preview: the real state, confirmed by the endpoint (no terminal), nothing to do
     // for the layers it declared.
     let r = sh.run(&lines[3]);
-    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[3]);
+    r.code(0);
     assert_eq!(r.stderr, "", "{r:?}");
     golden("quickstart-preview.txt", &sh.stable(&r.stdout));
-    assert!(r.stdout.contains("dirqual1..4, 4/4 Ready"), "{}", r.stdout);
-    assert!(
-        r.stdout.contains("PLAN: nothing to install or repair"),
-        "{}",
-        r.stdout
-    );
+    r.stdout_has("dirqual1..4, 4/4 Ready");
+    r.stdout_has("PLAN: nothing to install or repair");
 
     // And as JSON, the target was confirmed by the endpoint the topology recorded.
     let v = sh
@@ -166,7 +160,7 @@ fn discover_with_only_a_kubeconfig_and_no_stacks_directory_says_so() {
         bed.kubeconfig.display()
     );
     let r = sh.run(&line);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     assert_eq!(
         r.stderr,
         format!(
@@ -174,18 +168,14 @@ fn discover_with_only_a_kubeconfig_and_no_stacks_directory_says_so() {
             bed.kubeconfig.display()
         )
     );
-    assert!(
-        r.stdout.contains("DISCOVERED (read live, not stored)"),
-        "{}",
-        r.stdout
-    );
-    assert!(r.stdout.contains("(rule: flag)"), "{}", r.stdout);
+    r.stdout_has("DISCOVERED (read live, not stored)");
+    r.stdout_has("(rule: flag)");
     // Without --name, the stack is named after the kubeconfig file (dirqual.config).
     let r = sh.run(&format!("{line} --emit-topology"));
-    assert_eq!(r.code, Some(0), "{r:?}");
-    assert!(r.stdout.contains("\nname: dirqual\n"), "{}", r.stdout);
+    r.code(0);
+    r.stdout_has("\nname: dirqual\n");
     let r = sh.run(&format!("{line} --emit-topology --name Bad_Name"));
-    r.assert_error(1, "`Bad_Name` is not a stack name");
+    r.error(1, "`Bad_Name` is not a stack name");
 }
 
 /// Run through kubectl's plugin discovery, the help says `kubectl nestor`, not the binary's
@@ -195,12 +185,12 @@ fn help_through_kubectl_says_kubectl_nestor() {
     let bed = bed_or_skip!(E2e::dirqual());
     for args in [&["preview", "--help"][..], &["stack", "list", "--help"][..]] {
         let r = bed.run(args);
-        assert_eq!(r.code, Some(0), "{r:?}");
+        r.code(0);
         let usage = format!(
             "\nUsage: kubectl nestor {} [OPTIONS]\n",
             args[..args.len() - 1].join(" ")
         );
         assert!(r.stdout.contains(&usage), "{}", r.stdout);
-        assert!(r.stdout.contains("\nExamples:\n"), "{}", r.stdout);
+        r.stdout_has("\nExamples:\n");
     }
 }

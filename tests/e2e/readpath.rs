@@ -14,6 +14,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use nestor_replay::{fixtures, Config, Server};
+
+use crate::harness::{Outcome, Run};
 use serde_json::Value;
 
 /// The real kubectl (the bed's rule: `NESTOR_E2E_KUBECTL`, else PATH), or skip saying so.
@@ -44,14 +46,8 @@ struct Bed {
     server: Server,
 }
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    took: Duration,
-}
-
-impl Run {
+/// What readpath asks of a run beyond the harness's expectations.
+impl Outcome {
     /// `kubectl-nestor: exec: kubectl ...` lines: the kubectl processes nestor started.
     /// kubectl processes that read the cluster: every one but the local `config view` by which
     /// kubectl confirms what the kubeconfig means (target::authority).
@@ -61,16 +57,6 @@ impl Run {
             .filter(|l| l.starts_with("kubectl-nestor: exec: kubectl "))
             .filter(|l| !l.contains(" config view "))
             .count()
-    }
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "exit {:?} after {:?}\n--- stdout\n{}\n--- stderr\n{}",
-            self.code, self.took, self.stdout, self.stderr
-        )
     }
 }
 
@@ -150,12 +136,12 @@ impl Bed {
     }
 
     /// `kubectl-nestor -v ARGS` with the given read path (`proxy` or `processes`).
-    fn run(&self, read_path: &str, args: &[&str]) -> Run {
+    fn run(&self, read_path: &str, args: &[&str]) -> Outcome {
         self.run_with(read_path, &self.kubectl, args)
     }
 
-    fn run_with(&self, read_path: &str, kubectl: &Path, args: &[&str]) -> Run {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
+    fn run_with(&self, read_path: &str, kubectl: &Path, args: &[&str]) -> Outcome {
+        let mut c = Run::nestor();
         c.current_dir(&self.repo)
             .arg("-v")
             .args(args)
@@ -163,21 +149,13 @@ impl Bed {
             .env("TMPDIR", &self.sys_tmp)
             .env("NESTOR_KUBECTL", kubectl)
             .env("NESTOR_READ_PATH", read_path)
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NO_COLOR");
-        match &self.limactl {
-            Some(l) => c.env("NESTOR_LIMACTL", l),
-            None => c.env("NESTOR_LIMACTL", "/nonexistent/limactl"),
-        };
-        let started = Instant::now();
-        let out = c.output().expect("run kubectl-nestor");
-        Run {
-            code: out.status.code(),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            took: started.elapsed(),
-        }
+            .env(
+                "NESTOR_LIMACTL",
+                self.limactl
+                    .as_deref()
+                    .unwrap_or(Path::new("/nonexistent/limactl")),
+            );
+        c.run()
     }
 
     /// Nothing of a proxy left: no file under nestor's TMPDIR, no process naming it.
@@ -250,7 +228,7 @@ fn wait_until_gone(f: impl Fn(&Proc) -> bool) -> Vec<Proc> {
     }
 }
 
-fn json(run: &Run) -> Value {
+fn json(run: &Outcome) -> Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {run:?}"))
 }
 
@@ -345,17 +323,15 @@ fn same_preview_on_the_lima_bench() {
 /// kubeconfig and HOME: a version dispatcher probes the server it is pointed at (the replay
 /// server, a GET), never kubectl's localhost:8080 default.
 fn client_minor(bed: &Bed) -> u32 {
-    let out = Command::new(&bed.kubectl)
+    let out = Run::new(&bed.kubectl)
         .arg(format!(
             "--kubeconfig={}",
             bed.home.join(".kube/dirqual.config").display()
         ))
         .args(["version", "--client", "-o", "json"])
         .env("HOME", &bed.home)
-        .env_remove("KUBECONFIG")
-        .output()
-        .expect("kubectl version");
-    let v: Value = serde_json::from_slice(&out.stdout)
+        .run();
+    let v: Value = serde_json::from_str(&out.stdout)
         .unwrap_or_else(|e| panic!("kubectl version --client -o json ({e}): {out:?}"));
     v["clientVersion"]["minor"]
         .as_str()
@@ -449,17 +425,14 @@ fn unauthorized_is_exit_4_on_both_paths() {
     let url = bed.server.url();
     for path in ["processes", "proxy"] {
         let r = bed.run(path, &["preview", "--no-input"]);
-        assert_eq!(r.code, Some(4), "{path}: {r:?}");
+        r.code(4);
         assert!(
             r.stderr.contains(&format!(
                 "cluster {url} unreachable (credentials refused): "
             )),
             "{path}: {r:?}"
         );
-        assert!(
-            r.stderr.contains("You must be logged in to the server"),
-            "{path}: {r:?}"
-        );
+        r.stderr_has("You must be logged in to the server");
     }
     bed.assert_no_leftovers();
 }
@@ -472,8 +445,8 @@ fn a_hanging_read_times_out_and_the_proxy_is_stopped() {
         "proxy",
         &["preview", "--no-input", "--request-timeout", "1s"],
     );
-    assert_eq!(r.code, Some(4), "{r:?}");
-    assert!(r.stderr.contains("unreachable (timed out): "), "{r:?}");
+    r.code(4);
+    r.stderr_has("unreachable (timed out): ");
     assert!(r.took < Duration::from_secs(6), "{r:?}");
     assert_eq!(r.kubectl_processes(), 1, "{r:?}");
     bed.assert_no_leftovers();
@@ -530,9 +503,9 @@ fn a_proxy_that_never_serves_is_killed_with_its_group() {
         &stuck,
         &["preview", "--no-input", "--request-timeout", "1s"],
     );
-    assert_eq!(r.code, Some(4), "{r:?}");
-    assert!(r.stderr.contains("unreachable (timed out): "), "{r:?}");
-    assert!(r.stderr.contains("was not serving after"), "{r:?}");
+    r.code(4);
+    r.stderr_has("unreachable (timed out): ");
+    r.stderr_has("was not serving after");
     assert!(r.took < Duration::from_secs(7), "{r:?}");
     let leader: u32 = fs::read_to_string(&pid_file)
         .ok()
@@ -552,21 +525,20 @@ fn a_proxy_that_never_serves_is_killed_with_its_group() {
 /// `kubectl-nestor preview --no-input ARGS` started in the background (stderr to a file of the
 /// bed, printed when the test fails).
 fn spawn_preview(bed: &Bed, kubectl: &Path, read_path: Option<&str>, args: &[&str]) -> Child {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
-    c.current_dir(&bed.repo)
+    let mut r = Run::nestor();
+    r.current_dir(&bed.repo)
         .args(["-v", "preview", "--no-input"])
         .args(args)
         .env("HOME", &bed.home)
         .env("TMPDIR", &bed.sys_tmp)
         .env("NESTOR_KUBECTL", kubectl)
-        .env_remove("KUBECONFIG")
+        .default_signals();
+    if let Some(p) = read_path {
+        r.env("NESTOR_READ_PATH", p);
+    }
+    r.command()
         .stdout(Stdio::null())
-        .stderr(fs::File::create(bed.tmp.path().join("nestor.stderr")).expect("stderr file"));
-    match read_path {
-        Some(p) => c.env("NESTOR_READ_PATH", p),
-        None => c.env_remove("NESTOR_READ_PATH"),
-    };
-    crate::common_signals::with_default_signals(&mut c)
+        .stderr(fs::File::create(bed.tmp.path().join("nestor.stderr")).expect("stderr file"))
         .spawn()
         .expect("spawn kubectl-nestor")
 }
@@ -662,39 +634,21 @@ fn nestor_killed_by_a_signal_takes_its_one_shot_kubectl_along() {
 }
 
 /// `kubectl-nestor -v ARGS` under a pseudo-terminal (`script`), `answer` typed at the prompt.
-fn under_tty(bed: &Bed, args: &str, answer: &str) -> Run {
-    use std::io::Write;
-    let cmd = format!("{} -v {args}", env!("CARGO_BIN_EXE_kubectl-nestor"));
-    let started = Instant::now();
-    let mut child = Command::new("script")
-        .args(["-qec", &cmd, "/dev/null"])
-        .current_dir(&bed.repo)
+fn under_tty(bed: &Bed, args: &str, answer: &str) -> Outcome {
+    let line = format!("{} -v {args}", env!("CARGO_BIN_EXE_kubectl-nestor"));
+    let mut c = Run::pty_shell(&line);
+    c.current_dir(&bed.repo)
         .env("HOME", &bed.home)
         .env("TMPDIR", &bed.sys_tmp)
         .env("NESTOR_KUBECTL", &bed.kubectl)
-        .env_remove("NESTOR_READ_PATH")
-        .env_remove("KUBECONFIG")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("script");
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(answer.as_bytes());
-    }
-    let out = child.wait_with_output().expect("script");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: started.elapsed(),
-    }
+        .stdin(answer);
+    c.run()
 }
 
 #[test]
 fn the_prompt_waits_with_no_proxy_running_and_the_nodes_are_read_once() {
     let k = kubectl_or_skip!();
-    if Command::new("script").arg("--version").output().is_err() {
+    if Run::new("script").arg("--version").try_run().is_err() {
         eprintln!("SKIP: no `script` (util-linux) for a pseudo-terminal");
         return;
     }
@@ -707,7 +661,7 @@ fn the_prompt_waits_with_no_proxy_running_and_the_nodes_are_read_once() {
             .count()
     };
     let r = under_tty(&bed, "preview --no-color", "y\n");
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     // -v goes to the terminal too: the first proxy stops before the question is asked.
     let screen = &r.stdout;
     let prompt = screen.find("Is this the stack dirqual?").expect("prompt");
@@ -730,7 +684,7 @@ fn the_prompt_waits_with_no_proxy_running_and_the_nodes_are_read_once() {
 
     bed.server.clear_audit();
     let r = under_tty(&bed, "preview --no-color", "n\n");
-    assert_eq!(r.code, Some(3), "{r:?}");
+    r.code(3);
     // (The Cloud SDK dispatcher asks /version for itself before running kubectl.)
     let paths: Vec<String> = bed
         .server

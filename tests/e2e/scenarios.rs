@@ -12,14 +12,14 @@ fn regression_incident_dirqual_plans_exactly_datalake_and_certs() {
     // The text, exactly: tests/e2e/golden/text-dirqual.txt (golden_text.rs). Here: no VM
     // section anywhere, and the same plan in the document.
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
-    assert_eq!(text.code, Some(0), "{text:?}");
+    text.code(0);
     assert!(
         !text.stdout.contains("VM"),
         "prod has no VM section:\n{text:?}"
     );
 
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
-    assert_eq!(json.code, Some(0), "{json:?}");
+    json.code(0);
     let v = json.json();
     assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"]);
     assert_eq!(plan_ids(&v, "repair"), Vec::<String>::new());
@@ -41,7 +41,7 @@ fn regression_incident_dirqual_plans_exactly_datalake_and_certs() {
     }
 
     let detailed = bed.run(&["preview", "--no-input", "--detailed-exitcode"]);
-    assert_eq!(detailed.code, Some(2), "{detailed:?}");
+    detailed.code(2);
 
     // The reads really went through kubectl (its proxy) to the server: every list the catalog needs.
     for path in [
@@ -69,12 +69,8 @@ fn regression_incident_dirqual_plans_exactly_datalake_and_certs() {
 fn dirqual_full_is_exit_0_with_detailed_exitcode() {
     let bed = bed_or_skip!(E2e::new("dirqual-full", &[]));
     let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "--no-color"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
-    assert!(
-        r.stdout.contains("PLAN: nothing to install or repair"),
-        "{}",
-        r.stdout
-    );
+    r.code(0);
+    r.stdout_has("PLAN: nothing to install or repair");
     let v = bed
         .run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"])
         .json();
@@ -87,7 +83,7 @@ fn dirqual_full_is_exit_0_with_detailed_exitcode() {
 fn degraded_ceph_and_a_notready_node_are_repair_never_install() {
     let bed = bed_or_skip!(E2e::new("degraded", &[]));
     let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"]);
-    assert_eq!(r.code, Some(2), "{r:?}");
+    r.code(2);
     let v = r.json();
     assert_eq!(state_of(&v, "ceph"), "degraded");
     assert_eq!(state_of(&v, "k8s"), "degraded");
@@ -121,7 +117,7 @@ fn forbidden_cephclusters_is_unknown_never_install() {
         &["GET /apis/ceph.rook.io/v1/cephclusters=403"]
     ));
     let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"]);
-    assert_eq!(r.code, Some(2), "undecided is not an empty plan: {r:?}");
+    r.code(2);
     let v = r.json();
     assert_eq!(state_of(&v, "ceph"), "unknown");
     assert_eq!(plan_ids(&v, "undecided"), ["ceph"]);
@@ -142,7 +138,7 @@ fn forbidden_cephclusters_is_unknown_never_install() {
 fn target_through_kubectl_names_rule_endpoint_and_nodes() {
     let bed = bed_or_skip!(E2e::dirqual());
     let r = bed.run(&["target", "-o", "json"]);
-    assert_eq!(r.code, Some(0), "{r:?}");
+    r.code(0);
     let v = r.json();
     assert_eq!(v["kind"], "Target");
     assert_eq!(v["rule"], "topology");
@@ -157,7 +153,7 @@ fn target_through_kubectl_names_rule_endpoint_and_nodes() {
     assert_eq!(nodes[0]["internalIp"], "10.67.2.11");
     assert!(nodes.iter().all(|n| n["ready"] == true));
     let text = bed.run(&["target", "--no-color"]);
-    assert_eq!(text.code, Some(0), "{text:?}");
+    text.code(0);
     assert!(
         text.stdout.contains("matches the topology"),
         "{}",
@@ -184,8 +180,8 @@ fn discover_save_then_preview_snapshot_reads_nothing() {
     let snap_arg = snap.to_str().unwrap_or_default();
     let before = bed.tree();
     let r = bed.run(&["discover", "--save", snap_arg]);
-    assert_eq!(r.code, Some(0), "{r:?}");
-    assert!(r.stderr.contains("snapshot saved to"), "{r:?}");
+    r.code(0);
+    r.stderr_has("snapshot saved to");
     let after = bed.tree();
     let added: Vec<_> = after
         .iter()
@@ -202,7 +198,7 @@ fn discover_save_then_preview_snapshot_reads_nothing() {
     let live = bed.run(&["preview", "--no-input", "-o", "json"]).json();
     let requests = bed.server.audit().len();
     let replay = bed.run(&["preview", "--snapshot", snap_arg, "-o", "json"]);
-    assert_eq!(replay.code, Some(0), "{replay:?}");
+    replay.code(0);
     let v = replay.json();
     assert_eq!(v["source"]["kind"], "snapshot");
     assert_eq!(v["plan"], live["plan"]);

@@ -13,8 +13,6 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use nestor_replay::{fixtures, AuditEntry, Config, Server};
 
@@ -39,12 +37,7 @@ pub fn decoy() -> &'static Server {
 static COMMANDS: std::sync::Mutex<Vec<(u128, u128, String, String)>> =
     std::sync::Mutex::new(Vec::new());
 
-pub fn unix_ms() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or(0)
-}
+pub use crate::harness::unix_ms;
 
 /// The decoy saw nothing at all, and no process of this run dialled localhost:8080.
 pub fn assert_decoy_untouched() {
@@ -145,48 +138,8 @@ pub struct E2e {
     pub server: Server,
 }
 
-/// What one command did.
-#[derive(Debug)]
-pub struct Run {
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-    pub took: Duration,
-}
-
-impl Run {
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!("not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr)
-        })
-    }
-
-    /// The first line of stderr (the `kubectl-nestor: error: ...` line).
-    pub fn first_error_line(&self) -> &str {
-        self.stderr.lines().next().unwrap_or_default()
-    }
-
-    /// Exactly the two-line error of SPEC §8: `kubectl-nestor: error: ...` then `hint: ...`.
-    pub fn assert_error(&self, code: i32, message: &str) {
-        assert_eq!(self.code, Some(code), "{self:?}");
-        let lines: Vec<&str> = self.stderr.lines().collect();
-        let at = lines
-            .iter()
-            .position(|l| l.starts_with("kubectl-nestor: error: "))
-            .unwrap_or_else(|| panic!("no error line: {self:?}"));
-        assert!(
-            lines[at].contains(message),
-            "want `{message}` in\n{}",
-            lines[at]
-        );
-        assert!(
-            lines.get(at + 1).is_some_and(|h| h.starts_with("hint: ")),
-            "{self:?}"
-        );
-        assert_eq!(lines.len(), at + 2, "nothing after the hint: {self:?}");
-        assert_eq!(self.stdout, "", "an error prints no result: {self:?}");
-    }
-}
+/// What one command did: the harness's [`Outcome`] (exact expectations, diffs).
+pub use crate::harness::{Outcome, Run};
 
 impl E2e {
     /// A bed serving the built-in fixture `name` with `faults` (`nestor-replay --fault` syntax).
@@ -271,28 +224,27 @@ impl E2e {
     }
 
     /// `kubectl nestor ARGS`, through the real kubectl's plugin discovery, from the repo root,
-    /// with HOME and PATH of the bed and nothing leaking in from the developer's shell.
-    pub fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(&self.kubectl);
-        c.arg("nestor")
-            .args(args)
-            .current_dir(&self.repo)
-            .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NESTOR_KUBECTL")
-            .env_remove("NESTOR_LIMACTL")
-            .env_remove("NESTOR_SSH")
-            .env_remove("NO_COLOR")
-            // Everything that could redirect kubectl points at the decoy (SPEC §10).
-            .env("KUBERNETES_MASTER", decoy().url())
-            .stdin(Stdio::null());
+    /// with HOME and PATH of the bed; the rest of the developer's environment is scrubbed by
+    /// the harness, and `KUBERNETES_MASTER` names the decoy (SPEC §10).
+    pub fn command(&self, args: &[&str]) -> Run {
+        let mut c = self.program(&self.kubectl);
+        c.arg("nestor").args(args);
         c
     }
 
-    pub fn run(&self, args: &[&str]) -> Run {
-        run(self.command(args))
+    /// `program` with the environment of [`E2e::command`].
+    pub fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> Run {
+        let mut c = Run::new(program);
+        c.current_dir(&self.repo)
+            .env("HOME", &self.home)
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            // Everything that could redirect kubectl points at the decoy (SPEC §10).
+            .env("KUBERNETES_MASTER", decoy().url());
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Outcome {
+        run(&self.command(args))
     }
 
     /// Every file under the temp dir as (path, bytes; a symlink as its target), except
@@ -325,29 +277,17 @@ impl Drop for E2e {
     }
 }
 
-pub fn run(mut c: Command) -> Run {
-    let started = Instant::now();
-    let from = unix_ms();
-    let out = c.output().expect("command runs");
-    let argv = format!(
-        "{} {}",
-        c.get_program().to_string_lossy(),
-        c.get_args()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+/// Run `c`, recording when and what for [`assert_decoy_untouched`]'s message.
+pub fn run(c: &Run) -> Outcome {
+    let out = c.run();
     let test = std::thread::current().name().unwrap_or("?").to_string();
-    COMMANDS
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push((from, unix_ms(), test, argv));
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        took: started.elapsed(),
-    }
+    COMMANDS.lock().unwrap_or_else(|p| p.into_inner()).push((
+        out.started_ms,
+        out.ended_ms,
+        test,
+        out.argv.clone(),
+    ));
+    out
 }
 
 pub fn tree_of(root: &Path, skip: &[PathBuf]) -> Vec<(PathBuf, Vec<u8>)> {
@@ -474,28 +414,14 @@ pub fn plan_ids(v: &serde_json::Value, list: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// `expected` from `tests/e2e/golden/NAME`, or write it with NESTOR_UPDATE_GOLDEN=1.
+/// `actual` compared with `tests/e2e/golden/NAME` (a diff on failure;
+/// `SNAPSHOTS=overwrite` rewrites it).
+#[track_caller]
 pub fn golden(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/e2e/golden")
         .join(name);
-    if std::env::var_os("NESTOR_UPDATE_GOLDEN").is_some() {
-        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        fs::write(&path, actual).expect("write golden");
-        return;
-    }
-    let expected = fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (NESTOR_UPDATE_GOLDEN=1 cargo test --test e2e writes it)",
-            path.display()
-        )
-    });
-    assert_eq!(
-        actual,
-        expected,
-        "{} differs (NESTOR_UPDATE_GOLDEN=1 rewrites it)",
-        path.display()
-    );
+    crate::harness::golden(&path, actual);
 }
 
 impl E2e {

@@ -4,7 +4,7 @@
 //! pseudo-terminal.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use nestor_replay::{timeline, Config};
 
@@ -38,7 +38,7 @@ fn wait_piped_prints_one_line_per_change_and_reaches_healthy() {
         "--timeout",
         "60s",
     ]);
-    assert_eq!(out.code, Some(0), "{out:?}");
+    out.code(0);
     let changes: Vec<&str> = out
         .stderr
         .lines()
@@ -59,11 +59,7 @@ fn wait_piped_prints_one_line_per_change_and_reaches_healthy() {
         "{}",
         out.stdout
     );
-    assert!(
-        out.stdout.contains("datalake  present  reached"),
-        "{}",
-        out.stdout
-    );
+    out.stdout_has("datalake  present  reached");
     // One proxy for the whole wait; the target is confirmed (by endpoint) once, before any
     // read; every poll read the nodes once.
     assert_eq!(proxies_started(&out.stderr), 1, "{}", out.stderr);
@@ -91,7 +87,7 @@ fn wait_times_out_with_exit_5_and_the_evidence_of_what_is_not_there() {
         "--timeout",
         "3s",
     ]);
-    assert_eq!(out.code, Some(5), "{out:?}");
+    out.code(5);
     assert!(
         out.took.as_secs_f64() >= 3.0,
         "waited the whole timeout: {out:?}"
@@ -119,16 +115,8 @@ fn wait_times_out_with_exit_5_and_the_evidence_of_what_is_not_there() {
         .is_some_and(|l| l.starts_with("hint: ")));
     // The result on stdout: which layer reached, which did not, with its evidence.
     assert!(out.stdout.starts_with("timed out after "), "{}", out.stdout);
-    assert!(
-        out.stdout.contains("datalake  present   reached"),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stdout.contains("ceph      degraded  NOT reached"),
-        "{}",
-        out.stdout
-    );
+    out.stdout_has("datalake  present   reached");
+    out.stdout_has("ceph      degraded  NOT reached");
 
     // The same as a document.
     let out = bed.run(&[
@@ -142,7 +130,7 @@ fn wait_times_out_with_exit_5_and_the_evidence_of_what_is_not_there() {
         "-o",
         "json",
     ]);
-    assert_eq!(out.code, Some(5), "{out:?}");
+    out.code(5);
     let v = out.json();
     assert_eq!(v["kind"], "Wait");
     assert_eq!(v["reached"], false);
@@ -159,7 +147,7 @@ fn present_counts_degraded_and_unknown_never_counts() {
     let bed = bed_or_skip!(E2e::new("degraded", &["GET /apis/postgresql.cnpg.io=403"]));
     // Degraded ceph is present (detected).
     let out = bed.run(&["wait", "--for=present", "ceph", "--timeout", "5s"]);
-    assert_eq!(out.code, Some(0), "{out:?}");
+    out.code(0);
     assert_eq!(
         bed.requests_to("/api/v1/nodes").len(),
         1,
@@ -175,7 +163,7 @@ fn present_counts_degraded_and_unknown_never_counts() {
         "--timeout",
         "1s",
     ]);
-    assert_eq!(out.code, Some(5), "{out:?}");
+    out.code(5);
     assert!(
         out.stderr.contains(
             "kubectl-nestor: error: timed out after 1s waiting for dataops to be present: dataops unknown ("
@@ -189,54 +177,39 @@ fn present_counts_degraded_and_unknown_never_counts() {
 fn wait_refused_unreachable_and_unknown_layer_exit_codes() {
     let bed = bed_or_skip!(E2e::dirqual());
     let out = bed.run(&["wait", "--for=healthy", "ceph", "--timeout", "2s"]);
-    assert_eq!(out.code, Some(0), "{out:?}");
+    out.code(0);
     // An unknown layer id: exit 1 with a suggestion, nothing read.
     bed.server.clear_audit();
     let out = bed.run(&["wait", "--for=healthy", "cephh"]);
-    out.assert_error(1, "unknown layer `cephh`");
-    assert!(out.stderr.contains("ceph"), "{out:?}");
+    out.error(1, "unknown layer `cephh`");
+    out.stderr_has("ceph");
     assert!(bed.server.audit().is_empty());
     // A host-level layer is not polled: exit 1, nothing read.
     let out = bed.run(&["wait", "--for=healthy", "etcd-backup"]);
-    out.assert_error(1, "layer `etcd-backup` is read on the hosts over ssh");
+    out.error(1, "layer `etcd-backup` is read on the hosts over ssh");
     assert!(bed.server.audit().is_empty());
     // Endpoint mismatch: exit 3 before any read.
     bed.write_stack("dirqual", &dirqual_topology("https://10.67.2.11:6443"));
     let out = bed.run(&["wait", "--for=healthy", "ceph", "--timeout", "2s"]);
-    out.assert_error(3, "target mismatch for stack dirqual");
+    out.error(3, "target mismatch for stack dirqual");
     assert!(bed.server.audit().is_empty());
     // Unreachable at the first poll: exit 4, not a wait until the timeout.
     let closed = format!("http://127.0.0.1:{}", closed_port());
     bed.kubeconfig_for(&bed.kubeconfig, &closed);
     bed.write_stack("dirqual", &dirqual_topology(&closed));
     let out = bed.run(&["wait", "--for=healthy", "ceph", "--timeout", "30s"]);
-    out.assert_error(4, "unreachable");
+    out.error(4, "unreachable");
     assert!(out.took.as_secs() < 20, "{out:?}");
 }
 
 /// `kubectl nestor ARGS` under a pseudo-terminal (util-linux `script`), `input` typed in.
 fn pty(bed: &E2e, args: &[&str], input: &str) -> (Option<i32>, String) {
-    let script = std::path::Path::new("/usr/bin/script");
-    assert!(
-        script.exists(),
-        "/usr/bin/script not found: install bsdutils (util-linux), the pty tests need it"
-    );
-    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
-    let mut line = format!("{} nestor", quote(&bed.kubectl.display().to_string()));
-    for a in args {
-        line.push(' ');
-        line.push_str(&quote(a));
-    }
-    let mut child = Command::new(script)
-        .args(["-qec", &line, "/dev/null"])
-        .current_dir(&bed.repo)
-        .env("HOME", &bed.home)
-        .env("PATH", format!("{}:/usr/bin:/bin", bed.bin.display()))
-        .env("SHELL", "/bin/sh")
+    // Spawned, not `Run::run`: stdin is kept open a moment after the input (below).
+    let mut child = bed
+        .command(args)
+        .pty()
         .env("COLUMNS", "100")
-        .env_remove("KUBECONFIG")
-        .env_remove("NESTOR_STACKS_DIR")
-        .env_remove("NO_COLOR")
+        .command()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -314,6 +287,6 @@ fn wait_on_a_terminal_redraws_one_live_line_per_layer_and_confirms_once() {
         "--timeout",
         "1s",
     ]);
-    assert_eq!(out.code, Some(5));
+    out.code(5);
     assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
 }

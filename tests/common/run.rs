@@ -1,0 +1,490 @@
+//! The one way the integration tests (tests/cli, tests/e2e) run a program: a [`Run`] builder
+//! (program, args, cwd, stdin, environment, optional pseudo-terminal) whose environment is
+//! scrubbed in ONE place ([`scrub`]), returning an [`Outcome`] with exact expectations that
+//! print a diff on failure, and [`golden`] for the byte-for-byte golden files (snapbox;
+//! `SNAPSHOTS=overwrite` rewrites them). Included by both binaries with `#[path]`.
+
+#![allow(dead_code)]
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+use std::time::{Duration, Instant};
+
+/// The prefixes and names of the variables a developer's shell (or CI) may hold that change
+/// what nestor, kubectl, limactl or ssh do: removed from every child before the caller's own
+/// variables are set. Everything else (LANG, TMPDIR, the Cloud SDK's own settings) is kept.
+const SCRUBBED_PREFIXES: [&str; 4] = ["NESTOR_", "KUBE", "LIMA_", "SSH_"];
+const SCRUBBED_NAMES: [&str; 5] = [
+    "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "FORCE_COLOR",
+    "COLUMNS",
+];
+
+/// Whether `name` is removed from a child's inherited environment.
+pub fn scrubbed(name: &OsStr) -> bool {
+    let Some(name) = name.to_str() else {
+        return true;
+    };
+    SCRUBBED_PREFIXES.iter().any(|p| name.starts_with(p)) || SCRUBBED_NAMES.contains(&name)
+}
+
+/// Remove from `c` every inherited variable that [`scrubbed`] names.
+pub fn scrub(c: &mut Command) -> &mut Command {
+    for (k, _) in std::env::vars_os() {
+        if scrubbed(&k) {
+            c.env_remove(k);
+        }
+    }
+    c
+}
+
+/// The built plugin binary.
+pub const NESTOR: &str = env!("CARGO_BIN_EXE_kubectl-nestor");
+
+/// A program to run, built up by the test; [`Run::run`] runs it.
+#[derive(Clone, Debug)]
+pub struct Run {
+    program: OsString,
+    args: Vec<OsString>,
+    envs: Vec<(OsString, Option<OsString>)>,
+    clear_env: bool,
+    cwd: Option<PathBuf>,
+    stdin: Option<Vec<u8>>,
+    timeout: Duration,
+    pty: bool,
+    /// A whole `sh` command line run under the pty instead of `program args`.
+    pty_line: Option<String>,
+    arg0: Option<OsString>,
+    default_signals: bool,
+}
+
+impl Run {
+    /// `program` with the scrubbed environment, stdin empty, a 120 s timeout.
+    pub fn new(program: impl AsRef<OsStr>) -> Run {
+        Run {
+            program: program.as_ref().to_os_string(),
+            args: vec![],
+            envs: vec![],
+            clear_env: false,
+            cwd: None,
+            stdin: None,
+            timeout: Duration::from_secs(120),
+            pty: false,
+            pty_line: None,
+            arg0: None,
+            default_signals: false,
+        }
+    }
+
+    /// A whole `sh` command line run under a pseudo-terminal (see [`Run::pty`]).
+    pub fn pty_shell(line: &str) -> Run {
+        let mut r = Run::new("/bin/sh");
+        r.pty = true;
+        r.pty_line = Some(line.to_string());
+        r
+    }
+
+    /// The built `kubectl-nestor`.
+    pub fn nestor() -> Run {
+        Run::new(NESTOR)
+    }
+
+    pub fn arg(&mut self, a: impl AsRef<OsStr>) -> &mut Run {
+        self.args.push(a.as_ref().to_os_string());
+        self
+    }
+
+    pub fn args<I, S>(&mut self, args: I) -> &mut Run
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        self
+    }
+
+    pub fn env(&mut self, k: impl AsRef<OsStr>, v: impl AsRef<OsStr>) -> &mut Run {
+        self.envs
+            .push((k.as_ref().to_os_string(), Some(v.as_ref().to_os_string())));
+        self
+    }
+
+    pub fn env_remove(&mut self, k: impl AsRef<OsStr>) -> &mut Run {
+        self.envs.push((k.as_ref().to_os_string(), None));
+        self
+    }
+
+    /// Start from an empty environment (only the variables set with [`Run::env`]).
+    pub fn env_clear(&mut self) -> &mut Run {
+        self.clear_env = true;
+        self.envs.clear();
+        self
+    }
+
+    pub fn current_dir(&mut self, d: impl AsRef<Path>) -> &mut Run {
+        self.cwd = Some(d.as_ref().to_path_buf());
+        self
+    }
+
+    /// What the program reads on stdin (default: nothing, end of file at once).
+    pub fn stdin(&mut self, input: impl Into<Vec<u8>>) -> &mut Run {
+        self.stdin = Some(input.into());
+        self
+    }
+
+    /// Alias of [`Run::stdin`], the name assert_cmd uses.
+    pub fn write_stdin(&mut self, input: impl Into<Vec<u8>>) -> &mut Run {
+        self.stdin(input)
+    }
+
+    pub fn timeout(&mut self, t: Duration) -> &mut Run {
+        self.timeout = t;
+        self
+    }
+
+    /// Run under a pseudo-terminal (`script -qec`, util-linux): stdin IS a terminal, so
+    /// nestor may prompt; the stdin given is typed into it (give every answer: end of input
+    /// answers no). The output mixes stdout, stderr and the echo, with CRLF line ends.
+    pub fn pty(&mut self) -> &mut Run {
+        self.pty = true;
+        self
+    }
+
+    /// Start the child with SIGINT, SIGTERM and SIGHUP at their default action
+    /// (`common_signals::with_default_signals`).
+    pub fn default_signals(&mut self) -> &mut Run {
+        self.default_signals = true;
+        self
+    }
+
+    /// The program's `argv[0]` (default: the program's path).
+    pub fn arg0(&mut self, a: impl AsRef<OsStr>) -> &mut Run {
+        self.arg0 = Some(a.as_ref().to_os_string());
+        self
+    }
+
+    /// The command line, for messages.
+    pub fn argv(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The `std::process::Command` this run stands for (stdin not attached): for a test
+    /// that must spawn and signal the child itself.
+    pub fn command(&self) -> Command {
+        let mut c = if self.pty {
+            let script = Path::new("/usr/bin/script");
+            assert!(
+                script.exists(),
+                "/usr/bin/script not found: install bsdutils (util-linux), the pty tests need it"
+            );
+            let line = self.pty_line.clone().unwrap_or_else(|| {
+                let mut line = shell_quote(&self.program.to_string_lossy());
+                for a in &self.args {
+                    line.push(' ');
+                    line.push_str(&shell_quote(&a.to_string_lossy()));
+                }
+                line
+            });
+            let mut c = Command::new(script);
+            c.args([
+                OsStr::new("-qec"),
+                OsStr::new(&line),
+                OsStr::new("/dev/null"),
+            ]);
+            c.env("SHELL", "/bin/sh");
+            c
+        } else {
+            let mut c = Command::new(&self.program);
+            c.args(&self.args);
+            if let Some(a) = &self.arg0 {
+                std::os::unix::process::CommandExt::arg0(&mut c, a);
+            }
+            c
+        };
+        if self.clear_env {
+            c.env_clear();
+        } else {
+            scrub(&mut c);
+        }
+        for (k, v) in &self.envs {
+            match v {
+                Some(v) => c.env(k, v),
+                None => c.env_remove(k),
+            };
+        }
+        if let Some(d) = &self.cwd {
+            c.current_dir(d);
+        }
+        if self.default_signals {
+            crate::common_signals::with_default_signals(&mut c);
+        }
+        c
+    }
+
+    /// Run to the end (killed at the timeout) and return what it did.
+    #[track_caller]
+    pub fn run(&self) -> Outcome {
+        self.try_run()
+            .unwrap_or_else(|e| panic!("cannot run `{}`: {e}", self.argv()))
+    }
+
+    /// [`Run::run`], an error when the program cannot be started (not installed).
+    pub fn try_run(&self) -> std::io::Result<Outcome> {
+        let started = Instant::now();
+        let from = unix_ms();
+        let argv = self.argv();
+        let mut cmd = assert_cmd::Command::from_std(self.command());
+        cmd.timeout(self.timeout);
+        // No input: a pipe closed at once (end of file), never the test runner's stdin.
+        cmd.write_stdin(self.stdin.clone().unwrap_or_default());
+        let out = cmd.output()?;
+        Ok(Outcome {
+            code: out.status.code(),
+            status: out.status,
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            stdout_bytes: out.stdout,
+            stderr_bytes: out.stderr,
+            took: started.elapsed(),
+            started_ms: from,
+            ended_ms: unix_ms(),
+            argv,
+        })
+    }
+}
+
+/// `s` quoted for `sh` (single quotes).
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b))
+    {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+pub fn unix_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
+/// What one run did. Every expectation returns `&Self` to chain, and panics with the whole
+/// run (and a diff where one applies) when it does not hold.
+pub struct Outcome {
+    pub code: Option<i32>,
+    pub status: ExitStatus,
+    /// stdout, lossily decoded; the bytes are in `stdout_bytes`.
+    pub stdout: String,
+    pub stderr: String,
+    pub stdout_bytes: Vec<u8>,
+    pub stderr_bytes: Vec<u8>,
+    pub took: Duration,
+    pub started_ms: u128,
+    pub ended_ms: u128,
+    pub argv: String,
+}
+
+impl std::fmt::Debug for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` exited {:?} after {:?}\n--- stdout\n{}\n--- stderr\n{}\n---",
+            self.argv, self.code, self.took, self.stdout, self.stderr
+        )
+    }
+}
+
+impl Outcome {
+    /// This outcome with `from` replaced by `to` in stdout and stderr (a temp dir by `/t`, a
+    /// port by `PORT`), so that an exact expectation can be written down.
+    pub fn redacted(mut self, from: &str, to: &str) -> Outcome {
+        if !from.is_empty() {
+            self.stdout = self.stdout.replace(from, to);
+            self.stderr = self.stderr.replace(from, to);
+        }
+        self
+    }
+
+    #[track_caller]
+    pub fn code(&self, want: i32) -> &Self {
+        assert_eq!(self.code, Some(want), "exit code\n{self:?}");
+        self
+    }
+
+    #[track_caller]
+    pub fn success(&self) -> &Self {
+        self.code(0)
+    }
+
+    #[track_caller]
+    pub fn failure(&self) -> &Self {
+        assert!(
+            !self.status.success(),
+            "expected a failure, it succeeded\n{self:?}"
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_eq(&self, want: &str) -> &Self {
+        eq_with_diff("stdout", &self.stdout, want, self);
+        self
+    }
+
+    #[track_caller]
+    pub fn stderr_eq(&self, want: &str) -> &Self {
+        eq_with_diff("stderr", &self.stderr, want, self);
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_has(&self, part: &str) -> &Self {
+        assert!(
+            self.stdout.contains(part),
+            "stdout lacks `{part}`\n{self:?}"
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn stderr_has(&self, part: &str) -> &Self {
+        assert!(
+            self.stderr.contains(part),
+            "stderr lacks `{part}`\n{self:?}"
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_lacks(&self, part: &str) -> &Self {
+        assert!(
+            !self.stdout.contains(part),
+            "stdout holds `{part}`\n{self:?}"
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn stderr_lacks(&self, part: &str) -> &Self {
+        assert!(
+            !self.stderr.contains(part),
+            "stderr holds `{part}`\n{self:?}"
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn no_stdout(&self) -> &Self {
+        assert!(self.stdout_bytes.is_empty(), "stdout not empty\n{self:?}");
+        self
+    }
+
+    #[track_caller]
+    pub fn no_stderr(&self) -> &Self {
+        assert!(self.stderr_bytes.is_empty(), "stderr not empty\n{self:?}");
+        self
+    }
+
+    /// The error form of SPEC §8: the last two lines of stderr are
+    /// `kubectl-nestor: error: ...` and `hint: ...`, and nothing follows the hint.
+    #[track_caller]
+    pub fn stderr_has_hint(&self) -> &Self {
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("kubectl-nestor: error: "))
+            .unwrap_or_else(|| panic!("no `kubectl-nestor: error:` line\n{self:?}"));
+        assert!(
+            lines.get(at + 1).is_some_and(|h| h.starts_with("hint: ")),
+            "no `hint:` line right after the error\n{self:?}"
+        );
+        assert_eq!(lines.len(), at + 2, "nothing after the hint\n{self:?}");
+        self
+    }
+
+    /// An error of SPEC §8 with exit `code` whose error line holds `message`, no stdout.
+    #[track_caller]
+    pub fn error(&self, code: i32, message: &str) -> &Self {
+        self.code(code).stderr_has_hint().no_stdout();
+        let line = self.first_error_line();
+        assert!(
+            line.contains(message),
+            "want `{message}` in the error line\n{self:?}"
+        );
+        self
+    }
+
+    /// The `kubectl-nestor: error: ...` line (or the first line of stderr without one).
+    pub fn first_error_line(&self) -> &str {
+        self.stderr
+            .lines()
+            .find(|l| l.starts_with("kubectl-nestor: error: "))
+            .or_else(|| self.stderr.lines().next())
+            .unwrap_or_default()
+    }
+
+    /// stdout as JSON.
+    #[track_caller]
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{self:?}"))
+    }
+}
+
+#[track_caller]
+fn eq_with_diff(what: &str, actual: &str, want: &str, run: &Outcome) {
+    if actual == want {
+        return;
+    }
+    panic!(
+        "{what} differs from the expected text (- expected, + actual):\n{}\n{run:?}",
+        diff(want, actual)
+    );
+}
+
+/// A line diff of `expected` and `actual` (similar's unified diff).
+pub fn diff(expected: &str, actual: &str) -> String {
+    similar::TextDiff::from_lines(expected, actual)
+        .unified_diff()
+        .context_radius(3)
+        .header("expected", "actual")
+        .to_string()
+}
+
+/// The one command that rewrites every golden file after a deliberate change (then review
+/// `git diff tests/*/golden`).
+pub const UPDATE_GOLDEN: &str = "SNAPSHOTS=overwrite cargo test --test cli --test e2e";
+
+/// `actual` compared byte for byte with the golden file `path` (snapbox: a mismatch is a
+/// line diff; with `SNAPSHOTS=overwrite` in the environment `actual` is written into the
+/// file instead). The caller replaces the run's variable parts first (the port as `PORT`,
+/// times as `TIME`, the temp dir as `/t`), so the file holds plain text, no wildcard.
+pub fn golden_check(path: &Path, actual: &str) -> Result<(), String> {
+    snapbox::Assert::new()
+        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+        .try_eq(
+            Some(&"actual"),
+            snapbox::Data::text(actual.to_string()),
+            snapbox::Data::read_from(path, Some(snapbox::data::DataFormat::Text)).raw(),
+        )
+        .map_err(|e| format!("{e}\n(after a deliberate change: {UPDATE_GOLDEN})"))
+}
+
+/// [`golden_check`], panicking with the diff.
+#[track_caller]
+pub fn golden(path: &Path, actual: &str) {
+    if let Err(e) = golden_check(path, actual) {
+        panic!("{}: golden file differs\n{e}", path.display());
+    }
+}
