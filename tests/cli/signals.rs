@@ -72,21 +72,16 @@ fn a_signal_takes_a_running_ssh_along() {
                 nap.display()
             ),
         );
-        // The environment of `Bed::cmd`, on a std Command that can be spawned and signalled.
-        let mut nestor = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
-        crate::common_signals::with_default_signals(&mut nestor)
-            .current_dir(&bed.repo)
-            .env("HOME", &bed.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", bed.bin.display()))
-            .env_remove("KUBECONFIG")
-            .env_remove("NESTOR_STACKS_DIR")
-            .env_remove("NESTOR_KUBECTL")
-            .env_remove("NESTOR_LIMACTL")
-            .env_remove("NESTOR_SSH")
+        // `Bed::cmd` as a std Command, to be spawned and signalled.
+        let mut nestor = bed
+            .cmd()
             .args(["kubeconfig", "fetch", "--no-input"])
+            .default_signals()
+            .command()
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
-        let mut nestor = nestor.spawn().expect("spawn");
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
         // Synchronised on the stub's start, not on a guess of how long that takes.
         let pid: u32 = loop {
             if let Some(pid) = fs::read_to_string(&ready)
