@@ -16,7 +16,7 @@
 //!   states, the plan, the snapshot format.
 //! - base: `error`, `env` (the captured process environment), `fs` (atomic writes),
 //!   `shell` (quoting), `bounded` (size and depth limits of input files), `redact`
-//!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `usage` (nestor's own CPU and memory).
+//!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `usage` (nestor's own CPU and memory), `term` (terminal safety, the colour switch).
 
 pub mod cli;
 pub mod cmd;
@@ -39,4 +39,5 @@ pub mod redact;
 pub mod shell;
 pub mod signals;
 pub mod suggest;
+pub mod term;
 pub mod usage;

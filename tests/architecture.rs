@@ -15,7 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "base",
         &[
             "error", "env", "fs", "shell", "suggest", "clock", "usage", "bounded", "redact",
-            "signals",
+            "signals", "term",
         ],
     ),
     ("model", &["model"]),

@@ -301,7 +301,7 @@ impl Runner {
     /// One `-v` line on stderr (`kubectl-nestor: LINE`), only when verbose.
     pub fn trace(&self, line: &str) {
         if self.verbose {
-            let line = crate::output::render::terminal_safe(&redact::text(line));
+            let line = crate::term::terminal_safe(&redact::text(line));
             let _ = writeln!(std::io::stderr(), "kubectl-nestor: {line}");
         }
     }
