@@ -7,7 +7,6 @@
 
 pub mod allowlist;
 pub mod hermetic;
-pub mod hostcmd;
 pub use crate::redact;
 mod service;
 

@@ -6,7 +6,7 @@
 //!
 //! The remote string ssh hands the host's shell is exactly one of SPEC §13's forms:
 //! `['sudo' '-n'] 'WORD' 'WORD'...` and nothing else. `sudo -n` only where the check says
-//! `sudo: true`, never when the ssh user is `root`. The allowlist (`read::exec::hostcmd`)
+//! `sudo: true`, never when the ssh user is `root`. The allowlist (`read::exec::allowlist::hostcmd`)
 //! admits exactly these forms. ssh exits with the remote command's status, or 255 for its
 //! own failure (ssh(1), EXIT STATUS): 255 is a failed read of the host, any other status is
 //! the command's, interpreted with its stdout and stderr (kept apart).
