@@ -6,7 +6,6 @@
 
 pub mod catalog;
 pub mod diff;
-pub mod host_state;
 pub mod observation;
 pub mod plan;
 pub mod snapshot;

@@ -4,6 +4,7 @@
 //! unknown, a failed read always gives unknown, and only a layer whose detect checks all
 //! evaluated false is absent. Pure: it reads an [`Observation`], never the cluster.
 
+pub mod hosts;
 mod objects;
 mod pods;
 pub mod workloads;
@@ -52,11 +53,11 @@ pub struct LayerReport {
     pub reason: String,
     /// Host-level layers (SPEC §13): what each host of the group showed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub hosts: Vec<crate::model::host_state::HostEvidence>,
+    pub hosts: Vec<hosts::HostEvidence>,
 }
 
 /// The value of one check (the same three values as a host check's).
-pub use crate::model::host_state::Verdict;
+pub use hosts::Verdict;
 
 /// Whether a check is used to detect a layer or to judge its health. Only workloads differ:
 /// detect means "exists", healthy means "ready".
@@ -133,18 +134,11 @@ pub fn evaluate_layer(layer: &Layer, declared_nodes: &[String], obs: &Observatio
         hosts: Vec::new(),
     };
     if let Some(spec) = &layer.host {
-        use crate::model::host_state::{self, HostState};
-        let h = host_state::evaluate(spec, &obs.hosts);
-        let state = match h.state {
-            HostState::Present => State::Present,
-            HostState::Degraded => State::Degraded,
-            HostState::Absent => State::Absent,
-            HostState::Unknown => State::Unknown,
-        };
+        let h = hosts::evaluate(spec, &obs.hosts);
         return LayerReport {
             id: layer.id.clone(),
             title: layer.title.clone(),
-            state,
+            state: h.state,
             evidence: h.evidence,
             reason: h.reason,
             hosts: h.hosts,
