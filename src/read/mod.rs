@@ -2,11 +2,11 @@
 //! read-only allowlist); `kubectl` builds kubectl argv; `proxy` and `http` are the batched
 //! read path (one `kubectl proxy` on a private unix socket); `apiread` turns read requests
 //! into API paths and responses into observations; `reader` picks the read path and runs a
-//! batch; `fetch` brings a control plane's admin.conf over ssh.
+//! batch; `admin_conf` brings a control plane's admin.conf over ssh (for `kubeconfig fetch`).
 
+pub mod admin_conf;
 pub mod apiread;
 pub mod exec;
-pub mod fetch;
 pub mod hosts;
 pub mod http;
 pub mod kubectl;
