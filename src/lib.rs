@@ -19,7 +19,7 @@
 //!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `usage` (nestor's own CPU and memory), `term` (terminal safety, the colour switch).
 
 pub mod cli;
-pub mod cmd;
+pub(crate) mod cmd;
 pub mod target;
 
 pub mod read;
@@ -30,14 +30,14 @@ pub mod output;
 
 pub mod model;
 
-pub mod bounded;
-pub mod clock;
+pub(crate) mod bounded;
+pub(crate) mod clock;
 pub mod env;
 pub mod error;
-pub mod fs;
-pub mod redact;
+pub(crate) mod fs;
+pub(crate) mod redact;
 pub mod shell;
 pub mod signals;
-pub mod suggest;
-pub mod term;
-pub mod usage;
+pub(crate) mod suggest;
+pub(crate) mod term;
+pub(crate) mod usage;

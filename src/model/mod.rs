@@ -5,10 +5,10 @@
 //! snapshot is loaded by path.
 
 pub mod catalog;
-pub mod diff;
+pub(crate) mod diff;
 pub mod observation;
 pub mod plan;
-pub mod snapshot;
+pub(crate) mod snapshot;
 pub mod state;
 
 /// The `apiVersion` of every document nestor writes (output and snapshots).

@@ -30,7 +30,7 @@ pub enum State {
 }
 
 impl State {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             State::Present => "present",
             State::Degraded => "degraded",
@@ -62,13 +62,13 @@ pub use hosts::Verdict;
 /// Whether a check is used to detect a layer or to judge its health. Only workloads differ:
 /// detect means "exists", healthy means "ready".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     Detect,
     Healthy,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CheckOutcome {
+pub(crate) struct CheckOutcome {
     pub verdict: Verdict,
     pub evidence: String,
 }
@@ -94,7 +94,7 @@ impl CheckOutcome {
     }
 }
 
-pub const NOT_OBSERVABLE: &str = "not observable through Kubernetes";
+pub(crate) const NOT_OBSERVABLE: &str = "not observable through Kubernetes";
 
 /// Evaluate the given layers, in the given order. `declared_nodes` are the node names of the
 /// stack (what `nodes: {ready: all}` means); empty means "every registered node".
@@ -124,7 +124,11 @@ pub fn evaluate(
 }
 
 /// Evaluate one layer of the catalog.
-pub fn evaluate_layer(layer: &Layer, declared_nodes: &[String], obs: &Observation) -> LayerReport {
+pub(crate) fn evaluate_layer(
+    layer: &Layer,
+    declared_nodes: &[String],
+    obs: &Observation,
+) -> LayerReport {
     let report = |state, evidence: Vec<String>, reason: String| LayerReport {
         id: layer.id.clone(),
         title: layer.title.clone(),
@@ -204,7 +208,7 @@ fn dedup(lines: Vec<String>) -> Vec<String> {
 }
 
 /// Evaluate one check against the observation.
-pub fn evaluate_check(
+pub(crate) fn evaluate_check(
     check: &Check,
     phase: Phase,
     declared_nodes: &[String],
@@ -244,7 +248,7 @@ pub fn evaluate_check(
 }
 
 /// At most this many objects are named in one line of evidence; the rest are counted.
-pub const MAX_NAMED: usize = 5;
+pub(crate) const MAX_NAMED: usize = 5;
 
 /// Lines joined with `; `, the first [`MAX_NAMED`] of them, then `and N more`.
 fn capped(lines: Vec<String>) -> String {

@@ -3,6 +3,6 @@
 //! type) and `prompt` (`[y/N]` questions).
 
 pub(crate) mod documents;
-pub mod prompt;
-pub mod render;
+pub(crate) mod prompt;
+pub(crate) mod render;
 pub mod report;

@@ -36,7 +36,7 @@ pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
 
 /// Terminal safety and the colour switch live in the base layer (`crate::term`), used by
 /// `target` and `read` too; output writes through them.
-pub use crate::term::{escape, set_color, terminal_safe};
+pub use crate::term::{escape, terminal_safe};
 
 /// Write to stdout; a closed pipe (`| head`) is not an error worth a message. Text output is
 /// made [`terminal_safe`].

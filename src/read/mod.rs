@@ -4,15 +4,15 @@
 //! into API paths and responses into observations; `reader` picks the read path and runs a
 //! batch; `admin_conf` brings a control plane's admin.conf over ssh (for `kubeconfig fetch`).
 
-pub mod admin_conf;
-pub mod apiread;
+pub(crate) mod admin_conf;
+pub(crate) mod apiread;
 pub mod exec;
 pub mod hosts;
-pub mod http;
-pub mod kubectl;
-pub mod proxy;
-pub mod reader;
-pub mod ssh;
-pub mod stream;
+pub(crate) mod http;
+pub(crate) mod kubectl;
+pub(crate) mod proxy;
+pub(crate) mod reader;
+pub(crate) mod ssh;
+pub(crate) mod stream;
 #[cfg(test)]
 mod test_socket;

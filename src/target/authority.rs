@@ -178,12 +178,6 @@ pub fn confirm(
     Ok(Resolved { kc, credential })
 }
 
-/// Pre-check then kubectl's confirmation (for callers with no policy step in between).
-pub fn resolve(runner: &Runner, env: &Environment, path: &Path) -> Result<Resolved> {
-    let kc = precheck(path)?;
-    confirm(runner, env, path, kc)
-}
-
 /// Both readers must name the same context, cluster, user and server, and kubectl no proxy.
 fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
     let shown = path.display();

@@ -350,7 +350,7 @@ fn clean(s: &str) -> String {
 }
 
 /// `45s`, `12m`, `3h`, `9d`.
-pub fn age(secs: i64) -> String {
+pub(crate) fn age(secs: i64) -> String {
     match secs {
         s if s < 0 => "from the future".to_string(),
         s if s < 120 => format!("{s}s"),
@@ -361,7 +361,7 @@ pub fn age(secs: i64) -> String {
 }
 
 /// `0 B`, `512 B`, `24.6 MB` (powers of 1000, as `ls -h --si`).
-pub fn size(bytes: u64) -> String {
+pub(crate) fn size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
     if bytes < 1000 {
         return format!("{bytes} B");
