@@ -16,10 +16,10 @@
 //!   states, the plan, the snapshot format.
 //! - base: `error`, `env` (the captured process environment), `fs` (atomic writes), `pool` (the one bounded worker pool),
 //!   `shell` (quoting), `bounded` (size and depth limits of input files), `redact`
-//!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `duration` (the one duration parser and formatter), `usage` (nestor's own CPU and memory).
+//!   (credentials out of any text), `signals` (nothing left behind by a signal), `suggest`, `clock`, `duration` (the one duration parser and formatter), `usage` (nestor's own CPU and memory), `term` (terminal safety, the colour switch).
 
 pub mod cli;
-pub mod cmd;
+pub(crate) mod cmd;
 pub mod target;
 
 pub mod read;
@@ -30,15 +30,16 @@ pub mod output;
 
 pub mod model;
 
-pub mod bounded;
-pub mod clock;
-pub mod duration;
+pub(crate) mod bounded;
+pub(crate) mod clock;
+pub(crate) mod duration;
 pub mod env;
 pub mod error;
-pub mod fs;
-pub mod pool;
-pub mod redact;
+pub(crate) mod fs;
+pub(crate) mod pool;
+pub(crate) mod redact;
 pub mod shell;
 pub mod signals;
-pub mod suggest;
-pub mod usage;
+pub(crate) mod suggest;
+pub(crate) mod term;
+pub(crate) mod usage;

@@ -2,7 +2,7 @@
 //! line of `stack env`, and for the one string ssh hands the remote shell.
 
 /// An argv rendered for humans, quoted the way a POSIX shell would read it back.
-pub fn words(args: &[String]) -> String {
+pub(crate) fn words(args: &[String]) -> String {
     args.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ")
 }
 

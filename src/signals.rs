@@ -31,10 +31,10 @@ static PENDING: AtomicI32 = AtomicI32::new(0);
 /// involved on purpose: a child inherits the spawning thread's mask (std does not reset it),
 /// and a kubectl or ssh started with SIGINT/SIGTERM/SIGHUP blocked would ignore the
 /// terminal's Ctrl-C and a plain `kill`.
-pub struct Held(());
+pub(crate) struct Held(());
 
 impl Held {
-    pub fn new() -> Held {
+    pub(crate) fn new() -> Held {
         INSTALL.call_once(install);
         SPAWNING.fetch_add(1, Ordering::SeqCst);
         Held(())
@@ -68,18 +68,18 @@ impl Drop for Held {
 /// is alive (between the spawn and the drop of the `Held`), and drop it when the child is
 /// waited for.
 #[derive(Debug)]
-pub struct Tracked(i32);
+pub(crate) struct Tracked(i32);
 
 impl Tracked {
     /// The process group led by `pid` (a child started with `process_group(0)`): a
     /// dispatcher's or wrapper's own children go with it.
-    pub fn group(pid: u32) -> Tracked {
+    pub(crate) fn group(pid: u32) -> Tracked {
         Tracked::new(i32::try_from(pid).map_or(0, |p| -p))
     }
 
     /// The process `pid` alone (a child left in nestor's own process group: ssh). It gets
     /// SIGTERM, not SIGKILL, so that it can restore a terminal it was prompting on.
-    pub fn process(pid: u32) -> Tracked {
+    pub(crate) fn process(pid: u32) -> Tracked {
         Tracked::new(i32::try_from(pid).unwrap_or(0))
     }
 
@@ -140,7 +140,7 @@ pub fn track_temp(path: &Path) -> Option<usize> {
 }
 
 /// The temp file was renamed into place (or removed): forget it.
-pub fn untrack_temp(slot: Option<usize>) {
+pub(crate) fn untrack_temp(slot: Option<usize>) {
     if let Some(s) = slot.and_then(|i| TEMPS.get(i)) {
         s.store(std::ptr::null_mut(), Ordering::SeqCst);
     }

@@ -5,6 +5,11 @@
 //! or of a layer below it, and the modules (a layer's direct children: `read::exec`,
 //! `model::catalog`, `cmd::preview`, ...) must not form a cycle. Failing here means a
 //! dependency points the wrong way: move the item to the layer that owns it.
+//!
+//! Two rules on every file of `src/` as well: it starts with a `//!` header saying why the
+//! module exists, and it stays readable: at most 400 lines of production code (tests blocks
+//! and test files aside) and 600 lines in all. Each rule is a function over (path, text),
+//! shown to fail on made-up violations below.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -15,7 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "base",
         &[
             "error", "env", "fs", "shell", "suggest", "clock", "duration", "usage", "bounded",
-            "redact", "signals", "pool",
+            "redact", "signals", "pool", "term",
         ],
     ),
     ("model", &["model"]),
@@ -312,4 +317,149 @@ fn the_checker_sees_a_cycle_and_an_upward_use() {
         ["cli::Cli", "model::plan", "read::exec::Runner::new"]
     );
     assert!(rank("cli").map(|r| r.0) > rank("model").map(|r| r.0));
+}
+
+/// The longest a production file may be, in lines of code (non-blank, not a comment),
+/// counting neither its `#[cfg(test)] mod ... { }` blocks nor its test files.
+const MAX_CODE_LINES: usize = 400;
+/// The longest any file in `src/` may be, tests and comments included.
+const MAX_LINES: usize = 600;
+
+/// A test-only file: `tests.rs`, `*_tests.rs`, or the test-only helpers `test_*.rs`.
+fn is_test_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name == "tests.rs" || name.ends_with("_tests.rs") || name.starts_with("test_")
+}
+
+/// Why a module file breaks the header rule: every file starts (blank lines aside) with a
+/// `//!` comment saying why the module exists.
+fn header_violation(path: &Path, text: &str) -> Option<String> {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    (!first.starts_with("//!")).then(|| format!("{}: no `//!` header", path.display()))
+}
+
+/// The lines of code outside `#[cfg(test)] mod NAME { ... }` blocks (rustfmt's layout: the
+/// block ends at the first `}` in column 0), blank lines and `//` comments not counted.
+fn production_code_lines(text: &str) -> usize {
+    let mut count = 0;
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let t = line.trim();
+        if t == "#[cfg(test)]" {
+            // Other attributes may sit between `#[cfg(test)]` and the `mod`.
+            let mut attributes = 1;
+            while lines
+                .peek()
+                .is_some_and(|n| n.trim_start().starts_with("#["))
+            {
+                lines.next();
+                attributes += 1;
+            }
+            let block = lines
+                .peek()
+                .is_some_and(|n| n.starts_with("mod ") && n.trim_end().ends_with('{'));
+            if block {
+                for l in lines.by_ref() {
+                    if l == "}" {
+                        break;
+                    }
+                }
+            } else {
+                count += attributes;
+            }
+            continue;
+        }
+        if !t.is_empty() && !t.starts_with("//") {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Why a file breaks the size rule, if it does.
+fn size_violation(path: &Path, text: &str) -> Option<String> {
+    let lines = text.lines().count();
+    if lines > MAX_LINES {
+        return Some(format!(
+            "{}: {lines} lines (at most {MAX_LINES} with tests)",
+            path.display()
+        ));
+    }
+    if is_test_file(path) {
+        return None;
+    }
+    let code = production_code_lines(text);
+    (code > MAX_CODE_LINES).then(|| {
+        format!(
+            "{}: {code} lines of production code (at most {MAX_CODE_LINES}): split it by what its parts are for",
+            path.display()
+        )
+    })
+}
+
+#[test]
+fn every_module_has_a_header_and_stays_small() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            panic!("cannot read {}", f.display());
+        };
+        let rel = f.strip_prefix(&src).unwrap_or(f);
+        problems.extend(header_violation(rel, &text));
+        problems.extend(size_violation(rel, &text));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_header_and_size_rules_fail_on_made_up_violations() {
+    let p = Path::new("read/made_up.rs");
+    // A header, after blank lines, passes; a plain comment or code first does not.
+    assert_eq!(header_violation(p, "\n//! Why.\nfn f() {}\n"), None);
+    assert!(header_violation(p, "// not a module header\nfn f() {}\n").is_some());
+    assert!(header_violation(p, "use std::fs;\n").is_some());
+    assert!(header_violation(p, "").is_some());
+
+    let code = |n: usize| "let x = 1;\n".repeat(n);
+    let tests = |n: usize| format!("#[cfg(test)]\nmod tests {{\n{}}}\n", code(n));
+    // 400 lines of code pass, 401 do not; blank lines and comments are not code.
+    let at_limit = format!("//! h\n{}", code(MAX_CODE_LINES - 1));
+    assert_eq!(production_code_lines(&at_limit), MAX_CODE_LINES - 1);
+    assert_eq!(size_violation(p, &at_limit), None);
+    let over = format!("//! h\n{}", code(MAX_CODE_LINES + 1));
+    assert!(size_violation(p, &over).is_some());
+    let airy = format!("//! h\n{}", "// note\n\nlet x = 1;\n".repeat(150));
+    assert_eq!(production_code_lines(&airy), 150);
+    assert_eq!(size_violation(p, &airy), None);
+    // A test block does not count as production code, but the whole file stays under 600.
+    let with_tests = format!("//! h\n{}{}", code(300), tests(150));
+    assert_eq!(production_code_lines(&with_tests), 300);
+    assert_eq!(size_violation(p, &with_tests), None);
+    let allowed = format!(
+        "//! h\n{}#[cfg(test)]\n#[allow(clippy::unwrap_used)]\nmod tests {{\n{}}}\n",
+        code(300),
+        code(150)
+    );
+    assert_eq!(production_code_lines(&allowed), 300);
+    let too_long = format!("//! h\n{}{}", code(300), tests(400));
+    assert!(size_violation(p, &too_long).is_some());
+    // `#[cfg(test)] mod tests;` (a file beside) hides nothing after it.
+    let declared = format!(
+        "//! h\n#[cfg(test)]\nmod tests;\n{}",
+        code(MAX_CODE_LINES + 1)
+    );
+    assert!(size_violation(p, &declared).is_some());
+    // Test files only have the 600-line ceiling.
+    let t = Path::new("read/apiread/tests.rs");
+    assert_eq!(size_violation(t, &code(500)), None);
+    assert!(size_violation(t, &code(MAX_LINES + 1)).is_some());
+    assert!(is_test_file(Path::new("model/state/hosts_tests.rs")));
+    assert!(!is_test_file(Path::new("model/state/hosts.rs")));
 }

@@ -65,7 +65,7 @@ where
         Ok(code) => code,
         Err(e) => {
             // An error may quote a file, a host or kubectl: redacted and terminal-safe.
-            let text = crate::output::render::terminal_safe(&crate::redact::text(&e.to_string()));
+            let text = crate::term::terminal_safe(&crate::redact::text(&e.to_string()));
             let _ = writeln!(std::io::stderr(), "{text}");
             e.exit
         }

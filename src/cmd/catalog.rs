@@ -3,12 +3,14 @@
 //! the operators gate on each check. Reads no cluster.
 
 use clap::Subcommand;
-use serde::Serialize;
 
 use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
 use crate::model::catalog::host::{HostCheck, HostProbe};
 use crate::model::catalog::{self, Catalog, Check, Layer};
+use crate::output::documents::catalog::{
+    CatalogDoc, CatalogLayerDoc, CheckDoc, HostDoc, LayerDoc, Source,
+};
 use crate::output::render::{self, Format, API_VERSION};
 
 /// `catalog --help` examples, in kubectl's style.
@@ -47,69 +49,6 @@ pub enum CatalogCommand {
         /// Layer id, as in `catalog list`.
         id: String,
     },
-}
-
-/// Where the catalog comes from.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Source {
-    /// The stack whose catalog this is; `None` when no stack was found (built-in only).
-    stack: Option<String>,
-    /// The stack's `catalog:` file, when it has one.
-    overrides: Option<String>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CatalogDoc {
-    api_version: &'static str,
-    kind: &'static str,
-    source: Source,
-    layers: Vec<LayerDoc>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CatalogLayerDoc {
-    api_version: &'static str,
-    kind: &'static str,
-    source: Source,
-    #[serde(flatten)]
-    layer: LayerDoc,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LayerDoc {
-    id: String,
-    title: String,
-    after: Vec<String>,
-    /// `false`: host-level, not visible through Kubernetes (always unknown).
-    observable: bool,
-    install: String,
-    /// `file:line:column` of the layer's `id:`.
-    defined_at: String,
-    detect: Vec<CheckDoc>,
-    healthy: Vec<CheckDoc>,
-    /// Host-level checks, read over ssh on every host of an inventory group.
-    host: Option<HostDoc>,
-}
-
-#[derive(Serialize)]
-struct HostDoc {
-    /// The inventory group whose hosts are read.
-    group: String,
-    checks: Vec<CheckDoc>,
-}
-
-#[derive(Serialize)]
-struct CheckDoc {
-    /// The check kind, as the catalog key (`workload`, `tolerate`, ...).
-    kind: &'static str,
-    /// What it reads and accepts, in words.
-    check: String,
-    /// The operators' reason (`why:`), if the catalog gives one.
-    why: Option<String>,
 }
 
 fn check_doc(c: &Check, detect: bool) -> CheckDoc {

@@ -76,7 +76,7 @@ impl Context {
             env,
             runner,
         };
-        crate::output::render::set_color(ctx.color());
+        crate::term::set_color(ctx.color());
         ctx
     }
 

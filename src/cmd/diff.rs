@@ -6,14 +6,13 @@
 
 use std::path::Path;
 
-use serde::Serialize;
-
 use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
-use crate::model::diff::{self as obsdiff, LayerChange, NodesDiff};
+use crate::model::diff as obsdiff;
 use crate::model::observation::Observation;
 use crate::model::snapshot::Snapshot;
 use crate::model::state;
+use crate::output::documents::diff::{DiffDoc, Side};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
 use crate::stack::endpoint;
 use crate::stack::Topology;
@@ -46,34 +45,6 @@ pub struct Args {
     /// A live read does not read host-level layers over ssh (they stay unknown).
     #[arg(long)]
     pub no_ssh: bool,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DiffDoc {
-    api_version: &'static str,
-    kind: &'static str,
-    a: Side,
-    b: Side,
-    /// True when `--force` compared observations of different endpoints.
-    endpoints_differ: bool,
-    /// True when anything below is not empty.
-    changed: bool,
-    nodes: NodesDiff,
-    layers: Vec<LayerChange>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Side {
-    /// `snapshot` or `live`.
-    source: &'static str,
-    /// The snapshot file (`null` for a live read).
-    file: Option<String>,
-    /// When it was read, RFC 3339 UTC.
-    taken_at: String,
-    endpoint: String,
-    context: String,
 }
 
 struct Loaded {

@@ -14,8 +14,8 @@ use crate::error::{Error, Exit, Result};
 use crate::model::observation::parse_nodes;
 use crate::output::prompt;
 use crate::output::render;
+use crate::read::admin_conf::{self, SshFetch};
 use crate::read::exec::Tool;
-use crate::read::fetch::{self, SshFetch};
 use crate::read::kubectl::{cluster_error, Kubectl};
 use crate::stack::endpoint;
 use crate::stack::inventory::Inventory;
@@ -110,7 +110,7 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
             t.repo_root.join(k)
         }
     });
-    let SshFetch { destination, argv } = fetch::ssh_argv(
+    let SshFetch { destination, argv } = admin_conf::ssh_argv(
         &ssh,
         key.as_deref(),
         ctx.runner.timeout,
@@ -126,12 +126,12 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
     let out = ctx
         .runner
         .run(Tool::Ssh, &argv)
-        .map_err(|e| fetch::ssh_error(e, &destination, &ssh.host, ssh.port, t.admin_conf()))?;
+        .map_err(|e| admin_conf::ssh_error(e, &destination, &ssh.host, ssh.port, t.admin_conf()))?;
     let source = format!("{destination}:{}", t.admin_conf());
     let mut bytes = out.stdout;
     let mut kc = validate(&bytes, &source)?;
 
-    if let Some(host) = endpoint::host(&kc.server).filter(|h| !fetch::resolves(h)) {
+    if let Some(host) = endpoint::host(&kc.server).filter(|h| !admin_conf::resolves(h)) {
         match t.raw.endpoint.as_ref().map(|e| e.to_string()) {
             Some(ep) if ctx.interactive() => {
                 render::notice(&format!(
@@ -256,7 +256,7 @@ fn validate(bytes: &[u8], source: &str) -> Result<kubeconfig::KubeTarget> {
 }
 
 fn rewrite(bytes: &[u8], old: &str, new: &str, source: &str) -> Result<Vec<u8>> {
-    let edited = fetch::rewrite_server(bytes, old, new);
+    let edited = admin_conf::rewrite_server(bytes, old, new);
     let ok = edited
         .as_deref()
         .and_then(|b| kubeconfig::parse(b, Path::new(source)).ok())

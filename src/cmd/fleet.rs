@@ -5,12 +5,11 @@
 //! `PreviewList` of each stack's `Preview` document or its error. One stack's failure never
 //! hides the others: it is that stack's line, and the exit code is the worst outcome.
 
-use serde::Serialize;
-
 use crate::cmd::context::{known_layers, Context};
 use crate::error::{Error, Exit, Result};
 use crate::model::plan::Outcome;
 use crate::model::state::State;
+use crate::output::documents::fleet::{ErrorDoc, Item, PreviewList, SharedEndpoint, Total};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
 use crate::output::report::Preview;
 use crate::stack::Topology;
@@ -19,59 +18,6 @@ use crate::target::isolation;
 /// Stacks previewed at the same time. Each costs two processes (kubectl proxy, and the
 /// dispatcher's) and a few threads; ten stacks fit in one round.
 pub const MAX_PARALLEL: usize = 16;
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PreviewList {
-    api_version: &'static str,
-    kind: &'static str,
-    stacks_dir: String,
-    items: Vec<Item>,
-    total: Total,
-    /// Prod stacks that declare the same `endpoint:`.
-    shared_endpoints: Vec<SharedEndpoint>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Item {
-    name: String,
-    file: String,
-    /// `null` when the topology does not load.
-    target_kind: Option<&'static str>,
-    /// The API server read, else the topology's `endpoint:` (`null` when neither is known).
-    endpoint: Option<String>,
-    /// `ok`, `work`, `undecided`, `refused`, `unreachable` or `error`.
-    outcome: &'static str,
-    /// What `kubectl nestor --stack NAME preview` would exit with (same flags).
-    exit_code: u8,
-    preview: Option<Preview>,
-    error: Option<ErrorDoc>,
-}
-
-#[derive(Serialize)]
-struct ErrorDoc {
-    message: String,
-    hint: String,
-}
-
-#[derive(Serialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct Total {
-    stacks: usize,
-    ok: usize,
-    work: usize,
-    undecided: usize,
-    refused: usize,
-    unreachable: usize,
-    error: usize,
-}
-
-#[derive(Serialize)]
-struct SharedEndpoint {
-    endpoint: String,
-    stacks: Vec<String>,
-}
 
 pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
     if ctx.global.stack.is_some() {

@@ -1,10 +1,10 @@
 //! `stack list`, `stack show`, `stack env`: the stacks as the files declare them.
 
 use clap::Subcommand;
-use serde::Serialize;
 
 use crate::cmd::context::{known_layers, Context};
 use crate::error::{Error, Exit, Result};
+use crate::output::documents::stack::{NodeRow, StackDoc, StackList, StackRow};
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
 use crate::stack::{TargetKind, Topology};
@@ -77,30 +77,6 @@ pub enum StackCommand {
         /// Stack name: stacks/NAME.yaml.
         name: String,
     },
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct StackList {
-    api_version: &'static str,
-    kind: &'static str,
-    stacks_dir: String,
-    active: Option<String>,
-    stacks: Vec<StackRow>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct StackRow {
-    name: String,
-    file: String,
-    target_kind: Option<&'static str>,
-    kubeconfig: Option<String>,
-    active: bool,
-    error: Option<String>,
-    /// Isolation findings (SPEC §14): a lima stack that would read prod, prod stacks
-    /// sharing an endpoint.
-    warnings: Vec<String>,
 }
 
 /// Dispatch a `stack` subcommand.
@@ -227,32 +203,6 @@ pub fn list(ctx: &Context) -> Result<Exit> {
         Some(e) => Err(e),
         None => Ok(Exit::Ok),
     }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct StackDoc {
-    api_version: &'static str,
-    kind: &'static str,
-    name: String,
-    file: String,
-    target_kind: &'static str,
-    kubeconfig: Option<String>,
-    kubeconfig_path: Option<String>,
-    endpoint: Option<String>,
-    inventory: String,
-    control_group: Option<String>,
-    admin_conf: String,
-    nodes: Vec<NodeRow>,
-    layers: Vec<String>,
-    catalog: Option<String>,
-    instance_prefix: Option<String>,
-}
-
-#[derive(Serialize)]
-struct NodeRow {
-    name: String,
-    role: &'static str,
 }
 
 pub fn show(ctx: &Context, name: Option<&str>) -> Result<Exit> {

@@ -1,12 +1,11 @@
 //! `target`: resolve and verify the target without probing layers — the rule that chose the
 //! kubeconfig, the file, the context, the endpoint, reachability and the nodes.
 
-use serde::Serialize;
-
 use crate::cmd::context::Context;
 use crate::error::{Error, Exit, Result};
-use crate::model::observation::{parse_nodes, Node};
+use crate::model::observation::parse_nodes;
 use crate::model::snapshot::TargetRef;
+use crate::output::documents::target::TargetDoc;
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
 use crate::read::kubectl::{cluster_error, Kubectl};
@@ -25,28 +24,6 @@ Examples:
 
   # As JSON, for a script
   kubectl nestor target --no-input -o json";
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct TargetDoc {
-    api_version: &'static str,
-    kind: &'static str,
-    stack: Option<String>,
-    target_kind: Option<&'static str>,
-    /// The target in the shape every document shares.
-    target: TargetRef,
-    /// Deprecated: `target.rule`, `target.kubeconfig`, `target.context`, `target.endpoint`
-    /// (kept within nestor/v1).
-    rule: target::Rule,
-    kubeconfig: String,
-    context: String,
-    cluster: String,
-    endpoint: String,
-    expected_endpoint: Option<String>,
-    endpoint_matches: Option<bool>,
-    reachable: bool,
-    nodes: Vec<Node>,
-}
 
 pub fn run(ctx: &Context) -> Result<Exit> {
     let stack = ctx.optional_topology()?;
@@ -102,7 +79,7 @@ pub fn run(ctx: &Context) -> Result<Exit> {
             confirmed_by: target::confirmed_by_declaration(stack.as_ref(), &kc.server)
                 .map(String::from),
         },
-        rule: resolution.rule,
+        rule: resolution.rule.name(),
         kubeconfig: resolution.path.display().to_string(),
         context: kc.context.clone(),
         cluster: kc.cluster.clone(),

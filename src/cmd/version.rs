@@ -1,8 +1,7 @@
 //! `version`: the plugin's version, as text or a nestor/v1 document.
 
-use serde::Serialize;
-
 use crate::error::{Exit, Result};
+use crate::output::documents::version::Version;
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
 
@@ -14,14 +13,6 @@ Examples:
 
   # As JSON
   kubectl nestor version -o json";
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Version {
-    api_version: &'static str,
-    kind: &'static str,
-    version: &'static str,
-}
 
 pub fn run(format: Format) -> Result<Exit> {
     let version = env!("CARGO_PKG_VERSION");

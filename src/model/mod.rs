@@ -5,11 +5,10 @@
 //! snapshot is loaded by path.
 
 pub mod catalog;
-pub mod diff;
-pub mod host_state;
+pub(crate) mod diff;
 pub mod observation;
 pub mod plan;
-pub mod snapshot;
+pub(crate) mod snapshot;
 pub mod state;
 
 /// The `apiVersion` of every document nestor writes (output and snapshots).

@@ -61,7 +61,7 @@ pub struct Plan {
 
 /// What a plan amounts to, for `--detailed-exitcode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Nothing to do and every layer decided (exit 0).
     Settled,
     /// Something to install, repair, create or start (exit 2).
@@ -70,8 +70,8 @@ pub enum Outcome {
     Undecided,
 }
 
-pub const REPAIR_HINT: &str = "repair in place; never reinstall over an existing layer";
-pub const UNKNOWN_HINT: &str = "not planned: fix the failed read and run again";
+pub(crate) const REPAIR_HINT: &str = "repair in place; never reinstall over an existing layer";
+pub(crate) const UNKNOWN_HINT: &str = "not planned: fix the failed read and run again";
 
 impl Plan {
     /// Build the plan from layer reports (in declared order) and the VM part.
@@ -143,7 +143,7 @@ impl Plan {
     }
 
     /// Work to do: a layer to install or repair, a VM to create, start or look at (broken).
-    pub fn has_work(&self) -> bool {
+    pub(crate) fn has_work(&self) -> bool {
         !(self.install.is_empty()
             && self.repair.is_empty()
             && self.vms_to_create.is_empty()
@@ -152,13 +152,13 @@ impl Plan {
     }
 
     /// Something nestor could not tell: an unknown layer, a VM in a status it does not know.
-    pub fn has_undecided(&self) -> bool {
+    pub(crate) fn has_undecided(&self) -> bool {
         !(self.undecided.is_empty() && self.vms_undecided.is_empty())
     }
 
     /// Which of the three a harness must tell apart: work wins over undecided (the undecided
     /// ones are listed with the work), and only a plan with neither is settled.
-    pub fn outcome(&self) -> Outcome {
+    pub(crate) fn outcome(&self) -> Outcome {
         if self.has_work() {
             Outcome::Work
         } else if self.has_undecided() {
@@ -169,7 +169,7 @@ impl Plan {
     }
 
     /// True only when there is nothing to install, repair or decide and no VM to act on.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.install.is_empty()
             && self.repair.is_empty()
             && self.undecided.is_empty()

@@ -4,6 +4,7 @@
 //! unknown, a failed read always gives unknown, and only a layer whose detect checks all
 //! evaluated false is absent. Pure: it reads an [`Observation`], never the cluster.
 
+pub mod hosts;
 mod objects;
 mod pods;
 pub mod workloads;
@@ -29,7 +30,7 @@ pub enum State {
 }
 
 impl State {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             State::Present => "present",
             State::Degraded => "degraded",
@@ -52,22 +53,22 @@ pub struct LayerReport {
     pub reason: String,
     /// Host-level layers (SPEC §13): what each host of the group showed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub hosts: Vec<crate::model::host_state::HostEvidence>,
+    pub hosts: Vec<hosts::HostEvidence>,
 }
 
 /// The value of one check (the same three values as a host check's).
-pub use crate::model::host_state::Verdict;
+pub use hosts::Verdict;
 
 /// Whether a check is used to detect a layer or to judge its health. Only workloads differ:
 /// detect means "exists", healthy means "ready".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     Detect,
     Healthy,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CheckOutcome {
+pub(crate) struct CheckOutcome {
     pub verdict: Verdict,
     pub evidence: String,
 }
@@ -93,7 +94,7 @@ impl CheckOutcome {
     }
 }
 
-pub const NOT_OBSERVABLE: &str = "not observable through Kubernetes";
+pub(crate) const NOT_OBSERVABLE: &str = "not observable through Kubernetes";
 
 /// Evaluate the given layers, in the given order. `declared_nodes` are the node names of the
 /// stack (what `nodes: {ready: all}` means); empty means "every registered node".
@@ -123,7 +124,11 @@ pub fn evaluate(
 }
 
 /// Evaluate one layer of the catalog.
-pub fn evaluate_layer(layer: &Layer, declared_nodes: &[String], obs: &Observation) -> LayerReport {
+pub(crate) fn evaluate_layer(
+    layer: &Layer,
+    declared_nodes: &[String],
+    obs: &Observation,
+) -> LayerReport {
     let report = |state, evidence: Vec<String>, reason: String| LayerReport {
         id: layer.id.clone(),
         title: layer.title.clone(),
@@ -133,18 +138,11 @@ pub fn evaluate_layer(layer: &Layer, declared_nodes: &[String], obs: &Observatio
         hosts: Vec::new(),
     };
     if let Some(spec) = &layer.host {
-        use crate::model::host_state::{self, HostState};
-        let h = host_state::evaluate(spec, &obs.hosts);
-        let state = match h.state {
-            HostState::Present => State::Present,
-            HostState::Degraded => State::Degraded,
-            HostState::Absent => State::Absent,
-            HostState::Unknown => State::Unknown,
-        };
+        let h = hosts::evaluate(spec, &obs.hosts);
         return LayerReport {
             id: layer.id.clone(),
             title: layer.title.clone(),
-            state,
+            state: h.state,
             evidence: h.evidence,
             reason: h.reason,
             hosts: h.hosts,
@@ -210,7 +208,7 @@ fn dedup(lines: Vec<String>) -> Vec<String> {
 }
 
 /// Evaluate one check against the observation.
-pub fn evaluate_check(
+pub(crate) fn evaluate_check(
     check: &Check,
     phase: Phase,
     declared_nodes: &[String],
@@ -250,7 +248,7 @@ pub fn evaluate_check(
 }
 
 /// At most this many objects are named in one line of evidence; the rest are counted.
-pub const MAX_NAMED: usize = 5;
+pub(crate) const MAX_NAMED: usize = 5;
 
 /// Lines joined with `; `, the first [`MAX_NAMED`] of them, then `and N more`.
 fn capped(lines: Vec<String>) -> String {

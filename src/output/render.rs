@@ -34,75 +34,9 @@ pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
     write_stdout(&text)
 }
 
-/// Whether nestor's own colours are on (set once per run from the validated context).
-static COLOR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Record whether this run paints its output: only then may an SGR colour sequence reach
-/// the terminal; every other escape sequence never does.
-pub fn set_color(on: bool) {
-    COLOR.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// One string from a cluster, a host or a file, made inert for a terminal: every control
-/// character (C0 including newline and carriage return, DEL, C1) and every bidirectional
-/// override is written as a visible escape (`\x1b`, `\r`, `\u{202e}`).
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        push_escaped(&mut out, c);
-    }
-    out
-}
-
-fn dangerous(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-fn push_escaped(out: &mut String, c: char) {
-    match c {
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
-        c if (c as u32) < 0x100 && dangerous(c) => out.push_str(&format!("\\x{:02x}", c as u32)),
-        c if dangerous(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-        c => out.push(c),
-    }
-}
-
-/// Text about to be written to the terminal (stdout or stderr), made safe as a whole: line
-/// breaks stay, every other control character is escaped, and an ESC survives only as a
-/// complete SGR colour sequence (`ESC [ digits;... m`) when colours are on — nestor's own
-/// `Paint`. Cursor moves, erases, carriage returns and title changes never pass, whatever a
-/// cluster string holds.
-pub fn terminal_safe(text: &str) -> String {
-    let color = COLOR.load(std::sync::atomic::Ordering::Relaxed);
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if c == '\n' || c == '\t' {
-            out.push(c);
-        } else if c == '\u{1b}' && color && sgr_len(&text[i..]).is_some() {
-            let n = sgr_len(&text[i..]).unwrap_or(1);
-            out.push_str(&text[i..i + n]);
-            while chars.peek().is_some_and(|(j, _)| *j < i + n) {
-                chars.next();
-            }
-        } else {
-            push_escaped(&mut out, c);
-        }
-    }
-    out
-}
-
-/// The length of an SGR sequence at the start of `s` (`ESC [ [0-9;]* m`).
-fn sgr_len(s: &str) -> Option<usize> {
-    let rest = s.strip_prefix("\u{1b}[")?;
-    let params = rest
-        .bytes()
-        .take_while(|b| b.is_ascii_digit() || *b == b';')
-        .count();
-    (rest.as_bytes().get(params) == Some(&b'm')).then_some(2 + params + 1)
-}
+/// Terminal safety and the colour switch live in the base layer (`crate::term`), used by
+/// `target` and `read` too; output writes through them.
+pub use crate::term::{escape, terminal_safe};
 
 /// Write to stdout; a closed pipe (`| head`) is not an error worth a message. Text output is
 /// made [`terminal_safe`].
@@ -301,27 +235,6 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[1], "longer  no  y");
         assert!(lines[0].starts_with("a       "));
-    }
-
-    #[test]
-    fn cluster_strings_never_drive_the_terminal() {
-        let evil = "HEALTH_WARN\u{1b}[1A\u{1b}[2K\rHEALTH_OK present\u{9b}2J\u{202e}x";
-        let e = escape(evil);
-        assert!(!e.chars().any(dangerous), "{e}");
-        assert_eq!(
-            e,
-            "HEALTH_WARN\\x1b[1A\\x1b[2K\\rHEALTH_OK present\\x9b2J\\u{202e}x"
-        );
-        set_color(false);
-        let t = terminal_safe(&format!("a\n{evil}\n"));
-        assert!(!t.contains('\u{1b}') && !t.contains('\r'), "{t}");
-        assert_eq!(t.lines().count(), 2);
-        set_color(true);
-        let green = Paint { on: true }.green("ok");
-        let t = terminal_safe(&format!("{green} {evil}"));
-        assert!(t.starts_with("\u{1b}[32mok\u{1b}[0m "), "{t:?}");
-        assert!(!t.contains("\u{1b}[1A") && !t.contains('\r'), "{t:?}");
-        set_color(false);
     }
 
     #[test]

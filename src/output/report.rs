@@ -11,7 +11,7 @@ use crate::output::render::{self, Paint, API_VERSION};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Preview {
+pub(crate) struct Preview {
     pub api_version: &'static str,
     pub kind: &'static str,
     pub stack: StackRef,
@@ -25,7 +25,7 @@ pub struct Preview {
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StackRef {
+pub(crate) struct StackRef {
     pub name: String,
     pub target_kind: &'static str,
     pub file: String,
@@ -37,14 +37,14 @@ pub struct StackRef {
     rename_all_fields = "camelCase",
     tag = "kind"
 )]
-pub enum Source {
+pub(crate) enum Source {
     Live,
     Snapshot { file: String, taken_at: String },
 }
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Real {
+pub(crate) struct Real {
     /// Lima stacks only; absent (not empty) for prod: prod machines exist outside the tool.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vms: Option<Vec<VmRow>>,
@@ -63,7 +63,7 @@ pub struct VmRow {
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct NodesDoc {
+pub(crate) struct NodesDoc {
     pub declared: usize,
     pub registered: usize,
     pub ready: usize,
@@ -74,7 +74,7 @@ pub struct NodesDoc {
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlanDoc {
+pub(crate) struct PlanDoc {
     /// True only when nothing is to install, repair, decide, create or start.
     pub empty: bool,
     #[serde(flatten)]
@@ -83,7 +83,7 @@ pub struct PlanDoc {
 
 impl Real {
     /// The REAL section: VMs (lima only), the nodes read, and one report per layer.
-    pub fn new(
+    pub(crate) fn new(
         vms: Option<Vec<VmRow>>,
         declared_nodes: usize,
         obs: &Observation,
@@ -121,7 +121,7 @@ impl Real {
 }
 
 impl Preview {
-    pub fn new(
+    pub(crate) fn new(
         stack: StackRef,
         source: Source,
         target: Option<TargetRef>,
@@ -143,7 +143,7 @@ impl Preview {
     }
 
     /// The human report.
-    pub fn text(&self, paint: Paint) -> String {
+    pub(crate) fn text(&self, paint: Paint) -> String {
         let mut out = String::new();
         let mut head = vec![vec![
             "stack".to_string(),

@@ -99,7 +99,8 @@ fn io_error(e: std::io::Error, budget: Duration) -> HttpError {
 
 /// Parse one complete HTTP/1.x answer (head and body, the stream read to its end) with the
 /// same decoder as the socket reads.
-pub fn parse_response(mut buf: &[u8]) -> Result<Response, HttpError> {
+#[cfg(test)]
+pub(crate) fn parse_response(mut buf: &[u8]) -> Result<Response, HttpError> {
     let (status, framing) = read_head(&mut buf)?;
     decode_body(
         status,

@@ -59,10 +59,6 @@ impl<'a> Kubectl<'a> {
         args
     }
 
-    pub fn pin(&self) -> &Pin {
-        &self.pin
-    }
-
     pub fn run(&self, rest: &[&str]) -> Result<Output, ExecError> {
         self.runner.run(Tool::Kubectl, &self.argv(rest))
     }

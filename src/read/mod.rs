@@ -2,18 +2,18 @@
 //! read-only allowlist); `kubectl` builds kubectl argv; `proxy` and `http` are the batched
 //! read path (one `kubectl proxy` on a private unix socket); `apiread` turns read requests
 //! into API paths and responses into observations; `reader` picks the read path and runs a
-//! batch; `fetch` brings a control plane's admin.conf over ssh.
+//! batch; `admin_conf` brings a control plane's admin.conf over ssh (for `kubeconfig fetch`).
 
-pub mod apiread;
+pub(crate) mod admin_conf;
+pub(crate) mod apiread;
 pub mod exec;
-pub mod fetch;
 pub mod hosts;
-pub mod http;
-pub mod kubectl;
-pub mod proxy;
-pub mod reader;
-pub mod ssh;
-pub mod stream;
+pub(crate) mod http;
+pub(crate) mod kubectl;
+pub(crate) mod proxy;
+pub(crate) mod reader;
+pub(crate) mod ssh;
+pub(crate) mod stream;
 #[cfg(test)]
 mod test_socket;
 pub mod wire;

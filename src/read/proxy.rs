@@ -34,7 +34,7 @@ pub enum StartError {
     /// kubectl ran but could not serve (it exited): another way of reading may still work.
     Unavailable(String),
     /// The proxy was not serving within the request timeout (plus the kill margin).
-    TimedOut { after: Duration, detail: String },
+    TimedOut { detail: String },
     /// The allowlist refused the argv, or there is no kubectl: stops the run, as for any read.
     Fatal(ExecError),
 }
@@ -78,7 +78,6 @@ impl ApiProxy {
             }
             if started.elapsed() >= limit {
                 return Err(StartError::TimedOut {
-                    after: limit,
                     detail: format!(
                         "`{}` was not serving after {:.1}s and was stopped{}",
                         service.argv(),

@@ -1,11 +1,11 @@
 //! Stack topologies (SPEC §3): where the stacks directory is, which stack is active, and the
 //! parsed topology with its paths resolved against the repo root.
 
-pub mod edit;
-pub mod endpoint;
+pub(crate) mod edit;
+pub(crate) mod endpoint;
 pub mod inventory;
 pub mod schema;
-pub mod skeleton;
+pub(crate) mod skeleton;
 
 use std::collections::BTreeSet;
 use std::fs;

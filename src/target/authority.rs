@@ -150,7 +150,7 @@ pub fn confirm(
                 Failure::Exit { stderr, .. } => crate::model::observation::kubectl_message(stderr),
                 _ => return e.into_error(),
             };
-            let why = crate::output::render::escape(&crate::redact::text(&why));
+            let why = crate::term::escape(&crate::redact::text(&why));
             let why: String = why.chars().take(300).collect();
             Error::input(
                 format!(
@@ -178,12 +178,6 @@ pub fn confirm(
     Ok(Resolved { kc, credential })
 }
 
-/// Pre-check then kubectl's confirmation (for callers with no policy step in between).
-pub fn resolve(runner: &Runner, env: &Environment, path: &Path) -> Result<Resolved> {
-    let kc = precheck(path)?;
-    confirm(runner, env, path, kc)
-}
-
 /// Both readers must name the same context, cluster, user and server, and kubectl no proxy.
 fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
     let shown = path.display();
@@ -191,8 +185,8 @@ fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
         Error::input(
             format!(
                 "kubeconfig {shown} is read differently by kubectl and by nestor: {what} `{}` for kubectl, `{}` for nestor",
-                crate::output::render::escape(theirs),
-                crate::output::render::escape(mine)
+                crate::term::escape(theirs),
+                crate::term::escape(mine)
             ),
             "the file is ambiguous (a misspelt key, a merge key, a duplicate or look-alike name): write it plainly, one entry per name, and check it with `kubectl --kubeconfig FILE config view --minify`",
         )
@@ -227,7 +221,7 @@ fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
         return Err(Error::input(
             format!(
                 "kubeconfig {shown}: kubectl finds no server URL for cluster `{}`",
-                crate::output::render::escape(&kc.cluster)
+                crate::term::escape(&kc.cluster)
             ),
             "set clusters[].cluster.server to the API server URL: kubectl would silently fall back to localhost:8080 (or KUBERNETES_MASTER), nestor never does",
         ));

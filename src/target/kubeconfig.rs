@@ -177,7 +177,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             None => problem.message.clone(),
         };
         let detail = if structural {
-            format!(": {}", crate::output::render::escape(&what))
+            format!(": {}", crate::term::escape(&what))
         } else {
             String::new()
         };
@@ -203,7 +203,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
                 return Err(Error::input(
                     format!(
                         "kubeconfig {shown}: two {list} are named `{}`: kubectl refuses such a file",
-                        crate::output::render::escape(n)
+                        crate::term::escape(n)
                     ),
                     format!("keep one entry per name in {list}; {REFETCH}"),
                 ));
@@ -216,7 +216,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             let names: Vec<String> = file
                 .contexts
                 .iter()
-                .map(|c| crate::output::render::escape(&c.name))
+                .map(|c| crate::term::escape(&c.name))
                 .collect();
             return Err(Error::input(
                 format!("kubeconfig {shown} has no current-context"),
@@ -236,7 +236,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             Error::input(
                 format!(
                     "kubeconfig {shown}: current-context `{}` names no context",
-                    crate::output::render::escape(&current)
+                    crate::term::escape(&current)
                 ),
                 "fix current-context, or fetch the file again with `kubectl nestor kubeconfig fetch`",
             )
@@ -249,8 +249,8 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             Error::input(
                 format!(
                     "kubeconfig {shown}: context `{}` names cluster `{}`, which is not in the file",
-                    crate::output::render::escape(&current),
-                    crate::output::render::escape(&ctx.context.cluster)
+                    crate::term::escape(&current),
+                    crate::term::escape(&ctx.context.cluster)
                 ),
                 "fix the context's cluster, or fetch the file again with `kubectl nestor kubeconfig fetch`",
             )
@@ -260,7 +260,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
         return Err(Error::input(
             format!(
                 "kubeconfig {shown}: cluster `{}` has no server URL",
-                crate::output::render::escape(&cluster.name)
+                crate::term::escape(&cluster.name)
             ),
             "set clusters[].cluster.server to the API server URL: kubectl would silently fall back to localhost:8080 (or KUBERNETES_MASTER), nestor never does",
         ));
@@ -269,7 +269,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
         return Err(Error::input(
             format!(
                 "kubeconfig {shown}: the server URL of cluster `{}` holds spaces or control characters",
-                crate::output::render::escape(&cluster.name)
+                crate::term::escape(&cluster.name)
             ),
             format!("write the URL alone, e.g. `server: https://10.0.0.1:6443`; {REFETCH}"),
         ));
@@ -283,8 +283,8 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
         return Err(Error::input(
             format!(
                 "kubeconfig {shown}: cluster `{}` sends its requests through proxy-url {}: nestor reads only an API server it reaches directly",
-                crate::output::render::escape(&cluster.name),
-                crate::output::render::escape(proxy)
+                crate::term::escape(&cluster.name),
+                crate::term::escape(proxy)
             ),
             "a proxy decides where requests really go and cannot be pinned on kubectl's command line: use a kubeconfig without proxy-url (an ssh tunnel to a loopback port is one way)",
         ));
@@ -293,8 +293,8 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
         return Err(Error::input(
             format!(
                 "kubeconfig {shown}: context `{}` names user `{}`, which is not in the file",
-                crate::output::render::escape(&current),
-                crate::output::render::escape(&ctx.context.user)
+                crate::term::escape(&current),
+                crate::term::escape(&ctx.context.user)
             ),
             "fix the context's user, or fetch the file again with `kubectl nestor kubeconfig fetch`",
         ));
@@ -345,7 +345,7 @@ fn check_name(name: &str, what: &str, path: &Path) -> Result<()> {
             format!(
                 "kubeconfig {}: a name in {what} (`{}`) is empty or holds surrounding whitespace or control characters",
                 path.display(),
-                crate::output::render::escape(name)
+                crate::term::escape(name)
             ),
             format!("names are compared byte for byte; {REFETCH}"),
         ));

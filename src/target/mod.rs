@@ -2,9 +2,9 @@
 //! always reported. For prod there is no silent fallback; for lima the bench kubeconfig is
 //! authoritative so a bench command can never read another cluster.
 
-pub mod authority;
-pub mod confirm;
-pub mod isolation;
+pub(crate) mod authority;
+pub(crate) mod confirm;
+pub(crate) mod isolation;
 pub mod kubeconfig;
 
 use std::path::{Path, PathBuf};

@@ -927,17 +927,17 @@ fn host_command_allowlist() {
     for command in [COMMAND, UNIT] {
         let seed: Vec<&str> = command.split('\u{1f}').collect();
         assert_eq!(
-            nestor::read::exec::hostcmd::admits("ops@h", &seed),
+            nestor::read::exec::allowlist::hostcmd::admits("ops@h", &seed),
             Ok(()),
             "the seed is an admitted command"
         );
     }
     let two = format!("{COMMAND}\u{1f}{UNIT}");
     let words: Vec<&str> = two.split('\u{1f}').collect();
-    assert!(nestor::read::exec::hostcmd::admits("ops@h", &words).is_err());
+    assert!(nestor::read::exec::allowlist::hostcmd::admits("ops@h", &words).is_err());
     fuzz_reader("hostcmd_admits", &[COMMAND, UNIT, &two], false, |t| {
         let words: Vec<&str> = t.split('\u{1f}').collect();
-        let _ = nestor::read::exec::hostcmd::admits("ops@h", &words);
-        let _ = nestor::read::exec::hostcmd::admits("root@h", &words);
+        let _ = nestor::read::exec::allowlist::hostcmd::admits("ops@h", &words);
+        let _ = nestor::read::exec::allowlist::hostcmd::admits("root@h", &words);
     });
 }

@@ -5,16 +5,15 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use crate::cmd::context::Context;
 use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::host::HostObservation;
 use crate::model::observation::Scope;
-use crate::model::observation::{Node, Observation, ReadRequest, StorageClass};
+use crate::model::observation::{Observation, ReadRequest};
 use crate::model::snapshot::{Snapshot, TargetRef};
-use crate::model::state::{self, LayerReport, State};
+use crate::model::state::{self, State};
+use crate::output::documents::discover::Discovery;
 use crate::output::render::Format;
 use crate::output::render::{self, Paint, API_VERSION};
 use crate::read::kubectl::Kubectl;
@@ -52,23 +51,6 @@ pub struct Args {
     /// Do not read the stack's host-level layers over ssh (they stay unknown).
     #[arg(long)]
     pub no_ssh: bool,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Discovery {
-    api_version: &'static str,
-    kind: &'static str,
-    target: TargetRef,
-    /// Deprecated: `target.rule` (kept within nestor/v1).
-    rule: &'static str,
-    /// Each read that failed, as `what: reason` (a failed read is never "absent").
-    failed_reads: Vec<String>,
-    nodes: Vec<Node>,
-    namespaces: Vec<String>,
-    storage_classes: Vec<StorageClass>,
-    api_groups: Vec<String>,
-    layers: Vec<LayerReport>,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {

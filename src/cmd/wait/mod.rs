@@ -10,15 +10,13 @@ use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
 use crate::cmd::context::{parse_duration, parse_wait_timeout, Context};
 use crate::cmd::preview::{confirm_prod, target_ref};
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::{Observation, ReadRequest, Scope};
 use crate::model::state::{self, LayerReport, State};
+use crate::output::documents::wait::{LayerDoc, WaitDoc};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
-use crate::output::report::TargetRef;
 use crate::read::kubectl::Kubectl;
 use crate::read::reader::{self, Reader};
 use crate::stack::TargetKind;
@@ -63,29 +61,6 @@ pub enum WaitFor {
     Healthy,
     /// Detected: present or degraded.
     Present,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WaitDoc {
-    api_version: &'static str,
-    kind: &'static str,
-    stack: String,
-    /// `healthy` or `present`.
-    condition: &'static str,
-    reached: bool,
-    elapsed_ms: u64,
-    polls: u64,
-    target: Option<TargetRef>,
-    layers: Vec<LayerDoc>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LayerDoc {
-    reached: bool,
-    #[serde(flatten)]
-    report: LayerReport,
 }
 
 fn reached(condition: WaitFor, state: State) -> bool {

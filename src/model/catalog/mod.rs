@@ -70,17 +70,17 @@ pub struct Layer {
 pub struct Catalog {
     layers: Vec<Layer>,
     /// Where each layer was defined, for error messages.
-    origins: BTreeMap<String, Origin>,
+    origins: BTreeMap<String, DefinedAt>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-struct Origin {
+struct DefinedAt {
     file: String,
     /// 1-based line and column of the layer's `id:`, when found.
     at: Option<(usize, usize)>,
 }
 
-impl fmt::Display for Origin {
+impl fmt::Display for DefinedAt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.at {
             Some((l, c)) => write!(f, "{}:{l}:{c}", self.file),
@@ -257,7 +257,7 @@ impl Catalog {
     pub fn origin(&self, id: &str) -> String {
         self.origins
             .get(id)
-            .map_or_else(|| "catalog".to_string(), Origin::to_string)
+            .map_or_else(|| "catalog".to_string(), DefinedAt::to_string)
     }
 
     /// Every `after:` id exists and the `after:` graph has no cycle.

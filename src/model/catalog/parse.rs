@@ -4,7 +4,7 @@
 use super::*;
 
 /// Parse one catalog file into layers with their origin.
-pub(super) fn parse_layers(text: &str, file: &str) -> Result<Vec<(Layer, Origin)>> {
+pub(super) fn parse_layers(text: &str, file: &str) -> Result<Vec<(Layer, DefinedAt)>> {
     let blank = text
         .lines()
         .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
@@ -16,7 +16,7 @@ pub(super) fn parse_layers(text: &str, file: &str) -> Result<Vec<(Layer, Origin)
     let mut out = Vec::with_capacity(layers.len());
     for layer in layers {
         let nth = seen.entry(layer.id.clone()).or_insert(0);
-        let origin = Origin {
+        let origin = DefinedAt {
             file: file.to_string(),
             at: locate_id(text, &layer.id, *nth),
         };
@@ -82,7 +82,7 @@ pub(super) fn yes() -> bool {
 }
 
 /// Rules on one layer that serde cannot express; `origin` locates the layer.
-pub(super) fn validate_layer(layer: &Layer, origin: &Origin) -> Result<()> {
+pub(super) fn validate_layer(layer: &Layer, origin: &DefinedAt) -> Result<()> {
     let fail = |msg: String| Err(Error::input(format!("{origin}: {msg}"), LAYER_FORMAT_HINT));
     if !is_dns_label(&layer.id) {
         return fail(format!(

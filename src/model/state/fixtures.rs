@@ -5,7 +5,7 @@ use crate::model::observation::*;
 
 /// The SPEC §1 incident cluster: prod "dirqual", 4 Ready nodes, Ceph HEALTH_OK, CNPG 3/3,
 /// monitoring, gitops and registry in place; no object store, no cert-manager.
-pub fn dirqual() -> Observation {
+pub(crate) fn dirqual() -> Observation {
     let k = |f: &str| -> &'static str {
         match f {
             "nodes" => include_str!(concat!(
@@ -105,11 +105,11 @@ pub fn dirqual() -> Observation {
     obs
 }
 
-pub fn declared() -> Vec<String> {
+pub(crate) fn declared() -> Vec<String> {
     (1..=4).map(|i| format!("dirqual{i}")).collect()
 }
 
-pub fn layers() -> Vec<String> {
+pub(crate) fn layers() -> Vec<String> {
     [
         "k8s",
         "cni",

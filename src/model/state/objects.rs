@@ -91,7 +91,7 @@ fn verdict(good: Vec<String>, bad: Vec<String>) -> CheckOutcome {
     }
 }
 
-pub fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
+pub(crate) fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
     let matching = match objects_of(obs, &r.objects) {
         Ok(o) => o,
         Err(outcome) => return outcome,
@@ -124,7 +124,7 @@ fn condition_of(sel: &Objects, o: &CustomObject, type_: &str) -> Result<String, 
     }
 }
 
-pub fn condition(obs: &Observation, c: &ConditionCheck) -> CheckOutcome {
+pub(crate) fn condition(obs: &Observation, c: &ConditionCheck) -> CheckOutcome {
     let matching = match objects_of(obs, &c.objects) {
         Ok(o) => o,
         Err(outcome) => return outcome,
@@ -142,7 +142,7 @@ pub fn condition(obs: &Observation, c: &ConditionCheck) -> CheckOutcome {
     )
 }
 
-pub fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
+pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
     let matching = match objects_of(obs, &a.objects) {
         Ok(o) => o,
         Err(outcome) => return outcome,
@@ -182,7 +182,7 @@ pub fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
     }
 }
 
-pub fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
+pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
     let (have, what) = match &c.counted {
         Counted::Objects(sel) => match objects_of(obs, sel) {
             Ok(o) => (o.len(), sel.selector()),
@@ -232,7 +232,7 @@ pub fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
     }
 }
 
-pub fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
+pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
     let matching = match objects_of(obs, &t.objects) {
         Ok(o) => o,
         Err(outcome) => return outcome,

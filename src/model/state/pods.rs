@@ -10,7 +10,7 @@ use super::{capped, CheckOutcome, Phase};
 /// Node roles that mark a control plane (`node-role.kubernetes.io/<role>`).
 const CONTROL_PLANE_ROLES: [&str; 2] = ["control-plane", "master"];
 
-pub fn pod_flags(obs: &Observation, phase: Phase, check: &PodFlagsCheck) -> CheckOutcome {
+pub(crate) fn pod_flags(obs: &Observation, phase: Phase, check: &PodFlagsCheck) -> CheckOutcome {
     let pods = match &obs.apiserver_pods {
         Err(f) => return CheckOutcome::failed("kube-apiserver pods", f),
         Ok(p) => p,

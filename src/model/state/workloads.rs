@@ -9,7 +9,7 @@ use super::{capped, CheckOutcome, Phase, Verdict};
 
 /// Where a workload's rollout stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RolloutStatus {
+pub(crate) enum RolloutStatus {
     Complete,
     /// Still going: what is left (`2/3 updated`).
     InProgress(String),
@@ -20,7 +20,7 @@ pub enum RolloutStatus {
 }
 
 /// `kubectl rollout status`, decided on the fields it reads.
-pub fn rollout_status(kind: WorkloadKind, w: &Workload) -> RolloutStatus {
+pub(crate) fn rollout_status(kind: WorkloadKind, w: &Workload) -> RolloutStatus {
     let Some(r) = &w.rollout else {
         // A snapshot older than the rollout fields: readiness is all there is.
         return if w.desired < 1 {
@@ -128,7 +128,7 @@ fn workloads_of(obs: &Observation, kind: WorkloadKind) -> &Result<Vec<Workload>,
 
 /// The workloads a check selects, or the outcome that replaces the check when a read it
 /// needs failed or did not cover the namespace (found ones still count for detection).
-pub fn select<'a>(
+pub(crate) fn select<'a>(
     obs: &'a Observation,
     check: &WorkloadCheck,
 ) -> (Vec<(WorkloadKind, &'a Workload)>, Option<CheckOutcome>) {
@@ -173,7 +173,7 @@ fn capped_names(names: &[&str]) -> String {
     shown.join(", ")
 }
 
-pub fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -> CheckOutcome {
+pub(crate) fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -> CheckOutcome {
     let (matches, failure) = select(obs, check);
     let lines = |ws: &[(WorkloadKind, &Workload)]| -> Vec<String> {
         ws.iter().map(|(k, w)| show(*k, w)).collect()

@@ -51,13 +51,13 @@ pub(super) struct RawResource {
 }
 
 /// What discovery said: the core versions (`/api`) and the groups (`/apis`), or why not.
-pub(super) struct Discovery {
+pub(super) struct ApiDiscovery {
     core: Option<Result<Vec<String>, ReadFailure>>,
     groups: Option<Result<Vec<Group>, ReadFailure>>,
 }
 
 /// How one custom resource read ends.
-pub(super) enum Resolution {
+pub(super) enum TypeRead {
     Done(Read<Vec<CustomObject>>),
     /// Fetch it at the first of these versions that serves the type.
     Fetch(Vec<String>),
@@ -70,8 +70,8 @@ pub(super) fn bad_discovery(target: &str, e: serde_json::Error) -> ReadFailure {
     )
 }
 
-impl Discovery {
-    pub(super) fn from_answers(answers: &BTreeMap<String, Answer>) -> Discovery {
+impl ApiDiscovery {
+    pub(super) fn from_answers(answers: &BTreeMap<String, Answer>) -> ApiDiscovery {
         let core = answers.get("/api").map(|a| {
             text_of("/api", a).and_then(|text| {
                 serde_json::from_str::<RawApiVersions>(&text)
@@ -95,7 +95,7 @@ impl Discovery {
                     .map_err(|e| bad_discovery("/apis", e))
             })
         });
-        Discovery { core, groups }
+        ApiDiscovery { core, groups }
     }
 
     /// What `kubectl api-versions` prints: every `group/version` (and `v1`), sorted.
@@ -113,37 +113,35 @@ impl Discovery {
     }
 
     /// Settle a custom resource read from the first round, or say which versions to try.
-    pub(super) fn resolve(&self, t: &str, lists: &mut BTreeMap<String, ListAnswer>) -> Resolution {
+    pub(super) fn resolve(&self, t: &str, lists: &mut BTreeMap<String, ListAnswer>) -> TypeRead {
         let Some((plural, group)) = split_type(t) else {
-            return Resolution::Done(Err(no_such_type(t)));
+            return TypeRead::Done(Err(no_such_type(t)));
         };
         let groups = match &self.groups {
             Some(Ok(groups)) => groups,
-            Some(Err(f)) => return Resolution::Done(Err(f.clone())),
+            Some(Err(f)) => return TypeRead::Done(Err(f.clone())),
             None => {
-                return Resolution::Done(Err(ReadFailure::new(
+                return TypeRead::Done(Err(ReadFailure::new(
                     FailureKind::ApiError,
                     "discovery was not read",
                 )))
             }
         };
         let Some(g) = groups.iter().find(|g| g.name == group) else {
-            return Resolution::Done(Err(no_such_type(plural)));
+            return TypeRead::Done(Err(no_such_type(plural)));
         };
         let mut order = vec![g.preferred.clone()];
         order.extend(g.versions.iter().filter(|v| **v != g.preferred).cloned());
         let speculative = speculative_version(group);
         if g.preferred != speculative {
-            return Resolution::Fetch(order);
+            return TypeRead::Fetch(order);
         }
         let target = resource_path(group, speculative, plural);
         match lists.remove(&target) {
             // Not at the preferred version: maybe at another one, as kubectl would find.
-            Some(Ok(Listed::Status(r))) if r.status == 404 => {
-                Resolution::Fetch(order[1..].to_vec())
-            }
-            Some(answer) => Resolution::Done(listed(&target, answer)),
-            None => Resolution::Fetch(order),
+            Some(Ok(Listed::Status(r))) if r.status == 404 => TypeRead::Fetch(order[1..].to_vec()),
+            Some(answer) => TypeRead::Done(listed(&target, answer)),
+            None => TypeRead::Fetch(order),
         }
     }
 

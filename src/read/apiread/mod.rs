@@ -97,7 +97,7 @@ pub fn read_into(
             proxy.stderr()
         ));
     }
-    let discovery = Discovery::from_answers(&answers);
+    let discovery = ApiDiscovery::from_answers(&answers);
     for request in requests {
         match request {
             ReadRequest::ApiGroups => {
@@ -134,7 +134,7 @@ pub fn read_into(
     }
     // Custom resources: most are settled by the first round; the others (another preferred
     // version, or not at the expected version) are resolved in parallel.
-    let resources: Vec<(&String, Resolution)> = requests
+    let resources: Vec<(&String, TypeRead)> = requests
         .iter()
         .filter_map(|r| match r {
             ReadRequest::Resource(t) => Some((t, discovery.resolve(t, &mut lists))),
@@ -149,8 +149,8 @@ pub fn read_into(
                 (
                     t.clone(),
                     s.spawn(move || match resolution {
-                        Resolution::Done(result) => result,
-                        Resolution::Fetch(versions) => discovery.fetch_resource(
+                        TypeRead::Done(result) => result,
+                        TypeRead::Fetch(versions) => discovery.fetch_resource(
                             kubectl,
                             proxy,
                             t,

@@ -127,7 +127,7 @@ fn secrets_and_odd_names_never_become_paths() {
 
 #[test]
 fn api_versions_text_is_what_kubectl_prints() {
-    let d = Discovery::from_answers(&answers(vec![]));
+    let d = ApiDiscovery::from_answers(&answers(vec![]));
     assert_eq!(
         d.api_versions_text().unwrap(),
         "apps/v1\nceph.rook.io/v1\ncert-manager.io/v1\ncert-manager.io/v2\nv1\n"
@@ -142,7 +142,7 @@ fn api_versions_text_is_what_kubectl_prints() {
             r#"{"kind":"Status","reason":"Forbidden","message":"forbidden: User \"x\" cannot get path \"/apis\"","code":403}"#,
         ),
     )]);
-    let f = Discovery::from_answers(&forbidden)
+    let f = ApiDiscovery::from_answers(&forbidden)
         .api_versions_text()
         .unwrap_err();
     assert_eq!(f.kind, FailureKind::Forbidden);
@@ -188,13 +188,13 @@ fn resources_are_settled_by_discovery() {
         ),
         ("/apis/cert-manager.io/v1/certificates", ok(list)),
     ]);
-    let d = Discovery::from_answers(&a);
+    let d = ApiDiscovery::from_answers(&a);
     assert!(
-        matches!(d.resolve("cephclusters.ceph.rook.io", &mut lists(&a)), Resolution::Done(Ok(t)) if t.is_empty())
+        matches!(d.resolve("cephclusters.ceph.rook.io", &mut lists(&a)), TypeRead::Done(Ok(t)) if t.is_empty())
     );
     // Group not served: absent cleanly, whatever the speculative GET said.
     match d.resolve("things.gone.example.com", &mut lists(&a)) {
-        Resolution::Done(Err(f)) => {
+        TypeRead::Done(Err(f)) => {
             assert_eq!(f.kind, FailureKind::NotFound);
             assert_eq!(
                 f.message,
@@ -206,21 +206,21 @@ fn resources_are_settled_by_discovery() {
     // Another preferred version: fetched again there (then the others).
     assert!(matches!(
         d.resolve("certificates.cert-manager.io", &mut lists(&a)),
-        Resolution::Fetch(v) if v == ["v2", "v1"]
+        TypeRead::Fetch(v) if v == ["v2", "v1"]
     ));
     // Group served, type not at v1: the other versions are looked at (none here).
     assert!(
-        matches!(d.resolve("nope.ceph.rook.io", &mut lists(&a)), Resolution::Fetch(v) if v.is_empty())
+        matches!(d.resolve("nope.ceph.rook.io", &mut lists(&a)), TypeRead::Fetch(v) if v.is_empty())
     );
     // A failed discovery fails every custom resource read the same way.
     let broken = answers(vec![(
         "/apis",
         Err(HttpError::TimedOut(std::time::Duration::from_secs(1))),
     )]);
-    let d = Discovery::from_answers(&broken);
+    let d = ApiDiscovery::from_answers(&broken);
     assert!(matches!(
         d.resolve("cephclusters.ceph.rook.io", &mut lists(&broken)),
-        Resolution::Done(Err(f)) if f.kind == FailureKind::Timeout
+        TypeRead::Done(Err(f)) if f.kind == FailureKind::Timeout
     ));
 }
 
@@ -233,9 +233,9 @@ fn a_403_on_a_served_group_stays_forbidden() {
             r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"cephclusters.ceph.rook.io is forbidden: User \"nestor\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope","reason":"Forbidden","details":{"group":"ceph.rook.io","kind":"cephclusters"},"code":403}"#,
         ),
     )]);
-    let d = Discovery::from_answers(&a);
+    let d = ApiDiscovery::from_answers(&a);
     match d.resolve("cephclusters.ceph.rook.io", &mut lists(&a)) {
-        Resolution::Done(Err(f)) => {
+        TypeRead::Done(Err(f)) => {
             assert_eq!(f.kind, FailureKind::Forbidden);
             assert_eq!(f.message, "Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden: User \"nestor\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope");
         }

@@ -9,7 +9,6 @@
 //! kubeconfig needs (cloud SDK variables, `SSH_AUTH_SOCK`, ...): those choose credentials,
 //! never the cluster, and the cluster is pinned on the command line anyway.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Variables removed from every kubectl child's environment, and why.
@@ -103,15 +102,6 @@ fn private_dir(dir: &Path, uid: u32) -> bool {
 fn current_uid() -> u32 {
     // SAFETY: getuid(2) has no preconditions and cannot fail.
     unsafe { libc::getuid() }
-}
-
-/// The names of the removed variables that are set in this process's environment (for `-v`).
-pub fn present() -> Vec<String> {
-    REMOVED
-        .iter()
-        .filter(|v| std::env::var_os(v).is_some_and(|x: OsString| !x.is_empty()))
-        .map(|v| v.to_string())
-        .collect()
 }
 
 #[cfg(test)]

@@ -6,9 +6,8 @@
 //! argv with `-v`. Tool modules only build argv.
 
 pub mod allowlist;
-pub mod hermetic;
-pub mod hostcmd;
-pub use crate::redact;
+pub(crate) mod hermetic;
+pub(crate) use crate::redact;
 mod service;
 
 pub use service::Service;
@@ -30,7 +29,7 @@ pub enum Tool {
 }
 
 impl Tool {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Tool::Kubectl => "kubectl",
             Tool::Limactl => "limactl",
@@ -63,7 +62,7 @@ pub struct Output {
 }
 
 impl Output {
-    pub fn stdout_text(&self) -> String {
+    pub(crate) fn stdout_text(&self) -> String {
         String::from_utf8_lossy(&self.stdout).into_owned()
     }
 }
@@ -95,7 +94,7 @@ pub struct ExecError {
 
 impl ExecError {
     /// The child's stderr (redacted, trimmed), if it ran.
-    pub fn stderr(&self) -> &str {
+    pub(crate) fn stderr(&self) -> &str {
         match &self.failure {
             Failure::TimedOut { stderr, .. }
             | Failure::Signaled { stderr, .. }
@@ -160,7 +159,7 @@ impl Runner {
     }
 
     /// Where the tool is: its `NESTOR_*` override, else `which`.
-    pub fn locate(&self, tool: Tool) -> Result<PathBuf, Failure> {
+    pub(crate) fn locate(&self, tool: Tool) -> Result<PathBuf, Failure> {
         let configured = self
             .overrides
             .iter()
@@ -299,9 +298,9 @@ impl Runner {
     }
 
     /// One `-v` line on stderr (`kubectl-nestor: LINE`), only when verbose.
-    pub fn trace(&self, line: &str) {
+    pub(crate) fn trace(&self, line: &str) {
         if self.verbose {
-            let line = crate::output::render::terminal_safe(&redact::text(line));
+            let line = crate::term::terminal_safe(&redact::text(line));
             let _ = writeln!(std::io::stderr(), "kubectl-nestor: {line}");
         }
     }

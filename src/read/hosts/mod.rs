@@ -6,7 +6,7 @@
 //!
 //! The remote string ssh hands the host's shell is exactly one of SPEC §13's forms:
 //! `['sudo' '-n'] 'WORD' 'WORD'...` and nothing else. `sudo -n` only where the check says
-//! `sudo: true`, never when the ssh user is `root`. The allowlist (`read::exec::hostcmd`)
+//! `sudo: true`, never when the ssh user is `root`. The allowlist (`read::exec::allowlist::hostcmd`)
 //! admits exactly these forms. ssh exits with the remote command's status, or 255 for its
 //! own failure (ssh(1), EXIT STATUS): 255 is a failed read of the host, any other status is
 //! the command's, interpreted with its stdout and stderr (kept apart).
@@ -21,26 +21,28 @@ use std::time::Duration;
 use crate::error::Result;
 use crate::model::catalog::host::CONTROL_PLANE;
 use crate::model::catalog::{Catalog, HostCheck, HostProbe};
-use crate::model::observation::host::HostObservation;
 use crate::model::observation::{FailureKind, ReadFailure};
 use crate::stack::inventory::Inventory;
 
 mod run;
-pub use run::{interpret, read, read_one, ssh_failure, RemoteRun};
+pub(crate) use run::read;
+#[cfg(test)]
+use run::ssh_failure;
+pub use run::{interpret, RemoteRun};
 
 /// `systemctl show --property=`: what the unit checks use.
-pub const UNIT_PROPERTIES: &str = "LoadState,ActiveState,SubState,Result,ExecMainStatus";
+pub(crate) const UNIT_PROPERTIES: &str = "LoadState,ActiveState,SubState,Result,ExecMainStatus";
 /// `find -printf`: mtime (seconds since the epoch), size in bytes, path.
-pub const FIND_FORMAT: &str = "%T@ %s %p\\n";
+pub(crate) const FIND_FORMAT: &str = "%T@ %s %p\\n";
 /// Most ssh connections nestor opens to one host at once: well under OpenSSH's default
 /// `MaxStartups 10:30:100` (docs/host-checks.md has the measurement).
-pub const MAX_SSH_PER_HOST: usize = 4;
+pub(crate) const MAX_SSH_PER_HOST: usize = 4;
 /// ssh's exit status for its own failure (ssh(1)): never the remote command's.
-pub const SSH_FAILED: i32 = 255;
+pub(crate) const SSH_FAILED: i32 = 255;
 
 /// One host to read: how to reach it and the checks of every host layer that names it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct HostJob {
+pub(crate) struct HostJob {
     /// The inventory name (`dirqual1`), used in evidence.
     pub name: String,
     /// `[user@]address`, as passed to ssh.
@@ -54,13 +56,13 @@ pub struct HostJob {
 /// The hosts the stack's host layers need: groups resolved, every host validated (a hostile
 /// inventory value is an error here, before any ssh runs).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct HostPlan {
+pub(crate) struct HostPlan {
     pub groups: BTreeMap<String, std::result::Result<Vec<String>, ReadFailure>>,
     pub jobs: Vec<HostJob>,
 }
 
 /// The host-level layers among `layer_ids`.
-pub fn host_layers<'a>(
+pub(crate) fn host_layers<'a>(
     catalog: &'a Catalog,
     layer_ids: &[String],
 ) -> Vec<&'a crate::model::catalog::Layer> {
@@ -76,7 +78,7 @@ pub fn host_layers<'a>(
 /// the union of its checks. `repo_root` anchors relative key paths (as Ansible does), `home`
 /// expands `~` in them.
 #[allow(clippy::too_many_arguments)]
-pub fn plan(
+pub(crate) fn plan(
     catalog: &Catalog,
     layer_ids: &[String],
     inventory: &Inventory,
@@ -146,7 +148,7 @@ pub fn plan(
 }
 
 /// The words of one check's command, unquoted.
-pub fn command_words(probe: &HostProbe) -> Vec<String> {
+pub(crate) fn command_words(probe: &HostProbe) -> Vec<String> {
     match probe {
         HostProbe::Unit { unit, .. } => vec![
             "systemctl".into(),
@@ -173,13 +175,13 @@ pub fn command_words(probe: &HostProbe) -> Vec<String> {
 }
 
 /// One word for a POSIX shell: single-quoted, a `'` inside written `'\''`.
-pub fn sh_quote(word: &str) -> String {
+pub(crate) fn sh_quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
 }
 
 /// The remote command words (after the destination) of one check: exactly one of SPEC §13's
 /// forms, every word quoted, `sudo -n` first where the check says so and never for `root`.
-pub fn remote_words(check: &HostCheck, user: Option<&str>) -> Vec<String> {
+pub(crate) fn remote_words(check: &HostCheck, user: Option<&str>) -> Vec<String> {
     let mut words = Vec::new();
     if check.sudo && user != Some("root") {
         words.extend([sh_quote("sudo"), sh_quote("-n")]);
@@ -189,15 +191,10 @@ pub fn remote_words(check: &HostCheck, user: Option<&str>) -> Vec<String> {
 }
 
 /// The whole ssh argv of one check of `job`: the connection argv, then its remote words.
-pub fn check_argv(job: &HostJob, check: &HostCheck) -> Vec<String> {
+pub(crate) fn check_argv(job: &HostJob, check: &HostCheck) -> Vec<String> {
     let mut argv = job.ssh_options.clone();
     argv.extend(remote_words(check, job.user.as_deref()));
     argv
-}
-
-/// Hosts not read, for every host layer: `reason` is shown as their evidence.
-pub fn skipped(reason: &str) -> HostObservation {
-    HostObservation::skipped(reason)
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::model::observation::{FailureKind, ReadFailure};
 use crate::read::exec::{ExecError, Failure, Runner, Tool};
 
 /// Read every host of the plan, in parallel; each ssh is bounded by the runner's timeout.
-pub fn read(runner: &Runner, plan: &HostPlan) -> HostObservation {
+pub(crate) fn read(runner: &Runner, plan: &HostPlan) -> HostObservation {
     let mut obs = HostObservation {
         groups: plan.groups.clone(),
         ..HostObservation::default()
@@ -52,7 +52,10 @@ pub struct RemoteRun {
 /// Every check of one host, each its own ssh. When no check reached the host (every ssh
 /// failed: unreachable, refused, host key, timed out), the host is unread, with the first
 /// check's reason; otherwise each check has its own result.
-pub fn read_one(runner: &Runner, job: &HostJob) -> std::result::Result<HostReading, ReadFailure> {
+pub(crate) fn read_one(
+    runner: &Runner,
+    job: &HostJob,
+) -> std::result::Result<HostReading, ReadFailure> {
     let runs = run_checks(runner, job);
     if let Some(Err(first)) = runs.first() {
         if runs.iter().all(|r| r.is_err()) {
@@ -190,7 +193,7 @@ fn names_missing_dir(stderr: &str, dir: &str) -> bool {
 
 /// What a failed ssh means, as a failed read with its hint: unreachable, refused, the host key,
 /// timed out. Never "absent".
-pub fn ssh_failure(e: ExecError, destination: &str) -> ReadFailure {
+pub(crate) fn ssh_failure(e: ExecError, destination: &str) -> ReadFailure {
     let (code, stderr) = match &e.failure {
         Failure::Exit { code, stderr } => (*code, stderr.clone()),
         Failure::TimedOut { after, .. } => {

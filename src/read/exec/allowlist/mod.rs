@@ -9,6 +9,7 @@ use super::Tool;
 mod proxy;
 use proxy::*;
 pub use proxy::{accept_paths_ok, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
+pub mod hostcmd;
 mod ssh;
 use ssh::*;
 pub use ssh::{is_ssh_host, is_ssh_user};

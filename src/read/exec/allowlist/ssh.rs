@@ -33,7 +33,7 @@ pub(super) fn ssh(args: &[String]) -> Result<(), String> {
         ["true"] => Ok(()),
         ["sudo", "-n", "cat", path] | ["cat", path] if is_remote_path(path) => Ok(()),
         // One host check of SPEC §13 per ssh, each word quoted (their own grammar).
-        words => super::super::hostcmd::admits(dest, words),
+        words => super::hostcmd::admits(dest, words),
     }
 }
 

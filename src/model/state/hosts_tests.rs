@@ -86,7 +86,7 @@ fn healthy_everywhere_is_present_with_per_host_evidence() {
         ("dirqual1", Ok(healthy())),
         ("dirqual2", Ok(healthy())),
     ]));
-    assert_eq!(r.state, HostState::Present, "{r:?}");
+    assert_eq!(r.state, State::Present, "{r:?}");
     assert_eq!(
         r.evidence[0],
         "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service succeeded, newest etcd-x.db 3h old, 24.6 MB"
@@ -106,7 +106,7 @@ fn the_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
         ("dirqual1", Ok(phantom)),
         ("dirqual2", Ok(healthy())),
     ]));
-    assert_eq!(r.state, HostState::Degraded);
+    assert_eq!(r.state, State::Degraded);
     assert_eq!(
         r.reason,
         "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service failed (exit-code, status 127), newest etcd-x.db is 9d old (maxAge 26h)"
@@ -125,7 +125,7 @@ fn no_snapshot_at_all_and_an_empty_snapshot_are_degraded() {
         }),
     );
     let r = eval(&obs(vec![("dirqual1", Ok(none))]));
-    assert_eq!(r.state, HostState::Degraded);
+    assert_eq!(r.state, State::Degraded);
     assert!(
         r.reason.contains("no etcd-*.db in /var/lib/etcd-backups"),
         "{}",
@@ -137,7 +137,7 @@ fn no_snapshot_at_all_and_an_empty_snapshot_are_degraded() {
         file(60, 0),
     );
     let r = eval(&obs(vec![("dirqual1", Ok(empty))]));
-    assert_eq!(r.state, HostState::Degraded);
+    assert_eq!(r.state, State::Degraded);
     assert!(r.reason.contains("is 0 B (minSize 1 B)"), "{}", r.reason);
 }
 
@@ -148,7 +148,7 @@ fn the_timer_missing_on_every_host_is_absent_even_with_old_files_left() {
         ("dirqual1", Ok(gone())),
         ("dirqual2", Ok(gone())),
     ]));
-    assert_eq!(r.state, HostState::Absent, "{r:?}");
+    assert_eq!(r.state, State::Absent, "{r:?}");
     assert!(
         r.evidence[0].starts_with(
             "dirqual1: etcd-snapshot.timer not installed, etcd-snapshot.service not installed"
@@ -161,7 +161,7 @@ fn the_timer_missing_on_every_host_is_absent_even_with_old_files_left() {
         ("dirqual1", Ok(gone())),
         ("dirqual2", Ok(healthy())),
     ]));
-    assert_eq!(r.state, HostState::Degraded);
+    assert_eq!(r.state, State::Degraded);
 }
 
 #[test]
@@ -175,14 +175,14 @@ fn an_unreachable_host_is_unknown_never_absent() {
         ("dirqual1", Ok(gone)),
         ("dirqual2", down.clone()),
     ]));
-    assert_eq!(r.state, HostState::Unknown, "{r:?}");
+    assert_eq!(r.state, State::Unknown, "{r:?}");
     assert!(
         r.reason.starts_with("dirqual2: unreachable over ssh"),
         "{}",
         r.reason
     );
     let r = eval(&obs(vec![("dirqual1", Ok(healthy())), ("dirqual2", down)]));
-    assert_eq!(r.state, HostState::Unknown);
+    assert_eq!(r.state, State::Unknown);
     assert_eq!(r.hosts[1].verdict, Verdict::Unknown);
 }
 
@@ -198,7 +198,7 @@ fn sudo_asking_for_a_password_is_unknown() {
         .unwrap()),
     );
     let rep = eval(&obs(vec![("dirqual1", Ok(r))]));
-    assert_eq!(rep.state, HostState::Unknown);
+    assert_eq!(rep.state, State::Unknown);
     assert!(
         rep.reason.contains("sudo asks for a password"),
         "{}",
@@ -211,10 +211,10 @@ fn skipped_or_unresolved_hosts_are_unknown() {
     let r = eval(&HostObservation::skipped("not read: --no-ssh"));
     assert_eq!(
         (r.state, r.reason.as_str()),
-        (HostState::Unknown, "not read: --no-ssh")
+        (State::Unknown, "not read: --no-ssh")
     );
     let r = eval(&HostObservation::default());
-    assert_eq!(r.state, HostState::Unknown);
+    assert_eq!(r.state, State::Unknown);
     assert_eq!(r.reason, "hosts of group `control_plane` not read");
     let r = eval(&obs(vec![]));
     assert_eq!(
@@ -239,11 +239,11 @@ fn sshd_hardening_from_sshd_t() {
         o.hosts.insert("h1".into(), Ok(r));
         evaluate(spec, &o)
     };
-    assert_eq!(with("prohibit-password", "no").state, HostState::Present);
+    assert_eq!(with("prohibit-password", "no").state, State::Present);
     // what `sshd -T` really prints for `PermitRootLogin prohibit-password`
-    assert_eq!(with("without-password", "no").state, HostState::Present);
+    assert_eq!(with("without-password", "no").state, State::Present);
     let bad = with("yes", "no");
-    assert_eq!(bad.state, HostState::Degraded);
+    assert_eq!(bad.state, State::Degraded);
     assert_eq!(
         bad.reason,
         "h1: sshd: permitrootlogin yes (expected no or prohibit-password)"

@@ -15,6 +15,7 @@ use crate::model::catalog::{HostCheck, HostProbe, HostSpec};
 use crate::model::observation::host::{
     HostFact, HostObservation, HostReading, NewestFile, SshdConfig, UnitState,
 };
+use crate::model::state::State;
 
 /// The value of a check, or of all checks on one host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -25,19 +26,10 @@ pub enum Verdict {
     Unknown,
 }
 
-/// The state of a host-level layer (`model::state` turns it into the layer's `State`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HostState {
-    Present,
-    Degraded,
-    Absent,
-    Unknown,
-}
-
 /// A host-level layer's state, with its evidence (one line per host) and per-host detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostLayer {
-    pub state: HostState,
+    pub state: State,
     pub evidence: Vec<String>,
     pub reason: String,
     pub hosts: Vec<HostEvidence>,
@@ -79,7 +71,7 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
         reason,
         hosts,
     };
-    let unknown = |why: String| report(HostState::Unknown, vec![why.clone()], why, Vec::new());
+    let unknown = |why: String| report(State::Unknown, vec![why.clone()], why, Vec::new());
     if let Some(why) = &obs.skipped {
         return unknown(why.clone());
     }
@@ -157,21 +149,21 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
     if !detected {
         return if all_missing {
             let reason = evidence.join("; ");
-            report(HostState::Absent, evidence, reason, per_host)
+            report(State::Absent, evidence, reason, per_host)
         } else {
             let reason = reason_of(Verdict::Unknown);
-            report(HostState::Unknown, evidence, reason, per_host)
+            report(State::Unknown, evidence, reason, per_host)
         };
     }
     if per_host.iter().any(|h| h.verdict == Verdict::False) {
         let reason = reason_of(Verdict::False);
-        report(HostState::Degraded, evidence, reason, per_host)
+        report(State::Degraded, evidence, reason, per_host)
     } else if per_host.iter().any(|h| h.verdict == Verdict::Unknown) {
         let reason = reason_of(Verdict::Unknown);
-        report(HostState::Unknown, evidence, reason, per_host)
+        report(State::Unknown, evidence, reason, per_host)
     } else {
         report(
-            HostState::Present,
+            State::Present,
             evidence,
             "every check true on every host".to_string(),
             per_host,
@@ -361,7 +353,7 @@ fn clean(s: &str) -> String {
 }
 
 /// `0 B`, `512 B`, `24.6 MB` (powers of 1000, as `ls -h --si`).
-pub fn size(bytes: u64) -> String {
+pub(crate) fn size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
     if bytes < 1000 {
         return format!("{bytes} B");
@@ -376,5 +368,5 @@ pub fn size(bytes: u64) -> String {
 }
 
 #[cfg(test)]
-#[path = "host_state_tests.rs"]
+#[path = "hosts_tests.rs"]
 mod tests;

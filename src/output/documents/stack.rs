@@ -1,0 +1,54 @@
+//! The `StackList` (`stack list`) and `Stack` (`stack show`) documents.
+//! Filled by `cmd::stack`; serde field names are the nestor/v1 contract.
+
+use serde::Serialize;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StackList {
+    pub(crate) api_version: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) stacks_dir: String,
+    pub(crate) active: Option<String>,
+    pub(crate) stacks: Vec<StackRow>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StackRow {
+    pub(crate) name: String,
+    pub(crate) file: String,
+    pub(crate) target_kind: Option<&'static str>,
+    pub(crate) kubeconfig: Option<String>,
+    pub(crate) active: bool,
+    pub(crate) error: Option<String>,
+    /// Isolation findings (SPEC §14): a lima stack that would read prod, prod stacks
+    /// sharing an endpoint.
+    pub(crate) warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StackDoc {
+    pub(crate) api_version: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) name: String,
+    pub(crate) file: String,
+    pub(crate) target_kind: &'static str,
+    pub(crate) kubeconfig: Option<String>,
+    pub(crate) kubeconfig_path: Option<String>,
+    pub(crate) endpoint: Option<String>,
+    pub(crate) inventory: String,
+    pub(crate) control_group: Option<String>,
+    pub(crate) admin_conf: String,
+    pub(crate) nodes: Vec<NodeRow>,
+    pub(crate) layers: Vec<String>,
+    pub(crate) catalog: Option<String>,
+    pub(crate) instance_prefix: Option<String>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct NodeRow {
+    pub(crate) name: String,
+    pub(crate) role: &'static str,
+}
