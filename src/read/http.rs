@@ -10,8 +10,8 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::read::wire::Body;
 pub use crate::read::wire::HttpError;
-use crate::read::wire::{read_head, Body};
 
 /// One HTTP answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,7 +101,7 @@ fn io_error(e: std::io::Error, budget: Duration) -> HttpError {
 /// same decoder as the socket reads.
 #[cfg(test)]
 pub(crate) fn parse_response(mut buf: &[u8]) -> Result<Response, HttpError> {
-    let (status, framing) = read_head(&mut buf)?;
+    let (status, framing) = crate::read::wire::read_head(&mut buf)?;
     decode_body(
         status,
         Body::new(buf, framing, u64::MAX),
