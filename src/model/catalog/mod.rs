@@ -9,6 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
@@ -37,6 +39,7 @@ use parse::*;
 mod tests;
 
 const BUILTIN: &str = include_str!("builtin.yaml");
+static BUILTIN_PARSES: AtomicUsize = AtomicUsize::new(0);
 const BUILTIN_NAME: &str = "builtin catalog (src/model/catalog/builtin.yaml)";
 const LAYER_FORMAT_HINT: &str = "a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:`, `host:` (the built-in catalog, src/model/catalog/builtin.yaml, is the example)";
 
@@ -90,14 +93,32 @@ impl fmt::Display for Origin {
 }
 
 impl Catalog {
-    /// The catalog embedded in the binary.
+    /// The catalog embedded in the binary (a copy of the one parse, see [`Catalog::shared`]).
     pub fn builtin() -> Result<Catalog> {
-        let mut c = Catalog {
-            layers: Vec::new(),
-            origins: BTreeMap::new(),
-        };
-        c.overlay_str(BUILTIN, BUILTIN_NAME)?;
-        Ok(c)
+        Catalog::shared().cloned()
+    }
+
+    /// The catalog embedded in the binary, parsed once per process: every command, every
+    /// stack of `preview --all` and every override starts from this one value.
+    pub fn shared() -> Result<&'static Catalog> {
+        static PARSED: OnceLock<Result<Catalog>> = OnceLock::new();
+        PARSED
+            .get_or_init(|| {
+                BUILTIN_PARSES.fetch_add(1, Ordering::Relaxed);
+                let mut c = Catalog {
+                    layers: Vec::new(),
+                    origins: BTreeMap::new(),
+                };
+                c.overlay_str(BUILTIN, BUILTIN_NAME)?;
+                Ok(c)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// How many times this process parsed the built-in catalog (at most once).
+    pub fn builtin_parses() -> usize {
+        BUILTIN_PARSES.load(Ordering::Relaxed)
     }
 
     /// The built-in catalog with a stack's `catalog:` file applied.
@@ -206,7 +227,14 @@ impl Catalog {
                     reads.insert(ReadRequest::Nodes);
                     reads.insert(ReadRequest::ApiServerPods);
                 }
-                _ => {}
+                // Their reads are the workloads and objects below: listed, so a new kind
+                // does not compile until its read is decided here.
+                CheckKind::Workload(_)
+                | CheckKind::Resource(_)
+                | CheckKind::Condition(_)
+                | CheckKind::All(_)
+                | CheckKind::Count(_)
+                | CheckKind::Tolerate(_) => {}
             }
             for w in check.workload_reads() {
                 reads.extend(w.kinds().into_iter().map(WorkloadKind::read_request));

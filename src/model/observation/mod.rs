@@ -108,7 +108,14 @@ impl ReadRequest {
     pub fn group(&self) -> Option<&str> {
         match self {
             ReadRequest::Resource(t) => t.split_once('.').map(|(_, g)| g),
-            _ => None,
+            ReadRequest::Nodes
+            | ReadRequest::ApiGroups
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::DaemonSets
+            | ReadRequest::Deployments
+            | ReadRequest::StatefulSets
+            | ReadRequest::ApiServerPods => None,
         }
     }
 }
@@ -214,7 +221,14 @@ impl Observation {
         match request {
             ReadRequest::DaemonSets => self.daemonsets = read,
             ReadRequest::Deployments => self.deployments = read,
-            _ => self.statefulsets = read,
+            ReadRequest::StatefulSets => self.statefulsets = read,
+            // Returned above: only the three workload reads come in parts.
+            ReadRequest::Nodes
+            | ReadRequest::ApiGroups
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::ApiServerPods
+            | ReadRequest::Resource(_) => {}
         }
         self.workload_scope
             .insert(request.label().to_string(), namespaces.clone());

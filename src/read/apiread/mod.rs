@@ -124,7 +124,10 @@ pub fn read_into(
                 }
             }
             ReadRequest::Resource(_) => {}
-            other => {
+            other @ (ReadRequest::Nodes
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::ApiServerPods) => {
                 let text = builtin_path(other)
                     .map(|p| outcome(&answers, &p))
                     .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "no path")));

@@ -43,7 +43,11 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
             ReadRequest::ApiServerPods => {
                 "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Dkube-apiserver"
             }
-            _ => return None,
+            ReadRequest::ApiGroups
+            | ReadRequest::DaemonSets
+            | ReadRequest::Deployments
+            | ReadRequest::StatefulSets
+            | ReadRequest::Resource(_) => return None,
         }
         .to_string(),
     )
@@ -54,7 +58,15 @@ pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> S
     let plural = match request {
         ReadRequest::DaemonSets => "daemonsets",
         ReadRequest::Deployments => "deployments",
-        _ => "statefulsets",
+        ReadRequest::StatefulSets => "statefulsets",
+        // Not a workload: callers pass workload requests only; the path then names nothing
+        // the proxy admits (its accept-paths list the three workload plurals).
+        ReadRequest::Nodes
+        | ReadRequest::ApiGroups
+        | ReadRequest::Namespaces
+        | ReadRequest::StorageClasses
+        | ReadRequest::ApiServerPods
+        | ReadRequest::Resource(_) => "not-a-workload",
     };
     match namespace.filter(|ns| is_segment(ns)) {
         Some(ns) => format!("/apis/apps/v1/namespaces/{ns}/{plural}"),
