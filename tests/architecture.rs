@@ -23,6 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("stack", &["stack"]),
     ("read", &["read"]),
     ("target", &["target"]),
+    ("session", &["session"]),
     ("cmd", &["cmd"]),
     ("cli", &["cli"]),
 ];

@@ -16,7 +16,8 @@ use crate::output::prompt;
 use crate::output::render;
 use crate::read::exec::Tool;
 use crate::read::fetch::{self, SshFetch};
-use crate::read::kubectl::{cluster_error, Kubectl};
+use crate::read::kubectl::cluster_error;
+use crate::session::Session;
 use crate::stack::endpoint;
 use crate::stack::inventory::Inventory;
 use crate::stack::{TargetKind, Topology};
@@ -194,22 +195,16 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
     // The verification read follows the target policy (SPEC §5): without a prompt the server
     // must be the topology's endpoint before kubectl runs; then kubectl's own reading of the
     // written file must agree, and the read is pinned to it.
-    let resolution = target::Resolution {
-        rule: target::Rule::Topology,
-        path: dest.clone(),
-        notices: vec![],
-    };
-    let resolved = ctx.pinned_target(Some(t), &resolution).inspect_err(|_| {
+    let session = Session::verify(ctx.ground(), t, dest.clone(), false).inspect_err(|_| {
         render::notice(&format!(
             "{} was written but is not verified: the target check refused it",
             dest.display()
         ))
     })?;
-    let kc = &resolved.kc;
-    let kubectl = Kubectl::new(&ctx.runner, &dest, resolved.pin(), &ctx.env);
-    let out = kubectl
+    let out = session
+        .kubectl()
         .run(&["get", "nodes", "-o", "json"])
-        .map_err(|e| cluster_error(e, &kc.server))?;
+        .map_err(|e| cluster_error(e, &session.kc.server))?;
     let found = parse_nodes(&out.stdout_text())?;
     let mut text = field(
         "verified",

@@ -14,9 +14,9 @@ use crate::error::{Error, Exit, Result};
 use crate::model::observation::parse_nodes;
 use crate::output::prompt;
 use crate::output::render;
-use crate::read::kubectl::{cluster_error, Kubectl};
+use crate::read::kubectl::cluster_error;
+use crate::session::Session;
 use crate::stack::{self, edit, schema, TargetKind, Topology, CURRENT};
-use crate::target::{authority, confirm};
 
 pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
     if !schema::is_dns1123_label(name) || name == "current" {
@@ -160,23 +160,11 @@ fn check_kubeconfig(ctx: &Context, t: &Topology) -> Result<Exit> {
     let problem = if path.exists() {
         // The verification read follows the target policy: nestor's pre-check, the declared
         // endpoint (a mismatch is never dialled), kubectl's agreement, then a pinned read.
-        let resolution = crate::target::Resolution {
-            rule: crate::target::Rule::Topology,
-            path: path.clone(),
-            notices: vec![],
-        };
-        let checked = authority::precheck(&path).and_then(|kc| {
-            if t.raw.endpoint.is_some() {
-                confirm::by_endpoint(t, &kc.server, &confirm::Origin::kubeconfig(&resolution))?;
-            }
-            authority::confirm(&ctx.runner, &ctx.env, &path, kc)
-        });
-        match checked {
+        match Session::verify(ctx.ground(), t, path.clone(), true) {
             Err(e) => Some(e.message),
-            Ok(resolved) => {
-                let kc = &resolved.kc;
-                let kubectl = Kubectl::new(&ctx.runner, &path, resolved.pin(), &ctx.env);
-                match kubectl.run(&["get", "nodes", "-o", "json"]) {
+            Ok(session) => {
+                let kc = &session.kc;
+                match session.kubectl().run(&["get", "nodes", "-o", "json"]) {
                     Ok(out) => {
                         match parse_nodes(&out.stdout_text()) {
                             Ok(found) => render::out(&format!(

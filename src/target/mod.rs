@@ -9,42 +9,13 @@ pub mod kubeconfig;
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use crate::env::Environment;
 use crate::error::{Error, Result};
 use crate::stack::{TargetKind, Topology};
 
-/// The rule of SPEC §4 that chose the kubeconfig. Its name ([`Rule::name`]) is the one
-/// vocabulary of every output, text and JSON alike: `flag`, `env`, `topology`, `lima-bench`,
-/// `snapshot`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rule {
-    /// `--kubeconfig FILE`.
-    Flag,
-    /// The `KUBECONFIG` environment variable.
-    Env,
-    /// The topology's `kubeconfig:`.
-    Topology,
-    /// The Lima bench kubeconfig (declared or the harness default).
-    LimaBench,
-    /// A replayed snapshot (`preview --snapshot FILE`): no kubeconfig is read at all.
-    Snapshot,
-}
+pub use crate::model::snapshot::Rule;
 
 impl Rule {
-    /// The rule's name in every output: `flag`, `env`, `topology`, `lima-bench`, `snapshot`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rule::Flag => "flag",
-            Rule::Env => "env",
-            Rule::Topology => "topology",
-            Rule::LimaBench => "lima-bench",
-            Rule::Snapshot => "snapshot",
-        }
-    }
-
     /// Where the rule took the kubeconfig from, for sentences: "rule env (the KUBECONFIG
     /// environment variable)".
     pub fn origin(self) -> &'static str {
@@ -144,23 +115,6 @@ pub fn resolve(
                 None => Err(not_declared(stack.name())),
             }
         }
-    }
-}
-
-/// What confirms `server` as the target of `stack` without asking anyone: `bench` for a lima
-/// stack (its bench kubeconfig is authoritative), `endpoint` when it is the topology's
-/// `endpoint:` (compared normalised); `None` otherwise (no stack, no `endpoint:`, another
-/// server) — the documents then say `confirmedBy: null`.
-pub fn confirmed_by_declaration(stack: Option<&Topology>, server: &str) -> Option<&'static str> {
-    let stack = stack?;
-    match stack.kind() {
-        TargetKind::Lima => Some("bench"),
-        TargetKind::Prod => stack
-            .raw
-            .endpoint
-            .as_ref()
-            .filter(|e| crate::stack::endpoint::same(&e.to_string(), server))
-            .map(|_| "endpoint"),
     }
 }
 

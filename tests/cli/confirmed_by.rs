@@ -1,0 +1,167 @@
+//! Every document's `target.confirmedBy` is the target policy that ran, the same word in every
+//! command (one `Session` decides it): `prompt` after the operator said yes at a terminal,
+//! `endpoint` without a prompt (the kubeconfig's server is the topology's `endpoint:`),
+//! `bench` for a lima stack, `snapshot` for a replay, `null` for a kubeconfig named with no
+//! stack.
+
+use serde_json::Value;
+
+use crate::support::*;
+
+const ENDPOINT: &str = "https://10.67.2.11:6443";
+
+fn json_of(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: stdout {} stderr {}", stdout_of(out), stderr_of(out)))
+}
+
+/// The JSON document on a pseudo-terminal's screen (after the prompt and the echo).
+fn json_on_screen(out: &std::process::Output) -> Value {
+    let screen = stdout_of(out).replace("\r\n", "\n");
+    let start = screen
+        .find("{\n  \"apiVersion\"")
+        .unwrap_or_else(|| panic!("no document on the screen:\n{screen}"));
+    let end = screen.rfind('}').map_or(screen.len(), |i| i + 1);
+    serde_json::from_str(&screen[start..end]).unwrap_or_else(|e| panic!("{e}: screen:\n{screen}"))
+}
+
+fn confirmed(bed: &Bed, args: &[&str]) -> Value {
+    let out = bed.cmd().args(args).output().expect("run");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr_of(&out));
+    json_of(&out)["target"]["confirmedBy"].clone()
+}
+
+fn prompted(bed: &Bed, args: &[&str]) -> Value {
+    let out = bed.pty(args, "y\n", &[]);
+    let screen = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {screen}");
+    assert!(
+        screen.contains("Is this the stack dirqual? [y/N]"),
+        "{args:?}: {screen}"
+    );
+    json_on_screen(&out)["target"]["confirmedBy"].clone()
+}
+
+#[test]
+fn preview_says_prompt_endpoint_bench_or_snapshot() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    assert_eq!(
+        prompted(&bed, &["preview", "--no-color", "-o", "json"]),
+        "prompt"
+    );
+    assert_eq!(
+        confirmed(&bed, &["preview", "--no-input", "-o", "json"]),
+        "endpoint"
+    );
+    let snap = bed.tmp.path().join("dirqual.snapshot.json");
+    let snap = snap.to_str().expect("utf-8");
+    let out = bed
+        .cmd()
+        .args(["discover", "--no-input", "-o", "json", "--save", snap])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(
+        confirmed(
+            &bed,
+            &["preview", "--no-input", "-o", "json", "--snapshot", snap]
+        ),
+        "snapshot"
+    );
+
+    let lima = Bed::new();
+    lima.write_stack("bench", LIMA_BENCH);
+    lima.select("bench");
+    lima.limactl_listing("");
+    lima.kubeconfig(
+        &lima.repo.join("bench/lima/.work/kubeconfig"),
+        "https://127.0.0.1:6443",
+    );
+    lima.kubectl_cluster(&Cluster::dirqual());
+    assert_eq!(confirmed(&lima, &["preview", "-o", "json"]), "bench");
+}
+
+#[test]
+fn discover_says_prompt_endpoint_or_null_for_a_bare_kubeconfig() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    assert_eq!(
+        prompted(&bed, &["discover", "--no-color", "-o", "json"]),
+        "prompt"
+    );
+    assert_eq!(
+        confirmed(&bed, &["discover", "--no-input", "-o", "json"]),
+        "endpoint"
+    );
+    let bare = Bed::new();
+    bare.kubectl_cluster(&Cluster::dirqual());
+    let file = bare.kubeconfig(&bare.home.join("lab.config"), ENDPOINT);
+    let file = file.to_str().expect("utf-8");
+    assert_eq!(
+        confirmed(&bare, &["--kubeconfig", file, "discover", "-o", "json"]),
+        Value::Null
+    );
+}
+
+/// `target` used to say `endpoint` (or null) after a prompt: now the policy that ran.
+#[test]
+fn target_says_prompt_after_a_prompt() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    assert_eq!(
+        prompted(&bed, &["target", "--no-color", "-o", "json"]),
+        "prompt"
+    );
+    assert_eq!(
+        confirmed(&bed, &["target", "--no-input", "-o", "json"]),
+        "endpoint"
+    );
+    let bare = Bed::new();
+    bare.kubectl_cluster(&Cluster::dirqual());
+    let file = bare.kubeconfig(&bare.home.join("lab.config"), ENDPOINT);
+    let file = file.to_str().expect("utf-8");
+    assert_eq!(
+        confirmed(&bare, &["--kubeconfig", file, "target", "-o", "json"]),
+        Value::Null
+    );
+}
+
+#[test]
+fn wait_says_prompt_or_endpoint() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let args = [
+        "wait",
+        "--for",
+        "present",
+        "k8s",
+        "--timeout",
+        "30s",
+        "-o",
+        "json",
+    ];
+    assert_eq!(
+        confirmed(&bed, &[&["--no-input"], &args[..]].concat()),
+        "endpoint"
+    );
+    assert_eq!(
+        prompted(&bed, &[&["--no-color"], &args[..]].concat()),
+        "prompt"
+    );
+}
+
+#[test]
+fn the_fleet_says_endpoint_for_each_prod_stack() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let out = bed
+        .cmd()
+        .args(["preview", "--all", "-o", "json"])
+        .output()
+        .expect("run");
+    let v = json_of(&out);
+    let items = v["items"].as_array().cloned().unwrap_or_default();
+    assert!(!items.is_empty(), "{v}");
+    for item in &items {
+        assert_eq!(
+            item["preview"]["target"]["confirmedBy"], "endpoint",
+            "{item}"
+        );
+    }
+}
