@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::cmd::context::Context;
 use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
+use crate::model::catalog::Workloads;
 use crate::model::observation::host::HostObservation;
 use crate::model::observation::Scope;
 use crate::model::observation::{LimaInstance, Observation, ReadRequest};
@@ -126,17 +127,13 @@ pub fn build(
 ) -> Result<Built> {
     let catalog = crate::model::catalog::catalog_for(stack.catalog_path().as_deref())?;
     let layer_ids = stack.layer_ids();
-    let mut requests = catalog.required_reads(&layer_ids);
-    if !requests.contains(&ReadRequest::Nodes) {
-        // The nodes are always shown, and read for the confirmation.
-        requests.insert(0, ReadRequest::Nodes);
-    }
     // Workloads only in the namespaces the checks name: the same verdicts for a fraction of
-    // the bytes (every deployment of a big cluster weighs megabytes).
-    let scope = Scope {
-        workload_namespaces: catalog.workload_namespaces(&layer_ids),
-        keep: catalog.object_fields(&layer_ids),
-    };
+    // the bytes (every deployment of a big cluster weighs megabytes). The nodes are always
+    // shown, and read for the confirmation.
+    let plan = catalog
+        .read_plan(&layer_ids, Workloads::InTheirNamespaces)
+        .first(ReadRequest::Nodes);
+    let (requests, scope) = (&plan.requests, &plan.scope);
     let reading = match (stack.kind(), snapshot) {
         (TargetKind::Prod, Some(file)) => replay(stack, file)?,
         (TargetKind::Lima, Some(_)) => {
@@ -151,11 +148,11 @@ pub fn build(
         (TargetKind::Prod, None) => {
             // Validated before any process runs: a hostile inventory never reaches ssh.
             let hosts = Hosts::prepare(ctx, stack, &catalog, &layer_ids, no_ssh)?;
-            live_prod(ctx, stack, &requests, &scope, &hosts)?
+            live_prod(ctx, stack, requests, scope, &hosts)?
         }
         (TargetKind::Lima, None) => {
-            let mut reading = live_lima(ctx, stack, &requests, &scope)?;
-            if !crate::read::hosts::host_layers(&catalog, &layer_ids).is_empty() {
+            let mut reading = live_lima(ctx, stack, requests, scope)?;
+            if !plan.host_layers.is_empty() {
                 reading.obs.hosts = HostObservation::skipped(
                     "not read: host-level layers are read on prod stacks only",
                 );

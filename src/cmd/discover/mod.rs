@@ -10,8 +10,8 @@ use serde::Serialize;
 use crate::cmd::context::Context;
 use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
+use crate::model::catalog::Workloads;
 use crate::model::observation::host::HostObservation;
-use crate::model::observation::Scope;
 use crate::model::observation::{Node, Observation, ReadRequest, StorageClass};
 use crate::model::snapshot::{Snapshot, TargetRef};
 use crate::model::state::{self, LayerReport, State};
@@ -120,17 +120,13 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         stack.as_ref().and_then(|s| s.catalog_path()).as_deref(),
     )?;
     let all: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
-    let mut requests = catalog.required_reads(&all);
-    for r in [
+    // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
+    let plan = catalog.read_plan(&all, Workloads::Everywhere).also(&[
         ReadRequest::Nodes,
         ReadRequest::ApiGroups,
         ReadRequest::Namespaces,
         ReadRequest::StorageClasses,
-    ] {
-        if !requests.contains(&r) {
-            requests.push(r);
-        }
-    }
+    ]);
     // A prod stack's declared host-level layers are read too, so that a saved snapshot
     // replays them; only when the cluster is the stack's own (its declared endpoint), and with
     // the inventory validated before any process runs.
@@ -147,15 +143,10 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         }
         _ => Hosts::None,
     };
-    // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
-    let scope = Scope {
-        keep: catalog.object_fields(&all),
-        ..Scope::default()
-    };
     let mut obs = session.read(
         &session.reader(),
-        &requests,
-        &scope,
+        &plan.requests,
+        &plan.scope,
         Some(&|| hosts.read(ctx)),
     )?;
     if obs.hosts.is_empty() {

@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use crate::cmd::context::{parse_duration, parse_wait_timeout, Context};
 use crate::error::{Error, Exit, Result};
-use crate::model::observation::{Observation, ReadRequest, Scope};
+use crate::model::catalog::Workloads;
+use crate::model::observation::{Observation, ReadRequest};
 use crate::model::state::{self, LayerReport, State};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
 use crate::output::report::TargetRef;
@@ -126,15 +127,11 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
             "check host-level layers with `kubectl nestor preview`",
         ));
     }
-    let mut requests = catalog.required_reads(&ids);
-    if !requests.contains(&ReadRequest::Nodes) {
-        // Read every poll: the nodes answer "is the cluster there at all".
-        requests.insert(0, ReadRequest::Nodes);
-    }
-    let scope = Scope {
-        workload_namespaces: catalog.workload_namespaces(&ids),
-        keep: catalog.object_fields(&ids),
-    };
+    // The nodes are read every poll: they answer "is the cluster there at all".
+    let plan = catalog
+        .read_plan(&ids, Workloads::InTheirNamespaces)
+        .first(ReadRequest::Nodes);
+    let (requests, scope) = (&plan.requests, &plan.scope);
     let declared = stack.node_names();
     // The target policy (SPEC §5: the endpoint checked before any kubectl without a prompt,
     // or the prompt, once, before the first poll) and kubectl's own reading of the file;
@@ -156,7 +153,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
             )),
             (Some(session), Some(reader)) => {
                 let read_started = Instant::now();
-                let obs = session.read(reader, &requests, &scope, None)?;
+                let obs = session.read(reader, requests, scope, None)?;
                 ctx.runner.trace(&format!(
                     "wait: poll {polls} read in {:.3}s",
                     read_started.elapsed().as_secs_f64()

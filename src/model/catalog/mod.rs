@@ -31,7 +31,9 @@ pub use check::{
 use scalars::is_dns_label;
 
 pub mod host;
+mod read_plan;
 pub use host::{HostCheck, HostProbe, HostSpec};
+pub use read_plan::{ReadPlan, Workloads};
 
 mod parse;
 use parse::*;
@@ -207,44 +209,8 @@ impl Catalog {
     /// The reads needed to evaluate these layers, deduplicated, cheap built-ins first.
     /// Unknown ids are ignored (the topology validates ids).
     pub fn required_reads(&self, layer_ids: &[String]) -> Vec<ReadRequest> {
-        let mut reads = BTreeSet::new();
-        for check in self.checks(layer_ids) {
-            match check {
-                CheckKind::ApiGroup(_) => {
-                    reads.insert(ReadRequest::ApiGroups);
-                }
-                CheckKind::Namespace(_) => {
-                    reads.insert(ReadRequest::Namespaces);
-                }
-                CheckKind::StorageClass { .. } => {
-                    reads.insert(ReadRequest::StorageClasses);
-                }
-                CheckKind::Nodes(_) => {
-                    reads.insert(ReadRequest::Nodes);
-                }
-                CheckKind::PodFlags(_) => {
-                    // Which nodes are control planes decides whose kube-apiserver must run.
-                    reads.insert(ReadRequest::Nodes);
-                    reads.insert(ReadRequest::ApiServerPods);
-                }
-                // Their reads are the workloads and objects below: listed, so a new kind
-                // does not compile until its read is decided here.
-                CheckKind::Workload(_)
-                | CheckKind::Resource(_)
-                | CheckKind::Condition(_)
-                | CheckKind::All(_)
-                | CheckKind::Count(_)
-                | CheckKind::Tolerate(_) => {}
-            }
-            for w in check.workload_reads() {
-                reads.extend(w.kinds().into_iter().map(WorkloadKind::read_request));
-            }
-            for (objects, _) in check.object_reads() {
-                reads.insert(ReadRequest::ApiGroups);
-                reads.insert(ReadRequest::Resource(objects.resource.clone()));
-            }
-        }
-        reads.into_iter().collect()
+        self.read_plan(layer_ids, Workloads::InTheirNamespaces)
+            .requests
     }
 
     /// For each workload read these layers need, the namespaces their checks name (every
@@ -254,31 +220,17 @@ impl Catalog {
         &self,
         layer_ids: &[String],
     ) -> BTreeMap<ReadRequest, BTreeSet<String>> {
-        let mut out: BTreeMap<ReadRequest, BTreeSet<String>> = BTreeMap::new();
-        for check in self.checks(layer_ids) {
-            for w in check.workload_reads() {
-                for k in w.kinds() {
-                    out.entry(k.read_request())
-                        .or_default()
-                        .insert(w.namespace.clone());
-                }
-            }
-        }
-        out
+        self.read_plan(layer_ids, Workloads::InTheirNamespaces)
+            .scope
+            .workload_namespaces
     }
 
     /// For each custom resource type these layers read, what their checks use of an object:
     /// the typed read keeps exactly this (plus namespace and name), nothing else.
     pub fn object_fields(&self, layer_ids: &[String]) -> BTreeMap<String, BTreeSet<FieldUse>> {
-        let mut out: BTreeMap<String, BTreeSet<FieldUse>> = BTreeMap::new();
-        for check in self.checks(layer_ids) {
-            for (objects, used) in check.object_reads() {
-                out.entry(objects.resource.clone())
-                    .or_default()
-                    .extend(used);
-            }
-        }
-        out
+        self.read_plan(layer_ids, Workloads::InTheirNamespaces)
+            .scope
+            .keep
     }
 
     /// Where a layer was defined: `file:line:column` of its `id:`.

@@ -463,3 +463,37 @@ fn the_builtin_catalog_is_parsed_once_per_process() {
     assert!(std::ptr::eq(first, Catalog::shared().unwrap()));
     assert_eq!(Catalog::builtin_parses(), 1);
 }
+
+#[test]
+fn one_read_plan_holds_the_requests_the_scope_and_the_host_layers() {
+    let c = Catalog::builtin().unwrap();
+    let ids: Vec<String> = ["cni", "ceph", "etcd-backup"].map(String::from).to_vec();
+    let scoped = c.read_plan(&ids, Workloads::InTheirNamespaces);
+    assert_eq!(scoped.requests, c.required_reads(&ids));
+    assert_eq!(
+        scoped.scope.workload_namespaces,
+        c.workload_namespaces(&ids)
+    );
+    assert_eq!(scoped.scope.keep, c.object_fields(&ids));
+    assert!(scoped.scope.keep.contains_key("cephclusters.ceph.rook.io"));
+    assert_eq!(scoped.host_layers, ["etcd-backup"]);
+    assert!(!scoped.requests.contains(&ReadRequest::Nodes));
+    // discover: every namespace, the same fields kept, its extra reads after the checks'.
+    let everywhere = c
+        .read_plan(&ids, Workloads::Everywhere)
+        .also(&[ReadRequest::Nodes, ReadRequest::ApiGroups]);
+    assert!(everywhere.scope.workload_namespaces.is_empty());
+    assert_eq!(everywhere.scope.keep, scoped.scope.keep);
+    assert_eq!(everywhere.requests.last(), Some(&ReadRequest::Nodes));
+    assert_eq!(
+        everywhere
+            .requests
+            .iter()
+            .filter(|r| **r == ReadRequest::ApiGroups)
+            .count(),
+        1
+    );
+    // preview and wait: the nodes first.
+    let first = scoped.first(ReadRequest::Nodes);
+    assert_eq!(first.requests.first(), Some(&ReadRequest::Nodes));
+}
