@@ -85,16 +85,18 @@ fn parse_bounded(s: &str, max_secs: f64, max: &str) -> Result<Duration, String> 
     Ok(Duration::from_secs_f64(secs))
 }
 
-pub struct Context {
+/// One run of nestor: its flags, the captured environment and the process runner. Named
+/// apart from a kubeconfig's contexts, which the same functions handle.
+pub struct Invocation {
     pub global: Global,
     pub env: Environment,
     pub runner: Runner,
 }
 
-impl Context {
-    pub fn new(global: Global, env: Environment) -> Context {
+impl Invocation {
+    pub fn new(global: Global, env: Environment) -> Invocation {
         let runner = Runner::new(&env, global.request_timeout, global.verbose > 0);
-        let ctx = Context {
+        let ctx = Invocation {
             global,
             env,
             runner,
@@ -147,7 +149,7 @@ impl Context {
         Topology::load(&file, &dir.path, &known_layers)
     }
 
-    /// Like [`Context::topology`], but `None` when no stack is named and none can be found
+    /// Like [`Invocation::topology`], but `None` when no stack is named and none can be found
     /// while an explicit kubeconfig is given: commands that work on a bare kubeconfig.
     pub fn optional_topology(&self) -> Result<Option<Topology>> {
         let explicit_stack = self.global.stack.is_some()

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::parse_nodes;
 use crate::output::prompt;
@@ -48,7 +48,7 @@ pub enum KubeconfigCommand {
 }
 
 /// `kubeconfig fetch` for `--stack`, else the active stack.
-pub fn run(ctx: &Context) -> Result<Exit> {
+pub fn run(ctx: &Invocation) -> Result<Exit> {
     let t = ctx.topology(None)?;
     fetch(ctx, &t)
 }
@@ -61,7 +61,7 @@ enum Written {
 }
 
 /// The fetch flow for one stack (also offered by `stack select`).
-pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
+pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     if t.kind() == TargetKind::Lima {
         return Err(Error::input(
             format!(
@@ -267,7 +267,7 @@ fn rewrite(bytes: &[u8], old: &str, new: &str, source: &str) -> Result<Vec<u8>> 
 
 /// Put `bytes` at `dest`: create (0700 parent, 0600 file), leave an identical file alone,
 /// replace a different one only after an interactive yes, keeping a backup.
-fn write(ctx: &Context, dest: &Path, bytes: &[u8]) -> Result<Written> {
+fn write(ctx: &Invocation, dest: &Path, bytes: &[u8]) -> Result<Written> {
     match std::fs::read(dest) {
         Ok(existing) if existing == bytes => Ok(Written::Unchanged),
         Ok(existing) => {

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::cmd::context::{known_layers, Context};
+use crate::cmd::context::{known_layers, Invocation};
 use crate::error::{Error, Exit, Result};
 use crate::model::plan::Outcome;
 use crate::model::state::State;
@@ -73,7 +73,7 @@ struct SharedEndpoint {
     stacks: Vec<String>,
 }
 
-pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
+pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
     if ctx.global.stack.is_some() {
         return Err(Error::input(
             "--all previews every stack of the stacks directory: it takes no --stack",
@@ -105,7 +105,7 @@ pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit>
     }
     let mut global = ctx.global.clone();
     global.no_input = true;
-    let fleet = Context::new(global, env);
+    let fleet = Invocation::new(global, env);
 
     let items = parallel(&files, |file| {
         preview_one(&fleet, &dir.path, file, detailed_exitcode, no_ssh)
@@ -186,7 +186,7 @@ fn parallel<T: Send>(
 }
 
 fn preview_one(
-    ctx: &Context,
+    ctx: &Invocation,
     stacks_dir: &std::path::Path,
     file: &std::path::Path,
     detailed_exitcode: bool,

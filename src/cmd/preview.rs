@@ -4,12 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
+use crate::model::catalog::ReadPlan;
 use crate::model::catalog::Workloads;
 use crate::model::observation::host::HostObservation;
-use crate::model::observation::Scope;
 use crate::model::observation::{LimaInstance, Observation, ReadRequest};
 use crate::model::plan::{self, Plan};
 use crate::model::snapshot::Snapshot;
@@ -69,7 +69,7 @@ struct Reading {
     source: Source,
 }
 
-pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let stack = ctx.topology(None)?;
     if args.save.is_some() {
         if args.snapshot.is_some() {
@@ -120,7 +120,7 @@ pub struct Built {
 /// Read `stack` under the context's target policy (a prompt when interactive, the declared
 /// endpoint otherwise) and build its `Preview`.
 pub fn build(
-    ctx: &Context,
+    ctx: &Invocation,
     stack: &Topology,
     snapshot: Option<&Path>,
     no_ssh: bool,
@@ -133,7 +133,6 @@ pub fn build(
     let plan = catalog
         .read_plan(&layer_ids, Workloads::InTheirNamespaces)
         .first(ReadRequest::Nodes);
-    let (requests, scope) = (&plan.requests, &plan.scope);
     let reading = match (stack.kind(), snapshot) {
         (TargetKind::Prod, Some(file)) => replay(stack, file)?,
         (TargetKind::Lima, Some(_)) => {
@@ -148,10 +147,10 @@ pub fn build(
         (TargetKind::Prod, None) => {
             // Validated before any process runs: a hostile inventory never reaches ssh.
             let hosts = Hosts::prepare(ctx, stack, &catalog, &layer_ids, no_ssh)?;
-            live_prod(ctx, stack, requests, scope, &hosts)?
+            live_prod(ctx, stack, &plan, &hosts)?
         }
         (TargetKind::Lima, None) => {
-            let mut reading = live_lima(ctx, stack, requests, scope)?;
+            let mut reading = live_lima(ctx, stack, &plan)?;
             if !plan.host_layers.is_empty() {
                 reading.obs.hosts = HostObservation::skipped(
                     "not read: host-level layers are read on prod stacks only",
@@ -191,21 +190,15 @@ pub fn build(
 /// Prod, live: the session (resolved, confirmed, pinned), then the reads, the hosts over ssh
 /// in parallel. No result is printed before the confirmation.
 fn live_prod(
-    ctx: &Context,
+    ctx: &Invocation,
     stack: &Topology,
-    requests: &[ReadRequest],
-    scope: &Scope,
+    plan: &ReadPlan,
     hosts: &Hosts,
 ) -> Result<Reading> {
     let Some(session) = Session::open(ctx.ground(), Some(stack), |_| Ok(()))? else {
         return Err(Error::internal("a prod stack always has a target"));
     };
-    let obs = session.read(
-        &session.reader(),
-        requests,
-        scope,
-        Some(&|| hosts.read(ctx)),
-    )?;
+    let obs = session.read(&session.reader(), plan, Some(&|| hosts.read(ctx)))?;
     session.reachable(&obs)?;
     Ok(Reading {
         target: Some(session.target_ref()),
@@ -216,12 +209,7 @@ fn live_prod(
 }
 
 /// Lima, live: limactl and kubectl in parallel; Kubernetes skipped without a bench kubeconfig.
-fn live_lima(
-    ctx: &Context,
-    stack: &Topology,
-    requests: &[ReadRequest],
-    scope: &Scope,
-) -> Result<Reading> {
+fn live_lima(ctx: &Invocation, stack: &Topology, plan: &ReadPlan) -> Result<Reading> {
     let Some(session) = Session::open(ctx.ground(), Some(stack), |_| Ok(()))? else {
         let path = stack.bench_kubeconfig(&ctx.env)?;
         let reason = format!(
@@ -237,7 +225,7 @@ fn live_lima(
     };
     let (vms, kube) = std::thread::scope(|threads| {
         let vms = threads.spawn(|| reader::lima_instances(&ctx.runner));
-        let kube = session.read(&session.reader(), requests, scope, None);
+        let kube = session.read(&session.reader(), plan, None);
         let vms = vms
             .join()
             .unwrap_or_else(|_| Err(Error::internal("the limactl thread panicked")));

@@ -9,7 +9,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::cmd::context::{known_layers, Context};
+use crate::cmd::context::{known_layers, Invocation};
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::parse_nodes;
 use crate::output::prompt;
@@ -18,7 +18,7 @@ use crate::read::kubectl::cluster_error;
 use crate::session::Session;
 use crate::stack::{self, edit, schema, TargetKind, Topology, CURRENT};
 
-pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
+pub fn run(ctx: &Invocation, name: &str) -> Result<Exit> {
     if !schema::is_dns1123_label(name) || name == "current" {
         return Err(Error::input(
             format!("`{name}` is not a stack name"),
@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
 /// An exported `KUBECONFIG` wins over the topology (rule env): selecting a stack does not
 /// change what the next commands read while it is exported, so say so now, not at the next
 /// `preview`'s mismatch. Silent when it already is the stack's own file (`stack env`).
-fn warn_exported_kubeconfig(ctx: &Context, t: &Topology) -> Result<()> {
+fn warn_exported_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<()> {
     let Some(value) = &ctx.env.kubeconfig else {
         return Ok(());
     };
@@ -114,7 +114,7 @@ fn switch_current(stacks: &Path, name: &str) -> Result<()> {
 }
 
 /// Offer to add `kubeconfig: ~/.kube/NAME.config`; the re-loaded topology if it was added.
-fn offer_kubeconfig_line(ctx: &Context, t: &Topology) -> Result<Option<Topology>> {
+fn offer_kubeconfig_line(ctx: &Invocation, t: &Topology) -> Result<Option<Topology>> {
     let name = t.name();
     let line = format!("kubeconfig: ~/.kube/{name}.config");
     let file = t.file.display();
@@ -144,7 +144,7 @@ fn offer_kubeconfig_line(ctx: &Context, t: &Topology) -> Result<Option<Topology>
 
 /// Interactive: when the declared kubeconfig is absent, not a usable kubeconfig, or its
 /// cluster unreachable, offer `kubeconfig fetch`. Otherwise only a notice when it is absent.
-fn check_kubeconfig(ctx: &Context, t: &Topology) -> Result<Exit> {
+fn check_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     let Some(path) = t.declared_kubeconfig(&ctx.env)? else {
         return Ok(Exit::Ok);
     };

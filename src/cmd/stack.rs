@@ -3,7 +3,7 @@
 use clap::Subcommand;
 use serde::Serialize;
 
-use crate::cmd::context::{known_layers, Context};
+use crate::cmd::context::{known_layers, Invocation};
 use crate::error::{Error, Exit, Result};
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
@@ -104,7 +104,7 @@ struct StackRow {
 }
 
 /// Dispatch a `stack` subcommand.
-pub fn run(ctx: &Context, command: &StackCommand) -> Result<Exit> {
+pub fn run(ctx: &Invocation, command: &StackCommand) -> Result<Exit> {
     match command {
         StackCommand::List => list(ctx),
         StackCommand::Show { name } => show(ctx, name.as_deref()),
@@ -113,7 +113,7 @@ pub fn run(ctx: &Context, command: &StackCommand) -> Result<Exit> {
     }
 }
 
-pub fn list(ctx: &Context) -> Result<Exit> {
+pub fn list(ctx: &Invocation) -> Result<Exit> {
     let dir = ctx.stacks_dir()?;
     let active = dir.active_name();
     let mut rows = Vec::new();
@@ -255,7 +255,7 @@ struct NodeRow {
     role: &'static str,
 }
 
-pub fn show(ctx: &Context, name: Option<&str>) -> Result<Exit> {
+pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
     let t = ctx.topology(name)?;
     let kubeconfig_path = match t.kind() {
         TargetKind::Lima => Some(t.bench_kubeconfig(&ctx.env)?),
@@ -352,7 +352,7 @@ pub fn show(ctx: &Context, name: Option<&str>) -> Result<Exit> {
 }
 
 /// `stack env`: the stack's own kubeconfig (topology or lima bench), never the exported one.
-pub fn env(ctx: &Context, name: Option<&str>) -> Result<Exit> {
+pub fn env(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
     let t = ctx.topology(name)?;
     let path = match t.kind() {
         TargetKind::Lima => {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::{parse_nodes, Node};
 use crate::model::snapshot::TargetRef;
@@ -49,7 +49,7 @@ struct TargetDoc {
     nodes: Vec<Node>,
 }
 
-pub fn run(ctx: &Context) -> Result<Exit> {
+pub fn run(ctx: &Invocation) -> Result<Exit> {
     let stack = ctx.optional_topology()?;
     // SPEC §5: without a prompt, a prod stack's endpoint must match before kubectl runs
     // (`target --no-input` is the cheap pre-check of a script: exit 3 on a mismatch); with

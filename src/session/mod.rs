@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::env::Environment;
 use crate::error::{Error, Result};
+use crate::model::catalog::ReadPlan;
 use crate::model::observation::host::HostObservation;
 use crate::model::observation::{Observation, ReadRequest, Scope};
 use crate::model::snapshot::{Confirmation, Snapshot, TargetRef};
@@ -23,7 +24,7 @@ use crate::read::kubectl::Kubectl;
 use crate::read::reader::{self, Reader};
 use crate::stack::{TargetKind, Topology};
 use crate::target::kubeconfig::KubeTarget;
-use crate::target::{self, authority, confirm, Resolution, Rule};
+use crate::target::{self, authority, confirm, Chosen, Rule};
 
 /// What a session is opened from: the process runner, the captured environment, the
 /// `--kubeconfig` flag and whether a prompt is possible.
@@ -38,7 +39,7 @@ pub struct Ground<'r> {
 /// A confirmed, pinned target: every kubectl call of the command goes through [`Session::kubectl`].
 pub struct Session<'r> {
     ground: Ground<'r>,
-    pub resolution: Resolution,
+    pub resolution: Chosen,
     /// What nestor's pre-check and kubectl agree the file names.
     pub kc: KubeTarget,
     kubectl: Kubectl<'r>,
@@ -67,7 +68,7 @@ impl<'r> Session<'r> {
     pub fn open(
         ground: Ground<'r>,
         stack: Option<&Topology>,
-        resolved: impl FnOnce(&Resolution) -> Result<()>,
+        resolved: impl FnOnce(&Chosen) -> Result<()>,
     ) -> Result<Option<Session<'r>>> {
         let resolution = target::resolve(stack, ground.kubeconfig, ground.env)?;
         for n in &resolution.notices {
@@ -105,7 +106,7 @@ impl<'r> Session<'r> {
         } else {
             Confirmation::Unconfirmed
         };
-        let resolution = Resolution {
+        let resolution = Chosen {
             rule: Rule::Topology,
             path,
             notices: vec![],
@@ -118,14 +119,16 @@ impl<'r> Session<'r> {
     fn pinned(
         ground: Ground<'r>,
         stack: Option<&Topology>,
-        resolution: Resolution,
+        resolution: Chosen,
         confirmation: Confirmation,
     ) -> Result<Session<'r>> {
         let kc = authority::precheck(&resolution.path)?;
         match (confirmation, stack) {
-            (Confirmation::Endpoint, Some(stack)) => {
-                confirm::by_endpoint(stack, &kc.server, &confirm::Origin::kubeconfig(&resolution))?
-            }
+            (Confirmation::Endpoint, Some(stack)) => confirm::by_endpoint(
+                stack,
+                &kc.server,
+                &confirm::Provenance::kubeconfig(&resolution),
+            )?,
             (Confirmation::Endpoint, None)
             | (Confirmation::Prompt, _)
             | (Confirmation::Bench, _)
@@ -180,16 +183,16 @@ impl<'r> Session<'r> {
             .and_then(|o| o.nodes.as_ref().ok().cloned())
     }
 
-    /// Run `requests` through `reader` (in parallel with `hosts`, the host-level reads, when
-    /// given) into one observation. The first read reuses the prompt's nodes. A failed read
-    /// is data; only a missing tool or a refused argv is an error.
+    /// Run `plan`'s kube reads through `reader` (in parallel with `hosts`, the host-level
+    /// reads, when given) into one observation. The first read reuses the prompt's nodes. A
+    /// failed read is data; only a missing tool or a refused argv is an error.
     pub fn read(
         &self,
         reader: &Reader,
-        requests: &[ReadRequest],
-        scope: &Scope,
+        plan: &ReadPlan,
         hosts: Option<&(dyn Fn() -> HostObservation + Sync)>,
     ) -> Result<Observation> {
+        let (requests, scope) = (&plan.requests, &plan.scope);
         let mut obs = self
             .seen
             .borrow_mut()
@@ -245,7 +248,7 @@ pub fn replay(stack: &Topology, file: &Path) -> Result<(Snapshot, TargetRef)> {
     confirm::by_endpoint(
         stack,
         &snap.target.endpoint,
-        &confirm::Origin::snapshot(file),
+        &confirm::Provenance::snapshot(file),
     )?;
     let target = TargetRef {
         rule: Some(Rule::Snapshot),
@@ -268,7 +271,7 @@ pub fn is_declared_endpoint(stack: &Topology, server: &str) -> bool {
 }
 
 /// An error for a command that needs a cluster when there is none.
-pub fn no_bench(resolution: &Resolution, what: &str) -> Error {
+pub fn no_bench(resolution: &Chosen, what: &str) -> Error {
     Error::input(
         format!(
             "bench kubeconfig {} does not exist: {what}",

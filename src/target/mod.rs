@@ -47,7 +47,7 @@ impl Rule {
 
 /// The chosen kubeconfig file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolution {
+pub struct Chosen {
     pub rule: Rule,
     pub path: PathBuf,
     /// Things the operator should know (an ignored KUBECONFIG, ...), printed on stderr.
@@ -55,15 +55,11 @@ pub struct Resolution {
 }
 
 /// Apply SPEC §4. `stack` is `None` for commands that work on a bare kubeconfig (discover).
-pub fn resolve(
-    stack: Option<&Topology>,
-    flag: Option<&Path>,
-    env: &Environment,
-) -> Result<Resolution> {
+pub fn resolve(stack: Option<&Topology>, flag: Option<&Path>, env: &Environment) -> Result<Chosen> {
     let explicit = explicit_choice(flag, env);
     let Some(stack) = stack else {
         return match explicit {
-            Some((rule, value)) => Ok(Resolution {
+            Some((rule, value)) => Ok(Chosen {
                 rule,
                 path: single_file(&value, rule, None, env)?,
                 notices: vec![],
@@ -92,7 +88,7 @@ pub fn resolve(
                     ));
                 }
             }
-            Ok(Resolution {
+            Ok(Chosen {
                 rule: Rule::LimaBench,
                 path: bench,
                 notices,
@@ -100,14 +96,14 @@ pub fn resolve(
         }
         TargetKind::Prod => {
             if let Some((rule, value)) = explicit {
-                return Ok(Resolution {
+                return Ok(Chosen {
                     rule,
                     path: single_file(&value, rule, Some(stack.name()), env)?,
                     notices: vec![],
                 });
             }
             match stack.declared_kubeconfig(env)? {
-                Some(path) => Ok(Resolution {
+                Some(path) => Ok(Chosen {
                     rule: Rule::Topology,
                     path,
                     notices: vec![],

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
 use crate::model::catalog::Workloads;
@@ -69,7 +69,7 @@ struct Discovery {
     layers: Vec<LayerReport>,
 }
 
-pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     if let Some(name) = &args.name {
         if !schema::is_dns1123_label(name) || name == "current" {
             return Err(Error::input(
@@ -143,12 +143,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         }
         _ => Hosts::None,
     };
-    let mut obs = session.read(
-        &session.reader(),
-        &plan.requests,
-        &plan.scope,
-        Some(&|| hosts.read(ctx)),
-    )?;
+    let mut obs = session.read(&session.reader(), &plan, Some(&|| hosts.read(ctx)))?;
     if obs.hosts.is_empty() {
         // No stack's hosts were read: say so, rather than "group not read".
         obs.hosts = HostObservation::skipped(

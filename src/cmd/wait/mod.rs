@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::cmd::context::{parse_duration, parse_wait_timeout, Context};
+use crate::cmd::context::{parse_duration, parse_wait_timeout, Invocation};
 use crate::error::{Error, Exit, Result};
 use crate::model::catalog::Workloads;
 use crate::model::observation::{Observation, ReadRequest};
@@ -99,7 +99,7 @@ fn condition_name(c: WaitFor) -> &'static str {
     }
 }
 
-pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let stack = ctx.topology(None)?;
     let catalog = crate::model::catalog::catalog_for(stack.catalog_path().as_deref())?;
     let mut ids: Vec<String> = vec![];
@@ -131,7 +131,6 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     let plan = catalog
         .read_plan(&ids, Workloads::InTheirNamespaces)
         .first(ReadRequest::Nodes);
-    let (requests, scope) = (&plan.requests, &plan.scope);
     let declared = stack.node_names();
     // The target policy (SPEC §5: the endpoint checked before any kubectl without a prompt,
     // or the prompt, once, before the first poll) and kubectl's own reading of the file;
@@ -153,7 +152,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
             )),
             (Some(session), Some(reader)) => {
                 let read_started = Instant::now();
-                let obs = session.read(reader, requests, scope, None)?;
+                let obs = session.read(reader, &plan, None)?;
                 ctx.runner.trace(&format!(
                     "wait: poll {polls} read in {:.3}s",
                     read_started.elapsed().as_secs_f64()
