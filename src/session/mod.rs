@@ -135,12 +135,17 @@ impl<'r> Session<'r> {
             | (Confirmation::Snapshot, _)
             | (Confirmation::Unconfirmed, _) => {}
         }
-        let resolved = authority::confirm(ground.runner, ground.env, &resolution.path, kc)?;
-        let kubectl = Kubectl::new(ground.runner, &resolution.path, resolved.pin(), ground.env);
+        let kc = authority::confirm(ground.runner, ground.env, &resolution.path, kc)?;
+        let kubectl = Kubectl::new(
+            ground.runner,
+            &resolution.path,
+            authority::pin_of(&kc),
+            ground.env,
+        );
         Ok(Session {
             ground,
             resolution,
-            kc: resolved.kc,
+            kc,
             kubectl,
             confirmation,
             seen: RefCell::new(None),

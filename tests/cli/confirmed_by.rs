@@ -165,3 +165,40 @@ fn the_fleet_says_endpoint_for_each_prod_stack() {
         );
     }
 }
+
+/// `stack select`'s verification read has no document: the policy that ran shows in what was
+/// dialled. With a declared `endpoint:` the kubeconfig's server must be it BEFORE kubectl
+/// runs (a mismatch is never dialled, and the fetch is offered); when it is, the nodes are read.
+#[test]
+fn stack_select_verifies_by_the_declared_endpoint_before_dialling() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.kubeconfig(
+        &bed.home.join(".kube/dirqual.config"),
+        "https://10.99.0.1:6443",
+    );
+    bed.kubectl_serving_nodes(NODES_DIRQUAL);
+    let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "n\n", &[]);
+    let text = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("target mismatch for stack dirqual"), "{text}");
+    assert!(
+        text.contains("Fetch it now with kubectl nestor kubeconfig fetch? [y/N]"),
+        "{text}"
+    );
+    assert!(
+        bed.calls("kubectl").is_empty(),
+        "{:?}",
+        bed.calls("kubectl")
+    );
+
+    bed.kubeconfig(&bed.home.join(".kube/dirqual.config"), ENDPOINT);
+    let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "", &[]);
+    let text = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("cluster https://10.67.2.11:6443 reachable through"),
+        "{text}"
+    );
+    assert_eq!(bed.reads().len(), 1, "{:?}", bed.reads());
+}
