@@ -198,16 +198,14 @@ impl<'r> Session<'r> {
         hosts: Option<&(dyn Fn() -> HostObservation + Sync)>,
     ) -> Result<Observation> {
         let (requests, scope) = (&plan.requests, &plan.scope);
-        let mut obs = self
-            .seen
-            .borrow_mut()
-            .take()
-            .unwrap_or_else(|| Observation::skipped("not read"));
-        let done: BTreeSet<ReadRequest> = if obs.nodes.is_ok() {
-            [ReadRequest::Nodes].into_iter().collect()
-        } else {
-            BTreeSet::new()
+        // The nodes the prompt read (or failed to read: that failure is the answer) are not
+        // read again.
+        let seen = self.seen.borrow_mut().take();
+        let done: BTreeSet<ReadRequest> = match seen {
+            Some(_) => [ReadRequest::Nodes].into_iter().collect(),
+            None => BTreeSet::new(),
         };
+        let mut obs = seen.unwrap_or_else(|| Observation::skipped("not read"));
         let remaining = reader::remaining(requests, &done);
         let Some(hosts) = hosts else {
             reader.read_into(&remaining, scope, &mut obs)?;
