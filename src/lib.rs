@@ -7,6 +7,7 @@
 //! - `cli`: argv to exit code (clap, dispatch).
 //! - `cmd`: one file per subcommand, orchestration only; `cmd::context` is the validated
 //!   configuration every command starts from.
+//! - `session`: the one target policy; every command's pinned kubectl and reads.
 //! - `target`: which kubeconfig a command reads and why.
 //! - `read`: everything that touches the outside: `read::exec` (the only spawner, behind
 //!   the allowlist), kubectl, the proxy and its HTTP client, limactl, ssh.
@@ -20,6 +21,7 @@
 
 pub mod cli;
 pub(crate) mod cmd;
+pub(crate) mod session;
 pub mod target;
 
 pub mod read;

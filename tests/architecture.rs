@@ -28,6 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("stack", &["stack"]),
     ("read", &["read"]),
     ("target", &["target"]),
+    ("session", &["session"]),
     ("cmd", &["cmd"]),
     ("cli", &["cli"]),
 ];

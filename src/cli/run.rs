@@ -9,7 +9,7 @@ use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::{Cli, Command};
 use crate::cmd;
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::cmd::fetch::KubeconfigCommand;
 use crate::env::Environment;
 use crate::error::{Exit, Result};
@@ -98,8 +98,9 @@ fn report_usage(at_start: Option<crate::usage::Usage>) {
 }
 
 fn dispatch(cli: Cli) -> Result<Exit> {
-    let ctx =
-        || -> Result<Context> { Ok(Context::new(cli.global.clone(), Environment::capture()?)) };
+    let ctx = || -> Result<Invocation> {
+        Ok(Invocation::new(cli.global.clone(), Environment::capture()?))
+    };
     match &cli.command {
         Command::Completion { shell } => cmd::completion::run(*shell, Cli::command()),
         Command::Version => cmd::version::run(cli.global.output),

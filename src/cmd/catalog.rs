@@ -4,7 +4,7 @@
 
 use clap::Subcommand;
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::catalog::host::{HostCheck, HostProbe};
 use crate::model::catalog::{self, Catalog, Check, Layer};
@@ -127,7 +127,7 @@ fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
 
 /// The catalog of `--stack` (or the active stack); the built-in one, with a notice, when no
 /// stack is named and none can be found.
-fn load(ctx: &Context) -> Result<(Catalog, Source)> {
+fn load(ctx: &Invocation) -> Result<(Catalog, Source)> {
     let explicit = ctx.global.stack.is_some()
         || ctx.global.stacks_dir.is_some()
         || ctx.env.stacks_dir.is_some();
@@ -158,7 +158,7 @@ fn load(ctx: &Context) -> Result<(Catalog, Source)> {
 }
 
 /// Dispatch a `catalog` subcommand.
-pub fn run(ctx: &Context, command: &CatalogCommand) -> Result<Exit> {
+pub fn run(ctx: &Invocation, command: &CatalogCommand) -> Result<Exit> {
     let (catalog, source) = load(ctx)?;
     match command {
         CatalogCommand::List => list(ctx, &catalog, source),
@@ -166,7 +166,7 @@ pub fn run(ctx: &Context, command: &CatalogCommand) -> Result<Exit> {
     }
 }
 
-fn list(ctx: &Context, catalog: &Catalog, source: Source) -> Result<Exit> {
+fn list(ctx: &Invocation, catalog: &Catalog, source: Source) -> Result<Exit> {
     if ctx.format() != Format::Text {
         let doc = CatalogDoc {
             api_version: API_VERSION,
@@ -201,7 +201,7 @@ fn list(ctx: &Context, catalog: &Catalog, source: Source) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-fn show(ctx: &Context, catalog: &Catalog, source: Source, id: &str) -> Result<Exit> {
+fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result<Exit> {
     let Some(layer) = catalog.get(id) else {
         let ids = catalog.ids();
         let suggestion = crate::suggest::nearest(id, ids.iter().copied())

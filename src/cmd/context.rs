@@ -62,16 +62,18 @@ pub fn parse_wait_timeout(s: &str) -> Result<Duration, String> {
     crate::duration::parse_flag(s, Duration::from_secs(86_400))
 }
 
-pub struct Context {
+/// One run of nestor: its flags, the captured environment and the process runner. Named
+/// apart from a kubeconfig's contexts, which the same functions handle.
+pub struct Invocation {
     pub global: Global,
     pub env: Environment,
     pub runner: Runner,
 }
 
-impl Context {
-    pub fn new(global: Global, env: Environment) -> Context {
+impl Invocation {
+    pub fn new(global: Global, env: Environment) -> Invocation {
         let runner = Runner::new(&env, global.request_timeout, global.verbose > 0);
-        let ctx = Context {
+        let ctx = Invocation {
             global,
             env,
             runner,
@@ -124,7 +126,7 @@ impl Context {
         Topology::load(&file, &dir.path, &known_layers)
     }
 
-    /// Like [`Context::topology`], but `None` when no stack is named and none can be found
+    /// Like [`Invocation::topology`], but `None` when no stack is named and none can be found
     /// while an explicit kubeconfig is given: commands that work on a bare kubeconfig.
     pub fn optional_topology(&self) -> Result<Option<Topology>> {
         let explicit_stack = self.global.stack.is_some()
@@ -138,38 +140,15 @@ impl Context {
         }
     }
 
-    /// The target kubeconfig of `stack` (SPEC §4), its notices (an ignored KUBECONFIG, ...)
-    /// printed on stderr.
-    pub fn resolve_target(&self, stack: Option<&Topology>) -> Result<crate::target::Resolution> {
-        let resolution =
-            crate::target::resolve(stack, self.global.kubeconfig.as_deref(), &self.env)?;
-        for n in &resolution.notices {
-            crate::output::render::notice(n);
+    /// What every session is opened from: the runner, the environment, `--kubeconfig`,
+    /// whether a prompt is possible. The target policy itself is `crate::session`'s.
+    pub fn ground(&self) -> crate::session::Ground<'_> {
+        crate::session::Ground {
+            runner: &self.runner,
+            env: &self.env,
+            kubeconfig: self.global.kubeconfig.as_deref(),
+            interactive: self.interactive(),
         }
-        if let Some(stack) = stack {
-            // The bench never reads prod (SPEC §14), whatever the command.
-            crate::target::isolation::check_lima(stack, &resolution.path, &self.env)?;
-        }
-        Ok(resolution)
-    }
-
-    /// SPEC §4-§5 up to the first cluster read: nestor's pre-check of the chosen file; for a
-    /// prod stack without a prompt, the endpoint rule (before any kubectl runs, so a wrong
-    /// target is never dialled); then kubectl's own reading, which must agree. Every kubectl
-    /// call after this one is pinned to the result.
-    pub fn pinned_target(
-        &self,
-        stack: Option<&Topology>,
-        resolution: &crate::target::Resolution,
-    ) -> Result<crate::target::authority::Resolved> {
-        use crate::target::{authority, confirm};
-        let kc = authority::precheck(&resolution.path)?;
-        if let Some(s) = stack.filter(|s| s.kind() == crate::stack::TargetKind::Prod) {
-            if !self.interactive() {
-                confirm::by_endpoint(s, &kc.server, &confirm::Origin::kubeconfig(resolution))?;
-            }
-        }
-        authority::confirm(&self.runner, &self.env, &resolution.path, kc)
     }
 
     fn no_active_stack(&self) -> bool {

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::diff as obsdiff;
 use crate::model::observation::Observation;
@@ -52,7 +52,7 @@ struct Loaded {
     obs: Observation,
 }
 
-pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let (a, b, force) = (args.a.as_str(), args.b.as_str(), args.force);
     if a == "-" && b == "-" {
         return Err(Error::input(
@@ -159,7 +159,7 @@ fn different_endpoints(a: &str, b: &str) -> Error {
 /// --force, a non-interactive read whose endpoint differs from the file's is refused before
 /// any read: the stack's declared endpoint is known.
 fn read_live(
-    ctx: &Context,
+    ctx: &Invocation,
     stack: &Topology,
     file_endpoint: Option<&str>,
     force: bool,

@@ -9,14 +9,15 @@
 
 use std::path::Path;
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::parse_nodes;
 use crate::output::prompt;
 use crate::output::render;
 use crate::read::admin_conf::{self, SshFetch};
 use crate::read::exec::Tool;
-use crate::read::kubectl::{cluster_error, Kubectl};
+use crate::read::kubectl::cluster_error;
+use crate::session::Session;
 use crate::stack::endpoint;
 use crate::stack::inventory::Inventory;
 use crate::stack::{TargetKind, Topology};
@@ -47,7 +48,7 @@ pub enum KubeconfigCommand {
 }
 
 /// `kubeconfig fetch` for `--stack`, else the active stack.
-pub fn run(ctx: &Context) -> Result<Exit> {
+pub fn run(ctx: &Invocation) -> Result<Exit> {
     let t = ctx.topology(None)?;
     fetch(ctx, &t)
 }
@@ -60,7 +61,7 @@ enum Written {
 }
 
 /// The fetch flow for one stack (also offered by `stack select`).
-pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
+pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     if t.kind() == TargetKind::Lima {
         return Err(Error::input(
             format!(
@@ -194,22 +195,16 @@ pub fn fetch(ctx: &Context, t: &Topology) -> Result<Exit> {
     // The verification read follows the target policy (SPEC §5): without a prompt the server
     // must be the topology's endpoint before kubectl runs; then kubectl's own reading of the
     // written file must agree, and the read is pinned to it.
-    let resolution = target::Resolution {
-        rule: target::Rule::Topology,
-        path: dest.clone(),
-        notices: vec![],
-    };
-    let resolved = ctx.pinned_target(Some(t), &resolution).inspect_err(|_| {
+    let session = Session::verify(ctx.ground(), t, dest.clone(), false).inspect_err(|_| {
         render::notice(&format!(
             "{} was written but is not verified: the target check refused it",
             dest.display()
         ))
     })?;
-    let kc = &resolved.kc;
-    let kubectl = Kubectl::new(&ctx.runner, &dest, resolved.pin(), &ctx.env);
-    let out = kubectl
+    let out = session
+        .kubectl()
         .run(&["get", "nodes", "-o", "json"])
-        .map_err(|e| cluster_error(e, &kc.server))?;
+        .map_err(|e| cluster_error(e, &session.kc.server))?;
     let found = parse_nodes(&out.stdout_text())?;
     let mut text = field(
         "verified",
@@ -272,7 +267,7 @@ fn rewrite(bytes: &[u8], old: &str, new: &str, source: &str) -> Result<Vec<u8>> 
 
 /// Put `bytes` at `dest`: create (0700 parent, 0600 file), leave an identical file alone,
 /// replace a different one only after an interactive yes, keeping a backup.
-fn write(ctx: &Context, dest: &Path, bytes: &[u8]) -> Result<Written> {
+fn write(ctx: &Invocation, dest: &Path, bytes: &[u8]) -> Result<Written> {
     match std::fs::read(dest) {
         Ok(existing) if existing == bytes => Ok(Written::Unchanged),
         Ok(existing) => {

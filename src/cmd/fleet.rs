@@ -5,7 +5,7 @@
 //! `PreviewList` of each stack's `Preview` document or its error. One stack's failure never
 //! hides the others: it is that stack's line, and the exit code is the worst outcome.
 
-use crate::cmd::context::{known_layers, Context};
+use crate::cmd::context::{known_layers, Invocation};
 use crate::error::{Error, Exit, Result};
 use crate::model::plan::Outcome;
 use crate::model::state::State;
@@ -19,7 +19,7 @@ use crate::target::isolation;
 /// dispatcher's) and a few threads; ten stacks fit in one round.
 pub const MAX_PARALLEL: usize = 16;
 
-pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
+pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
     if ctx.global.stack.is_some() {
         return Err(Error::input(
             "--all previews every stack of the stacks directory: it takes no --stack",
@@ -51,7 +51,7 @@ pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit>
     }
     let mut global = ctx.global.clone();
     global.no_input = true;
-    let fleet = Context::new(global, env);
+    let fleet = Invocation::new(global, env);
 
     let items: Vec<Item> = crate::pool::map(&files, MAX_PARALLEL, |file| {
         preview_one(&fleet, &dir.path, file, detailed_exitcode, no_ssh)
@@ -106,7 +106,7 @@ pub fn run(ctx: &Context, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit>
 }
 
 fn preview_one(
-    ctx: &Context,
+    ctx: &Invocation,
     stacks_dir: &std::path::Path,
     file: &std::path::Path,
     detailed_exitcode: bool,

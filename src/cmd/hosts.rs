@@ -1,7 +1,7 @@
 //! The host-level part of `preview` (SPEC §13): which hosts to read (before any process runs,
 //! so a hostile inventory is refused before the first ssh), then the reads themselves.
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::error::Result;
 use crate::model::catalog::Catalog;
 use crate::model::observation::host::HostObservation;
@@ -22,7 +22,7 @@ pub enum Hosts {
 impl Hosts {
     /// Decide from the stack: `--no-ssh`, no inventory file, or the validated plan.
     pub fn prepare(
-        ctx: &Context,
+        ctx: &Invocation,
         stack: &Topology,
         catalog: &Catalog,
         layer_ids: &[String],
@@ -60,7 +60,7 @@ impl Hosts {
     }
 
     /// Read them (one ssh per check, hosts and checks in parallel), or say why not.
-    pub fn read(&self, ctx: &Context) -> HostObservation {
+    pub fn read(&self, ctx: &Invocation) -> HostObservation {
         match self {
             Hosts::None => HostObservation::default(),
             Hosts::Skipped(why) => HostObservation::skipped(why.clone()),

@@ -4,23 +4,22 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
+use crate::model::catalog::ReadPlan;
+use crate::model::catalog::Workloads;
 use crate::model::observation::host::HostObservation;
-use crate::model::observation::Scope;
 use crate::model::observation::{LimaInstance, Observation, ReadRequest};
 use crate::model::plan::{self, Plan};
 use crate::model::snapshot::Snapshot;
 use crate::model::state;
-use crate::output::prompt;
 use crate::output::render::Format;
 use crate::output::render::{self, Paint};
 use crate::output::report::{self, Preview, Real, Source, StackRef, TargetRef};
-use crate::read::kubectl::Kubectl;
-use crate::read::reader::{self, Reader};
+use crate::read::reader;
+use crate::session::{self, Session};
 use crate::stack::{TargetKind, Topology};
-use crate::target::{confirm, kubeconfig, Resolution, Rule};
 
 /// `preview --help` examples, in kubectl's style.
 pub const EXAMPLES: &str = "\
@@ -70,7 +69,7 @@ struct Reading {
     source: Source,
 }
 
-pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let stack = ctx.topology(None)?;
     if args.save.is_some() {
         if args.snapshot.is_some() {
@@ -121,24 +120,19 @@ pub struct Built {
 /// Read `stack` under the context's target policy (a prompt when interactive, the declared
 /// endpoint otherwise) and build its `Preview`.
 pub fn build(
-    ctx: &Context,
+    ctx: &Invocation,
     stack: &Topology,
     snapshot: Option<&Path>,
     no_ssh: bool,
 ) -> Result<Built> {
     let catalog = crate::model::catalog::catalog_for(stack.catalog_path().as_deref())?;
     let layer_ids = stack.layer_ids();
-    let mut requests = catalog.required_reads(&layer_ids);
-    if !requests.contains(&ReadRequest::Nodes) {
-        // The nodes are always shown, and read for the confirmation.
-        requests.insert(0, ReadRequest::Nodes);
-    }
     // Workloads only in the namespaces the checks name: the same verdicts for a fraction of
-    // the bytes (every deployment of a big cluster weighs megabytes).
-    let scope = Scope {
-        workload_namespaces: catalog.workload_namespaces(&layer_ids),
-        keep: catalog.object_fields(&layer_ids),
-    };
+    // the bytes (every deployment of a big cluster weighs megabytes). The nodes are always
+    // shown, and read for the confirmation.
+    let plan = catalog
+        .read_plan(&layer_ids, Workloads::InTheirNamespaces)
+        .first(ReadRequest::Nodes);
     let reading = match (stack.kind(), snapshot) {
         (TargetKind::Prod, Some(file)) => replay(stack, file)?,
         (TargetKind::Lima, Some(_)) => {
@@ -153,11 +147,11 @@ pub fn build(
         (TargetKind::Prod, None) => {
             // Validated before any process runs: a hostile inventory never reaches ssh.
             let hosts = Hosts::prepare(ctx, stack, &catalog, &layer_ids, no_ssh)?;
-            live_prod(ctx, stack, &requests, &scope, &hosts)?
+            live_prod(ctx, stack, &plan, &hosts)?
         }
         (TargetKind::Lima, None) => {
-            let mut reading = live_lima(ctx, stack, &requests, &scope)?;
-            if !crate::read::hosts::host_layers(&catalog, &layer_ids).is_empty() {
+            let mut reading = live_lima(ctx, stack, &plan)?;
+            if !plan.host_layers.is_empty() {
                 reading.obs.hosts = HostObservation::skipped(
                     "not read: host-level layers are read on prod stacks only",
                 );
@@ -193,159 +187,63 @@ pub fn build(
     })
 }
 
-pub fn target_ref(
-    resolution: &Resolution,
-    kc: &kubeconfig::KubeTarget,
-    confirmed_by: &'static str,
-) -> TargetRef {
-    TargetRef {
-        rule: resolution.rule.name().to_string(),
-        kubeconfig: resolution.path.display().to_string(),
-        context: kc.context.clone(),
-        endpoint: kc.server.clone(),
-        confirmed_by: Some(confirmed_by.to_string()),
-    }
-}
-
-/// Prod, live: resolve, confirm, then read. No result is printed before the confirmation.
+/// Prod, live: the session (resolved, confirmed, pinned), then the reads, the hosts over ssh
+/// in parallel. No result is printed before the confirmation.
 fn live_prod(
-    ctx: &Context,
+    ctx: &Invocation,
     stack: &Topology,
-    requests: &[ReadRequest],
-    scope: &Scope,
+    plan: &ReadPlan,
     hosts: &Hosts,
 ) -> Result<Reading> {
-    let resolution = ctx.resolve_target(Some(stack))?;
-    let resolved = ctx.pinned_target(Some(stack), &resolution)?;
-    let kc = &resolved.kc;
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, resolved.pin(), &ctx.env);
-    let reader = Reader::new(&kubectl, ctx.env.read_path);
-    let (confirmed_by, mut obs) = confirm_prod(ctx, stack, &resolution, kc, &reader, scope)?;
-    let done: std::collections::BTreeSet<ReadRequest> = if confirmed_by == "prompt" {
-        [ReadRequest::Nodes].into_iter().collect()
-    } else {
-        Default::default()
+    let Some(session) = Session::open(ctx.ground(), Some(stack), |_| Ok(()))? else {
+        return Err(Error::internal("a prod stack always has a target"));
     };
-    // The hosts over ssh in parallel with the Kubernetes reads, each bounded by the timeout.
-    let (kube, host_obs) = std::thread::scope(|threads| {
-        let host_thread = threads.spawn(|| hosts.read(ctx));
-        let kube = reader.read_into(&reader::remaining(requests, &done), scope, &mut obs);
-        let host_obs = host_thread.join().unwrap_or_else(|_| {
-            HostObservation::skipped("not read: the host reading thread panicked")
-        });
-        (kube, host_obs)
-    });
-    kube?;
-    obs.hosts = host_obs;
-    if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
-        return Err(e);
-    }
+    let obs = session.read(&session.reader(), plan, Some(&|| hosts.read(ctx)))?;
+    session.reachable(&obs)?;
     Ok(Reading {
-        target: Some(target_ref(&resolution, kc, confirmed_by)),
+        target: Some(session.target_ref()),
         obs,
         vms: None,
         source: Source::Live,
     })
 }
 
-/// The prod target policy: interactive, the operator sees the target and the nodes (read
-/// through `reader`, whose proxy is gone before the prompt) and says yes; otherwise the
-/// kubeconfig's server must be the topology's `endpoint:`. Returns `prompt` or `endpoint`, and
-/// the observation holding the nodes read for the prompt (nothing read otherwise). `wait`
-/// confirms once with it before its first poll.
-pub fn confirm_prod(
-    ctx: &Context,
-    stack: &Topology,
-    resolution: &Resolution,
-    kc: &kubeconfig::KubeTarget,
-    reader: &Reader,
-    scope: &Scope,
-) -> Result<(&'static str, Observation)> {
-    let mut obs = Observation::skipped("not read");
-    let confirmed_by = if ctx.interactive() {
-        // The operator sees the nodes before saying yes; that read is reused below. Its proxy
-        // is stopped before the prompt: nothing runs while the operator thinks.
-        reader.read_into(&[ReadRequest::Nodes], scope, &mut obs)?;
-        if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
-            return Err(e);
-        }
-        let nodes = match &obs.nodes {
-            Ok(n) => render::nodes_line(n),
-            Err(f) => format!("nodes not readable: {f}"),
-        };
-        render::notice_raw(&confirm::prompt_block(stack, resolution, kc, &nodes));
-        if !prompt::confirm(&confirm::question(stack)) {
-            return Err(confirm::declined(stack, resolution, &kc.server));
-        }
-        "prompt"
-    } else {
-        confirm::by_endpoint(stack, &kc.server, &confirm::Origin::kubeconfig(resolution))?;
-        "endpoint"
-    };
-    Ok((confirmed_by, obs))
-}
-
 /// Lima, live: limactl and kubectl in parallel; Kubernetes skipped without a bench kubeconfig.
-fn live_lima(
-    ctx: &Context,
-    stack: &Topology,
-    requests: &[ReadRequest],
-    scope: &Scope,
-) -> Result<Reading> {
-    let resolution = ctx.resolve_target(Some(stack))?;
+fn live_lima(ctx: &Invocation, stack: &Topology, plan: &ReadPlan) -> Result<Reading> {
+    let Some(session) = Session::open(ctx.ground(), Some(stack), |_| Ok(()))? else {
+        let path = stack.bench_kubeconfig(&ctx.env)?;
+        let reason = format!(
+            "bench kubeconfig absent ({}): Kubernetes probes skipped",
+            path.display()
+        );
+        return Ok(Reading {
+            obs: Observation::skipped(&reason),
+            target: None,
+            vms: Some(reader::lima_instances(&ctx.runner)?),
+            source: Source::Live,
+        });
+    };
     let (vms, kube) = std::thread::scope(|threads| {
         let vms = threads.spawn(|| reader::lima_instances(&ctx.runner));
-        let kube = read_bench(ctx, &resolution, requests, scope);
+        let kube = session.read(&session.reader(), plan, None);
         let vms = vms
             .join()
             .unwrap_or_else(|_| Err(Error::internal("the limactl thread panicked")));
         (vms, kube)
     });
-    let (obs, target) = kube?;
     Ok(Reading {
-        obs,
-        target,
+        obs: kube?,
+        target: Some(session.target_ref()),
         vms: Some(vms?),
         source: Source::Live,
     })
 }
 
-fn read_bench(
-    ctx: &Context,
-    resolution: &Resolution,
-    requests: &[ReadRequest],
-    scope: &Scope,
-) -> Result<(Observation, Option<TargetRef>)> {
-    if !resolution.path.exists() {
-        let reason = format!(
-            "bench kubeconfig absent ({}): Kubernetes probes skipped",
-            resolution.path.display()
-        );
-        return Ok((Observation::skipped(&reason), None));
-    }
-    let resolved = ctx.pinned_target(None, resolution)?;
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, resolved.pin(), &ctx.env);
-    let mut obs = Observation::skipped("not read");
-    Reader::new(&kubectl, ctx.env.read_path).read_into(requests, scope, &mut obs)?;
-    Ok((obs, Some(target_ref(resolution, &resolved.kc, "bench"))))
-}
-
 /// Prod, replayed: no process at all; the snapshot's endpoint must be the stack's.
 fn replay(stack: &Topology, file: &Path) -> Result<Reading> {
-    let snap = Snapshot::load(file)?;
-    confirm::by_endpoint(
-        stack,
-        &snap.target.endpoint,
-        &confirm::Origin::snapshot(file),
-    )?;
+    let (snap, target) = session::replay(stack, file)?;
     Ok(Reading {
-        target: Some(TargetRef {
-            rule: Rule::Snapshot.name().to_string(),
-            kubeconfig: snap.target.kubeconfig.clone(),
-            context: snap.target.context.clone(),
-            endpoint: snap.target.endpoint.clone(),
-            confirmed_by: Some("endpoint".to_string()),
-        }),
+        target: Some(target),
         vms: None,
         source: Source::Snapshot {
             file: file.display().to_string(),

@@ -9,16 +9,16 @@
 use std::fs;
 use std::path::Path;
 
-use crate::cmd::context::{known_layers, Context};
+use crate::cmd::context::{known_layers, Invocation};
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::parse_nodes;
 use crate::output::prompt;
 use crate::output::render;
-use crate::read::kubectl::{cluster_error, Kubectl};
+use crate::read::kubectl::cluster_error;
+use crate::session::Session;
 use crate::stack::{self, edit, schema, TargetKind, Topology, CURRENT};
-use crate::target::{authority, confirm};
 
-pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
+pub fn run(ctx: &Invocation, name: &str) -> Result<Exit> {
     if !schema::is_dns1123_label(name) || name == "current" {
         return Err(Error::input(
             format!("`{name}` is not a stack name"),
@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, name: &str) -> Result<Exit> {
 /// An exported `KUBECONFIG` wins over the topology (rule env): selecting a stack does not
 /// change what the next commands read while it is exported, so say so now, not at the next
 /// `preview`'s mismatch. Silent when it already is the stack's own file (`stack env`).
-fn warn_exported_kubeconfig(ctx: &Context, t: &Topology) -> Result<()> {
+fn warn_exported_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<()> {
     let Some(value) = &ctx.env.kubeconfig else {
         return Ok(());
     };
@@ -114,7 +114,7 @@ fn switch_current(stacks: &Path, name: &str) -> Result<()> {
 }
 
 /// Offer to add `kubeconfig: ~/.kube/NAME.config`; the re-loaded topology if it was added.
-fn offer_kubeconfig_line(ctx: &Context, t: &Topology) -> Result<Option<Topology>> {
+fn offer_kubeconfig_line(ctx: &Invocation, t: &Topology) -> Result<Option<Topology>> {
     let name = t.name();
     let line = format!("kubeconfig: ~/.kube/{name}.config");
     let file = t.file.display();
@@ -144,7 +144,7 @@ fn offer_kubeconfig_line(ctx: &Context, t: &Topology) -> Result<Option<Topology>
 
 /// Interactive: when the declared kubeconfig is absent, not a usable kubeconfig, or its
 /// cluster unreachable, offer `kubeconfig fetch`. Otherwise only a notice when it is absent.
-fn check_kubeconfig(ctx: &Context, t: &Topology) -> Result<Exit> {
+fn check_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     let Some(path) = t.declared_kubeconfig(&ctx.env)? else {
         return Ok(Exit::Ok);
     };
@@ -160,23 +160,11 @@ fn check_kubeconfig(ctx: &Context, t: &Topology) -> Result<Exit> {
     let problem = if path.exists() {
         // The verification read follows the target policy: nestor's pre-check, the declared
         // endpoint (a mismatch is never dialled), kubectl's agreement, then a pinned read.
-        let resolution = crate::target::Resolution {
-            rule: crate::target::Rule::Topology,
-            path: path.clone(),
-            notices: vec![],
-        };
-        let checked = authority::precheck(&path).and_then(|kc| {
-            if t.raw.endpoint.is_some() {
-                confirm::by_endpoint(t, &kc.server, &confirm::Origin::kubeconfig(&resolution))?;
-            }
-            authority::confirm(&ctx.runner, &ctx.env, &path, kc)
-        });
-        match checked {
+        match Session::verify(ctx.ground(), t, path.clone(), true) {
             Err(e) => Some(e.message),
-            Ok(resolved) => {
-                let kc = &resolved.kc;
-                let kubectl = Kubectl::new(&ctx.runner, &path, resolved.pin(), &ctx.env);
-                match kubectl.run(&["get", "nodes", "-o", "json"]) {
+            Ok(session) => {
+                let kc = &session.kc;
+                match session.kubectl().run(&["get", "nodes", "-o", "json"]) {
                     Ok(out) => {
                         match parse_nodes(&out.stdout_text()) {
                             Ok(found) => render::out(&format!(

@@ -2,7 +2,7 @@
 
 use clap::Subcommand;
 
-use crate::cmd::context::{known_layers, Context};
+use crate::cmd::context::{known_layers, Invocation};
 use crate::error::{Error, Exit, Result};
 use crate::output::documents::stack::{NodeRow, StackDoc, StackList, StackRow};
 use crate::output::render::Format;
@@ -80,7 +80,7 @@ pub enum StackCommand {
 }
 
 /// Dispatch a `stack` subcommand.
-pub fn run(ctx: &Context, command: &StackCommand) -> Result<Exit> {
+pub fn run(ctx: &Invocation, command: &StackCommand) -> Result<Exit> {
     match command {
         StackCommand::List => list(ctx),
         StackCommand::Show { name } => show(ctx, name.as_deref()),
@@ -89,7 +89,7 @@ pub fn run(ctx: &Context, command: &StackCommand) -> Result<Exit> {
     }
 }
 
-pub fn list(ctx: &Context) -> Result<Exit> {
+pub fn list(ctx: &Invocation) -> Result<Exit> {
     let dir = ctx.stacks_dir()?;
     let active = dir.active_name();
     let mut rows = Vec::new();
@@ -205,7 +205,7 @@ pub fn list(ctx: &Context) -> Result<Exit> {
     }
 }
 
-pub fn show(ctx: &Context, name: Option<&str>) -> Result<Exit> {
+pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
     let t = ctx.topology(name)?;
     let kubeconfig_path = match t.kind() {
         TargetKind::Lima => Some(t.bench_kubeconfig(&ctx.env)?),
@@ -302,7 +302,7 @@ pub fn show(ctx: &Context, name: Option<&str>) -> Result<Exit> {
 }
 
 /// `stack env`: the stack's own kubeconfig (topology or lima bench), never the exported one.
-pub fn env(ctx: &Context, name: Option<&str>) -> Result<Exit> {
+pub fn env(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
     let t = ctx.topology(name)?;
     let path = match t.kind() {
         TargetKind::Lima => {

@@ -1,17 +1,16 @@
 //! `target`: resolve and verify the target without probing layers — the rule that chose the
 //! kubeconfig, the file, the context, the endpoint, reachability and the nodes.
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::parse_nodes;
-use crate::model::snapshot::TargetRef;
 use crate::output::documents::target::TargetDoc;
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
-use crate::read::kubectl::{cluster_error, Kubectl};
+use crate::read::kubectl::cluster_error;
+use crate::session::{self, Session};
 use crate::stack::endpoint;
 use crate::stack::TargetKind;
-use crate::target::{self, confirm};
 
 /// `target --help` examples, in kubectl's style.
 pub const EXAMPLES: &str = "\
@@ -25,25 +24,27 @@ Examples:
   # As JSON, for a script
   kubectl nestor target --no-input -o json";
 
-pub fn run(ctx: &Context) -> Result<Exit> {
+pub fn run(ctx: &Invocation) -> Result<Exit> {
     let stack = ctx.optional_topology()?;
-    let resolution = ctx.resolve_target(stack.as_ref())?;
-    if let Some(s) = stack.as_ref().filter(|s| s.kind() == TargetKind::Lima) {
-        if !resolution.path.exists() {
-            return Err(Error::input(
-                format!(
-                    "bench kubeconfig {} does not exist: stack {} has no cluster to target yet",
-                    resolution.path.display(),
-                    s.name()
-                ),
-                "bring the bench up with its harness; nestor never falls back to ~/.kube/config",
-            ));
-        }
-    }
     // SPEC §5: without a prompt, a prod stack's endpoint must match before kubectl runs
-    // (`target --no-input` is the cheap pre-check of a script: exit 3 on a mismatch).
-    let resolved = ctx.pinned_target(stack.as_ref(), &resolution)?;
-    let kc = &resolved.kc;
+    // (`target --no-input` is the cheap pre-check of a script: exit 3 on a mismatch); with
+    // one, the operator sees the nodes and says yes.
+    let opened = Session::open(ctx.ground(), stack.as_ref(), |resolution| {
+        match stack.as_ref().filter(|s| s.kind() == TargetKind::Lima) {
+            Some(s) if !resolution.path.exists() => Err(session::no_bench(
+                resolution,
+                &format!("stack {} has no cluster to target yet", s.name()),
+            )),
+            Some(_) | None => Ok(()),
+        }
+    })?;
+    let Some(session) = opened else {
+        return Err(Error::internal(
+            "an absent bench kubeconfig was refused above",
+        ));
+    };
+    let resolution = &session.resolution;
+    let kc = &session.kc;
     if kc.contexts > 1 {
         render::notice(&format!(
             "{} holds {} contexts: its current-context `{}` is the target",
@@ -55,30 +56,22 @@ pub fn run(ctx: &Context) -> Result<Exit> {
     let expected = stack
         .as_ref()
         .and_then(|s| s.raw.endpoint.as_ref().map(|e| e.to_string()));
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, resolved.pin(), &ctx.env);
-    let out = kubectl
-        .run(&["get", "nodes", "-o", "json"])
-        .map_err(|e| cluster_error(e, &kc.server))?;
-    let nodes = parse_nodes(&out.stdout_text())?;
-    if let Some(s) = stack
-        .as_ref()
-        .filter(|s| s.kind() == TargetKind::Prod && ctx.interactive())
-    {
-        confirm::ask(s, &resolution, kc, Ok(&nodes))?;
-    }
+    let nodes = match session.prompted_nodes() {
+        Some(nodes) => nodes,
+        None => {
+            let out = session
+                .kubectl()
+                .run(&["get", "nodes", "-o", "json"])
+                .map_err(|e| cluster_error(e, &kc.server))?;
+            parse_nodes(&out.stdout_text())?
+        }
+    };
     let doc = TargetDoc {
         api_version: API_VERSION,
         kind: "Target",
         stack: stack.as_ref().map(|s| s.name().to_string()),
         target_kind: stack.as_ref().map(|s| s.kind().as_str()),
-        target: TargetRef {
-            rule: resolution.rule.name().to_string(),
-            kubeconfig: resolution.path.display().to_string(),
-            context: kc.context.clone(),
-            endpoint: kc.server.clone(),
-            confirmed_by: target::confirmed_by_declaration(stack.as_ref(), &kc.server)
-                .map(String::from),
-        },
+        target: session.target_ref(),
         rule: resolution.rule.name(),
         kubeconfig: resolution.path.display().to_string(),
         context: kc.context.clone(),

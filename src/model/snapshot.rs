@@ -27,17 +27,116 @@ pub struct Snapshot {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetRef {
     /// The rule that chose the kubeconfig: `flag`, `env`, `topology`, `lima-bench` or
-    /// `snapshot` (empty in a snapshot written before the field existed).
-    #[serde(default)]
-    pub rule: String,
+    /// `snapshot`; `None` (written `""`) in a snapshot written before the field existed.
+    #[serde(
+        default,
+        serialize_with = "rule_or_empty",
+        deserialize_with = "rule_from_text"
+    )]
+    pub rule: Option<Rule>,
     pub kubeconfig: String,
     pub context: String,
     pub endpoint: String,
-    /// How the target was confirmed: `prompt` (the operator said yes), `endpoint` (it is the
-    /// topology's `endpoint:`), `bench` (a lima bench); `null` when nothing confirmed it (a
-    /// bare `--kubeconfig`, or a stack without `endpoint:`).
-    #[serde(default)]
-    pub confirmed_by: Option<String>,
+    /// How the target was confirmed (the policy the session applied).
+    #[serde(
+        default,
+        serialize_with = "confirmation_or_null",
+        deserialize_with = "confirmation_from_text"
+    )]
+    pub confirmed_by: Confirmation,
+}
+
+/// The rule of SPEC §4 that chose the kubeconfig. Its name is the one vocabulary of every
+/// output, text and JSON alike: `flag`, `env`, `topology`, `lima-bench`, `snapshot`. Pure
+/// data here (a snapshot stores it); the rules themselves are `crate::target`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// `--kubeconfig FILE`.
+    Flag,
+    /// The `KUBECONFIG` environment variable.
+    Env,
+    /// The topology's `kubeconfig:`.
+    Topology,
+    /// The Lima bench kubeconfig (declared or the harness default).
+    LimaBench,
+    /// A replayed snapshot (`preview --snapshot FILE`): no kubeconfig is read at all.
+    Snapshot,
+}
+
+/// How a target was confirmed, the one answer of every document's `target.confirmedBy`:
+/// `prompt` (the operator said yes), `endpoint` (the kubeconfig's server is the topology's
+/// `endpoint:`), `bench` (a lima stack's authoritative bench kubeconfig), `snapshot` (a
+/// replayed snapshot whose recorded endpoint is the topology's), `null` when nothing
+/// confirmed it (a kubeconfig the operator named with no stack). Decided only by
+/// `crate::session`; everything else just carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confirmation {
+    Prompt,
+    Endpoint,
+    Bench,
+    Snapshot,
+    /// Written `null` in a document's `target.confirmedBy`.
+    #[default]
+    Unconfirmed,
+}
+
+impl Rule {
+    /// The rule's name in every output: `flag`, `env`, `topology`, `lima-bench`, `snapshot`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Flag => "flag",
+            Rule::Env => "env",
+            Rule::Topology => "topology",
+            Rule::LimaBench => "lima-bench",
+            Rule::Snapshot => "snapshot",
+        }
+    }
+}
+
+impl TargetRef {
+    /// The rule's name, `""` for a snapshot older than the field.
+    pub fn rule_name(&self) -> &'static str {
+        self.rule.map_or("", Rule::name)
+    }
+}
+
+fn confirmation_or_null<S: serde::Serializer>(
+    c: &Confirmation,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    if *c == Confirmation::Unconfirmed {
+        s.serialize_none()
+    } else {
+        c.serialize(s)
+    }
+}
+
+fn confirmation_from_text<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Confirmation, D::Error> {
+    Ok(Option::<Confirmation>::deserialize(d)?.unwrap_or_default())
+}
+
+fn rule_or_empty<S: serde::Serializer>(
+    rule: &Option<Rule>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match rule {
+        Some(r) => r.serialize(s),
+        None => s.serialize_str(""),
+    }
+}
+
+fn rule_from_text<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Rule>, D::Error> {
+    let text = String::deserialize(d)?;
+    if text.is_empty() {
+        return Ok(None);
+    }
+    Rule::deserialize(serde::de::value::StrDeserializer::<D::Error>::new(&text)).map(Some)
 }
 
 /// The target a snapshot was read from.

@@ -1,7 +1,7 @@
 //! `[y/N]` confirmations. The question goes to stderr (stdout stays the command's output),
 //! the answer is one line read from stdin. Only `y` or `yes` (any case) is a yes; anything
 //! else, an empty line, end of input or a read error is a no. Callers ask only when
-//! [`crate::cmd::context::Context::interactive`] says a person is there to answer.
+//! [`crate::cmd::context::Invocation::interactive`] says a person is there to answer.
 
 use std::io::{BufRead, Write};
 

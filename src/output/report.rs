@@ -156,7 +156,7 @@ impl Preview {
             ]);
             head.push(vec![
                 "kubeconfig".to_string(),
-                format!("{} (rule: {})", t.kubeconfig, t.rule),
+                format!("{} (rule: {})", t.kubeconfig, t.rule_name()),
             ]);
         }
         out.push_str(&render::table(&head));

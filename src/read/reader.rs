@@ -158,7 +158,7 @@ pub fn read_with_processes(
         let handles: Vec<_> = requests
             .iter()
             .map(|request| {
-                let args = request.kubectl_args();
+                let args = crate::read::apiread::kubectl_args(request);
                 let handle = scope.spawn(move || {
                     let rest: Vec<&str> = args.iter().map(String::as_str).collect();
                     outcome(kubectl.run(&rest))

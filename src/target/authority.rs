@@ -12,7 +12,6 @@
 
 use std::path::Path;
 
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use crate::env::Environment;
@@ -20,23 +19,6 @@ use crate::error::{Error, Result};
 use crate::read::exec::{Failure, Runner};
 use crate::read::kubectl::{Kubectl, Pin};
 use crate::target::kubeconfig::{self, KubeTarget};
-
-/// The kind of credential kubectl will use, as its redacted view shows it (never the value).
-pub fn credential_kind(user: &ViewUserBody) -> &'static str {
-    if user.exec.is_some() {
-        "exec plugin"
-    } else if user.auth_provider.is_some() {
-        "auth provider"
-    } else if user.client_certificate.is_some() || user.client_certificate_data.is_some() {
-        "client certificate"
-    } else if user.token.is_some() || user.token_file.is_some() {
-        "bearer token"
-    } else if user.username.is_some() {
-        "basic auth"
-    } else {
-        "none"
-    }
-}
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
@@ -83,42 +65,10 @@ struct ViewContextBody {
 #[serde(default)]
 struct ViewUser {
     name: String,
-    user: ViewUserBody,
 }
 
-/// Which credential fields are present (values are redacted by kubectl and never kept).
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct ViewUserBody {
-    exec: Option<IgnoredAny>,
-    #[serde(rename = "auth-provider")]
-    auth_provider: Option<IgnoredAny>,
-    #[serde(rename = "client-certificate")]
-    client_certificate: Option<IgnoredAny>,
-    #[serde(rename = "client-certificate-data")]
-    client_certificate_data: Option<IgnoredAny>,
-    token: Option<IgnoredAny>,
-    #[serde(rename = "tokenFile")]
-    token_file: Option<IgnoredAny>,
-    username: Option<IgnoredAny>,
-}
-
-/// The target as both readers agree on it: the pre-check's [`KubeTarget`] plus the kind of
-/// credential kubectl will use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolved {
-    pub kc: KubeTarget,
-    pub credential: &'static str,
-}
-
-impl Resolved {
-    /// The pin of every later kubectl call.
-    pub fn pin(&self) -> Pin {
-        pin_of(&self.kc)
-    }
-}
-
-fn pin_of(kc: &KubeTarget) -> Pin {
+/// The pin of every kubectl call to the target both readers agree on.
+pub fn pin_of(kc: &KubeTarget) -> Pin {
     Pin {
         context: kc.context.clone(),
         server: kc.server.clone(),
@@ -131,13 +81,14 @@ pub fn precheck(path: &Path) -> Result<KubeTarget> {
     kubeconfig::read(path)
 }
 
-/// Ask kubectl what the file means for the pre-checked context, and refuse any difference.
+/// Ask kubectl what the file means for the pre-checked context, and refuse any difference:
+/// the pre-check's target, now agreed by both readers.
 pub fn confirm(
     runner: &Runner,
     env: &Environment,
     path: &Path,
     kc: KubeTarget,
-) -> Result<Resolved> {
+) -> Result<KubeTarget> {
     // A local read: bounded, but not by a cluster's request timeout (a version dispatcher in
     // front of kubectl may spend seconds on its own probe on a loaded machine).
     let mut local = runner.clone();
@@ -170,12 +121,7 @@ pub fn confirm(
         )
     })?;
     agree(&kc, &view, path)?;
-    let credential = view
-        .users
-        .first()
-        .map(|u| credential_kind(&u.user))
-        .unwrap_or("none");
-    Ok(Resolved { kc, credential })
+    Ok(kc)
 }
 
 /// Both readers must name the same context, cluster, user and server, and kubectl no proxy.

@@ -4,7 +4,8 @@
 //! the target, with a hint for that rule. Shared by every command that confirms a target:
 //! `preview`, `discover`, `target`, and the verification reads of `stack select` and
 //! `kubeconfig fetch`; without a prompt the endpoint is checked BEFORE any kubectl runs
-//! (`cmd::context::Context::pinned_target`), so a wrong target is never dialled.
+//! (`session::Session::open`, which alone decides the policy), so a wrong target is never
+//! dialled.
 
 use std::path::Path;
 
@@ -13,10 +14,10 @@ use crate::model::observation::{Node, ReadFailure};
 use crate::output::render;
 use crate::stack::{endpoint, Topology};
 use crate::target::kubeconfig::KubeTarget;
-use crate::target::{Resolution, Rule};
+use crate::target::{Chosen, Rule};
 
 /// Where the target to confirm comes from, so a refusal names the rule that chose it.
-pub struct Origin<'a> {
+pub struct Provenance<'a> {
     /// "the kubeconfig's server", "the snapshot's endpoint".
     pub what: &'a str,
     pub rule: Rule,
@@ -24,10 +25,10 @@ pub struct Origin<'a> {
     pub file: &'a Path,
 }
 
-impl<'a> Origin<'a> {
+impl<'a> Provenance<'a> {
     /// The server of the kubeconfig `resolution` chose.
-    pub fn kubeconfig(resolution: &'a Resolution) -> Origin<'a> {
-        Origin {
+    pub fn kubeconfig(resolution: &'a Chosen) -> Provenance<'a> {
+        Provenance {
             what: "the kubeconfig's server",
             rule: resolution.rule,
             file: &resolution.path,
@@ -35,8 +36,8 @@ impl<'a> Origin<'a> {
     }
 
     /// The endpoint recorded in a snapshot file.
-    pub fn snapshot(file: &'a Path) -> Origin<'a> {
-        Origin {
+    pub fn snapshot(file: &'a Path) -> Provenance<'a> {
+        Provenance {
             what: "the snapshot's endpoint",
             rule: Rule::Snapshot,
             file,
@@ -61,7 +62,7 @@ impl<'a> Origin<'a> {
 
 /// Without a prompt, the target must be the declared `endpoint:` (compared normalised).
 /// Every refusal names the file and the rule that chose it.
-pub fn by_endpoint(stack: &Topology, actual: &str, origin: &Origin) -> Result<()> {
+pub fn by_endpoint(stack: &Topology, actual: &str, origin: &Provenance) -> Result<()> {
     let Some(expected) = stack.raw.endpoint.as_ref().map(|e| e.to_string()) else {
         return Err(Error::refused(
             format!(
@@ -95,12 +96,12 @@ pub fn question(stack: &Topology) -> String {
 }
 
 /// The operator said no (exit 3): nothing was done, and which rule chose that target.
-pub fn declined(stack: &Topology, resolution: &Resolution, server: &str) -> Error {
+pub fn declined(stack: &Topology, resolution: &Chosen, server: &str) -> Error {
     Error::refused(
         format!(
             "target {server} not confirmed for stack {}: nothing was done; {} chose it",
             stack.name(),
-            Origin::kubeconfig(resolution).describe()
+            Provenance::kubeconfig(resolution).describe()
         ),
         format!(
             "if it is not the stack's cluster: {}",
@@ -112,12 +113,7 @@ pub fn declined(stack: &Topology, resolution: &Resolution, server: &str) -> Erro
 /// What the operator sees before `Is this the stack NAME? [y/N]`: the endpoint and whether it
 /// matches the topology's (or a WARNING naming the rule), the context, the kubeconfig and
 /// its rule, and `nodes` (the nodes seen, or why they could not be read).
-pub fn prompt_block(
-    stack: &Topology,
-    resolution: &Resolution,
-    kc: &KubeTarget,
-    nodes: &str,
-) -> String {
+pub fn prompt_block(stack: &Topology, resolution: &Chosen, kc: &KubeTarget, nodes: &str) -> String {
     let expected = stack.raw.endpoint.as_ref().map(|e| e.to_string());
     let matches = expected.as_deref().map(|e| endpoint::same(e, &kc.server));
     let endpoint_line = match (&expected, matches) {
@@ -160,7 +156,7 @@ pub fn prompt_block(
 /// anything but yes the refusal naming the rule (exit 3).
 pub fn ask(
     stack: &Topology,
-    resolution: &Resolution,
+    resolution: &Chosen,
     kc: &KubeTarget,
     nodes: std::result::Result<&Vec<Node>, &ReadFailure>,
 ) -> Result<()> {

@@ -9,42 +9,13 @@ pub mod kubeconfig;
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use crate::env::Environment;
 use crate::error::{Error, Result};
 use crate::stack::{TargetKind, Topology};
 
-/// The rule of SPEC §4 that chose the kubeconfig. Its name ([`Rule::name`]) is the one
-/// vocabulary of every output, text and JSON alike: `flag`, `env`, `topology`, `lima-bench`,
-/// `snapshot`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rule {
-    /// `--kubeconfig FILE`.
-    Flag,
-    /// The `KUBECONFIG` environment variable.
-    Env,
-    /// The topology's `kubeconfig:`.
-    Topology,
-    /// The Lima bench kubeconfig (declared or the harness default).
-    LimaBench,
-    /// A replayed snapshot (`preview --snapshot FILE`): no kubeconfig is read at all.
-    Snapshot,
-}
+pub use crate::model::snapshot::Rule;
 
 impl Rule {
-    /// The rule's name in every output: `flag`, `env`, `topology`, `lima-bench`, `snapshot`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rule::Flag => "flag",
-            Rule::Env => "env",
-            Rule::Topology => "topology",
-            Rule::LimaBench => "lima-bench",
-            Rule::Snapshot => "snapshot",
-        }
-    }
-
     /// Where the rule took the kubeconfig from, for sentences: "rule env (the KUBECONFIG
     /// environment variable)".
     pub fn origin(self) -> &'static str {
@@ -76,7 +47,7 @@ impl Rule {
 
 /// The chosen kubeconfig file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolution {
+pub struct Chosen {
     pub rule: Rule,
     pub path: PathBuf,
     /// Things the operator should know (an ignored KUBECONFIG, ...), printed on stderr.
@@ -84,15 +55,11 @@ pub struct Resolution {
 }
 
 /// Apply SPEC §4. `stack` is `None` for commands that work on a bare kubeconfig (discover).
-pub fn resolve(
-    stack: Option<&Topology>,
-    flag: Option<&Path>,
-    env: &Environment,
-) -> Result<Resolution> {
+pub fn resolve(stack: Option<&Topology>, flag: Option<&Path>, env: &Environment) -> Result<Chosen> {
     let explicit = explicit_choice(flag, env);
     let Some(stack) = stack else {
         return match explicit {
-            Some((rule, value)) => Ok(Resolution {
+            Some((rule, value)) => Ok(Chosen {
                 rule,
                 path: single_file(&value, rule, None, env)?,
                 notices: vec![],
@@ -121,7 +88,7 @@ pub fn resolve(
                     ));
                 }
             }
-            Ok(Resolution {
+            Ok(Chosen {
                 rule: Rule::LimaBench,
                 path: bench,
                 notices,
@@ -129,14 +96,14 @@ pub fn resolve(
         }
         TargetKind::Prod => {
             if let Some((rule, value)) = explicit {
-                return Ok(Resolution {
+                return Ok(Chosen {
                     rule,
                     path: single_file(&value, rule, Some(stack.name()), env)?,
                     notices: vec![],
                 });
             }
             match stack.declared_kubeconfig(env)? {
-                Some(path) => Ok(Resolution {
+                Some(path) => Ok(Chosen {
                     rule: Rule::Topology,
                     path,
                     notices: vec![],
@@ -144,23 +111,6 @@ pub fn resolve(
                 None => Err(not_declared(stack.name())),
             }
         }
-    }
-}
-
-/// What confirms `server` as the target of `stack` without asking anyone: `bench` for a lima
-/// stack (its bench kubeconfig is authoritative), `endpoint` when it is the topology's
-/// `endpoint:` (compared normalised); `None` otherwise (no stack, no `endpoint:`, another
-/// server) — the documents then say `confirmedBy: null`.
-pub fn confirmed_by_declaration(stack: Option<&Topology>, server: &str) -> Option<&'static str> {
-    let stack = stack?;
-    match stack.kind() {
-        TargetKind::Lima => Some("bench"),
-        TargetKind::Prod => stack
-            .raw
-            .endpoint
-            .as_ref()
-            .filter(|e| crate::stack::endpoint::same(&e.to_string(), server))
-            .map(|_| "endpoint"),
     }
 }
 

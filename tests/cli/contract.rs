@@ -64,7 +64,7 @@ fn every_document_has_the_same_target_shape() {
         ("Discovery", &discovery, "topology", Value::from("endpoint")),
         ("Target", &target, "topology", Value::from("endpoint")),
         ("Snapshot", &saved, "topology", Value::from("endpoint")),
-        ("Preview", &replayed, "snapshot", Value::from("endpoint")),
+        ("Preview", &replayed, "snapshot", Value::from("snapshot")),
     ] {
         assert_eq!(doc["kind"], kind);
         let t = &doc["target"];

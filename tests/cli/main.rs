@@ -9,6 +9,7 @@ mod support;
 mod bounded;
 mod catalog;
 mod completion;
+mod confirmed_by;
 mod contract;
 mod fetch;
 mod foundation;

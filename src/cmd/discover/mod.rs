@@ -5,21 +5,19 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cmd::context::Context;
+use crate::cmd::context::Invocation;
 use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
+use crate::model::catalog::Workloads;
 use crate::model::observation::host::HostObservation;
-use crate::model::observation::Scope;
 use crate::model::observation::{Observation, ReadRequest};
-use crate::model::snapshot::{Snapshot, TargetRef};
+use crate::model::snapshot::Snapshot;
 use crate::model::state::{self, State};
 use crate::output::documents::discover::Discovery;
 use crate::output::render::Format;
 use crate::output::render::{self, Paint, API_VERSION};
-use crate::read::kubectl::Kubectl;
-use crate::read::reader;
+use crate::session::{self, Session};
 use crate::stack::{schema, skeleton, TargetKind};
-use crate::target::confirm;
 
 mod text;
 use text::*;
@@ -53,7 +51,7 @@ pub struct Args {
     pub no_ssh: bool,
 }
 
-pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     if let Some(name) = &args.name {
         if !schema::is_dns1123_label(name) || name == "current" {
             return Err(Error::input(
@@ -70,52 +68,52 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
     } else {
         ctx.optional_topology()?
     };
-    let resolution = ctx.resolve_target(stack.as_ref())?;
-    if stack.is_none() {
-        let dir = match ctx.stacks_dir() {
-            Ok(_) => String::new(),
-            Err(_) => " (no stacks/ directory here or above: nothing else is needed for discover)"
-                .to_string(),
-        };
-        render::notice(&format!(
-            "no stack: discovering the cluster of {} alone (rule {}){dir}",
-            resolution.path.display(),
-            resolution.rule.name()
+    // The target policy of SPEC §5 (endpoint check before any kubectl without a prompt, the
+    // prompt with the nodes otherwise), then every kubectl call pinned.
+    let opened = Session::open(ctx.ground(), stack.as_ref(), |resolution| {
+        if stack.is_none() {
+            let dir = match ctx.stacks_dir() {
+                Ok(_) => String::new(),
+                Err(_) => {
+                    " (no stacks/ directory here or above: nothing else is needed for discover)"
+                        .to_string()
+                }
+            };
+            render::notice(&format!(
+                "no stack: discovering the cluster of {} alone (rule {}){dir}",
+                resolution.path.display(),
+                resolution.rule.name()
+            ));
+        }
+        if stack.as_ref().is_some_and(|s| s.kind() == TargetKind::Lima) && !resolution.path.exists()
+        {
+            return Err(session::no_bench(resolution, "nothing to discover"));
+        }
+        Ok(())
+    })?;
+    let Some(session) = opened else {
+        return Err(Error::internal(
+            "an absent bench kubeconfig was refused above",
         ));
-    }
-    if stack.as_ref().is_some_and(|s| s.kind() == TargetKind::Lima) && !resolution.path.exists() {
-        return Err(Error::input(
-            format!(
-                "bench kubeconfig {} does not exist: nothing to discover",
-                resolution.path.display()
-            ),
-            "bring the bench up with its harness; nestor never falls back to ~/.kube/config",
-        ));
-    }
-    // The target policy of SPEC §5 (endpoint check before any kubectl without a prompt), then
-    // every kubectl call pinned to what kubectl and nestor agree the file names.
-    let resolved = ctx.pinned_target(stack.as_ref(), &resolution)?;
-    let kc = &resolved.kc;
+    };
+    let resolution = &session.resolution;
+    let kc = &session.kc;
     let catalog = crate::model::catalog::catalog_for(
         stack.as_ref().and_then(|s| s.catalog_path()).as_deref(),
     )?;
     let all: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
-    let mut requests = catalog.required_reads(&all);
-    for r in [
+    // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
+    let plan = catalog.read_plan(&all, Workloads::Everywhere).also(&[
         ReadRequest::Nodes,
         ReadRequest::ApiGroups,
         ReadRequest::Namespaces,
         ReadRequest::StorageClasses,
-    ] {
-        if !requests.contains(&r) {
-            requests.push(r);
-        }
-    }
+    ]);
     // A prod stack's declared host-level layers are read too, so that a saved snapshot
     // replays them; only when the cluster is the stack's own (its declared endpoint), and with
     // the inventory validated before any process runs.
     let hosts = match stack.as_ref().filter(|s| s.kind() == TargetKind::Prod) {
-        Some(s) if crate::target::confirmed_by_declaration(Some(s), &kc.server).is_some() => {
+        Some(s) if session::is_declared_endpoint(s, &kc.server) => {
             Hosts::prepare(ctx, s, &catalog, &s.layer_ids(), args.no_ssh)?
         }
         Some(s) if !crate::read::hosts::host_layers(&catalog, &s.layer_ids()).is_empty() => {
@@ -127,60 +125,15 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
         }
         _ => Hosts::None,
     };
-    let kubectl = Kubectl::new(&ctx.runner, &resolution.path, resolved.pin(), &ctx.env);
-    let reader = reader::Reader::new(&kubectl, ctx.env.read_path);
-    let mut obs = Observation::skipped("not read");
-    // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
-    let scope = Scope {
-        keep: catalog.object_fields(&all),
-        ..Scope::default()
-    };
-    let mut done = std::collections::BTreeSet::new();
-    if let Some(s) = stack
-        .as_ref()
-        .filter(|s| s.kind() == TargetKind::Prod && ctx.interactive())
-    {
-        // As preview: the operator sees the nodes and says yes before anything is printed.
-        reader.read_into(&[ReadRequest::Nodes], &scope, &mut obs)?;
-        if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
-            return Err(e);
-        }
-        confirm::ask(s, &resolution, kc, obs.nodes.as_ref())?;
-        done.insert(ReadRequest::Nodes);
-    }
-    let prompted = !done.is_empty();
-    let remaining = reader::remaining(&requests, &done);
-    // The hosts over ssh in parallel.
-    let (kube, host_obs) = std::thread::scope(|threads| {
-        let host_thread = threads.spawn(|| hosts.read(ctx));
-        let kube = reader.read_into(&remaining, &scope, &mut obs);
-        let host_obs = host_thread.join().unwrap_or_else(|_| {
-            HostObservation::skipped("not read: the host reading thread panicked")
-        });
-        (kube, host_obs)
-    });
-    kube?;
-    obs.hosts = host_obs;
+    let mut obs = session.read(&session.reader(), &plan, Some(&|| hosts.read(ctx)))?;
     if obs.hosts.is_empty() {
         // No stack's hosts were read: say so, rather than "group not read".
         obs.hosts = HostObservation::skipped(
             "not read: host-level, read over ssh on the hosts of a prod stack's inventory",
         );
     }
-    if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
-        return Err(e);
-    }
-    let target = TargetRef {
-        rule: resolution.rule.name().to_string(),
-        kubeconfig: resolution.path.display().to_string(),
-        context: kc.context.clone(),
-        endpoint: kc.server.clone(),
-        confirmed_by: if prompted {
-            Some("prompt".to_string())
-        } else {
-            crate::target::confirmed_by_declaration(stack.as_ref(), &kc.server).map(String::from)
-        },
-    };
+    session.reachable(&obs)?;
+    let target = session.target_ref();
     // Detection judges the cluster as found: its registered nodes are the declared ones.
     let registered: Vec<String> = obs
         .nodes

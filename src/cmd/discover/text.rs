@@ -58,7 +58,7 @@ pub(super) fn text(d: &Discovery, paint: Paint) -> String {
         ],
         vec![
             "kubeconfig".to_string(),
-            format!("{} (rule: {})", d.target.kubeconfig, d.target.rule),
+            format!("{} (rule: {})", d.target.kubeconfig, d.target.rule_name()),
         ],
     ]);
     out.push_str(&format!(

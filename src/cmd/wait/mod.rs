@@ -6,20 +6,17 @@
 //! trip. Progress goes to stderr: on a terminal one live line per layer, redrawn in place;
 //! otherwise one line per state change. The result is printed on stdout.
 
-use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use crate::cmd::context::{parse_duration, parse_wait_timeout, Context};
-use crate::cmd::preview::{confirm_prod, target_ref};
+use crate::cmd::context::{parse_duration, parse_wait_timeout, Invocation};
 use crate::error::{Error, Exit, Result};
-use crate::model::observation::{Observation, ReadRequest, Scope};
+use crate::model::catalog::Workloads;
+use crate::model::observation::{Observation, ReadRequest};
 use crate::model::state::{self, LayerReport, State};
 use crate::output::documents::wait::{LayerDoc, WaitDoc};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
-use crate::read::kubectl::Kubectl;
-use crate::read::reader::{self, Reader};
-use crate::stack::TargetKind;
+use crate::session::Session;
 
 mod progress;
 use progress::*;
@@ -77,7 +74,7 @@ fn condition_name(c: WaitFor) -> &'static str {
     }
 }
 
-pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
+pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let stack = ctx.topology(None)?;
     let catalog = crate::model::catalog::catalog_for(stack.catalog_path().as_deref())?;
     let mut ids: Vec<String> = vec![];
@@ -105,70 +102,32 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
             "check host-level layers with `kubectl nestor preview`",
         ));
     }
-    let mut requests = catalog.required_reads(&ids);
-    if !requests.contains(&ReadRequest::Nodes) {
-        // Read every poll: the nodes answer "is the cluster there at all".
-        requests.insert(0, ReadRequest::Nodes);
-    }
-    let scope = Scope {
-        workload_namespaces: catalog.workload_namespaces(&ids),
-        keep: catalog.object_fields(&ids),
-    };
+    // The nodes are read every poll: they answer "is the cluster there at all".
+    let plan = catalog
+        .read_plan(&ids, Workloads::InTheirNamespaces)
+        .first(ReadRequest::Nodes);
     let declared = stack.node_names();
-    let resolution = ctx.resolve_target(Some(&stack))?;
-    let bench_absent = stack.kind() == TargetKind::Lima && !resolution.path.exists();
-    // The target policy (SPEC §5: the endpoint checked before any kubectl without a prompt)
-    // and kubectl's own reading of the file; every poll is pinned to the result.
-    let resolved = if bench_absent {
-        None
-    } else {
-        Some(ctx.pinned_target(Some(&stack), &resolution)?)
-    };
-    let kc = resolved.as_ref().map(|r| r.kc.clone());
-    let kubectl = resolved
-        .as_ref()
-        .map(|r| Kubectl::new(&ctx.runner, &resolution.path, r.pin(), &ctx.env));
-    let (target, first) = match (&kc, &kubectl, stack.kind()) {
-        (Some(kc), _, TargetKind::Lima) => (Some(target_ref(&resolution, kc, "bench")), None),
-        (None, _, _) | (_, None, _) => (None, None),
-        (Some(kc), Some(kubectl), TargetKind::Prod) => {
-            // Confirmed once, before any poll: a reader of its own, so no proxy runs
-            // while the operator reads the prompt.
-            let once = Reader::new(kubectl, ctx.env.read_path);
-            let (by, obs) = confirm_prod(ctx, &stack, &resolution, kc, &once, &scope)?;
-            (
-                Some(target_ref(&resolution, kc, by)),
-                (by == "prompt").then_some(obs),
-            )
-        }
-    };
-    let reader = kubectl
-        .as_ref()
-        .map(|k| Reader::keeping_proxy(k, ctx.env.read_path));
+    // The target policy (SPEC §5: the endpoint checked before any kubectl without a prompt,
+    // or the prompt, once, before the first poll) and kubectl's own reading of the file;
+    // every poll is pinned to the result. `None`: a lima bench not up yet.
+    let session = Session::open(ctx.ground(), Some(&stack), |_| Ok(()))?;
+    let target = session.as_ref().map(Session::target_ref);
+    let reader = session.as_ref().map(Session::polling_reader);
     let mut progress = Progress::new(ctx, &ids);
     let started = Instant::now();
     let deadline = started + args.timeout;
     let mut polls = 0u64;
-    let mut first = first;
     let (reports, ok) = loop {
         let poll_started = Instant::now();
         polls += 1;
-        let obs = match (&kc, &reader) {
+        let obs = match (&session, &reader) {
             (None, _) | (_, None) => Observation::skipped(&format!(
                 "bench kubeconfig absent ({}): Kubernetes probes skipped",
-                resolution.path.display()
+                stack.bench_kubeconfig(&ctx.env)?.display()
             )),
-            (Some(kc), Some(reader)) => {
-                let mut obs = first
-                    .take()
-                    .unwrap_or_else(|| Observation::skipped("not read"));
-                let done: BTreeSet<ReadRequest> = if obs.nodes.is_ok() {
-                    [ReadRequest::Nodes].into_iter().collect()
-                } else {
-                    BTreeSet::new()
-                };
+            (Some(session), Some(reader)) => {
                 let read_started = Instant::now();
-                reader.read_into(&reader::remaining(&requests, &done), &scope, &mut obs)?;
+                let obs = session.read(reader, &plan, None)?;
                 ctx.runner.trace(&format!(
                     "wait: poll {polls} read in {:.3}s",
                     read_started.elapsed().as_secs_f64()
@@ -176,7 +135,7 @@ pub fn run(ctx: &Context, args: &Args) -> Result<Exit> {
                 if polls == 1 {
                     // Unreachable from the start is exit 4; later, a blip makes the layers
                     // unknown (never reached) and the wait goes on.
-                    if let Some(e) = reader::unreachable_error(&obs, &kc.server) {
+                    if let Err(e) = session.reachable(&obs) {
                         progress.finish();
                         return Err(e);
                     }

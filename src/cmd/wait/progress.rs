@@ -13,7 +13,7 @@ pub(super) struct Progress {
 }
 
 impl Progress {
-    pub(super) fn new(ctx: &Context, ids: &[String]) -> Progress {
+    pub(super) fn new(ctx: &Invocation, ids: &[String]) -> Progress {
         let live = std::io::stderr().is_terminal();
         let width = std::env::var("COLUMNS")
             .ok()

@@ -292,7 +292,12 @@ impl CheckKind {
                 &t.objects,
                 vec![fields(&t.field), FieldUse::Details(t.details.clone())],
             )],
-            _ => vec![],
+            CheckKind::ApiGroup(_)
+            | CheckKind::Namespace(_)
+            | CheckKind::StorageClass { .. }
+            | CheckKind::Workload(_)
+            | CheckKind::PodFlags(_)
+            | CheckKind::Nodes(_) => vec![],
         }
     }
 
@@ -304,7 +309,16 @@ impl CheckKind {
                 counted: Counted::Workloads(w),
                 ..
             }) => vec![w],
-            _ => vec![],
+            CheckKind::Count(_)
+            | CheckKind::ApiGroup(_)
+            | CheckKind::Namespace(_)
+            | CheckKind::StorageClass { .. }
+            | CheckKind::Resource(_)
+            | CheckKind::Condition(_)
+            | CheckKind::All(_)
+            | CheckKind::Tolerate(_)
+            | CheckKind::PodFlags(_)
+            | CheckKind::Nodes(_) => vec![],
         }
     }
 }

@@ -9,6 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
@@ -29,7 +31,9 @@ pub use check::{
 use scalars::is_dns_label;
 
 pub mod host;
+mod read_plan;
 pub use host::{HostCheck, HostProbe, HostSpec};
+pub use read_plan::{ReadPlan, Workloads};
 
 mod parse;
 use parse::*;
@@ -37,6 +41,7 @@ use parse::*;
 mod tests;
 
 const BUILTIN: &str = include_str!("builtin.yaml");
+static BUILTIN_PARSES: AtomicUsize = AtomicUsize::new(0);
 const BUILTIN_NAME: &str = "builtin catalog (src/model/catalog/builtin.yaml)";
 const LAYER_FORMAT_HINT: &str = "a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:`, `host:` (the built-in catalog, src/model/catalog/builtin.yaml, is the example)";
 
@@ -90,14 +95,32 @@ impl fmt::Display for DefinedAt {
 }
 
 impl Catalog {
-    /// The catalog embedded in the binary.
+    /// The catalog embedded in the binary (a copy of the one parse, see [`Catalog::shared`]).
     pub fn builtin() -> Result<Catalog> {
-        let mut c = Catalog {
-            layers: Vec::new(),
-            origins: BTreeMap::new(),
-        };
-        c.overlay_str(BUILTIN, BUILTIN_NAME)?;
-        Ok(c)
+        Catalog::shared().cloned()
+    }
+
+    /// The catalog embedded in the binary, parsed once per process: every command, every
+    /// stack of `preview --all` and every override starts from this one value.
+    pub fn shared() -> Result<&'static Catalog> {
+        static PARSED: OnceLock<Result<Catalog>> = OnceLock::new();
+        PARSED
+            .get_or_init(|| {
+                BUILTIN_PARSES.fetch_add(1, Ordering::Relaxed);
+                let mut c = Catalog {
+                    layers: Vec::new(),
+                    origins: BTreeMap::new(),
+                };
+                c.overlay_str(BUILTIN, BUILTIN_NAME)?;
+                Ok(c)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// How many times this process parsed the built-in catalog (at most once).
+    pub fn builtin_parses() -> usize {
+        BUILTIN_PARSES.load(Ordering::Relaxed)
     }
 
     /// The built-in catalog with a stack's `catalog:` file applied.
@@ -186,37 +209,8 @@ impl Catalog {
     /// The reads needed to evaluate these layers, deduplicated, cheap built-ins first.
     /// Unknown ids are ignored (the topology validates ids).
     pub fn required_reads(&self, layer_ids: &[String]) -> Vec<ReadRequest> {
-        let mut reads = BTreeSet::new();
-        for check in self.checks(layer_ids) {
-            match check {
-                CheckKind::ApiGroup(_) => {
-                    reads.insert(ReadRequest::ApiGroups);
-                }
-                CheckKind::Namespace(_) => {
-                    reads.insert(ReadRequest::Namespaces);
-                }
-                CheckKind::StorageClass { .. } => {
-                    reads.insert(ReadRequest::StorageClasses);
-                }
-                CheckKind::Nodes(_) => {
-                    reads.insert(ReadRequest::Nodes);
-                }
-                CheckKind::PodFlags(_) => {
-                    // Which nodes are control planes decides whose kube-apiserver must run.
-                    reads.insert(ReadRequest::Nodes);
-                    reads.insert(ReadRequest::ApiServerPods);
-                }
-                _ => {}
-            }
-            for w in check.workload_reads() {
-                reads.extend(w.kinds().into_iter().map(WorkloadKind::read_request));
-            }
-            for (objects, _) in check.object_reads() {
-                reads.insert(ReadRequest::ApiGroups);
-                reads.insert(ReadRequest::Resource(objects.resource.clone()));
-            }
-        }
-        reads.into_iter().collect()
+        self.read_plan(layer_ids, Workloads::InTheirNamespaces)
+            .requests
     }
 
     /// For each workload read these layers need, the namespaces their checks name (every
@@ -226,31 +220,17 @@ impl Catalog {
         &self,
         layer_ids: &[String],
     ) -> BTreeMap<ReadRequest, BTreeSet<String>> {
-        let mut out: BTreeMap<ReadRequest, BTreeSet<String>> = BTreeMap::new();
-        for check in self.checks(layer_ids) {
-            for w in check.workload_reads() {
-                for k in w.kinds() {
-                    out.entry(k.read_request())
-                        .or_default()
-                        .insert(w.namespace.clone());
-                }
-            }
-        }
-        out
+        self.read_plan(layer_ids, Workloads::InTheirNamespaces)
+            .scope
+            .workload_namespaces
     }
 
     /// For each custom resource type these layers read, what their checks use of an object:
     /// the typed read keeps exactly this (plus namespace and name), nothing else.
     pub fn object_fields(&self, layer_ids: &[String]) -> BTreeMap<String, BTreeSet<FieldUse>> {
-        let mut out: BTreeMap<String, BTreeSet<FieldUse>> = BTreeMap::new();
-        for check in self.checks(layer_ids) {
-            for (objects, used) in check.object_reads() {
-                out.entry(objects.resource.clone())
-                    .or_default()
-                    .extend(used);
-            }
-        }
-        out
+        self.read_plan(layer_ids, Workloads::InTheirNamespaces)
+            .scope
+            .keep
     }
 
     /// Where a layer was defined: `file:line:column` of its `id:`.

@@ -13,25 +13,16 @@ fn overlay_err(text: &str) -> Error {
 #[test]
 fn builtin_has_the_fixed_ids_in_order() {
     let c = Catalog::builtin().unwrap();
-    assert_eq!(
-        c.ids(),
-        [
-            "k8s",
-            "cni",
-            "ceph",
-            "storage",
-            "datalake",
-            "certs",
-            "monitoring",
-            "gitops",
-            "registry",
-            "dataops",
-            "etcd-backup",
-            "audit-log",
-            "encryption-at-rest",
-            "sshd-hardening"
-        ]
-    );
+    // The ids in file order, read from the YAML's own `- id:` lines (not through the
+    // parser under test), so a new built-in layer needs no edit here.
+    let in_file: Vec<&str> = BUILTIN
+        .lines()
+        .filter_map(|l| l.strip_prefix("- id: "))
+        .map(str::trim)
+        .collect();
+    assert!(in_file.len() >= 14, "{in_file:?}");
+    assert_eq!(c.ids(), in_file);
+    assert_eq!(&c.ids()[..3], ["k8s", "cni", "ceph"]);
     let ceph = c.get("ceph").unwrap();
     assert_eq!(ceph.after, ["cni"]);
     assert_eq!(
@@ -396,4 +387,113 @@ fn nearest_key() {
     let keys = ["detect", "healthy"];
     assert_eq!(crate::suggest::nearest("helthy", keys), Some("healthy"));
     assert_eq!(crate::suggest::nearest("zzzzzz", keys), None);
+}
+
+/// Every check kind, named by a `match` WITHOUT a wildcard arm: adding a `CheckKind` variant
+/// does not compile until it is listed here (and in every other match over the kinds: its
+/// read in `Catalog::required_reads`, `CheckKind::object_reads` and `workload_reads`, its state
+/// rule in `state::evaluate_check`, its words in `describe.rs`). [`KINDS`] must then grow too,
+/// and the test below fails until the built-in catalog uses the new kind.
+fn kind_name(k: &CheckKind) -> &'static str {
+    match k {
+        CheckKind::ApiGroup(_) => "apiGroup",
+        CheckKind::Namespace(_) => "namespace",
+        CheckKind::StorageClass { .. } => "storageClass",
+        CheckKind::Workload(_) => "workload",
+        CheckKind::Resource(_) => "resource",
+        CheckKind::Condition(_) => "condition",
+        CheckKind::All(_) => "all",
+        CheckKind::Count(_) => "count",
+        CheckKind::Tolerate(_) => "tolerate",
+        CheckKind::PodFlags(_) => "podFlags",
+        CheckKind::Nodes(_) => "nodes",
+    }
+}
+
+const KINDS: [&str; 11] = [
+    "apiGroup",
+    "namespace",
+    "storageClass",
+    "workload",
+    "resource",
+    "condition",
+    "all",
+    "count",
+    "tolerate",
+    "podFlags",
+    "nodes",
+];
+
+/// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no
+/// built-in check ever says a definite no.)
+#[test]
+fn every_check_kind_has_a_read_and_a_description() {
+    let c = Catalog::builtin().unwrap();
+    let mut seen = BTreeSet::new();
+    for layer in &c.layers {
+        for check in layer.detect.iter().chain(&layer.healthy) {
+            let name = kind_name(&check.kind);
+            seen.insert(name);
+            assert_eq!(check.kind.key(), name, "{}", layer.id);
+            // Its read: a catalog of this one check asks for something.
+            let alone = Catalog {
+                layers: vec![Layer {
+                    detect: vec![check.clone()],
+                    healthy: vec![],
+                    after: vec![],
+                    ..layer.clone()
+                }],
+                origins: BTreeMap::new(),
+            };
+            let reads = alone.required_reads(std::slice::from_ref(&layer.id));
+            assert!(!reads.is_empty(), "{} {name}: no read", layer.id);
+            // Its words.
+            assert!(!check.kind.to_string().is_empty(), "{} {name}", layer.id);
+        }
+    }
+    assert_eq!(seen, KINDS.into_iter().collect::<BTreeSet<_>>());
+}
+
+#[test]
+fn the_builtin_catalog_is_parsed_once_per_process() {
+    let first = Catalog::shared().unwrap();
+    let _ = Catalog::builtin().unwrap();
+    let _ = catalog_for(None).unwrap();
+    let _ = known_ids(None).unwrap();
+    assert!(std::ptr::eq(first, Catalog::shared().unwrap()));
+    assert_eq!(Catalog::builtin_parses(), 1);
+}
+
+#[test]
+fn one_read_plan_holds_the_requests_the_scope_and_the_host_layers() {
+    let c = Catalog::builtin().unwrap();
+    let ids: Vec<String> = ["cni", "ceph", "etcd-backup"].map(String::from).to_vec();
+    let scoped = c.read_plan(&ids, Workloads::InTheirNamespaces);
+    assert_eq!(scoped.requests, c.required_reads(&ids));
+    assert_eq!(
+        scoped.scope.workload_namespaces,
+        c.workload_namespaces(&ids)
+    );
+    assert_eq!(scoped.scope.keep, c.object_fields(&ids));
+    assert!(scoped.scope.keep.contains_key("cephclusters.ceph.rook.io"));
+    assert_eq!(scoped.host_layers, ["etcd-backup"]);
+    assert!(!scoped.requests.contains(&ReadRequest::Nodes));
+    // discover: every namespace, the same fields kept, its extra reads after the checks'.
+    let everywhere = c
+        .read_plan(&ids, Workloads::Everywhere)
+        .also(&[ReadRequest::Nodes, ReadRequest::ApiGroups]);
+    assert!(everywhere.scope.workload_namespaces.is_empty());
+    assert_eq!(everywhere.scope.keep, scoped.scope.keep);
+    assert_eq!(everywhere.requests.last(), Some(&ReadRequest::Nodes));
+    assert_eq!(
+        everywhere
+            .requests
+            .iter()
+            .filter(|r| **r == ReadRequest::ApiGroups)
+            .count(),
+        1
+    );
+    // preview and wait: the nodes first.
+    let first = scoped.first(ReadRequest::Nodes);
+    assert_eq!(first.requests.first(), Some(&ReadRequest::Nodes));
 }

@@ -69,46 +69,18 @@ impl ReadRequest {
         }
     }
 
-    /// The kubectl arguments of the read (without `--kubeconfig` and `--request-timeout`,
-    /// which the process layer adds). Only `get ... -o json` and `api-versions`.
-    pub fn kubectl_args(&self) -> Vec<String> {
-        let get = |what: &str, all_namespaces: bool| {
-            let mut v = vec!["get".to_string(), what.to_string()];
-            if all_namespaces {
-                v.push("--all-namespaces".to_string());
-            }
-            v.extend(["-o".to_string(), "json".to_string()]);
-            v
-        };
-        match self {
-            ReadRequest::Nodes => get("nodes", false),
-            ReadRequest::ApiGroups => vec!["api-versions".to_string()],
-            ReadRequest::Namespaces => get("namespaces", false),
-            ReadRequest::StorageClasses => get("storageclasses", false),
-            ReadRequest::DaemonSets => get("daemonsets", true),
-            ReadRequest::Deployments => get("deployments", true),
-            ReadRequest::StatefulSets => get("statefulsets", true),
-            ReadRequest::ApiServerPods => [
-                "get",
-                "pods",
-                "-n",
-                APISERVER_NAMESPACE,
-                "-l",
-                APISERVER_SELECTOR,
-                "-o",
-                "json",
-            ]
-            .map(String::from)
-            .to_vec(),
-            ReadRequest::Resource(t) => get(t, true),
-        }
-    }
-
     /// The API group of a custom resource request (`ceph.rook.io`), `None` for built-ins.
     pub fn group(&self) -> Option<&str> {
         match self {
             ReadRequest::Resource(t) => t.split_once('.').map(|(_, g)| g),
-            _ => None,
+            ReadRequest::Nodes
+            | ReadRequest::ApiGroups
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::DaemonSets
+            | ReadRequest::Deployments
+            | ReadRequest::StatefulSets
+            | ReadRequest::ApiServerPods => None,
         }
     }
 }
@@ -214,7 +186,14 @@ impl Observation {
         match request {
             ReadRequest::DaemonSets => self.daemonsets = read,
             ReadRequest::Deployments => self.deployments = read,
-            _ => self.statefulsets = read,
+            ReadRequest::StatefulSets => self.statefulsets = read,
+            // Returned above: only the three workload reads come in parts.
+            ReadRequest::Nodes
+            | ReadRequest::ApiGroups
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::ApiServerPods
+            | ReadRequest::Resource(_) => {}
         }
         self.workload_scope
             .insert(request.label().to_string(), namespaces.clone());
@@ -421,23 +400,8 @@ mod tests {
     }
 
     #[test]
-    fn requests_know_their_kubectl_args_and_group() {
-        assert_eq!(
-            ReadRequest::Nodes.kubectl_args(),
-            ["get", "nodes", "-o", "json"]
-        );
-        assert_eq!(ReadRequest::ApiGroups.kubectl_args(), ["api-versions"]);
+    fn requests_know_their_group() {
         let ceph = ReadRequest::Resource("cephclusters.ceph.rook.io".to_string());
-        assert_eq!(
-            ceph.kubectl_args(),
-            [
-                "get",
-                "cephclusters.ceph.rook.io",
-                "--all-namespaces",
-                "-o",
-                "json"
-            ]
-        );
         assert_eq!(ceph.group(), Some("ceph.rook.io"));
         assert_eq!(ReadRequest::DaemonSets.group(), None);
     }

@@ -385,3 +385,30 @@ fn storage_without_default_is_degraded() {
         "no default StorageClass with provisioner rook-ceph.rbd.csi.ceph.com"
     );
 }
+
+/// Every check of the built-in catalog (every check kind: `model::catalog`'s tests prove the
+/// catalog uses them all), evaluated with nothing read, in both phases: never a definite no —
+/// a failed read is never "absent".
+#[test]
+fn with_nothing_read_no_builtin_check_says_no() {
+    let c = crate::model::catalog::Catalog::builtin().unwrap();
+    let nothing_read = crate::model::observation::Observation::skipped("not read");
+    for id in c.ids() {
+        let layer = c.get(id).unwrap();
+        for (phase, check) in layer
+            .detect
+            .iter()
+            .map(|c| (Phase::Detect, c))
+            .chain(layer.healthy.iter().map(|c| (Phase::Healthy, c)))
+        {
+            let outcome = evaluate_check(check, phase, &[], &nothing_read);
+            assert_ne!(
+                outcome.verdict,
+                Verdict::False,
+                "{id} {}: {}",
+                check.kind.key(),
+                outcome.evidence
+            );
+        }
+    }
+}

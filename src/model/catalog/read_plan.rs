@@ -1,0 +1,116 @@
+//! The reads a set of layers needs, from ONE exhaustive `match` over the check kinds: the
+//! requests (cheap built-ins first), the scope (the namespaces workload reads are limited
+//! to, the fields kept of each custom type) and the host-level layers read over ssh. A new
+//! check kind does not compile until its read is decided here. Pure: the session runs it.
+
+use std::collections::BTreeSet;
+
+use super::check::{CheckKind, WorkloadKind};
+use super::Catalog;
+use crate::model::observation::{ReadRequest, Scope};
+
+/// Whether workload reads are limited to the namespaces the checks name (`preview`, `wait`:
+/// the same verdicts for a fraction of the bytes) or list every namespace (`discover`: a
+/// saved snapshot may be judged by another catalog).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Workloads {
+    InTheirNamespaces,
+    Everywhere,
+}
+
+/// What to read for a set of layers.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReadPlan {
+    pub requests: Vec<ReadRequest>,
+    pub scope: Scope,
+    /// The host-level layers among them (read over ssh, not through kubectl).
+    pub host_layers: Vec<String>,
+}
+
+impl ReadPlan {
+    /// `request` read first if the checks do not already need it (the nodes: always shown,
+    /// and read for the confirmation).
+    pub fn first(mut self, request: ReadRequest) -> ReadPlan {
+        if !self.requests.contains(&request) {
+            self.requests.insert(0, request);
+        }
+        self
+    }
+
+    /// `requests` read too, after the checks' own.
+    pub fn also(mut self, requests: &[ReadRequest]) -> ReadPlan {
+        for r in requests {
+            if !self.requests.contains(r) {
+                self.requests.push(r.clone());
+            }
+        }
+        self
+    }
+}
+
+impl Catalog {
+    /// The plan of `layer_ids` (unknown ids are ignored: the topology validates ids).
+    pub fn read_plan(&self, layer_ids: &[String], workloads: Workloads) -> ReadPlan {
+        let mut reads = BTreeSet::new();
+        let mut scope = Scope::default();
+        for check in self.checks(layer_ids) {
+            match check {
+                CheckKind::ApiGroup(_) => {
+                    reads.insert(ReadRequest::ApiGroups);
+                }
+                CheckKind::Namespace(_) => {
+                    reads.insert(ReadRequest::Namespaces);
+                }
+                CheckKind::StorageClass { .. } => {
+                    reads.insert(ReadRequest::StorageClasses);
+                }
+                CheckKind::Nodes(_) => {
+                    reads.insert(ReadRequest::Nodes);
+                }
+                CheckKind::PodFlags(_) => {
+                    // Which nodes are control planes decides whose kube-apiserver must run.
+                    reads.insert(ReadRequest::Nodes);
+                    reads.insert(ReadRequest::ApiServerPods);
+                }
+                // Their reads are their workload selections and custom objects, below.
+                CheckKind::Workload(_)
+                | CheckKind::Resource(_)
+                | CheckKind::Condition(_)
+                | CheckKind::All(_)
+                | CheckKind::Count(_)
+                | CheckKind::Tolerate(_) => {}
+            }
+            for w in check.workload_reads() {
+                for k in w.kinds() {
+                    reads.insert(WorkloadKind::read_request(k));
+                    if workloads == Workloads::InTheirNamespaces {
+                        scope
+                            .workload_namespaces
+                            .entry(k.read_request())
+                            .or_default()
+                            .insert(w.namespace.clone());
+                    }
+                }
+            }
+            for (objects, used) in check.object_reads() {
+                reads.insert(ReadRequest::ApiGroups);
+                reads.insert(ReadRequest::Resource(objects.resource.clone()));
+                scope
+                    .keep
+                    .entry(objects.resource.clone())
+                    .or_default()
+                    .extend(used);
+            }
+        }
+        let host_layers = layer_ids
+            .iter()
+            .filter(|id| self.get(id).is_some_and(|l| l.host.is_some()))
+            .cloned()
+            .collect();
+        ReadPlan {
+            requests: reads.into_iter().collect(),
+            scope,
+            host_layers,
+        }
+    }
+}
