@@ -69,6 +69,22 @@ impl ReadRequest {
         }
     }
 
+    /// The `plural.group` of a custom resource request, `None` for built-ins (matched
+    /// exhaustively: a new kind of request decides here whether it is a custom resource).
+    pub fn custom_type(&self) -> Option<&String> {
+        match self {
+            ReadRequest::Resource(t) => Some(t),
+            ReadRequest::Nodes
+            | ReadRequest::ApiGroups
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::DaemonSets
+            | ReadRequest::Deployments
+            | ReadRequest::StatefulSets
+            | ReadRequest::ApiServerPods => None,
+        }
+    }
+
     /// The API group of a custom resource request (`ceph.rook.io`), `None` for built-ins.
     pub fn group(&self) -> Option<&str> {
         match self {

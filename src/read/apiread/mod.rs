@@ -77,12 +77,11 @@ pub fn read_into(
 ) {
     let targets = first_round(requests, scope);
     let keep = |target: &str| -> Option<&BTreeSet<FieldUse>> {
-        requests.iter().find_map(|r| match r {
-            ReadRequest::Resource(t) if resource_targets(t).iter().any(|p| p == target) => {
-                Some(scope.keep.get(t).unwrap_or(&NOTHING))
-            }
-            _ => None,
-        })
+        requests
+            .iter()
+            .filter_map(ReadRequest::custom_type)
+            .find(|t| resource_targets(t).iter().any(|p| p == target))
+            .map(|t| scope.keep.get(t).unwrap_or(&NOTHING))
     };
     let (answers, mut lists) = fetch_all(kubectl, proxy, targets, &keep);
     let lost =
@@ -139,10 +138,8 @@ pub fn read_into(
     // version, or not at the expected version) are resolved in parallel.
     let resources: Vec<(&String, TypeRead)> = requests
         .iter()
-        .filter_map(|r| match r {
-            ReadRequest::Resource(t) => Some((t, discovery.resolve(t, &mut lists))),
-            _ => None,
-        })
+        .filter_map(ReadRequest::custom_type)
+        .map(|t| (t, discovery.resolve(t, &mut lists)))
         .collect();
     let settled: Vec<(String, Read<Vec<CustomObject>>)> = std::thread::scope(|s| {
         let handles: Vec<_> = resources
