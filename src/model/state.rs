@@ -7,6 +7,8 @@
 pub mod hosts;
 mod objects;
 mod pods;
+mod truth;
+pub mod why;
 pub mod workloads;
 
 use std::collections::BTreeSet;
@@ -71,6 +73,10 @@ pub(crate) enum Phase {
 pub(crate) struct CheckOutcome {
     pub verdict: Verdict,
     pub evidence: String,
+    /// What a true detect check saw that is not healthy (an object being deleted, a
+    /// namespace Terminating): the layer exists, and is degraded by these (SPEC §6 v0.3).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flaws: Vec<String>,
 }
 
 impl CheckOutcome {
@@ -78,19 +84,30 @@ impl CheckOutcome {
         CheckOutcome {
             verdict: Verdict::True,
             evidence: evidence.into(),
+            flaws: Vec::new(),
         }
     }
     fn no(evidence: impl Into<String>) -> Self {
         CheckOutcome {
             verdict: Verdict::False,
             evidence: evidence.into(),
+            flaws: Vec::new(),
+        }
+    }
+    fn unknown(evidence: impl Into<String>) -> Self {
+        CheckOutcome {
+            verdict: Verdict::Unknown,
+            evidence: evidence.into(),
+            flaws: Vec::new(),
         }
     }
     fn failed(what: &str, failure: &ReadFailure) -> Self {
-        CheckOutcome {
-            verdict: Verdict::Unknown,
-            evidence: format!("read of {what} failed: {}", failure.kind),
-        }
+        CheckOutcome::unknown(format!("read of {what} failed: {}", failure.kind))
+    }
+    /// True, with what makes the thing found unhealthy.
+    fn with_flaws(mut self, flaws: Vec<String>) -> Self {
+        self.flaws = flaws;
+        self
     }
 }
 
@@ -172,7 +189,15 @@ pub(crate) fn evaluate_layer(
             report(State::Absent, evidence, reason)
         };
     }
-    let healthy = run(&layer.healthy, Phase::Healthy);
+    let mut healthy = run(&layer.healthy, Phase::Healthy);
+    // What detection found but is not healthy (being deleted) degrades the layer, never
+    // hides it: the layer exists.
+    healthy.extend(
+        detect
+            .iter()
+            .filter(|o| o.verdict == Verdict::True)
+            .flat_map(|o| o.flaws.iter().map(CheckOutcome::no)),
+    );
     let mut evidence: Vec<String> = detect
         .iter()
         .filter(|o| o.verdict == Verdict::True)
@@ -225,10 +250,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Namespace(ns) => match &obs.namespaces {
             Err(f) => CheckOutcome::failed("namespaces", f),
             Ok(list) => match list.iter().find(|n| &n.name == ns) {
-                Some(n) if n.phase == "Active" || n.phase.is_empty() => {
-                    CheckOutcome::yes(format!("namespace {ns} exists"))
-                }
-                Some(n) => CheckOutcome::yes(format!("namespace {ns} exists ({})", n.phase)),
+                Some(n) => truth::namespace(n, phase),
                 None => CheckOutcome::no(format!("no namespace {ns}")),
             },
         },
@@ -244,6 +266,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Tolerate(t) => objects::tolerate(obs, t),
         CheckKind::PodFlags(p) => pods::pod_flags(obs, phase, p),
         CheckKind::Nodes(n) => nodes(obs, *n, declared_nodes),
+        CheckKind::ConfigMap(c) => truth::config_map(obs, c),
     }
 }
 
@@ -352,8 +375,12 @@ fn nodes(obs: &Observation, check: NodesCheck, declared: &[String]) -> CheckOutc
     }
 }
 
+#[cfg(test)]
+mod argo_tests;
 /// Observations shared by the state and plan tests, built from the kubectl fixtures.
 #[cfg(test)]
 pub(crate) mod fixtures;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod truth_tests;

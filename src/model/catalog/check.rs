@@ -8,7 +8,7 @@
 //! object of a list, possibly none, satisfies a predicate), `count` (at least N objects or
 //! workloads, or as many as a field of another object says), `tolerate` (a health field OK,
 //! or WARN whose every detail is benign), `podFlags` (every control-plane kube-apiserver runs
-//! with these flags), `nodes`.
+//! with these flags), `nodes`, `configMap` (a key of one ConfigMap, read by name, empty).
 
 use serde::Deserialize;
 
@@ -56,6 +56,27 @@ pub enum CheckKind {
     /// detect: kube-apiserver pods are visible; healthy: each control-plane one has the flags.
     PodFlags(PodFlagsCheck),
     Nodes(NodesCheck),
+    /// One ConfigMap, read by name: a key of it empty (or absent). Rook's
+    /// `rook-ceph-mon-endpoints` `outOfQuorum` lists the mons out of quorum.
+    ConfigMap(ConfigMapCheck),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigMapCheck {
+    pub namespace: String,
+    pub name: String,
+    pub key: String,
+}
+
+impl ConfigMapCheck {
+    /// Its read: the ConfigMap by name, this key only.
+    pub fn read_request(&self) -> ReadRequest {
+        ReadRequest::ConfigMap {
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+            keys: vec![self.key.clone()],
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
@@ -202,6 +223,9 @@ pub enum Wanted {
     AtLeastField {
         objects: Objects,
         field: FieldPath,
+        /// The operator's default when the field is absent (`default:`; Rook's mon count is
+        /// 3): an omitted field is not a missing one (SPEC §6 v0.3).
+        default: Option<u32>,
     },
 }
 
@@ -221,7 +245,14 @@ pub struct TolerateCheck {
     pub warn: String,
     pub details: FieldPath,
     pub benign: Vec<String>,
+    /// When the operator last wrote `field` (`.status.ceph.lastChecked`): older than
+    /// `max_status_age` seconds, the status is stale and not trusted (SPEC §6 v0.3).
+    pub last_checked: Option<FieldPath>,
+    pub max_status_age: u64,
 }
+
+/// `maxStatusAge` when a `tolerate` check names `lastChecked` without one: 10 minutes.
+pub const DEFAULT_MAX_STATUS_AGE: u64 = 600;
 
 /// The kube-apiserver static pods (kube-system, `component=kube-apiserver`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,6 +271,9 @@ pub enum Expect {
     EqualsField(FieldPath),
     /// The field is there, whatever its value.
     Exists,
+    /// A timestamp more than this many seconds after the reading (`minValidity: 7d`: a
+    /// Certificate's `.status.notAfter`).
+    MinValidity(u64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,21 +317,23 @@ impl CheckKind {
                 if let Counted::Objects(o) = &c.counted {
                     out.push((o, vec![]));
                 }
-                if let Wanted::AtLeastField { objects, field } = &c.wanted {
+                if let Wanted::AtLeastField { objects, field, .. } = &c.wanted {
                     out.push((objects, vec![fields(field)]));
                 }
                 out
             }
-            CheckKind::Tolerate(t) => vec![(
-                &t.objects,
-                vec![fields(&t.field), FieldUse::Details(t.details.clone())],
-            )],
+            CheckKind::Tolerate(t) => {
+                let mut used = vec![fields(&t.field), FieldUse::Details(t.details.clone())];
+                used.extend(t.last_checked.iter().map(fields));
+                vec![(&t.objects, used)]
+            }
             CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
             | CheckKind::Workload(_)
             | CheckKind::PodFlags(_)
-            | CheckKind::Nodes(_) => vec![],
+            | CheckKind::Nodes(_)
+            | CheckKind::ConfigMap(_) => vec![],
         }
     }
 
@@ -318,7 +354,8 @@ impl CheckKind {
             | CheckKind::All(_)
             | CheckKind::Tolerate(_)
             | CheckKind::PodFlags(_)
-            | CheckKind::Nodes(_) => vec![],
+            | CheckKind::Nodes(_)
+            | CheckKind::ConfigMap(_) => vec![],
         }
     }
 }

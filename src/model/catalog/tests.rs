@@ -59,9 +59,16 @@ fn datalake_is_not_detected_by_objectbucket_group() {
     let mentions_objectbucket = datalake
         .detect
         .iter()
-        .chain(&datalake.healthy)
         .any(|ch| format!("{ch:?}").contains("objectbucket"));
     assert!(!mentions_objectbucket);
+    // Health reads the claims (every one Bound; none is fine), which detects nothing.
+    let claims: Vec<&Check> = datalake
+        .healthy
+        .iter()
+        .filter(|ch| format!("{ch:?}").contains("objectbucket"))
+        .collect();
+    assert_eq!(claims.len(), 1, "{claims:?}");
+    assert!(matches!(claims[0].kind, CheckKind::All(_)), "{claims:?}");
     assert!(datalake
         .detect
         .contains(&Check::from(CheckKind::StorageClass {
@@ -87,6 +94,11 @@ fn required_reads_are_deduplicated_and_ordered() {
             ReadRequest::StatefulSets,
             ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
             ReadRequest::Resource("clusters.postgresql.cnpg.io".into()),
+            ReadRequest::ConfigMap {
+                namespace: "rook-ceph".into(),
+                name: "rook-ceph-mon-endpoints".into(),
+                keys: vec!["outOfQuorum".into()],
+            },
         ]
     );
     assert_eq!(c.required_reads(&["nope".to_string()]), []);
@@ -222,7 +234,7 @@ fn bad_checks_are_errors_with_position() {
         ),
         (
             "    - resource: a.b.io\n      field: .status.phase\n",
-            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `equals:`, `equalsField:` or `exists: true`",
+            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`",
         ),
         (
             "    - namespace: extra\n      field: .status.phase\n",
@@ -407,10 +419,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::Tolerate(_) => "tolerate",
         CheckKind::PodFlags(_) => "podFlags",
         CheckKind::Nodes(_) => "nodes",
+        CheckKind::ConfigMap(_) => "configMap",
     }
 }
 
-const KINDS: [&str; 11] = [
+const KINDS: [&str; 12] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -422,6 +435,7 @@ const KINDS: [&str; 11] = [
     "tolerate",
     "podFlags",
     "nodes",
+    "configMap",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

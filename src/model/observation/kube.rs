@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::meta::Deletion;
 use crate::error::{Error, Result};
 
 /// One cluster node as the state logic needs it.
@@ -24,6 +25,9 @@ pub struct Node {
     pub internal_ip: Option<String>,
     /// `status.nodeInfo.kubeletVersion`, e.g. `v1.30.4`.
     pub kubelet_version: String,
+    /// `status.nodeInfo.architecture`, e.g. `arm64` (empty in older snapshots).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub architecture: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,6 +35,9 @@ pub struct Namespace {
     pub name: String,
     /// `Active` or `Terminating`.
     pub phase: String,
+    /// `metadata.deletionTimestamp` set: the namespace is being deleted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deleting: Option<Deletion>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +60,13 @@ pub struct Workload {
     /// What `kubectl rollout status` looks at. Absent in snapshots older than 0.2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rollout: Option<Rollout>,
+    /// `metadata.deletionTimestamp` set: the workload is being deleted (SPEC §6 v0.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deleting: Option<Deletion>,
+    /// `spec.selector.matchLabels` as a label selector (`k=v,k2=v2`), when valid: how its
+    /// pods are listed when it is not rolled out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
 }
 
 /// The fields of a workload `kubectl rollout status` decides on.
@@ -83,6 +97,9 @@ pub struct Rollout {
     /// Deployment: condition `Progressing` with reason `ProgressDeadlineExceeded`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deadline_exceeded: bool,
+    /// Deployment `spec.paused: true`: the rollout was stopped on purpose.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
 }
 
 #[derive(Deserialize)]
@@ -92,11 +109,14 @@ struct List<T> {
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
+#[serde(rename_all = "camelCase")]
 struct Meta {
     name: String,
     namespace: Option<String>,
     labels: BTreeMap<String, String>,
     annotations: BTreeMap<String, String>,
+    deletion_timestamp: Option<String>,
+    finalizers: Vec<String>,
 }
 
 /// Parse one List document; `what` names the command for the error message.
@@ -135,6 +155,8 @@ pub(super) struct RawCondition {
     #[serde(rename = "type")]
     pub(super) type_: String,
     pub(super) status: String,
+    pub(super) reason: String,
+    pub(super) message: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -149,6 +171,7 @@ struct RawAddress {
 #[serde(default, rename_all = "camelCase")]
 struct RawNodeInfo {
     kubelet_version: String,
+    architecture: String,
 }
 
 const ROLE_LABEL: &str = "node-role.kubernetes.io/";
@@ -179,6 +202,7 @@ pub fn parse_nodes(text: &str) -> Result<Vec<Node>> {
                 .find(|a| a.type_ == "InternalIP")
                 .map(|a| a.address.clone()),
             kubelet_version: n.status.node_info.kubelet_version,
+            architecture: super::meta::words(&n.status.node_info.architecture),
             name: n.metadata.name,
         })
         .collect())
@@ -205,6 +229,7 @@ pub fn parse_namespaces(text: &str) -> Result<Vec<Namespace>> {
         .map(|n| Namespace {
             name: n.metadata.name,
             phase: n.status.phase,
+            deleting: Deletion::from_meta(n.metadata.deletion_timestamp, n.metadata.finalizers),
         })
         .collect())
 }

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use super::kube::{parse_list, Rollout, Workload};
+use super::meta::Deletion;
 use crate::error::Result;
 
 #[derive(Deserialize, Default)]
@@ -16,11 +17,13 @@ struct RawWorkload {
 
 /// Only what a workload check uses of `metadata` (never labels or annotations).
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
 struct WorkloadMeta {
     name: String,
     namespace: Option<String>,
     generation: i64,
+    deletion_timestamp: Option<String>,
+    finalizers: Vec<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -28,6 +31,14 @@ struct WorkloadMeta {
 struct RawWorkloadSpec {
     replicas: Option<i64>,
     update_strategy: RawStrategy,
+    paused: bool,
+    selector: RawSelector,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawSelector {
+    match_labels: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -76,6 +87,8 @@ fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workl
         desired,
         ready,
         rollout: Some(rollout),
+        deleting: Deletion::from_meta(w.metadata.deletion_timestamp, w.metadata.finalizers),
+        selector: super::status_reads::selector_of(&w.spec.selector.match_labels),
     }
 }
 
@@ -129,6 +142,7 @@ fn replicated(text: &str, what: &str, statefulset: bool) -> Result<Vec<Workload>
                     && st.conditions.iter().any(|c| {
                         c.type_ == "Progressing" && c.reason == "ProgressDeadlineExceeded"
                     }),
+                paused: !statefulset && w.spec.paused,
             };
             let (d, r) = (w.spec.replicas.unwrap_or(1), st.ready_replicas);
             workload(w, d, r, rollout)

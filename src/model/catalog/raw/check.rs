@@ -19,6 +19,7 @@ impl RawCheck {
             ("tolerate", self.tolerate.is_some()),
             ("podFlags", self.pod_flags.is_some()),
             ("nodes", self.nodes.is_some()),
+            ("configMap", self.config_map.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -47,6 +48,7 @@ impl RawCheck {
                 ("equals", self.equals.is_some()),
                 ("equalsField", self.equals_field.is_some()),
                 ("exists", self.exists.is_some()),
+                ("minValidity", self.min_validity.is_some()),
             ];
             if let Some((key, _)) = siblings.iter().find(|(_, set)| *set) {
                 return Err(format!("`{key}` only goes with a `resource:` check"));
@@ -70,6 +72,30 @@ impl RawCheck {
         if let Some(w) = self.workload {
             return workload(w).map(CheckKind::Workload);
         }
+        if let Some(c) = self.config_map {
+            if !is_dns_label(&c.namespace) || !is_dns_name(&c.name) {
+                return Err(format!(
+                    "`configMap:` needs a namespace and ConfigMap name, not `{}/{}`",
+                    c.namespace, c.name
+                ));
+            }
+            let key_ok = !c.key.is_empty()
+                && c.key.len() <= 253
+                && c.key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+            if !key_ok {
+                return Err(format!("`key: {}` is not a ConfigMap key", c.key));
+            }
+            if !c.empty {
+                return Err("`configMap:` checks `empty: true` (the key empty or absent)".into());
+            }
+            return Ok(CheckKind::ConfigMap(ConfigMapCheck {
+                namespace: c.namespace,
+                name: c.name,
+                key: c.key,
+            }));
+        }
         if let Some(n) = self.nodes {
             return match (n.ready, n.registered) {
                 (Some(c), None) => Ok(CheckKind::Nodes(NodesCheck::Ready(c))),
@@ -89,7 +115,14 @@ impl RawCheck {
         if let Some(a) = self.all {
             let objs = objects(a.resource, a.kind, a.namespace, a.name)?;
             let field = a.field.as_deref().map(FieldPath::parse).transpose()?;
-            let expect = expectation(field.as_ref(), a.in_, a.equals, a.equals_field, a.exists)?;
+            let expect = expectation(
+                field.as_ref(),
+                a.in_,
+                a.equals,
+                a.equals_field,
+                a.exists,
+                a.min_validity,
+            )?;
             let predicate =
                 match (field, expect, a.condition) {
                     (Some(f), Some(e), None) => Predicate::Field(f, e),
@@ -124,6 +157,7 @@ impl RawCheck {
                 (None, Some(f)) => Wanted::AtLeastField {
                     objects: objects(f.resource, f.kind, f.namespace, f.name)?,
                     field: FieldPath::parse(&f.field)?,
+                    default: f.default,
                 },
                 _ => return Err(
                     "`count:` needs `atLeast: N` (1 or more) or `atLeastField: {resource, field}`"
@@ -143,6 +177,16 @@ impl RawCheck {
                 warn: t.warn.0,
                 details: FieldPath::parse(&t.details)?,
                 benign: t.benign,
+                last_checked: t
+                    .last_checked
+                    .as_deref()
+                    .map(FieldPath::parse)
+                    .transpose()?,
+                max_status_age: match (&t.last_checked, t.max_status_age) {
+                    (_, Some(age)) => duration("maxStatusAge", &age)?,
+                    (Some(_), None) => DEFAULT_MAX_STATUS_AGE,
+                    (None, None) => 0,
+                },
             }));
         }
         if let Some(p) = self.pod_flags {
@@ -165,6 +209,7 @@ impl RawCheck {
                 self.equals,
                 self.equals_field,
                 self.exists,
+                self.min_validity,
             )?;
             return Ok(CheckKind::Resource(ResourceCheck {
                 objects: objs,
