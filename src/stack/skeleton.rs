@@ -187,6 +187,7 @@ mod tests {
             evidence: vec![],
             reason: reason.to_string(),
             hosts: vec![],
+            explain: vec![],
         }
     }
 
