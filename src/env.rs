@@ -14,6 +14,8 @@ pub struct Environment {
     pub kubeconfig: Option<OsString>,
     pub stacks_dir: Option<PathBuf>,
     pub no_color: bool,
+    /// `COLUMNS`, a positive number: the text's width when stdout is not a terminal.
+    pub columns: Option<usize>,
     /// `NESTOR_NO_INPUT` set (to anything but `0` or `false`): the same as `--no-input`.
     pub no_input: bool,
     pub kubectl: Option<PathBuf>,
@@ -77,6 +79,9 @@ impl Environment {
             kubeconfig: non_empty("KUBECONFIG"),
             stacks_dir: non_empty("NESTOR_STACKS_DIR").map(PathBuf::from),
             no_color: non_empty("NO_COLOR").is_some(),
+            columns: non_empty("COLUMNS")
+                .and_then(|c| c.to_string_lossy().trim().parse::<usize>().ok())
+                .filter(|c| *c > 0),
             no_input: non_empty("NESTOR_NO_INPUT").is_some_and(|v| no_input_value(&v)),
             kubectl: non_empty("NESTOR_KUBECTL").map(PathBuf::from),
             limactl: non_empty("NESTOR_LIMACTL").map(PathBuf::from),

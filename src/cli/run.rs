@@ -60,10 +60,13 @@ where
         }
     };
     let verbose = cli.global.verbose > 0;
+    let format = cli.global.output;
     let at_start = crate::usage::own_usage();
     let code = match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
+            // A script reading `-o json` gets the error as a document too (SPEC §16).
+            crate::output::error_doc::print(format, &e);
             // An error may quote a file, a host or kubectl: redacted and terminal-safe.
             let text = crate::term::terminal_safe(&crate::redact::text(&e.to_string()));
             let _ = writeln!(std::io::stderr(), "{text}");

@@ -31,7 +31,7 @@ pub struct Global {
     #[arg(long, global = true, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
 
-    /// Output format: human text, or the versioned nestor/v1 document as JSON or YAML.
+    /// Output format: human text, the versioned nestor/v1 document as JSON or YAML (an error too: kind Error), or for `preview` a JUnit XML report.
     #[arg(short = 'o', long, global = true, value_enum, default_value_t = Format::Text)]
     pub output: Format,
 
@@ -91,9 +91,49 @@ impl Invocation {
         !self.global.no_input && !self.env.no_input && std::io::stdin().is_terminal()
     }
 
-    /// Colour only on a terminal, never with `--no-color` or `NO_COLOR`.
+    /// Colour on stdout: never with `--no-color` or `NO_COLOR`; else as `anstream` decides
+    /// for the stream (`CLICOLOR_FORCE`, `CLICOLOR=0`, a terminal whose `TERM` has colours).
     pub fn color(&self) -> bool {
-        !self.global.no_color && !self.env.no_color && std::io::stdout().is_terminal()
+        self.color_on(&std::io::stdout())
+    }
+
+    /// Colour on stderr (`wait`'s live lines), by the same rule as [`Context::color`].
+    pub fn color_stderr(&self) -> bool {
+        self.color_on(&std::io::stderr())
+    }
+
+    fn color_on<S: anstream::stream::RawStream>(&self, stream: &S) -> bool {
+        use anstream::ColorChoice;
+        if self.global.no_color || self.env.no_color {
+            return false;
+        }
+        match anstream::AutoStream::choice(stream) {
+            ColorChoice::Always | ColorChoice::AlwaysAnsi => true,
+            ColorChoice::Never | ColorChoice::Auto => false,
+        }
+    }
+
+    /// The width of stdout's terminal, asked of the terminal itself; `COLUMNS` only when
+    /// stdout is not one (bash does not export it); else 80.
+    pub fn width(&self) -> usize {
+        self.width_of(terminal_size::terminal_size_of(std::io::stdout()))
+    }
+
+    /// The width of stderr's terminal (`wait`'s live lines), by the same rule.
+    pub fn width_stderr(&self) -> usize {
+        self.width_of(terminal_size::terminal_size_of(std::io::stderr()))
+    }
+
+    fn width_of(&self, size: Option<(terminal_size::Width, terminal_size::Height)>) -> usize {
+        size.map(|(w, _)| usize::from(w.0))
+            .filter(|w| *w > 0)
+            .or(self.env.columns)
+            .unwrap_or(crate::output::layout::DEFAULT_WIDTH)
+    }
+
+    /// How the human text is laid out: stdout's width; every evidence line with `-v`.
+    pub fn layout(&self, explain: bool) -> crate::output::layout::Layout {
+        crate::output::layout::Layout::new(self.width(), explain || self.global.verbose > 0)
     }
 
     /// The stacks directory. A `--stack PATH` without `--stacks-dir`/`NESTOR_STACKS_DIR`

@@ -10,6 +10,7 @@ use crate::error::{Error, Exit, Result};
 use crate::model::plan::Outcome;
 use crate::model::state::State;
 use crate::output::documents::fleet::{ErrorDoc, Item, PreviewList, SharedEndpoint, Total};
+use crate::output::layout::{cut, hang, Layout};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
 use crate::output::report::Preview;
 use crate::stack::Topology;
@@ -99,8 +100,9 @@ pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Ex
         shared_endpoints: shared,
     };
     match ctx.format() {
-        Format::Text => render::out(&text(&list, Paint { on: ctx.color() }))?,
-        f => render::document(f, &list)?,
+        Format::Text => render::out(&text(&list, Paint { on: ctx.color() }, ctx.layout(false)))?,
+        Format::Junit => render::junit(&junit(&list))?,
+        f => render::observed(f, &list, &crate::clock::now_rfc3339())?,
     }
     Ok(exit_of(worst))
 }
@@ -217,15 +219,41 @@ fn plan_size(p: &Preview) -> usize {
         + plan.vms_undecided.len()
 }
 
-fn text(list: &PreviewList, paint: Paint) -> String {
+/// The fleet for a CI system: one testsuite per stack, an error for a stack not read.
+fn junit(list: &PreviewList) -> String {
+    use crate::output::junit::{report, Suite};
+    let now = crate::clock::now_rfc3339();
+    let suites: Vec<Suite> = list
+        .items
+        .iter()
+        .map(|i| match (&i.preview, &i.error) {
+            (Some(p), _) => Suite::Read(p, now.clone()),
+            (None, Some(e)) => Suite::Failed {
+                name: &i.name,
+                message: &e.message,
+                hint: &e.hint,
+            },
+            (None, None) => Suite::Failed {
+                name: &i.name,
+                message: i.outcome,
+                hint: "run `kubectl nestor --stack NAME preview` for this stack",
+            },
+        })
+        .collect();
+    report(&suites)
+}
+
+/// The fleet for a person: one row per stack cut to the width, the outcome before the
+/// endpoint so that a narrow terminal cuts the endpoint, never the answer.
+fn text(list: &PreviewList, paint: Paint, layout: Layout) -> String {
     let mut rows = vec![[
         "STACK",
+        "OUTCOME",
         "KIND",
-        "TARGET",
         "NODES",
         "LAYERS P/D/A/U",
         "PLAN",
-        "OUTCOME",
+        "TARGET",
     ]
     .map(String::from)
     .to_vec()];
@@ -247,8 +275,8 @@ fn text(list: &PreviewList, paint: Paint) -> String {
                 let nodes = &p.real.nodes;
                 vec![
                     i.name.clone(),
+                    outcome,
                     kind,
-                    endpoint.clone(),
                     if nodes.error.is_some() {
                         format!("?/{}", nodes.declared)
                     } else {
@@ -262,36 +290,50 @@ fn text(list: &PreviewList, paint: Paint) -> String {
                         count(State::Unknown)
                     ),
                     plan_size(p).to_string(),
-                    outcome,
+                    endpoint.clone(),
                 ]
             }
             None => vec![
                 i.name.clone(),
-                kind,
-                endpoint,
-                "-".into(),
-                "-".into(),
-                "-".into(),
                 outcome,
+                kind,
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                endpoint,
             ],
         };
         rows.push(row);
     }
-    let mut out = render::table(&rows);
+    let mut out = String::new();
+    let mut line = |l: &str| {
+        out.push_str(&cut(l, layout.width));
+        out.push('\n');
+    };
+    for l in render::table(&rows).lines() {
+        line(l);
+    }
     let t = &list.total;
-    out.push_str(&format!(
-        "total: {} stacks: {} ok, {} work, {} undecided, {} refused, {} unreachable, {} error\n",
+    line(&format!(
+        "total: {} stacks: {} ok, {} work, {} undecided, {} refused, {} unreachable, {} error",
         t.stacks, t.ok, t.work, t.undecided, t.refused, t.unreachable, t.error
     ));
     for i in &list.items {
         if let Some(e) = &i.error {
-            out.push_str(&format!(
-                "{} ({}): {}\n  hint: {}\n",
-                i.name,
-                i.outcome,
-                escape(&e.message),
-                escape(&e.hint)
-            ));
+            let head = format!("{} ({}): ", i.name, i.outcome);
+            for l in hang(
+                &head,
+                &escape(&e.message),
+                head.chars().count(),
+                layout.width,
+            ) {
+                out.push_str(&l);
+                out.push('\n');
+            }
+            for l in hang("  hint: ", &escape(&e.hint), 8, layout.width) {
+                out.push_str(&l);
+                out.push('\n');
+            }
         }
     }
     out

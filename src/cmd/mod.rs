@@ -6,6 +6,7 @@ pub mod completion;
 pub mod context;
 pub mod diff;
 pub mod discover;
+pub mod explain;
 pub mod fetch;
 pub mod fleet;
 pub mod hosts;

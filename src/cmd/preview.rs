@@ -56,6 +56,9 @@ pub struct Args {
     /// Save what was read live as a snapshot, for `diff` and `preview --snapshot` (prod stacks).
     #[arg(long, value_name = "FILE", conflicts_with = "snapshot")]
     pub save: Option<PathBuf>,
+    /// Beside each evidence line, the read-only kubectl command that shows the same thing by hand (text and JSON: `real.layers[].explain`); every evidence line is shown.
+    #[arg(long)]
+    pub explain: bool,
     /// The fleet: every stack of the stacks directory, read in parallel without a prompt (each prod target confirmed by its `endpoint:`), one line each and a total; the exit code is the worst.
     #[arg(long, conflicts_with_all = ["snapshot", "save"])]
     pub all: bool,
@@ -94,10 +97,24 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         Snapshot::new(target.clone(), built.observation.clone()).save(&path)?;
         render::notice(&format!("snapshot saved to {}", path.display()));
     }
-    let preview = built.preview;
+    let mut preview = built.preview;
+    if args.explain {
+        crate::cmd::explain::add(
+            &mut preview,
+            &built.catalog,
+            built.hosts.as_ref(),
+            &stack.node_names(),
+            &built.observation,
+        );
+    }
     match ctx.format() {
-        Format::Text => render::out(&preview.text(Paint { on: ctx.color() }))?,
-        f => render::document(f, &preview)?,
+        Format::Text => {
+            render::out(&preview.text(Paint { on: ctx.color() }, ctx.layout(args.explain)))?
+        }
+        Format::Junit => render::junit(&crate::output::junit::report(&[
+            crate::output::junit::Suite::Read(&preview, observed_at(&preview)),
+        ]))?,
+        f => render::observed(f, &preview, &observed_at(&preview))?,
     }
     if !args.detailed_exitcode {
         return Ok(Exit::Ok);
@@ -115,6 +132,10 @@ pub struct Built {
     pub preview: Preview,
     /// What was read, as a snapshot would hold it.
     pub observation: Observation,
+    /// The catalog the layers were judged by (for `--explain`).
+    pub catalog: crate::model::catalog::Catalog,
+    /// The hosts read over ssh, when some were (for `--explain`).
+    pub hosts: Option<crate::read::hosts::HostPlan>,
 }
 
 /// Read `stack` under the context's target policy (a prompt when interactive, the declared
@@ -133,6 +154,7 @@ pub fn build(
     let plan = catalog
         .read_plan(&layer_ids, Workloads::InTheirNamespaces)
         .first(ReadRequest::Nodes);
+    let mut host_plan = None;
     let reading = match (stack.kind(), snapshot) {
         (TargetKind::Prod, Some(file)) => replay(stack, file)?,
         (TargetKind::Lima, Some(_)) => {
@@ -147,7 +169,11 @@ pub fn build(
         (TargetKind::Prod, None) => {
             // Validated before any process runs: a hostile inventory never reaches ssh.
             let hosts = Hosts::prepare(ctx, stack, &catalog, &layer_ids, no_ssh)?;
-            live_prod(ctx, stack, &plan, &hosts)?
+            let reading = live_prod(ctx, stack, &plan, &hosts)?;
+            if let Hosts::Read(plan) = hosts {
+                host_plan = Some(plan);
+            }
+            reading
         }
         (TargetKind::Lima, None) => {
             let mut reading = live_lima(ctx, stack, &plan)?;
@@ -184,7 +210,18 @@ pub fn build(
     Ok(Built {
         preview,
         observation: reading.obs,
+        catalog,
+        hosts: host_plan,
     })
+}
+
+/// When what the preview shows was read: the snapshot's time, or now for a live read (the
+/// reads have just ended).
+pub(crate) fn observed_at(preview: &Preview) -> String {
+    match &preview.source {
+        Source::Snapshot { taken_at, .. } => taken_at.clone(),
+        Source::Live => crate::clock::now_rfc3339(),
+    }
 }
 
 /// Prod, live: the session (resolved, confirmed, pinned), then the reads, the hosts over ssh

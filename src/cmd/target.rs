@@ -83,7 +83,7 @@ pub fn run(ctx: &Invocation) -> Result<Exit> {
         nodes,
     };
     if ctx.format() != Format::Text {
-        render::document(ctx.format(), &doc)?;
+        render::observed(ctx.format(), &doc, &crate::clock::now_rfc3339())?;
         return Ok(Exit::Ok);
     }
     let paint = render::Paint { on: ctx.color() };

@@ -202,6 +202,7 @@ mod tests {
             evidence: ev.iter().map(|s| s.to_string()).collect(),
             reason: String::new(),
             hosts: vec![],
+            explain: vec![],
         };
         let a = [
             r("ceph", State::Present, &["HEALTH_OK"]),

@@ -19,6 +19,9 @@ pub struct Snapshot {
     pub taken_at: String,
     pub target: SnapshotTarget,
     pub observation: Observation,
+    /// The nestor that wrote it (SPEC §16); absent in snapshots written before the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nestor_version: Option<String>,
 }
 
 /// The cluster a document read, in the one shape every `nestor/v1` document uses:
@@ -150,6 +153,7 @@ impl Snapshot {
             taken_at: crate::clock::now_rfc3339(),
             target,
             observation,
+            nestor_version: Some(env!("CARGO_PKG_VERSION").to_string()),
         }
     }
 

@@ -4,6 +4,7 @@
 //! unknown, a failed read always gives unknown, and only a layer whose detect checks all
 //! evaluated false is absent. Pure: it reads an [`Observation`], never the cluster.
 
+pub mod explain;
 pub mod hosts;
 mod objects;
 mod pods;
@@ -56,6 +57,17 @@ pub struct LayerReport {
     /// Host-level layers (SPEC §13): what each host of the group showed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<hosts::HostEvidence>,
+    /// `--explain` only (SPEC §16): each evidence line with the read-only command that shows
+    /// the same thing by hand. Empty (and left out of documents) otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explain: Vec<EvidenceCommand>,
+}
+
+/// One evidence line and the command a person runs to see it by hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EvidenceCommand {
+    pub evidence: String,
+    pub command: String,
 }
 
 /// The value of one check (the same three values as a host check's).
@@ -134,6 +146,7 @@ pub fn evaluate(
                     evidence: vec![why.clone()],
                     reason: why,
                     hosts: Vec::new(),
+                    explain: Vec::new(),
                 }
             }
         })
@@ -153,6 +166,7 @@ pub(crate) fn evaluate_layer(
         evidence: dedup(evidence),
         reason,
         hosts: Vec::new(),
+        explain: Vec::new(),
     };
     if let Some(spec) = &layer.host {
         let h = hosts::evaluate(spec, &obs.hosts);
@@ -163,6 +177,7 @@ pub(crate) fn evaluate_layer(
             evidence: h.evidence,
             reason: h.reason,
             hosts: h.hosts,
+            explain: Vec::new(),
         };
     }
     if !layer.observable {

@@ -1,8 +1,14 @@
 //! What the operator sees: `render` (formats, colours, escaping, notices on stderr),
-//! `report` (the REAL/PLAN tables of preview), `documents` (every other `nestor/v1` document
-//! type) and `prompt` (`[y/N]` questions).
+//! `report` (the preview: outcome first, then its layers), `layers` (one line per layer and
+//! its failing evidence), `layout` (the width rule), `junit` (`-o junit`), `error_doc` (the
+//! `Error` document of `-o json|yaml`), `documents` (every other `nestor/v1` document type)
+//! and `prompt` (`[y/N]` questions).
 
 pub(crate) mod documents;
+pub(crate) mod error_doc;
+pub(crate) mod junit;
+pub(crate) mod layers;
+pub(crate) mod layout;
 pub(crate) mod prompt;
 pub(crate) mod render;
 pub mod report;

@@ -10,16 +10,58 @@ use crate::error::{Error, Result};
 /// The `apiVersion` of every document nestor prints or saves.
 pub use crate::model::API_VERSION;
 
-/// Output format: human text, or the versioned document as JSON or YAML.
+/// Output format: human text, the versioned document as JSON or YAML, or (`preview` only) a
+/// JUnit XML report for CI systems.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Text,
     Json,
     Yaml,
+    Junit,
 }
 
-/// Print a document as JSON or YAML on stdout.
+/// The version of the nestor that printed a document: `nestorVersion` (SPEC §16).
+pub const NESTOR_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A document as printed: its own fields, then `nestorVersion` and, for a document of an
+/// observation, `observedAt` (RFC 3339) — at its top level, whatever its kind.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Stamped<'a, T: Serialize> {
+    #[serde(flatten)]
+    doc: &'a T,
+    nestor_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    observed_at: Option<&'a str>,
+}
+
+/// Print a document as JSON or YAML on stdout, with `nestorVersion`.
 pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
+    stamped(format, doc, None)
+}
+
+/// Print the document of an observation (read at `observed_at`, RFC 3339), with
+/// `nestorVersion` and `observedAt`.
+pub fn observed<T: Serialize>(format: Format, doc: &T, observed_at: &str) -> Result<()> {
+    stamped(format, doc, Some(observed_at))
+}
+
+/// Whether this run has printed a document: a command that prints its document and then
+/// fails (`stack list` over an invalid file) gets no second, `Error` document after it.
+static PRINTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A document is already on stdout.
+pub fn document_printed() -> bool {
+    PRINTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+fn stamped<T: Serialize>(format: Format, doc: &T, observed_at: Option<&str>) -> Result<()> {
+    PRINTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    let doc = &Stamped {
+        doc,
+        nestor_version: NESTOR_VERSION,
+        observed_at,
+    };
     let text = match format {
         Format::Json => serde_json::to_string_pretty(doc)
             .map(|mut s| {
@@ -30,6 +72,12 @@ pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
         Format::Yaml => yaml_serde::to_string(doc)
             .map_err(|e| Error::internal(format!("cannot encode YAML: {e}")))?,
         Format::Text => return Err(Error::internal("document() called for text output")),
+        Format::Junit => {
+            return Err(Error::input(
+                "-o junit is a report of layers: only `preview` and `preview --all` print it",
+                "use -o json or -o yaml for this command",
+            ))
+        }
     };
     write_stdout(&text)
 }
@@ -37,6 +85,11 @@ pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
 /// Terminal safety and the colour switch live in the base layer (`crate::term`), used by
 /// `target` and `read` too; output writes through them.
 pub use crate::term::{escape, terminal_safe};
+
+/// Print a JUnit XML report on stdout (built by `output::junit`, which escapes every string).
+pub fn junit(xml: &str) -> Result<()> {
+    write_stdout(xml)
+}
 
 /// Write to stdout; a closed pipe (`| head`) is not an error worth a message. Text output is
 /// made [`terminal_safe`].

@@ -6,8 +6,10 @@ use serde::Serialize;
 use crate::model::observation::{LimaInstance, Node, Observation};
 use crate::model::plan::Plan;
 pub use crate::model::snapshot::TargetRef;
-use crate::model::state::{LayerReport, State};
-use crate::output::render::{self, Paint, API_VERSION};
+use crate::model::state::LayerReport;
+use crate::output::layers::{self, Row};
+use crate::output::layout::{cut, hang, wrap, Layout};
+use crate::output::render::{self, escape, Paint, API_VERSION};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -142,8 +144,9 @@ impl Preview {
         }
     }
 
-    /// The human report.
-    pub(crate) fn text(&self, paint: Paint) -> String {
+    /// The human report (SPEC §16): the stack and target, the outcome, then one line per
+    /// layer with the evidence of those that are not present, every line within the width.
+    pub(crate) fn text(&self, paint: Paint, layout: Layout) -> String {
         let mut out = String::new();
         let mut head = vec![vec![
             "stack".to_string(),
@@ -159,7 +162,12 @@ impl Preview {
                 format!("{} (rule: {})", t.kubeconfig, t.rule_name()),
             ]);
         }
-        out.push_str(&render::table(&head));
+        for line in render::table(&head).lines() {
+            out.push_str(&cut(line, layout.width));
+            out.push('\n');
+        }
+        out.push('\n');
+        out.push_str(&self.plan_text(paint, layout));
         out.push('\n');
         let heading = match &self.source {
             Source::Live => "REAL (read live, not stored)".to_string(),
@@ -167,35 +175,30 @@ impl Preview {
                 format!("REAL (replayed from snapshot {file}, taken {taken_at}; not live)")
             }
         };
-        out.push_str(&paint.bold(&heading));
-        out.push('\n');
-        let mut rows: Vec<Vec<String>> = vec![];
+        // Wrapped, not cut: a replay's heading says which snapshot and when.
+        for l in wrap(&heading, 0, layout.width) {
+            out.push_str(&paint.bold(l.trim_start()));
+            out.push('\n');
+        }
+        let mut rows = vec![];
         if let Some(vms) = &self.real.vms {
             let list: Vec<String> = vms
                 .iter()
-                .map(|v| {
-                    let status = match v.status.as_str() {
-                        "Running" => paint.green(&v.status),
-                        "missing" | "Broken" => paint.red(&v.status),
-                        _ => paint.yellow(&v.status),
-                    };
-                    format!("{} {status}", v.name)
-                })
+                .map(|v| format!("{} {}", v.name, v.status))
                 .collect();
-            rows.push(vec![
-                "  VMs".to_string(),
-                String::new(),
-                if list.is_empty() {
+            rows.push(Row {
+                label: "VMs".to_string(),
+                text: if list.is_empty() {
                     "none declared".into()
                 } else {
                     list.join(", ")
                 },
-            ]);
+            });
         }
         let nodes = &self.real.nodes;
         let nodes_line = match (&self.real.kubernetes_skipped, &nodes.error) {
             (Some(reason), _) => format!("not read: {reason}"),
-            (None, Some(e)) => paint.red(&format!("read failed: {e}")),
+            (None, Some(e)) => format!("read failed: {e}"),
             (None, None) => {
                 let line = render::nodes_line(&nodes.items);
                 if nodes.declared > 0 && nodes.declared != nodes.registered {
@@ -205,22 +208,17 @@ impl Preview {
                 }
             }
         };
-        rows.push(vec!["  nodes".to_string(), String::new(), nodes_line]);
-        for l in &self.real.layers {
-            let state = paint.state(l.state);
-            let why = match l.state {
-                State::Present => l.evidence.join("; "),
-                _ => l.reason.clone(),
-            };
-            rows.push(vec![format!("  {}", l.id), state, why]);
-        }
-        out.push_str(&render::table(&rows));
-        out.push('\n');
-        out.push_str(&self.plan_text(paint));
+        rows.push(Row {
+            label: "nodes".to_string(),
+            text: nodes_line,
+        });
+        out.push_str(&layers::block(&rows, &self.real.layers, paint, layout));
         out
     }
 
-    fn plan_text(&self, paint: Paint) -> String {
+    /// The outcome line (`PLAN: 2 to install, 1 to repair`, or `nothing to do`) and what to
+    /// do, one row per action; the evidence behind each is under its layer, not repeated here.
+    fn plan_text(&self, paint: Paint, layout: Layout) -> String {
         let p = &self.plan.plan;
         let mut counts = vec![];
         let mut count = |n: usize, what: &str| {
@@ -234,60 +232,62 @@ impl Preview {
             p.vms_broken.len() + p.vms_undecided.len(),
             "VM(s) to look at",
         );
-        count(p.install.len(), "layer(s) to install");
-        count(p.repair.len(), "layer(s) to repair");
+        count(p.install.len(), "to install");
+        count(p.repair.len(), "to repair");
         count(p.undecided.len(), "undecided");
-        let mut out = if counts.is_empty() {
-            format!("{}\n", paint.bold("PLAN: nothing to install or repair"))
+        let outcome = if counts.is_empty() {
+            "PLAN: nothing to do".to_string()
         } else {
-            format!("{}\n", paint.bold(&format!("PLAN: {}", counts.join(", "))))
+            format!("PLAN: {}", counts.join(", "))
         };
-        let mut rows: Vec<Vec<String>> = vec![];
-        let vm_line = |label: &str, names: &[String]| {
-            vec![format!("  {label}"), names.join(", "), String::new()]
-        };
+        let mut out = format!("{}\n", cut(&paint.bold(&outcome), layout.width));
+        let mut rows: Vec<(String, String)> = vec![];
         if !p.vms_to_create.is_empty() {
-            rows.push(vm_line("VMs to create", &p.vms_to_create));
+            rows.push(("create VMs".into(), p.vms_to_create.join(", ")));
         }
         if !p.vms_to_start.is_empty() {
-            rows.push(vm_line("VMs to start", &p.vms_to_start));
+            rows.push(("start VMs".into(), p.vms_to_start.join(", ")));
         }
         if !p.vms_broken.is_empty() {
-            rows.push(vec![
-                "  VMs broken".to_string(),
-                p.vms_broken.join(", "),
-                "look at `limactl list`; never recreated over".to_string(),
-            ]);
+            rows.push((
+                format!("look at {}", p.vms_broken.join(", ")),
+                "broken: look at `limactl list`; never recreated over".to_string(),
+            ));
         }
         for v in &p.vms_undecided {
-            rows.push(vec![
-                "  VM undecided".to_string(),
-                v.name.clone(),
+            rows.push((
+                format!("look at {}", v.name),
                 format!("status {}", v.status),
-            ]);
+            ));
         }
         for s in &p.install {
-            rows.push(vec![
-                format!("  install {}", s.id),
-                s.title.clone(),
-                s.hint.clone(),
-            ]);
+            rows.push((format!("install {}", s.id), s.hint.clone()));
         }
-        for s in &p.repair {
-            rows.push(vec![
-                format!("  repair {}", s.id),
-                s.title.clone(),
-                s.reason.clone(),
-            ]);
+        // Repairs and undecided layers share their hint: one row per hint, not per layer.
+        for (verb, steps) in [("repair", &p.repair), ("undecided", &p.undecided)] {
+            let mut hints: Vec<(&str, Vec<&str>)> = vec![];
+            for s in steps {
+                match hints.iter_mut().find(|(h, _)| *h == s.hint) {
+                    Some((_, ids)) => ids.push(&s.id),
+                    None => hints.push((&s.hint, vec![&s.id])),
+                }
+            }
+            for (hint, ids) in hints {
+                rows.push((format!("{verb} {}", ids.join(", ")), hint.to_string()));
+            }
         }
-        for s in &p.undecided {
-            rows.push(vec![
-                format!("  undecided {}", s.id),
-                s.title.clone(),
-                s.reason.clone(),
-            ]);
+        let w = rows
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (label, text) in rows {
+            let prefix = format!("  {label:<w$}  ");
+            for l in hang(&prefix, &escape(&text), w + 4, layout.width) {
+                out.push_str(&l);
+                out.push('\n');
+            }
         }
-        out.push_str(&render::table(&rows));
         out
     }
 }

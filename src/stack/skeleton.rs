@@ -188,6 +188,7 @@ mod tests {
             evidence: vec![],
             reason: reason.to_string(),
             hosts: vec![],
+            explain: vec![],
         }
     }
 

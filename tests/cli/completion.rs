@@ -106,11 +106,11 @@ fn bash_completes_stack_names_and_flag_values_split_at_equals() {
     // bash splits `--output=j` at '=' (COMP_WORDBREAKS); readline replaces the text after it.
     assert_eq!(
         bash_complete(&bed, &["kubectl-nestor", "--output", "=", "j"]),
-        v(&["json"])
+        v(&["json", "junit"])
     );
     assert_eq!(
         bash_complete(&bed, &["kubectl-nestor", "preview", "--output", "="]),
-        v(&["text", "json", "yaml"])
+        v(&["text", "json", "yaml", "junit"])
     );
     // Another stacks directory typed on the line is the one listed.
     let other = bed.tmp.path().join("other");
@@ -270,7 +270,7 @@ fn kubectl_nestor_tab_completes_through_kubectls_plugin_completion() {
     assert!(flags.starts_with("--detailed-exitcode\t"), "{flags}");
     assert_eq!(
         kubectl_complete(&bed, &kubectl, &["--output", "j"]),
-        "json\n:4\n"
+        "json\njunit\n:4\n"
     );
     assert_eq!(
         kubectl_complete(&bed, &kubectl, &["--stack", "lab", "wait", "va"]),
@@ -310,7 +310,14 @@ fn fish_completes_through_the_same_engine() {
         .collect();
     assert_eq!(
         values,
-        v(&["select", "show", "dirqual", "lab", "--output=json"]),
+        v(&[
+            "select",
+            "show",
+            "dirqual",
+            "lab",
+            "--output=json",
+            "--output=junit"
+        ]),
         "{}",
         String::from_utf8_lossy(&r.stderr_bytes)
     );

@@ -304,7 +304,7 @@ fn nestor_no_input_means_no_input() {
     let screen = stdout_of(&out);
     out.code(0);
     assert!(!screen.contains("[y/N]"), "{screen}");
-    assert!(screen.contains("PLAN: 2 layer(s) to install"), "{screen}");
+    assert!(screen.contains("PLAN: 2 to install"), "{screen}");
     let out = bed
         .cmd()
         .args(["preview", "-o", "json"])
@@ -441,7 +441,12 @@ fn every_exit_code_of_the_contract() {
         .arg(bed.tmp.path().join("none"))
         .run();
     out.code(1);
-    out.no_stdout();
+    // With -o json the error is a document on stdout too (SPEC §16).
+    let doc = out.json();
+    assert_eq!(
+        (doc["kind"].as_str(), doc["exitCode"].as_u64()),
+        (Some("Error"), Some(1))
+    );
 
     // 2: work to do (datalake and certs to install).
     let (c, _, err) = code(&Bed::dirqual(ENDPOINT, &Cluster::dirqual()));
@@ -450,7 +455,12 @@ fn every_exit_code_of_the_contract() {
     // 3: target refused (the kubeconfig points at another cluster).
     let (c, out, err) = code(&Bed::dirqual(OTHER, &Cluster::dirqual()));
     assert_eq!(c, Some(3), "{err}");
-    assert!(out.is_empty() && err.contains("target mismatch"), "{err}");
+    assert!(err.contains("target mismatch"), "{err}");
+    let doc: Value = serde_json::from_str(&out).expect("an Error document, no plan");
+    assert_eq!(
+        (doc["kind"].as_str(), doc["exitCode"].as_u64()),
+        (Some("Error"), Some(3))
+    );
 
     // 4: cluster unreachable.
     let bed = Bed::dirqual(ENDPOINT, &Cluster(vec![]));
@@ -460,7 +470,11 @@ fn every_exit_code_of_the_contract() {
     );
     let (c, out, err) = code(&bed);
     assert_eq!(c, Some(4), "{err}");
-    assert!(out.is_empty(), "no plan for an unreachable cluster");
+    let doc: Value = serde_json::from_str(&out).expect("an Error document, no plan");
+    assert_eq!(
+        (doc["kind"].as_str(), doc["exitCode"].as_u64()),
+        (Some("Error"), Some(4))
+    );
 
     // 5: nothing to do that nestor knows of, but something undecided.
     let (c, out, err) = code(&Bed::dirqual(

@@ -355,13 +355,20 @@ impl Fleet {
         self.hosts.iter().find(|h| h.name == name).expect("host")
     }
 
-    /// The REAL row of `layer` in the text output.
+    /// The REAL row of `layer` in the text output: its line, then its evidence lines (indented
+    /// deeper, wrapped to the width) joined back into one line.
     fn row(out: &Outcome, layer: &str) -> String {
-        stdout_of(out)
-            .lines()
-            .find(|l| l.trim_start().starts_with(&format!("{layer} ")))
-            .unwrap_or_default()
-            .to_string()
+        let text = stdout_of(out);
+        let mut lines = text.lines();
+        let Some(head) = lines.find(|l| l.trim_start().starts_with(&format!("{layer} "))) else {
+            return String::new();
+        };
+        let mut row = head.to_string();
+        for l in lines.take_while(|l| l.starts_with("    ")) {
+            row.push(' ');
+            row.push_str(l.trim());
+        }
+        row
     }
 
     fn json(&self, extra: &[&str]) -> serde_json::Value {
@@ -394,10 +401,7 @@ fn hosts_healthy_fleet_is_present_and_the_plan_is_empty() {
     let out = f.preview(&["--detailed-exitcode", "-v"]);
     out.code(0);
     let text = stdout_of(&out);
-    assert!(
-        text.contains("PLAN: nothing to install or repair"),
-        "{text}"
-    );
+    assert!(text.contains("PLAN: nothing to do"), "{text}");
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("present"), "{row}");
     assert!(
@@ -406,7 +410,7 @@ fn hosts_healthy_fleet_is_present_and_the_plan_is_empty() {
     );
     let row = Fleet::row(&out, "sshd-hardening");
     assert!(row.contains("present"), "{row}");
-    assert!(row.contains("dirqual1: sshd: passwordauthentication no, permitrootlogin without-password; dirqual2: sshd: passwordauthentication no, permitrootlogin without-password"), "{row}");
+    assert!(row.contains("dirqual1: sshd: passwordauthentication no, permitrootlogin without-password ✓ dirqual2: sshd: passwordauthentication no, permitrootlogin without-password"), "{row}");
 
     // One ssh per check, each its exact argv: the connection, then exactly one form (sudo
     // only for the host without a user, never root). Checks run in parallel: any order.
@@ -524,7 +528,7 @@ fn hosts_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
         "{row}"
     );
     let text = stdout_of(&out);
-    assert!(text.contains("PLAN: 1 layer(s) to repair"), "{text}");
+    assert!(text.contains("PLAN: 1 to repair"), "{text}");
     assert!(text.contains("repair etcd-backup"), "{text}");
     assert!(!text.contains("install etcd-backup"), "{text}");
     assert_eq!(d1.assert_one_form_per_ssh(true).len(), 4);
@@ -566,7 +570,7 @@ fn hosts_timer_missing_everywhere_is_absent_and_planned_for_install() {
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("absent"), "{row}");
     assert!(
-        row.contains("dirqual1: etcd-snapshot.timer not installed, etcd-snapshot.service not installed, no directory /var/lib/etcd-backups; dirqual2: etcd-snapshot.timer not installed"),
+        row.contains("dirqual1: etcd-snapshot.timer not installed, etcd-snapshot.service not installed, no directory /var/lib/etcd-backups ✗ dirqual2: etcd-snapshot.timer not installed"),
         "{row}"
     );
     let text = stdout_of(&out);
@@ -747,6 +751,8 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
         .args([
             "--no-input",
             "--no-color",
+            // A present layer is one line; -v shows its evidence.
+            "-v",
             "preview",
             "--detailed-exitcode",
             "--snapshot",
@@ -762,4 +768,51 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
     );
     assert!(Fleet::row(&out, "sshd-hardening").contains("present"));
     assert_eq!(f.bed.calls("ssh").len(), ssh, "the replay ran ssh");
+}
+
+/// `--explain` on the host layers: under each host's evidence line, the ssh command of each
+/// of the layer's checks on that host — run through `sh` to its argv, it is exactly one of
+/// the ssh calls nestor made (same connection, same remote words), so it shows by hand what
+/// nestor read.
+#[test]
+fn hosts_explain_prints_nestors_own_ssh_command_for_each_host_check() {
+    let f = two_hosts();
+    f.host("dirqual1").healthy();
+    let doc = f.json(&["--explain"]);
+    let mut made: Vec<String> = f.bed.calls("ssh").iter().map(|a| a.join(" ")).collect();
+    made.sort();
+    let mut shown = 0;
+    for id in ["etcd-backup", "sshd-hardening"] {
+        let layer = layer(&doc, id);
+        let explain = layer["explain"].as_array().cloned().unwrap_or_default();
+        for line in layer["evidence"].as_array().expect("evidence") {
+            assert!(
+                explain.iter().any(|x| &x["evidence"] == line),
+                "{id}: no command for {line}"
+            );
+        }
+        for item in &explain {
+            let command = item["command"].as_str().expect("command");
+            let rest = command.strip_prefix("ssh ").expect("an ssh command");
+            let out = std::process::Command::new("/bin/sh")
+                .arg("-c")
+                .arg(format!(
+                    "set -- {rest}; for a; do printf '%s\\037' \"$a\"; done"
+                ))
+                .output()
+                .expect("sh");
+            let argv: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                .split('\u{1f}')
+                .filter(|a| !a.is_empty())
+                .map(String::from)
+                .collect();
+            let joined = argv.join(" ");
+            assert!(
+                made.contains(&joined),
+                "{command}\nis not one of nestor's ssh calls:\n{made:#?}"
+            );
+            shown += 1;
+        }
+    }
+    assert_eq!(shown, made.len(), "one command per ssh call nestor made");
 }

@@ -19,6 +19,7 @@ mod hosts;
 mod krew;
 mod packaging;
 mod preview;
+mod readme_output;
 mod schema;
 mod select;
 mod signals;

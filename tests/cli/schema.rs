@@ -123,6 +123,12 @@ fn documents_match_docs_output_md() {
             .args(["preview", "--no-input", "-o", "json"])
             .run(),
     ));
+    // `--explain`: `real.layers[].explain`.
+    samples.push(json(
+        bed.cmd()
+            .args(["preview", "--no-input", "--explain", "-o", "json"])
+            .run(),
+    ));
     let snap = bed.tmp.path().join("s.json");
     let snap_arg = snap.to_str().unwrap_or_default();
     samples.push(json(
@@ -193,6 +199,15 @@ fn documents_match_docs_output_md() {
     bed.write_stack("broken", "name: broken\ntarget_kind: prod\nbad: 1\n");
     let out = bed.cmd().args(["stack", "list", "-o", "json"]).run();
     samples.push(serde_json::from_slice(&out.stdout_bytes).expect("json"));
+
+    // An error with -o json: the Error document on stdout, the two lines on stderr.
+    let out = bed
+        .cmd()
+        .args(["--stack", "nope", "preview", "-o", "json"])
+        .run();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("\nhint: "), "{}", stderr_of(&out));
+    samples.push(serde_json::from_slice(&out.stdout_bytes).expect("an Error document"));
 
     // wait: reached at the first poll.
     samples.push(json(

@@ -154,6 +154,20 @@ impl Run {
         self
     }
 
+    /// Under a pseudo-terminal of `cols` columns (`stty` sets the size the terminal reports;
+    /// `script` alone gives none), so that only the terminal's own width explains a layout.
+    pub fn pty_cols(&mut self, cols: usize) -> &mut Run {
+        let mut line = format!("stty cols {cols} rows 60 && exec ");
+        line.push_str(&shell_quote(&self.program.to_string_lossy()));
+        for a in &self.args {
+            line.push(' ');
+            line.push_str(&shell_quote(&a.to_string_lossy()));
+        }
+        self.pty = true;
+        self.pty_line = Some(line);
+        self
+    }
+
     /// Start the child with SIGINT, SIGTERM and SIGHUP at their default action
     /// (`common_signals::with_default_signals`).
     pub fn default_signals(&mut self) -> &mut Run {
@@ -413,10 +427,34 @@ impl Outcome {
         self
     }
 
-    /// An error of SPEC §8 with exit `code` whose error line holds `message`, no stdout.
+    /// An error prints no result: nothing on stdout, or (`-o json|yaml`) only the `Error`
+    /// document of its exit code (SPEC §16).
+    #[track_caller]
+    pub fn no_result(&self) -> &Self {
+        if self.stdout_bytes.is_empty() {
+            return self;
+        }
+        let code = self.code.unwrap_or(-1);
+        match serde_json::from_str::<serde_json::Value>(&self.stdout) {
+            Ok(doc) => {
+                assert_eq!(doc["kind"], "Error", "an error prints no result\n{self:?}");
+                assert_eq!(doc["exitCode"].as_i64(), Some(i64::from(code)), "{self:?}");
+            }
+            // `-o yaml`: the same document, as YAML.
+            Err(_) => assert!(
+                self.stdout.contains("kind: Error\n")
+                    && self.stdout.contains(&format!("exitCode: {code}\n")),
+                "an error prints no result\n{self:?}"
+            ),
+        }
+        self
+    }
+
+    /// An error of SPEC §8 with exit `code` whose error line holds `message`, no result on
+    /// stdout (at most its `Error` document).
     #[track_caller]
     pub fn error(&self, code: i32, message: &str) -> &Self {
-        self.code(code).stderr_has_hint().no_stdout();
+        self.code(code).stderr_has_hint().no_result();
         let line = self.first_error_line();
         assert!(
             line.contains(message),

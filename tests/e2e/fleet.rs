@@ -80,34 +80,34 @@ fn fleet_lines_one_per_stack_and_the_worst_exit_code() {
     let ok = bed.server.url();
     assert_eq!(
         cells(&out.stdout, "prodok"),
-        ["prodok", "prod", &ok, "4/4", "8/0/0/0", "0", "ok"]
+        ["prodok", "ok", "prod", "4/4", "8/0/0/0", "0", &ok]
     );
     assert_eq!(
         cells(&out.stdout, "staging"),
         [
             "staging",
+            "work",
             "prod",
-            &f.degraded.url(),
             "3/4",
             "6/2/0/0",
             "2",
-            "work"
+            &f.degraded.url()
         ]
     );
     assert_eq!(
         cells(&out.stdout, "edge"),
-        ["edge", "prod", &f.closed, "-", "-", "-", "unreachable"]
+        ["edge", "unreachable", "prod", "-", "-", "-", &f.closed]
     );
     assert_eq!(
         cells(&out.stdout, "decoy"),
         [
             "decoy",
+            "refused",
             "prod",
-            "https://10.67.9.9:6443",
             "-",
             "-",
             "-",
-            "refused"
+            "https://10.67.9.9:6443"
         ]
     );
     let lines: Vec<&str> = out.stdout.lines().collect();
@@ -126,8 +126,8 @@ fn fleet_lines_one_per_stack_and_the_worst_exit_code() {
         .stdout
         .contains("decoy (refused): target mismatch for stack decoy"));
     out.stdout_has("edge (unreachable): cluster");
-    // The columns are aligned: every row's OUTCOME starts at the same column.
-    let col = lines[0].find("OUTCOME").expect("header");
+    // The columns are aligned: every row's TARGET starts at the same column.
+    let col = lines[0].find("TARGET").expect("header");
     for l in &lines[1..5] {
         assert!(
             l.len() > col && l.as_bytes()[col - 1] == b' ' && l.as_bytes()[col] != b' ',

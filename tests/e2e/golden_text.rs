@@ -9,7 +9,10 @@ use crate::support::*;
 
 /// `$ ARGS`, the exit code, stdout and stderr of one run: what the golden file holds.
 fn transcript(bed: &E2e, args: &[&str]) -> String {
-    let r = bed.run(args);
+    // Piped, the width is `COLUMNS` when set: a developer's exported one must not change it.
+    let mut c = bed.command(args);
+    c.env_remove("COLUMNS");
+    let r = run(&c);
     bed.stable(&format!(
         "$ kubectl nestor {}\nexit {}\n--- stdout\n{}--- stderr\n{}",
         args.join(" "),
@@ -66,4 +69,97 @@ fn golden_errors_nestor_words_itself() {
     text += &transcript(&bed, &["--stack", "typo", "preview", "--no-input"]);
     text += &transcript(&bed, &["preview", "--request-timeout", "ten"]);
     golden("errors.txt", &text);
+}
+
+/// `kubectl nestor ARGS` under a pseudo-terminal of `cols` columns (`script`, util-linux;
+/// `stty` sets the size the terminal reports), `COLUMNS` set to a lie so that only the
+/// terminal's own width can explain the result. stdout as the terminal showed it (line
+/// ends without `\r`).
+fn on_terminal(bed: &E2e, cols: usize, args: &[&str]) -> String {
+    let mut line = format!("stty cols {cols} rows 60 && exec ");
+    line.push_str(&nestor::shell::quote(&bed.kubectl.to_string_lossy()));
+    line.push_str(" nestor");
+    for a in args {
+        line.push(' ');
+        line.push_str(&nestor::shell::quote(a));
+    }
+    // stderr (empty, or `-v`'s command lines and timings) is not what is compared.
+    line.push_str(" 2>/dev/null");
+    let mut c = Run::pty_shell(&line);
+    c.current_dir(&bed.repo)
+        .env("HOME", &bed.home)
+        .env("PATH", format!("{}:/usr/bin:/bin", bed.bin.display()))
+        .env("KUBERNETES_MASTER", decoy().url())
+        .env("COLUMNS", "33")
+        .env("TERM", "xterm");
+    let r = run(&c);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    bed.stable(&format!(
+        "$ kubectl nestor {} (a terminal of {cols} columns, stdout)\n{}",
+        args.join(" "),
+        r.stdout.replace("\r\n", "\n")
+    ))
+}
+
+/// What a person reads (SPEC §16): no line wider than the terminal, the outcome before the
+/// first layer, and no evidence line printed twice (a command of `--explain` may repeat: two
+/// checks can read the same list).
+fn assert_readable(text: &str, cols: usize) {
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    for l in &lines {
+        // `--explain`'s commands are never cut nor wrapped: they run as printed.
+        if l.starts_with("      $ kubectl ") {
+            continue;
+        }
+        assert!(
+            l.chars().count() <= cols,
+            "wider than {cols}: {l:?}\n{text}"
+        );
+    }
+    let plan = lines.iter().position(|l| l.starts_with("PLAN: "));
+    let first_layer = lines.iter().position(|l| l.starts_with("  k8s "));
+    assert!(
+        plan.is_some() && first_layer.is_some() && plan < first_layer,
+        "the outcome must come before the layers:\n{text}"
+    );
+    let evidence: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("    ") && !l.starts_with("      $ "))
+        .map(|l| l.trim())
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for e in &evidence {
+        assert!(seen.insert(*e), "printed twice: {e:?}\n{text}");
+    }
+}
+
+#[test]
+fn golden_preview_at_80_and_200_columns_of_a_real_terminal() {
+    let bed = bed_or_skip!(E2e::new("degraded", &[]));
+    let mut text = String::new();
+    for cols in [80, 200] {
+        let t = on_terminal(&bed, cols, &["preview", "--no-input", "--no-color"]);
+        assert_readable(&t, cols);
+        assert_eq!(t.matches("HEALTH_WARN").count(), 1, "{t}");
+        assert!(t.contains("  cni         present   3 checks hold\n"), "{t}");
+        text += &t;
+        text.push('\n');
+    }
+    let all = on_terminal(&bed, 80, &["preview", "--no-input", "--no-color", "-v"]);
+    assert_readable(&all, 80);
+    assert!(all.contains("✓ API group cilium.io served"), "{all}");
+    text += &all;
+    text.push('\n');
+    let explain = on_terminal(
+        &bed,
+        80,
+        &["preview", "--no-input", "--no-color", "--explain"],
+    );
+    assert_readable(&explain, 80);
+    assert!(
+        explain.contains("      $ kubectl --kubeconfig /t/home/.kube/dirqual.config --context replay api-versions\n"),
+        "{explain}"
+    );
+    text += &explain;
+    golden("text-degraded-terminal.txt", &text);
 }

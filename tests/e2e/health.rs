@@ -29,9 +29,12 @@ fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
 fn preview(bed: &E2e) -> (serde_json::Value, String) {
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
     json.code(0);
-    let text = bed.run(&["preview", "--no-input", "--no-color"]);
+    // `-v`: every evidence line (a present layer is one summary line otherwise), read back
+    // as one line (evidence is wrapped to the width).
+    let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
     text.code(0);
-    (json.json(), text.stdout)
+    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    (json.json(), flat)
 }
 
 /// `id` is `state`, its evidence holds `line`, the text output shows the line too, and the

@@ -11,12 +11,15 @@ mod support;
 mod trap;
 
 mod diff;
+mod documents;
+mod explain;
 mod failures;
 mod fleet;
 mod golden_text;
 mod health;
 mod integrity;
 mod isolation;
+mod junit;
 mod quickstart;
 mod readonly;
 mod readpath;

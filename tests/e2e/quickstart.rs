@@ -136,7 +136,7 @@ fn the_readme_quickstart_reaches_a_preview_in_four_commands() {
     assert_eq!(r.stderr, "", "{r:?}");
     golden("quickstart-preview.txt", &sh.stable(&r.stdout));
     r.stdout_has("dirqual1..4, 4/4 Ready");
-    r.stdout_has("PLAN: nothing to install or repair");
+    r.stdout_has("PLAN: nothing to do");
 
     // And as JSON, the target was confirmed by the endpoint the topology recorded.
     let v = sh

@@ -70,7 +70,7 @@ fn dirqual_full_is_exit_0_with_detailed_exitcode() {
     let bed = bed_or_skip!(E2e::new("dirqual-full", &[]));
     let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "--no-color"]);
     r.code(0);
-    r.stdout_has("PLAN: nothing to install or repair");
+    r.stdout_has("PLAN: nothing to do");
     let v = bed
         .run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"])
         .json();
@@ -104,7 +104,13 @@ fn degraded_ceph_and_a_notready_node_are_repair_never_install() {
         "the evidence names the node: {k8s}"
     );
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
-    assert!(text.stdout.contains("repair ceph"), "{}", text.stdout);
+    assert!(
+        text.stdout
+            .lines()
+            .any(|l| l.starts_with("  repair ") && l.contains("ceph")),
+        "{}",
+        text.stdout
+    );
     assert!(text.stdout.contains("HEALTH_WARN"), "{}", text.stdout);
     assert!(text.stdout.contains("3/4 Ready"), "{}", text.stdout);
 }

@@ -204,11 +204,19 @@ fn wait_refused_unreachable_and_unknown_layer_exit_codes() {
 
 /// `kubectl nestor ARGS` under a pseudo-terminal (util-linux `script`), `input` typed in.
 fn pty(bed: &E2e, args: &[&str], input: &str) -> (Option<i32>, String) {
+    pty_sized(bed, args, input, None)
+}
+
+/// [`pty`] on a terminal of `cols` columns, `COLUMNS` set to a lie: only the terminal's own
+/// size can explain the width of what is drawn.
+fn pty_sized(bed: &E2e, args: &[&str], input: &str, cols: Option<usize>) -> (Option<i32>, String) {
     // Spawned, not `Run::run`: stdin is kept open a moment after the input (below).
-    let mut child = bed
-        .command(args)
-        .pty()
-        .env("COLUMNS", "100")
+    let mut run = bed.command(args);
+    match cols {
+        Some(c) => run.pty_cols(c).env("COLUMNS", "200"),
+        None => run.pty().env("COLUMNS", "100"),
+    };
+    let mut child = run
         .command()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -289,4 +297,42 @@ fn wait_on_a_terminal_redraws_one_live_line_per_layer_and_confirms_once() {
     ]);
     out.code(5);
     assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
+}
+
+/// The live lines fit the terminal's real width (bash does not export `COLUMNS`; here it
+/// even lies): at 60 columns no drawn line reaches the last column, so a redraw never
+/// leaves a stale wrapped line behind.
+#[test]
+fn wait_live_lines_fit_the_terminal_s_own_width() {
+    let bed = bed_or_skip!(rollout(3));
+    let (code, screen) = pty_sized(
+        &bed,
+        &[
+            "--no-color",
+            "wait",
+            "--for=healthy",
+            "datalake",
+            "ceph",
+            "--interval",
+            "200ms",
+            "--timeout",
+            "2s",
+        ],
+        "y\n",
+        Some(60),
+    );
+    assert_eq!(code, Some(5), "{screen}");
+    let lines: Vec<&str> = screen
+        .split("\u{1b}[2K")
+        .skip(1)
+        .map(|l| l.lines().next().unwrap_or_default())
+        .collect();
+    assert!(lines.len() >= 2, "{screen:?}");
+    for l in &lines {
+        assert!(l.chars().count() < 60, "wider than the terminal: {l:?}");
+    }
+    assert!(
+        lines.iter().any(|l| l.ends_with('…')),
+        "a long reason is cut at 60 columns: {lines:?}"
+    );
 }

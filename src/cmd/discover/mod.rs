@@ -12,7 +12,7 @@ use crate::model::catalog::Workloads;
 use crate::model::observation::host::HostObservation;
 use crate::model::observation::{Observation, ReadRequest};
 use crate::model::snapshot::Snapshot;
-use crate::model::state::{self, State};
+use crate::model::state;
 use crate::output::documents::discover::Discovery;
 use crate::output::render::Format;
 use crate::output::render::{self, Paint, API_VERSION};
@@ -183,8 +183,8 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         return Ok(Exit::Ok);
     }
     match ctx.format() {
-        Format::Text => render::out(&text(&doc, Paint { on: ctx.color() }))?,
-        f => render::document(f, &doc)?,
+        Format::Text => render::out(&text(&doc, Paint { on: ctx.color() }, ctx.layout(false)))?,
+        f => render::observed(f, &doc, &crate::clock::now_rfc3339())?,
     }
     Ok(Exit::Ok)
 }

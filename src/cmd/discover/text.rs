@@ -2,6 +2,9 @@
 //! groups, every catalog layer with its evidence, and the reads that failed.
 
 use super::*;
+use crate::output::layers;
+use crate::output::layout::{cut, hang, Layout};
+use crate::output::render::escape;
 
 pub(super) fn failed_reads(obs: &Observation) -> Vec<String> {
     let mut out = vec![];
@@ -50,8 +53,13 @@ pub(super) fn first(items: &[String], n: usize) -> String {
     }
 }
 
-pub(super) fn text(d: &Discovery, paint: Paint) -> String {
-    let mut out = render::table(&[
+pub(super) fn text(d: &Discovery, paint: Paint, layout: Layout) -> String {
+    let fit = |text: String| -> String {
+        text.lines()
+            .map(|l| format!("{}\n", cut(l, layout.width)))
+            .collect()
+    };
+    let mut out = fit(render::table(&[
         vec![
             "target".to_string(),
             format!("{} (context {})", d.target.endpoint, d.target.context),
@@ -60,12 +68,12 @@ pub(super) fn text(d: &Discovery, paint: Paint) -> String {
             "kubeconfig".to_string(),
             format!("{} (rule: {})", d.target.kubeconfig, d.target.rule_name()),
         ],
-    ]);
+    ]));
     out.push_str(&format!(
         "\n{}\n",
         paint.bold("DISCOVERED (read live, not stored)")
     ));
-    out.push_str(&render::node_table(&d.nodes, paint));
+    out.push_str(&fit(render::node_table(&d.nodes, paint)));
     let classes: Vec<String> = d
         .storage_classes
         .iter()
@@ -78,42 +86,48 @@ pub(super) fn text(d: &Discovery, paint: Paint) -> String {
             )
         })
         .collect();
-    out.push_str(&render::table(&[
-        vec![
-            format!("  namespaces ({})", d.namespaces.len()),
+    // The inventory is what discover is for: wrapped, never cut.
+    let inventory = [
+        (
+            format!("namespaces ({})", d.namespaces.len()),
             first(&d.namespaces, 12),
-        ],
-        vec![
-            format!("  storageclasses ({})", classes.len()),
+        ),
+        (
+            format!("storageclasses ({})", classes.len()),
             classes.join(", "),
-        ],
-        vec![
-            format!("  API groups ({})", d.api_groups.len()),
+        ),
+        (
+            format!("API groups ({})", d.api_groups.len()),
             first(&d.api_groups, 12),
-        ],
-    ]));
+        ),
+    ];
+    let w = inventory.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    for (label, items) in &inventory {
+        for l in hang(
+            &format!("  {label:<w$}  "),
+            &escape(items),
+            w + 4,
+            layout.width,
+        ) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
     out.push_str(&format!(
         "\n{}\n",
         paint.bold("LAYERS (catalog, with evidence)")
     ));
-    let mut rows = vec![];
-    for l in &d.layers {
-        let state = paint.state(l.state);
-        let why = if l.state == State::Present {
-            l.evidence.join("; ")
-        } else {
-            l.reason.clone()
-        };
-        rows.push(vec![format!("  {}", l.id), state, why]);
-    }
-    out.push_str(&render::table(&rows));
+    out.push_str(&layers::block(&[], &d.layers, paint, layout));
     if !d.failed_reads.is_empty() {
         out.push_str(&format!(
             "\n{}\n",
             paint.red("FAILED READS (never counted as absent)")
         ));
         for f in &d.failed_reads {
-            out.push_str(&format!("  {f}\n"));
+            for l in hang("  ", &escape(f), 4, layout.width) {
+                out.push_str(&l);
+                out.push('\n');
+            }
         }
     }
     out

@@ -179,7 +179,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     };
     match ctx.format() {
         Format::Text => render::out(&text(&doc, Paint { on: ctx.color() }))?,
-        f => render::document(f, &doc)?,
+        f => render::observed(f, &doc, &crate::clock::now_rfc3339())?,
     }
     if ok {
         return Ok(Exit::Ok);
@@ -262,11 +262,5 @@ mod tests {
         }
         assert!(!reached(WaitFor::Healthy, State::Degraded));
         assert!(reached(WaitFor::Present, State::Degraded));
-    }
-
-    #[test]
-    fn truncate_keeps_short_lines_and_cuts_long_ones() {
-        assert_eq!(truncate("abc", 10), "abc");
-        assert_eq!(truncate("abcdefghij", 5), "abcd…");
     }
 }

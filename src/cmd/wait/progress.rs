@@ -2,6 +2,7 @@
 //! and cut to the terminal width; piped, one line per state change.
 
 use super::*;
+use crate::output::layout::cut;
 
 /// Progress on stderr: live lines on a terminal, one line per change otherwise.
 pub(super) struct Progress {
@@ -15,18 +16,15 @@ pub(super) struct Progress {
 impl Progress {
     pub(super) fn new(ctx: &Invocation, ids: &[String]) -> Progress {
         let live = std::io::stderr().is_terminal();
-        let width = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.parse::<usize>().ok())
-            .filter(|w| *w >= 20)
-            .unwrap_or(80);
         Progress {
             live,
-            width,
+            // The terminal's own width (bash does not export `COLUMNS`), asked once: a
+            // resize during the wait shows from the next run.
+            width: ctx.width_stderr().max(crate::output::layout::MIN_WIDTH),
             drawn: 0,
             last: vec![None; ids.len()],
             paint: Paint {
-                on: live && !ctx.global.no_color && !ctx.env.no_color,
+                on: live && ctx.color_stderr(),
             },
         }
     }
@@ -58,7 +56,9 @@ impl Progress {
                     escape(&r.reason)
                 );
                 frame.push_str("\r\x1b[2K");
-                frame.push_str(&truncate(&line, self.width.saturating_sub(1)));
+                // One column short of the width: a line that fills the last column would make some
+                // terminals wrap, and the redraw would then leave a stale line behind.
+                frame.push_str(&cut(&line, self.width.saturating_sub(1)));
                 frame.push('\n');
             }
             self.drawn = reports.len();
@@ -93,30 +93,4 @@ impl Progress {
     pub(super) fn finish(&mut self) {
         self.drawn = 0;
     }
-}
-
-/// At most `max` visible characters (colour sequences kept whole), `…` when cut.
-pub(super) fn truncate(line: &str, max: usize) -> String {
-    let mut out = String::new();
-    let mut visible = 0;
-    let mut in_escape = false;
-    for c in line.chars() {
-        if in_escape {
-            out.push(c);
-            in_escape = c != 'm';
-            continue;
-        }
-        if c == '\u{1b}' {
-            in_escape = true;
-            out.push(c);
-            continue;
-        }
-        if visible + 1 >= max && visible + 1 < line.chars().count() {
-            out.push('…');
-            return out;
-        }
-        out.push(c);
-        visible += 1;
-    }
-    out
 }

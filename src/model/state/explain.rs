@@ -1,0 +1,184 @@
+//! `--explain` (SPEC §16): for each evidence line, the read a person runs by hand to see the
+//! same thing — the object by name (or the list the check walks) and the fields the check
+//! judged, as a JSONPath. Pure: a description of the read; `read::explain` turns it into a
+//! kubectl command line and checks it against the allowlist.
+
+use crate::model::catalog::{
+    Check, CheckKind, Counted, Layer, Objects, Predicate, WorkloadCheck, WorkloadKind,
+};
+use crate::model::observation::{Observation, APISERVER_NAMESPACE, APISERVER_SELECTOR};
+use crate::model::state::{evaluate_check, Phase};
+
+/// A read-only kubectl read, without the target (`--kubeconfig`, `--context`), which the
+/// read layer adds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ByHand {
+    /// `kubectl api-versions`: the served groups.
+    ApiVersions,
+    /// `kubectl get RESOURCE [NAME] (-n NS | -A) [-l SELECTOR] -o jsonpath=...`.
+    Get {
+        resource: String,
+        name: Option<String>,
+        /// `None` for a cluster-scoped read; `Some("")` never: all namespaces is `all`.
+        namespace: Option<String>,
+        all_namespaces: bool,
+        selector: Option<String>,
+        jsonpath: String,
+    },
+}
+
+/// One evidence line and the read that shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explained {
+    pub evidence: String,
+    pub by_hand: ByHand,
+}
+
+/// Each check of a layer (detect, then health) with its evidence line, as `evaluate_layer`
+/// words it, and the read behind it. Host-level and unobservable layers have none here.
+pub fn layer(layer: &Layer, declared_nodes: &[String], obs: &Observation) -> Vec<Explained> {
+    if layer.host.is_some() || !layer.observable {
+        return vec![];
+    }
+    let phased = layer
+        .detect
+        .iter()
+        .map(|c| (c, Phase::Detect))
+        .chain(layer.healthy.iter().map(|c| (c, Phase::Healthy)));
+    let mut out: Vec<Explained> = vec![];
+    for (check, phase) in phased {
+        let evidence = evaluate_check(check, phase, declared_nodes, obs).evidence;
+        if out.iter().any(|e| e.evidence == evidence) {
+            continue;
+        }
+        out.push(Explained {
+            evidence,
+            by_hand: by_hand(check),
+        });
+    }
+    out
+}
+
+fn plural(kind: WorkloadKind) -> &'static str {
+    match kind {
+        WorkloadKind::DaemonSet => "daemonsets",
+        WorkloadKind::Deployment => "deployments",
+        WorkloadKind::StatefulSet => "statefulsets",
+    }
+}
+
+/// The rollout fields of a workload kind, as `kubectl rollout status` reads them.
+fn rollout(kind: Option<WorkloadKind>) -> &'static str {
+    match kind {
+        Some(WorkloadKind::Deployment) => {
+            "updated {.status.updatedReplicas} available {.status.availableReplicas}/{.spec.replicas}"
+        }
+        Some(WorkloadKind::StatefulSet) => {
+            "updated {.status.updatedReplicas} ready {.status.readyReplicas}/{.spec.replicas}"
+        }
+        Some(WorkloadKind::DaemonSet) => {
+            "updated {.status.updatedNumberScheduled} available {.status.numberAvailable}/{.status.desiredNumberScheduled}"
+        }
+        None => "{.kind}",
+    }
+}
+
+/// `{X}` for one object by name, `{range .items[*]}{.metadata.name} X{"\n"}{end}` for a list.
+fn shape(by_name: bool, fields: &str) -> String {
+    if by_name {
+        fields.to_string()
+    } else {
+        format!("{{range .items[*]}}{{.metadata.name}} {fields}{{\"\\n\"}}{{end}}")
+    }
+}
+
+fn workloads(w: &WorkloadCheck) -> ByHand {
+    let resource = w
+        .kinds()
+        .into_iter()
+        .map(plural)
+        .collect::<Vec<_>>()
+        .join(",");
+    let by_name = w.name.is_some() && w.kind.is_some();
+    ByHand::Get {
+        resource,
+        name: w.name.clone().filter(|_| by_name),
+        namespace: Some(w.namespace.clone()),
+        all_namespaces: false,
+        selector: None,
+        jsonpath: shape(by_name, rollout(w.kind)),
+    }
+}
+
+fn objects(o: &Objects, fields: &str) -> ByHand {
+    let by_name = o.name.is_some();
+    ByHand::Get {
+        resource: o.resource.clone(),
+        name: o.name.clone(),
+        namespace: o.namespace.clone(),
+        all_namespaces: o.namespace.is_none() && o.name.is_none(),
+        selector: None,
+        jsonpath: shape(by_name, fields),
+    }
+}
+
+fn condition(type_: &str) -> String {
+    format!("{type_}={{.status.conditions[?(@.type==\"{type_}\")].status}}")
+}
+
+fn field(path: &impl std::fmt::Display) -> String {
+    format!("{{{path}}}")
+}
+
+/// The read that shows what `check` judged.
+pub fn by_hand(check: &Check) -> ByHand {
+    let get = |resource: &str, name: Option<&str>, jsonpath: String| ByHand::Get {
+        resource: resource.to_string(),
+        name: name.map(str::to_string),
+        namespace: None,
+        all_namespaces: false,
+        selector: None,
+        jsonpath,
+    };
+    match &check.kind {
+        CheckKind::ApiGroup(_) => ByHand::ApiVersions,
+        CheckKind::Namespace(ns) => get(
+            "namespaces",
+            Some(ns),
+            "{.metadata.name} {.status.phase}".into(),
+        ),
+        CheckKind::StorageClass { .. } => get(
+            "storageclasses",
+            None,
+            shape(false, "{.provisioner} default={.metadata.annotations.storageclass\\.kubernetes\\.io/is-default-class}"),
+        ),
+        CheckKind::Workload(w) => workloads(w),
+        CheckKind::Resource(r) => match &r.field {
+            Some(f) => objects(&r.objects, &field(f)),
+            None => objects(&r.objects, "{.metadata.name}"),
+        },
+        CheckKind::Condition(c) => objects(&c.objects, &condition(&c.type_)),
+        CheckKind::All(a) => match &a.predicate {
+            Predicate::Field(f, _) => objects(&a.objects, &field(f)),
+            Predicate::Condition(t) => objects(&a.objects, &condition(t)),
+        },
+        CheckKind::Count(c) => match &c.counted {
+            Counted::Objects(o) => objects(o, "{.metadata.name}"),
+            Counted::Workloads(w) => workloads(w),
+        },
+        CheckKind::Tolerate(t) => objects(
+            &t.objects,
+            &format!("{} {}", field(&t.field), field(&t.details)),
+        ),
+        CheckKind::PodFlags(_) => ByHand::Get {
+            resource: "pods".into(),
+            name: None,
+            namespace: Some(APISERVER_NAMESPACE.into()),
+            all_namespaces: false,
+            selector: Some(APISERVER_SELECTOR.into()),
+            jsonpath: "{range .items[*]}{.spec.nodeName} {.spec.containers[0].command}{\"\\n\"}{end}"
+                .into(),
+        },
+        CheckKind::Nodes(_) => get("nodes", None, shape(false, &condition("Ready"))),
+    }
+}

@@ -1,0 +1,216 @@
+//! One line per layer, then its failing evidence (SPEC §16): the block `preview` and
+//! `discover` print. A present layer is one short line ("12 checks hold"); a degraded,
+//! absent or unknown one is followed by the evidence that decided it, indented and wrapped,
+//! printed once; `-v`/`--explain` show every evidence line. Pure.
+
+use crate::model::state::{LayerReport, State};
+use crate::output::layout::{cut, hang, visible_width, Layout};
+use crate::output::render::{escape, Paint};
+
+/// Where an evidence line's text starts under its layer.
+const INDENT: usize = 6;
+
+/// The mark before an evidence line: holds, fails, undecided.
+fn mark(state: State, failing: bool) -> &'static str {
+    match (state, failing) {
+        (_, false) => "✓",
+        (State::Unknown, true) => "?",
+        (State::Present | State::Degraded | State::Absent, true) => "✗",
+    }
+}
+
+/// The evidence lines that decided a layer's state, in evidence order: none for a present
+/// layer, every detect check of an absent one, the false health checks of a degraded one,
+/// the failed reads of an unknown one. The report keeps them as `reason` (joined with `; `);
+/// they are found back among the evidence lines so that an evidence line holding `; ` itself
+/// stays one line. A reason that is not made of evidence lines is one line of its own.
+pub fn failing(r: &LayerReport) -> Vec<String> {
+    match r.state {
+        State::Present => vec![],
+        State::Absent => r.evidence.clone(),
+        State::Degraded | State::Unknown => {
+            split_reason(&r.reason, &r.evidence).unwrap_or_else(|| vec![r.reason.clone()])
+        }
+    }
+}
+
+fn split_reason(reason: &str, evidence: &[String]) -> Option<Vec<String>> {
+    let mut out = vec![];
+    let mut rest = reason;
+    let mut from = 0;
+    while !rest.is_empty() {
+        let (i, line) = evidence.iter().enumerate().skip(from).find(|(_, e)| {
+            rest.strip_prefix(e.as_str())
+                .is_some_and(|after| after.is_empty() || after.starts_with("; "))
+        })?;
+        out.push(line.clone());
+        rest = rest[line.len()..].strip_prefix("; ").unwrap_or("");
+        from = i + 1;
+    }
+    Some(out)
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The short text after a layer's state.
+pub fn summary(r: &LayerReport) -> String {
+    let n = r.evidence.len();
+    match r.state {
+        State::Present => plural(n, "check holds", "checks hold"),
+        State::Degraded => match failing(r).len() {
+            1 => format!("1 of {} fails", plural(n, "check", "checks")),
+            k => format!("{k} of {} fail", plural(n, "check", "checks")),
+        },
+        State::Absent => "not found".to_string(),
+        State::Unknown => "could not be decided".to_string(),
+    }
+}
+
+/// A row before the layers (VMs, nodes): a label and its text, aligned with them.
+pub struct Row {
+    pub label: String,
+    pub text: String,
+}
+
+/// The rows, then each layer's line and its evidence, every line within the width.
+pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout) -> String {
+    let label_w = rows
+        .iter()
+        .map(|r| r.label.len())
+        .chain(reports.iter().map(|r| r.id.len()))
+        .max()
+        .unwrap_or(0);
+    let state_w = reports
+        .iter()
+        .map(|r| r.state.as_str().len())
+        .max()
+        .unwrap_or(0);
+    let out = std::cell::RefCell::new(String::new());
+    let line = |s: String| {
+        let mut out = out.borrow_mut();
+        out.push_str(cut(s.trim_end(), layout.width).as_str());
+        out.push('\n');
+    };
+    let line_raw = |s: String| out.borrow_mut().push_str(&s);
+    let mut commands = String::new();
+    // A row's text (a failed read of the nodes, say) is wrapped, not cut: it is the reason.
+    for r in rows {
+        let pad = if state_w > 0 { state_w + 2 } else { 0 };
+        let prefix = format!("  {:<label_w$}  {:pad$}", r.label, "");
+        let indent = prefix.chars().count();
+        for l in hang(&prefix, &escape(&r.text), indent, layout.width) {
+            line(l);
+        }
+    }
+    for r in reports {
+        let state = paint.state(r.state);
+        let fill = state_w.saturating_sub(visible_width(r.state.as_str()));
+        line(format!(
+            "  {:<label_w$}  {state}{}  {}",
+            escape(&r.id),
+            " ".repeat(fill),
+            summary(r)
+        ));
+        let fails = failing(r);
+        let shown: Vec<(bool, &String)> = if layout.all {
+            let mut all: Vec<(bool, &String)> =
+                r.evidence.iter().map(|e| (fails.contains(e), e)).collect();
+            all.extend(
+                fails
+                    .iter()
+                    .filter(|f| !r.evidence.contains(f))
+                    .map(|f| (true, f)),
+            );
+            all
+        } else {
+            fails.iter().map(|f| (true, f)).collect()
+        };
+        for (is_failing, text) in shown {
+            let prefix = format!("    {} ", mark(r.state, is_failing));
+            for l in hang(&prefix, &escape(text), INDENT, layout.width) {
+                line(l);
+            }
+            // `--explain`: the command under its evidence line, never cut nor wrapped, so
+            // that it runs as printed (a copied half would read something else).
+            for c in r.explain.iter().filter(|c| &c.evidence == text) {
+                commands.push_str(&format!("      $ {}\n", escape(&c.command)));
+            }
+            if !commands.is_empty() {
+                line_raw(std::mem::take(&mut commands));
+            }
+        }
+    }
+    out.into_inner()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(state: State, evidence: &[&str], reason: &str) -> LayerReport {
+        LayerReport {
+            id: "ceph".into(),
+            title: "Rook-Ceph".into(),
+            state,
+            evidence: evidence.iter().map(|s| s.to_string()).collect(),
+            reason: reason.into(),
+            hosts: vec![],
+            explain: vec![],
+        }
+    }
+
+    #[test]
+    fn the_failing_lines_are_found_back_even_when_they_hold_a_semicolon() {
+        let r = report(
+            State::Degraded,
+            &["group served", "a; b failed", "c ok", "d failed"],
+            "a; b failed; d failed",
+        );
+        assert_eq!(failing(&r), vec!["a; b failed", "d failed"]);
+        assert_eq!(summary(&r), "2 of 4 checks fail");
+        let one = report(State::Degraded, &["a", "b"], "b");
+        assert_eq!(summary(&one), "1 of 2 checks fails");
+        let odd = report(State::Unknown, &["x"], "the host was not read");
+        assert_eq!(failing(&odd), vec!["the host was not read"]);
+        let present = report(State::Present, &["a", "b"], "detected and healthy");
+        assert!(failing(&present).is_empty());
+        assert_eq!(summary(&present), "2 checks hold");
+    }
+
+    #[test]
+    fn a_present_layer_is_one_line_and_failing_evidence_is_printed_once_within_the_width() {
+        let long = "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OSD_DOWN (1 osds down), PG_DEGRADED (Degraded data redundancy: 97 pgs degraded)";
+        let reports = vec![
+            report(State::Present, &["one", "two", &"x".repeat(300)], "ok"),
+            report(State::Degraded, &["served", long], long),
+        ];
+        let rows = vec![Row {
+            label: "nodes".into(),
+            text: "dirqual1..4, 3/4 Ready".into(),
+        }];
+        for width in [40, 80, 200] {
+            let text = block(
+                &rows,
+                &reports,
+                Paint { on: false },
+                Layout::new(width, false),
+            );
+            assert!(
+                text.lines().all(|l| l.chars().count() <= width),
+                "{width}:\n{text}"
+            );
+            assert!(text.contains("present   3 checks hold\n"), "{text}");
+            assert!(!text.contains("xxx"), "present evidence shown:\n{text}");
+            assert_eq!(text.matches("HEALTH_WARN").count(), 1, "{text}");
+            assert!(!text.contains("served"), "{text}");
+        }
+        let all = block(&rows, &reports, Paint { on: false }, Layout::new(80, true));
+        assert!(
+            all.contains("✓ served") && all.contains("✗ CephCluster"),
+            "{all}"
+        );
+        assert!(all.lines().all(|l| l.chars().count() <= 80), "{all}");
+    }
+}

@@ -1,0 +1,154 @@
+//! The README's "Reading the output" section, run: each `console` block's `$ kubectl nestor
+//! ARGS` line is run (the built binary, from the repository root, no colour) and the lines
+//! of the block must appear in its stdout in that order, exactly — `...` alone stands for
+//! any lines, `...` inside a line for any text.
+
+use std::fs;
+
+use crate::support::*;
+
+/// The `console` blocks of the README section `## Reading the output`.
+fn blocks() -> Vec<Vec<String>> {
+    let text =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
+    let section = text
+        .split("\n## Reading the output\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a \"Reading the output\" section");
+    section
+        .split("```console\n")
+        .skip(1)
+        .filter_map(|b| b.split("\n```").next())
+        .map(|b| b.lines().map(String::from).collect())
+        .collect()
+}
+
+/// `want` matches `line`: equal, or its `...`-separated parts in order.
+fn matches(want: &str, line: &str) -> bool {
+    if !want.contains("...") {
+        return want == line;
+    }
+    let parts: Vec<&str> = want.split("...").collect();
+    let mut rest = line;
+    for (i, p) in parts.iter().enumerate() {
+        let at = if i == 0 {
+            rest.starts_with(p).then_some(0)
+        } else {
+            rest.find(p)
+        };
+        match at {
+            Some(at) => rest = &rest[at + p.len()..],
+            None => return false,
+        }
+    }
+    parts
+        .last()
+        .is_none_or(|p| p.is_empty() || line.ends_with(p))
+}
+
+/// Every line of `want` in `got`, in order; `...` lines skip any number of lines, and
+/// without one the lines must follow each other.
+fn assert_shown(want: &[String], got: &str, command: &str) {
+    let got: Vec<&str> = got.lines().collect();
+    let mut at = 0;
+    let mut gap = true;
+    for w in want {
+        if w == "..." {
+            gap = true;
+            continue;
+        }
+        let found = if gap {
+            (at..got.len()).find(|&i| matches(w, got[i]))
+        } else {
+            (at < got.len() && matches(w, got[at])).then_some(at)
+        };
+        match found {
+            Some(i) => at = i + 1,
+            None => panic!(
+                "README block of `{command}`: `{w}` not shown (after line {at}):\n{}",
+                got.join("\n")
+            ),
+        }
+        gap = false;
+    }
+}
+
+#[test]
+fn readme_output_examples_are_what_nestor_prints() {
+    let blocks = blocks();
+    assert!(
+        blocks.len() >= 4,
+        "layout, --explain, junit, Error: {blocks:?}"
+    );
+    let bed = Bed::new();
+    for block in &blocks {
+        let command = block.first().expect("a command line");
+        let args: Vec<&str> = command
+            .strip_prefix("$ kubectl nestor ")
+            .unwrap_or_else(|| panic!("a block starts with `$ kubectl nestor`: {command}"))
+            .split_whitespace()
+            .collect();
+        let out = bed
+            .cmd()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(&args)
+            .env("NO_COLOR", "1")
+            .env_remove("COLUMNS")
+            .run();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            stderr_of(&out)
+        );
+        assert_shown(&block[1..], &stdout_of(&out), command);
+    }
+    assert!(
+        bed.calls("kubectl").is_empty(),
+        "the examples read no cluster"
+    );
+}
+
+#[test]
+fn the_readme_matcher_can_fail() {
+    assert!(matches("a...c", "abc") && !matches("a...c", "abd"));
+    assert!(matches(
+        "kubeconfig .../x does not exist",
+        "kubeconfig /t/h/x does not exist"
+    ));
+    let lines = ["a".to_string(), "b".to_string()];
+    assert!(std::panic::catch_unwind(|| assert_shown(&lines, "b\na\n", "x")).is_err());
+    assert_shown(&lines, "a\nb\n", "x");
+}
+
+/// Colour (SPEC §8, §16): decided by anstream for stdout — `CLICOLOR_FORCE` paints even a
+/// pipe, `NO_COLOR` and `--no-color` win over it, a pipe alone is never painted.
+#[test]
+fn colour_follows_clicolor_force_and_no_color() {
+    let bed = Bed::new();
+    let run = |env: &[(&str, &str)], extra: &[&str]| {
+        let mut c = bed.cmd();
+        c.current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "preview",
+                "--stack",
+                "examples/demo/stacks/dirqual.yaml",
+                "--snapshot",
+                "examples/demo/dirqual.snapshot.json",
+            ])
+            .args(extra)
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.run();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+        stdout_of(&out)
+    };
+    let forced = run(&[("CLICOLOR_FORCE", "1")], &[]);
+    assert!(forced.contains("\u{1b}[32mpresent\u{1b}[0m"), "{forced:?}");
+    assert!(!run(&[], &[]).contains('\u{1b}'), "a pipe is not painted");
+    assert!(!run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], &[]).contains('\u{1b}'));
+    assert!(!run(&[("CLICOLOR_FORCE", "1")], &["--no-color"]).contains('\u{1b}'));
+}
