@@ -23,7 +23,8 @@ fn parts(secs: i64) -> (i64, u32, u32, i64, i64, i64) {
     (y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
-fn now_secs() -> i64 {
+/// Seconds since the epoch, now.
+pub fn now_secs() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
@@ -42,6 +43,52 @@ pub fn compact(secs: i64) -> String {
     format!("{y:04}{m:02}{d:02}T{hh:02}{mm:02}{ss:02}Z")
 }
 
+/// Days since 1970-01-01 of a civil date (the inverse of `civil`).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Seconds since the epoch of an RFC 3339 UTC timestamp as the API server writes them
+/// (`2026-11-30T09:00:00Z`, optionally with fractional seconds); `None` for anything else.
+pub fn parse_rfc3339(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let b = t.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' {
+        return None;
+    }
+    if b[16] != b':' || !t.ends_with('Z') {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let s = t.get(r)?;
+        s.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let fraction = t.get(19..t.len() - 1)?;
+    let fraction_ok = fraction.is_empty()
+        || (fraction.len() > 1
+            && fraction.starts_with('.')
+            && fraction[1..].bytes().all(|c| c.is_ascii_digit()));
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
+        return None;
+    }
+    if !fraction_ok {
+        return None;
+    }
+    let days = days_from_civil(y, mo as u32, d as u32);
+    Some(days * 86_400 + h * 3600 + mi * 60 + s)
+}
+
 pub fn now_rfc3339() -> String {
     rfc3339(now_secs())
 }
@@ -56,5 +103,28 @@ mod tests {
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_796_029_200), "2026-11-30T09:00:00Z");
         assert_eq!(compact(1_796_029_200), "20261130T090000Z");
+    }
+
+    #[test]
+    fn rfc3339_parses_what_it_formats() {
+        for secs in [0, 951_782_400, 1_796_029_200, 1_796_029_200 + 86_399] {
+            assert_eq!(parse_rfc3339(&rfc3339(secs)), Some(secs));
+        }
+        assert_eq!(
+            parse_rfc3339("2026-11-30T09:00:00.123456Z"),
+            Some(1_796_029_200)
+        );
+        for bad in [
+            "",
+            "2026-11-30",
+            "2026-11-30T09:00:00",
+            "2026-11-30T09:00:00+01:00",
+            "2026-13-30T09:00:00Z",
+            "2026-11-30T09:00:00.Z",
+            "2026-11-30T0a:00:00Z",
+            "+026-11-30T09:00:00Z",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
     }
 }

@@ -161,7 +161,7 @@ impl Snapshot {
                 "pass a file written by `kubectl nestor discover --save FILE`",
             )
         })?;
-        let snap: Snapshot = serde_json::from_str(&text).map_err(|e| {
+        let mut snap: Snapshot = serde_json::from_str(&text).map_err(|e| {
             Error::input(
                 format!(
                     "{shown}:{}:{}: not a nestor snapshot: {e}",
@@ -180,6 +180,8 @@ impl Snapshot {
                 "write it again with this version's `kubectl nestor discover --save FILE`",
             ));
         }
+        // Ages (a stale status, a certificate's expiry) are judged as of the reading.
+        snap.observation.observed_at = crate::clock::parse_rfc3339(&snap.taken_at);
         Ok(snap)
     }
 

@@ -71,6 +71,10 @@ pub(crate) enum Phase {
 pub(crate) struct CheckOutcome {
     pub verdict: Verdict,
     pub evidence: String,
+    /// What a true detect check saw that is not healthy (an object being deleted, a
+    /// namespace Terminating): the layer exists, and is degraded by these (SPEC §6 v0.3).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flaws: Vec<String>,
 }
 
 impl CheckOutcome {
@@ -78,19 +82,30 @@ impl CheckOutcome {
         CheckOutcome {
             verdict: Verdict::True,
             evidence: evidence.into(),
+            flaws: Vec::new(),
         }
     }
     fn no(evidence: impl Into<String>) -> Self {
         CheckOutcome {
             verdict: Verdict::False,
             evidence: evidence.into(),
+            flaws: Vec::new(),
+        }
+    }
+    fn unknown(evidence: impl Into<String>) -> Self {
+        CheckOutcome {
+            verdict: Verdict::Unknown,
+            evidence: evidence.into(),
+            flaws: Vec::new(),
         }
     }
     fn failed(what: &str, failure: &ReadFailure) -> Self {
-        CheckOutcome {
-            verdict: Verdict::Unknown,
-            evidence: format!("read of {what} failed: {}", failure.kind),
-        }
+        CheckOutcome::unknown(format!("read of {what} failed: {}", failure.kind))
+    }
+    /// True, with what makes the thing found unhealthy.
+    fn with_flaws(mut self, flaws: Vec<String>) -> Self {
+        self.flaws = flaws;
+        self
     }
 }
 
@@ -172,7 +187,15 @@ pub(crate) fn evaluate_layer(
             report(State::Absent, evidence, reason)
         };
     }
-    let healthy = run(&layer.healthy, Phase::Healthy);
+    let mut healthy = run(&layer.healthy, Phase::Healthy);
+    // What detection found but is not healthy (being deleted) degrades the layer, never
+    // hides it: the layer exists.
+    healthy.extend(
+        detect
+            .iter()
+            .filter(|o| o.verdict == Verdict::True)
+            .flat_map(|o| o.flaws.iter().map(CheckOutcome::no)),
+    );
     let mut evidence: Vec<String> = detect
         .iter()
         .filter(|o| o.verdict == Verdict::True)
@@ -225,10 +248,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Namespace(ns) => match &obs.namespaces {
             Err(f) => CheckOutcome::failed("namespaces", f),
             Ok(list) => match list.iter().find(|n| &n.name == ns) {
-                Some(n) if n.phase == "Active" || n.phase.is_empty() => {
-                    CheckOutcome::yes(format!("namespace {ns} exists"))
-                }
-                Some(n) => CheckOutcome::yes(format!("namespace {ns} exists ({})", n.phase)),
+                Some(n) => namespace(n, phase),
                 None => CheckOutcome::no(format!("no namespace {ns}")),
             },
         },
@@ -258,6 +278,26 @@ fn capped(lines: Vec<String>) -> String {
         shown.push(format!("and {} more", n - MAX_NAMED));
     }
     shown.join("; ")
+}
+
+/// A namespace exists; one being deleted (phase `Terminating`, or a deletion timestamp) is a
+/// flaw when detecting and false when judging health.
+fn namespace(n: &crate::model::observation::Namespace, phase: Phase) -> CheckOutcome {
+    let deleting = match (&n.deleting, n.phase.as_str()) {
+        (Some(d), _) => Some(d.describe()),
+        (None, "Terminating") => Some("being deleted (phase Terminating)".to_string()),
+        (None, _) => None,
+    };
+    let ns = &n.name;
+    match (deleting, phase) {
+        (None, _) if n.phase == "Active" || n.phase.is_empty() => {
+            CheckOutcome::yes(format!("namespace {ns} exists"))
+        }
+        (None, _) => CheckOutcome::yes(format!("namespace {ns} exists ({})", n.phase)),
+        (Some(d), Phase::Detect) => CheckOutcome::yes(format!("namespace {ns} exists"))
+            .with_flaws(vec![format!("namespace {ns}: {d}")]),
+        (Some(d), Phase::Healthy) => CheckOutcome::no(format!("namespace {ns}: {d}")),
+    }
 }
 
 fn storage_class(

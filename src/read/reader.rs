@@ -65,6 +65,8 @@ impl<'a> Reader<'a> {
         if requests.is_empty() {
             return Ok(());
         }
+        // The "now" of the checks that judge an age: when the cluster was read.
+        obs.observed_at = Some(crate::clock::now_secs());
         for (t, uses) in &scope.keep {
             obs.keep
                 .entry(t.clone())

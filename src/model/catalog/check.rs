@@ -202,6 +202,9 @@ pub enum Wanted {
     AtLeastField {
         objects: Objects,
         field: FieldPath,
+        /// The operator's default when the field is absent (`default:`; Rook's mon count is
+        /// 3): an omitted field is not a missing one (SPEC §6 v0.3).
+        default: Option<u32>,
     },
 }
 
@@ -221,7 +224,14 @@ pub struct TolerateCheck {
     pub warn: String,
     pub details: FieldPath,
     pub benign: Vec<String>,
+    /// When the operator last wrote `field` (`.status.ceph.lastChecked`): older than
+    /// `max_status_age` seconds, the status is stale and not trusted (SPEC §6 v0.3).
+    pub last_checked: Option<FieldPath>,
+    pub max_status_age: u64,
 }
+
+/// `maxStatusAge` when a `tolerate` check names `lastChecked` without one: 10 minutes.
+pub const DEFAULT_MAX_STATUS_AGE: u64 = 600;
 
 /// The kube-apiserver static pods (kube-system, `component=kube-apiserver`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,6 +250,9 @@ pub enum Expect {
     EqualsField(FieldPath),
     /// The field is there, whatever its value.
     Exists,
+    /// A timestamp more than this many seconds after the reading (`minValidity: 7d`: a
+    /// Certificate's `.status.notAfter`).
+    MinValidity(u64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,15 +296,16 @@ impl CheckKind {
                 if let Counted::Objects(o) = &c.counted {
                     out.push((o, vec![]));
                 }
-                if let Wanted::AtLeastField { objects, field } = &c.wanted {
+                if let Wanted::AtLeastField { objects, field, .. } = &c.wanted {
                     out.push((objects, vec![fields(field)]));
                 }
                 out
             }
-            CheckKind::Tolerate(t) => vec![(
-                &t.objects,
-                vec![fields(&t.field), FieldUse::Details(t.details.clone())],
-            )],
+            CheckKind::Tolerate(t) => {
+                let mut used = vec![fields(&t.field), FieldUse::Details(t.details.clone())];
+                used.extend(t.last_checked.iter().map(fields));
+                vec![(&t.objects, used)]
+            }
             CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }

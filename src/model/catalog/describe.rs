@@ -33,6 +33,10 @@ fn expectation(field: &impl fmt::Display, e: &Expect) -> String {
         Expect::Equals(x) => format!("{field} = {x}"),
         Expect::EqualsField(o) => format!("{field} = {o}"),
         Expect::Exists => format!("{field} is set"),
+        Expect::MinValidity(secs) => format!(
+            "{field} more than {} away",
+            crate::duration::rough(*secs as i64)
+        ),
     }
 }
 
@@ -125,27 +129,47 @@ impl fmt::Display for CheckKind {
                 };
                 match &c.wanted {
                     Wanted::AtLeast(n) => write!(f, "at least {n} {counted}"),
-                    Wanted::AtLeastField { objects, field } => write!(
-                        f,
-                        "at least as many {counted} as {} {field} says",
-                        objects.selector()
-                    ),
+                    Wanted::AtLeastField {
+                        objects,
+                        field,
+                        default,
+                    } => {
+                        write!(
+                            f,
+                            "at least as many {counted} as {} {field} says",
+                            objects.selector()
+                        )?;
+                        match default {
+                            Some(d) => write!(f, " (the operator's default {d} when it is absent)"),
+                            None => Ok(()),
+                        }
+                    }
                 }
             }
-            CheckKind::Tolerate(t) => write!(
-                f,
-                "{}: {} = {}, or {} whose every check in {} is benign ({})",
-                objects(&t.objects),
-                t.field,
-                t.ok.join(" or "),
-                t.warn,
-                t.details,
-                if t.benign.is_empty() {
-                    "none".to_string()
-                } else {
-                    t.benign.join(", ")
+            CheckKind::Tolerate(t) => {
+                write!(
+                    f,
+                    "{}: {} = {}, or {} whose every check in {} is benign ({})",
+                    objects(&t.objects),
+                    t.field,
+                    t.ok.join(" or "),
+                    t.warn,
+                    t.details,
+                    if t.benign.is_empty() {
+                        "none".to_string()
+                    } else {
+                        t.benign.join(", ")
+                    }
+                )?;
+                match &t.last_checked {
+                    Some(p) => write!(
+                        f,
+                        "; not trusted when {p} is older than {}",
+                        crate::duration::rough(t.max_status_age as i64)
+                    ),
+                    None => Ok(()),
                 }
-            ),
+            }
             CheckKind::PodFlags(p) => write!(
                 f,
                 "every control-plane node's kube-apiserver pod (kube-system, component=kube-apiserver) runs with {}",

@@ -28,6 +28,7 @@ struct RawCheck {
     equals: Option<Scalar>,
     equals_field: Option<String>,
     exists: Option<bool>,
+    min_validity: Option<String>,
     condition: Option<RawCondition>,
     all: Option<RawAll>,
     count: Option<RawCount>,
@@ -77,6 +78,7 @@ struct RawAll {
     equals: Option<Scalar>,
     equals_field: Option<String>,
     exists: Option<bool>,
+    min_validity: Option<String>,
     condition: Option<String>,
 }
 
@@ -100,6 +102,7 @@ struct RawFieldRef {
     namespace: Option<String>,
     name: Option<String>,
     field: String,
+    default: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -115,6 +118,10 @@ struct RawTolerate {
     details: String,
     #[serde(default)]
     benign: Vec<String>,
+    #[serde(rename = "lastChecked")]
+    last_checked: Option<String>,
+    #[serde(rename = "maxStatusAge")]
+    max_status_age: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -172,15 +179,27 @@ fn objects(
     })
 }
 
-/// The one expectation of a field (`in`, `equals`, `equalsField` or `exists: true`).
+/// A duration of the catalog (`10m`, `7d`), with what the key is for in the error.
+fn duration(key: &str, text: &str) -> std::result::Result<u64, String> {
+    super::host::parse_duration(text).ok_or_else(|| {
+        format!("`{key}: {text}` is not a duration like `10m`, `26h` or `7d` (s, m, h, d, w)")
+    })
+}
+
+/// The one expectation of a field (`in`, `equals`, `equalsField`, `exists: true` or
+/// `minValidity`).
 fn expectation(
     field: Option<&FieldPath>,
     in_: Option<Vec<Scalar>>,
     equals: Option<Scalar>,
     equals_field: Option<String>,
     exists: Option<bool>,
+    min_validity: Option<String>,
 ) -> std::result::Result<Option<Expect>, String> {
     let mut expects = Vec::new();
+    if let Some(d) = min_validity {
+        expects.push(Expect::MinValidity(duration("minValidity", &d)?));
+    }
     if let Some(values) = in_ {
         if values.is_empty() {
             return Err("`in:` needs at least one value".to_string());
@@ -202,10 +221,15 @@ fn expectation(
         (0, None) => Ok(None),
         (1, Some(_)) => Ok(expects.pop()),
         (0, Some(f)) => Err(format!(
-            "`field: {f}` needs one of `in:`, `equals:`, `equalsField:` or `exists: true`"
+            "`field: {f}` needs one of `in:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`"
         )),
-        (_, None) => Err("`in:`/`equals:`/`equalsField:`/`exists:` need a `field:`".to_string()),
-        _ => Err("use only one of `in:`, `equals:`, `equalsField:` or `exists:`".to_string()),
+        (_, None) => Err(
+            "`in:`/`equals:`/`equalsField:`/`exists:`/`minValidity:` need a `field:`".to_string(),
+        ),
+        _ => Err(
+            "use only one of `in:`, `equals:`, `equalsField:`, `exists:` or `minValidity:`"
+                .to_string(),
+        ),
     }
 }
 

@@ -59,9 +59,16 @@ fn datalake_is_not_detected_by_objectbucket_group() {
     let mentions_objectbucket = datalake
         .detect
         .iter()
-        .chain(&datalake.healthy)
         .any(|ch| format!("{ch:?}").contains("objectbucket"));
     assert!(!mentions_objectbucket);
+    // Health reads the claims (every one Bound; none is fine), which detects nothing.
+    let claims: Vec<&Check> = datalake
+        .healthy
+        .iter()
+        .filter(|ch| format!("{ch:?}").contains("objectbucket"))
+        .collect();
+    assert_eq!(claims.len(), 1, "{claims:?}");
+    assert!(matches!(claims[0].kind, CheckKind::All(_)), "{claims:?}");
     assert!(datalake
         .detect
         .contains(&Check::from(CheckKind::StorageClass {
@@ -222,7 +229,7 @@ fn bad_checks_are_errors_with_position() {
         ),
         (
             "    - resource: a.b.io\n      field: .status.phase\n",
-            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `equals:`, `equalsField:` or `exists: true`",
+            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`",
         ),
         (
             "    - namespace: extra\n      field: .status.phase\n",

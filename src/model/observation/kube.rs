@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::meta::Deletion;
 use crate::error::{Error, Result};
 
 /// One cluster node as the state logic needs it.
@@ -31,6 +32,9 @@ pub struct Namespace {
     pub name: String,
     /// `Active` or `Terminating`.
     pub phase: String,
+    /// `metadata.deletionTimestamp` set: the namespace is being deleted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deleting: Option<Deletion>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +57,9 @@ pub struct Workload {
     /// What `kubectl rollout status` looks at. Absent in snapshots older than 0.2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rollout: Option<Rollout>,
+    /// `metadata.deletionTimestamp` set: the workload is being deleted (SPEC §6 v0.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deleting: Option<Deletion>,
 }
 
 /// The fields of a workload `kubectl rollout status` decides on.
@@ -83,6 +90,9 @@ pub struct Rollout {
     /// Deployment: condition `Progressing` with reason `ProgressDeadlineExceeded`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deadline_exceeded: bool,
+    /// Deployment `spec.paused: true`: the rollout was stopped on purpose.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
 }
 
 #[derive(Deserialize)]
@@ -92,11 +102,14 @@ struct List<T> {
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
+#[serde(rename_all = "camelCase")]
 struct Meta {
     name: String,
     namespace: Option<String>,
     labels: BTreeMap<String, String>,
     annotations: BTreeMap<String, String>,
+    deletion_timestamp: Option<String>,
+    finalizers: Vec<String>,
 }
 
 /// Parse one List document; `what` names the command for the error message.
@@ -135,6 +148,8 @@ pub(super) struct RawCondition {
     #[serde(rename = "type")]
     pub(super) type_: String,
     pub(super) status: String,
+    pub(super) reason: String,
+    pub(super) message: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -205,6 +220,7 @@ pub fn parse_namespaces(text: &str) -> Result<Vec<Namespace>> {
         .map(|n| Namespace {
             name: n.metadata.name,
             phase: n.status.phase,
+            deleting: Deletion::from_meta(n.metadata.deletion_timestamp, n.metadata.finalizers),
         })
         .collect())
 }

@@ -11,6 +11,7 @@ mod fields;
 pub mod host;
 mod kube;
 mod lima;
+mod meta;
 mod objects;
 mod pods;
 mod repr;
@@ -28,6 +29,7 @@ pub use kube::{
     Rollout, StorageClass, Workload,
 };
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
+pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
 pub use repr::{read_map_serde, read_serde};
@@ -140,6 +142,11 @@ pub struct Observation {
     /// What host-level layers read over ssh (SPEC §13); empty when no host was read.
     #[serde(default, skip_serializing_if = "host::HostObservation::is_empty")]
     pub hosts: host::HostObservation,
+    /// When the cluster was read (seconds since the epoch): the "now" of the checks that
+    /// judge an age (a stale status, a certificate's expiry). Not saved: a snapshot's is its
+    /// `takenAt`. `None`: those checks cannot be judged (unknown).
+    #[serde(skip)]
+    pub observed_at: Option<i64>,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -163,6 +170,7 @@ impl Observation {
             workload_scope: BTreeMap::new(),
             keep: BTreeMap::new(),
             hosts: host::HostObservation::default(),
+            observed_at: None,
         }
     }
 

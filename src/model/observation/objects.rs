@@ -13,6 +13,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::{Deserialize, Serialize};
 
 use super::kube::RawCondition;
+use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 use super::{FieldPath, FieldUse};
 use crate::error::{Error, Result};
 
@@ -34,6 +35,16 @@ pub struct CustomObject {
     /// `status.conditions`, when a check reads them: type → status (`Ready` → `True`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub conditions: BTreeMap<String, String>,
+    /// The same conditions' words: type → "Reason: message" (escaped, capped), when they
+    /// have any.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reasons: BTreeMap<String, String>,
+    /// `metadata.deletionTimestamp` set: being deleted (and what blocks it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deleting: Option<Deletion>,
+    /// What a suspension annotation says (`hibernated`), one per annotation that suspends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suspended: Vec<String>,
 }
 
 impl CustomObject {
@@ -103,6 +114,12 @@ enum Keep {
     Value(String),
     Details(String),
     Conditions,
+    /// `status.conditions`, for `DeletionIsBlocked` only (read on every object).
+    Blocked,
+    DeletionTimestamp,
+    Finalizers,
+    /// One suspension annotation ([`SUSPENSIONS`]): its key.
+    Annotation(String),
 }
 
 impl Trie {
@@ -117,6 +134,14 @@ impl Trie {
         };
         add(&["metadata".into(), "name".into()], Keep::Name);
         add(&["metadata".into(), "namespace".into()], Keep::Namespace);
+        let meta = |k: &str| vec!["metadata".to_string(), k.to_string()];
+        add(&meta("deletionTimestamp"), Keep::DeletionTimestamp);
+        add(&meta("finalizers"), Keep::Finalizers);
+        for (key, _, _) in SUSPENSIONS {
+            let path = ["metadata", "annotations", key].map(String::from);
+            add(&path, Keep::Annotation(key.to_string()));
+        }
+        add(&["status".into(), "conditions".into()], Keep::Blocked);
         for u in uses {
             match u {
                 FieldUse::Value(p) => add(p.segments(), Keep::Value(p.to_string())),
@@ -219,7 +244,13 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
                 out: &mut object,
             };
             match seq.next_element_seed(seed)? {
-                Some(()) => out.push(object),
+                Some(()) => {
+                    // A blocked condition without a deletion timestamp blocks nothing.
+                    if object.deleting.as_ref().is_some_and(|d| d.since.is_empty()) {
+                        object.deleting = None;
+                    }
+                    out.push(object)
+                }
                 None => return Ok(out),
             }
         }
@@ -241,7 +272,22 @@ impl NodeSeed<'_, '_> {
                 Keep::Value(p) => {
                     self.out.fields.insert(p.clone(), text.clone());
                 }
-                Keep::Details(_) | Keep::Conditions => {}
+                Keep::DeletionTimestamp if !text.is_empty() => {
+                    self.out
+                        .deleting
+                        .get_or_insert_with(Deletion::default)
+                        .since = words(&text);
+                }
+                Keep::Annotation(key) => {
+                    if let Some(says) = suspension(key, &text) {
+                        self.out.suspended.push(says.to_string());
+                    }
+                }
+                Keep::DeletionTimestamp
+                | Keep::Details(_)
+                | Keep::Conditions
+                | Keep::Blocked
+                | Keep::Finalizers => {}
             }
         }
     }
@@ -318,10 +364,32 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> std::result::Result<(), A::Error> {
         self.placeholder("<list>");
-        let conditions = self.trie.keep.iter().any(|k| matches!(k, Keep::Conditions));
-        if conditions {
+        let has = |want: fn(&Keep) -> bool| self.trie.keep.iter().any(want);
+        let conditions = has(|k| matches!(k, Keep::Conditions));
+        if has(|k| matches!(k, Keep::Finalizers)) {
+            let mut finalizers = Vec::new();
+            while let Some(f) = seq.next_element::<String>()? {
+                finalizers.push(words(&f));
+            }
+            if !finalizers.is_empty() {
+                self.out
+                    .deleting
+                    .get_or_insert_with(Deletion::default)
+                    .finalizers = finalizers;
+            }
+        } else if conditions || has(|k| matches!(k, Keep::Blocked)) {
             while let Some(c) = seq.next_element::<RawCondition>()? {
-                if !c.type_.is_empty() {
+                if c.type_ == DELETION_BLOCKED && c.status == "True" {
+                    self.out
+                        .deleting
+                        .get_or_insert_with(Deletion::default)
+                        .blocked = Some(words(&c.message));
+                }
+                if conditions && !c.type_.is_empty() {
+                    let said = condition_words(&c.reason, &c.message);
+                    if !said.is_empty() {
+                        self.out.reasons.insert(c.type_.clone(), said);
+                    }
                     self.out.conditions.insert(c.type_, c.status);
                 }
             }

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use super::kube::{parse_list, Rollout, Workload};
+use super::meta::Deletion;
 use crate::error::Result;
 
 #[derive(Deserialize, Default)]
@@ -16,11 +17,13 @@ struct RawWorkload {
 
 /// Only what a workload check uses of `metadata` (never labels or annotations).
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
 struct WorkloadMeta {
     name: String,
     namespace: Option<String>,
     generation: i64,
+    deletion_timestamp: Option<String>,
+    finalizers: Vec<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -28,6 +31,7 @@ struct WorkloadMeta {
 struct RawWorkloadSpec {
     replicas: Option<i64>,
     update_strategy: RawStrategy,
+    paused: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -76,6 +80,7 @@ fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workl
         desired,
         ready,
         rollout: Some(rollout),
+        deleting: Deletion::from_meta(w.metadata.deletion_timestamp, w.metadata.finalizers),
     }
 }
 
@@ -129,6 +134,7 @@ fn replicated(text: &str, what: &str, statefulset: bool) -> Result<Vec<Workload>
                     && st.conditions.iter().any(|c| {
                         c.type_ == "Progressing" && c.reason == "ProgressDeadlineExceeded"
                     }),
+                paused: !statefulset && w.spec.paused,
             };
             let (d, r) = (w.spec.replicas.unwrap_or(1), st.ready_replicas);
             workload(w, d, r, rollout)

@@ -102,6 +102,42 @@ pub(crate) fn dirqual() -> Observation {
     ] {
         obs.record(&req, Ok(k(f)));
     }
+    // Read a minute after Rook last checked Ceph (cephclusters.json's lastChecked).
+    obs.observed_at = crate::clock::parse_rfc3339("2026-01-12T08:42:20Z");
+    obs
+}
+
+/// [`dirqual`] with cert-manager served and its healthy objects read: a ClusterIssuer, an
+/// Issuer and a Certificate valid for seven more weeks.
+pub fn with_certs(mut obs: Observation) -> Observation {
+    let mut groups = obs.api_groups.clone().unwrap();
+    groups.insert("cert-manager.io".into());
+    obs.api_groups = Ok(groups);
+    for (t, text) in [
+        (
+            "clusterissuers.cert-manager.io",
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/clusterissuers.json"
+            )),
+        ),
+        (
+            "issuers.cert-manager.io",
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/issuers.json"
+            )),
+        ),
+        (
+            "certificates.cert-manager.io",
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/certificates.json"
+            )),
+        ),
+    ] {
+        obs.record(&ReadRequest::Resource(t.into()), Ok(text));
+    }
     obs
 }
 

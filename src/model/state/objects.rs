@@ -1,6 +1,8 @@
 //! Checks on custom resources: `resource`, `condition`, `all`, `count`, `tolerate`. Each
 //! reads only the typed fields the read kept ([`CustomObject`]); a failed read or discovery
-//! is unknown, a group that is not served is a clean empty list.
+//! is unknown, a group that is not served is a clean empty list. Whatever the check, an
+//! object being deleted or suspended by its operator is not healthy, and a failed condition
+//! quotes its reason and message (SPEC §6 v0.3).
 
 use crate::model::catalog::{
     AllCheck, ConditionCheck, CountCheck, Counted, Expect, FieldPath, Objects, Predicate,
@@ -8,7 +10,10 @@ use crate::model::catalog::{
 };
 use crate::model::observation::{CustomObject, Observation};
 
-use super::{capped, CheckOutcome, Verdict};
+use crate::clock::parse_rfc3339;
+use crate::duration::rough as age;
+
+use super::{capped, CheckOutcome};
 
 /// The objects a selection names, or the outcome that replaces the check: the type's group
 /// not served on a successful discovery read means an empty list, cleanly; a failed
@@ -24,10 +29,10 @@ fn objects_of<'a>(
     }
     let list = match obs.resources.get(&sel.resource) {
         None => {
-            return Err(CheckOutcome {
-                verdict: Verdict::Unknown,
-                evidence: format!("{} was not read", sel.resource),
-            })
+            return Err(CheckOutcome::unknown(format!(
+                "{} was not read",
+                sel.resource
+            )))
         }
         Some(Err(f)) => return Err(CheckOutcome::failed(&sel.resource, f)),
         Some(Ok(list)) => list,
@@ -50,17 +55,67 @@ fn id(sel: &Objects, o: &CustomObject) -> String {
     }
 }
 
+/// Why an object is not healthy whatever its status says: it is being deleted, or its
+/// operator was told to stop (a suspension annotation).
+fn flaw(sel: &Objects, o: &CustomObject) -> Option<String> {
+    if let Some(d) = &o.deleting {
+        return Some(format!("{}: {}", id(sel, o), d.describe()));
+    }
+    if !o.suspended.is_empty() {
+        return Some(format!("{}: {}", id(sel, o), o.suspended.join(", ")));
+    }
+    None
+}
+
+/// The reading time, for checks that judge an age; without it they are unknown.
+fn reading_time(obs: &Observation) -> Result<i64, CheckOutcome> {
+    obs.observed_at
+        .ok_or_else(|| CheckOutcome::unknown("no reading time recorded: ages cannot be judged"))
+}
+
+fn needs_time(expect: &Expect) -> bool {
+    matches!(expect, Expect::MinValidity(_))
+}
+
+/// "expires in 3d" / "expired 2h ago".
+fn expiry(at: i64, now: i64) -> String {
+    if at >= now {
+        format!("expires in {}", age(at - now))
+    } else {
+        format!("expired {} ago", age(now - at))
+    }
+}
+
 /// `Ok(shown)` when the object's field meets the expectation, `Err(why not)` otherwise.
+/// An object being deleted or suspended never meets it.
 fn judge(
     sel: &Objects,
     o: &CustomObject,
     field: &FieldPath,
     expect: &Expect,
+    now: i64,
 ) -> Result<String, String> {
+    if let Some(f) = flaw(sel, o) {
+        return Err(f);
+    }
     let Some(value) = o.field(field) else {
         return Err(format!("{} has no {field}", id(sel, o)));
     };
     let shown = format!("{} {field} = {value}", id(sel, o));
+    if let Expect::MinValidity(min) = expect {
+        let Some(at) = parse_rfc3339(value) else {
+            return Err(format!("{shown} (not an RFC 3339 time)"));
+        };
+        let left = expiry(at, now);
+        return if at - now > *min as i64 {
+            Ok(format!("{shown} ({left})"))
+        } else {
+            Err(format!(
+                "{shown} ({left}; want more than {})",
+                age(*min as i64)
+            ))
+        };
+    }
     let (ok, want) = match expect {
         Expect::In(allowed) => {
             let want = match allowed.as_slice() {
@@ -75,6 +130,7 @@ fn judge(
             Some(ov) => (ov == value, format!("{other} = {ov}")),
         },
         Expect::Exists => (true, String::new()),
+        Expect::MinValidity(_) => (false, String::new()),
     };
     if ok {
         Ok(shown)
@@ -100,15 +156,25 @@ pub(crate) fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
         return CheckOutcome::no(format!("no {}", r.objects.selector()));
     }
     let (Some(field), Some(expect)) = (&r.field, &r.expect) else {
+        // "One exists": it does, even being deleted; that makes its layer degraded.
         let found = matching
             .iter()
             .map(|o| format!("{} exists", id(&r.objects, o)))
             .collect();
-        return CheckOutcome::yes(capped(found));
+        let flaws = matching
+            .iter()
+            .filter_map(|o| flaw(&r.objects, o))
+            .collect();
+        return CheckOutcome::yes(capped(found)).with_flaws(flaws);
+    };
+    let now = match needs_time(expect).then(|| reading_time(obs)) {
+        Some(Err(unknown)) => return unknown,
+        Some(Ok(t)) => t,
+        None => 0,
     };
     let (good, bad): (Vec<_>, Vec<_>) = matching
         .iter()
-        .map(|o| judge(&r.objects, o, field, expect))
+        .map(|o| judge(&r.objects, o, field, expect, now))
         .partition(Result::is_ok);
     verdict(
         good.into_iter().flatten().collect(),
@@ -116,10 +182,21 @@ pub(crate) fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
     )
 }
 
+/// The condition `type_` is True; a failed one says its reason and message.
 fn condition_of(sel: &Objects, o: &CustomObject, type_: &str) -> Result<String, String> {
+    if let Some(f) = flaw(sel, o) {
+        return Err(f);
+    }
     match o.conditions.get(type_).map(String::as_str) {
         Some("True") => Ok(format!("{} {type_}", id(sel, o))),
-        Some(other) => Err(format!("{} {type_}={other}", id(sel, o))),
+        Some(other) => {
+            let words = o
+                .reasons
+                .get(type_)
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            Err(format!("{} {type_}={other}{words}", id(sel, o)))
+        }
         None => Err(format!("{} has no {type_} condition", id(sel, o))),
     }
 }
@@ -148,18 +225,28 @@ pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
         Err(outcome) => return outcome,
     };
     let (what, results): (String, Vec<Result<String, String>>) = match &a.predicate {
-        Predicate::Field(field, expect) => (
-            match expect {
-                Expect::Equals(x) => format!("{field} = {x}"),
-                Expect::In(xs) => format!("{field} in {}", xs.join(", ")),
-                Expect::EqualsField(o) => format!("{field} = {o}"),
-                Expect::Exists => format!("{field} set"),
-            },
-            matching
-                .iter()
-                .map(|o| judge(&a.objects, o, field, expect))
-                .collect(),
-        ),
+        Predicate::Field(field, expect) => {
+            let now = match needs_time(expect).then(|| reading_time(obs)) {
+                Some(Err(unknown)) => return unknown,
+                Some(Ok(t)) => t,
+                None => 0,
+            };
+            (
+                match expect {
+                    Expect::Equals(x) => format!("{field} = {x}"),
+                    Expect::In(xs) => format!("{field} in {}", xs.join(", ")),
+                    Expect::EqualsField(o) => format!("{field} = {o}"),
+                    Expect::Exists => format!("{field} set"),
+                    Expect::MinValidity(min) => {
+                        format!("{field} more than {} away", age(*min as i64))
+                    }
+                },
+                matching
+                    .iter()
+                    .map(|o| judge(&a.objects, o, field, expect, now))
+                    .collect(),
+            )
+        }
         Predicate::Condition(t) => (
             t.clone(),
             matching
@@ -195,7 +282,11 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
     };
     let (want, source) = match &c.wanted {
         Wanted::AtLeast(n) => (*n as usize, String::new()),
-        Wanted::AtLeastField { objects, field } => {
+        Wanted::AtLeastField {
+            objects,
+            field,
+            default,
+        } => {
             let others = match objects_of(obs, objects) {
                 Ok(o) => o,
                 Err(outcome) => return outcome,
@@ -206,15 +297,29 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
                     objects.selector()
                 ));
             };
+            // An absent field is the operator's default, where the catalog gives one.
+            let mut defaulted = false;
             let values: Vec<(String, Option<usize>)> = others
                 .iter()
                 .map(|o| {
-                    let v = o.field(field).and_then(|t| t.parse::<usize>().ok());
+                    let v = match (o.field(field), default) {
+                        (Some(t), _) => t.parse::<usize>().ok(),
+                        (None, Some(d)) => {
+                            defaulted = true;
+                            Some(*d as usize)
+                        }
+                        (None, None) => None,
+                    };
                     (id(objects, o), v)
                 })
                 .collect();
+            let said = if defaulted {
+                " (absent: the operator's default)"
+            } else {
+                ""
+            };
             match values.iter().filter_map(|(_, v)| *v).max() {
-                Some(n) => (n, format!(": {} {field}", id(objects, first))),
+                Some(n) => (n, format!(": {} {field}{said}", id(objects, first))),
                 None => {
                     return CheckOutcome::no(format!(
                         "{} has no number at {field}",
@@ -240,9 +345,22 @@ pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
     if matching.is_empty() {
         return CheckOutcome::no(format!("no {}", t.objects.selector()));
     }
+    let now = match t.last_checked.as_ref().map(|_| reading_time(obs)) {
+        Some(Err(unknown)) => return unknown,
+        Some(Ok(now)) => Some(now),
+        None => None,
+    };
     let mut good = Vec::new();
     let mut bad = Vec::new();
     for o in matching {
+        if let Some(f) = flaw(&t.objects, o) {
+            bad.push(f);
+            continue;
+        }
+        if let Some(stale) = stale(t, o, now) {
+            bad.push(stale);
+            continue;
+        }
         let Some(value) = o.field(&t.field) else {
             bad.push(format!("{} has no {}", id(&t.objects, o), t.field));
             continue;
@@ -290,4 +408,31 @@ pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
         }
     }
     verdict(good, bad)
+}
+
+/// A status the operator stopped writing: its `lastChecked` older than `maxStatusAge`. An
+/// absent or unreadable `lastChecked` is not judged (older operators do not write it).
+fn stale(t: &TolerateCheck, o: &CustomObject, now: Option<i64>) -> Option<String> {
+    let (path, now) = (t.last_checked.as_ref()?, now?);
+    let checked = parse_rfc3339(o.field(path)?)?;
+    let old = now - checked;
+    if old <= t.max_status_age as i64 {
+        return None;
+    }
+    // `.status.ceph.lastChecked` is the Ceph status; `.status.lastChecked` the status.
+    let segments = path.segments();
+    let what = match segments.len().checked_sub(2).map(|i| segments[i].as_str()) {
+        Some(parent) if parent != "status" => {
+            let mut c = parent.chars();
+            c.next()
+                .map(|f| format!("{}{} status", f.to_uppercase(), c.as_str()))
+                .unwrap_or_else(|| "status".to_string())
+        }
+        Some(_) | None => "status".to_string(),
+    };
+    Some(format!(
+        "{}: {what} last checked {} ago: the operator is not reconciling",
+        id(&t.objects, o),
+        age(old)
+    ))
 }

@@ -225,10 +225,7 @@ fn no_node_at_all_is_absent_k8s() {
 
 #[test]
 fn cert_manager_webhook_not_ready_is_degraded() {
-    let mut obs = dirqual();
-    let mut groups = obs.api_groups.clone().unwrap();
-    groups.insert("cert-manager.io".into());
-    obs.api_groups = Ok(groups);
+    let mut obs = super::fixtures::with_certs(dirqual());
     let mut deploys = parse_deployments(include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/kubectl/deployments-cert-manager.json"
@@ -236,13 +233,6 @@ fn cert_manager_webhook_not_ready_is_degraded() {
     .unwrap();
     let ids = ["certs".to_string()];
     obs.deployments = Ok(deploys.clone());
-    obs.record(
-        &crate::model::observation::ReadRequest::Resource("clusterissuers.cert-manager.io".into()),
-        Ok(include_str!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/kubectl/clusterissuers.json"
-        ))),
-    );
     let reports = evaluate(&catalog(), &ids, &declared(), &obs);
     assert_eq!(reports[0].state, State::Present);
     assert_eq!(
@@ -253,6 +243,9 @@ fn cert_manager_webhook_not_ready_is_degraded() {
             "Deployment cert-manager/cert-manager-cainjector rolled out (1/1 available)",
             "Deployment cert-manager/cert-manager-webhook rolled out (1/1 available)",
             "ClusterIssuer platform-ca Ready",
+            "1/1 Issuer Ready",
+            "1/1 Certificate Ready",
+            "1/1 Certificate .status.notAfter more than 7d away",
         ]
     );
     if let Some(r) = deploys[2].rollout.as_mut() {
@@ -325,7 +318,8 @@ fn a_namespace_outside_a_scoped_workload_read_is_unknown_never_absent() {
         evaluate_check(&outside, Phase::Detect, &[], &obs),
         CheckOutcome {
             verdict: Verdict::Unknown,
-            evidence: "daemonsets in monitoring were not read".into()
+            evidence: "daemonsets in monitoring were not read".into(),
+            flaws: vec![],
         }
     );
 }

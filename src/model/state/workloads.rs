@@ -5,7 +5,7 @@
 use crate::model::catalog::{WorkloadCheck, WorkloadKind};
 use crate::model::observation::{Observation, ReadFailure, Workload};
 
-use super::{capped, CheckOutcome, Phase, Verdict};
+use super::{capped, CheckOutcome, Phase};
 
 /// Where a workload's rollout stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,10 +17,17 @@ pub(crate) enum RolloutStatus {
     Failed(String),
     /// Zero desired replicas (or a DaemonSet scheduled on no node).
     ScaledToZero,
+    /// Deployment `spec.paused: true`: stopped on purpose, nothing will finish it.
+    Paused,
+    /// `metadata.deletionTimestamp` set: what the deletion says.
+    Deleting(String),
 }
 
 /// `kubectl rollout status`, decided on the fields it reads.
 pub(crate) fn rollout_status(kind: WorkloadKind, w: &Workload) -> RolloutStatus {
+    if let Some(d) = &w.deleting {
+        return RolloutStatus::Deleting(d.describe());
+    }
     let Some(r) = &w.rollout else {
         // A snapshot older than the rollout fields: readiness is all there is.
         return if w.desired < 1 {
@@ -41,7 +48,9 @@ pub(crate) fn rollout_status(kind: WorkloadKind, w: &Workload) -> RolloutStatus 
     let on_delete = r.strategy == "OnDelete";
     let status = match kind {
         WorkloadKind::Deployment => {
-            if r.generation > r.observed_generation {
+            if r.paused {
+                RolloutStatus::Paused
+            } else if r.generation > r.observed_generation {
                 not_observed()
             } else if r.deadline_exceeded {
                 RolloutStatus::Failed(format!(
@@ -115,6 +124,8 @@ fn show(kind: WorkloadKind, w: &Workload) -> String {
         RolloutStatus::InProgress(what) => format!("{id}: rollout in progress: {what}"),
         RolloutStatus::Failed(what) => format!("{id}: rollout failed: {what}"),
         RolloutStatus::ScaledToZero => format!("{id}: scaled to 0 replicas"),
+        RolloutStatus::Paused => format!("{id}: rollout paused"),
+        RolloutStatus::Deleting(what) => format!("{id}: {what}"),
     }
 }
 
@@ -142,9 +153,8 @@ pub(crate) fn select<'a>(
             .is_some_and(|read| !read.contains(&check.namespace));
         match workloads_of(obs, k) {
             Ok(_) if unread => {
-                failure.get_or_insert_with(|| CheckOutcome {
-                    verdict: Verdict::Unknown,
-                    evidence: format!("{label} in {} were not read", check.namespace),
+                failure.get_or_insert_with(|| {
+                    CheckOutcome::unknown(format!("{label} in {} were not read", check.namespace))
                 });
             }
             Err(f) => {
@@ -197,7 +207,14 @@ pub(crate) fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -
         }
     };
     match phase {
-        Phase::Detect if !matches.is_empty() => CheckOutcome::yes(summary(&matches)),
+        Phase::Detect if !matches.is_empty() => {
+            let deleting = matches
+                .iter()
+                .filter(|(_, w)| w.deleting.is_some())
+                .map(|(k, w)| show(*k, w))
+                .collect();
+            CheckOutcome::yes(summary(&matches)).with_flaws(deleting)
+        }
         Phase::Healthy if !failing.is_empty() => {
             let named = capped(lines(&failing));
             if matches.len() > 1 {
@@ -232,6 +249,7 @@ mod tests {
             desired,
             ready: r.available,
             rollout: Some(r),
+            deleting: None,
         }
     }
 

@@ -47,6 +47,7 @@ impl RawCheck {
                 ("equals", self.equals.is_some()),
                 ("equalsField", self.equals_field.is_some()),
                 ("exists", self.exists.is_some()),
+                ("minValidity", self.min_validity.is_some()),
             ];
             if let Some((key, _)) = siblings.iter().find(|(_, set)| *set) {
                 return Err(format!("`{key}` only goes with a `resource:` check"));
@@ -89,7 +90,14 @@ impl RawCheck {
         if let Some(a) = self.all {
             let objs = objects(a.resource, a.kind, a.namespace, a.name)?;
             let field = a.field.as_deref().map(FieldPath::parse).transpose()?;
-            let expect = expectation(field.as_ref(), a.in_, a.equals, a.equals_field, a.exists)?;
+            let expect = expectation(
+                field.as_ref(),
+                a.in_,
+                a.equals,
+                a.equals_field,
+                a.exists,
+                a.min_validity,
+            )?;
             let predicate =
                 match (field, expect, a.condition) {
                     (Some(f), Some(e), None) => Predicate::Field(f, e),
@@ -124,6 +132,7 @@ impl RawCheck {
                 (None, Some(f)) => Wanted::AtLeastField {
                     objects: objects(f.resource, f.kind, f.namespace, f.name)?,
                     field: FieldPath::parse(&f.field)?,
+                    default: f.default,
                 },
                 _ => return Err(
                     "`count:` needs `atLeast: N` (1 or more) or `atLeastField: {resource, field}`"
@@ -143,6 +152,16 @@ impl RawCheck {
                 warn: t.warn.0,
                 details: FieldPath::parse(&t.details)?,
                 benign: t.benign,
+                last_checked: t
+                    .last_checked
+                    .as_deref()
+                    .map(FieldPath::parse)
+                    .transpose()?,
+                max_status_age: match (&t.last_checked, t.max_status_age) {
+                    (_, Some(age)) => duration("maxStatusAge", &age)?,
+                    (Some(_), None) => DEFAULT_MAX_STATUS_AGE,
+                    (None, None) => 0,
+                },
             }));
         }
         if let Some(p) = self.pod_flags {
@@ -165,6 +184,7 @@ impl RawCheck {
                 self.equals,
                 self.equals_field,
                 self.exists,
+                self.min_validity,
             )?;
             return Ok(CheckKind::Resource(ResourceCheck {
                 objects: objs,
