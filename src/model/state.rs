@@ -397,3 +397,5 @@ fn nodes(obs: &Observation, check: NodesCheck, declared: &[String]) -> CheckOutc
 pub(crate) mod fixtures;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod truth_tests;
