@@ -21,4 +21,5 @@ mod quickstart;
 mod readonly;
 mod readpath;
 mod scenarios;
+mod truth;
 mod wait;

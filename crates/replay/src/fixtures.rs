@@ -12,7 +12,7 @@ use crate::fixture::{Fixture, ResourceType};
 use serde_json::{json, Map, Value};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 21] = [
     "dirqual",
     "dirqual-full",
     "degraded",
@@ -27,6 +27,13 @@ pub const NAMES: [&str; 14] = [
     "cnpg-unhealthy",
     "audit-missing",
     "many-applications",
+    "workload-deleting",
+    "store-deleting",
+    "deploy-paused",
+    "cnpg-hibernated",
+    "ceph-stale",
+    "cert-expiring",
+    "claim-pending",
 ];
 
 /// A built-in fixture by name.
@@ -876,7 +883,8 @@ fn dirqual_layers(b: &mut Builder, nodes: usize, not_ready: &[usize], ceph_healt
             "ceph": {
                 "health": ceph_health,
                 "fsid": "7c9a3f2e-51d4-4b8e-9a0c-2d6e1f4b3a85",
-                "lastChecked": "2025-03-02T07:40:58Z",
+                // Rook checks Ceph every minute: a healthy operator wrote this just now.
+                "lastChecked": crate::when::from_now(-45),
                 "details": ceph_details,
                 "capacity": {"bytesAvailable": 11_489_051_070_464_u64, "bytesTotal": 12_002_338_488_320_u64, "bytesUsed": 513_287_417_856_u64, "lastUpdated": "2025-03-02T07:40:58Z"},
                 "versions": {"mon": {"ceph version 18.2.4 (e7ad5345525c7aa95470c26863873b581076945d) reef (stable)": 3}}
@@ -1185,6 +1193,27 @@ pub(crate) fn add_datalake(b: &mut Builder) {
         json!({"objectStoreName": "s3", "objectStoreNamespace": "rook-ceph"}),
         T_DATA,
     ));
+    b.obj(bucket_claim("lake-raw", "Bound"));
+}
+
+/// An ObjectBucketClaim of the ceph-bucket class in dataops, in `phase` (lib-bucket-provisioner
+/// writes Pending, then Bound once the bucket and its Secret exist).
+pub(crate) fn bucket_claim(name: &str, phase: &str) -> Value {
+    let mut claim = custom(
+        "objectbucket.io/v1alpha1",
+        "ObjectBucketClaim",
+        Some("dataops"),
+        name,
+        json!({"bucketName": name, "storageClassName": "ceph-bucket",
+               "additionalConfig": {"maxObjects": "1000000"}}),
+        json!({"phase": phase}),
+        T_DATA,
+    );
+    claim["metadata"]["finalizers"] = json!(["objectbucket.io/finalizer"]);
+    if phase == "Bound" {
+        claim["spec"]["objectBucketName"] = json!(format!("obc-dataops-{name}"));
+    }
+    claim
 }
 
 pub(crate) fn add_cert_manager(b: &mut Builder) {
@@ -1244,6 +1273,47 @@ pub(crate) fn add_cert_manager(b: &mut Builder) {
                                "lastTransitionTime": T_LAYERS, "observedGeneration": 1}]}),
         T_LAYERS,
     ));
+    // A namespaced Issuer and a Certificate it issued, renewed two weeks ago (90 days).
+    b.obj(custom(
+        "cert-manager.io/v1",
+        "Issuer",
+        Some("gitea"),
+        "gitea-ca",
+        json!({"ca": {"secretName": "gitea-ca-key-pair"}}),
+        json!({"conditions": [{"type": "Ready", "status": "True", "reason": "KeyPairVerified",
+                               "message": "Signing CA verified", "lastTransitionTime": T_LAYERS,
+                               "observedGeneration": 1}]}),
+        T_LAYERS,
+    ));
+    b.obj(certificate(
+        "gitea-tls",
+        -14 * crate::when::DAY,
+        90 * crate::when::DAY,
+    ));
+}
+
+/// A cert-manager Certificate in namespace gitea, issued `issued` seconds from now (negative:
+/// ago) for `lifetime` seconds, Ready as cert-manager reports an issued one.
+pub(crate) fn certificate(name: &str, issued: i64, lifetime: i64) -> Value {
+    use crate::when::from_now;
+    custom(
+        "cert-manager.io/v1",
+        "Certificate",
+        Some("gitea"),
+        name,
+        json!({"secretName": name, "commonName": "git.dirqual.internal",
+               "dnsNames": ["git.dirqual.internal"],
+               "issuerRef": {"group": "cert-manager.io", "kind": "Issuer", "name": "gitea-ca"},
+               "privateKey": {"algorithm": "ECDSA", "size": 256}}),
+        json!({"conditions": [{"type": "Ready", "status": "True", "reason": "Ready",
+                               "message": "Certificate is up to date and has not expired",
+                               "lastTransitionTime": from_now(issued), "observedGeneration": 1}],
+               "notBefore": from_now(issued),
+               "notAfter": from_now(issued + lifetime),
+               "renewalTime": from_now(issued + lifetime * 2 / 3),
+               "revision": 3}),
+        T_LAYERS,
+    )
 }
 
 /// Healthy 4-node bare-metal prod: k8s, Cilium, Rook-Ceph, ceph-block, monitoring, gitops,

@@ -11,14 +11,29 @@
 //! | `issuer-unready` | dirqual-full whose ClusterIssuer letsencrypt-prod is `Ready=False` |
 //! | `cnpg-unhealthy` | CNPG Cluster dataops/pg with 2 of 3 instances ready, failing over |
 //! | `audit-missing` | three control planes (dirqual1..3); dirqual2's kube-apiserver has no `--audit-log-path` |
+//! | `workload-deleting` | Deployment gitea/gitea being deleted, held by `foregroundDeletion` |
+//! | `store-deleting` | dirqual-full whose CephObjectStore rook-ceph/s3 is being deleted, `DeletionIsBlocked` by its buckets (bench finding #19) |
+//! | `deploy-paused` | Deployment registry/registry paused mid-rollout (`spec.paused: true`) |
+//! | `cnpg-hibernated` | CNPG Cluster dataops/pg annotated `cnpg.io/hibernation: "on"` |
+//! | `ceph-stale` | CephCluster `HEALTH_OK` whose `lastChecked` is 3 hours old: the operator stopped |
+//! | `cert-expiring` | dirqual-full whose Certificate gitea/gitea-tls expires in 3 days: renewal is failing |
+//! | `claim-pending` | dirqual-full whose ObjectBucketClaim dataops/lake-raw stays `Pending` |
 
 use serde_json::{json, Value};
 
 use crate::fixture::Fixture;
 use crate::fixtures::{
-    add_cert_manager, add_datalake, custom, deployment, dirqual_builder, namespace, Builder,
-    K8S_VERSION, T_INSTALL, T_LAYERS,
+    add_cert_manager, add_datalake, bucket_claim, certificate, custom, deployment, dirqual_builder,
+    dirqual_full, namespace, Builder, K8S_VERSION, T_INSTALL, T_LAYERS,
 };
+use crate::when::{from_now, DAY, HOUR};
+
+/// When the objects of the deletion scenarios were deleted.
+pub const T_DELETED: &str = "2026-11-30T22:14:05Z";
+
+/// What Rook says of an object store that its buckets keep from being deleted.
+pub const STORE_BLOCKED: &str =
+    "object store deletion is blocked because it has dependents: buckets [lake-raw lake-curated]";
 
 /// A marker standing for a password in an Application's inline Helm values (and in kubectl's
 /// last-applied annotation): it must never reach nestor's output or snapshots.
@@ -368,6 +383,76 @@ pub fn by_name(name: &str) -> Option<Fixture> {
                     n["metadata"]["labels"]["node-role.kubernetes.io/control-plane"] = json!("");
                 }
             }
+            f
+        }
+        "workload-deleting" => {
+            let mut f = dirqual();
+            for d in find(&mut f, "Deployment", "gitea") {
+                d["metadata"]["deletionTimestamp"] = json!(T_DELETED);
+                d["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+                d["metadata"]["finalizers"] = json!(["foregroundDeletion"]);
+            }
+            f
+        }
+        "store-deleting" => {
+            let mut f = dirqual_full();
+            for s in find(&mut f, "CephObjectStore", "s3") {
+                s["metadata"]["deletionTimestamp"] = json!(T_DELETED);
+                s["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+                s["metadata"]["finalizers"] = json!(["cephobjectstore.ceph.rook.io"]);
+                s["status"]["phase"] = json!("Deleting");
+                s["status"]["conditions"] = json!([{
+                    "type": "DeletionIsBlocked", "status": "True", "reason": "ObjectHasDependents",
+                    "message": STORE_BLOCKED, "lastTransitionTime": T_DELETED
+                }]);
+            }
+            f
+        }
+        "deploy-paused" => {
+            let mut f = dirqual();
+            for d in find(&mut f, "Deployment", "registry") {
+                d["metadata"]["generation"] = json!(3);
+                d["spec"]["paused"] = json!(true);
+                d["status"]["observedGeneration"] = json!(3);
+                d["status"]["replicas"] = json!(2);
+                d["status"]["updatedReplicas"] = json!(1);
+                d["status"]["conditions"] = json!([
+                    {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
+                     "message": "Deployment has minimum availability.",
+                     "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
+                    {"type": "Progressing", "status": "Unknown", "reason": "DeploymentPaused",
+                     "message": "Deployment is paused",
+                     "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
+                ]);
+            }
+            f
+        }
+        "cnpg-hibernated" => {
+            let mut f = dirqual();
+            for c in find(&mut f, "Cluster", "pg") {
+                c["metadata"]["annotations"] = json!({"cnpg.io/hibernation": "on"});
+            }
+            f
+        }
+        "ceph-stale" => {
+            let mut f = dirqual();
+            for c in find(&mut f, "CephCluster", "rook-ceph") {
+                c["status"]["ceph"]["lastChecked"] = json!(from_now(-3 * HOUR - 60));
+            }
+            f
+        }
+        "cert-expiring" => {
+            let mut f = dirqual_full();
+            f.objects.retain(|o| o["kind"] != "Certificate");
+            // Issued 87 days ago for 90: three days (and an hour) left, renewal failing.
+            f.objects
+                .push(certificate("gitea-tls", -87 * DAY + HOUR, 90 * DAY));
+            f
+        }
+        "claim-pending" => {
+            let mut f = dirqual_full();
+            f.objects.retain(|o| o["kind"] != "ObjectBucketClaim");
+            f.objects.push(bucket_claim("lake-raw", "Pending"));
             f
         }
         _ => return None,

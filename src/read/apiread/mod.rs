@@ -61,7 +61,7 @@ type ListAnswer = Result<Listed, HttpError>;
 /// for the groups the built-in catalog reads that serve another one (one round trip saved).
 pub fn speculative_version(group: &str) -> &'static str {
     match group {
-        "argoproj.io" => "v1alpha1",
+        "argoproj.io" | "objectbucket.io" => "v1alpha1",
         _ => SPECULATIVE_VERSION,
     }
 }
