@@ -141,6 +141,7 @@ mod tests {
             roles: vec![],
             internal_ip: None,
             kubelet_version: kubelet.into(),
+            architecture: String::new(),
         }
     }
 

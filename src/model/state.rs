@@ -7,6 +7,7 @@
 pub mod hosts;
 mod objects;
 mod pods;
+mod truth;
 pub mod workloads;
 
 use std::collections::BTreeSet;
@@ -248,7 +249,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Namespace(ns) => match &obs.namespaces {
             Err(f) => CheckOutcome::failed("namespaces", f),
             Ok(list) => match list.iter().find(|n| &n.name == ns) {
-                Some(n) => namespace(n, phase),
+                Some(n) => truth::namespace(n, phase),
                 None => CheckOutcome::no(format!("no namespace {ns}")),
             },
         },
@@ -264,6 +265,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Tolerate(t) => objects::tolerate(obs, t),
         CheckKind::PodFlags(p) => pods::pod_flags(obs, phase, p),
         CheckKind::Nodes(n) => nodes(obs, *n, declared_nodes),
+        CheckKind::ConfigMap(c) => truth::config_map(obs, c),
     }
 }
 
@@ -278,26 +280,6 @@ fn capped(lines: Vec<String>) -> String {
         shown.push(format!("and {} more", n - MAX_NAMED));
     }
     shown.join("; ")
-}
-
-/// A namespace exists; one being deleted (phase `Terminating`, or a deletion timestamp) is a
-/// flaw when detecting and false when judging health.
-fn namespace(n: &crate::model::observation::Namespace, phase: Phase) -> CheckOutcome {
-    let deleting = match (&n.deleting, n.phase.as_str()) {
-        (Some(d), _) => Some(d.describe()),
-        (None, "Terminating") => Some("being deleted (phase Terminating)".to_string()),
-        (None, _) => None,
-    };
-    let ns = &n.name;
-    match (deleting, phase) {
-        (None, _) if n.phase == "Active" || n.phase.is_empty() => {
-            CheckOutcome::yes(format!("namespace {ns} exists"))
-        }
-        (None, _) => CheckOutcome::yes(format!("namespace {ns} exists ({})", n.phase)),
-        (Some(d), Phase::Detect) => CheckOutcome::yes(format!("namespace {ns} exists"))
-            .with_flaws(vec![format!("namespace {ns}: {d}")]),
-        (Some(d), Phase::Healthy) => CheckOutcome::no(format!("namespace {ns}: {d}")),
-    }
 }
 
 fn storage_class(

@@ -176,6 +176,7 @@ mod tests {
             roles: roles.iter().map(|r| r.to_string()).collect(),
             internal_ip: None,
             kubelet_version: "v1.31.0".to_string(),
+            architecture: String::new(),
         }
     }
 

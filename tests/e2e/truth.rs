@@ -193,5 +193,18 @@ fn the_healthy_full_cluster_passes_every_new_check() {
     assert!(evidence(&v, "datalake")
         .iter()
         .any(|e| e == "1/1 ObjectBucketClaim .status.phase = Bound"));
+    assert!(evidence(&v, "ceph")
+        .iter()
+        .any(|e| e == "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty"));
+    // The mon endpoints were read by name, once, and no other ConfigMap at all.
+    let by_name =
+        bed.requests_to("/api/v1/namespaces/rook-ceph/configmaps/rook-ceph-mon-endpoints");
+    assert_eq!(by_name.len(), 1, "{:?}", bed.server.audit());
+    assert!(bed
+        .server
+        .audit()
+        .iter()
+        .filter(|e| e.path.contains("/configmaps"))
+        .all(|e| e.path.ends_with("/configmaps/rook-ceph-mon-endpoints")));
     assert_minimal_reads(&bed);
 }

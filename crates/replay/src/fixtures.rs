@@ -850,6 +850,22 @@ fn dirqual_layers(b: &mut Builder, nodes: usize, not_ready: &[usize], ceph_healt
         &[("ObjectBucket", "objectbuckets")],
         T_CEPH,
     );
+    // The mon endpoints Rook keeps: every mon in quorum (`outOfQuorum` empty). Its other
+    // keys are never decoded by nestor.
+    b.obj(json!({
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "rook-ceph-mon-endpoints", "namespace": "rook-ceph", "creationTimestamp": T_CEPH,
+                     "ownerReferences": [{"apiVersion": "ceph.rook.io/v1", "kind": "CephCluster", "name": "rook-ceph",
+                                          "uid": crate::fixture::uid_for("ceph.rook.io/v1/CephCluster/rook-ceph/rook-ceph"),
+                                          "controller": true, "blockOwnerDeletion": true}]},
+        "data": {
+            "csi-cluster-config-json": "[{\"clusterID\":\"rook-ceph\",\"monitors\":[\"10.67.2.11:6789\",\"10.67.2.12:6789\",\"10.67.2.13:6789\"]}]",
+            "data": "a=10.67.2.11:6789,b=10.67.2.12:6789,c=10.67.2.13:6789",
+            "mapping": "{\"node\":{\"a\":{\"Name\":\"dirqual1\",\"Hostname\":\"dirqual1\",\"Address\":\"10.67.2.11\"}}}",
+            "maxMonId": "2",
+            "outOfQuorum": ""
+        }
+    }));
     let (ceph_details, ceph_msg) = if ceph_health == "HEALTH_OK" {
         (json!({}), "Cluster created successfully")
     } else {

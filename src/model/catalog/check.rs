@@ -8,7 +8,7 @@
 //! object of a list, possibly none, satisfies a predicate), `count` (at least N objects or
 //! workloads, or as many as a field of another object says), `tolerate` (a health field OK,
 //! or WARN whose every detail is benign), `podFlags` (every control-plane kube-apiserver runs
-//! with these flags), `nodes`.
+//! with these flags), `nodes`, `configMap` (a key of one ConfigMap, read by name, empty).
 
 use serde::Deserialize;
 
@@ -56,6 +56,27 @@ pub enum CheckKind {
     /// detect: kube-apiserver pods are visible; healthy: each control-plane one has the flags.
     PodFlags(PodFlagsCheck),
     Nodes(NodesCheck),
+    /// One ConfigMap, read by name: a key of it empty (or absent). Rook's
+    /// `rook-ceph-mon-endpoints` `outOfQuorum` lists the mons out of quorum.
+    ConfigMap(ConfigMapCheck),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigMapCheck {
+    pub namespace: String,
+    pub name: String,
+    pub key: String,
+}
+
+impl ConfigMapCheck {
+    /// Its read: the ConfigMap by name, this key only.
+    pub fn read_request(&self) -> ReadRequest {
+        ReadRequest::ConfigMap {
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+            keys: vec![self.key.clone()],
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
@@ -311,7 +332,8 @@ impl CheckKind {
             | CheckKind::StorageClass { .. }
             | CheckKind::Workload(_)
             | CheckKind::PodFlags(_)
-            | CheckKind::Nodes(_) => vec![],
+            | CheckKind::Nodes(_)
+            | CheckKind::ConfigMap(_) => vec![],
         }
     }
 
@@ -332,7 +354,8 @@ impl CheckKind {
             | CheckKind::All(_)
             | CheckKind::Tolerate(_)
             | CheckKind::PodFlags(_)
-            | CheckKind::Nodes(_) => vec![],
+            | CheckKind::Nodes(_)
+            | CheckKind::ConfigMap(_) => vec![],
         }
     }
 }

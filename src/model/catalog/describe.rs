@@ -22,6 +22,7 @@ impl CheckKind {
             CheckKind::Tolerate(_) => "tolerate",
             CheckKind::PodFlags(_) => "podFlags",
             CheckKind::Nodes(_) => "nodes",
+            CheckKind::ConfigMap(_) => "configMap",
         }
     }
 }
@@ -170,6 +171,11 @@ impl fmt::Display for CheckKind {
                     None => Ok(()),
                 }
             }
+            CheckKind::ConfigMap(c) => write!(
+                f,
+                "ConfigMap {}/{} (read by name): key {} empty or absent",
+                c.namespace, c.name, c.key
+            ),
             CheckKind::PodFlags(p) => write!(
                 f,
                 "every control-plane node's kube-apiserver pod (kube-system, component=kube-apiserver) runs with {}",

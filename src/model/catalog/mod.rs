@@ -24,9 +24,9 @@ mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
-    AllCheck, Check, CheckKind, ConditionCheck, Count, CountCheck, Counted, Expect, NodesCheck,
-    Objects, PodFlagsCheck, Predicate, ResourceCheck, TolerateCheck, Wanted, WorkloadCheck,
-    WorkloadKind,
+    AllCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck, Count, CountCheck, Counted, Expect,
+    NodesCheck, Objects, PodFlagsCheck, Predicate, ResourceCheck, TolerateCheck, Wanted,
+    WorkloadCheck, WorkloadKind,
 };
 use scalars::is_dns_label;
 

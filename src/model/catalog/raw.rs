@@ -35,7 +35,18 @@ struct RawCheck {
     tolerate: Option<RawTolerate>,
     pod_flags: Option<RawPodFlags>,
     nodes: Option<RawNodes>,
+    config_map: Option<RawConfigMap>,
     why: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfigMap {
+    namespace: String,
+    name: String,
+    key: String,
+    /// The one expectation: the key is empty (or absent).
+    empty: bool,
 }
 
 #[derive(Deserialize)]
@@ -152,7 +163,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`";
 
 fn objects(
     resource: String,

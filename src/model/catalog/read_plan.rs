@@ -72,6 +72,9 @@ impl Catalog {
                     reads.insert(ReadRequest::Nodes);
                     reads.insert(ReadRequest::ApiServerPods);
                 }
+                CheckKind::ConfigMap(c) => {
+                    reads.insert(c.read_request());
+                }
                 // Their reads are their workload selections and custom objects, below.
                 CheckKind::Workload(_)
                 | CheckKind::Resource(_)

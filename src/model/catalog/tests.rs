@@ -94,6 +94,11 @@ fn required_reads_are_deduplicated_and_ordered() {
             ReadRequest::StatefulSets,
             ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
             ReadRequest::Resource("clusters.postgresql.cnpg.io".into()),
+            ReadRequest::ConfigMap {
+                namespace: "rook-ceph".into(),
+                name: "rook-ceph-mon-endpoints".into(),
+                keys: vec!["outOfQuorum".into()],
+            },
         ]
     );
     assert_eq!(c.required_reads(&["nope".to_string()]), []);
@@ -414,10 +419,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::Tolerate(_) => "tolerate",
         CheckKind::PodFlags(_) => "podFlags",
         CheckKind::Nodes(_) => "nodes",
+        CheckKind::ConfigMap(_) => "configMap",
     }
 }
 
-const KINDS: [&str; 11] = [
+const KINDS: [&str; 12] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -429,6 +435,7 @@ const KINDS: [&str; 11] = [
     "tolerate",
     "podFlags",
     "nodes",
+    "configMap",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

@@ -25,6 +25,9 @@ pub struct Node {
     pub internal_ip: Option<String>,
     /// `status.nodeInfo.kubeletVersion`, e.g. `v1.30.4`.
     pub kubelet_version: String,
+    /// `status.nodeInfo.architecture`, e.g. `arm64` (empty in older snapshots).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub architecture: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +63,10 @@ pub struct Workload {
     /// `metadata.deletionTimestamp` set: the workload is being deleted (SPEC §6 v0.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deleting: Option<Deletion>,
+    /// `spec.selector.matchLabels` as a label selector (`k=v,k2=v2`), when valid: how its
+    /// pods are listed when it is not rolled out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
 }
 
 /// The fields of a workload `kubectl rollout status` decides on.
@@ -164,6 +171,7 @@ struct RawAddress {
 #[serde(default, rename_all = "camelCase")]
 struct RawNodeInfo {
     kubelet_version: String,
+    architecture: String,
 }
 
 const ROLE_LABEL: &str = "node-role.kubernetes.io/";
@@ -194,6 +202,7 @@ pub fn parse_nodes(text: &str) -> Result<Vec<Node>> {
                 .find(|a| a.type_ == "InternalIP")
                 .map(|a| a.address.clone()),
             kubelet_version: n.status.node_info.kubelet_version,
+            architecture: super::meta::words(&n.status.node_info.architecture),
             name: n.metadata.name,
         })
         .collect())

@@ -27,6 +27,7 @@ fn nodes_of_dirqual() {
             roles: vec!["control-plane".into()],
             internal_ip: Some("10.67.2.11".into()),
             kubelet_version: "v1.30.4".into(),
+            architecture: "amd64".into(),
         }
     );
     assert_eq!(nodes[3].roles, ["worker"]);

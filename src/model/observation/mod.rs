@@ -15,6 +15,7 @@ mod meta;
 mod objects;
 mod pods;
 mod repr;
+mod status_reads;
 mod workloads;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,6 +34,9 @@ pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, S
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
 pub use repr::{read_map_serde, read_serde};
+pub use status_reads::{
+    parse_config_map, parse_workload_pods, selector_of, ContainerStatus, PodStatus, MAX_PODS,
+};
 pub use workloads::{parse_daemonsets, parse_deployments, parse_statefulsets};
 
 /// The outcome of one read: the parsed value, or why it could not be read.
@@ -53,6 +57,18 @@ pub enum ReadRequest {
     ApiServerPods,
     /// A custom resource type as `plural.group`, e.g. `cephclusters.ceph.rook.io`.
     Resource(String),
+    /// One ConfigMap by name (never a list), decoded into `keys` only.
+    ConfigMap {
+        namespace: String,
+        name: String,
+        keys: Vec<String>,
+    },
+    /// The pods of a workload that is not rolled out: its namespace, by its own
+    /// `spec.selector.matchLabels` (`k=v,k2=v2`, validated by [`selector_of`]).
+    Pods {
+        namespace: String,
+        selector: String,
+    },
 }
 
 impl ReadRequest {
@@ -68,6 +84,22 @@ impl ReadRequest {
             ReadRequest::StatefulSets => "statefulsets",
             ReadRequest::ApiServerPods => "kube-apiserver pods",
             ReadRequest::Resource(t) => t,
+            ReadRequest::ConfigMap { .. } => "configmap",
+            ReadRequest::Pods { .. } => "pods",
+        }
+    }
+
+    /// The key of a ConfigMap or pods read in [`Observation`]: `NS/NAME`, `NS/SELECTOR`.
+    pub fn key(&self) -> Option<String> {
+        match self {
+            ReadRequest::ConfigMap {
+                namespace, name, ..
+            } => Some(format!("{namespace}/{name}")),
+            ReadRequest::Pods {
+                namespace,
+                selector,
+            } => Some(format!("{namespace}/{selector}")),
+            _ => None,
         }
     }
 
@@ -98,7 +130,9 @@ impl ReadRequest {
             | ReadRequest::DaemonSets
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
-            | ReadRequest::ApiServerPods => None,
+            | ReadRequest::ApiServerPods
+            | ReadRequest::ConfigMap { .. }
+            | ReadRequest::Pods { .. } => None,
         }
     }
 }
@@ -147,6 +181,21 @@ pub struct Observation {
     /// `takenAt`. `None`: those checks cannot be judged (unknown).
     #[serde(skip)]
     pub observed_at: Option<i64>,
+    /// ConfigMaps read by name, `NS/NAME` → the keys the checks name.
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub config_maps: BTreeMap<String, Read<BTreeMap<String, String>>>,
+    /// Pods of the workloads that were not rolled out, `NS/SELECTOR` → up to three of them
+    /// (the second read round).
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub pods: BTreeMap<String, Read<Vec<PodStatus>>>,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -171,6 +220,8 @@ impl Observation {
             keep: BTreeMap::new(),
             hosts: host::HostObservation::default(),
             observed_at: None,
+            config_maps: BTreeMap::new(),
+            pods: BTreeMap::new(),
         }
     }
 
@@ -217,7 +268,9 @@ impl Observation {
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
             | ReadRequest::ApiServerPods
-            | ReadRequest::Resource(_) => {}
+            | ReadRequest::Resource(_)
+            | ReadRequest::ConfigMap { .. }
+            | ReadRequest::Pods { .. } => {}
         }
         self.workload_scope
             .insert(request.label().to_string(), namespaces.clone());
@@ -249,6 +302,22 @@ impl Observation {
             ReadRequest::StatefulSets => self.statefulsets = parsed(outcome, parse_statefulsets),
             ReadRequest::ApiServerPods => {
                 self.apiserver_pods = parsed(outcome, parse_apiserver_pods)
+            }
+            ReadRequest::ConfigMap { keys, .. } => {
+                let key = request.key().unwrap_or_default();
+                let read =
+                    outcome.and_then(|text| parse_config_map(text, keys).map_err(bad_output));
+                // Two checks on one ConfigMap: one GET, the keys of both.
+                match (self.config_maps.get_mut(&key), read) {
+                    (Some(Ok(kept)), Ok(more)) => kept.extend(more),
+                    (_, read) => {
+                        self.config_maps.insert(key, read);
+                    }
+                }
+            }
+            ReadRequest::Pods { .. } => {
+                let key = request.key().unwrap_or_default();
+                self.pods.insert(key, parsed(outcome, parse_workload_pods));
             }
             ReadRequest::Resource(t) => {
                 let empty = BTreeSet::new();

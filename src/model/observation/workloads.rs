@@ -32,6 +32,13 @@ struct RawWorkloadSpec {
     replicas: Option<i64>,
     update_strategy: RawStrategy,
     paused: bool,
+    selector: RawSelector,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawSelector {
+    match_labels: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -81,6 +88,7 @@ fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workl
         ready,
         rollout: Some(rollout),
         deleting: Deletion::from_meta(w.metadata.deletion_timestamp, w.metadata.finalizers),
+        selector: super::status_reads::selector_of(&w.spec.selector.match_labels),
     }
 }
 

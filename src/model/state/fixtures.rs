@@ -102,6 +102,17 @@ pub(crate) fn dirqual() -> Observation {
     ] {
         obs.record(&req, Ok(k(f)));
     }
+    obs.record(
+        &ReadRequest::ConfigMap {
+            namespace: "rook-ceph".into(),
+            name: "rook-ceph-mon-endpoints".into(),
+            keys: vec!["outOfQuorum".into()],
+        },
+        Ok(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/configmap-mon-endpoints.json"
+        ))),
+    );
     // Read a minute after Rook last checked Ceph (cephclusters.json's lastChecked).
     obs.observed_at = crate::clock::parse_rfc3339("2026-01-12T08:42:20Z");
     obs

@@ -13,6 +13,7 @@ use crate::model::observation::{CustomObject, Observation};
 use crate::clock::parse_rfc3339;
 use crate::duration::rough as age;
 
+use super::truth::{expiry, flaw, id, needs_time, reading_time, stale};
 use super::{capped, CheckOutcome};
 
 /// The objects a selection names, or the outcome that replaces the check: the type's group
@@ -46,44 +47,6 @@ fn objects_of<'a>(
         })
         .filter(|o| sel.name.as_ref().is_none_or(|n| &o.name == n))
         .collect())
-}
-
-fn id(sel: &Objects, o: &CustomObject) -> String {
-    match &o.namespace {
-        Some(ns) => format!("{} {ns}/{}", sel.kind_label(), o.name),
-        None => format!("{} {}", sel.kind_label(), o.name),
-    }
-}
-
-/// Why an object is not healthy whatever its status says: it is being deleted, or its
-/// operator was told to stop (a suspension annotation).
-fn flaw(sel: &Objects, o: &CustomObject) -> Option<String> {
-    if let Some(d) = &o.deleting {
-        return Some(format!("{}: {}", id(sel, o), d.describe()));
-    }
-    if !o.suspended.is_empty() {
-        return Some(format!("{}: {}", id(sel, o), o.suspended.join(", ")));
-    }
-    None
-}
-
-/// The reading time, for checks that judge an age; without it they are unknown.
-fn reading_time(obs: &Observation) -> Result<i64, CheckOutcome> {
-    obs.observed_at
-        .ok_or_else(|| CheckOutcome::unknown("no reading time recorded: ages cannot be judged"))
-}
-
-fn needs_time(expect: &Expect) -> bool {
-    matches!(expect, Expect::MinValidity(_))
-}
-
-/// "expires in 3d" / "expired 2h ago".
-fn expiry(at: i64, now: i64) -> String {
-    if at >= now {
-        format!("expires in {}", age(at - now))
-    } else {
-        format!("expired {} ago", age(now - at))
-    }
 }
 
 /// `Ok(shown)` when the object's field meets the expectation, `Err(why not)` otherwise.
@@ -408,31 +371,4 @@ pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
         }
     }
     verdict(good, bad)
-}
-
-/// A status the operator stopped writing: its `lastChecked` older than `maxStatusAge`. An
-/// absent or unreadable `lastChecked` is not judged (older operators do not write it).
-fn stale(t: &TolerateCheck, o: &CustomObject, now: Option<i64>) -> Option<String> {
-    let (path, now) = (t.last_checked.as_ref()?, now?);
-    let checked = parse_rfc3339(o.field(path)?)?;
-    let old = now - checked;
-    if old <= t.max_status_age as i64 {
-        return None;
-    }
-    // `.status.ceph.lastChecked` is the Ceph status; `.status.lastChecked` the status.
-    let segments = path.segments();
-    let what = match segments.len().checked_sub(2).map(|i| segments[i].as_str()) {
-        Some(parent) if parent != "status" => {
-            let mut c = parent.chars();
-            c.next()
-                .map(|f| format!("{}{} status", f.to_uppercase(), c.as_str()))
-                .unwrap_or_else(|| "status".to_string())
-        }
-        Some(_) | None => "status".to_string(),
-    };
-    Some(format!(
-        "{}: {what} last checked {} ago: the operator is not reconciling",
-        id(&t.objects, o),
-        age(old)
-    ))
 }

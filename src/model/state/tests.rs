@@ -55,7 +55,8 @@ fn incident_cluster_states() {
             "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK",
             "3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a, rook-ceph-mon-b, rook-ceph-mon-c)",
             "3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster rook-ceph/rook-ceph .spec.mon.count)",
-            "3/3 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2)"
+            "3/3 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2)",
+            "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty"
         ]
     );
     assert_eq!(

@@ -339,3 +339,35 @@ fn a_bucket_claim_not_bound_degrades_the_datalake() {
         r.evidence
     );
 }
+
+#[test]
+fn a_mon_out_of_quorum_degrades_ceph_and_an_unread_config_map_is_unknown() {
+    let mut obs = dirqual();
+    let key = "rook-ceph/rook-ceph-mon-endpoints".to_string();
+    let r = layer(&obs, "ceph");
+    assert_eq!(r.state, State::Present);
+    assert!(r
+        .evidence
+        .contains(&"ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty".to_string()));
+    obs.config_maps
+        .get_mut(&key)
+        .and_then(|r| r.as_mut().ok())
+        .unwrap()
+        .insert("outOfQuorum".into(), "b".into());
+    degraded(
+        &obs,
+        "ceph",
+        "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum = b (want empty)",
+    );
+    // Only the named key was kept of the ConfigMap.
+    obs = dirqual();
+    assert_eq!(obs.config_maps[&key].as_ref().unwrap().len(), 1);
+    obs.config_maps.insert(
+        key,
+        Err(crate::model::observation::ReadFailure::new(
+            crate::model::observation::FailureKind::NotFound,
+            "configmaps \"rook-ceph-mon-endpoints\" not found",
+        )),
+    );
+    assert_eq!(layer(&obs, "ceph").state, State::Unknown);
+}

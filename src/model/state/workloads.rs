@@ -250,6 +250,7 @@ mod tests {
             ready: r.available,
             rollout: Some(r),
             deleting: None,
+            selector: None,
         }
     }
 

@@ -126,7 +126,9 @@ pub fn read_into(
             other @ (ReadRequest::Nodes
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
-            | ReadRequest::ApiServerPods) => {
+            | ReadRequest::ApiServerPods
+            | ReadRequest::ConfigMap { .. }
+            | ReadRequest::Pods { .. }) => {
                 let text = builtin_path(other)
                     .map(|p| outcome(&answers, &p))
                     .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "no path")));

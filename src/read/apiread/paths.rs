@@ -38,6 +38,17 @@ pub fn kubectl_args(request: &ReadRequest) -> Vec<String> {
         .map(String::from)
         .to_vec(),
         ReadRequest::Resource(t) => get(t, true),
+        ReadRequest::ConfigMap {
+            namespace, name, ..
+        } => ["get", "configmap", name, "-n", namespace, "-o", "json"]
+            .map(String::from)
+            .to_vec(),
+        ReadRequest::Pods {
+            namespace,
+            selector,
+        } => ["get", "pods", "-n", namespace, "-l", selector, "-o", "json"]
+            .map(String::from)
+            .to_vec(),
     }
 }
 
@@ -51,7 +62,8 @@ pub(super) fn resource_targets(t: &str) -> Vec<String> {
 /// The proxy's `--accept-paths` for this batch (SPEC §9): exactly the paths these reads can
 /// GET, each an anchored regexp — the first round's paths as literals, and for each custom
 /// resource type its group's version documents and lists at any version (discovery picks
-/// the version). Never pods, logs, configmaps, events, service accounts or secrets.
+/// the version). Never a pod, logs, a configmap list, events, service accounts or secrets:
+/// pods only as a namespace's list (a label selector names which), ConfigMaps only by name.
 pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     let literal = |p: &str| format!("^{}$", p.replace('.', "\\."));
     // kubectl proxy matches the path only: a query (`?labelSelector=`) is not part of it.
@@ -83,14 +95,50 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
             ReadRequest::ApiServerPods => {
                 "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Dkube-apiserver"
             }
+            // One ConfigMap by name (SPEC §6: never listed).
+            ReadRequest::ConfigMap {
+                namespace, name, ..
+            } if is_segment(namespace) && is_segment(name) => {
+                return Some(format!("/api/v1/namespaces/{namespace}/configmaps/{name}"))
+            }
+            // A workload's own pods, by its selector (validated labels; `=` and `,` encoded).
+            ReadRequest::Pods {
+                namespace,
+                selector,
+            } if is_segment(namespace) && selector_ok(selector) => {
+                let query = selector
+                    .replace('/', "%2F")
+                    .replace('=', "%3D")
+                    .replace(',', "%2C");
+                return Some(format!(
+                    "/api/v1/namespaces/{namespace}/pods?labelSelector={query}"
+                ));
+            }
             ReadRequest::ApiGroups
             | ReadRequest::DaemonSets
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
-            | ReadRequest::Resource(_) => return None,
+            | ReadRequest::Resource(_)
+            | ReadRequest::ConfigMap { .. }
+            | ReadRequest::Pods { .. } => return None,
         }
         .to_string(),
     )
+}
+
+/// A selector as [`crate::model::observation::selector_of`] builds it: `k=v` pairs joined by
+/// `,`, label characters only (nothing a query could be bent with).
+pub(super) fn selector_ok(selector: &str) -> bool {
+    !selector.is_empty()
+        && selector.split(',').all(|pair| {
+            pair.split_once('=').is_some_and(|(k, v)| {
+                !k.is_empty()
+                    && k.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b))
+                    && v.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+            })
+        })
 }
 
 /// `/apis/apps/v1/PLURAL`, or in one namespace.
@@ -106,7 +154,9 @@ pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> S
         | ReadRequest::Namespaces
         | ReadRequest::StorageClasses
         | ReadRequest::ApiServerPods
-        | ReadRequest::Resource(_) => "not-a-workload",
+        | ReadRequest::Resource(_)
+        | ReadRequest::ConfigMap { .. }
+        | ReadRequest::Pods { .. } => "not-a-workload",
     };
     match namespace.filter(|ns| is_segment(ns)) {
         Some(ns) => format!("/apis/apps/v1/namespaces/{ns}/{plural}"),

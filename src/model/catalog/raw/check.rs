@@ -19,6 +19,7 @@ impl RawCheck {
             ("tolerate", self.tolerate.is_some()),
             ("podFlags", self.pod_flags.is_some()),
             ("nodes", self.nodes.is_some()),
+            ("configMap", self.config_map.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -70,6 +71,30 @@ impl RawCheck {
         }
         if let Some(w) = self.workload {
             return workload(w).map(CheckKind::Workload);
+        }
+        if let Some(c) = self.config_map {
+            if !is_dns_label(&c.namespace) || !is_dns_name(&c.name) {
+                return Err(format!(
+                    "`configMap:` needs a namespace and ConfigMap name, not `{}/{}`",
+                    c.namespace, c.name
+                ));
+            }
+            let key_ok = !c.key.is_empty()
+                && c.key.len() <= 253
+                && c.key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+            if !key_ok {
+                return Err(format!("`key: {}` is not a ConfigMap key", c.key));
+            }
+            if !c.empty {
+                return Err("`configMap:` checks `empty: true` (the key empty or absent)".into());
+            }
+            return Ok(CheckKind::ConfigMap(ConfigMapCheck {
+                namespace: c.namespace,
+                name: c.name,
+                key: c.key,
+            }));
         }
         if let Some(n) = self.nodes {
             return match (n.ready, n.registered) {

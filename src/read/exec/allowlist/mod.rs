@@ -181,21 +181,85 @@ fn names_secret(resource: &str) -> bool {
     })
 }
 
+/// The kind a `get` argument names (`pods`, `configmap` of `configmap.v1`, `cm/x`).
+fn kinds_of(resource: &str) -> impl Iterator<Item = &str> {
+    resource
+        .split(',')
+        .map(|r| r.split(['/', '.']).next().unwrap_or_default())
+}
+
+/// Pods and ConfigMaps have one allowed form each (SPEC §6, §9): a namespace's pods by a
+/// label selector (`get pods -n NS -l k=v`), one ConfigMap by name (`get configmap NAME -n
+/// NS`). Never every pod, never a ConfigMap list.
+fn pods_and_configmaps(
+    positional: &[&str],
+    namespace: Option<&str>,
+    selector: Option<&str>,
+    all_namespaces: bool,
+) -> Result<(), String> {
+    let is = |names: &[&str]| {
+        positional
+            .iter()
+            .any(|p| kinds_of(p).any(|k| names.contains(&k)))
+    };
+    let label_chars = |v: &str| {
+        v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=,".contains(&b))
+    };
+    if is(&["pod", "pods", "po"]) {
+        let ok = matches!(positional, ["pods"])
+            && namespace.is_some()
+            && !all_namespaces
+            && selector.is_some_and(|s| s.contains('=') && label_chars(s));
+        if !ok {
+            return Err(
+                "kubectl get: pods are read only as `get pods -n NAMESPACE -l KEY=VALUE` (a workload's own selector)"
+                    .into(),
+            );
+        }
+    }
+    if is(&["configmap", "configmaps", "cm"]) {
+        let ok = matches!(positional, ["configmap", name] if !name.contains([',', '/']))
+            && namespace.is_some()
+            && !all_namespaces
+            && selector.is_none();
+        if !ok {
+            return Err(
+                "kubectl get: ConfigMaps are read only by name (`get configmap NAME -n NAMESPACE`), never listed"
+                    .into(),
+            );
+        }
+    }
+    Ok(())
+}
+
 fn kubectl_get(tail: &[&str]) -> Result<(), String> {
     let mut resources = 0;
+    let mut positional: Vec<&str> = Vec::new();
+    let (mut namespace, mut selector, mut all_namespaces) = (None, None, false);
     let mut i = 0;
     while i < tail.len() {
         let t = tail[i];
         let next = tail.get(i + 1).copied();
         match t {
-            "-A" | "--all-namespaces" | "--ignore-not-found" => i += 1,
+            "-A" | "--all-namespaces" => {
+                all_namespaces = true;
+                i += 1
+            }
+            "--ignore-not-found" => i += 1,
             "-o" | "--output" => {
                 output_format(next.unwrap_or_default())?;
                 i += 2;
             }
             "-n" | "--namespace" | "-l" | "--selector" => {
                 match next {
-                    Some(v) if !v.starts_with('-') && !v.is_empty() => {}
+                    Some(v) if !v.starts_with('-') && !v.is_empty() => {
+                        if t.starts_with("-n") || t == "--namespace" {
+                            namespace = Some(v);
+                        } else {
+                            selector = Some(v);
+                        }
+                    }
                     _ => return Err(format!("kubectl get: `{t}` needs a value")),
                 }
                 i += 2;
@@ -219,7 +283,14 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
             {
                 i += 1
             }
-            _ if t.starts_with("--namespace=") || t.starts_with("--selector=") => i += 1,
+            _ if t.starts_with("--namespace=") => {
+                namespace = t.split_once('=').map(|x| x.1);
+                i += 1
+            }
+            _ if t.starts_with("--selector=") => {
+                selector = t.split_once('=').map(|x| x.1);
+                i += 1
+            }
             _ if t.starts_with('-') => {
                 return Err(format!("kubectl get: flag `{t}` is not allowed"));
             }
@@ -230,6 +301,7 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
                 if names_secret(t) {
                     return Err("kubectl get: secrets are never read".into());
                 }
+                positional.push(t);
                 resources += 1;
                 i += 1;
             }
@@ -238,7 +310,7 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
     if resources == 0 {
         return Err("kubectl get: no resource named".into());
     }
-    Ok(())
+    pods_and_configmaps(&positional, namespace, selector, all_namespaces)
 }
 
 fn output_format(f: &str) -> Result<(), String> {

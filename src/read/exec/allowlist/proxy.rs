@@ -56,6 +56,15 @@ pub fn accept_paths_ok(value: &str) -> Result<(), String> {
             {
                 continue;
             }
+            // One ConfigMap by name (Rook's mon endpoints): `configmaps` only before a name,
+            // right after a namespace; never the list.
+            if plain == "configmaps"
+                && i + 2 == segments.len()
+                && i >= 2
+                && segments[i - 2] == "namespaces"
+            {
+                continue;
+            }
             let ok = plain == "[a-z0-9]+" && i == 2
                 || (!plain.is_empty()
                     && !plain.starts_with('.')

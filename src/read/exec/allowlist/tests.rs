@@ -194,6 +194,10 @@ fn proxy_only_in_restricted_form() {
     for wide in [
         "^/(version|api|apis)(/[a-z0-9.-]+)*/?$",
         "^/api/v1/configmaps$",
+        "^/api/v1/namespaces/rook-ceph/configmaps$",
+        "^/api/v1/namespaces/rook-ceph/configmaps/a/b$",
+        "^/api/v1/configmaps/rook-ceph-mon-endpoints$",
+        "^/api/v1/namespaces/x/secrets/rook-ceph-mon$",
         "^/api/v1/namespaces/x/pods/p/log$",
         "^/api/v1/namespaces/x/pods/p$",
         "^/api/v1/pods$",
@@ -215,4 +219,49 @@ fn proxy_only_in_restricted_form() {
     }
     let _ = std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755));
     assert!(check(Tool::Kubectl, &good).is_err());
+}
+
+/// SPEC §6 v0.3: pods only as a namespace's list by a label selector (a workload's own),
+/// ConfigMaps only by name; every neighbour refused, Secrets never.
+#[test]
+fn pods_by_selector_and_configmaps_by_name_only() {
+    for ok in [
+        "get pods -n argocd -l app.kubernetes.io/name=argocd-redis -o json",
+        "get pods -n kube-system -l component=kube-apiserver -o json",
+        "get pods -n dataops -l app=a,tier=b -o json",
+        "get configmap rook-ceph-mon-endpoints -n rook-ceph -o json",
+    ] {
+        assert_eq!(kube(ok), Ok(()), "{ok}");
+    }
+    for refused in [
+        "get pods -A -o json",
+        "get pods --all-namespaces -l app=a -o json",
+        "get pods -n argocd -o json",
+        "get pods -l app=a -o json",
+        "get pods argocd-redis-0 -n argocd -o json",
+        "get pod -n argocd -l app=a -o json",
+        "get po -n argocd -l app=a -o json",
+        "get pods,deployments -n argocd -l app=a -o json",
+        "get deployments,pods -n argocd -l app=a -o json",
+        "get pods -n argocd -l app -o json",
+        "get configmaps -A -o json",
+        "get configmaps -n rook-ceph -o json",
+        "get configmap -n rook-ceph -o json",
+        "get cm rook-ceph-mon-endpoints -n rook-ceph -o json",
+        "get configmap rook-ceph-mon-endpoints -o json",
+        "get configmap a,b -n rook-ceph -o json",
+        "get configmap rook-ceph-mon-endpoints -n rook-ceph -l a=b -o json",
+        "get configmap/rook-ceph-mon-endpoints -n rook-ceph -o json",
+        "get secrets -n rook-ceph -o json",
+        "get secret rook-ceph-mon -n rook-ceph -o json",
+        "get --raw /api/v1/namespaces/rook-ceph/configmaps/rook-ceph-mon-endpoints",
+        "get --raw /api/v1/namespaces/argocd/pods",
+    ] {
+        assert!(kube(refused).is_err(), "{refused}");
+    }
+    assert!(
+        accept_paths_ok("^/api/v1/namespaces/rook-ceph/configmaps/rook-ceph-mon-endpoints$")
+            .is_ok()
+    );
+    assert!(accept_paths_ok("^/api/v1/namespaces/argocd/pods$").is_ok());
 }

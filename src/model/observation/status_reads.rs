@@ -1,0 +1,246 @@
+//! The two reads that say why something is unhealthy (SPEC §6 v0.3): one ConfigMap by name,
+//! decoded into the keys its check names (Rook's mon quorum), and the pods of a workload
+//! that is not rolled out, listed by the workload's own label selector, decoded into what
+//! explains it (waiting reason, restarts, last exit code, the image's digest and node).
+//! Nothing else of either is kept: a ConfigMap's other keys, a pod's env, args and mounts
+//! never reach memory past the parser.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::kube::parse_list;
+use super::meta::words;
+use crate::error::{Error, Result};
+
+/// At most this many pods of one workload are named in evidence.
+pub const MAX_PODS: usize = 3;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawConfigMap {
+    data: BTreeMap<String, String>,
+}
+
+/// `kubectl get configmap NAME -n NS -o json`: only the named keys, escaped and capped.
+pub fn parse_config_map(text: &str, keys: &[String]) -> Result<BTreeMap<String, String>> {
+    let raw: RawConfigMap = serde_json::from_str(text).map_err(|e| {
+        Error::input(
+            format!("malformed output of `kubectl get configmap NAME -o json`: {e}"),
+            "expected one ConfigMap object; run `kubectl get configmap NAME -n NS -o json` by hand",
+        )
+    })?;
+    Ok(raw
+        .data
+        .into_iter()
+        .filter(|(k, _)| keys.contains(k))
+        .map(|(k, v)| (k, words(&v)))
+        .collect())
+}
+
+/// A label selector from a workload's `spec.selector.matchLabels`, `k=v,k2=v2` (sorted):
+/// `None` when empty or when a key or value is not a valid label (hostile data never
+/// reaches a query or an argv).
+pub fn selector_of(labels: &BTreeMap<String, String>) -> Option<String> {
+    let value_ok = |v: &str| {
+        v.len() <= 63
+            && v.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    let key_ok = |k: &str| {
+        let (prefix, name) = k.rsplit_once('/').unwrap_or(("", k));
+        !name.is_empty()
+            && value_ok(name)
+            && prefix.len() <= 253
+            && prefix
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-.".contains(&b))
+    };
+    if labels.is_empty() || !labels.iter().all(|(k, v)| key_ok(k) && value_ok(v)) {
+        return None;
+    }
+    Some(
+        labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(","),
+    )
+}
+
+/// One pod of a workload, as the evidence needs it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PodStatus {
+    pub name: String,
+    /// `spec.nodeName` (empty: not scheduled).
+    pub node: String,
+    /// The first container not ready, by `status.containerStatuses`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<ContainerStatus>,
+}
+
+/// A container's state: why it waits, how often it restarted, how it last ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ContainerStatus {
+    pub name: String,
+    /// `state.waiting.reason`: `CrashLoopBackOff`, `ImagePullBackOff`, ...
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub waiting: String,
+    pub restarts: i64,
+    /// `lastState.terminated.exitCode` (or `state.terminated`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    /// The image is pinned by digest (`@sha256:` in the spec's image or the status' image).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_digest: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawPod {
+    metadata: RawName,
+    spec: RawPodSpec,
+    status: RawPodStatus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawName {
+    name: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawPodSpec {
+    node_name: String,
+    containers: Vec<RawSpecContainer>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawSpecContainer {
+    name: String,
+    image: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawPodStatus {
+    container_statuses: Vec<RawContainerStatus>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawContainerStatus {
+    name: String,
+    ready: bool,
+    restart_count: i64,
+    image: String,
+    state: RawState,
+    last_state: RawState,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawState {
+    waiting: Option<RawReason>,
+    terminated: Option<RawTerminated>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawReason {
+    reason: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawTerminated {
+    exit_code: Option<i64>,
+}
+
+/// `kubectl get pods -n NS -l SELECTOR -o json`, at most [`MAX_PODS`] pods (not-ready ones
+/// first, then by name).
+pub fn parse_workload_pods(text: &str) -> Result<Vec<PodStatus>> {
+    let raw: Vec<RawPod> = parse_list(text, "get pods -n NS -l SELECTOR -o json")?;
+    let mut pods: Vec<PodStatus> = raw
+        .into_iter()
+        .map(|p| {
+            let digests: BTreeSet<String> = p
+                .spec
+                .containers
+                .iter()
+                .filter(|c| c.image.contains("@sha256:"))
+                .map(|c| c.name.clone())
+                .collect();
+            let container = p
+                .status
+                .container_statuses
+                .into_iter()
+                .find(|c| !c.ready)
+                .map(|c| ContainerStatus {
+                    by_digest: digests.contains(&c.name) || c.image.contains("@sha256:"),
+                    name: words(&c.name),
+                    waiting: c
+                        .state
+                        .waiting
+                        .map(|w| words(&w.reason))
+                        .unwrap_or_default(),
+                    restarts: c.restart_count,
+                    exit_code: c
+                        .last_state
+                        .terminated
+                        .and_then(|t| t.exit_code)
+                        .or_else(|| c.state.terminated.and_then(|t| t.exit_code)),
+                });
+            PodStatus {
+                name: words(&p.metadata.name),
+                node: words(&p.spec.node_name),
+                container,
+            }
+        })
+        .collect();
+    pods.sort_by(|a, b| (a.container.is_none(), &a.name).cmp(&(b.container.is_none(), &b.name)));
+    pods.truncate(MAX_PODS);
+    Ok(pods)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_config_map_keeps_only_the_named_keys() {
+        let text = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"rook-ceph-mon-endpoints","namespace":"rook-ceph"},
+            "data":{"data":"a=10.0.0.1:6789,b=10.0.0.2:6789","mapping":"{\"node\":{}}","maxMonId":"2","outOfQuorum":"b","csi-cluster-config-json":"SECRETISH"}}"#;
+        let kept = parse_config_map(text, &["outOfQuorum".to_string()]).unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept["outOfQuorum"], "b");
+        assert!(parse_config_map("not json", &[]).is_err());
+        assert!(parse_config_map(r#"{"data":{"k":1}}"#, &[]).is_err());
+    }
+
+    #[test]
+    fn selectors_are_built_from_valid_labels_only() {
+        let l = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            selector_of(&l(&[
+                ("app.kubernetes.io/name", "argocd-redis"),
+                ("tier", "x")
+            ])),
+            Some("app.kubernetes.io/name=argocd-redis,tier=x".into())
+        );
+        assert_eq!(selector_of(&l(&[])), None);
+        assert_eq!(selector_of(&l(&[("a", "b,c=d")])), None);
+        assert_eq!(selector_of(&l(&[("a b", "c")])), None);
+        assert_eq!(selector_of(&l(&[("a", "x&y")])), None);
+    }
+}
