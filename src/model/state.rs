@@ -8,6 +8,7 @@ pub mod hosts;
 mod objects;
 mod pods;
 mod truth;
+pub mod why;
 pub mod workloads;
 
 use std::collections::BTreeSet;

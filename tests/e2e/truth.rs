@@ -208,3 +208,56 @@ fn the_healthy_full_cluster_passes_every_new_check() {
         .all(|e| e.path.ends_with("/configmaps/rook-ceph-mon-endpoints")));
     assert_minimal_reads(&bed);
 }
+
+/// Bench finding #25: argocd-redis (here the repo server) in CrashLoopBackOff because an
+/// amd64 image ran on arm64 nodes. The evidence names its pod, why it waits, how often it
+/// restarted and how it ended, and the likely cause; only that workload's pods were read.
+#[test]
+fn a_crash_looping_pod_on_arm64_names_the_likely_architecture_mismatch() {
+    let bed = bed_or_skip!(E2e::new("crashloop-arm64", &[]));
+    let v = degraded(
+        &bed,
+        "gitops",
+        "Deployment argocd/argocd-repo-server: rollout in progress: 0/1 updated available; pod argocd-repo-server-6f7d8c9b5-x7k2p on dirqual2: argocd-repo-server CrashLoopBackOff, 7 restarts, last exit code 255 (likely an image built for another architecture: the node is arm64)",
+    );
+    assert!(!v.to_string().contains("argocd-redis"), "{v}");
+    // The second round: argocd's pods by the repo server's own selector, nothing else.
+    let pods: Vec<_> = bed
+        .server
+        .audit()
+        .into_iter()
+        .filter(|e| e.path.ends_with("/pods"))
+        .collect();
+    assert!(!pods.is_empty());
+    for e in &pods {
+        assert!(
+            (e.path == "/api/v1/namespaces/argocd/pods"
+                && e.query
+                    .contains("labelSelector=app.kubernetes.io%2Fname%3Dargocd-repo-server"))
+                || e.path == "/api/v1/namespaces/kube-system/pods",
+            "{} ? {}",
+            e.path,
+            e.query
+        );
+    }
+}
+
+/// The processes path reads the same pods with `kubectl get pods -n NS -l SELECTOR` and
+/// says the same.
+#[test]
+fn the_crash_loop_reads_the_same_through_kubectl_processes() {
+    let bed = bed_or_skip!(E2e::new("crashloop-arm64", &[]));
+    let mut c = bed.command(&["preview", "--no-input", "-o", "json"]);
+    c.env("NESTOR_READ_PATH", "processes");
+    let r = run(c);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let ev = evidence(&r.json(), "gitops");
+    assert!(
+        ev.iter().any(|e| e.contains(
+            "pod argocd-repo-server-6f7d8c9b5-x7k2p on dirqual2: argocd-repo-server CrashLoopBackOff, 7 restarts, last exit code 255 (likely an image built for another architecture: the node is arm64)"
+        )),
+        "{ev:#?}"
+    );
+    assert_read_only(&bed.server);
+    assert_minimal_reads(&bed);
+}

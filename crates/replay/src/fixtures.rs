@@ -12,7 +12,7 @@ use crate::fixture::{Fixture, ResourceType};
 use serde_json::{json, Map, Value};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 21] = [
+pub const NAMES: [&str; 22] = [
     "dirqual",
     "dirqual-full",
     "degraded",
@@ -34,6 +34,7 @@ pub const NAMES: [&str; 21] = [
     "ceph-stale",
     "cert-expiring",
     "claim-pending",
+    "crashloop-arm64",
 ];
 
 /// A built-in fixture by name.

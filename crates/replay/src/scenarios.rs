@@ -18,6 +18,7 @@
 //! | `ceph-stale` | CephCluster `HEALTH_OK` whose `lastChecked` is 3 hours old: the operator stopped |
 //! | `cert-expiring` | dirqual-full whose Certificate gitea/gitea-tls expires in 3 days: renewal is failing |
 //! | `claim-pending` | dirqual-full whose ObjectBucketClaim dataops/lake-raw stays `Pending` |
+//! | `crashloop-arm64` | Deployment argocd/argocd-repo-server never available: its pod on the arm64 node dirqual2 crash-loops with exit 255 (an amd64 image pinned by digest, bench finding #25); another argocd pod crash-loops too and must not be read |
 
 use serde_json::{json, Value};
 
@@ -455,6 +456,97 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             f.objects.push(bucket_claim("lake-raw", "Pending"));
             f
         }
+        "crashloop-arm64" => {
+            let mut f = dirqual();
+            for n in find(&mut f, "Node", "dirqual2") {
+                n["status"]["nodeInfo"]["architecture"] = json!("arm64");
+                n["metadata"]["labels"]["kubernetes.io/arch"] = json!("arm64");
+            }
+            let image = format!("quay.io/argoproj/argocd@sha256:{}", "7e1c".repeat(16));
+            for d in find(&mut f, "Deployment", "argocd-repo-server") {
+                d["spec"]["template"]["spec"]["containers"][0]["image"] = json!(image);
+                d["status"] = json!({
+                    "observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
+                    "unavailableReplicas": 1,
+                    "conditions": [
+                        {"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable",
+                         "message": "Deployment does not have minimum availability.",
+                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
+                        {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated",
+                         "message": "ReplicaSet \"argocd-repo-server-6f7d8c9b5\" is progressing.",
+                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
+                    ]
+                });
+            }
+            f.objects.push(crash_looping_pod(
+                "argocd-repo-server-6f7d8c9b5-x7k2p",
+                "argocd-repo-server",
+                &image,
+                "dirqual2",
+            ));
+            // Another workload's pod in the same namespace: not the repo server's selector.
+            f.objects.push(crash_looping_pod(
+                "argocd-redis-7c9d8b6f4-q2w3e",
+                "argocd-redis",
+                "public.ecr.aws/docker/library/redis@sha256:0f97c1c9daf5b69b93390ccbe8d3e2971617ec4801fd0882c72bf7cad3a13494",
+                "dirqual2",
+            ));
+            f
+        }
         _ => return None,
+    })
+}
+
+/// A Deployment's pod (label `app.kubernetes.io/name: APP`) whose one container crash-loops
+/// with exit code 255, seven restarts in: what an amd64 binary does on an arm64 node.
+fn crash_looping_pod(name: &str, app: &str, image: &str, node: &str) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": "argocd",
+            "labels": {"app.kubernetes.io/name": app, "pod-template-hash": "6f7d8c9b5"},
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "controller": true,
+                                  "blockOwnerDeletion": true,
+                                  "name": name.rsplit_once('-').map(|(rs, _)| rs).unwrap_or(name),
+                                  "uid": crate::fixture::uid_for(&format!("apps/v1/ReplicaSet/argocd/{app}"))}],
+            "creationTimestamp": T_LAYERS
+        },
+        "spec": {
+            "nodeName": node,
+            "serviceAccountName": app,
+            "containers": [{
+                "name": app,
+                "image": image,
+                "args": ["/usr/local/bin/entrypoint.sh"],
+                "env": [{"name": "REDIS_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "argocd-redis", "key": "auth"}}}],
+                "ports": [{"containerPort": 8081, "protocol": "TCP"}]
+            }]
+        },
+        "status": {
+            "phase": "Running",
+            "conditions": [
+                {"type": "Ready", "status": "False", "reason": "ContainersNotReady",
+                 "message": format!("containers with unready status: [{app}]"), "lastTransitionTime": T_LAYERS},
+                {"type": "PodScheduled", "status": "True", "lastTransitionTime": T_LAYERS}
+            ],
+            "hostIP": "10.67.2.12",
+            "podIP": "10.0.2.41",
+            "containerStatuses": [{
+                "name": app,
+                "ready": false,
+                "started": false,
+                "restartCount": 7,
+                "image": image,
+                "imageID": image,
+                "containerID": "containerd://4b1f0c2d9e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c",
+                "state": {"waiting": {"reason": "CrashLoopBackOff",
+                                      "message": format!("back-off 5m0s restarting failed container={app} pod={name}_argocd")}},
+                "lastState": {"terminated": {"exitCode": 255, "reason": "Error",
+                                             "startedAt": T_LAYERS, "finishedAt": T_LAYERS,
+                                             "containerID": "containerd://4b1f0c2d9e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c"}}
+            }]
+        }
     })
 }

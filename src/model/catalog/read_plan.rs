@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::check::{CheckKind, WorkloadKind};
+use super::check::{CheckKind, WorkloadCheck, WorkloadKind};
 use super::Catalog;
 use crate::model::observation::{ReadRequest, Scope};
 
@@ -25,6 +25,9 @@ pub struct ReadPlan {
     pub scope: Scope,
     /// The host-level layers among them (read over ssh, not through kubectl).
     pub host_layers: Vec<String>,
+    /// The workload selections of the checks: those not rolled out have their pods read
+    /// in a second round (SPEC §6 v0.3, `state::why::pod_reads`).
+    pub workloads: Vec<WorkloadCheck>,
 }
 
 impl ReadPlan {
@@ -53,6 +56,7 @@ impl Catalog {
     pub fn read_plan(&self, layer_ids: &[String], workloads: Workloads) -> ReadPlan {
         let mut reads = BTreeSet::new();
         let mut scope = Scope::default();
+        let mut selections: Vec<WorkloadCheck> = Vec::new();
         for check in self.checks(layer_ids) {
             match check {
                 CheckKind::ApiGroup(_) => {
@@ -84,6 +88,9 @@ impl Catalog {
                 | CheckKind::Tolerate(_) => {}
             }
             for w in check.workload_reads() {
+                if !selections.contains(w) {
+                    selections.push(w.clone());
+                }
                 for k in w.kinds() {
                     reads.insert(WorkloadKind::read_request(k));
                     if workloads == Workloads::InTheirNamespaces {
@@ -114,6 +121,7 @@ impl Catalog {
             requests: reads.into_iter().collect(),
             scope,
             host_layers,
+            workloads: selections,
         }
     }
 }

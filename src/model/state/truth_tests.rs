@@ -371,3 +371,85 @@ fn a_mon_out_of_quorum_degrades_ceph_and_an_unread_config_map_is_unknown() {
     );
     assert_eq!(layer(&obs, "ceph").state, State::Unknown);
 }
+
+#[test]
+fn a_workload_not_rolled_out_says_why_from_its_pods() {
+    use crate::model::observation::{ContainerStatus, PodStatus};
+    let mut obs = dirqual();
+    let text = patched("deployments", "registry", |d| {
+        d["status"]["availableReplicas"] = json!(0);
+        d["status"]["readyReplicas"] = json!(0);
+        d["spec"]["selector"] = json!({"matchLabels": {"app": "registry"}});
+    });
+    obs.record(&ReadRequest::Deployments, Ok(&text));
+    let catalog = Catalog::builtin().unwrap();
+    let plan = |ids: &[String]| {
+        catalog
+            .read_plan(ids, crate::model::catalog::Workloads::InTheirNamespaces)
+            .workloads
+    };
+    let reads = super::why::pod_reads(&plan(&["registry".to_string()]), &obs);
+    assert_eq!(
+        reads,
+        [ReadRequest::Pods {
+            namespace: "registry".into(),
+            selector: "app=registry".into()
+        }]
+    );
+    // Nothing to ask of a healthy cluster.
+    assert!(super::why::pod_reads(&plan(&super::fixtures::layers()), &dirqual()).is_empty());
+    let pod = |node: &str, by_digest: bool, exit: i64| PodStatus {
+        name: "registry-7d9f-abcde".into(),
+        node: node.into(),
+        container: Some(ContainerStatus {
+            name: "registry".into(),
+            waiting: "CrashLoopBackOff".into(),
+            restarts: 7,
+            exit_code: Some(exit),
+            by_digest,
+        }),
+    };
+    let mut nodes = obs.nodes.clone().unwrap();
+    nodes[1].architecture = "arm64".into();
+    obs.nodes = Ok(nodes);
+    let key = "registry/app=registry".to_string();
+    for (p, hint) in [
+        (pod("dirqual2", true, 255), true),
+        (pod("dirqual1", true, 255), false),  // amd64
+        (pod("dirqual2", false, 255), false), // a tag, not a digest
+        (pod("dirqual2", true, 1), false),
+    ] {
+        obs.pods.insert(key.clone(), Ok(vec![p.clone()]));
+        let r = degraded(&obs, "registry", &format!(
+            "Deployment registry/registry: rollout in progress: 0/1 updated available; pod registry-7d9f-abcde on {}: registry CrashLoopBackOff, 7 restarts, last exit code {}",
+            p.node, p.container.as_ref().unwrap().exit_code.unwrap()
+        ));
+        assert_eq!(
+            r.reason
+                .contains("likely an image built for another architecture: the node is arm64"),
+            hint,
+            "{p:?}: {}",
+            r.reason
+        );
+    }
+}
+
+#[test]
+fn pods_are_decoded_into_the_fields_that_explain_them_only() {
+    let text = json!({"kind": "PodList", "items": [{
+        "metadata": {"name": "p-1", "labels": {"app": "x"}, "annotations": {"a": "SECRET-MARKER"}},
+        "spec": {"nodeName": "n2", "containers": [{"name": "c", "image": "r/x@sha256:abc",
+                 "env": [{"name": "PASSWORD", "value": "SECRET-MARKER"}]}]},
+        "status": {"containerStatuses": [{"name": "c", "ready": false, "restartCount": 3, "image": "r/x:1",
+                   "state": {"waiting": {"reason": "ImagePullBackOff", "message": "SECRET-MARKER"}},
+                   "lastState": {"terminated": {"exitCode": 1}}}]}
+    }]});
+    let pods = crate::model::observation::parse_workload_pods(&text.to_string()).unwrap();
+    let kept = serde_json::to_string(&pods).unwrap();
+    assert!(!kept.contains("SECRET-MARKER"), "{kept}");
+    let c = pods[0].container.as_ref().unwrap();
+    assert_eq!(
+        (c.waiting.as_str(), c.restarts, c.exit_code, c.by_digest),
+        ("ImagePullBackOff", 3, Some(1), true)
+    );
+}

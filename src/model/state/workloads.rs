@@ -216,7 +216,13 @@ pub(crate) fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -
             CheckOutcome::yes(summary(&matches)).with_flaws(deleting)
         }
         Phase::Healthy if !failing.is_empty() => {
-            let named = capped(lines(&failing));
+            // Each failing workload with why: its pods, when the second round read them.
+            let named = capped(
+                failing
+                    .iter()
+                    .map(|(k, w)| show(*k, w) + &super::why::pods_of(obs, *k, w))
+                    .collect(),
+            );
             if matches.len() > 1 {
                 CheckOutcome::no(format!(
                     "{}/{} {} rolled out; {named}",

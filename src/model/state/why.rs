@@ -1,0 +1,107 @@
+//! Why a workload is not rolled out (SPEC §6 v0.3): up to three of its pods, read in a
+//! second round by the workload's own selector, with their container's waiting reason,
+//! restart count and last exit code. A crash loop exiting 255 of an image pinned by digest
+//! on a node that is not amd64 is most likely an image built for another architecture
+//! (bench findings #25 and 0e: argocd-redis and the Rook operator on arm64).
+
+use std::collections::BTreeSet;
+
+use crate::model::catalog::{WorkloadCheck, WorkloadKind};
+use crate::model::observation::{Observation, PodStatus, ReadRequest, Workload};
+
+use super::workloads::{rollout_status, select, RolloutStatus};
+
+/// The words of the architecture hint.
+pub const OTHER_ARCHITECTURE: &str = "likely an image built for another architecture";
+
+/// The second read round: the pods of every workload these selections (a read plan's
+/// `workloads`) find that is not rolled out (scaled to zero has no pods to tell why), by its
+/// own selector.
+pub fn pod_reads(selections: &[WorkloadCheck], obs: &Observation) -> Vec<ReadRequest> {
+    let mut reads = BTreeSet::new();
+    {
+        for w in selections {
+            for (kind, workload) in select(obs, w).0 {
+                if explains(kind, workload) {
+                    if let Some(selector) = &workload.selector {
+                        reads.insert(ReadRequest::Pods {
+                            namespace: workload.namespace.clone(),
+                            selector: selector.clone(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    reads.into_iter().collect()
+}
+
+/// Pods can tell why: the rollout is stuck or going, not stopped on purpose or emptied.
+fn explains(kind: WorkloadKind, w: &Workload) -> bool {
+    match rollout_status(kind, w) {
+        RolloutStatus::InProgress(_) | RolloutStatus::Failed(_) => true,
+        RolloutStatus::Complete
+        | RolloutStatus::ScaledToZero
+        | RolloutStatus::Paused
+        | RolloutStatus::Deleting(_) => false,
+    }
+}
+
+/// `; pod P on N: C CrashLoopBackOff, 7 restarts, last exit code 255 (...)` for each pod
+/// read of this workload; empty when none was read (or the read failed: the rollout line
+/// is the evidence then).
+pub fn pods_of(obs: &Observation, kind: WorkloadKind, w: &Workload) -> String {
+    if !explains(kind, w) {
+        return String::new();
+    }
+    let Some(selector) = &w.selector else {
+        return String::new();
+    };
+    let key = format!("{}/{selector}", w.namespace);
+    let Some(Ok(pods)) = obs.pods.get(&key) else {
+        return String::new();
+    };
+    pods.iter()
+        .map(|p| format!("; {}", pod_line(obs, p)))
+        .collect()
+}
+
+fn pod_line(obs: &Observation, p: &PodStatus) -> String {
+    let on = if p.node.is_empty() {
+        " (not scheduled)".to_string()
+    } else {
+        format!(" on {}", p.node)
+    };
+    let Some(c) = &p.container else {
+        return format!("pod {}{on}: containers ready", p.name);
+    };
+    let mut said = vec![];
+    if !c.waiting.is_empty() {
+        said.push(c.waiting.clone());
+    }
+    said.push(match c.restarts {
+        1 => "1 restart".to_string(),
+        n => format!("{n} restarts"),
+    });
+    if let Some(code) = c.exit_code {
+        said.push(format!("last exit code {code}"));
+    }
+    let arch = obs
+        .nodes
+        .as_ref()
+        .ok()
+        .and_then(|nodes| nodes.iter().find(|n| n.name == p.node))
+        .map(|n| n.architecture.as_str())
+        .unwrap_or_default();
+    let hint = if c.exit_code == Some(255)
+        && c.waiting == "CrashLoopBackOff"
+        && c.by_digest
+        && !arch.is_empty()
+        && arch != "amd64"
+    {
+        format!(" ({OTHER_ARCHITECTURE}: the node is {arch})")
+    } else {
+        String::new()
+    };
+    format!("pod {}{on}: {} {}{hint}", p.name, c.name, said.join(", "))
+}
