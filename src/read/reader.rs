@@ -30,7 +30,7 @@ pub struct Reader<'a> {
     kubectl: &'a Kubectl<'a>,
     path: Cell<ReadPath>,
     /// Keep one proxy across batches (`wait` polls) instead of one per batch.
-    keep: bool,
+    keep: Cell<bool>,
     kept: RefCell<Option<ApiProxy>>,
 }
 
@@ -39,7 +39,7 @@ impl<'a> Reader<'a> {
         Reader {
             kubectl,
             path: Cell::new(path),
-            keep: false,
+            keep: Cell::new(false),
             kept: RefCell::new(None),
         }
     }
@@ -48,7 +48,7 @@ impl<'a> Reader<'a> {
     /// proxy for the whole wait, one round trip per poll). A proxy that ended is restarted.
     pub fn keeping_proxy(kubectl: &'a Kubectl<'a>, path: ReadPath) -> Reader<'a> {
         Reader {
-            keep: true,
+            keep: Cell::new(true),
             ..Reader::new(kubectl, path)
         }
     }
@@ -102,10 +102,32 @@ impl<'a> Reader<'a> {
             },
         };
         crate::read::apiread::read_into(self.kubectl, &proxy, requests, scope, obs);
-        if self.keep {
+        if self.keep.get() {
             *kept = Some(proxy);
         }
         Ok(())
+    }
+
+    /// Read `requests`, then the second round `second` asks for once it has seen them (the
+    /// pods of workloads that are not rolled out, SPEC §6 v0.3), through the same proxy
+    /// when it accepts them: one kubectl process for both rounds.
+    pub fn read_rounds(
+        &self,
+        requests: &[ReadRequest],
+        scope: &Scope,
+        obs: &mut Observation,
+        second: &dyn Fn(&Observation) -> Vec<ReadRequest>,
+    ) -> Result<()> {
+        let kept_before = self.keep.replace(true);
+        let outcome = self
+            .read_into(requests, scope, obs)
+            .and_then(|()| self.read_into(&second(obs), scope, obs));
+        self.keep.set(kept_before);
+        if !kept_before {
+            // Stopped (and its directory removed) before this returns, as read_into's is.
+            drop(self.kept.borrow_mut().take());
+        }
+        outcome
     }
 
     /// Start a proxy; `None` when the batch was read (or recorded as failed) another way.

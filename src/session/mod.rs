@@ -210,15 +210,12 @@ impl<'r> Session<'r> {
         // The second round (SPEC §6 v0.3): the pods of the workloads that are not rolled out.
         let second = |o: &Observation| crate::model::state::why::pod_reads(&plan.workloads, o);
         let Some(hosts) = hosts else {
-            reader.read_into(&remaining, scope, &mut obs)?;
-            reader.read_into(&second(&obs), scope, &mut obs)?;
+            reader.read_rounds(&remaining, scope, &mut obs, &second)?;
             return Ok(obs);
         };
         let (kube, host_obs) = std::thread::scope(|threads| {
             let host_thread = threads.spawn(hosts);
-            let kube = reader
-                .read_into(&remaining, scope, &mut obs)
-                .and_then(|()| reader.read_into(&second(&obs), scope, &mut obs));
+            let kube = reader.read_rounds(&remaining, scope, &mut obs, &second);
             let host_obs = host_thread.join().unwrap_or_else(|_| {
                 HostObservation::skipped("not read: the host reading thread panicked")
             });

@@ -365,8 +365,9 @@ fn forbidden_nodes() {
 #[test]
 fn forbidden_namespaces() {
     // Only registry is detected by its namespace; monitoring and gitops gate on their own
-    // resources and workloads now.
-    forbidden("/api/v1/namespaces", &["registry"]);
+    // resources and workloads now. The fault covers every path under /api/v1/namespaces,
+    // so ceph's mon-endpoints ConfigMap (read by name) is refused too: unknown, not absent.
+    forbidden("/api/v1/namespaces", &["registry", "ceph"]);
 }
 
 #[test]

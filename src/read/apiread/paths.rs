@@ -71,6 +71,15 @@ pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
         .iter()
         .map(|p| literal(p.split('?').next().unwrap_or_default()))
         .collect();
+    // The second round's pod lists (a not-rolled-out workload's own pods, by its selector:
+    // SPEC §6 v0.3) in the namespaces the workload checks name, so one proxy serves both.
+    let pods = scope
+        .workload_namespaces
+        .iter()
+        .filter(|(r, _)| requests.contains(r))
+        .flat_map(|(_, namespaces)| namespaces)
+        .filter(|ns| is_segment(ns));
+    out.extend(pods.map(|ns| literal(&format!("/api/v1/namespaces/{ns}/pods"))));
     for request in requests {
         if let ReadRequest::Resource(t) = request {
             if let Some((plural, group)) = split_type(t) {
