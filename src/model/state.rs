@@ -375,6 +375,8 @@ fn nodes(obs: &Observation, check: NodesCheck, declared: &[String]) -> CheckOutc
     }
 }
 
+#[cfg(test)]
+mod argo_tests;
 /// Observations shared by the state and plan tests, built from the kubectl fixtures.
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -56,6 +56,12 @@ pub const SUSPENSIONS: &[(&str, &str, &str)] = &[
         "disabled",
         "reconciliation disabled: its status may be stale",
     ),
+    // The spelling Argo CD's own CNPG health test object uses for the same stop.
+    (
+        "cnpg.io/reconciliation",
+        "disabled",
+        "reconciliation disabled: its status may be stale",
+    ),
 ];
 
 /// The words a suspension annotation says, if `value` is the one that suspends.
