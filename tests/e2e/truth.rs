@@ -249,7 +249,7 @@ fn the_crash_loop_reads_the_same_through_kubectl_processes() {
     let bed = bed_or_skip!(E2e::new("crashloop-arm64", &[]));
     let mut c = bed.command(&["preview", "--no-input", "-o", "json"]);
     c.env("NESTOR_READ_PATH", "processes");
-    let r = run(c);
+    let r = run(&c);
     assert_eq!(r.code, Some(0), "{r:?}");
     let ev = evidence(&r.json(), "gitops");
     assert!(
