@@ -99,7 +99,15 @@ impl ReadRequest {
                 namespace,
                 selector,
             } => Some(format!("{namespace}/{selector}")),
-            _ => None,
+            ReadRequest::Nodes
+            | ReadRequest::ApiGroups
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::DaemonSets
+            | ReadRequest::Deployments
+            | ReadRequest::StatefulSets
+            | ReadRequest::ApiServerPods
+            | ReadRequest::Resource(_) => None,
         }
     }
 
@@ -115,7 +123,9 @@ impl ReadRequest {
             | ReadRequest::DaemonSets
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
-            | ReadRequest::ApiServerPods => None,
+            | ReadRequest::ApiServerPods
+            | ReadRequest::ConfigMap { .. }
+            | ReadRequest::Pods { .. } => None,
         }
     }
 
