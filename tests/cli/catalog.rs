@@ -112,11 +112,11 @@ fn show_ceph_and_gitops_in_words() {
         "{text}"
     );
     assert!(
-        text.contains("  - tolerate      every CephCluster in rook-ceph: .status.ceph.health = HEALTH_OK, or HEALTH_WARN whose every check in .status.ceph.details is benign (RECENT_MGR_MODULE_CRASH)\n"),
+        text.contains("  - tolerate      every CephCluster in rook-ceph: .status.ceph.health = HEALTH_OK, or HEALTH_WARN whose every check in .status.ceph.details is benign (RECENT_MGR_MODULE_CRASH); not trusted when .status.ceph.lastChecked is older than 10m\n"),
         "{text}"
     );
     assert!(
-        text.contains("  - count         at least as many Deployment rook-ceph/rook-ceph-mon-* as CephCluster in rook-ceph .spec.mon.count says\n"),
+        text.contains("  - count         at least as many Deployment rook-ceph/rook-ceph-mon-* as CephCluster in rook-ceph .spec.mon.count says (the operator's default 3 when it is absent)\n"),
         "{text}"
     );
     let text = stdout_of(&run(&bed, &["catalog", "show", "gitops"]));

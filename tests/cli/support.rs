@@ -290,7 +290,7 @@ pub fn stdout_of(out: &Outcome) -> String {
 
 /// The reads of the built-in catalog, as the stub is asked them (`get NAME`), and the
 /// group, version and plural the replay fixture serves them at.
-const READS: [(&str, &str, &str, &str); 14] = [
+const READS: [(&str, &str, &str, &str); 16] = [
     ("nodes", "", "v1", "nodes"),
     ("namespaces", "", "v1", "namespaces"),
     ("storageclasses", "storage.k8s.io", "v1", "storageclasses"),
@@ -345,7 +345,22 @@ const READS: [(&str, &str, &str, &str); 14] = [
         "v1",
         "certificates",
     ),
+    (
+        "issuers.cert-manager.io",
+        "cert-manager.io",
+        "v1",
+        "issuers",
+    ),
+    (
+        "objectbucketclaims.objectbucket.io",
+        "objectbucket.io",
+        "v1alpha1",
+        "objectbucketclaims",
+    ),
 ];
+
+/// The ConfigMaps the built-in catalog reads by name (`get configmap NAME -n NS`).
+const CONFIG_MAPS: [(&str, &str); 1] = [("rook-ceph", "rook-ceph-mon-endpoints")];
 
 /// How the stub answers one read.
 #[derive(Clone)]
@@ -391,6 +406,17 @@ impl Cluster {
             let list = serde_json::json!({"apiVersion": "v1", "items": served.objects(i),
                 "kind": "List", "metadata": {"resourceVersion": ""}});
             answers.push((read.to_string(), Answer::Ok(list.to_string())));
+        }
+        if let Some(i) = served.type_index("", "v1", "configmaps") {
+            for (ns, name) in CONFIG_MAPS {
+                let found = served
+                    .objects(i)
+                    .iter()
+                    .find(|o| o["metadata"]["name"] == name && o["metadata"]["namespace"] == ns);
+                if let Some(cm) = found {
+                    answers.push((format!("configmap {name}"), Answer::Ok(cm.to_string())));
+                }
+            }
         }
         let mut versions: Vec<String> = served
             .groups
