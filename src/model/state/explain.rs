@@ -180,5 +180,13 @@ pub fn by_hand(check: &Check) -> ByHand {
                 .into(),
         },
         CheckKind::Nodes(_) => get("nodes", None, shape(false, &condition("Ready"))),
+        CheckKind::ConfigMap(c) => ByHand::Get {
+            resource: "configmaps".into(),
+            name: Some(c.name.clone()),
+            namespace: Some(c.namespace.clone()),
+            all_namespaces: false,
+            selector: None,
+            jsonpath: format!("{{.data.{}}}", c.key.replace('.', "\\.")),
+        },
     }
 }
