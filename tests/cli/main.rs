@@ -19,6 +19,7 @@ mod hosts;
 mod krew;
 mod packaging;
 mod preview;
+mod readme;
 mod schema;
 mod select;
 mod signals;
