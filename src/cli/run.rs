@@ -48,15 +48,18 @@ where
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            let code = match e.kind() {
-                ErrorKind::DisplayHelp
-                | ErrorKind::DisplayVersion
-                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Exit::Ok,
-                // clap would exit 2, which means "plan not empty" here: usage errors are 1.
-                _ => Exit::Error,
-            };
-            let _ = e.print();
-            return code;
+            if let ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand = e.kind()
+            {
+                let _ = e.print();
+                return Exit::Ok;
+            }
+            // clap would exit 2, which means "plan not empty" here: usage errors are 1, in
+            // the two-line form of every other error.
+            let e = crate::cli::usage::error(&e.render().to_string(), name);
+            print_error(&e);
+            return e.exit;
         }
     };
     let verbose = cli.global.verbose > 0;
@@ -64,9 +67,7 @@ where
     let code = match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            // An error may quote a file, a host or kubectl: redacted and terminal-safe.
-            let text = crate::term::terminal_safe(&crate::redact::text(&e.to_string()));
-            let _ = writeln!(std::io::stderr(), "{text}");
+            print_error(&e);
             e.exit
         }
     };
@@ -74,6 +75,13 @@ where
         report_usage(at_start);
     }
     code
+}
+
+/// An error on stderr, two lines. It may quote a file, a host, kubectl or the command line:
+/// redacted and terminal-safe.
+fn print_error(e: &crate::error::Error) {
+    let text = crate::term::terminal_safe(&crate::redact::text(&e.to_string()));
+    let _ = writeln!(std::io::stderr(), "{text}");
 }
 
 /// `-v`: what nestor itself used since `run` began (its children apart, and the kubectl
