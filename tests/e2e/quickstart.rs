@@ -12,23 +12,7 @@ use crate::support::*;
 
 /// The shell block under the README's "## On your own cluster".
 fn readme_quickstart() -> Vec<String> {
-    let readme =
-        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
-    let section = readme
-        .split("\n## On your own cluster\n")
-        .nth(1)
-        .expect("README has an \"On your own cluster\" section");
-    let block = section
-        .split("```sh\n")
-        .nth(1)
-        .and_then(|b| b.split("```").next())
-        .expect("a ```sh block in that section");
-    block
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect()
+    readme_block("## On your own cluster")
 }
 
 struct Shell<'a> {
