@@ -57,7 +57,10 @@ where
             }
             // clap would exit 2, which means "plan not empty" here: usage errors are 1, in
             // the two-line form of every other error.
-            let e = crate::cli::usage::error(&e.render().to_string(), name);
+            let e = crate::cli::usage::error(
+                &e.render().to_string(),
+                &command_path(&command, name, &args),
+            );
             print_error(&e);
             return e.exit;
         }
@@ -75,6 +78,21 @@ where
         report_usage(at_start);
     }
     code
+}
+
+/// The command the user was typing, as far as the words name subcommands (`kubectl nestor
+/// stack select`): whose `--help` a usage error points at when clap printed no usage line.
+fn command_path(root: &clap::Command, bin: &str, args: &[OsString]) -> String {
+    let mut path = bin.to_string();
+    let mut at = root;
+    for word in args.iter().skip(1).filter_map(|a| a.to_str()) {
+        if let Some(sub) = at.find_subcommand(word) {
+            path.push(' ');
+            path.push_str(sub.get_name());
+            at = sub;
+        }
+    }
+    path
 }
 
 /// An error on stderr, two lines. It may quote a file, a host, kubectl or the command line:

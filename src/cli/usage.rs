@@ -7,9 +7,10 @@ use crate::error::Error;
 
 /// The usage error clap rendered (`rendered`, without styles) as one `Error`: clap's error
 /// line and its details as the message; its tips, the usage line and the `--help` to run as
-/// the hint. `bin` is the program as the user ran it (`kubectl nestor` or `kubectl-nestor`),
-/// for the `--help` to suggest when clap printed no usage line.
-pub fn error(rendered: &str, bin: &str) -> Error {
+/// the hint. `typed` is the command as the user ran it, as far as its words name
+/// subcommands (`kubectl nestor preview`), for the `--help` to suggest when clap printed no
+/// usage line.
+pub fn error(rendered: &str, typed: &str) -> Error {
     let mut message: Option<&str> = None;
     let (mut details, mut tips, mut usage) = (vec![], vec![], None);
     for line in rendered.lines().map(str::trim) {
@@ -40,7 +41,7 @@ pub fn error(rendered: &str, bin: &str) -> Error {
                 .join(" ")
         })
         .filter(|c| !c.is_empty())
-        .unwrap_or_else(|| bin.to_string());
+        .unwrap_or_else(|| typed.to_string());
     let mut hint: Vec<String> = tips.iter().map(|t| t.to_string()).collect();
     if let Some(u) = usage {
         hint.push(format!("usage: {u}"));
@@ -86,10 +87,10 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_value_without_a_usage_line_points_at_the_programs_help() {
+    fn a_bad_value_without_a_usage_line_points_at_the_typed_commands_help() {
         let e = error(
             "error: invalid value 'xml' for '--output <OUTPUT>'\n  [possible values: text, json, yaml]\n\n  tip: a similar value exists: 'yaml'\n\nFor more information, try '--help'.\n",
-            "kubectl-nestor",
+            "kubectl-nestor version",
         );
         assert_eq!(
             e.message,
@@ -97,7 +98,7 @@ mod tests {
         );
         assert_eq!(
             e.hint,
-            "a similar value exists: 'yaml'; `kubectl-nestor --help` shows every flag, with examples"
+            "a similar value exists: 'yaml'; `kubectl-nestor version --help` shows every flag, with examples"
         );
     }
 
