@@ -178,3 +178,25 @@ fn help_through_kubectl_says_kubectl_nestor() {
         r.stdout_has("\nExamples:\n");
     }
 }
+
+/// A CRD simply not installed (cert-manager on dirqual: no `cert-manager.io` group served)
+/// is listed as not installed, never as a FAILED READ, in text and JSON.
+#[test]
+fn discover_lists_a_crd_not_installed_as_not_installed() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let r = bed.run(&["--no-input", "discover", "--no-color"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stdout
+            .contains("\nnot installed (API group not served): clusterissuers.cert-manager.io\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("FAILED READS"), "{}", r.stdout);
+    let v = bed.run(&["--no-input", "discover", "-o", "json"]).json();
+    assert_eq!(
+        v["notInstalled"],
+        serde_json::json!(["clusterissuers.cert-manager.io"])
+    );
+    assert_eq!(v["failedReads"], serde_json::json!([]));
+}

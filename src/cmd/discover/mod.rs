@@ -151,6 +151,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         kind: "Discovery",
         rule: resolution.rule.name(),
         failed_reads: failed_reads(&obs),
+        not_installed: not_installed(&obs),
         nodes: obs.nodes.clone().unwrap_or_default(),
         namespaces: obs
             .namespaces
