@@ -93,7 +93,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
     let dir = ctx.stacks_dir()?;
     let active = dir.active_name();
     let mut rows = Vec::new();
-    let mut first_error = None;
+    let mut errors: Vec<Error> = vec![];
     for file in dir.stack_files()? {
         let name = file
             .file_stem()
@@ -130,7 +130,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             },
             Err(e) => {
                 let message = e.message.clone();
-                first_error.get_or_insert(e);
+                errors.push(e);
                 StackRow {
                     name,
                     file: file.display().to_string(),
@@ -199,10 +199,35 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             },
         )?;
     }
-    match first_error {
+    match invalid_files(errors) {
         Some(e) => Err(e),
         None => Ok(Exit::Ok),
     }
+}
+
+/// One error for every invalid stack file, each named with its own message (file and line):
+/// the first alone would hide the others until it is fixed.
+fn invalid_files(mut errors: Vec<Error>) -> Option<Error> {
+    if errors.len() <= 1 {
+        return errors.pop();
+    }
+    let exit = errors[0].exit;
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    let mut hints: Vec<&str> = vec![];
+    for e in &errors {
+        if !hints.contains(&e.hint.as_str()) {
+            hints.push(&e.hint);
+        }
+    }
+    Some(Error::new(
+        exit,
+        format!(
+            "{} stack files are invalid: {}",
+            errors.len(),
+            messages.join("; ")
+        ),
+        hints.join("; "),
+    ))
 }
 
 pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {

@@ -673,6 +673,47 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
     out.stderr_has("broken.yaml:3:1: unknown key `foo`");
 }
 
+/// Several invalid stack files: each is named in the error, with its own line, not only the
+/// first; and the hints point at what a krew user has (`discover --emit-topology`), never at
+/// the repository's examples/.
+#[test]
+fn stack_list_reports_every_invalid_file() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.write_stack("broken", "name: broken\ntarget_kind: prod\nfoo: 1\n");
+    bed.write_stack("empty", "");
+    bed.write_stack("nokind", "name: nokind\n");
+    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("kubectl-nestor: error: 3 stack files are invalid: "),
+        "{err}"
+    );
+    for each in [
+        "broken.yaml:3:1: unknown key `foo`",
+        "empty.yaml: the topology file is empty",
+        "nokind.yaml",
+    ] {
+        assert!(lines[0].contains(each), "{each} not in {err}");
+    }
+    assert!(lines[1].starts_with("hint: "), "{err}");
+    assert!(lines[1].contains("--emit-topology"), "{err}");
+    assert!(!err.contains("examples/"), "{err}");
+    // Every stack is still listed, the invalid ones as such.
+    let text = stdout_of(&out);
+    for name in ["broken", "empty", "nokind"] {
+        assert!(
+            text.lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == [name, "invalid", "-"]),
+            "{name}: {text}"
+        );
+    }
+    assert!(text.contains("dirqual  prod"), "{text}");
+}
+
 #[test]
 fn stack_env_prints_a_shell_safe_export() {
     let bed = Bed::new();
