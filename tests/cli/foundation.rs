@@ -157,11 +157,30 @@ fn kubeconfig_list_is_refused_for_prod() {
         .run();
     let out = bed.stable(out);
     out.code(3).no_stdout().stderr_has_hint().stderr_eq(
-        "kubectl-nestor: error: KUBECONFIG lists 2 files (/t/a.config:/t/b.config), and rule env takes the exported KUBECONFIG: merged files would make the target of prod stack dirqual ambiguous\n\
+        "kubectl-nestor: error: KUBECONFIG lists 2 files (/t/a.config:/t/b.config): merged files would make the target of prod stack dirqual ambiguous (rule env)\n\
          hint: one file per target: `eval \"$(kubectl nestor stack env dirqual)\"`, or `kubectl nestor --kubeconfig FILE ...`\n",
     );
     assert!(bed.calls("kubectl").is_empty());
     assert_eq!(bed.tree(), before);
+}
+
+/// `--kubeconfig a:b` is refused in one plain sentence (it was "and rule flag takes the
+/// --kubeconfig flag"), naming the rule at the end as every refusal does.
+#[test]
+fn a_kubeconfig_flag_list_is_refused_in_one_plain_sentence() {
+    let bed = Bed::new();
+    let out = bed
+        .cmd()
+        .args(["--kubeconfig", "/k/a.config:/k/b.config", "discover"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        stderr_of(&out),
+        "kubectl-nestor: error: --kubeconfig lists 2 files (/k/a.config:/k/b.config), but takes one: merged files would make the target ambiguous (rule flag)\n\
+         hint: one file per target: `kubectl nestor --kubeconfig FILE ...`\n"
+    );
+    assert!(bed.calls("kubectl").is_empty());
 }
 
 #[test]
