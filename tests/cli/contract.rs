@@ -257,6 +257,27 @@ fn the_operator_saying_no_names_the_rule() {
         screen.contains("(rule topology: the topology's kubeconfig:) chose it"),
         "{screen}"
     );
+    // The prompt said the endpoint matches the topology: the hint does not claim that the
+    // topology's kubeconfig: and endpoint: disagree.
+    assert!(!screen.contains("disagree"), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "hint: {ENDPOINT} is the endpoint stack dirqual's topology declares: if it is not that stack's cluster, the topology itself is wrong"
+        )),
+        "{screen}"
+    );
+    // When it did not match (an exported KUBECONFIG chose another cluster), the hint says
+    // what chose it and how to undo that.
+    let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
+    let out = bed.pty(&["preview", "--no-color"], "n\n", &[("KUBECONFIG", &wrong)]);
+    let screen = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{screen}");
+    assert!(
+        screen.contains(
+            "hint: if it is not the stack's cluster: an exported KUBECONFIG wins over the topology"
+        ),
+        "{screen}"
+    );
 }
 
 /// The prompt says whether the endpoint matches the topology; a mismatch is a warning that
