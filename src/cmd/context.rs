@@ -86,9 +86,15 @@ impl Invocation {
         self.global.output
     }
 
-    /// Prompts are allowed: neither `--no-input` nor `NESTOR_NO_INPUT`, and stdin is a terminal.
+    /// Prompts are allowed: neither `--no-input` nor `NESTOR_NO_INPUT`, and stdin AND stderr
+    /// are terminals (SPEC §5, §16): the question goes to stderr, so with stderr piped or
+    /// captured (`watch kubectl nestor preview`, `2>log`) nobody would see it, and a hidden
+    /// `[y/N]` would wait forever.
     pub fn interactive(&self) -> bool {
-        !self.global.no_input && !self.env.no_input && std::io::stdin().is_terminal()
+        !self.global.no_input
+            && !self.env.no_input
+            && std::io::stdin().is_terminal()
+            && std::io::stderr().is_terminal()
     }
 
     /// Colour only on a terminal, never with `--no-color` or `NO_COLOR`.
