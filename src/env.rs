@@ -13,6 +13,9 @@ pub struct Environment {
     /// `KUBECONFIG` as exported (an empty value counts as unset, as kubectl does).
     pub kubeconfig: Option<OsString>,
     pub stacks_dir: Option<PathBuf>,
+    /// `NESTOR_STACK`: the default of `--stack` in this shell (as kubie keeps one context per
+    /// shell), where `stacks/current.yaml` is one per repository.
+    pub stack: Option<String>,
     pub no_color: bool,
     /// `NESTOR_NO_INPUT` set (to anything but `0` or `false`): the same as `--no-input`.
     pub no_input: bool,
@@ -76,6 +79,7 @@ impl Environment {
             home: non_empty("HOME").map(PathBuf::from),
             kubeconfig: non_empty("KUBECONFIG"),
             stacks_dir: non_empty("NESTOR_STACKS_DIR").map(PathBuf::from),
+            stack: non_empty("NESTOR_STACK").map(|v| v.to_string_lossy().into_owned()),
             no_color: non_empty("NO_COLOR").is_some(),
             no_input: non_empty("NESTOR_NO_INPUT").is_some_and(|v| no_input_value(&v)),
             kubectl: non_empty("NESTOR_KUBECTL").map(PathBuf::from),

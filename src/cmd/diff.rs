@@ -69,7 +69,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let live = a == "-" || b == "-";
     // A live read needs the stack; two files use it when there is one (its catalog and
     // layers judge both sides), else every catalog layer.
-    let stack = if live || ctx.global.stack.is_some() {
+    let stack = if live || ctx.stack_choice().is_some() {
         Some(ctx.topology(None)?)
     } else {
         ctx.topology(None).ok()

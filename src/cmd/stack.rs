@@ -1,4 +1,5 @@
-//! `stack list`, `stack show`, `stack env`: the stacks as the files declare them.
+//! `stack list`, `stack show`, `stack env`: the stacks as the files declare them (`stack
+//! current` is cmd/current.rs, `stack select` cmd/select.rs).
 
 use clap::Subcommand;
 
@@ -15,6 +16,9 @@ pub const EXAMPLES: &str = "\
 Examples:
   # The stacks, the active one marked with *
   kubectl nestor stack list
+
+  # The stack commands use here, and why (--stack, NESTOR_STACK or stacks/current.yaml)
+  kubectl nestor stack current
 
   # Make dirqual the active stack
   kubectl nestor stack select dirqual";
@@ -56,16 +60,19 @@ pub enum StackCommand {
     /// The stacks with their kind and declared kubeconfig; `*` marks the active one.
     #[command(after_help = LIST_EXAMPLES)]
     List,
+    /// The stack a command run here would use, and why: --stack, NESTOR_STACK, or stacks/current.yaml.
+    #[command(after_help = crate::cmd::current::EXAMPLES)]
+    Current,
     /// One parsed topology (default: the active stack).
     #[command(after_help = SHOW_EXAMPLES)]
     Show {
-        /// Stack name (default: --stack, else the active stack).
+        /// Stack name (default: --stack, else NESTOR_STACK, else the active stack).
         name: Option<String>,
     },
     /// Print `export KUBECONFIG='...'` for the stack, for `eval "$(kubectl nestor stack env)"`.
     #[command(after_help = ENV_EXAMPLES)]
     Env {
-        /// Stack name (default: --stack, else the active stack).
+        /// Stack name (default: --stack, else NESTOR_STACK, else the active stack).
         name: Option<String>,
     },
     /// Make NAME the active stack (stacks/current.yaml); for prod, offer to declare and fetch its kubeconfig.
@@ -83,6 +90,7 @@ pub enum StackCommand {
 pub fn run(ctx: &Invocation, command: &StackCommand) -> Result<Exit> {
     match command {
         StackCommand::List => list(ctx),
+        StackCommand::Current => crate::cmd::current::run(ctx),
         StackCommand::Show { name } => show(ctx, name.as_deref()),
         StackCommand::Env { name } => env(ctx, name.as_deref()),
         StackCommand::Select { name } => crate::cmd::select::run(ctx, name),

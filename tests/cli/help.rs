@@ -117,6 +117,7 @@ fn every_command_has_examples_in_kubectl_style() {
                     line.starts_with("kubectl nestor ")
                         || line.starts_with("kubectl-nestor ")
                         || line.starts_with("eval \"$(kubectl nestor ")
+                        || line.starts_with("NESTOR_STACK=staging kubectl nestor ")
                         || line.starts_with("source <(kubectl-nestor "),
                     "{path:?}: {line}"
                 );

@@ -11,6 +11,7 @@ mod catalog;
 mod completion;
 mod confirmed_by;
 mod contract;
+mod current;
 mod fetch;
 mod foundation;
 mod harness_checks;

@@ -200,3 +200,36 @@ fn discover_lists_a_crd_not_installed_as_not_installed() {
     );
     assert_eq!(v["failedReads"], serde_json::json!([]));
 }
+
+/// The README's `NESTOR_STACK` lines, as written, as one shell session (an `export` lasts
+/// for the lines after it): this shell works on staging while the repository's active stack
+/// stays dirqual, then goes back to it.
+#[test]
+fn the_readme_nestor_stack_lines_run_as_written() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    bed.write_stack(
+        "staging",
+        &dirqual_topology(&bed.server.url()).replace("\nname: dirqual\n", "\nname: staging\n"),
+    );
+    let lines = readme_block("### One stack per shell: `NESTOR_STACK` and `stack current`");
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    let r = bed.sh(&lines.join("\n"));
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let out = &r.stdout;
+    let staging = out
+        .find("chosen by  NESTOR_STACK=staging in this shell; the active stack (stacks/current.yaml) is dirqual\n")
+        .unwrap_or_else(|| panic!("{out}"));
+    let back = out
+        .find("chosen by  stacks/current.yaml, the active stack of ")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(staging < back, "{out}");
+    // Between the two: staging's preview, its plan included.
+    let preview = &out[staging..back];
+    assert!(preview.contains("staging (prod)"), "{out}");
+    assert!(preview.contains("PLAN"), "{out}");
+    // The active stack never moved.
+    assert_eq!(
+        fs::read_link(bed.stacks.join("current.yaml")).expect("current.yaml"),
+        PathBuf::from("dirqual.yaml")
+    );
+}
