@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::cmd::context::{known_layers, Context, StackSource};
+use crate::cmd::context::{known_layers, Invocation, StackSource};
 use crate::error::{Exit, Result};
 use crate::output::render::{self, escape, Format, API_VERSION};
 use crate::stack::Topology;
@@ -34,7 +34,7 @@ struct StackCurrent {
     active: Option<String>,
 }
 
-pub fn run(ctx: &Context) -> Result<Exit> {
+pub fn run(ctx: &Invocation) -> Result<Exit> {
     let dir = ctx.stacks_dir()?;
     let (named, source) = match ctx.stack_choice() {
         Some((s, source)) => (Some(s), source),

@@ -77,17 +77,20 @@ fn the_readme_quickstart_reaches_a_preview_in_four_commands() {
     r.code(0);
     assert!(sh.dir.join("stacks").is_dir());
 
-    // 2. discover --emit-topology > stacks/lab.yaml: a stack file that loads.
+    // 2. discover --write: stacks/lab.yaml (named after lab.config), a stack file that loads.
     let r = sh.run(&lines[1]);
     r.code(0);
     assert_eq!(
         r.stderr,
         format!(
-            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n",
-            bed.home.join(".kube/lab.config").display()
+            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n\
+             kubectl-nestor: wrote {}/stacks/lab.yaml (stack lab): review its layers, then `kubectl nestor stack select lab`\n",
+            bed.home.join(".kube/lab.config").display(),
+            sh.dir.display()
         ),
-        "it says it works without a stack"
+        "it says it works without a stack, and what it wrote"
     );
+    assert_eq!(r.stdout, "", "the file is written, not printed");
     let topology = fs::read_to_string(sh.dir.join("stacks/lab.yaml")).expect("stacks/lab.yaml");
     golden("quickstart-lab.yaml", &sh.stable(&topology));
     assert!(topology.contains("\nname: lab\n"), "{topology}");
@@ -231,5 +234,139 @@ fn the_readme_nestor_stack_lines_run_as_written() {
     assert_eq!(
         fs::read_link(bed.stacks.join("current.yaml")).expect("current.yaml"),
         PathBuf::from("dirqual.yaml")
+    );
+}
+
+/// A second cluster onboards in one command while another stack is active: `discover
+/// --kubeconfig F --write` reads F's cluster alone (the active stack's endpoint policy is
+/// about dirqual, not this file), names the stack after the file and writes it; the stacks
+/// directory stays valid. Written twice, the second run refuses before reading anything.
+#[test]
+fn a_second_cluster_onboards_with_another_stack_active() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let staging = nestor_replay::Server::start(nestor_replay::Config::new(
+        nestor_replay::fixtures::degraded(),
+    ))
+    .expect("staging server");
+    let kc = bed.home.join(".kube/staging.config");
+    staging.write_kubeconfig(&kc).expect("kubeconfig");
+    let line = "kubectl nestor discover --kubeconfig ~/.kube/staging.config --write";
+    let r = bed.sh(line);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let file = bed.stacks.join("staging.yaml");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n\
+             kubectl-nestor: wrote {} (stack staging): review its layers, then `kubectl nestor stack select staging`\n",
+            kc.display(),
+            file.display()
+        )
+    );
+    let text = fs::read_to_string(&file).expect("stacks/staging.yaml");
+    assert!(text.contains("\nname: staging\n"), "{text}");
+    assert!(
+        text.contains(&format!("\nendpoint: {}\n", staging.url())),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nkubeconfig: ~/.kube/staging.config\n"),
+        "{text}"
+    );
+    // The stacks directory is still valid, and the new stack previews.
+    let r = bed.run(&["stack", "list"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("staging  prod"), "{}", r.stdout);
+    let r = bed.run(&["--stack", "staging", "--no-input", "preview", "-o", "json"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert_eq!(r.json()["target"]["endpoint"], staging.url());
+    // The active stack did not move, and the plain inventory works the same way.
+    assert_eq!(
+        fs::read_link(bed.stacks.join("current.yaml")).expect("link"),
+        PathBuf::from("dirqual.yaml")
+    );
+    let r = bed.run(&["--kubeconfig", kc.to_str().unwrap_or_default(), "discover"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    // Again: refused before anything is read, the file untouched.
+    let before = staging.audit().len();
+    let r = bed.sh(line);
+    r.assert_error(
+        1,
+        &format!(
+            "{} already exists: refusing to overwrite stack staging",
+            file.display()
+        ),
+    );
+    assert!(r.stderr.contains("--name NAME"), "{r:?}");
+    assert_eq!(staging.audit().len(), before, "nothing was read");
+    assert_eq!(fs::read_to_string(&file).expect("still there"), text);
+    assert!(read_only_violations(&staging).is_empty());
+}
+
+/// A failed read leaves nothing: no stack file, no temporary file (the redirect form,
+/// `> stacks/NAME.yaml`, left an empty file that broke `stack list`).
+#[test]
+fn write_after_a_failed_read_leaves_nothing() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let kc = bed.kubeconfig_for(
+        &bed.home.join(".kube/edge.config"),
+        &format!("https://127.0.0.1:{}", closed_port()),
+    );
+    let before: Vec<_> = fs::read_dir(&bed.stacks)
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    let r = bed.run(&[
+        "--kubeconfig",
+        kc.to_str().unwrap_or_default(),
+        "--request-timeout",
+        "3s",
+        "discover",
+        "--write",
+    ]);
+    assert_eq!(r.code, Some(4), "{r:?}");
+    let after: Vec<_> = fs::read_dir(&bed.stacks)
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(after, before, "{r:?}");
+    assert!(!bed.stacks.join("edge.yaml").exists());
+    let r = bed.run(&["stack", "list"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+}
+
+/// A kubeconfig with several contexts: a warning, and the topology records which one was
+/// current (nestor reads no other).
+#[test]
+fn a_kubeconfig_with_several_contexts_is_warned_about_and_recorded() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let kc = bed.home.join(".kube/multi.config");
+    let text = bed.server.kubeconfig().replace(
+        "contexts:\n",
+        "contexts:\n- name: other\n  context:\n    cluster: replay\n    user: replay\n",
+    );
+    fs::write(&kc, text).expect("write");
+    let r = bed.run(&[
+        "--kubeconfig",
+        kc.to_str().unwrap_or_default(),
+        "discover",
+        "--emit-topology",
+    ]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "kubectl-nestor: warning: {} holds 2 contexts: nestor reads its current-context replay only (the topology records it)\n",
+            kc.display()
+        )),
+        "{r:?}"
+    );
+    assert!(
+        r.stdout.contains(
+            "\n# The kubeconfig holds 2 contexts: this stack is its current-context, replay (nestor reads no other).\nname: multi\n"
+        ),
+        "{}",
+        r.stdout
     );
 }
