@@ -183,6 +183,43 @@ fn a_kubeconfig_flag_list_is_refused_in_one_plain_sentence() {
     assert!(bed.calls("kubectl").is_empty());
 }
 
+/// A broken file named by `--kubeconfig`: the hint may offer `kubeconfig fetch`, but says
+/// that fetch writes the stack's declared kubeconfig, not that file. The topology's own file
+/// keeps the plain hint.
+#[test]
+fn a_fetch_hint_for_a_named_kubeconfig_says_fetch_writes_the_declared_one() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    let missing = bed.tmp.path().join("absent.config");
+    let out = bed
+        .cmd()
+        .args([
+            "--no-input",
+            "--kubeconfig",
+            missing.to_str().unwrap_or_default(),
+            "target",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("kubeconfig fetch` writes the stack's declared kubeconfig:, not this --kubeconfig file)"),
+        "{err}"
+    );
+    // The declared file: fetch is the right advice, said plainly.
+    let out = bed
+        .cmd()
+        .args(["--no-input", "target"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(err.contains("kubectl nestor kubeconfig fetch"), "{err}");
+    assert!(!err.contains("not this"), "{err}");
+}
+
 #[test]
 fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
     let bed = Bed::new();
