@@ -13,9 +13,9 @@ fn two_stacks() -> Bed {
     bed
 }
 
-fn json(out: &std::process::Output) -> serde_json::Value {
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(out));
-    serde_json::from_slice(&out.stdout).expect("json")
+fn json(out: &Outcome) -> serde_json::Value {
+    out.code(0);
+    serde_json::from_str(&out.stdout).expect("json")
 }
 
 #[test]
@@ -26,12 +26,7 @@ fn nestor_stack_is_the_default_of_stack_and_the_flag_wins() {
         if let Some(v) = env {
             c.env("NESTOR_STACK", v);
         }
-        json(
-            &c.args(args)
-                .args(["stack", "show", "-o", "json"])
-                .output()
-                .expect("run"),
-        )["name"]
+        json(&c.args(args).args(["stack", "show", "-o", "json"]).run())["name"]
             .as_str()
             .unwrap_or_default()
             .to_string()
@@ -53,8 +48,7 @@ fn nestor_stack_is_the_default_of_stack_and_the_flag_wins() {
         .cmd()
         .env("NESTOR_STACK", "bench")
         .args(["stack", "env"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert!(
         stdout_of(&out).contains("bench/lima/.work/kubeconfig"),
@@ -67,7 +61,7 @@ fn nestor_stack_is_the_default_of_stack_and_the_flag_wins() {
 fn stack_current_says_which_stack_and_why() {
     let bed = two_stacks();
     let dir = bed.stacks.display().to_string();
-    let out = bed.cmd().args(["stack", "current"]).output().expect("run");
+    let out = bed.cmd().args(["stack", "current"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
     assert_eq!(
         stdout_of(&out),
@@ -79,8 +73,7 @@ fn stack_current_says_which_stack_and_why() {
         .cmd()
         .env("NESTOR_STACK", "bench")
         .args(["stack", "current"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(
         stdout_of(&out),
         format!(
@@ -91,8 +84,7 @@ fn stack_current_says_which_stack_and_why() {
         .cmd()
         .env("NESTOR_STACK", "bench")
         .args(["--stack", "dirqual", "stack", "current"])
-        .output()
-        .expect("run");
+        .run();
     assert!(
         stdout_of(&out).contains(
             "chosen by  --stack dirqual; the active stack (stacks/current.yaml) is dirqual\n"
@@ -115,12 +107,7 @@ fn stack_current_says_which_stack_and_why() {
         if let Some(v) = env {
             c.env("NESTOR_STACK", v);
         }
-        let v = json(
-            &c.args(args)
-                .args(["stack", "current", "-o", "json"])
-                .output()
-                .expect("run"),
-        );
+        let v = json(&c.args(args).args(["stack", "current", "-o", "json"]).run());
         assert_eq!(v["apiVersion"], "nestor/v1");
         assert_eq!(v["kind"], "StackCurrent");
         assert_eq!(v["name"], name, "{v}");
@@ -130,7 +117,7 @@ fn stack_current_says_which_stack_and_why() {
     }
     // No stack at all: the error says the three ways to name one.
     std::fs::remove_file(bed.stacks.join("current.yaml")).expect("rm");
-    let out = bed.cmd().args(["stack", "current"]).output().expect("run");
+    let out = bed.cmd().args(["stack", "current"]).run();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr_of(&out),
@@ -146,8 +133,7 @@ fn a_wrong_nestor_stack_says_it_came_from_the_environment() {
         .cmd()
         .env("NESTOR_STACK", "dirqal")
         .args(["stack", "current"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(
@@ -173,8 +159,7 @@ fn preview_all_ignores_nestor_stack_with_a_notice() {
         .cmd()
         .env("NESTOR_STACK", "bench")
         .args(["preview", "--all"])
-        .output()
-        .expect("run");
+        .run();
     let err = stderr_of(&out);
     assert!(
         err.contains("kubectl-nestor: NESTOR_STACK=bench is ignored by --all: every stack of the stacks directory is previewed"),

@@ -172,8 +172,7 @@ fn a_kubeconfig_flag_list_is_refused_in_one_plain_sentence() {
     let out = bed
         .cmd()
         .args(["--kubeconfig", "/k/a.config:/k/b.config", "discover"])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(
         stderr_of(&out),
@@ -200,8 +199,7 @@ fn a_fetch_hint_for_a_named_kubeconfig_says_fetch_writes_the_declared_one() {
             missing.to_str().unwrap_or_default(),
             "target",
         ])
-        .output()
-        .expect("run");
+        .run();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(
@@ -209,11 +207,7 @@ fn a_fetch_hint_for_a_named_kubeconfig_says_fetch_writes_the_declared_one() {
         "{err}"
     );
     // The declared file: fetch is the right advice, said plainly.
-    let out = bed
-        .cmd()
-        .args(["--no-input", "target"])
-        .output()
-        .expect("run");
+    let out = bed.cmd().args(["--no-input", "target"]).run();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(err.contains("kubectl nestor kubeconfig fetch"), "{err}");
@@ -739,7 +733,7 @@ fn stack_list_reports_every_invalid_file() {
     bed.write_stack("broken", "name: broken\ntarget_kind: prod\nfoo: 1\n");
     bed.write_stack("empty", "");
     bed.write_stack("nokind", "name: nokind\n");
-    let out = bed.cmd().args(["stack", "list"]).output().expect("run");
+    let out = bed.cmd().args(["stack", "list"]).run();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     let lines: Vec<&str> = err.lines().collect();

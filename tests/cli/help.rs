@@ -174,15 +174,13 @@ fn the_usage_line_names_the_program_as_it_was_run() {
 #[test]
 fn a_usage_error_is_two_lines_with_a_hint_and_exit_1() {
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"))
+        let out = Run::nestor()
             .arg0("kubectl-nestor")
             .args(args)
             .env_clear()
-            .output()
-            .expect("run");
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        String::from_utf8_lossy(&out.stderr).into_owned()
+            .run();
+        out.code(1).no_stdout();
+        out.stderr.clone()
     };
     assert_eq!(
         run(&["prevue"]),

@@ -111,7 +111,10 @@ fn the_readme_first_command_runs_as_written_in_a_fresh_copy() {
     c.env("CARGO_TARGET_DIR", scratch.join("target"))
         .env("CARGO_NET_OFFLINE", "true");
     let out = c.output().expect("sh");
-    let (stdout, stderr) = (stdout_of(&out), stderr_of(&out));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
     assert_eq!(out.status.code(), Some(0), "{first}\n{stderr}");
     assert!(
         stdout.contains("REAL (replayed from snapshot examples/demo/dirqual.snapshot.json"),
@@ -239,8 +242,8 @@ impl Scratch {
         let calls = fs::read_to_string(self.log()).unwrap_or_default();
         (
             out.status.code(),
-            stdout_of(&out),
-            stderr_of(&out),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
             calls.lines().map(String::from).collect(),
         )
     }

@@ -175,7 +175,9 @@ fn documents_match_docs_output_md() {
     bed.write_stack("dirqual", PROD_DECLARED);
     samples.push(json(bed.cmd().args(["target", "-o", "json"]).run()));
     samples.push(json(bed.cmd().args(["stack", "show", "-o", "json"]).run()));
-    samples.push(json(bed.cmd().args(["stack", "current", "-o", "json"]).run()));
+    samples.push(json(
+        bed.cmd().args(["stack", "current", "-o", "json"]).run(),
+    ));
     // The active stack gone, a stack named by NESTOR_STACK: `active` is null.
     let current = bed.stacks.join("current.yaml");
     let link = fs::read_link(&current).expect("current.yaml");

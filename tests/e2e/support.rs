@@ -456,20 +456,12 @@ pub fn readme_block(heading: &str) -> Vec<String> {
 }
 
 impl E2e {
-    /// One line through `sh -c` from the repo root, with the environment of [`E2e::command`]:
-    /// a README line as a reader's shell runs it (`kubectl nestor` found on PATH).
-    pub fn sh(&self, line: &str) -> Run {
-        let like = self.command(&[]);
-        let mut c = Command::new("/bin/sh");
-        c.args(["-c", line])
-            .current_dir(&self.repo)
-            .stdin(Stdio::null());
-        for (k, v) in like.get_envs() {
-            match v {
-                Some(v) => c.env(k, v),
-                None => c.env_remove(k),
-            };
-        }
-        run(c)
+    /// One line (or a whole script) through `sh -c` from the repo root, with the environment
+    /// of [`E2e::command`]: README lines as a reader's shell runs them (`kubectl nestor`
+    /// found on PATH).
+    pub fn sh(&self, line: &str) -> Outcome {
+        let mut c = self.program("/bin/sh");
+        c.args(["-c", line]);
+        run(&c)
     }
 }
