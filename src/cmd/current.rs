@@ -3,10 +3,9 @@
 //! active stack per repository and one `NESTOR_STACK` per shell, two terminals can target
 //! two stacks: this is the question "which one am I on?" answered without reading a cluster.
 
-use serde::Serialize;
-
 use crate::cmd::context::{known_layers, Invocation, StackSource};
 use crate::error::{Exit, Result};
+use crate::output::documents::stack::StackCurrent;
 use crate::output::render::{self, escape, Format, API_VERSION};
 use crate::stack::Topology;
 
@@ -17,22 +16,6 @@ Examples:
 
   # One stack per shell (export NESTOR_STACK=staging), whatever the active stack is
   NESTOR_STACK=staging kubectl nestor stack current -o json";
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct StackCurrent {
-    api_version: &'static str,
-    kind: &'static str,
-    /// The stack's name.
-    name: String,
-    file: String,
-    target_kind: &'static str,
-    /// What chose it: `flag` (--stack), `env` (NESTOR_STACK), `active` (stacks/current.yaml).
-    source: &'static str,
-    stacks_dir: String,
-    /// The stack `stacks/current.yaml` points at (null when none), whichever chose this one.
-    active: Option<String>,
-}
 
 pub fn run(ctx: &Invocation) -> Result<Exit> {
     let dir = ctx.stacks_dir()?;
