@@ -9,7 +9,8 @@
 #   `cargo build --release --locked`, and for the other krew platforms (linux/darwin x
 #   amd64/arm64) only when `rustup target list --installed` has a Rust target for them
 #   (nothing is downloaded; a cross build also needs a linker) and says which it skipped;
-# - packs each with scripts/package.sh (binaries, LICENSE*, README.md; dist/*.sha256);
+# - writes the man pages (scripts/manpage.sh, dist/man) and packs each platform with
+#   scripts/package.sh (binaries, LICENSE*, README.md, man/*.1; dist/*.sha256);
 # - renders .krew.yaml (the krew-release-bot template) into krew-manifest.yaml with
 #   scripts/krew-manifest.sh: the platforms built here only, every sha256 quoted.
 #
@@ -60,6 +61,9 @@ fi
 
 mkdir -p dist
 rm -f dist/kubectl-nestor_*.tar.gz dist/kubectl-nestor_*.tar.gz.sha256
+# The man pages every archive carries (the same for every platform: made once, here).
+rm -rf dist/man
+bash scripts/manpage.sh dist/man >/dev/null
 build=(cargo build --release --locked -p kubectl-nestor --bins)
 say "$version: host $host ($host_platform)"
 "${build[@]}"

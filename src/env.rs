@@ -13,6 +13,9 @@ pub struct Environment {
     /// `KUBECONFIG` as exported (an empty value counts as unset, as kubectl does).
     pub kubeconfig: Option<OsString>,
     pub stacks_dir: Option<PathBuf>,
+    /// `NESTOR_STACK`: the default of `--stack` in this shell (as kubie keeps one context per
+    /// shell), where `stacks/current.yaml` is one per repository.
+    pub stack: Option<String>,
     pub no_color: bool,
     /// `COLUMNS`, a positive number: the text's width when stdout is not a terminal.
     pub columns: Option<usize>,
@@ -78,6 +81,7 @@ impl Environment {
             home: non_empty("HOME").map(PathBuf::from),
             kubeconfig: non_empty("KUBECONFIG"),
             stacks_dir: non_empty("NESTOR_STACKS_DIR").map(PathBuf::from),
+            stack: non_empty("NESTOR_STACK").map(|v| v.to_string_lossy().into_owned()),
             no_color: non_empty("NO_COLOR").is_some(),
             columns: non_empty("COLUMNS")
                 .and_then(|c| c.to_string_lossy().trim().parse::<usize>().ok())

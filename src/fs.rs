@@ -113,6 +113,64 @@ fn fill_and_rename(
     Ok(())
 }
 
+/// Create `path` with `bytes`, atomically, never over an existing file (or symlink): the
+/// bytes go to a private temporary file beside it, which is then linked into place only if
+/// nothing is there (`persist_noclobber`), so a concurrent or earlier file is never replaced
+/// and a failure leaves nothing behind. The new file is 0600.
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    let exists = || {
+        Error::input(
+            format!(
+                "{} already exists: refusing to overwrite it",
+                path.display()
+            ),
+            "choose another name with `--name NAME`, or move the existing file away first",
+        )
+    };
+    if fs::symlink_metadata(path).is_ok() {
+        return Err(exists());
+    }
+    let fail = |what: &str, e: std::io::Error| {
+        Error::input(
+            format!("cannot {what} {}: {e}", path.display()),
+            format!(
+                "check that the directory of {} exists and is writable; nothing was written",
+                path.display()
+            ),
+        )
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".nestor-")
+        .tempfile_in(&dir)
+        .map_err(|e| fail("write", e))?;
+    let slot = crate::signals::track_temp(tmp.path());
+    let written = tmp
+        .as_file()
+        .set_permissions(fs::Permissions::from_mode(0o600))
+        .and_then(|_| tmp.write_all(bytes))
+        .and_then(|_| tmp.as_file().sync_all())
+        .map_err(|e| fail("write", e))
+        .and_then(|_| {
+            tmp.persist_noclobber(path).map(|_| ()).map_err(|e| {
+                if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                    exists()
+                } else {
+                    fail("create", e.error)
+                }
+            })
+        });
+    crate::signals::untrack_temp(slot);
+    written?;
+    if let Ok(d) = fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 /// The final target of `path` if it is a symlink (a chain is followed), else `path`: a
 /// write replaces the file the link points at and the link stays a link.
 pub fn final_target(path: &Path) -> Result<PathBuf> {
@@ -263,6 +321,42 @@ pub fn replace_symlink(link: &Path, points_to: &str) -> Result<()> {
 #[allow(clippy::unwrap_used)] // a panic is the failure report in tests
 mod tests {
     use super::*;
+
+    #[test]
+    fn write_new_creates_a_private_file_and_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("staging.yaml");
+        write_new(&path, b"name: staging\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"name: staging\n");
+        assert_eq!(
+            fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let e = write_new(&path, b"other").unwrap_err();
+        assert_eq!(
+            e.message,
+            format!(
+                "{} already exists: refusing to overwrite it",
+                path.display()
+            )
+        );
+        assert!(e.hint.contains("--name"), "{}", e.hint);
+        assert_eq!(fs::read(&path).unwrap(), b"name: staging\n");
+        // A dangling symlink counts as there: nothing is written through it.
+        let link = dir.path().join("link.yaml");
+        std::os::unix::fs::symlink(dir.path().join("nowhere.yaml"), &link).unwrap();
+        assert!(write_new(&link, b"x").is_err());
+        assert!(!dir.path().join("nowhere.yaml").exists());
+        // No temporary file left beside them.
+        let names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        // A missing directory: an error, nothing created.
+        let e = write_new(&dir.path().join("no/such/dir.yaml"), b"x").unwrap_err();
+        assert!(e.message.starts_with("cannot write "), "{}", e.message);
+    }
     use std::os::unix::fs::symlink;
     use std::time::Duration;
 

@@ -3,7 +3,8 @@
 //! kubectl, limactl or ssh while it runs: a process group, or the process itself for ssh,
 //! which stays in the terminal's group), then remove the temporary file of a write in
 //! progress (a snapshot, a kubeconfig, a topology edit: the target is only ever replaced by
-//! an atomic rename, so an interrupted write must not leave its temp file either), then take
+//! an atomic rename, so an interrupted write must not leave its temp file either) and the
+//! proxy's private socket directory with what it holds, then take
 //! their default action, so nestor still dies of the signal. A handler may only touch
 //! atomics and make async-signal-safe system calls: the registries are fixed arrays of
 //! atomics, the temp paths leaked C strings.
@@ -17,8 +18,11 @@ use std::sync::Once;
 /// process (0 = free slot). Wide enough for the processes read path's one kubectl per read
 /// and the host reads' ssh running at once.
 static CHILDREN: [AtomicI32; 128] = [const { AtomicI32::new(0) }; 128];
-/// Temporary files being written (null = free slot).
-static TEMPS: [AtomicPtr<libc::c_char>; 4] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
+/// Temporary files being written, and the files of a private directory (null = free slot).
+/// Wide enough for the fleet's proxies, one per stack, at most 16 at once.
+static TEMPS: [AtomicPtr<libc::c_char>; 64] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 64];
+/// Private directories, removed once their files are (null = free slot).
+static DIRS: [AtomicPtr<libc::c_char>; 32] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 32];
 static INSTALL: Once = Once::new();
 /// Spawns in progress (between spawn and tracking), and a signal that arrived meanwhile on
 /// any thread: it waits until the child is tracked (the last `Held` re-raises it).
@@ -119,11 +123,15 @@ impl Drop for Tracked {
 /// Remove the file at `path` if a signal ends nestor before [`untrack_temp`]. The path's C
 /// string is leaked on purpose: a handler may still be reading it on another thread.
 pub fn track_temp(path: &Path) -> Option<usize> {
+    track_in(&TEMPS, path)
+}
+
+fn track_in(registry: &[AtomicPtr<libc::c_char>], path: &Path) -> Option<usize> {
     INSTALL.call_once(install);
     use std::os::unix::ffi::OsStrExt;
     let c = CString::new(path.as_os_str().as_bytes()).ok()?;
     let ptr = c.into_raw();
-    for (i, slot) in TEMPS.iter().enumerate() {
+    for (i, slot) in registry.iter().enumerate() {
         if slot
             .compare_exchange(
                 std::ptr::null_mut(),
@@ -143,6 +151,36 @@ pub fn track_temp(path: &Path) -> Option<usize> {
 pub(crate) fn untrack_temp(slot: Option<usize>) {
     if let Some(s) = slot.and_then(|i| TEMPS.get(i)) {
         s.store(std::ptr::null_mut(), Ordering::SeqCst);
+    }
+}
+
+/// A private directory (the read path's proxy socket directory) that a signal must not leave
+/// behind: while this lives, a signal removes `files` (what nestor or its child puts in it),
+/// then the directory itself. Dropping it forgets them (the owner removes the directory on
+/// its normal way out).
+#[derive(Debug)]
+pub struct TrackedDir {
+    files: Vec<Option<usize>>,
+    dir: Option<usize>,
+}
+
+impl TrackedDir {
+    pub fn new(dir: &Path, files: &[&Path]) -> TrackedDir {
+        TrackedDir {
+            files: files.iter().map(|f| track_in(&TEMPS, f)).collect(),
+            dir: track_in(&DIRS, dir),
+        }
+    }
+}
+
+impl Drop for TrackedDir {
+    fn drop(&mut self) {
+        for slot in &self.files {
+            untrack_temp(*slot);
+        }
+        if let Some(s) = self.dir.and_then(|i| DIRS.get(i)) {
+            s.store(std::ptr::null_mut(), Ordering::SeqCst);
+        }
     }
 }
 
@@ -175,6 +213,16 @@ extern "C" fn on_signal(signal: libc::c_int) {
             // SAFETY: unlink(2) is async-signal-safe; `path` is a leaked, never-freed C string.
             unsafe {
                 libc::unlink(path);
+            }
+        }
+    }
+    // The directories last: empty now, unless someone else put a file there.
+    for slot in &DIRS {
+        let path = slot.load(Ordering::SeqCst);
+        if !path.is_null() {
+            // SAFETY: rmdir(2) is async-signal-safe; `path` is a leaked, never-freed C string.
+            unsafe {
+                libc::rmdir(path);
             }
         }
     }

@@ -13,6 +13,7 @@ use crate::cmd;
 use crate::cmd::context::Global;
 
 pub mod run;
+mod usage;
 
 #[derive(Debug, Parser)]
 #[command(

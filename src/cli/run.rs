@@ -48,15 +48,21 @@ where
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            let code = match e.kind() {
-                ErrorKind::DisplayHelp
-                | ErrorKind::DisplayVersion
-                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Exit::Ok,
-                // clap would exit 2, which means "plan not empty" here: usage errors are 1.
-                _ => Exit::Error,
-            };
-            let _ = e.print();
-            return code;
+            if let ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand = e.kind()
+            {
+                let _ = e.print();
+                return Exit::Ok;
+            }
+            // clap would exit 2, which means "plan not empty" here: usage errors are 1, in
+            // the two-line form of every other error.
+            let e = crate::cli::usage::error(
+                &e.render().to_string(),
+                &command_path(&command, name, &args),
+            );
+            print_error(&e);
+            return e.exit;
         }
     };
     let verbose = cli.global.verbose > 0;
@@ -67,9 +73,7 @@ where
         Err(e) => {
             // A script reading `-o json` gets the error as a document too (SPEC §16).
             crate::output::error_doc::print(format, &e);
-            // An error may quote a file, a host or kubectl: redacted and terminal-safe.
-            let text = crate::term::terminal_safe(&crate::redact::text(&e.to_string()));
-            let _ = writeln!(std::io::stderr(), "{text}");
+            print_error(&e);
             e.exit
         }
     };
@@ -77,6 +81,28 @@ where
         report_usage(at_start);
     }
     code
+}
+
+/// The command the user was typing, as far as the words name subcommands (`kubectl nestor
+/// stack select`): whose `--help` a usage error points at when clap printed no usage line.
+fn command_path(root: &clap::Command, bin: &str, args: &[OsString]) -> String {
+    let mut path = bin.to_string();
+    let mut at = root;
+    for word in args.iter().skip(1).filter_map(|a| a.to_str()) {
+        if let Some(sub) = at.find_subcommand(word) {
+            path.push(' ');
+            path.push_str(sub.get_name());
+            at = sub;
+        }
+    }
+    path
+}
+
+/// An error on stderr, two lines. It may quote a file, a host, kubectl or the command line:
+/// redacted and terminal-safe.
+fn print_error(e: &crate::error::Error) {
+    let text = crate::term::terminal_safe(&crate::redact::text(&e.to_string()));
+    let _ = writeln!(std::io::stderr(), "{text}");
 }
 
 /// `-v`: what nestor itself used since `run` began (its children apart, and the kubectl

@@ -128,7 +128,7 @@ fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
 /// The catalog of `--stack` (or the active stack); the built-in one, with a notice, when no
 /// stack is named and none can be found.
 fn load(ctx: &Invocation) -> Result<(Catalog, Source)> {
-    let explicit = ctx.global.stack.is_some()
+    let explicit = ctx.stack_choice().is_some()
         || ctx.global.stacks_dir.is_some()
         || ctx.env.stacks_dir.is_some();
     match ctx.topology(None) {

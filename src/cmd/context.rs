@@ -19,7 +19,7 @@ use crate::stack::{self, StacksDir, Topology};
 /// The global flags, valid before or after the subcommand.
 #[derive(Debug, Clone, Args)]
 pub struct Global {
-    /// Stack for this command: a name in the stacks directory or a path to a topology file (default: the active stack, stacks/current.yaml).
+    /// Stack for this command: a name in the stacks directory or a path to a topology file (default: $NESTOR_STACK, else the active stack, stacks/current.yaml).
     #[arg(long, global = true, value_name = "NAME|PATH")]
     pub stack: Option<String>,
 
@@ -62,6 +62,37 @@ pub fn parse_wait_timeout(s: &str) -> Result<Duration, String> {
     crate::duration::parse_flag(s, Duration::from_secs(86_400))
 }
 
+/// Where the stack of a command came from (`stack current` says it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StackSource {
+    /// `--stack NAME|PATH`.
+    Flag,
+    /// `NESTOR_STACK` in the environment.
+    Env,
+    /// `stacks/current.yaml`, the repository's active stack.
+    Active,
+}
+
+impl StackSource {
+    /// The name in documents: `flag`, `env`, `active`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StackSource::Flag => "flag",
+            StackSource::Env => "env",
+            StackSource::Active => "active",
+        }
+    }
+
+    /// How a stacks directory found from a stack path was found.
+    fn dir_found_by(self) -> &'static str {
+        match self {
+            StackSource::Flag => "the directory of --stack",
+            StackSource::Env => "the directory of NESTOR_STACK",
+            StackSource::Active => "the directory of the active stack",
+        }
+    }
+}
+
 /// One run of nestor: its flags, the captured environment and the process runner. Named
 /// apart from a kubeconfig's contexts, which the same functions handle.
 pub struct Invocation {
@@ -86,9 +117,15 @@ impl Invocation {
         self.global.output
     }
 
-    /// Prompts are allowed: neither `--no-input` nor `NESTOR_NO_INPUT`, and stdin is a terminal.
+    /// Prompts are allowed: neither `--no-input` nor `NESTOR_NO_INPUT`, and stdin AND stderr
+    /// are terminals (SPEC §5, §16): the question goes to stderr, so with stderr piped or
+    /// captured (`watch kubectl nestor preview`, `2>log`) nobody would see it, and a hidden
+    /// `[y/N]` would wait forever.
     pub fn interactive(&self) -> bool {
-        !self.global.no_input && !self.env.no_input && std::io::stdin().is_terminal()
+        !self.global.no_input
+            && !self.env.no_input
+            && std::io::stdin().is_terminal()
+            && std::io::stderr().is_terminal()
     }
 
     /// Colour on stdout: never with `--no-color` or `NO_COLOR`; else as `anstream` decides
@@ -136,21 +173,30 @@ impl Invocation {
         crate::output::layout::Layout::new(self.width(), explain || self.global.verbose > 0)
     }
 
-    /// The stacks directory. A `--stack PATH` without `--stacks-dir`/`NESTOR_STACKS_DIR`
-    /// uses the file's own directory, so its relative paths resolve next to it.
+    /// The stack this command names, and how: `--stack`, else `NESTOR_STACK` (its default in
+    /// this shell); `None`: the active stack (`stacks/current.yaml`) applies.
+    pub fn stack_choice(&self) -> Option<(&str, StackSource)> {
+        match (&self.global.stack, &self.env.stack) {
+            (Some(flag), _) => Some((flag, StackSource::Flag)),
+            (None, Some(env)) => Some((env, StackSource::Env)),
+            (None, None) => None,
+        }
+    }
+
+    /// The stacks directory. A `--stack PATH` (or `NESTOR_STACK=PATH`) without
+    /// `--stacks-dir`/`NESTOR_STACKS_DIR` uses the file's own directory, so its relative
+    /// paths resolve next to it.
     pub fn stacks_dir(&self) -> Result<StacksDir> {
         if self.global.stacks_dir.is_none() && self.env.stacks_dir.is_none() {
-            if let Some(arg) = self
-                .global
-                .stack
-                .as_deref()
-                .filter(|s| stack::looks_like_path(s))
+            if let Some((arg, source)) = self
+                .stack_choice()
+                .filter(|(s, _)| stack::looks_like_path(s))
             {
                 let file = self.env.absolute(Path::new(arg));
                 if let Some(parent) = file.parent().filter(|p| p.is_dir()) {
                     return Ok(StacksDir {
                         path: parent.to_path_buf(),
-                        found_by: "the directory of --stack",
+                        found_by: source.dir_found_by(),
                     });
                 }
             }
@@ -158,18 +204,44 @@ impl Invocation {
         StacksDir::locate(self.global.stacks_dir.as_deref(), &self.env)
     }
 
-    /// The stack named on the command line (`name`), else `--stack`, else the active one.
+    /// The stack named on the command line (`name`), else `--stack`, else `NESTOR_STACK`,
+    /// else the active one.
     pub fn topology(&self, name: Option<&str>) -> Result<Topology> {
         let dir = self.stacks_dir()?;
-        let chosen = name.or(self.global.stack.as_deref());
-        let file = stack::select_file(chosen, &dir, &self.env)?;
+        let file = match name {
+            Some(n) => stack::select_file(Some(n), &dir, &self.env)?,
+            None => self.select_file(self.stack_choice().map(|(s, _)| s), &dir)?,
+        };
         Topology::load(&file, &dir.path, &known_layers)
+    }
+
+    /// [`stack::select_file`] for the stack this command names (`chosen`, from
+    /// [`Invocation::stack_choice`]): a name that came from `NESTOR_STACK` says so, since the
+    /// operator did not type it here.
+    pub fn select_file(&self, chosen: Option<&str>, dir: &StacksDir) -> Result<PathBuf> {
+        let from_env = self.global.stack.is_none() && chosen.is_some();
+        stack::select_file(chosen, dir, &self.env).map_err(|e| {
+            if from_env {
+                let message = format!(
+                    "{} (NESTOR_STACK={})",
+                    e.message,
+                    chosen.unwrap_or_default()
+                );
+                let hint = format!(
+                    "{}; or `unset NESTOR_STACK` to use the active stack",
+                    e.hint
+                );
+                crate::error::Error::new(e.exit, message, hint)
+            } else {
+                e
+            }
+        })
     }
 
     /// Like [`Invocation::topology`], but `None` when no stack is named and none can be found
     /// while an explicit kubeconfig is given: commands that work on a bare kubeconfig.
     pub fn optional_topology(&self) -> Result<Option<Topology>> {
-        let explicit_stack = self.global.stack.is_some()
+        let explicit_stack = self.stack_choice().is_some()
             || self.global.stacks_dir.is_some()
             || self.env.stacks_dir.is_some();
         let explicit_kubeconfig = self.global.kubeconfig.is_some() || self.env.kubeconfig.is_some();

@@ -25,11 +25,14 @@ Examples:
   # Two saved observations (discover --save or preview --save)
   kubectl nestor diff before.json after.json -o json
 
+  # In a script: exit 2 when something changed since yesterday, 0 when nothing did
+  kubectl nestor diff yesterday.snapshot.json - --detailed-exitcode
+
   # Observations of two different endpoints, compared anyway
   kubectl nestor diff old-cluster.json new-cluster.json --force";
 
 /// The long `--help` text.
-pub const LONG_ABOUT: &str = "What changed between two observations of the same cluster: nodes added or removed, Ready and kubelet version changes, layers whose state or evidence changed.\n\nA and B are snapshot files written by `discover --save FILE` or `preview --save FILE`, or `-` for a live read of the stack (under the usual target policy). Layers are judged by the stack's catalog and declared layers when a stack is found, else by every catalog layer. Observations of different endpoints are refused (exit 3) unless --force.";
+pub const LONG_ABOUT: &str = "What changed between two observations of the same cluster: nodes added or removed, Ready and kubelet version changes, layers whose state or evidence changed.\n\nA and B are snapshot files written by `discover --save FILE` or `preview --save FILE`, or `-` for a live read of the stack (under the usual target policy). Layers are judged by the stack's catalog and declared layers when a stack is found, else by every catalog layer. Observations of different endpoints are refused (exit 3) unless --force. Exit 0 whether or not something changed; with --detailed-exitcode, 2 when something did.";
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
@@ -45,6 +48,9 @@ pub struct Args {
     /// A live read does not read host-level layers over ssh (they stay unknown).
     #[arg(long)]
     pub no_ssh: bool,
+    /// Exit 2 when something changed, 0 when nothing did (without it: 0 either way).
+    #[arg(long)]
+    pub detailed_exitcode: bool,
 }
 
 struct Loaded {
@@ -63,7 +69,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let live = a == "-" || b == "-";
     // A live read needs the stack; two files use it when there is one (its catalog and
     // layers judge both sides), else every catalog layer.
-    let stack = if live || ctx.global.stack.is_some() {
+    let stack = if live || ctx.stack_choice().is_some() {
         Some(ctx.topology(None)?)
     } else {
         ctx.topology(None).ok()
@@ -145,7 +151,17 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         Format::Text => render::out(&text(&doc, Paint { on: ctx.color() }))?,
         f => render::document(f, &doc)?,
     }
-    Ok(Exit::Ok)
+    Ok(exit_code(doc.changed, args.detailed_exitcode))
+}
+
+/// 2 when something changed and the caller asked (`--detailed-exitcode`, as `preview`'s
+/// "something to do"), else 0.
+fn exit_code(changed: bool, detailed: bool) -> Exit {
+    if changed && detailed {
+        Exit::PlanNotEmpty
+    } else {
+        Exit::Ok
+    }
 }
 
 fn different_endpoints(a: &str, b: &str) -> Error {

@@ -27,6 +27,11 @@ pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Ex
             "drop --stack (or drop --all to preview one stack)",
         ));
     }
+    if let Some(env) = &ctx.env.stack {
+        render::notice(&format!(
+            "NESTOR_STACK={env} is ignored by --all: every stack of the stacks directory is previewed"
+        ));
+    }
     if ctx.global.kubeconfig.is_some() {
         return Err(Error::input(
             "--all reads each stack through its own kubeconfig: it takes no --kubeconfig",

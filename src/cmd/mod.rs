@@ -4,6 +4,7 @@ pub mod catalog;
 pub mod complete;
 pub mod completion;
 pub mod context;
+pub mod current;
 pub mod diff;
 pub mod discover;
 pub mod explain;

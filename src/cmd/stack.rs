@@ -1,4 +1,5 @@
-//! `stack list`, `stack show`, `stack env`: the stacks as the files declare them.
+//! `stack list`, `stack show`, `stack env`: the stacks as the files declare them (`stack
+//! current` is cmd/current.rs, `stack select` cmd/select.rs).
 
 use clap::Subcommand;
 
@@ -15,6 +16,9 @@ pub const EXAMPLES: &str = "\
 Examples:
   # The stacks, the active one marked with *
   kubectl nestor stack list
+
+  # The stack commands use here, and why (--stack, NESTOR_STACK or stacks/current.yaml)
+  kubectl nestor stack current
 
   # Make dirqual the active stack
   kubectl nestor stack select dirqual";
@@ -56,16 +60,19 @@ pub enum StackCommand {
     /// The stacks with their kind and declared kubeconfig; `*` marks the active one.
     #[command(after_help = LIST_EXAMPLES)]
     List,
+    /// The stack a command run here would use, and why: --stack, NESTOR_STACK, or stacks/current.yaml.
+    #[command(after_help = crate::cmd::current::EXAMPLES)]
+    Current,
     /// One parsed topology (default: the active stack).
     #[command(after_help = SHOW_EXAMPLES)]
     Show {
-        /// Stack name (default: --stack, else the active stack).
+        /// Stack name (default: --stack, else NESTOR_STACK, else the active stack).
         name: Option<String>,
     },
     /// Print `export KUBECONFIG='...'` for the stack, for `eval "$(kubectl nestor stack env)"`.
     #[command(after_help = ENV_EXAMPLES)]
     Env {
-        /// Stack name (default: --stack, else the active stack).
+        /// Stack name (default: --stack, else NESTOR_STACK, else the active stack).
         name: Option<String>,
     },
     /// Make NAME the active stack (stacks/current.yaml); for prod, offer to declare and fetch its kubeconfig.
@@ -83,6 +90,7 @@ pub enum StackCommand {
 pub fn run(ctx: &Invocation, command: &StackCommand) -> Result<Exit> {
     match command {
         StackCommand::List => list(ctx),
+        StackCommand::Current => crate::cmd::current::run(ctx),
         StackCommand::Show { name } => show(ctx, name.as_deref()),
         StackCommand::Env { name } => env(ctx, name.as_deref()),
         StackCommand::Select { name } => crate::cmd::select::run(ctx, name),
@@ -93,7 +101,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
     let dir = ctx.stacks_dir()?;
     let active = dir.active_name();
     let mut rows = Vec::new();
-    let mut first_error = None;
+    let mut errors: Vec<Error> = vec![];
     for file in dir.stack_files()? {
         let name = file
             .file_stem()
@@ -130,7 +138,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             },
             Err(e) => {
                 let message = e.message.clone();
-                first_error.get_or_insert(e);
+                errors.push(e);
                 StackRow {
                     name,
                     file: file.display().to_string(),
@@ -199,10 +207,35 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             },
         )?;
     }
-    match first_error {
+    match invalid_files(errors) {
         Some(e) => Err(e),
         None => Ok(Exit::Ok),
     }
+}
+
+/// One error for every invalid stack file, each named with its own message (file and line):
+/// the first alone would hide the others until it is fixed.
+fn invalid_files(mut errors: Vec<Error>) -> Option<Error> {
+    if errors.len() <= 1 {
+        return errors.pop();
+    }
+    let exit = errors[0].exit;
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    let mut hints: Vec<&str> = vec![];
+    for e in &errors {
+        if !hints.contains(&e.hint.as_str()) {
+            hints.push(&e.hint);
+        }
+    }
+    Some(Error::new(
+        exit,
+        format!(
+            "{} stack files are invalid: {}",
+            errors.len(),
+            messages.join("; ")
+        ),
+        hints.join("; "),
+    ))
 }
 
 pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {

@@ -3,7 +3,8 @@
 //! directory, GET/HEAD only, discovery and resource paths only, never secrets. kubectl keeps
 //! doing what only it should do (the kubeconfig, TLS, credentials and exec plugins); nestor
 //! sends plain GETs over the socket. Dropping an [`ApiProxy`] kills the child (its whole
-//! process group) and then removes the directory, on every path out of a read.
+//! process group) and then removes the directory, on every path out of a read; a signal that
+//! ends nestor does both too (`signals`).
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixStream;
@@ -22,6 +23,9 @@ pub const USER_AGENT: &str = concat!("kubectl-nestor/", env!("CARGO_PKG_VERSION"
 pub struct ApiProxy {
     service: Service,
     dir: tempfile::TempDir,
+    /// The directory and its files, removed by a signal that ends nestor (after `dir`: a
+    /// signal during the normal removal finds nothing more to do).
+    _on_signal: crate::signals::TrackedDir,
     socket: PathBuf,
     timeout: Duration,
     /// Its `--accept-paths`: exactly the paths of the batch it was started for.
@@ -50,6 +54,7 @@ impl ApiProxy {
         })?;
         let socket = dir.path().join("proxy.sock");
         let stderr = dir.path().join("proxy.stderr");
+        let on_signal = crate::signals::TrackedDir::new(dir.path(), &[&socket, &stderr]);
         let argv = kubectl.proxy_argv(&socket, accept);
         let started = Instant::now();
         let mut service =
@@ -96,6 +101,7 @@ impl ApiProxy {
         Ok(ApiProxy {
             service,
             dir,
+            _on_signal: on_signal,
             socket,
             timeout: runner.timeout,
             accept: accept.to_vec(),

@@ -122,7 +122,7 @@ impl<'r> Session<'r> {
         resolution: Chosen,
         confirmation: Confirmation,
     ) -> Result<Session<'r>> {
-        let kc = authority::precheck(&resolution.path)?;
+        let kc = authority::precheck_chosen(&resolution.path, resolution.rule)?;
         match (confirmation, stack) {
             (Confirmation::Endpoint, Some(stack)) => confirm::by_endpoint(
                 stack,

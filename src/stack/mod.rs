@@ -163,7 +163,7 @@ pub fn select_file(stack: Option<&str>, dir: &StacksDir, env: &Environment) -> R
     match fs::symlink_metadata(&link) {
         Err(_) => Err(Error::input(
             format!("no active stack: {} does not exist", link.display()),
-            "run `kubectl nestor stack select NAME`, or pass --stack NAME",
+            "run `kubectl nestor stack select NAME`, pass --stack NAME, or `export NESTOR_STACK=NAME` for this shell",
         )),
         Ok(meta) if !meta.file_type().is_symlink() => Err(Error::input(
             format!("{} is not a symlink", link.display()),

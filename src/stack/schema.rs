@@ -116,7 +116,7 @@ pub fn parse(
     if text.trim().is_empty() {
         Err(Error::input(
             format!("{}: the topology file is empty", file.display()),
-            "a topology needs at least `name:` and `target_kind:`; see examples/stacks/",
+            "a topology needs at least `name:` and `target_kind:` (an empty file is what a failed `discover ... > stacks/NAME.yaml` leaves: remove it); `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete one",
         ))
     } else {
         seed::topology(yaml_serde::Deserializer::from_str(text), &ctx)
@@ -175,7 +175,7 @@ fn explain(problem: &crate::suggest::YamlProblem) -> (String, String) {
         let key = rest.split('`').next().unwrap_or_default();
         return (
             format!("missing required key `{key}`"),
-            format!("add `{key}:`; see examples/stacks/ for a complete topology"),
+            format!("add `{key}:`; `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete topology"),
         );
     }
     if let Some((msg, hint)) = message.split_once(" | hint: ") {
@@ -183,7 +183,7 @@ fn explain(problem: &crate::suggest::YamlProblem) -> (String, String) {
     }
     (
         message.to_string(),
-        "fix the file; see examples/stacks/ for a valid topology".to_string(),
+        "fix the file at that line; `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a valid topology to compare with".to_string(),
     )
 }
 

@@ -24,6 +24,8 @@ pub struct Found<'a> {
     pub kubeconfig: &'a str,
     pub endpoint: &'a str,
     pub context: &'a str,
+    /// How many contexts the kubeconfig holds (more than one: said in a comment).
+    pub contexts: usize,
     pub nodes: &'a [Node],
     /// Every catalog layer, in catalog order.
     pub layers: &'a [LayerReport],
@@ -47,6 +49,13 @@ pub fn emit(f: &Found) -> String {
         comment(f.endpoint),
         comment(f.context)
     ));
+    if f.contexts > 1 {
+        y.push_str(&format!(
+            "# The kubeconfig holds {} contexts: this stack is its current-context, {} (nestor reads no other).\n",
+            f.contexts,
+            comment(f.context)
+        ));
+    }
     y.push_str(&format!("name: {}\n", scalar(f.name)));
     y.push_str(&format!("target_kind: {}\n", f.kind.as_str()));
     if f.kind == TargetKind::Prod {
@@ -218,6 +227,7 @@ mod tests {
             kubeconfig: "~/.kube/lab.config",
             endpoint: "https://10.0.0.1:6443",
             context: "admin@lab",
+            contexts: 1,
             nodes: &nodes,
             layers: &layers,
             taken_at: "2026-11-30T15:00:00Z",
@@ -261,6 +271,7 @@ mod tests {
             kubeconfig: "/tmp/a b#c.config",
             endpoint: "https://h:6443",
             context: "ctx\n- injected",
+            contexts: 3,
             nodes: &nodes,
             layers: &layers,
             taken_at: "t",
@@ -290,6 +301,7 @@ mod tests {
             kubeconfig: "bench/lima/.work/kubeconfig",
             endpoint: "https://127.0.0.1:6443",
             context: "c",
+            contexts: 1,
             nodes: &[node("node1", &["control-plane"])],
             layers: &[],
             taken_at: "t",
@@ -309,6 +321,7 @@ mod tests {
             kubeconfig: "/k",
             endpoint: "https://h:6443",
             context: "c",
+            contexts: 1,
             nodes: &[],
             layers: &[layer("ceph", State::Absent, "no group")],
             taken_at: "t",

@@ -81,6 +81,28 @@ pub fn precheck(path: &Path) -> Result<KubeTarget> {
     kubeconfig::read(path)
 }
 
+/// [`precheck`] of the file `rule` chose. A hint that offers `kubeconfig fetch` for a file
+/// the operator named (`--kubeconfig`, `KUBECONFIG`) says that fetch would not write that
+/// file: it writes the stack's declared `kubeconfig:`.
+pub fn precheck_chosen(path: &Path, rule: crate::target::Rule) -> Result<KubeTarget> {
+    use crate::target::Rule;
+    let named = match rule {
+        Rule::Flag => Some("--kubeconfig"),
+        Rule::Env => Some("KUBECONFIG"),
+        Rule::Topology | Rule::LimaBench | Rule::Snapshot => None,
+    };
+    precheck(path).map_err(|e| match named {
+        Some(how) if e.hint.contains("kubeconfig fetch") => {
+            let hint = format!(
+                "{} (`kubeconfig fetch` writes the stack's declared kubeconfig:, not this {how} file)",
+                e.hint
+            );
+            e.with_hint(hint)
+        }
+        _ => e,
+    })
+}
+
 /// Ask kubectl what the file means for the pre-checked context, and refuse any difference:
 /// the pre-check's target, now agreed by both readers.
 pub fn confirm(

@@ -95,18 +95,31 @@ pub fn question(stack: &Topology) -> String {
     format!("Is this the stack {}?", stack.name())
 }
 
-/// The operator said no (exit 3): nothing was done, and which rule chose that target.
+/// The operator said no (exit 3): nothing was done, and which rule chose that target. The
+/// hint follows what the prompt showed: when the endpoint matched the topology's, nothing
+/// disagrees, and only the topology itself can be wrong.
 pub fn declined(stack: &Topology, resolution: &Chosen, server: &str) -> Error {
+    let matched =
+        (stack.raw.endpoint.as_ref()).is_some_and(|e| endpoint::same(&e.to_string(), server));
+    let hint = if matched {
+        format!(
+            "{server} is the endpoint stack {}'s topology declares: if it is not that stack's cluster, the topology itself is wrong (fix `kubeconfig:` and `endpoint:` in {}); if it is, run again and answer y",
+            stack.name(),
+            stack.file.display()
+        )
+    } else {
+        format!(
+            "if it is not the stack's cluster: {}",
+            resolution.rule.mismatch_hint(stack.name())
+        )
+    };
     Error::refused(
         format!(
             "target {server} not confirmed for stack {}: nothing was done; {} chose it",
             stack.name(),
             Provenance::kubeconfig(resolution).describe()
         ),
-        format!(
-            "if it is not the stack's cluster: {}",
-            resolution.rule.mismatch_hint(stack.name())
-        ),
+        hint,
     )
 }
 

@@ -150,14 +150,22 @@ fn single_file(
             Some(name) => format!("the target of prod stack {name} ambiguous"),
             None => "the target ambiguous".to_string(),
         };
+        let source = if rule == Rule::Flag {
+            "--kubeconfig"
+        } else {
+            "KUBECONFIG"
+        };
+        let one = if rule == Rule::Flag {
+            ", but takes one"
+        } else {
+            ""
+        };
         return Err(Error::refused(
             format!(
-                "{} lists {} files ({}), and rule {} takes {}: merged files would make {what}",
-                if rule == Rule::Flag { "--kubeconfig" } else { "KUBECONFIG" },
+                "{source} lists {} files ({}){one}: merged files would make {what} (rule {})",
                 parts.len(),
                 value.to_string_lossy(),
                 rule.name(),
-                if rule == Rule::Flag { "the --kubeconfig flag" } else { "the exported KUBECONFIG" }
             ),
             match prod_stack {
                 Some(name) => format!("one file per target: `eval \"$(kubectl nestor stack env {name})\"`, or `kubectl nestor --kubeconfig FILE ...`"),

@@ -243,6 +243,43 @@ fn every_target_refusal_names_the_rule() {
     );
 }
 
+/// `watch kubectl nestor preview` and `2>log`: stdin is a terminal, stderr is not. The
+/// question would go where nobody reads it, so nestor never asks: the non-interactive rule
+/// (the endpoint must be the topology's) applies, as with `--no-input`.
+#[test]
+fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let err = bed.tmp.path().join("stderr.txt");
+    let line = format!(
+        "\"$NESTOR\" preview -o json 2>'{}'; echo \"exit=$?\"",
+        err.display()
+    );
+    // No answer typed: a prompt would read end of input as no and refuse (exit 3).
+    let out = bed.pty_shell(&line, "", &[]);
+    let screen = stdout_of(&out);
+    let stderr = fs::read_to_string(&err).expect("stderr file");
+    assert!(screen.contains("exit=0"), "{screen}\n--- stderr\n{stderr}");
+    assert!(!stderr.contains("[y/N]"), "{stderr}");
+    assert!(!screen.contains("[y/N]"), "{screen}");
+    let json = screen
+        .find('{')
+        .and_then(|i| screen.rfind('}').map(|j| &screen[i..=j]))
+        .expect("a document on the terminal");
+    let v: Value = serde_json::from_str(&json.replace("\r\n", "\n")).expect("json");
+    assert_eq!(v["target"]["confirmedBy"], "endpoint", "{v}");
+    // Another cluster is then refused by the endpoint check, not asked about.
+    let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
+    let out = bed.pty_shell(&line, "", &[("KUBECONFIG", &wrong)]);
+    let screen = stdout_of(&out);
+    let stderr = fs::read_to_string(&err).expect("stderr file");
+    assert!(screen.contains("exit=3"), "{screen}\n--- stderr\n{stderr}");
+    assert!(
+        stderr.contains("target mismatch for stack dirqual"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("[y/N]"), "{stderr}");
+}
+
 #[test]
 fn the_operator_saying_no_names_the_rule() {
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
@@ -255,6 +292,27 @@ fn the_operator_saying_no_names_the_rule() {
     );
     assert!(
         screen.contains("(rule topology: the topology's kubeconfig:) chose it"),
+        "{screen}"
+    );
+    // The prompt said the endpoint matches the topology: the hint does not claim that the
+    // topology's kubeconfig: and endpoint: disagree.
+    assert!(!screen.contains("disagree"), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "hint: {ENDPOINT} is the endpoint stack dirqual's topology declares: if it is not that stack's cluster, the topology itself is wrong"
+        )),
+        "{screen}"
+    );
+    // When it did not match (an exported KUBECONFIG chose another cluster), the hint says
+    // what chose it and how to undo that.
+    let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
+    let out = bed.pty(&["preview", "--no-color"], "n\n", &[("KUBECONFIG", &wrong)]);
+    let screen = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{screen}");
+    assert!(
+        screen.contains(
+            "hint: if it is not the stack's cluster: an exported KUBECONFIG wins over the topology"
+        ),
         "{screen}"
     );
 }

@@ -157,11 +157,61 @@ fn kubeconfig_list_is_refused_for_prod() {
         .run();
     let out = bed.stable(out);
     out.code(3).no_stdout().stderr_has_hint().stderr_eq(
-        "kubectl-nestor: error: KUBECONFIG lists 2 files (/t/a.config:/t/b.config), and rule env takes the exported KUBECONFIG: merged files would make the target of prod stack dirqual ambiguous\n\
+        "kubectl-nestor: error: KUBECONFIG lists 2 files (/t/a.config:/t/b.config): merged files would make the target of prod stack dirqual ambiguous (rule env)\n\
          hint: one file per target: `eval \"$(kubectl nestor stack env dirqual)\"`, or `kubectl nestor --kubeconfig FILE ...`\n",
     );
     assert!(bed.calls("kubectl").is_empty());
     assert_eq!(bed.tree(), before);
+}
+
+/// `--kubeconfig a:b` is refused in one plain sentence (it was "and rule flag takes the
+/// --kubeconfig flag"), naming the rule at the end as every refusal does.
+#[test]
+fn a_kubeconfig_flag_list_is_refused_in_one_plain_sentence() {
+    let bed = Bed::new();
+    let out = bed
+        .cmd()
+        .args(["--kubeconfig", "/k/a.config:/k/b.config", "discover"])
+        .run();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        stderr_of(&out),
+        "kubectl-nestor: error: --kubeconfig lists 2 files (/k/a.config:/k/b.config), but takes one: merged files would make the target ambiguous (rule flag)\n\
+         hint: one file per target: `kubectl nestor --kubeconfig FILE ...`\n"
+    );
+    assert!(bed.calls("kubectl").is_empty());
+}
+
+/// A broken file named by `--kubeconfig`: the hint may offer `kubeconfig fetch`, but says
+/// that fetch writes the stack's declared kubeconfig, not that file. The topology's own file
+/// keeps the plain hint.
+#[test]
+fn a_fetch_hint_for_a_named_kubeconfig_says_fetch_writes_the_declared_one() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    let missing = bed.tmp.path().join("absent.config");
+    let out = bed
+        .cmd()
+        .args([
+            "--no-input",
+            "--kubeconfig",
+            missing.to_str().unwrap_or_default(),
+            "target",
+        ])
+        .run();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("kubeconfig fetch` writes the stack's declared kubeconfig:, not this --kubeconfig file)"),
+        "{err}"
+    );
+    // The declared file: fetch is the right advice, said plainly.
+    let out = bed.cmd().args(["--no-input", "target"]).run();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(err.contains("kubectl nestor kubeconfig fetch"), "{err}");
+    assert!(!err.contains("not this"), "{err}");
 }
 
 #[test]
@@ -671,6 +721,47 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
         .as_str()
         .is_some_and(|e| e.contains("unknown key `foo`")));
     out.stderr_has("broken.yaml:3:1: unknown key `foo`");
+}
+
+/// Several invalid stack files: each is named in the error, with its own line, not only the
+/// first; and the hints point at what a krew user has (`discover --emit-topology`), never at
+/// the repository's examples/.
+#[test]
+fn stack_list_reports_every_invalid_file() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.write_stack("broken", "name: broken\ntarget_kind: prod\nfoo: 1\n");
+    bed.write_stack("empty", "");
+    bed.write_stack("nokind", "name: nokind\n");
+    let out = bed.cmd().args(["stack", "list"]).run();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("kubectl-nestor: error: 3 stack files are invalid: "),
+        "{err}"
+    );
+    for each in [
+        "broken.yaml:3:1: unknown key `foo`",
+        "empty.yaml: the topology file is empty",
+        "nokind.yaml",
+    ] {
+        assert!(lines[0].contains(each), "{each} not in {err}");
+    }
+    assert!(lines[1].starts_with("hint: "), "{err}");
+    assert!(lines[1].contains("--emit-topology"), "{err}");
+    assert!(!err.contains("examples/"), "{err}");
+    // Every stack is still listed, the invalid ones as such.
+    let text = stdout_of(&out);
+    for name in ["broken", "empty", "nokind"] {
+        assert!(
+            text.lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == [name, "invalid", "-"]),
+            "{name}: {text}"
+        );
+    }
+    assert!(text.contains("dirqual  prod"), "{text}");
 }
 
 #[test]

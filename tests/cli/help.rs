@@ -117,6 +117,7 @@ fn every_command_has_examples_in_kubectl_style() {
                     line.starts_with("kubectl nestor ")
                         || line.starts_with("kubectl-nestor ")
                         || line.starts_with("eval \"$(kubectl nestor ")
+                        || line.starts_with("NESTOR_STACK=staging kubectl nestor ")
                         || line.starts_with("source <(kubectl-nestor "),
                     "{path:?}: {line}"
                 );
@@ -162,7 +163,48 @@ fn the_usage_line_names_the_program_as_it_was_run() {
     out.code(1);
     let err = String::from_utf8_lossy(&out.stderr_bytes);
     assert!(
-        err.contains("Usage: kubectl-nestor preview [OPTIONS]"),
+        err.contains("usage: kubectl-nestor preview [OPTIONS]"),
         "{err}"
     );
+}
+
+/// clap's usage errors keep nestor's two-line form (`error:` / `hint:`) and exit 1, not
+/// clap's 2 (which means "plan not empty" here): the error line says what is wrong, the hint
+/// clap's tip, the usage and the `--help` to read, named as the program was run.
+#[test]
+fn a_usage_error_is_two_lines_with_a_hint_and_exit_1() {
+    let run = |args: &[&str]| {
+        let out = Run::nestor()
+            .arg0("kubectl-nestor")
+            .args(args)
+            .env_clear()
+            .run();
+        out.code(1).no_stdout();
+        out.stderr.clone()
+    };
+    assert_eq!(
+        run(&["prevue"]),
+        "kubectl-nestor: error: unrecognized subcommand 'prevue'\n\
+         hint: a similar subcommand exists: 'preview'; usage: kubectl-nestor [OPTIONS] <COMMAND>; \
+         `kubectl-nestor --help` shows every flag, with examples\n"
+    );
+    assert_eq!(
+        run(&["diff", "a.json"]),
+        "kubectl-nestor: error: the following required arguments were not provided: <B>\n\
+         hint: usage: kubectl-nestor diff <A> <B>; `kubectl-nestor diff --help` shows every flag, with examples\n"
+    );
+    // Whatever clap's rendering, two lines.
+    for args in [
+        &["-o", "xml", "version"][..],
+        &["stack", "select"],
+        &["wait"],
+    ] {
+        let err = run(args);
+        assert_eq!(err.lines().count(), 2, "{args:?}: {err}");
+        assert!(err.starts_with("kubectl-nestor: error: "), "{err}");
+        assert!(
+            err.lines().nth(1).is_some_and(|l| l.starts_with("hint: ")),
+            "{err}"
+        );
+    }
 }

@@ -149,3 +149,96 @@ fn scripts_parse_in_bash() {
         "release.sh, krew-manifest-update.sh, manpage.sh"
     );
 }
+
+/// The release archive carries the man pages (`man/*.1`, written by the code
+/// scripts/manpage.sh runs) beside the binaries: scripts/package.sh run in a copy of the
+/// files it packs (so the repository's dist/, which the krew tests read, stays untouched),
+/// the archive then listed by `tar`. Without man pages it refuses, naming the script.
+#[test]
+fn the_release_archive_has_the_man_pages() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let copy = tmp.path().join("repo");
+    fs::create_dir_all(copy.join("scripts")).expect("mkdir");
+    for f in [
+        "scripts/package.sh",
+        "LICENSE",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "README.md",
+    ] {
+        fs::copy(root.join(f), copy.join(f)).expect("copy");
+    }
+    let bin = tmp.path().join("bin");
+    fs::create_dir(&bin).expect("mkdir");
+    // Stand-ins for the release binaries (the debug ones weigh hundreds of MB to gzip).
+    for name in ["kubectl-nestor", "kubectl_complete-nestor"] {
+        use std::os::unix::fs::PermissionsExt;
+        let path = bin.join(name);
+        fs::write(&path, format!("#!/bin/sh\necho {name}\n")).expect("write");
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let package = |man: Option<&std::path::Path>| {
+        let mut c = std::process::Command::new("bash");
+        c.arg(copy.join("scripts/package.sh"))
+            .args(["linux_amd64", bin.to_str().unwrap_or_default()])
+            .current_dir(&copy);
+        if let Some(m) = man {
+            c.arg(m);
+        }
+        c.output().expect("bash")
+    };
+    // No man pages: refused, saying how to make them.
+    let out = package(None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "package: error: no man pages in dist/man (bash scripts/manpage.sh dist/man writes them)\n"
+    );
+    let man = tmp.path().join("man");
+    manpage::generate_all(&man).expect("generate");
+    let out = package(Some(&man));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let archive = copy.join("dist/kubectl-nestor_linux_amd64.tar.gz");
+    let listing = std::process::Command::new("tar")
+        .arg("-tzf")
+        .arg(&archive)
+        .output()
+        .expect("tar");
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    let names: Vec<&str> = listing.lines().collect();
+    for want in [
+        "kubectl-nestor",
+        "kubectl_complete-nestor",
+        "LICENSE",
+        "man/kubectl-nestor.1",
+        "man/kubectl-nestor-preview.1",
+        "man/kubectl-nestor-stack-list.1",
+    ] {
+        assert!(names.contains(&want), "{want} not in {names:?}");
+    }
+    let pages = fs::read_dir(&man).expect("man").count();
+    assert_eq!(
+        names
+            .iter()
+            .filter(|n| n.starts_with("man/") && n.ends_with(".1"))
+            .count(),
+        pages,
+        "{names:?}"
+    );
+    // The page packed is the page generated.
+    let packed = std::process::Command::new("tar")
+        .arg("-xzOf")
+        .arg(&archive)
+        .arg("man/kubectl-nestor.1")
+        .output()
+        .expect("tar");
+    assert_eq!(
+        packed.stdout,
+        fs::read(man.join("kubectl-nestor.1")).expect("page")
+    );
+}

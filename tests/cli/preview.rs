@@ -659,39 +659,6 @@ fn the_gate_script_never_reads_3_4_or_5_as_nothing_or_work_to_do() {
     out.stderr_has("target refused");
 }
 
-/// The README's first command is the bundled demo: it must work as written, from a clone,
-/// with no cluster and no kubectl call.
-#[test]
-fn the_readme_first_command_prints_the_bundled_demo() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let readme = fs::read_to_string(format!("{root}/README.md")).expect("README");
-    let block = readme.split("```sh\n").nth(1).unwrap_or_default();
-    let first = block.lines().next().unwrap_or_default();
-    let args: Vec<&str> = first
-        .strip_prefix("cargo run -q -- ")
-        .unwrap_or_else(|| panic!("README's first command changed: {first}"))
-        .split_whitespace()
-        .collect();
-    assert_eq!(block.lines().nth(1), Some("cargo test --workspace"));
-    let bed = Bed::new();
-    let out = bed
-        .cmd()
-        .current_dir(root)
-        .args(&args)
-        .arg("--no-color")
-        .run();
-    out.code(0);
-    let text = stdout_of(&out);
-    assert!(
-        text.contains("REAL (replayed from snapshot examples/demo/dirqual.snapshot.json"),
-        "{text}"
-    );
-    assert!(text.contains("dirqual1..4, 4/4 Ready"), "{text}");
-    assert!(text.contains("PLAN: 2 to install\n"), "{text}");
-    assert!(!text.contains("VM"), "{text}");
-    assert!(bed.calls("kubectl").is_empty());
-}
-
 /// A snapshot is written 0600, also over an existing file of another mode (issue 10).
 #[test]
 fn a_snapshot_is_written_0600_even_over_a_0644_file() {

@@ -181,6 +181,20 @@ fn documents_match_docs_output_md() {
     bed.write_stack("dirqual", PROD_DECLARED);
     samples.push(json(bed.cmd().args(["target", "-o", "json"]).run()));
     samples.push(json(bed.cmd().args(["stack", "show", "-o", "json"]).run()));
+    samples.push(json(
+        bed.cmd().args(["stack", "current", "-o", "json"]).run(),
+    ));
+    // The active stack gone, a stack named by NESTOR_STACK: `active` is null.
+    let current = bed.stacks.join("current.yaml");
+    let link = fs::read_link(&current).expect("current.yaml");
+    fs::remove_file(&current).expect("rm");
+    samples.push(json(
+        bed.cmd()
+            .env("NESTOR_STACK", "dirqual")
+            .args(["stack", "current", "-o", "json"])
+            .run(),
+    ));
+    std::os::unix::fs::symlink(link, &current).expect("symlink");
     bed.write_stack("withcatalog", "name: withcatalog\ntarget_kind: lima\ncontrol_group: cp\ncatalog: extra.yaml\nlima: {instance_prefix: b-}\n");
     fs::write(bed.stacks.join("extra.yaml"), "").expect("write");
     samples.push(json(

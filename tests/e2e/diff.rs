@@ -238,3 +238,42 @@ fn preview_save_is_refused_with_snapshot_and_for_lima() {
     );
     assert!(!std::path::Path::new(&a).exists());
 }
+
+/// The README's `diff` lines, as written, through `sh`: a snapshot today, a diff a day
+/// later, and the scripted form that exits 2 when something changed (`|| [ $? = 2 ]` makes
+/// that line succeed only on 0 or 2), with the document it writes.
+#[test]
+fn the_readme_diff_lines_run_as_written() {
+    let bed = bed_or_skip!(changing());
+    let lines = readme_block("### `diff`: what changed since the last observation");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let r = bed.sh(&lines[0]);
+    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[0]);
+    assert!(bed.repo.join("yesterday.json").is_file());
+    // Nothing changed yet: 0, with and without --detailed-exitcode.
+    let r = bed.sh(&lines[1]);
+    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[1]);
+    assert!(r.stdout.contains("no change: "), "{}", r.stdout);
+    let unchanged = bed.run(&["diff", "yesterday.json", "-", "--detailed-exitcode"]);
+    assert_eq!(unchanged.code, Some(0), "{unchanged:?}");
+    // A day later the cluster changed: the scripted line sees 2 and accepts it.
+    change(&bed);
+    let r = bed.sh(&lines[2]);
+    assert_eq!(r.code, Some(0), "{}: {r:?}", lines[2]);
+    let v: Value = serde_json::from_str(
+        &fs::read_to_string(bed.repo.join("changes.json")).expect("changes.json"),
+    )
+    .expect("json");
+    assert_eq!(v["kind"], "Diff");
+    assert_eq!(v["changed"], true);
+    let changed = bed.run(&["diff", "yesterday.json", "-", "--detailed-exitcode"]);
+    assert_eq!(changed.code, Some(2), "{changed:?}");
+    assert!(
+        changed.stdout.contains("  - dirqual4  removed"),
+        "{}",
+        changed.stdout
+    );
+    // And a failure is not a change: a missing file is 1, which the scripted form rejects.
+    let r = bed.sh(&lines[2].replace("yesterday.json", "nonexistent.json"));
+    assert_eq!(r.code, Some(1), "{r:?}");
+}

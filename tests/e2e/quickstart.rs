@@ -12,23 +12,7 @@ use crate::support::*;
 
 /// The shell block under the README's "## On your own cluster".
 fn readme_quickstart() -> Vec<String> {
-    let readme =
-        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
-    let section = readme
-        .split("\n## On your own cluster\n")
-        .nth(1)
-        .expect("README has an \"On your own cluster\" section");
-    let block = section
-        .split("```sh\n")
-        .nth(1)
-        .and_then(|b| b.split("```").next())
-        .expect("a ```sh block in that section");
-    block
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect()
+    readme_block("## On your own cluster")
 }
 
 struct Shell<'a> {
@@ -93,17 +77,20 @@ fn the_readme_quickstart_reaches_a_preview_in_four_commands() {
     r.code(0);
     assert!(sh.dir.join("stacks").is_dir());
 
-    // 2. discover --emit-topology > stacks/lab.yaml: a stack file that loads.
+    // 2. discover --write: stacks/lab.yaml (named after lab.config), a stack file that loads.
     let r = sh.run(&lines[1]);
     r.code(0);
     assert_eq!(
         r.stderr,
         format!(
-            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n",
-            bed.home.join(".kube/lab.config").display()
+            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n\
+             kubectl-nestor: wrote {}/stacks/lab.yaml (stack lab): review its layers, then `kubectl nestor stack select lab`\n",
+            bed.home.join(".kube/lab.config").display(),
+            sh.dir.display()
         ),
-        "it says it works without a stack"
+        "it says it works without a stack, and what it wrote"
     );
+    assert_eq!(r.stdout, "", "the file is written, not printed");
     let topology = fs::read_to_string(sh.dir.join("stacks/lab.yaml")).expect("stacks/lab.yaml");
     golden("quickstart-lab.yaml", &sh.stable(&topology));
     assert!(topology.contains("\nname: lab\n"), "{topology}");
@@ -193,4 +180,193 @@ fn help_through_kubectl_says_kubectl_nestor() {
         assert!(r.stdout.contains(&usage), "{}", r.stdout);
         r.stdout_has("\nExamples:\n");
     }
+}
+
+/// A CRD simply not installed (cert-manager on dirqual: no `cert-manager.io` group served)
+/// is listed as not installed, never as a FAILED READ, in text and JSON.
+#[test]
+fn discover_lists_a_crd_not_installed_as_not_installed() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let r = bed.run(&["--no-input", "discover", "--no-color"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stdout
+            .contains("\nnot installed (API group not served): clusterissuers.cert-manager.io\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("FAILED READS"), "{}", r.stdout);
+    let v = bed.run(&["--no-input", "discover", "-o", "json"]).json();
+    assert_eq!(
+        v["notInstalled"],
+        serde_json::json!(["clusterissuers.cert-manager.io"])
+    );
+    assert_eq!(v["failedReads"], serde_json::json!([]));
+}
+
+/// The README's `NESTOR_STACK` lines, as written, as one shell session (an `export` lasts
+/// for the lines after it): this shell works on staging while the repository's active stack
+/// stays dirqual, then goes back to it.
+#[test]
+fn the_readme_nestor_stack_lines_run_as_written() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    bed.write_stack(
+        "staging",
+        &dirqual_topology(&bed.server.url()).replace("\nname: dirqual\n", "\nname: staging\n"),
+    );
+    let lines = readme_block("### One stack per shell: `NESTOR_STACK` and `stack current`");
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    let r = bed.sh(&lines.join("\n"));
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let out = &r.stdout;
+    let staging = out
+        .find("chosen by  NESTOR_STACK=staging in this shell; the active stack (stacks/current.yaml) is dirqual\n")
+        .unwrap_or_else(|| panic!("{out}"));
+    let back = out
+        .find("chosen by  stacks/current.yaml, the active stack of ")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(staging < back, "{out}");
+    // Between the two: staging's preview, its plan included.
+    let preview = &out[staging..back];
+    assert!(preview.contains("staging (prod)"), "{out}");
+    assert!(preview.contains("PLAN"), "{out}");
+    // The active stack never moved.
+    assert_eq!(
+        fs::read_link(bed.stacks.join("current.yaml")).expect("current.yaml"),
+        PathBuf::from("dirqual.yaml")
+    );
+}
+
+/// A second cluster onboards in one command while another stack is active: `discover
+/// --kubeconfig F --write` reads F's cluster alone (the active stack's endpoint policy is
+/// about dirqual, not this file), names the stack after the file and writes it; the stacks
+/// directory stays valid. Written twice, the second run refuses before reading anything.
+#[test]
+fn a_second_cluster_onboards_with_another_stack_active() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let staging = nestor_replay::Server::start(nestor_replay::Config::new(
+        nestor_replay::fixtures::degraded(),
+    ))
+    .expect("staging server");
+    let kc = bed.home.join(".kube/staging.config");
+    staging.write_kubeconfig(&kc).expect("kubeconfig");
+    let line = "kubectl nestor discover --kubeconfig ~/.kube/staging.config --write";
+    let r = bed.sh(line);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let file = bed.stacks.join("staging.yaml");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n\
+             kubectl-nestor: wrote {} (stack staging): review its layers, then `kubectl nestor stack select staging`\n",
+            kc.display(),
+            file.display()
+        )
+    );
+    let text = fs::read_to_string(&file).expect("stacks/staging.yaml");
+    assert!(text.contains("\nname: staging\n"), "{text}");
+    assert!(
+        text.contains(&format!("\nendpoint: {}\n", staging.url())),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nkubeconfig: ~/.kube/staging.config\n"),
+        "{text}"
+    );
+    // The stacks directory is still valid, and the new stack previews.
+    let r = bed.run(&["stack", "list"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("staging  prod"), "{}", r.stdout);
+    let r = bed.run(&["--stack", "staging", "--no-input", "preview", "-o", "json"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert_eq!(r.json()["target"]["endpoint"], staging.url());
+    // The active stack did not move, and the plain inventory works the same way.
+    assert_eq!(
+        fs::read_link(bed.stacks.join("current.yaml")).expect("link"),
+        PathBuf::from("dirqual.yaml")
+    );
+    let r = bed.run(&["--kubeconfig", kc.to_str().unwrap_or_default(), "discover"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    // Again: refused before anything is read, the file untouched.
+    let before = staging.audit().len();
+    let r = bed.sh(line);
+    r.error(
+        1,
+        &format!(
+            "{} already exists: refusing to overwrite stack staging",
+            file.display()
+        ),
+    );
+    assert!(r.stderr.contains("--name NAME"), "{r:?}");
+    assert_eq!(staging.audit().len(), before, "nothing was read");
+    assert_eq!(fs::read_to_string(&file).expect("still there"), text);
+    assert!(read_only_violations(&staging).is_empty());
+}
+
+/// A failed read leaves nothing: no stack file, no temporary file (the redirect form,
+/// `> stacks/NAME.yaml`, left an empty file that broke `stack list`).
+#[test]
+fn write_after_a_failed_read_leaves_nothing() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let kc = bed.kubeconfig_for(
+        &bed.home.join(".kube/edge.config"),
+        &format!("https://127.0.0.1:{}", closed_port()),
+    );
+    let before: Vec<_> = fs::read_dir(&bed.stacks)
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    let r = bed.run(&[
+        "--kubeconfig",
+        kc.to_str().unwrap_or_default(),
+        "--request-timeout",
+        "3s",
+        "discover",
+        "--write",
+    ]);
+    assert_eq!(r.code, Some(4), "{r:?}");
+    let after: Vec<_> = fs::read_dir(&bed.stacks)
+        .expect("ls")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(after, before, "{r:?}");
+    assert!(!bed.stacks.join("edge.yaml").exists());
+    let r = bed.run(&["stack", "list"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+}
+
+/// A kubeconfig with several contexts: a warning, and the topology records which one was
+/// current (nestor reads no other).
+#[test]
+fn a_kubeconfig_with_several_contexts_is_warned_about_and_recorded() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let kc = bed.home.join(".kube/multi.config");
+    let text = bed.server.kubeconfig().replace(
+        "contexts:\n",
+        "contexts:\n- name: other\n  context:\n    cluster: replay\n    user: replay\n",
+    );
+    fs::write(&kc, text).expect("write");
+    let r = bed.run(&[
+        "--kubeconfig",
+        kc.to_str().unwrap_or_default(),
+        "discover",
+        "--emit-topology",
+    ]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "kubectl-nestor: warning: {} holds 2 contexts: nestor reads its current-context replay only (the topology records it)\n",
+            kc.display()
+        )),
+        "{r:?}"
+    );
+    assert!(
+        r.stdout.contains(
+            "\n# The kubeconfig holds 2 contexts: this stack is its current-context, replay (nestor reads no other).\nname: multi\n"
+        ),
+        "{}",
+        r.stdout
+    );
 }

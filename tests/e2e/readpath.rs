@@ -612,6 +612,54 @@ fn nestor_killed_by_a_signal_takes_its_proxy_along() {
     }
 }
 
+/// Ctrl-C during `wait` (whose one proxy serves every poll) leaves nothing in TMPDIR: the
+/// proxy's private directory, its socket and its stderr file go with the proxy.
+#[test]
+fn sigint_during_wait_leaves_no_proxy_directory() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &[], k);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
+    c.current_dir(&bed.repo)
+        // datalake is declared and absent on dirqual: the wait never ends by itself.
+        .args(["--no-input", "wait", "--for=healthy", "datalake"])
+        .args(["--interval", "1s", "--timeout", "5m"])
+        .env("HOME", &bed.home)
+        .env("TMPDIR", &bed.sys_tmp)
+        .env("NESTOR_KUBECTL", &bed.kubectl)
+        .env("NESTOR_LIMACTL", "/nonexistent/limactl")
+        .env_remove("NESTOR_READ_PATH")
+        .env_remove("KUBECONFIG")
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(bed.tmp.path().join("nestor.stderr")).expect("stderr file"));
+    let mut nestor = crate::common_signals::with_default_signals(&mut c)
+        .spawn()
+        .expect("spawn kubectl-nestor");
+    // The proxy's directory exists and a poll went through it (a custom-resource list of
+    // the datalake checks, or any read after the nodes).
+    until_ready(&bed, &mut nestor, "a poll through the proxy", || {
+        let dirs = fs::read_dir(&bed.sys_tmp)
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| {
+                        e.file_name()
+                            .to_string_lossy()
+                            .starts_with("kubectl-nestor-")
+                    })
+                    .count()
+            })
+            .unwrap_or(0);
+        let polled = bed
+            .server
+            .audit()
+            .iter()
+            .filter(|e| e.path == "/api/v1/nodes")
+            .count();
+        (dirs > 0 && polled >= 2).then_some(())
+    });
+    signal_and_reap(&mut nestor, "INT");
+    bed.assert_no_leftovers();
+}
+
 /// Not only the proxy: a one-shot kubectl goes with nestor too — here the processes path's
 /// `kubectl get nodes`, the real kubectl (and whatever a dispatcher started) waiting on a
 /// server that does not answer for minutes, with a request timeout longer than that.

@@ -432,3 +432,36 @@ impl E2e {
             .replace(&self.tmp.path().display().to_string(), "/t")
     }
 }
+
+/// The lines of the first ```sh block after the README heading `heading` (e.g. `## On your
+/// own cluster`), blank and comment-only lines left out: what a reader types, as written.
+pub fn readme_block(heading: &str) -> Vec<String> {
+    let readme =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
+    let section = readme
+        .split(&format!("\n{heading}\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("README has no `{heading}` section"));
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap_or_else(|| panic!("no ```sh block under `{heading}`"));
+    block
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+impl E2e {
+    /// One line (or a whole script) through `sh -c` from the repo root, with the environment
+    /// of [`E2e::command`]: README lines as a reader's shell runs them (`kubectl nestor`
+    /// found on PATH).
+    pub fn sh(&self, line: &str) -> Outcome {
+        let mut c = self.program("/bin/sh");
+        c.args(["-c", line]);
+        run(&c)
+    }
+}

@@ -20,6 +20,7 @@ use crate::session::{self, Session};
 use crate::stack::{schema, skeleton, TargetKind};
 
 mod text;
+mod write;
 use text::*;
 
 /// `discover --help` examples, in kubectl's style.
@@ -28,9 +29,13 @@ Examples:
   # The inventory of the cluster of a kubeconfig (no stack needed)
   kubectl nestor discover --kubeconfig ~/.kube/lab.config
 
-  # Start a stack file from what is there (named lab, after lab.config), make it active
-  kubectl nestor discover --kubeconfig ~/.kube/lab.config --emit-topology > stacks/lab.yaml
-  kubectl nestor stack select lab
+  # Start a stack file from what is there: writes stacks/staging.yaml (named after the
+  # kubeconfig file; --name NAME to choose), whatever stack is active; then make it active
+  kubectl nestor discover --kubeconfig ~/.kube/staging.config --write
+  kubectl nestor stack select staging
+
+  # Print the stack file instead of writing it
+  kubectl nestor discover --kubeconfig ~/.kube/lab.config --emit-topology --name lab
 
   # Save what the active stack's cluster holds, to replay with `preview --snapshot`
   kubectl nestor discover --save dirqual.snapshot.json";
@@ -43,15 +48,25 @@ pub struct Args {
     /// Print what was found as a stack file (save it as stacks/NAME.yaml): kubeconfig and endpoint as read, nodes with roles, the layers found declared, the absent and undecided ones as comments.
     #[arg(long)]
     pub emit_topology: bool,
-    /// With --emit-topology: the stack's name, which is also its file name (default: the stack's, else the kubeconfig file's name, e.g. lab for ~/.kube/lab.config).
-    #[arg(long, value_name = "NAME", requires = "emit_topology")]
+    /// With --emit-topology or --write: the stack's name, which is also its file name (default: the stack's, else the kubeconfig file's name, e.g. staging for ~/.kube/staging.config).
+    #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+    /// Write the topology to stacks/NAME.yaml itself (implies --emit-topology): atomically, never over an existing file, and only after the cluster was read.
+    #[arg(long)]
+    pub write: bool,
     /// Do not read the stack's host-level layers over ssh (they stay unknown).
     #[arg(long)]
     pub no_ssh: bool,
 }
 
 pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
+    let emit = args.emit_topology || args.write;
+    if args.name.is_some() && !emit {
+        return Err(Error::input(
+            "--name names the stack file that --emit-topology prints or --write creates",
+            "add --write (writes stacks/NAME.yaml) or --emit-topology (prints it)",
+        ));
+    }
     if let Some(name) = &args.name {
         if !schema::is_dns1123_label(name) || name == "current" {
             return Err(Error::input(
@@ -61,16 +76,31 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         }
     }
     let explicit_kubeconfig = ctx.global.kubeconfig.is_some() || ctx.env.kubeconfig.is_some();
-    // `--name` describes a new stack: with an explicit kubeconfig, the active stack (another
-    // cluster, most likely) has nothing to do with it.
-    let stack = if args.name.is_some() && ctx.global.stack.is_none() && explicit_kubeconfig {
+    // A file the operator named (`--kubeconfig F`, no `--stack`) is discovered alone, whatever
+    // stack is active: the active stack's endpoint policy is about its own cluster, not the
+    // one being onboarded (SPEC §16). So is any explicit kubeconfig with `--name`, which
+    // describes a new stack.
+    let named_file =
+        ctx.global.kubeconfig.is_some() || (args.name.is_some() && explicit_kubeconfig);
+    let stack = if ctx.global.stack.is_none() && named_file {
         None
     } else {
         ctx.optional_topology()?
     };
     // The target policy of SPEC §5 (endpoint check before any kubectl without a prompt, the
     // prompt with the nodes otherwise), then every kubectl call pinned.
+    // --write: the file it will create is known, and refused if it exists, before anything
+    // is read.
+    let mut write_to = None;
     let opened = Session::open(ctx.ground(), stack.as_ref(), |resolution| {
+        if args.write {
+            write_to = Some(write::destination(
+                ctx,
+                args,
+                stack.as_ref(),
+                &resolution.path,
+            )?);
+        }
         if stack.is_none() {
             let dir = match ctx.stacks_dir() {
                 Ok(_) => String::new(),
@@ -98,6 +128,19 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     };
     let resolution = &session.resolution;
     let kc = &session.kc;
+    if kc.contexts > 1 && (emit || stack.is_none()) {
+        render::notice(&format!(
+            "warning: {} holds {} contexts: nestor reads its current-context {} only{}",
+            resolution.path.display(),
+            kc.contexts,
+            kc.context,
+            if emit {
+                " (the topology records it)"
+            } else {
+                ""
+            }
+        ));
+    }
     let catalog = crate::model::catalog::catalog_for(
         stack.as_ref().and_then(|s| s.catalog_path()).as_deref(),
     )?;
@@ -151,6 +194,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         kind: "Discovery",
         rule: resolution.rule.name(),
         failed_reads: failed_reads(&obs),
+        not_installed: not_installed(&obs),
         nodes: obs.nodes.clone().unwrap_or_default(),
         namespaces: obs
             .namespaces
@@ -166,7 +210,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         layers: reports,
         target,
     };
-    if args.emit_topology {
+    if emit {
         let name = stack_name(args, stack.as_ref(), &resolution.path)?;
         let kubeconfig = as_written(&resolution.path, ctx.env.home.as_deref());
         let text = skeleton::emit(&skeleton::Found {
@@ -175,11 +219,15 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             kubeconfig: &kubeconfig,
             endpoint: &doc.target.endpoint,
             context: &doc.target.context,
+            contexts: kc.contexts,
             nodes: &doc.nodes,
             layers: &doc.layers,
             taken_at: &crate::clock::now_rfc3339(),
         });
-        render::out(&text)?;
+        match &write_to {
+            Some(path) => write::create(path, &name, &text)?,
+            None => render::out(&text)?,
+        }
         return Ok(Exit::Ok);
     }
     match ctx.format() {
@@ -191,7 +239,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
 
 /// The emitted stack's name: `--name`, else the stack's, else the kubeconfig file's name
 /// when it is a stack name (`~/.kube/lab.config` -> `lab`, the per-stack convention).
-fn stack_name(
+pub(super) fn stack_name(
     args: &Args,
     stack: Option<&crate::stack::Topology>,
     kubeconfig: &Path,
@@ -215,7 +263,7 @@ fn stack_name(
             "no stack name for the topology of {}",
             kubeconfig.display()
         ),
-        "pass `--name NAME` and save it as stacks/NAME.yaml: `kubectl nestor discover --kubeconfig FILE --emit-topology --name NAME > stacks/NAME.yaml`",
+        "name it with `--name NAME`: `kubectl nestor discover --kubeconfig FILE --name NAME --write` writes stacks/NAME.yaml",
     ))
 }
 

@@ -17,6 +17,9 @@ pub(crate) struct Discovery {
     pub(crate) rule: &'static str,
     /// Each read that failed, as `what: reason` (a failed read is never "absent").
     pub(crate) failed_reads: Vec<String>,
+    /// Custom resource types simply not installed (NotFound, their API group not served):
+    /// read cleanly, not failed reads.
+    pub(crate) not_installed: Vec<String>,
     pub(crate) nodes: Vec<Node>,
     pub(crate) namespaces: Vec<String>,
     pub(crate) storage_classes: Vec<StorageClass>,

@@ -11,7 +11,7 @@
 //! | `Wait` | `WaitDoc` (`LayerDoc`) | `wait.rs` |
 //! | `Diff` | `DiffDoc` (`Side`) | `diff.rs` |
 //! | `Catalog`, `CatalogLayer` | `CatalogDoc`, `CatalogLayerDoc` (`Source`, `LayerDoc`, `HostDoc`, `CheckDoc`) | `catalog.rs` |
-//! | `StackList`, `Stack` | `StackList` (`StackRow`), `StackDoc` (`NodeRow`) | `stack.rs` |
+//! | `StackList`, `Stack`, `StackCurrent` | `StackList` (`StackRow`), `StackDoc` (`NodeRow`), `StackCurrent` | `stack.rs` |
 //! | `Version` | `Version` | `version.rs` |
 //! | `Snapshot` | `model::snapshot::Snapshot` (read back as well as written: model) | — |
 //!

@@ -52,3 +52,20 @@ pub(crate) struct NodeRow {
     pub(crate) name: String,
     pub(crate) role: &'static str,
 }
+
+/// `stack current`: the stack a command run here would use, and why.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StackCurrent {
+    pub(crate) api_version: &'static str,
+    pub(crate) kind: &'static str,
+    /// The stack's name.
+    pub(crate) name: String,
+    pub(crate) file: String,
+    pub(crate) target_kind: &'static str,
+    /// What chose it: `flag` (--stack), `env` (NESTOR_STACK), `active` (stacks/current.yaml).
+    pub(crate) source: &'static str,
+    pub(crate) stacks_dir: String,
+    /// The stack `stacks/current.yaml` points at (null when none), whichever chose this one.
+    pub(crate) active: Option<String>,
+}

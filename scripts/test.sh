@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The README's test command, and the install + test step of .ci/run (which calls this very
+# script, so the two cannot drift). On a fresh Debian or Ubuntu machine it installs what the
+# tests need, skipping what is present (Debian packages by name, with sudo when not root),
+# then runs the whole suite: `cargo test --workspace --locked` plus any arguments given.
+#
+#   bash scripts/test.sh                  # install what is missing, then every test
+#   bash scripts/test.sh --install-only   # only the install step
+#
+# What the tests need, and why (tests/cli/readme.rs checks this list against a scratch PATH):
+#   openssh-server      /usr/sbin/sshd: the loopback sshd tests (tests/cli/sshd.rs, hosts.rs)
+#   kubernetes-client   a real kubectl for the end-to-end tests (tests/e2e), when none is on PATH
+#   zsh, fish           the completion tests syntax-check their scripts and drive fish
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '== %s\n' "$*"; }
+
+# The sshd the tests run (tests/cli/sshd.rs). NESTOR_TEST_SSHD only moves where this script
+# looks for it (its own test runs it in a scratch root).
+sshd=${NESTOR_TEST_SSHD:-/usr/sbin/sshd}
+
+missing=()
+[ -x "$sshd" ] || missing+=(openssh-server)
+command -v kubectl >/dev/null 2>&1 || missing+=(kubernetes-client)
+for shell in zsh fish; do
+  command -v "$shell" >/dev/null 2>&1 || missing+=("$shell")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "scripts/test.sh: error: the tests need these Debian packages: ${missing[*]}" >&2
+    echo "hint: no apt-get here: install their equivalents with your package manager, then run this again" >&2
+    exit 1
+  fi
+  # Root on the project's CI; sudo on a GitHub runner or a developer's machine.
+  sudo=()
+  [ "$(id -u)" = 0 ] || sudo=(sudo)
+  say "installing ${missing[*]} (Debian packages)"
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+  say "nothing to install: $sshd, kubectl, zsh and fish are present"
+fi
+
+if [ "${1:-}" = "--install-only" ]; then
+  exit 0
+fi
+
+say "tools: $(command -v kubectl) / $sshd / $(command -v zsh) / $(command -v fish)"
+say "kubectl for the end-to-end tests (tests/e2e): $(kubectl version --client 2>/dev/null | head -n 1)"
+say "tests: cargo test --workspace --locked $*"
+exec cargo test --workspace --locked "$@"
