@@ -17,8 +17,10 @@ use std::sync::Once;
 /// process (0 = free slot). Wide enough for the processes read path's one kubectl per read
 /// and the host reads' ssh running at once.
 static CHILDREN: [AtomicI32; 128] = [const { AtomicI32::new(0) }; 128];
-/// Temporary files being written (null = free slot).
-static TEMPS: [AtomicPtr<libc::c_char>; 4] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 4];
+/// Temporary files being written, and the files of a private directory (null = free slot).
+static TEMPS: [AtomicPtr<libc::c_char>; 32] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 32];
+/// Private temporary directories (the proxy's socket directory), removed after their files.
+static DIRS: [AtomicPtr<libc::c_char>; 16] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 16];
 static INSTALL: Once = Once::new();
 /// Spawns in progress (between spawn and tracking), and a signal that arrived meanwhile on
 /// any thread: it waits until the child is tracked (the last `Held` re-raises it).
@@ -119,11 +121,15 @@ impl Drop for Tracked {
 /// Remove the file at `path` if a signal ends nestor before [`untrack_temp`]. The path's C
 /// string is leaked on purpose: a handler may still be reading it on another thread.
 pub fn track_temp(path: &Path) -> Option<usize> {
+    track_in(&TEMPS, path)
+}
+
+fn track_in(registry: &[AtomicPtr<libc::c_char>], path: &Path) -> Option<usize> {
     INSTALL.call_once(install);
     use std::os::unix::ffi::OsStrExt;
     let c = CString::new(path.as_os_str().as_bytes()).ok()?;
     let ptr = c.into_raw();
-    for (i, slot) in TEMPS.iter().enumerate() {
+    for (i, slot) in registry.iter().enumerate() {
         if slot
             .compare_exchange(
                 std::ptr::null_mut(),
@@ -143,6 +149,35 @@ pub fn track_temp(path: &Path) -> Option<usize> {
 pub(crate) fn untrack_temp(slot: Option<usize>) {
     if let Some(s) = slot.and_then(|i| TEMPS.get(i)) {
         s.store(std::ptr::null_mut(), Ordering::SeqCst);
+    }
+}
+
+/// A private directory and the files it will hold, removed (files first) if a signal ends
+/// nestor while this lives: the proxy's socket directory is not left in TMPDIR after
+/// Ctrl-C (issue 21). Dropping it forgets them (the owner removes the directory itself).
+#[derive(Debug)]
+pub(crate) struct TrackedDir {
+    files: Vec<Option<usize>>,
+    dir: Option<usize>,
+}
+
+impl TrackedDir {
+    pub(crate) fn new(dir: &Path, files: &[&str]) -> TrackedDir {
+        TrackedDir {
+            files: files.iter().map(|f| track_temp(&dir.join(f))).collect(),
+            dir: track_in(&DIRS, dir),
+        }
+    }
+}
+
+impl Drop for TrackedDir {
+    fn drop(&mut self) {
+        if let Some(s) = self.dir.and_then(|i| DIRS.get(i)) {
+            s.store(std::ptr::null_mut(), Ordering::SeqCst);
+        }
+        for slot in &self.files {
+            untrack_temp(*slot);
+        }
     }
 }
 
@@ -175,6 +210,15 @@ extern "C" fn on_signal(signal: libc::c_int) {
             // SAFETY: unlink(2) is async-signal-safe; `path` is a leaked, never-freed C string.
             unsafe {
                 libc::unlink(path);
+            }
+        }
+    }
+    for slot in &DIRS {
+        let path = slot.load(Ordering::SeqCst);
+        if !path.is_null() {
+            // SAFETY: rmdir(2) is async-signal-safe; `path` is a leaked, never-freed C string.
+            unsafe {
+                libc::rmdir(path);
             }
         }
     }

@@ -22,6 +22,8 @@ pub const USER_AGENT: &str = concat!("kubectl-nestor/", env!("CARGO_PKG_VERSION"
 pub struct ApiProxy {
     service: Service,
     dir: tempfile::TempDir,
+    /// Removes the directory's files and the directory if a signal ends nestor.
+    _on_signal: crate::signals::TrackedDir,
     socket: PathBuf,
     timeout: Duration,
     /// Its `--accept-paths`: exactly the paths of the batch it was started for.
@@ -48,6 +50,8 @@ impl ApiProxy {
         let dir = private_dir().map_err(|e| {
             StartError::Unavailable(format!("cannot make a private socket directory: {e}"))
         })?;
+        let on_signal =
+            crate::signals::TrackedDir::new(dir.path(), &["proxy.sock", "proxy.stderr"]);
         let socket = dir.path().join("proxy.sock");
         let stderr = dir.path().join("proxy.stderr");
         let argv = kubectl.proxy_argv(&socket, accept);
@@ -96,6 +100,7 @@ impl ApiProxy {
         Ok(ApiProxy {
             service,
             dir,
+            _on_signal: on_signal,
             socket,
             timeout: runner.timeout,
             accept: accept.to_vec(),
