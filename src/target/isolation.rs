@@ -75,14 +75,19 @@ pub fn prod_match<'a>(server: &str, prods: &'a [ProdEndpoint]) -> Option<&'a Pro
 
 /// Exit 3 when the lima `stack`'s bench kubeconfig `kubeconfig_file` points at a prod
 /// stack's endpoint. Nothing to check when the bench kubeconfig does not exist (nothing is
-/// read then) or is not a kubeconfig (the read that follows says why).
+/// read then); one that cannot be read as a kubeconfig is refused with that error.
 pub fn check_lima(stack: &Topology, kubeconfig_file: &Path, env: &Environment) -> Result<()> {
-    if stack.kind() != TargetKind::Lima || !kubeconfig_file.is_file() {
+    if stack.kind() != TargetKind::Lima {
         return Ok(());
     }
-    let Ok(kc) = kubeconfig::read(kubeconfig_file) else {
-        return Ok(());
-    };
+    // Fails closed: only a bench kubeconfig that is not there at all is nothing to check.
+    // One that is there but is a FIFO, a device, unreadable or not a kubeconfig is refused
+    // here with the read's own error (it used to pass the check).
+    match std::fs::symlink_metadata(kubeconfig_file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        _ => {}
+    }
+    let kc = kubeconfig::read(kubeconfig_file)?;
     if let Err((what, hint)) = endpoint::parse(&kc.server) {
         return Err(Error::refused(
             format!(

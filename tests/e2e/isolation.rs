@@ -267,3 +267,38 @@ fn two_spellings_of_one_prod_server_are_flagged() {
         list.stderr
     );
 }
+
+/// Issue 21: a bench kubeconfig that is a FIFO passed the isolation check (it was "not a
+/// file", so nothing to check). Now the check fails closed: refused, naming the file, in
+/// bounded time, and no request reaches prod.
+#[test]
+fn a_bench_kubeconfig_that_is_a_fifo_is_refused_not_passed() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    let fifo = work.join("kubeconfig");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    bed.write_stack("bench", LIMA);
+    bed.server.clear_audit();
+    for args in [
+        &["--stack", "bench", "target"][..],
+        &["--stack", "bench", "preview"],
+        &["stack", "select", "bench"],
+    ] {
+        let started = std::time::Instant::now();
+        let out = bed.run(args);
+        assert_ne!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("bench/lima/.work/kubeconfig")
+                && out.stderr.contains("not a regular file"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    }
+    assert_eq!(bed.server.audit(), vec![]);
+}
