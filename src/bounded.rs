@@ -17,14 +17,51 @@ pub const MAX_DEPTH: usize = 64;
 /// whatever the file's size claims. The outer error is the I/O error (for the caller's own
 /// message), the inner one the refusal.
 pub fn read(path: &Path, what: &str) -> std::io::Result<std::result::Result<Vec<u8>, Error>> {
-    use std::io::Read;
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
+    let bytes = read_prefix(path, MAX_BYTES + 1)?;
     if bytes.len() as u64 > MAX_BYTES {
         return Ok(Err(too_big(path, what)));
     }
     Ok(check_depth(&bytes, path, what).map(|()| bytes))
+}
+
+/// Open `path` for reading only if it is a regular file: opened non-blocking (a FIFO with
+/// no writer would block `open` forever), then refused unless `fstat` of that very
+/// descriptor says regular (a FIFO, a device such as `/dev/zero`, a directory, a socket).
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    let what = if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    };
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("{what}, not a regular file: refused before reading"),
+    ))
+}
+
+/// At most `limit` bytes of the regular file `path` (see [`open_regular`]), whatever its
+/// size claims.
+pub fn read_prefix(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 fn too_big(path: &Path, what: &str) -> Error {
@@ -83,17 +120,29 @@ pub fn nesting(bytes: &[u8]) -> usize {
                 .count();
             deepest = deepest.max(indents.len() + dashes);
         }
+        // A quote opens a quoted scalar only where a scalar starts (line start, after
+        // `[ { , : - ?`): inside a plain scalar (`[a ', [[[`) it is an ordinary character,
+        // so the brackets after it count. A quote never spans lines here (an over-estimate
+        // only: a multi-line quoted scalar's brackets are counted).
         let mut quote: Option<u8> = None;
         let mut prev = b' ';
-        for &b in content {
+        let mut last_sig: Option<u8> = None;
+        let mut i = 0;
+        while i < content.len() {
+            let b = content[i];
             match quote {
+                Some(b'\'') if b == b'\'' && content.get(i + 1) == Some(&b'\'') => i += 1,
+                Some(b'"') if b == b'\\' => i += 1,
                 Some(q) if b == q => quote = None,
                 Some(_) => {}
                 None => match b {
-                    b'"' | b'\'' if matches!(prev, b' ' | b'[' | b'{' | b',' | b':') => {
+                    b'"' | b'\''
+                        if last_sig.is_none_or(|c| b"[{,:-?".contains(&c))
+                            && matches!(prev, b' ' | b'\t' | b'[' | b'{' | b',' | b':') =>
+                    {
                         quote = Some(b)
                     }
-                    b'#' if prev == b' ' => break,
+                    b'#' if matches!(prev, b' ' | b'\t') => break,
                     b'[' | b'{' => {
                         flow += 1;
                         deepest = deepest.max(indents.len() + flow);
@@ -102,7 +151,11 @@ pub fn nesting(bytes: &[u8]) -> usize {
                     _ => {}
                 },
             }
+            if !matches!(b, b' ' | b'\t') {
+                last_sig = Some(b);
+            }
             prev = b;
+            i += 1;
         }
     }
     deepest
@@ -137,6 +190,51 @@ mod tests {
         let big = vec![b'a'; 2 * 1024 * 1024];
         let e = check_depth(&big, Path::new("/t"), "topology").expect_err("refused");
         assert!(e.message.contains("larger than 1024 KiB"), "{}", e.message);
+    }
+
+    /// A quote inside a plain scalar does not open a quoted scalar: the brackets after it
+    /// are real flow collections (issue 21: 300 levels passed, 300 000 spent minutes).
+    #[test]
+    fn a_quote_in_a_plain_scalar_does_not_hide_brackets() {
+        let deep = format!("extension: [a ', {}{}]\n", "[".repeat(300), "]".repeat(300));
+        assert!(
+            nesting(deep.as_bytes()) > MAX_DEPTH,
+            "{}",
+            nesting(deep.as_bytes())
+        );
+        let deep = format!("x: [\"a\\\\\", {}]\n", "[".repeat(100));
+        assert!(nesting(deep.as_bytes()) > MAX_DEPTH);
+        let deep = format!("x: ['it''s', {}]\n", "[".repeat(100));
+        assert!(nesting(deep.as_bytes()) > MAX_DEPTH);
+        let huge = format!("extension: [a ', {}]\n", "[".repeat(300_000));
+        let started = std::time::Instant::now();
+        assert!(check_depth(huge.as_bytes(), Path::new("/k"), "kubeconfig").is_err());
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        // Quoted brackets are still not counted.
+        assert!(
+            nesting(b"a: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['\n")
+                < 4
+        );
+        assert!(
+            nesting(b"a: [\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"]\n")
+                < 4
+        );
+        assert!(
+            nesting(b"- 'x [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['\n")
+                < 4
+        );
+    }
+
+    /// Devices and directories are refused without reading (FIFOs: tests/cli/bounded.rs).
+    #[test]
+    fn devices_are_refused_in_bounded_time() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let started = std::time::Instant::now();
+        for p in [Path::new("/dev/zero"), Path::new("/dev/null"), d.path()] {
+            let e = read(p, "kubeconfig").expect_err("refused");
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
     }
 
     #[test]

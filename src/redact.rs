@@ -69,8 +69,37 @@ pub fn text(input: &str) -> String {
     out
 }
 
+/// `scheme://user:pass@host` → `scheme://<redacted>@host`, for every URL in `text`: a
+/// server's or a proxy's userinfo is a live credential (kubectl sends it).
+pub fn url_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("://") {
+        let (head, tail) = rest.split_at(i + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| c.is_whitespace() || "/?#\"'<>`,;)]}".contains(c))
+            .unwrap_or(tail.len());
+        match tail[..end].rfind('@') {
+            Some(at) => {
+                out.push_str(REDACTED);
+                out.push_str(&tail[at..end]);
+            }
+            None => out.push_str(&tail[..end]),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One URL with its userinfo redacted (see [`url_userinfo`]).
+pub fn redact_url(url: &str) -> String {
+    url_userinfo(url)
+}
+
 fn redact_line(line: &str) -> String {
-    let mut line = go_dump(line);
+    let mut line = go_dump(&url_userinfo(line));
     let lower = line.to_ascii_lowercase();
     if let Some(i) = lower.find("bearer ") {
         let end = line[i + 7..]
@@ -177,6 +206,17 @@ fn blobs(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn url_userinfo_is_redacted() {
+        assert_eq!(
+            url_userinfo("--server=http://admin:PASS@127.0.0.1:6443/x and https://u@h"),
+            "--server=http://<redacted>@127.0.0.1:6443/x and https://<redacted>@h"
+        );
+        assert_eq!(url_userinfo("see https://h:1/a@b"), "see https://h:1/a@b");
+        assert!(!text("proxy-url: \"http://u:SECRETP@proxy:3128\"").contains("SECRETP"));
+        assert!(!argv(&["--server=http://a:SECRETA@h".into()])[0].contains("SECRETA"));
+    }
 
     #[test]
     fn flags_and_text_are_redacted() {

@@ -268,7 +268,20 @@ fn rewrite(bytes: &[u8], old: &str, new: &str, source: &str) -> Result<Vec<u8>> 
 /// Put `bytes` at `dest`: create (0700 parent, 0600 file), leave an identical file alone,
 /// replace a different one only after an interactive yes, keeping a backup.
 fn write(ctx: &Invocation, dest: &Path, bytes: &[u8]) -> Result<Written> {
-    match std::fs::read(dest) {
+    // Bounded and regular only: a destination that is a FIFO or `/dev/zero` is refused (it
+    // read without a cap), and one over the kubeconfig cap is not a kubeconfig to replace.
+    let limit = crate::bounded::MAX_BYTES + 1;
+    let read = crate::bounded::read_prefix(dest, limit).and_then(|b| {
+        if b.len() as u64 >= limit {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "larger than a kubeconfig can be: refused",
+            ))
+        } else {
+            Ok(b)
+        }
+    });
+    match read {
         Ok(existing) if existing == bytes => Ok(Written::Unchanged),
         Ok(existing) => {
             let real = crate::fs::final_target(dest)?;

@@ -145,6 +145,9 @@ fn rule_from_text<'de, D: serde::Deserializer<'de>>(
 /// The target a snapshot was read from.
 pub type SnapshotTarget = TargetRef;
 
+/// The largest snapshot read: 64 MiB (a snapshot of a large cluster is a few MiB).
+pub const MAX_SNAPSHOT_BYTES: u64 = 64 << 20;
+
 impl Snapshot {
     pub fn new(target: SnapshotTarget, observation: Observation) -> Snapshot {
         Snapshot {
@@ -157,11 +160,28 @@ impl Snapshot {
         }
     }
 
+    /// Read a snapshot: a regular file of at most [`MAX_SNAPSHOT_BYTES`] (a FIFO or
+    /// `/dev/zero` is refused before reading).
     pub fn load(path: &Path) -> Result<Snapshot> {
         let shown = path.display();
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let bytes = crate::bounded::read_prefix(path, MAX_SNAPSHOT_BYTES + 1).map_err(|e| {
             Error::input(
                 format!("cannot read snapshot {shown}: {e}"),
+                "pass a file written by `kubectl nestor discover --save FILE`",
+            )
+        })?;
+        if bytes.len() as u64 > MAX_SNAPSHOT_BYTES {
+            return Err(Error::input(
+                format!(
+                    "snapshot {shown} is larger than {} MiB: refused before parsing",
+                    MAX_SNAPSHOT_BYTES >> 20
+                ),
+                "pass a file written by `kubectl nestor discover --save FILE`",
+            ));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| {
+            Error::input(
+                format!("snapshot {shown} is not UTF-8 text"),
                 "pass a file written by `kubectl nestor discover --save FILE`",
             )
         })?;

@@ -223,6 +223,13 @@ fn outcome(
                 FailureKind::ApiError,
                 format!("kubectl killed by signal {signal}"),
             ))),
+            Failure::TooLarge { limit } => Ok(Err(ReadFailure::new(
+                FailureKind::ApiError,
+                format!(
+                    "kubectl printed more than {} MiB and was killed: nothing of it was used",
+                    limit >> 20
+                ),
+            ))),
             Failure::Refused { .. } | Failure::Missing { .. } | Failure::Spawn { .. } => {
                 Err(e.into_error())
             }

@@ -353,11 +353,7 @@ fn check_remote_path(s: &str) -> Check {
 }
 
 fn check_endpoint(s: &str) -> Check {
-    if crate::stack::endpoint::normalize(s).is_some() {
-        return Ok(());
-    }
-    Err((
-        format!("endpoint `{s}` is not an http(s) URL"),
-        "write the API server URL as in the kubeconfig, e.g. https://10.67.2.11:6443".into(),
-    ))
+    crate::stack::endpoint::parse(s)
+        .map(|_| ())
+        .map_err(|(what, hint)| (format!("endpoint {what}"), hint))
 }

@@ -64,21 +64,40 @@ pub fn prod_endpoints(stacks_dir: &Path, env: &Environment) -> Vec<ProdEndpoint>
     out
 }
 
-/// The prod endpoint `server` is, if any.
+/// The prod endpoint whose listener `server` is, if any: the same host and port is the same
+/// server whatever the scheme, the path or the spelling (`stack::endpoint`); a prod endpoint
+/// that cannot be parsed matches every server (fails closed).
 pub fn prod_match<'a>(server: &str, prods: &'a [ProdEndpoint]) -> Option<&'a ProdEndpoint> {
-    prods.iter().find(|p| endpoint::same(&p.endpoint, server))
+    prods
+        .iter()
+        .find(|p| endpoint::same_listener(&p.endpoint, server))
 }
 
 /// Exit 3 when the lima `stack`'s bench kubeconfig `kubeconfig_file` points at a prod
 /// stack's endpoint. Nothing to check when the bench kubeconfig does not exist (nothing is
-/// read then) or is not a kubeconfig (the read that follows says why).
+/// read then); one that cannot be read as a kubeconfig is refused with that error.
 pub fn check_lima(stack: &Topology, kubeconfig_file: &Path, env: &Environment) -> Result<()> {
-    if stack.kind() != TargetKind::Lima || !kubeconfig_file.is_file() {
+    if stack.kind() != TargetKind::Lima {
         return Ok(());
     }
-    let Ok(kc) = kubeconfig::read(kubeconfig_file) else {
-        return Ok(());
-    };
+    // Fails closed: only a bench kubeconfig that is not there at all is nothing to check.
+    // One that is there but is a FIFO, a device, unreadable or not a kubeconfig is refused
+    // here with the read's own error (it used to pass the check).
+    match std::fs::symlink_metadata(kubeconfig_file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        _ => {}
+    }
+    let kc = kubeconfig::read(kubeconfig_file)?;
+    if let Err((what, hint)) = endpoint::parse(&kc.server) {
+        return Err(Error::refused(
+            format!(
+                "lima stack {}: the server of its kubeconfig {} cannot be compared with the prod stacks' endpoints: {what}",
+                stack.name(),
+                kubeconfig_file.display()
+            ),
+            hint,
+        ));
+    }
     let prods = prod_endpoints(&stack.stacks_dir, env);
     match prod_match(&kc.server, &prods) {
         None => Ok(()),
@@ -87,7 +106,7 @@ pub fn check_lima(stack: &Topology, kubeconfig_file: &Path, env: &Environment) -
                 "lima stack {} would read prod: its kubeconfig {} points at {}, the {} of prod stack {}",
                 stack.name(),
                 kubeconfig_file.display(),
-                kc.server,
+                crate::redact::redact_url(&kc.server),
                 match p.from {
                     "endpoint:" => "endpoint:",
                     _ => "kubeconfig server",
@@ -99,17 +118,27 @@ pub fn check_lima(stack: &Topology, kubeconfig_file: &Path, env: &Environment) -
     }
 }
 
-/// Prod stacks declaring the same `endpoint:` (normalised): `(endpoint, stacks)`, sorted.
+/// Prod stacks declaring the same server, however spelled (`endpoint:` compared as listeners:
+/// host and port, `localhost` and `127.0.0.1` alike): `(listener, stacks)`, sorted.
 pub fn shared_endpoints(prods: &[ProdEndpoint]) -> Vec<(String, Vec<String>)> {
-    let mut groups: Vec<(String, Vec<String>)> = vec![];
+    // (listener key, the first spelling seen, stacks)
+    let mut keyed: Vec<(String, String, Vec<String>)> = vec![];
     for p in prods.iter().filter(|p| p.from == "endpoint:") {
-        let key = endpoint::normalize(&p.endpoint).unwrap_or_else(|| p.endpoint.clone());
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, stacks)) if !stacks.contains(&p.stack) => stacks.push(p.stack.clone()),
+        let (key, shown) = match endpoint::parse(&p.endpoint) {
+            Ok(s) => (s.listener(), s.shown),
+            Err(_) => {
+                let r = crate::redact::redact_url(&p.endpoint);
+                (r.clone(), r)
+            }
+        };
+        match keyed.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, _, stacks)) if !stacks.contains(&p.stack) => stacks.push(p.stack.clone()),
             Some(_) => {}
-            None => groups.push((key, vec![p.stack.clone()])),
+            None => keyed.push((key, shown, vec![p.stack.clone()])),
         }
     }
+    let mut groups: Vec<(String, Vec<String>)> =
+        keyed.into_iter().map(|(_, shown, s)| (shown, s)).collect();
     groups.retain(|(_, s)| s.len() > 1);
     for (_, s) in groups.iter_mut() {
         s.sort();
@@ -146,5 +175,27 @@ mod tests {
             Some("c")
         );
         assert_eq!(prod_match("https://10.0.0.3:6443", &prods), None);
+    }
+
+    /// Two spellings of one server are one server (issue 21: `localhost` read prod).
+    #[test]
+    fn spellings_of_one_prod_server_match_and_are_flagged() {
+        let prods = [
+            p("a", "http://127.0.0.1:7443", "endpoint:"),
+            p("b", "http://LOCALHOST.:7443/k8s", "endpoint:"),
+            p("c", "https://[::ffff:127.0.0.1]:7443", "endpoint:"),
+        ];
+        let shared = shared_endpoints(&prods);
+        assert_eq!(shared.len(), 1, "{shared:?}");
+        assert_eq!(shared[0].1, ["a", "b", "c"]);
+        for s in [
+            "http://localhost:7443",
+            "http://0.0.0.0:7443",
+            "http://[::1]:7443/./",
+            "https://127.0.0.1:7443/other",
+        ] {
+            assert!(prod_match(s, &prods).is_some(), "{s}");
+        }
+        assert_eq!(prod_match("http://127.0.0.1:7444", &prods), None);
     }
 }

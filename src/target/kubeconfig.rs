@@ -274,6 +274,16 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             format!("write the URL alone, e.g. `server: https://10.0.0.1:6443`; {REFETCH}"),
         ));
     }
+    if let Err((what, hint)) = crate::stack::endpoint::parse(server) {
+        return Err(Error::input(
+            format!(
+                "kubeconfig {shown}: the server URL of cluster `{}` is refused: {}",
+                crate::term::escape(&cluster.name),
+                crate::term::escape(&what)
+            ),
+            format!("{hint}; {REFETCH}"),
+        ));
+    }
     if let Some(proxy) = cluster
         .cluster
         .proxy_url
@@ -284,7 +294,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             format!(
                 "kubeconfig {shown}: cluster `{}` sends its requests through proxy-url {}: nestor reads only an API server it reaches directly",
                 crate::term::escape(&cluster.name),
-                crate::term::escape(proxy)
+                crate::term::escape(&crate::redact::redact_url(proxy))
             ),
             "a proxy decides where requests really go and cannot be pinned on kubectl's command line: use a kubeconfig without proxy-url (an ssh tunnel to a loopback port is one way)",
         ));

@@ -77,3 +77,77 @@ fn a_deep_inventory_is_refused_before_parsing() {
     fs::write(&inventory, format!("all:\n  hosts: {}", deep())).expect("write");
     refused(&bed, &["--no-input", "kubeconfig", "fetch"], "inventory");
 }
+
+fn mkfifo(path: &std::path::Path) {
+    let _ = fs::remove_file(path);
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).expect("mkdir");
+    }
+    let ok = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+/// Issue 21: a FIFO as kubeconfig, snapshot, inventory or stack file hung nestor forever,
+/// and `--snapshot /dev/zero` ran out of memory. Each is refused, in bounded time (the run
+/// is killed at 20 s, far above the refusal), naming the file, with nothing run.
+#[test]
+fn fifos_and_devices_are_refused_as_every_input() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    let fifo = bed.tmp.path().join("input.fifo");
+    mkfifo(&fifo);
+    let run = |args: &[&str]| {
+        let started = Instant::now();
+        let out = bed.cmd().args(args).timeout(Duration::from_secs(20)).run();
+        (out, started.elapsed())
+    };
+    let check = |what: &str, args: &[&str], file: &std::path::Path| {
+        let (out, took) = run(args);
+        let err = stderr_of(&out);
+        assert_eq!(out.code, Some(1), "{what} {args:?}: {err}");
+        assert!(
+            err.contains("not a regular file") && err.contains(&file.display().to_string()),
+            "{what} {args:?}: {err}"
+        );
+        assert!(
+            took < Duration::from_secs(5),
+            "{what} {args:?} took {took:?}"
+        );
+    };
+    let zero = std::path::Path::new("/dev/zero");
+    for input in [fifo.as_path(), zero] {
+        let shown = input.to_str().unwrap_or_default();
+        check(
+            "kubeconfig",
+            &["--no-input", "--kubeconfig", shown, "target"],
+            input,
+        );
+        check(
+            "snapshot",
+            &["--no-input", "preview", "--snapshot", shown],
+            input,
+        );
+    }
+    assert!(bed.calls("kubectl").is_empty(), "no kubectl ran");
+
+    // The inventory: a FIFO at bootstrap/hosts.yaml.
+    let inventory = bed.repo.join("bootstrap/hosts.yaml");
+    mkfifo(&inventory);
+    check(
+        "inventory",
+        &["--no-input", "kubeconfig", "fetch"],
+        &inventory,
+    );
+    assert!(bed.calls("ssh").is_empty(), "no ssh ran");
+    fs::remove_file(&inventory).expect("rm");
+
+    // A FIFO among the stack files: `stack list` reports it and ends.
+    let stack = bed.stacks.join("ghost.yaml");
+    mkfifo(&stack);
+    let (out, took) = run(&["stack", "list"]);
+    assert!(took < Duration::from_secs(5), "stack list took {took:?}");
+    let all = format!("{}{}", stdout_of(&out), stderr_of(&out));
+    assert!(all.contains("not a regular file"), "{all}");
+}

@@ -610,3 +610,35 @@ fn a_fetched_file_with_duplicate_user_names_is_refused_without_printing_it() {
         assert!(f.bed.calls("kubectl").is_empty());
     }
 }
+
+/// Issue 21: `admin_conf: /dev/zero` on the remote host drove nestor to 1 GiB (ssh's output
+/// was captured without a cap). Past the cap ssh is killed and fetch fails, in bounded time
+/// and memory, writing nothing.
+#[test]
+fn an_endless_remote_output_is_cut_at_the_cap() {
+    let f = setup("https://10.67.2.11:6443");
+    f.bed.stub("ssh", "exec cat /dev/zero");
+    let before = f.bed.tree();
+    let started = std::time::Instant::now();
+    let out = f
+        .bed
+        .cmd()
+        .args(["-v", "--no-input", "kubeconfig", "fetch"])
+        .run();
+    let err = stderr_of(&out);
+    out.code(1);
+    assert!(
+        err.contains("printed more than 48 MiB and was killed"),
+        "{err}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    // nestor's own peak memory (the -v usage line, from VmHWM): under 256 MiB, not 1 GiB.
+    let peak_kib: u64 = err
+        .split("own peak rss ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no usage line: {err}"));
+    assert!(peak_kib < 256 * 1024, "peak {peak_kib} KiB");
+    assert_eq!(f.bed.tree(), before, "nothing was written");
+}

@@ -184,3 +184,121 @@ fn a_bench_on_its_own_cluster_is_read_and_shared_prod_endpoints_are_flagged() {
         .contains("warning: prod stacks dirqual, dirqual-old declare the same endpoint"));
     assert_read_only(&lima);
 }
+
+/// Issue 21: isolation compared strings, so `localhost` for prod's `127.0.0.1` read prod.
+/// Every spelling of prod's listener is prod's listener (the same host and port whatever
+/// the path); a spelling nestor cannot compare (userinfo, query, fragment, an ambiguous
+/// IPv4) is refused outright. Either way no request reaches prod.
+#[test]
+fn every_spelling_of_the_prod_server_is_refused_for_the_bench() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let port = bed.server.addr().port();
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    bed.write_stack("bench", LIMA);
+    let same = [
+        "http://localhost:{P}",
+        "http://LOCALHOST:{P}",
+        "http://localhost.:{P}/",
+        "http://[::ffff:127.0.0.1]:{P}",
+        "http://[::1]:{P}",
+        "http://0.0.0.0:{P}",
+        "http://127.0.0.1:{P}/k8s",
+        "http://127.0.0.1:{P}/./",
+        "https://127.0.0.1:{P}",
+        "http://runsc:{P}",
+    ];
+    let refused = [
+        "http://x@127.0.0.1:{P}",
+        "http://admin:SECRETPASS21@127.0.0.1:{P}",
+        "http://127.0.0.1:{P}/?a=b",
+        "http://127.0.0.1:{P}/#f",
+        "http://0127.0.0.1:{P}",
+    ];
+    for spelling in same.iter().chain(refused.iter()) {
+        let server = spelling.replace("{P}", &port.to_string());
+        bed.kubeconfig_for(&work.join("kubeconfig"), &server);
+        bed.server.clear_audit();
+        for args in [
+            &["--stack", "bench", "target"][..],
+            &["--stack", "bench", "preview", "-o", "json"],
+        ] {
+            let out = bed.run(args);
+            if same.contains(spelling) {
+                out.error(3, "lima stack bench would read prod");
+            } else {
+                assert_ne!(out.code, Some(0), "{server}: {}", out.stderr);
+                assert!(out.stderr.contains("refused"), "{server}: {}", out.stderr);
+            }
+            assert!(
+                !out.stderr.contains("SECRETPASS21") && !out.stdout.contains("SECRETPASS21"),
+                "{server}: {}",
+                out.stderr
+            );
+        }
+        assert_eq!(bed.server.audit(), vec![], "{server} reached prod");
+    }
+}
+
+/// Two prod stacks naming one server two ways are flagged by `stack list` and the fleet.
+#[test]
+fn two_spellings_of_one_prod_server_are_flagged() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let port = bed.server.addr().port();
+    let copy = fs::read_to_string(bed.stacks.join("dirqual.yaml"))
+        .expect("read")
+        .replace("name: dirqual", "name: dirqual-old")
+        .replace("dirqual.config", "dirqual-old.config")
+        .replace(
+            &format!("endpoint: {}", bed.server.url()),
+            &format!("endpoint: http://LOCALHOST.:{port}/"),
+        );
+    assert!(copy.contains("LOCALHOST."), "{copy}");
+    bed.write_stack("dirqual-old", &copy);
+    let list = bed.run(&["stack", "list"]);
+    list.code(0);
+    assert!(
+        list.stderr
+            .contains("warning: prod stack dirqual-old declares the same endpoint")
+            && list
+                .stderr
+                .contains("warning: prod stack dirqual declares the same endpoint"),
+        "{}",
+        list.stderr
+    );
+}
+
+/// Issue 21: a bench kubeconfig that is a FIFO passed the isolation check (it was "not a
+/// file", so nothing to check). Now the check fails closed: refused, naming the file, in
+/// bounded time, and no request reaches prod.
+#[test]
+fn a_bench_kubeconfig_that_is_a_fifo_is_refused_not_passed() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    let fifo = work.join("kubeconfig");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    bed.write_stack("bench", LIMA);
+    bed.server.clear_audit();
+    for args in [
+        &["--stack", "bench", "target"][..],
+        &["--stack", "bench", "preview"],
+        &["stack", "select", "bench"],
+    ] {
+        let started = std::time::Instant::now();
+        let out = bed.run(args);
+        assert_ne!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("bench/lima/.work/kubeconfig")
+                && out.stderr.contains("not a regular file"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    }
+    assert_eq!(bed.server.audit(), vec![]);
+}

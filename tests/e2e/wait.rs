@@ -336,3 +336,83 @@ fn wait_live_lines_fit_the_terminal_s_own_width() {
         "a long reason is cut at 60 columns: {lines:?}"
     );
 }
+
+/// Issue 21: a signal left `TMPDIR/kubectl-nestor-*` with its socket and stderr file. Under
+/// SIGINT, SIGTERM and SIGHUP while `wait` keeps its proxy, nestor dies of the signal and
+/// the proxy's directory is gone (the shared cache directory `kubectl-nestor-<uid>` aside).
+#[test]
+fn a_signal_during_wait_leaves_no_socket_directory() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::time::{Duration, Instant};
+    for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        let bed = bed_or_skip!(rollout(1_000));
+        let tmpdir = bed.tmp.path().join(format!("tmp-{signal}"));
+        std::fs::create_dir_all(&tmpdir).expect("mkdir");
+        let mut c = bed.program(bed.bin.join("kubectl-nestor"));
+        c.args([
+            "wait",
+            "--for=healthy",
+            "datalake",
+            "--interval",
+            "300ms",
+            "--timeout",
+            "60s",
+        ])
+        .env("TMPDIR", &tmpdir)
+        .default_signals();
+        let mut nestor = c
+            .command()
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let sockets = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+            std::fs::read_dir(dir)
+                .map(|d| {
+                    d.flatten()
+                        .map(|e| e.path())
+                        .filter(|p| {
+                            p.file_name()
+                                .and_then(|n| n.to_str())
+                                .is_some_and(|n| n.starts_with("kubectl-nestor-"))
+                                && p.join("proxy.stderr").exists()
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let dirs = loop {
+            let found = sockets(&tmpdir);
+            if found.iter().any(|d| d.join("proxy.sock").exists()) {
+                break found;
+            }
+            if let Ok(Some(status)) = nestor.try_wait() {
+                panic!("{signal}: nestor ended ({status:?}) before its proxy served");
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{signal}: no proxy socket appeared"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let status = std::process::Command::new("kill")
+            .args([format!("-{signal}"), nestor.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let status = nestor.wait().expect("wait");
+        assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+        for d in &dirs {
+            assert!(!d.exists(), "{signal}: {} was left behind", d.display());
+        }
+        let left: Vec<_> = std::fs::read_dir(&tmpdir)
+            .map(|d| d.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        let uid_dir = format!("kubectl-nestor-{}", rustix::process::getuid().as_raw());
+        assert!(
+            left.iter().all(|n| n.to_str() == Some(uid_dir.as_str())),
+            "{signal}: left in TMPDIR: {left:?}"
+        );
+    }
+}

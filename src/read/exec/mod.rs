@@ -82,6 +82,9 @@ pub enum Failure {
     Signaled { signal: i32, stderr: String },
     /// It exited non-zero.
     Exit { code: i32, stderr: String },
+    /// It printed more than `limit` bytes (stdout, or stderr's own cap) and was killed:
+    /// nothing it printed is used (`admin_conf: /dev/zero` drove nestor to 1 GiB).
+    TooLarge { limit: u64 },
 }
 
 /// A failed run: the (redacted) command line and what went wrong.
@@ -128,6 +131,10 @@ impl ExecError {
             Failure::Exit { code, stderr } => Error::input(
                 format!("`{}` failed with exit code {code}{}", self.argv, crate::error::quoted(&stderr)),
                 format!("run the command yourself to see the full output (add -v to see every {tool} call)"),
+            ),
+            Failure::TooLarge { limit } => Error::input(
+                format!("`{}` printed more than {} MiB and was killed: nothing of it was used", self.argv, limit >> 20),
+                "an answer that large is not what was asked for: check the file or object it reads (a device such as /dev/zero, a runaway log)",
             ),
         }
     }
@@ -218,10 +225,19 @@ impl Runner {
         // group of its own lets a timeout kill both. ssh keeps the terminal's group so that
         // it can still ask for a passphrase or a host-key confirmation.
         let own_group = tool != Tool::Ssh;
+        // Output through pipes read by capped threads, never buffered whole (`stdout_capture`
+        // had no limit): past the cap the child is killed and the run is `TooLarge`.
+        let spawn_err = |e: std::io::Error| {
+            fail(Failure::Spawn {
+                detail: e.to_string(),
+            })
+        };
+        let (out_r, out_w) = os_pipe::pipe().map_err(spawn_err)?;
+        let (err_r, err_w) = os_pipe::pipe().map_err(spawn_err)?;
         let expression = duct::cmd(&program, args)
             .stdin_null()
-            .stdout_capture()
-            .stderr_capture()
+            .stdout_file(out_w)
+            .stderr_file(err_w)
             .env_remove("KUBECONFIG")
             .unchecked()
             .before_spawn(move |command| {
@@ -253,29 +269,70 @@ impl Runner {
             Err(_) => vec![],
         };
         drop(held);
+        // The expression holds the pipes' write ends: closed here, so that the readers see
+        // the end of the output when the child (and its children) are gone.
+        drop(expression);
         let handle = started_child.map_err(|e| {
             fail(Failure::Spawn {
                 detail: e.to_string(),
             })
         })?;
-        let finished = handle
-            .wait_timeout(deadline)
-            .map_err(|e| {
-                fail(Failure::Spawn {
-                    detail: e.to_string(),
-                })
-            })?
-            .cloned();
-        let output = match finished {
-            Some(o) => o,
-            None => {
+        let overflow = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stdout = capped_reader(out_r, MAX_STDOUT_BYTES, overflow.clone());
+        let stderr_reader = capped_reader(err_r, MAX_STDERR_BYTES, overflow.clone());
+        let until = started + deadline;
+        let finished = loop {
+            let step = until
+                .saturating_duration_since(Instant::now())
+                .min(Duration::from_millis(20));
+            let status = handle.wait_timeout(step).map_err(spawn_err)?.cloned();
+            if status.is_some() || overflow.load(std::sync::atomic::Ordering::SeqCst) {
+                break status;
+            }
+            if Instant::now() >= until {
+                break None;
+            }
+        };
+        let kill = || {
+            if own_group {
+                for pid in handle.pids() {
+                    kill_group(pid);
+                }
+            }
+            let _ = handle.kill();
+            let _ = handle.wait();
+        };
+        if finished.is_none() || overflow.load(std::sync::atomic::Ordering::SeqCst) {
+            kill();
+        }
+        let remaining = until.saturating_duration_since(Instant::now()) + KILL_MARGIN;
+        let collected = (
+            stdout.recv_timeout(remaining),
+            stderr_reader.recv_timeout(remaining),
+        );
+        // Read after both readers answered: a reader sets the flag before it sends, and the
+        // child may have died of the closed pipe before the loop above saw the flag.
+        let too_large = overflow.load(std::sync::atomic::Ordering::SeqCst);
+        if too_large {
+            drop(tracked);
+            self.trace(&format!("exec: killed, output over its cap: {shown}"));
+            return Err(fail(Failure::TooLarge {
+                limit: MAX_STDOUT_BYTES,
+            }));
+        }
+        let output = match (finished, collected) {
+            (Some(o), (Ok(out), Ok(err))) => StdOutput {
+                status: o.status,
+                stdout: out,
+                stderr: err,
+            },
+            (_, (_, err)) => {
+                let stderr = redact::text(String::from_utf8_lossy(&err.unwrap_or_default()).trim());
                 if own_group {
                     for pid in handle.pids() {
                         kill_group(pid);
                     }
                 }
-                let _ = handle.kill();
-                let stderr = handle.wait().map(redacted_stderr).unwrap_or_default();
                 drop(tracked);
                 self.trace(&format!(
                     "exec: killed after {:.1}s: {shown}",
@@ -304,6 +361,35 @@ impl Runner {
             let _ = writeln!(std::io::stderr(), "kubectl-nestor: {line}");
         }
     }
+}
+
+/// The most a child may print on stdout: as much as the proxy path buffers for one answer.
+pub const MAX_STDOUT_BYTES: u64 = crate::read::http::MAX_BUFFERED_BYTES as u64;
+/// The most of a child's stderr kept: 1 MiB (a longer one kills the child too).
+const MAX_STDERR_BYTES: u64 = 1 << 20;
+
+/// Read `pipe` to its end on a thread, at most `cap` bytes: one more sets `overflow` (the
+/// caller kills the child) and stops reading. The bytes arrive on the channel.
+fn capped_reader(
+    pipe: os_pipe::PipeReader,
+    cap: u64,
+    overflow: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::sync::mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        let mut limited = pipe.take(cap + 1);
+        let read = limited.read_to_end(&mut bytes);
+        if read.is_ok() && bytes.len() as u64 > cap {
+            overflow.store(true, std::sync::atomic::Ordering::SeqCst);
+            bytes.clear();
+        }
+        // The pipe is closed only now, after the flag: the child's SIGPIPE comes after it.
+        drop(limited);
+        let _ = tx.send(bytes);
+    });
+    rx
 }
 
 fn describe_status(o: &StdOutput) -> String {
