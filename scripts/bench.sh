@@ -14,7 +14,13 @@
 # `kubectl get crd -o json` downloads on big.
 #
 # `scripts/bench.sh fleet` runs scripts/bench-fleet.sh instead: `preview --all` over ten
-# stacks on ten servers against the slowest single stack, and wait's per-poll cost.
+# stacks on ten servers against its floor, max(slowest single stack, fleet CPU / cores), and
+# wait's per-poll cost.
+#
+# `scripts/bench.sh -v` also prints where preview's wall goes, step by step (medians of the
+# `step:` lines of nestor's -v, counted from nestor's main): kubectl's plugin dispatch
+# before main, nestor's start (arguments, stack, catalog), kubectl's `config view` and the
+# proxy start (at the same time), the one round of reads, and judging + printing + exit.
 #
 # Usage: scripts/bench.sh                      # kubectl from PATH
 #        KUBECTL=/path/to/kubectl RUNS=9 scripts/bench.sh
@@ -22,6 +28,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = fleet ]; then exec bash scripts/bench-fleet.sh; fi
+STEPS=
+if [ "${1:-}" = -v ]; then STEPS=1; fi
 
 RUNS=${RUNS:-9}
 WARMUP=${WARMUP:-2}
@@ -57,6 +65,30 @@ export NESTOR_KUBECTL="$KUBECTL"
 now_ns() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 max() { sort -n | tail -1; }
+
+# One preview's -v `step:` lines (file $1) and its wall in µs ($2) as "key ms" lines.
+steps_of() {
+  awk -v wall="$2" '
+    / step: / {
+      line = $0; sub(/.* step: /, "", line)
+      n = split(line, f, " "); range = f[n - 1]; name = line; sub(/ [0-9.]+\.\.[0-9.]+ ms$/, "", name)
+      split(range, r, /\.\./); s[name] = r[1]; e[name] = r[2]
+    }
+    END {
+      a = "authority (kubectl config view)"; p = "proxy start (until its socket accepts)"
+      for (k in s) if (k ~ /^reads /) rd = k
+      run = e["run"]; first = s[a]; if (p in s && s[p] < first) first = s[p]
+      both = e[a]; if (p in e && e[p] > both) both = e[p]
+      printf "1 dispatch:_kubectl_plugin_dispatch_before_main %.1f\n", wall / 1000 - run
+      printf "2 start:_arguments,_stack,_catalog %.1f\n", first
+      printf "3 authority:_config_view %.1f\n", e[a] - s[a]
+      if (p in s) printf "4 proxy:_start_until_serving %.1f\n", e[p] - s[p]
+      printf "5 both:_config_view_||_proxy,_serial_share %.1f\n", both - first
+      if (rd != "") printf "6 reads:_one_round %.1f\n", e[rd] - s[rd]
+      if (rd != "") printf "7 tail:_judge,_print,_exit %.1f\n", run - e[rd]
+      printf "8 run:_nestor_main_to_exit %.1f\n", run
+    }' "$1"
+}
 
 # Sum of response_bytes and count of the audit lines after line $2 of file $1.
 audit_since() {
@@ -117,6 +149,7 @@ preview() { (cd "$WORK/repo" && "$KUBECTL" nestor preview --no-input -o json -v 
 direct() { (cd "$WORK/repo" && kubectl-nestor preview --no-input -o json >/dev/null); }
 
 ROWS=()
+STEP_ROWS=()
 CRD_BYTES="-"
 for cluster in $CLUSTERS; do
   for latency in $LATENCIES; do
@@ -125,7 +158,7 @@ for cluster in $CLUSTERS; do
     write_stack "$cluster"
     for _ in $(seq 1 "$WARMUP"); do floor; preview; direct; done
     : >"$WORK/t.floor"; : >"$WORK/t.preview"; : >"$WORK/t.direct"; : >"$WORK/procs"; : >"$WORK/reqs"; : >"$WORK/bytes"
-    : >"$WORK/cpu"; : >"$WORK/rss"; : >"$WORK/cpu_pct"
+    : >"$WORK/cpu"; : >"$WORK/rss"; : >"$WORK/cpu_pct"; : >"$WORK/steps"
     for _ in $(seq 1 "$RUNS"); do
       before=$(wc -l <"$WORK/audit")
       t0=$(now_ns); preview; t1=$(now_ns)
@@ -134,6 +167,7 @@ for cluster in $CLUSTERS; do
       t4=$(now_ns); direct; t5=$(now_ns)
       echo $(( (t5 - t4) / 1000 )) >>"$WORK/t.direct"
       wall_ms=$(( (t1 - t0) / 1000000 ))
+      steps_of "$WORK/preview.err" $(( (t1 - t0) / 1000 )) >>"$WORK/steps"
       echo $(( (t1 - t0) / 1000 )) >>"$WORK/t.preview"
       echo $(( (t3 - t2) / 1000 )) >>"$WORK/t.floor"
       grep -c '^kubectl-nestor: exec: kubectl ' "$WORK/preview.err" >>"$WORK/procs" || true
@@ -154,6 +188,14 @@ for cluster in $CLUSTERS; do
       -v procs="$(median <"$WORK/procs")" -v reqs="$(median <"$WORK/reqs")" -v bytes="$(median <"$WORK/bytes")" \
       -v cpu="$(median <"$WORK/cpu")" -v pct="$(median <"$WORK/cpu_pct")" -v rss="$(max <"$WORK/rss")" \
       'BEGIN { printf "| %s | %d ms | %.3f s | %.3f s | **%.2f** | %.3f s (%.2f) | %d | %d | %d | %.1f ms (%.1f%%) | %.1f MiB |", c, l, f/1e6, p/1e6, p/f, d/1e6, d/f, procs, reqs, bytes, cpu, pct, rss/1024 }')")
+    if [ -n "$STEPS" ]; then
+      STEP_ROWS+=("$cluster $latency ms, preview $(awk -v p="$pv" 'BEGIN { printf "%.1f", p/1e3 }') ms:")
+      for key in $(cut -d' ' -f1,2 "$WORK/steps" | sort -u | tr ' ' '|'); do
+        k=${key#*|}
+        m=$(awk -v k="$k" '$2 == k { print $3 }' "$WORK/steps" | median)
+        STEP_ROWS+=("$(awk -v k="$k" -v m="$m" -v p="$pv" 'BEGIN { gsub(/_/, " ", k); printf "  %-52s %7.1f ms  %5.1f%%", k, m, 100 * m * 1000 / p }')")
+      done
+    fi
     stop_server
   done
 done
@@ -172,6 +214,12 @@ for row in "${ROWS[@]}"; do
     "| many-applications |"*) echo "nestor's own peak RSS with 40 000 custom objects in one list (many-applications): $(awk -F'|' '{gsub(/ /, "", $12); print $12}' <<<"$row") (goal: under 64 MiB)" ;;
   esac
 done
+if [ -n "$STEPS" ]; then
+  echo
+  echo "Where preview's wall goes (medians of each step; shares of preview's median wall; the"
+  echo "authority and the proxy run at the same time, so their serial share is the 'both' line):"
+  printf '%s\n' "${STEP_ROWS[@]}"
+fi
 if [ "$CRD_BYTES" != "-" ]; then
   echo "\`kubectl get crd -o json\` on big: $CRD_BYTES bytes served"
 fi

@@ -71,3 +71,16 @@ pub fn own_usage() -> Option<Usage> {
 pub fn children_usage() -> Option<Usage> {
     rusage(libc::RUSAGE_CHILDREN)
 }
+
+/// When `run` began (set by [`mark_start`]; the first call to [`since_start`] otherwise).
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Remember now as the start of the run: `-v`'s `step:` lines count from here.
+pub fn mark_start() {
+    let _ = STARTED.get_or_init(std::time::Instant::now);
+}
+
+/// The time since [`mark_start`].
+pub fn since_start() -> Duration {
+    STARTED.get_or_init(std::time::Instant::now).elapsed()
+}

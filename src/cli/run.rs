@@ -20,6 +20,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    crate::usage::mark_start();
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     // `__complete WORDS...` (kubectl's plugin-completion protocol) is answered before clap
     // parses anything: the words are the user's half-typed command line, not ours to validate.
@@ -124,6 +125,11 @@ fn report_usage(at_start: Option<crate::usage::Usage>) {
             children.max_rss_kib
         );
     }
+    let _ = writeln!(
+        std::io::stderr(),
+        "kubectl-nestor: step: run 0.0..{:.1} ms",
+        ms(crate::usage::since_start())
+    );
 }
 
 fn dispatch(cli: Cli) -> Result<Exit> {

@@ -1,5 +1,5 @@
 //! `preview --all`: the fleet view (SPEC §14). Every stack of the stacks directory (not
-//! `current.yaml`) is previewed in parallel, at most [`MAX_PARALLEL`] at a time, each under
+//! `current.yaml`) is previewed in parallel, at most [`parallel`] at a time, each under
 //! the non-interactive target policy (a prod target must be its `endpoint:`; no prompt, even
 //! on a terminal). One aligned line per stack and a total; `-o json|yaml` is a
 //! `PreviewList` of each stack's `Preview` document or its error. One stack's failure never
@@ -16,9 +16,18 @@ use crate::output::report::Preview;
 use crate::stack::Topology;
 use crate::target::isolation;
 
-/// Stacks previewed at the same time. Each costs two processes (kubectl proxy, and the
-/// dispatcher's) and a few threads; ten stacks fit in one round.
+/// The most stacks previewed at the same time, whatever the machine.
 pub const MAX_PARALLEL: usize = 16;
+
+/// Stacks previewed at the same time: two per core. A stack is CPU-bound about half of its
+/// wall (two kubectl start-ups, its `config view` and its proxy, at the same time) and waits
+/// on its server the other half, so two per core keep every core busy; more only queue
+/// kubectl start-ups on the cores (ten stacks at once on 2 cores: 20 kubectl processes
+/// competing, each start slower, the fleet's wall above its CPU floor, issue 25).
+pub fn parallel() -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    cores.saturating_mul(2).clamp(2, MAX_PARALLEL)
+}
 
 pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
     if ctx.global.stack.is_some() {
@@ -59,7 +68,7 @@ pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Ex
     global.no_input = true;
     let fleet = Invocation::new(global, env);
 
-    let items: Vec<Item> = crate::pool::map(&files, MAX_PARALLEL, |file| {
+    let items: Vec<Item> = crate::pool::map(&files, parallel(), |file| {
         preview_one(&fleet, &dir.path, file, detailed_exitcode, no_ssh)
     })
     .into_iter()

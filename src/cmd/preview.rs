@@ -232,7 +232,8 @@ fn live_prod(
     plan: &ReadPlan,
     hosts: &Hosts,
 ) -> Result<Reading> {
-    let Some(session) = Session::open(ctx.ground(), Some(stack), |_| Ok(()))? else {
+    let Some(session) = Session::open_for(ctx.ground(), Some(stack), Some(plan), |_| Ok(()))?
+    else {
         return Err(Error::internal("a prod stack always has a target"));
     };
     let obs = session.read(&session.reader(), plan, Some(&|| hosts.read(ctx)))?;
@@ -247,7 +248,8 @@ fn live_prod(
 
 /// Lima, live: limactl and kubectl in parallel; Kubernetes skipped without a bench kubeconfig.
 fn live_lima(ctx: &Invocation, stack: &Topology, plan: &ReadPlan) -> Result<Reading> {
-    let Some(session) = Session::open(ctx.ground(), Some(stack), |_| Ok(()))? else {
+    let Some(session) = Session::open_for(ctx.ground(), Some(stack), Some(plan), |_| Ok(()))?
+    else {
         let path = stack.bench_kubeconfig(&ctx.env)?;
         let reason = format!(
             "bench kubeconfig absent ({}): Kubernetes probes skipped",

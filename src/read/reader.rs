@@ -32,6 +32,9 @@ pub struct Reader<'a> {
     /// Keep one proxy across batches (`wait` polls) instead of one per batch.
     keep: Cell<bool>,
     kept: RefCell<Option<ApiProxy>>,
+    /// A proxy started before the reader existed (the session starts it while kubectl's
+    /// `config view` runs), or why it could not start: the first batch uses it.
+    early: RefCell<Option<Result<ApiProxy, StartError>>>,
 }
 
 impl<'a> Reader<'a> {
@@ -41,7 +44,16 @@ impl<'a> Reader<'a> {
             path: Cell::new(path),
             keep: Cell::new(false),
             kept: RefCell::new(None),
+            early: RefCell::new(None),
         }
+    }
+
+    /// The first batch goes through `started`, the outcome of a proxy start made before this
+    /// reader (only once kubectl's view agreed with the pre-check: SPEC §4, §11); a proxy
+    /// that does not accept the batch's paths is stopped and another one started.
+    pub fn with_early(self, started: Option<Result<ApiProxy, StartError>>) -> Reader<'a> {
+        *self.early.borrow_mut() = started;
+        self
     }
 
     /// A reader whose proxy serves every batch until the reader is dropped (`wait`: one
@@ -79,6 +91,12 @@ impl<'a> Reader<'a> {
         // The proxy accepts exactly the paths of the batch it serves (SPEC §9).
         let accept = crate::read::apiread::accept_paths(requests, scope);
         let mut kept = self.kept.borrow_mut();
+        let early = self.early.borrow_mut().take();
+        match early {
+            None => {}
+            Some(Ok(proxy)) => *kept = Some(proxy),
+            Some(Err(e)) => return self.failed_start(e, requests, obs),
+        }
         if let Some(proxy) = kept.as_mut() {
             if !proxy.alive() {
                 self.kubectl.runner().trace(&format!(
@@ -94,14 +112,25 @@ impl<'a> Reader<'a> {
                 *kept = None;
             }
         }
+        let runner = self.kubectl.runner();
         let proxy = match kept.take() {
             Some(p) => p,
-            None => match self.start(requests, obs, &accept)? {
-                Some(p) => p,
-                None => return Ok(()),
-            },
+            None => {
+                let began = crate::usage::since_start();
+                let started = ApiProxy::start(self.kubectl, &accept);
+                runner.step("proxy start (until its socket accepts)", began);
+                match started {
+                    Ok(p) => p,
+                    Err(e) => return self.failed_start(e, requests, obs),
+                }
+            }
         };
+        let began = crate::usage::since_start();
         crate::read::apiread::read_into(self.kubectl, &proxy, requests, scope, obs);
+        runner.step(
+            &format!("reads ({} through the proxy)", requests.len()),
+            began,
+        );
         if self.keep.get() {
             *kept = Some(proxy);
         }
@@ -130,31 +159,30 @@ impl<'a> Reader<'a> {
         outcome
     }
 
-    /// Start a proxy; `None` when the batch was read (or recorded as failed) another way.
-    fn start(
+    /// A proxy that could not start: the batch is read (or recorded as failed) another way.
+    fn failed_start(
         &self,
+        error: StartError,
         requests: &[ReadRequest],
         obs: &mut Observation,
-        accept: &[String],
-    ) -> Result<Option<ApiProxy>> {
-        match ApiProxy::start(self.kubectl, accept) {
-            Ok(proxy) => Ok(Some(proxy)),
-            Err(StartError::Fatal(e)) => Err(e.into_error()),
-            Err(StartError::Unavailable(detail)) => {
+    ) -> Result<()> {
+        match error {
+            StartError::Fatal(e) => Err(e.into_error()),
+            StartError::Unavailable(detail) => {
                 self.kubectl.runner().trace(&format!(
                     "proxy: unavailable ({detail}); reading with one kubectl per read"
                 ));
                 self.path.set(ReadPath::Processes);
                 read_with_processes(self.kubectl, requests, obs)?;
-                Ok(None)
+                Ok(())
             }
-            Err(StartError::TimedOut { detail, .. }) => {
+            StartError::TimedOut { detail, .. } => {
                 // Reading another way would only wait as long again: every read timed out.
                 let failure = ReadFailure::new(FailureKind::Timeout, detail);
                 for request in requests {
                     obs.record(request, Err(failure.clone()));
                 }
-                Ok(None)
+                Ok(())
             }
         }
     }

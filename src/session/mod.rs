@@ -26,6 +26,8 @@ use crate::stack::{TargetKind, Topology};
 use crate::target::kubeconfig::KubeTarget;
 use crate::target::{self, authority, confirm, Chosen, Rule};
 
+mod early;
+
 /// What a session is opened from: the process runner, the captured environment, the
 /// `--kubeconfig` flag and whether a prompt is possible.
 #[derive(Clone, Copy)]
@@ -46,6 +48,8 @@ pub struct Session<'r> {
     confirmation: Confirmation,
     /// The nodes read for the prompt, reused by the first read.
     seen: RefCell<Option<Observation>>,
+    /// The proxy started while kubectl's view was checked, for the first reader.
+    early: RefCell<early::Early>,
 }
 
 /// The policy for `stack`: none for a file named without a stack, the bench for lima, a
@@ -70,6 +74,18 @@ impl<'r> Session<'r> {
         stack: Option<&Topology>,
         resolved: impl FnOnce(&Chosen) -> Result<()>,
     ) -> Result<Option<Session<'r>>> {
+        Session::open_for(ground, stack, None, resolved)
+    }
+
+    /// [`Session::open`] for a command whose first read is `plan`: its proxy starts while
+    /// kubectl's `config view` runs (the prompt's nodes read instead, when there is one), and
+    /// serves nothing before kubectl's view agrees with the pre-check.
+    pub fn open_for(
+        ground: Ground<'r>,
+        stack: Option<&Topology>,
+        plan: Option<&ReadPlan>,
+        resolved: impl FnOnce(&Chosen) -> Result<()>,
+    ) -> Result<Option<Session<'r>>> {
         let resolution = target::resolve(stack, ground.kubeconfig, ground.env)?;
         for n in &resolution.notices {
             render::notice(n);
@@ -83,7 +99,14 @@ impl<'r> Session<'r> {
         if confirmation == Confirmation::Bench && !resolution.path.exists() {
             return Ok(None);
         }
-        let session = Session::pinned(ground, stack, resolution, confirmation)?;
+        let nodes = [ReadRequest::Nodes];
+        let default_scope = Scope::default();
+        let first = match (confirmation, plan) {
+            (Confirmation::Prompt, Some(_)) => Some((&nodes[..], &default_scope)),
+            (_, Some(plan)) => Some((&plan.requests[..], &plan.scope)),
+            (_, None) => None,
+        };
+        let session = Session::pinned(ground, stack, resolution, confirmation, first)?;
         if let (Some(stack), Confirmation::Prompt) = (stack, confirmation) {
             session.ask(stack)?;
         }
@@ -111,16 +134,18 @@ impl<'r> Session<'r> {
             path,
             notices: vec![],
         };
-        Session::pinned(ground, Some(stack), resolution, confirmation)
+        Session::pinned(ground, Some(stack), resolution, confirmation, None)
     }
 
     /// Pre-check, the endpoint rule before any kubectl when it is the policy, then kubectl's
-    /// own reading, which must agree; every later kubectl call is pinned to the result.
+    /// own reading, which must agree (the proxy of `first`, the first batch, starting
+    /// meanwhile); every later kubectl call is pinned to the result.
     fn pinned(
         ground: Ground<'r>,
         stack: Option<&Topology>,
         resolution: Chosen,
         confirmation: Confirmation,
+        first: Option<(&[ReadRequest], &Scope)>,
     ) -> Result<Session<'r>> {
         let kc = authority::precheck_chosen(&resolution.path, resolution.rule)?;
         match (confirmation, stack) {
@@ -135,13 +160,23 @@ impl<'r> Session<'r> {
             | (Confirmation::Snapshot, _)
             | (Confirmation::Unconfirmed, _) => {}
         }
-        let kc = authority::confirm(ground.runner, ground.env, &resolution.path, kc)?;
-        let kubectl = Kubectl::new(
+        // Pinned to the pre-check's target, which is what kubectl must agree to: the agreed
+        // target is that very value (checked below), so the pin never changes.
+        let pin = authority::pin_of(&kc);
+        let kubectl = Kubectl::new(ground.runner, &resolution.path, pin.clone(), ground.env);
+        let (kc, early) = early::agree_while_starting(
             ground.runner,
-            &resolution.path,
-            authority::pin_of(&kc),
             ground.env,
-        );
+            &resolution.path,
+            &kubectl,
+            kc,
+            first,
+        )?;
+        if authority::pin_of(&kc) != pin {
+            return Err(Error::internal(
+                "kubectl's agreed target is not the pre-checked one",
+            ));
+        }
         Ok(Session {
             ground,
             resolution,
@@ -149,6 +184,7 @@ impl<'r> Session<'r> {
             kubectl,
             confirmation,
             seen: RefCell::new(None),
+            early: RefCell::new(early),
         })
     }
 
@@ -171,13 +207,15 @@ impl<'r> Session<'r> {
     }
 
     /// A reader for one batch (its proxy stopped when the batch is done).
+    /// The first one gets the proxy started while kubectl's view was checked.
     pub fn reader(&self) -> Reader<'_> {
-        Reader::new(&self.kubectl, self.ground.env.read_path)
+        Reader::new(&self.kubectl, self.ground.env.read_path).with_early(self.early.take())
     }
 
     /// A reader keeping one proxy across batches (`wait`'s polls).
     pub fn polling_reader(&self) -> Reader<'_> {
         Reader::keeping_proxy(&self.kubectl, self.ground.env.read_path)
+            .with_early(self.early.take())
     }
 
     /// The nodes the prompt showed, if there was one.

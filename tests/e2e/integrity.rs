@@ -492,3 +492,68 @@ fn escape_sequences_in_cluster_data_are_escaped() {
     let r = bed.run(&["preview", "--no-input", "-o", "json"]);
     assert_eq!(state_of(&r.json(), "ceph"), "degraded", "{}", r.stdout);
 }
+
+/// The proxy starts while kubectl's `config view` runs (issue 25, SPEC §11), but serves
+/// nothing before kubectl's view agrees with the pre-check: here kubectl's view (slowed, so
+/// that the proxy is serving well before it arrives) names another server. nestor refuses
+/// as ever, the proxy was started and stopped unused, and the declared server's audit holds
+/// no request from it (nor anything but a dispatcher's `/version`), the decoy nothing.
+#[test]
+fn a_disagreement_stops_the_early_proxy_having_served_nothing() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    bed.wrap_kubectl(&format!(
+        r#"case " $* " in *" config view "*) sleep 0.5; "$REAL" "$@" | sed 's#{}#{}#g'; exit 0 ;; esac
+exec "$REAL" "$@""#,
+        bed.server.url(),
+        decoy().url()
+    ));
+    for args in [
+        &["preview", "--no-input", "-o", "json", "-v"][..],
+        &["discover", "--no-input", "-v"],
+        &[
+            "-v",
+            "wait",
+            "--for=present",
+            "k8s",
+            "--no-input",
+            "--timeout",
+            "5s",
+        ],
+    ] {
+        let before = bed.tree();
+        let r = bed.run(args);
+        r.code(1);
+        r.stderr_has("is read differently by kubectl and by nestor: server");
+        // The overlap really happened: the proxy was serving before the refusal.
+        r.stderr_has(" proxy --unix-socket=");
+        r.stderr_has("proxy: serving after ");
+        r.stderr_has("stopped unused: kubectl's view of the kubeconfig disagrees");
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert_eq!(bed.tree(), before, "{args:?}: nothing written");
+        let from_proxy: Vec<String> = bed
+            .server
+            .audit()
+            .into_iter()
+            .filter(|e| {
+                e.user_agent
+                    .as_deref()
+                    .is_some_and(|u| u.starts_with("kubectl-nestor/"))
+            })
+            .map(|e| e.path)
+            .collect();
+        assert!(from_proxy.is_empty(), "{args:?}: {from_proxy:?}");
+        assert!(reads_of(&bed).is_empty(), "{args:?}: {:?}", reads_of(&bed));
+        assert_decoy_untouched();
+    }
+    // The same file, kubectl unwrapped: agreed, and the early proxy serves the reads.
+    bed.wrap_kubectl(r#"exec "$REAL" "$@""#);
+    let r = bed.run(&["preview", "--no-input", "-o", "json", "-v"]);
+    r.code(0);
+    assert_eq!(
+        r.stderr.matches("(in the background)").count(),
+        1,
+        "one proxy for the whole preview: {}",
+        r.stderr
+    );
+    assert!(!reads_of(&bed).is_empty());
+}

@@ -87,12 +87,24 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     } else {
         ctx.optional_topology()?
     };
+    let catalog = crate::model::catalog::catalog_for(
+        stack.as_ref().and_then(|s| s.catalog_path()).as_deref(),
+    )?;
+    let all: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
+    // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
+    let plan = catalog.read_plan(&all, Workloads::Everywhere).also(&[
+        ReadRequest::Nodes,
+        ReadRequest::ApiGroups,
+        ReadRequest::Namespaces,
+        ReadRequest::StorageClasses,
+    ]);
     // The target policy of SPEC §5 (endpoint check before any kubectl without a prompt, the
-    // prompt with the nodes otherwise), then every kubectl call pinned.
+    // prompt with the nodes otherwise), then every kubectl call pinned; the proxy of the
+    // reads starts while kubectl's view of the file is checked.
     // --write: the file it will create is known, and refused if it exists, before anything
     // is read.
     let mut write_to = None;
-    let opened = Session::open(ctx.ground(), stack.as_ref(), |resolution| {
+    let opened = Session::open_for(ctx.ground(), stack.as_ref(), Some(&plan), |resolution| {
         if args.write {
             write_to = Some(write::destination(
                 ctx,
@@ -141,17 +153,6 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             }
         ));
     }
-    let catalog = crate::model::catalog::catalog_for(
-        stack.as_ref().and_then(|s| s.catalog_path()).as_deref(),
-    )?;
-    let all: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
-    // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
-    let plan = catalog.read_plan(&all, Workloads::Everywhere).also(&[
-        ReadRequest::Nodes,
-        ReadRequest::ApiGroups,
-        ReadRequest::Namespaces,
-        ReadRequest::StorageClasses,
-    ]);
     // A prod stack's declared host-level layers are read too, so that a saved snapshot
     // replays them; only when the cluster is the stack's own (its declared endpoint), and with
     // the inventory validated before any process runs.

@@ -110,7 +110,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     // The target policy (SPEC §5: the endpoint checked before any kubectl without a prompt,
     // or the prompt, once, before the first poll) and kubectl's own reading of the file;
     // every poll is pinned to the result. `None`: a lima bench not up yet.
-    let session = Session::open(ctx.ground(), Some(&stack), |_| Ok(()))?;
+    let session = Session::open_for(ctx.ground(), Some(&stack), Some(&plan), |_| Ok(()))?;
     let target = session.as_ref().map(Session::target_ref);
     let reader = session.as_ref().map(Session::polling_reader);
     let mut progress = Progress::new(ctx, &ids);

@@ -354,6 +354,19 @@ impl Runner {
         classify(output).map_err(fail)
     }
 
+    /// `-v`: one step of the run's critical path, `began` and now both counted from the
+    /// start of the run (`scripts/bench.sh -v` adds up each step's share of the wall).
+    pub(crate) fn step(&self, name: &str, began: std::time::Duration) {
+        if self.verbose {
+            let now = crate::usage::since_start();
+            self.trace(&format!(
+                "step: {name} {:.1}..{:.1} ms",
+                began.as_secs_f64() * 1e3,
+                now.as_secs_f64() * 1e3
+            ));
+        }
+    }
+
     /// One `-v` line on stderr (`kubectl-nestor: LINE`), only when verbose.
     pub(crate) fn trace(&self, line: &str) {
         if self.verbose {

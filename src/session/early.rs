@@ -1,0 +1,70 @@
+//! The authority check and the proxy start at the same time (SPEC §4, §11): two kubectl
+//! start-ups in series were most of a preview's wall over the floor. The pinned proxy (the
+//! pre-check's context and server) starts while kubectl's `config view` runs; nothing is sent
+//! through it — its socket is only polled for a connection — until kubectl's view agrees with
+//! the pre-check. On a disagreement the proxy is stopped having served nothing, and the
+//! session refuses as it always did.
+
+use std::path::Path;
+
+use crate::env::{Environment, ReadPath};
+use crate::error::{Error, Result};
+use crate::model::observation::{ReadRequest, Scope};
+use crate::read::exec::Runner;
+use crate::read::kubectl::Kubectl;
+use crate::read::proxy::{ApiProxy, StartError};
+use crate::target::authority;
+use crate::target::kubeconfig::KubeTarget;
+
+/// A proxy start made before the first batch, for the reader that runs it.
+pub(super) type Early = Option<std::result::Result<ApiProxy, StartError>>;
+
+/// kubectl's agreement on `kc` and, meanwhile, the start of the proxy that will serve `first`
+/// (the first batch of reads; `None`: no batch known, or the processes path), pinned like
+/// `kubectl`. The proxy is started on this thread (a `PR_SET_PDEATHSIG` child dies with the
+/// thread that spawned it), `config view` on a scoped one.
+pub(super) fn agree_while_starting(
+    runner: &Runner,
+    env: &Environment,
+    path: &Path,
+    kubectl: &Kubectl,
+    kc: KubeTarget,
+    first: Option<(&[ReadRequest], &Scope)>,
+) -> Result<(KubeTarget, Early)> {
+    let accept = match (first, env.read_path) {
+        (Some((requests, scope)), ReadPath::Proxy) if !requests.is_empty() => {
+            Some(crate::read::apiread::accept_paths(requests, scope))
+        }
+        (Some(_), ReadPath::Proxy) | (Some(_), ReadPath::Processes) | (None, _) => None,
+    };
+    let began = crate::usage::since_start();
+    let (agreed, early) = std::thread::scope(|threads| {
+        let view = threads.spawn(|| {
+            let agreed = authority::confirm(runner, env, path, kc);
+            runner.step("authority (kubectl config view)", began);
+            agreed
+        });
+        let early = accept.map(|accept| {
+            let started = ApiProxy::start(kubectl, &accept);
+            runner.step("proxy start (until its socket accepts)", began);
+            started
+        });
+        let agreed = view
+            .join()
+            .unwrap_or_else(|_| Err(Error::internal("the kubeconfig check thread panicked")));
+        (agreed, early)
+    });
+    match agreed {
+        Ok(kc) => Ok((kc, early)),
+        Err(e) => {
+            if let Some(Ok(proxy)) = &early {
+                runner.trace(&format!(
+                    "proxy: pid {} stopped unused: kubectl's view of the kubeconfig disagrees",
+                    proxy.pid()
+                ));
+            }
+            drop(early);
+            Err(e)
+        }
+    }
+}
