@@ -191,7 +191,7 @@ fn discover_lists_a_crd_not_installed_as_not_installed() {
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
         r.stdout
-            .contains("\nnot installed (API group not served): clusterissuers.cert-manager.io\n"),
+            .contains("\nnot installed (API group not served): certificates.cert-manager.io, clusterissuers.cert-manager.io, issuers.cert-manager.io\n"),
         "{}",
         r.stdout
     );
@@ -199,7 +199,11 @@ fn discover_lists_a_crd_not_installed_as_not_installed() {
     let v = bed.run(&["--no-input", "discover", "-o", "json"]).json();
     assert_eq!(
         v["notInstalled"],
-        serde_json::json!(["clusterissuers.cert-manager.io"])
+        serde_json::json!([
+            "certificates.cert-manager.io",
+            "clusterissuers.cert-manager.io",
+            "issuers.cert-manager.io"
+        ])
     );
     assert_eq!(v["failedReads"], serde_json::json!([]));
 }
