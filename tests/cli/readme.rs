@@ -121,7 +121,7 @@ fn the_readme_first_command_runs_as_written_in_a_fresh_copy() {
         "{stdout}"
     );
     assert!(stdout.contains("dirqual1..4, 4/4 Ready"), "{stdout}");
-    assert!(stdout.contains("PLAN: 2 layer(s) to install"), "{stdout}");
+    assert!(stdout.contains("PLAN: 2 to install\n"), "{stdout}");
     assert!(!stdout.contains("VM"), "{stdout}");
     assert!(
         bed.calls("kubectl").is_empty(),

@@ -528,7 +528,13 @@ exec "$REAL" "$@""#,
         r.stderr_has(" proxy --unix-socket=");
         r.stderr_has("proxy: serving after ");
         r.stderr_has("stopped unused: kubectl's view of the kubeconfig disagrees");
-        assert_eq!(r.stdout, "", "{args:?}");
+        // With -o json the refusal is also the Error document on stdout (SPEC §16), and
+        // nothing else.
+        if args.contains(&"json") {
+            assert_eq!(r.json()["kind"], "Error", "{args:?}");
+        } else {
+            assert_eq!(r.stdout, "", "{args:?}");
+        }
         assert_eq!(bed.tree(), before, "{args:?}: nothing written");
         let from_proxy: Vec<String> = bed
             .server

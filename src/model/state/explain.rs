@@ -181,7 +181,7 @@ pub fn by_hand(check: &Check) -> ByHand {
         },
         CheckKind::Nodes(_) => get("nodes", None, shape(false, &condition("Ready"))),
         CheckKind::ConfigMap(c) => ByHand::Get {
-            resource: "configmaps".into(),
+            resource: "configmap".into(),
             name: Some(c.name.clone()),
             namespace: Some(c.namespace.clone()),
             all_namespaces: false,
