@@ -82,6 +82,15 @@ fn host_check_doc(c: &HostCheck) -> CheckDoc {
             pattern,
             max_age_secs,
             min_size,
+        } if *max_age_secs == crate::model::catalog::host::ANY_AGE && *min_size == 0 => (
+            "file",
+            format!("{dir}/{pattern} present (find -maxdepth 1 -type f -name)"),
+        ),
+        HostProbe::NewestFile {
+            dir,
+            pattern,
+            max_age_secs,
+            min_size,
         } => (
             "newestFile",
             format!(
@@ -100,11 +109,19 @@ fn host_check_doc(c: &HostCheck) -> CheckDoc {
                     .join(", ")
             ),
         ),
+        HostProbe::Executable { programs } => (
+            "executable",
+            format!(
+                "{} each a regular file in {} (find -maxdepth 1 -type f -name, one per directory)",
+                programs.join(", "),
+                crate::model::catalog::host::EXECUTABLE_DIRS.join(", ")
+            ),
+        ),
     };
     CheckDoc {
         kind,
         check: format!("{check}{sudo}"),
-        why: None,
+        why: c.why.clone(),
     }
 }
 
@@ -120,6 +137,7 @@ fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
         healthy: l.healthy.iter().map(|c| check_doc(c, false)).collect(),
         host: l.host.as_ref().map(|h| HostDoc {
             group: h.group.clone(),
+            detect: h.detect.clone(),
             checks: h.checks.iter().map(host_check_doc).collect(),
         }),
     }
@@ -242,8 +260,14 @@ fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result
             "\nhost (read over ssh on every host of inventory group {}; all true: healthy)\n",
             h.group
         ));
+        if let Some(unit) = &h.detect {
+            out.push_str(&format!("  detected by {unit} being installed on a host\n"));
+        }
         for c in &h.checks {
             out.push_str(&format!("  - {:12}  {}\n", c.kind, c.check));
+            if let Some(why) = &c.why {
+                out.push_str(&format!("    {:12}  why: {why}\n", ""));
+            }
         }
     } else if !doc.observable {
         out.push_str(

@@ -47,7 +47,7 @@ fn list_names_every_layer_in_order_text_and_json() {
     );
     assert!(text
         .lines()
-        .any(|l| l.starts_with("etcd-backup") && l.ends_with("host: 3")));
+        .any(|l| l.starts_with("etcd-backup") && l.ends_with("host: 4")));
 
     let v = json(&run(&bed, &["catalog", "list", "-o", "json"]));
     assert_eq!(v["apiVersion"], "nestor/v1");

@@ -96,17 +96,44 @@ if [ -f "$H/sudo-wants-password" ]; then echo "sudo: a password is required" >&2
 exec "$@"
 "#;
 
-/// The four remote command lines of the built-in checks, as the sshd receives them.
-fn forms(sudo: bool) -> [String; 4] {
+/// The remote command lines of the built-in etcd-backup and sshd-hardening checks, as the
+/// sshd receives them: the three backup reads, the six restore-tool reads (each of etcdutl
+/// and crictl in /usr/bin, /usr/local/bin, /usr/sbin: the `find` form, never through sudo),
+/// then `sshd -T` (last; see [`sshd_form`]).
+fn forms(sudo: bool) -> Vec<String> {
     let props = "'--property=LoadState,ActiveState,SubState,Result,ExecMainStatus'";
     let s = if sudo { "'sudo' '-n' " } else { "" };
-    [
+    let mut out = vec![
         format!("'systemctl' 'show' 'etcd-snapshot.timer' {props}"),
         format!("'systemctl' 'show' 'etcd-snapshot.service' {props}"),
         format!("{s}'find' '/var/lib/etcd-backups' '-maxdepth' '1' '-type' 'f' '-name' 'etcd-*.db' '-printf' '%T@ %s %p\\n'"),
-        format!("{s}'sshd' '-T'"),
-    ]
+    ];
+    for (dir, program) in tool_reads() {
+        out.push(format!("'find' '{dir}' '-maxdepth' '1' '-type' 'f' '-name' '{program}' '-printf' '%T@ %s %p\\n'"));
+    }
+    out.push(sshd_form(sudo));
+    out
 }
+
+/// `sshd -T` as the sshd receives it.
+fn sshd_form(sudo: bool) -> String {
+    let s = if sudo { "'sudo' '-n' " } else { "" };
+    format!("{s}'sshd' '-T'")
+}
+
+/// The (directory, program) reads of etcd-backup's `executable: [etcdutl, crictl]`.
+fn tool_reads() -> Vec<(&'static str, &'static str)> {
+    let mut out = Vec::new();
+    for program in ["etcdutl", "crictl"] {
+        for dir in ["/usr/bin", "/usr/local/bin", "/usr/sbin"] {
+            out.push((dir, program));
+        }
+    }
+    out
+}
+
+/// Checks etcd-backup runs on one control-plane host: 3 backup reads + 6 restore-tool reads.
+const ETCD_READS: usize = 9;
 
 /// What systemd prints for units it cannot find (Service/Timer properties first).
 const NOT_FOUND_SERVICE: &str = "Result=success\nExecMainCode=0\nExecMainStatus=0\nId=x.service\nLoadState=not-found\nActiveState=inactive\nSubState=dead\n";
@@ -193,12 +220,24 @@ impl Host {
             .success();
     }
 
-    /// A healthy backup: timer active, last run succeeded, a 3h old 24 kB snapshot.
+    /// A healthy backup: timer active, last run succeeded, a 3h old 24 kB snapshot, and the
+    /// restore tools installed (etcdutl by hand in /usr/local/bin, crictl from a package).
     fn healthy(&self) {
         self.unit("etcd-snapshot.timer", TIMER_ACTIVE);
         self.unit("etcd-snapshot.service", SERVICE_OK);
         self.snapshot("etcd-20261129T0300.db", 20_000, "1 day ago");
         self.snapshot("etcd-20261130T0300.db", 24_000, "3 hours ago");
+        self.program("/usr/local/bin", "etcdutl");
+        self.program("/usr/bin", "crictl");
+    }
+
+    /// A real executable file `dir/name` on the host.
+    fn program(&self, dir: &str, name: &str) {
+        let dir = self.dir.join("root").join(dir.trim_start_matches('/'));
+        fs::create_dir_all(&dir).expect("mkdir");
+        let path = dir.join(name);
+        fs::write(&path, "#!/bin/sh\n").expect("program");
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
     }
 }
 
@@ -427,70 +466,85 @@ fn hosts_healthy_fleet_is_present_and_the_plan_is_empty() {
     let mut ssh: Vec<String> = f.bed.calls("ssh").iter().map(|a| a.join(" ")).collect();
     ssh.sort();
     let mut want: Vec<String> = forms(true).iter().map(|w| argv(d1, "", w)).collect();
-    want.push(argv(d2, "root@", &forms(false)[3]));
+    want.push(argv(d2, "root@", &sshd_form(false)));
     want.sort();
     assert_eq!(ssh, want);
     // what each sshd received: one form per connection, nothing appended
-    let mut d1_forms = forms(true).to_vec();
+    let mut d1_forms = forms(true);
     d1_forms.sort();
     assert_eq!(d1.assert_one_form_per_ssh(true), d1_forms);
-    assert_eq!(d2.assert_one_form_per_ssh(false), [forms(false)[3].clone()]);
+    assert_eq!(d2.assert_one_form_per_ssh(false), [sshd_form(false)]);
     // what ran on the hosts, as the remote shell split nestor's quoted words
     let mut d1_calls = d1.calls();
     d1_calls.sort();
-    assert_eq!(
-        d1_calls,
-        [
-            vec![
-                "find",
-                "/var/lib/etcd-backups",
-                "-maxdepth",
-                "1",
-                "-type",
-                "f",
-                "-name",
-                "etcd-*.db",
-                "-printf",
-                "%T@ %s %p\\n"
-            ],
-            vec!["sshd", "-T"],
-            vec![
-                "sudo",
-                "-n",
-                "find",
-                "/var/lib/etcd-backups",
-                "-maxdepth",
-                "1",
-                "-type",
-                "f",
-                "-name",
-                "etcd-*.db",
-                "-printf",
-                "%T@ %s %p\\n"
-            ],
-            vec!["sudo", "-n", "sshd", "-T"],
-            vec![
-                "systemctl",
-                "show",
-                "etcd-snapshot.service",
-                "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus"
-            ],
-            vec![
-                "systemctl",
-                "show",
-                "etcd-snapshot.timer",
-                "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus"
-            ],
-        ]
-        .map(|v| v.into_iter().map(String::from).collect::<Vec<_>>())
-    );
+    let mut want_calls: Vec<Vec<String>> = [
+        vec![
+            "find",
+            "/var/lib/etcd-backups",
+            "-maxdepth",
+            "1",
+            "-type",
+            "f",
+            "-name",
+            "etcd-*.db",
+            "-printf",
+            "%T@ %s %p\\n",
+        ],
+        vec!["sshd", "-T"],
+        vec![
+            "sudo",
+            "-n",
+            "find",
+            "/var/lib/etcd-backups",
+            "-maxdepth",
+            "1",
+            "-type",
+            "f",
+            "-name",
+            "etcd-*.db",
+            "-printf",
+            "%T@ %s %p\\n",
+        ],
+        vec!["sudo", "-n", "sshd", "-T"],
+        vec![
+            "systemctl",
+            "show",
+            "etcd-snapshot.service",
+            "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus",
+        ],
+        vec![
+            "systemctl",
+            "show",
+            "etcd-snapshot.timer",
+            "--property=LoadState,ActiveState,SubState,Result,ExecMainStatus",
+        ],
+    ]
+    .map(|v| v.into_iter().map(String::from).collect::<Vec<_>>())
+    .to_vec();
+    for (dir, program) in tool_reads() {
+        let words = [
+            "find",
+            dir,
+            "-maxdepth",
+            "1",
+            "-type",
+            "f",
+            "-name",
+            program,
+            "-printf",
+            "%T@ %s %p\\n",
+        ];
+        want_calls.push(words.map(String::from).to_vec());
+    }
+    want_calls.sort();
+    assert_eq!(d1_calls, want_calls);
     // the worker is reached as root: sshd -T without sudo, and no etcd check
     assert_eq!(d2.calls(), vec![vec!["sshd".to_string(), "-T".to_string()]]);
     // -v shows each ssh argv
     let err = stderr_of(&out);
     assert_eq!(
         err.matches("kubectl-nestor: exec: ssh -p ").count(),
-        5,
+        ETCD_READS + 2,
         "{err}"
     );
 
@@ -531,7 +585,7 @@ fn hosts_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
     assert!(text.contains("PLAN: 1 to repair"), "{text}");
     assert!(text.contains("repair etcd-backup"), "{text}");
     assert!(!text.contains("install etcd-backup"), "{text}");
-    assert_eq!(d1.assert_one_form_per_ssh(true).len(), 4);
+    assert_eq!(d1.assert_one_form_per_ssh(true).len(), ETCD_READS + 1);
 }
 
 #[test]
@@ -570,13 +624,18 @@ fn hosts_timer_missing_everywhere_is_absent_and_planned_for_install() {
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("absent"), "{row}");
     assert!(
-        row.contains("dirqual1: etcd-snapshot.timer not installed, etcd-snapshot.service not installed, no directory /var/lib/etcd-backups ✗ dirqual2: etcd-snapshot.timer not installed"),
+        row.contains("dirqual1: etcd-snapshot.timer not installed, etcd-snapshot.service not installed, no directory /var/lib/etcd-backups, etcdutl, crictl missing (not in /usr/bin, /usr/local/bin, /usr/sbin) ✗ dirqual2: etcd-snapshot.timer not installed"),
         "{row}"
     );
     let text = stdout_of(&out);
     assert!(text.contains("install etcd-backup"), "{text}");
     for h in &f.hosts {
-        assert_eq!(h.assert_one_form_per_ssh(false).len(), 4, "{}", h.name);
+        assert_eq!(
+            h.assert_one_form_per_ssh(false).len(),
+            ETCD_READS + 1,
+            "{}",
+            h.name
+        );
     }
 }
 
@@ -600,7 +659,10 @@ fn hosts_one_unreachable_host_is_unknown_never_absent() {
     let text = stdout_of(&out);
     assert!(!text.contains("install etcd-backup"), "{text}");
     assert!(text.contains("undecided etcd-backup"), "{text}");
-    assert_eq!(f.host("dirqual1").assert_one_form_per_ssh(false).len(), 4);
+    assert_eq!(
+        f.host("dirqual1").assert_one_form_per_ssh(false).len(),
+        ETCD_READS + 1
+    );
     // the down host: at least one ssh tried it, at most one per check
     let tries = f
         .bed
@@ -608,7 +670,10 @@ fn hosts_one_unreachable_host_is_unknown_never_absent() {
         .iter()
         .filter(|a| a.contains(&port.to_string()))
         .count();
-    assert!((1..=4).contains(&tries), "{tries} ssh to the down host");
+    assert!(
+        (1..=ETCD_READS + 1).contains(&tries),
+        "{tries} ssh to the down host"
+    );
     // healthy dirqual1 does not make it present either
     f.host("dirqual1").healthy();
     let doc = f.json(&[]);
@@ -640,7 +705,7 @@ fn hosts_sudo_wanting_a_password_is_unknown_with_its_hint() {
     // the checks without sudo were read all the same, each over its own ssh
     let row = Fleet::row(&out, "etcd-backup");
     assert!(row.contains("etcd-snapshot.timer active"), "{row}");
-    assert_eq!(d1.assert_one_form_per_ssh(true).len(), 4);
+    assert_eq!(d1.assert_one_form_per_ssh(true).len(), ETCD_READS + 1);
 }
 
 #[test]
@@ -744,7 +809,7 @@ fn hosts_preview_save_records_the_hosts_and_its_replay_shows_them() {
     let out = f.preview(&["--save", snap.to_str().expect("utf-8")]);
     out.code(0);
     let ssh = f.bed.calls("ssh").len();
-    assert_eq!(ssh, 5, "one ssh per check");
+    assert_eq!(ssh, ETCD_READS + 2, "one ssh per check");
     let out = f
         .bed
         .cmd()
@@ -815,4 +880,155 @@ fn hosts_explain_prints_nestors_own_ssh_command_for_each_host_check() {
         }
     }
     assert_eq!(shown, made.len(), "one command per ssh call nestor made");
+}
+
+/// What systemd prints for a running service (the properties nestor asks for, in its order).
+fn service_running(id: &str) -> String {
+    format!("Type=notify\nResult=success\nExecMainCode=0\nExecMainStatus=0\nId={id}\nLoadState=loaded\nActiveState=active\nSubState=running\n")
+}
+
+impl Host {
+    /// The host block of the team's state.sh satisfied: auditd, fail2ban and postfix running,
+    /// the sshd drop-in in place.
+    fn hardened(&self) {
+        for unit in ["auditd.service", "fail2ban.service", "postfix.service"] {
+            self.unit(unit, &service_running(unit));
+        }
+        let dropins = self.dir.join("root/etc/ssh/sshd_config.d");
+        fs::create_dir_all(&dropins).expect("mkdir");
+        fs::write(
+            dropins.join("00-hardening.conf"),
+            "PasswordAuthentication no\n",
+        )
+        .expect("drop-in");
+    }
+}
+
+/// The remote command lines of the os-hardening checks, as the sshd receives them.
+fn hardening_forms() -> Vec<String> {
+    let props = "'--property=LoadState,ActiveState,SubState,Result,ExecMainStatus'";
+    let mut out: Vec<String> = ["auditd.service", "fail2ban.service", "postfix.service"]
+        .iter()
+        .map(|u| format!("'systemctl' 'show' '{u}' {props}"))
+        .collect();
+    out.push("'find' '/etc/ssh/sshd_config.d' '-maxdepth' '1' '-type' 'f' '-name' '00-hardening.conf' '-printf' '%T@ %s %p\\n'".to_string());
+    out.sort();
+    out
+}
+
+#[test]
+fn hosts_os_hardening_names_the_host_never_hardened_text_and_json() {
+    let f = fleet(&[
+        ("dirqual1", "control_plane", Some("root"), true),
+        ("dirqual2", "workers", Some("root"), true),
+        ("dirqual3", "workers", Some("root"), true),
+    ]);
+    f.bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("certs]", "certs, os-hardening]"),
+    );
+    f.host("dirqual1").hardened();
+    f.host("dirqual2").hardened();
+    // dirqual3 was never hardened: no unit of the playbook, the drop-in directory empty.
+    fs::create_dir_all(f.host("dirqual3").dir.join("root/etc/ssh/sshd_config.d")).expect("mkdir");
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    let row = Fleet::row(&out, "os-hardening");
+    assert!(row.contains("degraded"), "{row}");
+    assert!(
+        row.contains("dirqual3: auditd.service not installed, fail2ban.service not installed, postfix.service not installed, no 00-hardening.conf in /etc/ssh/sshd_config.d"),
+        "{row}"
+    );
+    let text = stdout_of(&out);
+    assert!(text.contains("repair os-hardening"), "{text}");
+    assert!(!text.contains("install os-hardening"), "{text}");
+    // Every command each sshd received is one of the existing forms, nothing appended.
+    for h in &f.hosts {
+        let mut got = h.commands();
+        got.sort();
+        assert_eq!(got, hardening_forms(), "{}", h.name);
+    }
+    let doc = f.json(&[]);
+    let l = layer(&doc, "os-hardening");
+    assert_eq!(l["state"], "degraded");
+    let bad: Vec<&str> = l["hosts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|h| h["verdict"] == "false")
+        .filter_map(|h| h["host"].as_str())
+        .collect();
+    assert_eq!(bad, ["dirqual3"]);
+    assert_eq!(
+        l["hosts"][0]["evidence"][3],
+        "/etc/ssh/sshd_config.d/00-hardening.conf present"
+    );
+
+    // Hardened everywhere: present, nothing to do.
+    f.host("dirqual3").hardened();
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    assert!(Fleet::row(&out, "os-hardening").contains("present"));
+}
+
+#[test]
+fn hosts_os_hardening_on_hosts_never_hardened_is_absent_install_it() {
+    let f = fleet(&[("dirqual1", "control_plane", Some("root"), true)]);
+    f.bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("certs]", "certs, os-hardening]"),
+    );
+    // postfix alone (the distribution's mailer) is not the hardening playbook.
+    f.host("dirqual1")
+        .unit("postfix.service", &service_running("postfix.service"));
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    let row = Fleet::row(&out, "os-hardening");
+    assert!(row.contains("absent"), "{row}");
+    assert!(stdout_of(&out).contains("install os-hardening"));
+}
+
+#[test]
+fn hosts_restore_tools_missing_on_a_control_plane_host_is_degraded_and_named() {
+    let f = fleet(&[
+        ("dirqual1", "control_plane", Some("root"), true),
+        ("dirqual2", "control_plane", Some("root"), true),
+    ]);
+    f.host("dirqual1").healthy();
+    let d2 = f.host("dirqual2");
+    d2.unit("etcd-snapshot.timer", TIMER_ACTIVE);
+    d2.unit("etcd-snapshot.service", SERVICE_OK);
+    d2.snapshot("etcd-20261130T0300.db", 24_000, "3 hours ago");
+    // etcdctl is no restore tool since etcd 3.6, and crictl is missing.
+    d2.program("/usr/bin", "etcdctl");
+    d2.program("/usr/sbin", "etcdutl");
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_eq!(out.status.code(), Some(2), "{}", f.context(&out));
+    let row = Fleet::row(&out, "etcd-backup");
+    assert!(row.contains("degraded"), "{row}");
+    assert!(
+        !row.contains("dirqual1"),
+        "only the failing host is named: {row}"
+    );
+    assert!(
+        row.contains("dirqual2: etcd-snapshot.timer active, last run of etcd-snapshot.service succeeded, newest etcd-20261130T0300.db 3h old, 24.0 kB, etcdutl in /usr/sbin, crictl missing (not in /usr/bin, /usr/local/bin, /usr/sbin)"),
+        "{row}"
+    );
+    for h in &f.hosts {
+        assert_eq!(h.assert_one_form_per_ssh(false).len(), ETCD_READS + 1);
+    }
+    let doc = f.json(&[]);
+    let etcd = layer(&doc, "etcd-backup");
+    assert_eq!(etcd["state"], "degraded");
+    assert_eq!(etcd["hosts"][0]["verdict"], "true");
+    assert_eq!(
+        etcd["hosts"][0]["evidence"][3],
+        "etcdutl in /usr/local/bin, crictl in /usr/bin"
+    );
+    assert_eq!(etcd["hosts"][1]["host"], "dirqual2");
+    assert_eq!(etcd["hosts"][1]["verdict"], "false");
+    assert_eq!(
+        etcd["hosts"][1]["evidence"][3],
+        "etcdutl in /usr/sbin, crictl missing (not in /usr/bin, /usr/local/bin, /usr/sbin)"
+    );
 }

@@ -11,10 +11,11 @@
 
 use serde::Serialize;
 
+mod outcomes;
+use outcomes::{executable_outcome, file_outcome, sshd_outcome, unit_outcome};
+
 use crate::model::catalog::{HostCheck, HostProbe, HostSpec};
-use crate::model::observation::host::{
-    HostFact, HostObservation, HostReading, NewestFile, SshdConfig, UnitState,
-};
+use crate::model::observation::host::{HostFact, HostObservation, HostReading};
 use crate::model::state::State;
 
 /// The value of a check, or of all checks on one host.
@@ -108,6 +109,14 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
                         if has_units && matches!(c.probe, HostProbe::NewestFile { .. }) {
                             o.detects = None;
                         }
+                        // A layer naming its detecting unit: no other check shows it installed.
+                        if let Some(unit) = &spec.detect {
+                            let is_it =
+                                matches!(&c.probe, HostProbe::Unit { unit: u, .. } if u == unit);
+                            if !is_it {
+                                o.detects = None;
+                            }
+                        }
                         o
                     })
                     .collect();
@@ -172,6 +181,9 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
 }
 
 fn check(c: &HostCheck, reading: &HostReading) -> Outcome {
+    if let HostProbe::Executable { programs } = &c.probe {
+        return executable_outcome(programs, reading);
+    }
     let fact = match reading.checks.get(&c.key()) {
         None => {
             return Outcome {
@@ -208,134 +220,14 @@ fn check(c: &HostCheck, reading: &HostReading) -> Outcome {
             HostFact::NewestFile(n),
         ) => file_outcome(dir, pattern, *max_age_secs, *min_size, n),
         (HostProbe::Sshd { expect }, HostFact::Sshd(s)) => sshd_outcome(expect, s),
-        _ => Outcome {
+        (HostProbe::Unit { .. }, _)
+        | (HostProbe::NewestFile { .. }, _)
+        | (HostProbe::Sshd { .. }, _)
+        | (HostProbe::Executable { .. }, _) => Outcome {
             verdict: Verdict::Unknown,
             phrase: format!("{c}: the recorded result is of another check kind"),
             detects: None,
         },
-    }
-}
-
-fn unit_outcome(unit: &str, active: Option<bool>, result: Option<&str>, u: &UnitState) -> Outcome {
-    if !u.exists() {
-        return Outcome::new(false, format!("{unit} not installed"), Some(false));
-    }
-    let mut phrases = Vec::new();
-    let mut ok = true;
-    if let Some(want) = active {
-        let is = u.active_state == "active";
-        if is == want {
-            phrases.push(format!(
-                "{unit} {}",
-                if is { "active" } else { "not active" }
-            ));
-        } else {
-            ok = false;
-            phrases.push(if want {
-                format!("{unit} not active (ActiveState={})", clean(&u.active_state))
-            } else {
-                format!("{unit} active, expected inactive")
-            });
-        }
-    }
-    if let Some(want) = result {
-        let status = u
-            .exec_main_status
-            .filter(|s| *s != 0)
-            .map(|s| format!(", status {s}"))
-            .unwrap_or_default();
-        if u.result == want {
-            phrases.push(if want == "success" {
-                format!("last run of {unit} succeeded")
-            } else {
-                format!("{unit} result {want}")
-            });
-        } else {
-            ok = false;
-            phrases.push(if want == "success" {
-                format!("last run of {unit} failed ({}{status})", clean(&u.result))
-            } else {
-                format!(
-                    "{unit} result {}{status}, expected {want}",
-                    clean(&u.result)
-                )
-            });
-        }
-    }
-    Outcome::new(ok, phrases.join(", "), Some(true))
-}
-
-fn file_outcome(dir: &str, pattern: &str, max_age: u64, min_size: u64, n: &NewestFile) -> Outcome {
-    if !n.dir_exists {
-        return Outcome::new(false, format!("no directory {dir}"), Some(false));
-    }
-    let Some(f) = &n.newest else {
-        return Outcome::new(false, format!("no {pattern} in {dir}"), Some(true));
-    };
-    let shown_age = crate::duration::rough(f.age_secs);
-    let mut problems = Vec::new();
-    if f.age_secs > i64::try_from(max_age).unwrap_or(i64::MAX) {
-        problems.push(format!(
-            "{shown_age} old (maxAge {})",
-            crate::duration::format(std::time::Duration::from_secs(max_age))
-        ));
-    }
-    if f.size < min_size {
-        problems.push(format!("{} (minSize {})", size(f.size), size(min_size)));
-    }
-    if problems.is_empty() {
-        Outcome::new(
-            true,
-            format!(
-                "newest {} {shown_age} old, {}",
-                clean(&f.name),
-                size(f.size)
-            ),
-            Some(true),
-        )
-    } else {
-        Outcome::new(
-            false,
-            format!("newest {} is {}", clean(&f.name), problems.join(", ")),
-            Some(true),
-        )
-    }
-}
-
-fn sshd_outcome(
-    expect: &std::collections::BTreeMap<String, Vec<String>>,
-    s: &SshdConfig,
-) -> Outcome {
-    let mut good = Vec::new();
-    let mut bad = Vec::new();
-    for (key, allowed) in expect {
-        let allowed: Vec<&str> = allowed.iter().map(|v| sshd_alias(key, v)).collect();
-        match s.values.get(key) {
-            None => bad.push(format!("sshd -T shows no {key}")),
-            Some(vals) if vals.iter().all(|v| allowed.contains(&sshd_alias(key, v))) => {
-                good.push(format!("{key} {}", clean(&vals.join(","))))
-            }
-            Some(vals) => bad.push(format!(
-                "{key} {} (expected {})",
-                clean(&vals.join(",")),
-                allowed.join(" or ")
-            )),
-        }
-    }
-    if bad.is_empty() {
-        Outcome::new(true, format!("sshd: {}", good.join(", ")), Some(true))
-    } else {
-        Outcome::new(false, format!("sshd: {}", bad.join(", ")), Some(true))
-    }
-}
-
-/// sshd's spellings of one value: `sshd -T` prints `permitrootlogin without-password` for
-/// `PermitRootLogin prohibit-password` (OpenSSH keeps the old name first in its table), so the
-/// two are the same value.
-fn sshd_alias<'a>(key: &str, value: &'a str) -> &'a str {
-    match (key, value) {
-        ("permitrootlogin", "without-password") => "prohibit-password",
-        _ => value,
     }
 }
 

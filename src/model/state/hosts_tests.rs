@@ -4,8 +4,9 @@
 #![allow(clippy::unwrap_used)]
 
 use super::*;
+use crate::model::catalog::host::{executable_key, EXECUTABLE_DIRS};
 use crate::model::catalog::Catalog;
-use crate::model::observation::host::FileSeen;
+use crate::model::observation::host::{FileSeen, NewestFile, SshdConfig, UnitState};
 use crate::model::observation::{FailureKind, ReadFailure};
 
 fn layer(id: &str) -> crate::model::catalog::Layer {
@@ -52,7 +53,31 @@ fn reading(timer: HostFact, service: HostFact, files: HostFact) -> HostReading {
         "newestFile /var/lib/etcd-backups/etcd-*.db".into(),
         Ok(files),
     );
+    tools(
+        &mut r,
+        &[("etcdutl", "/usr/local/bin"), ("crictl", "/usr/bin")],
+    );
     r
+}
+
+/// The `executable:` reads of a host where each program is in the given directory only.
+fn tools(r: &mut HostReading, found: &[(&str, &str)]) {
+    for program in ["etcdutl", "crictl"] {
+        for dir in EXECUTABLE_DIRS {
+            let here = found.iter().any(|(p, d)| *p == program && *d == dir);
+            let fact = NewestFile {
+                dir_exists: true,
+                matching: usize::from(here),
+                newest: here.then(|| FileSeen {
+                    name: program.into(),
+                    age_secs: 86_400,
+                    size: 40_000_000,
+                }),
+            };
+            r.checks
+                .insert(executable_key(dir, program), Ok(HostFact::NewestFile(fact)));
+        }
+    }
 }
 
 fn obs(hosts: Vec<(&str, std::result::Result<HostReading, ReadFailure>)>) -> HostObservation {
@@ -89,7 +114,7 @@ fn healthy_everywhere_is_present_with_per_host_evidence() {
     assert_eq!(r.state, State::Present, "{r:?}");
     assert_eq!(
         r.evidence[0],
-        "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service succeeded, newest etcd-x.db 3h old, 24.6 MB"
+        "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service succeeded, newest etcd-x.db 3h old, 24.6 MB, etcdutl in /usr/local/bin, crictl in /usr/bin"
     );
     assert_eq!(r.hosts.len(), 2);
     assert_eq!(r.hosts[1].verdict, Verdict::True);
@@ -109,7 +134,7 @@ fn the_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
     assert_eq!(r.state, State::Degraded);
     assert_eq!(
         r.reason,
-        "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service failed (exit-code, status 127), newest etcd-x.db is 9d old (maxAge 26h)"
+        "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service failed (exit-code, status 127), newest etcd-x.db is 9d old (maxAge 26h), etcdutl in /usr/local/bin, crictl in /usr/bin"
     );
 }
 
@@ -281,4 +306,133 @@ fn host_strings_never_drive_the_terminal() {
         "{}",
         rep.reason
     );
+}
+
+#[test]
+fn restore_tools_missing_on_one_host_is_degraded_and_named() {
+    let mut bare = healthy();
+    tools(&mut bare, &[("etcdutl", "/usr/bin")]);
+    let l = eval(&obs(vec![("cp1", Ok(healthy())), ("cp2", Ok(bare))]));
+    assert_eq!(l.state, State::Degraded, "{:?}", l.evidence);
+    assert!(
+        l.reason.starts_with("cp2: ")
+            && l.reason.contains(
+                "etcdutl in /usr/bin, crictl missing (not in /usr/bin, /usr/local/bin, /usr/sbin)"
+            ),
+        "{}",
+        l.reason
+    );
+    assert!(
+        l.evidence[0].contains("etcdutl in /usr/local/bin, crictl in /usr/bin"),
+        "{:?}",
+        l.evidence
+    );
+}
+
+#[test]
+fn a_restore_tool_not_found_where_a_directory_was_unreadable_is_unknown_not_missing() {
+    let mut r = healthy();
+    tools(&mut r, &[("crictl", "/usr/bin")]);
+    r.checks.insert(
+        executable_key("/usr/sbin", "etcdutl"),
+        Err(ReadFailure::new(
+            FailureKind::Forbidden,
+            "permission denied",
+        )),
+    );
+    let l = eval(&obs(vec![("cp1", Ok(r))]));
+    assert_eq!(l.state, State::Unknown, "{:?}", l.evidence);
+    assert!(
+        l.reason
+            .contains("etcdutl not read (/usr/sbin: permission denied)"),
+        "{}",
+        l.reason
+    );
+    // Found in one directory, the others' failures do not matter.
+    let mut r = healthy();
+    r.checks.insert(
+        executable_key("/usr/sbin", "crictl"),
+        Err(ReadFailure::new(
+            FailureKind::Forbidden,
+            "permission denied",
+        )),
+    );
+    assert_eq!(eval(&obs(vec![("cp1", Ok(r))])).state, State::Present);
+}
+
+fn hardening(units: [bool; 3], drop_in: bool) -> HostReading {
+    let mut r = HostReading::default();
+    for (name, on) in ["auditd", "fail2ban", "postfix"].iter().zip(units) {
+        let fact = if on {
+            unit("active", "success", Some(0))
+        } else {
+            missing()
+        };
+        r.checks.insert(format!("unit {name}.service"), Ok(fact));
+    }
+    let fact = NewestFile {
+        dir_exists: true,
+        matching: usize::from(drop_in),
+        newest: drop_in.then(|| FileSeen {
+            name: "00-hardening.conf".into(),
+            age_secs: 3600,
+            size: 412,
+        }),
+    };
+    r.checks.insert(
+        "newestFile /etc/ssh/sshd_config.d/00-hardening.conf".into(),
+        Ok(HostFact::NewestFile(fact)),
+    );
+    r
+}
+
+fn eval_os(hosts: Vec<(&str, HostReading)>) -> HostLayer {
+    let mut o = HostObservation::default();
+    o.groups.insert(
+        "all".into(),
+        Ok(hosts.iter().map(|(h, _)| h.to_string()).collect()),
+    );
+    for (h, r) in hosts {
+        o.hosts.insert(h.into(), Ok(r));
+    }
+    let l = layer("os-hardening");
+    evaluate(l.host.as_ref().unwrap(), &o)
+}
+
+#[test]
+fn os_hardening_names_the_host_never_hardened() {
+    let good = || hardening([true, true, true], true);
+    let l = eval_os(vec![("dirqual1", good()), ("dirqual2", good())]);
+    assert_eq!(l.state, State::Present, "{:?}", l.evidence);
+    assert!(
+        l.evidence[0].contains("/etc/ssh/sshd_config.d/00-hardening.conf present"),
+        "{:?}",
+        l.evidence
+    );
+    let l = eval_os(vec![
+        ("dirqual1", good()),
+        ("dirqual3", hardening([false, false, true], false)),
+    ]);
+    assert_eq!(l.state, State::Degraded, "{:?}", l.evidence);
+    assert_eq!(
+        l.reason,
+        "dirqual3: auditd.service not installed, fail2ban.service not installed, postfix.service active, no 00-hardening.conf in /etc/ssh/sshd_config.d"
+    );
+}
+
+#[test]
+fn os_hardening_is_detected_by_auditd_only() {
+    // postfix and a drop-in alone (a mail relay, a hand-written sshd file) are not the
+    // hardening playbook: absent, install it.
+    let l = eval_os(vec![
+        ("dirqual1", hardening([false, false, true], true)),
+        ("dirqual2", hardening([false, false, false], false)),
+    ]);
+    assert_eq!(l.state, State::Absent, "{:?}", l.evidence);
+    // auditd on one host: the layer exists, the other host is to repair.
+    let l = eval_os(vec![
+        ("dirqual1", hardening([true, false, true], true)),
+        ("dirqual2", hardening([false, false, false], false)),
+    ]);
+    assert_eq!(l.state, State::Degraded);
 }

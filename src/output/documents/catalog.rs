@@ -53,6 +53,8 @@ pub(crate) struct LayerDoc {
 pub(crate) struct HostDoc {
     /// The inventory group whose hosts are read.
     pub(crate) group: String,
+    /// The unit whose presence shows the layer installed on a host (else any checked unit).
+    pub(crate) detect: Option<String>,
     pub(crate) checks: Vec<CheckDoc>,
 }
 

@@ -110,9 +110,9 @@ pub(crate) fn plan(
                     order.push(h.clone());
                 }
                 let list = checks.entry(h.clone()).or_default();
-                for c in &spec.checks {
+                for c in spec.checks.iter().flat_map(HostCheck::reads) {
                     if !list.iter().any(|x| x.key() == c.key()) {
-                        list.push(c.clone());
+                        list.push(c);
                     }
                 }
             }
@@ -147,9 +147,10 @@ pub(crate) fn plan(
     Ok(out)
 }
 
-/// The words of one check's command, unquoted.
-pub(crate) fn command_words(probe: &HostProbe) -> Vec<String> {
-    match probe {
+/// The words of one check's command, unquoted; `None` for a check read through its parts
+/// (`executable:`, see `HostCheck::reads`), which is never one command.
+pub(crate) fn command_words(probe: &HostProbe) -> Option<Vec<String>> {
+    let words = match probe {
         HostProbe::Unit { unit, .. } => vec![
             "systemctl".into(),
             "show".into(),
@@ -171,7 +172,9 @@ pub(crate) fn command_words(probe: &HostProbe) -> Vec<String> {
         .map(String::from)
         .to_vec(),
         HostProbe::Sshd { .. } => vec!["sshd".into(), "-T".into()],
-    }
+        HostProbe::Executable { .. } => return None,
+    };
+    Some(words)
 }
 
 /// One word for a POSIX shell: single-quoted, a `'` inside written `'\''`.
@@ -181,20 +184,22 @@ pub(crate) fn sh_quote(word: &str) -> String {
 
 /// The remote command words (after the destination) of one check: exactly one of SPEC §13's
 /// forms, every word quoted, `sudo -n` first where the check says so and never for `root`.
-pub(crate) fn remote_words(check: &HostCheck, user: Option<&str>) -> Vec<String> {
+/// `None` for a check that is not one command (see [`command_words`]).
+pub(crate) fn remote_words(check: &HostCheck, user: Option<&str>) -> Option<Vec<String>> {
+    let command = command_words(&check.probe)?;
     let mut words = Vec::new();
     if check.sudo && user != Some("root") {
         words.extend([sh_quote("sudo"), sh_quote("-n")]);
     }
-    words.extend(command_words(&check.probe).iter().map(|w| sh_quote(w)));
-    words
+    words.extend(command.iter().map(|w| sh_quote(w)));
+    Some(words)
 }
 
 /// The whole ssh argv of one check of `job`: the connection argv, then its remote words.
-pub(crate) fn check_argv(job: &HostJob, check: &HostCheck) -> Vec<String> {
+pub(crate) fn check_argv(job: &HostJob, check: &HostCheck) -> Option<Vec<String>> {
     let mut argv = job.ssh_options.clone();
-    argv.extend(remote_words(check, job.user.as_deref()));
-    argv
+    argv.extend(remote_words(check, job.user.as_deref())?);
+    Some(argv)
 }
 
 #[cfg(test)]

@@ -115,7 +115,13 @@ fn run_check(
     job: &HostJob,
     check: &HostCheck,
 ) -> std::result::Result<RemoteRun, ReadFailure> {
-    match runner.run(Tool::Ssh, &check_argv(job, check)) {
+    let Some(argv) = check_argv(job, check) else {
+        return Err(ReadFailure::new(
+            FailureKind::ApiError,
+            format!("`{check}` is read through its parts, never as one command"),
+        ));
+    };
+    match runner.run(Tool::Ssh, &argv) {
         Ok(out) => Ok(RemoteRun {
             status: 0,
             stdout: out.stdout,
@@ -178,6 +184,10 @@ pub fn interpret(
                 .map(HostFact::Sshd)
                 .map_err(bad)
         }
+        HostProbe::Executable { .. } => Err(ReadFailure::new(
+            FailureKind::ApiError,
+            "an `executable:` check is read through its parts, never as one command",
+        )),
     }
 }
 

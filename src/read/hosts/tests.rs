@@ -50,7 +50,11 @@ fn plan_resolves_groups_and_merges_checks_per_host() {
     );
     let names: Vec<&str> = p.jobs.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, ["cp1", "cp2", "w1"]);
-    assert_eq!(p.jobs[0].checks.len(), 4, "3 etcd checks + sshd");
+    assert_eq!(
+        p.jobs[0].checks.len(),
+        10,
+        "3 etcd checks + 2 restore tools in 3 directories + sshd"
+    );
     assert_eq!(p.jobs[2].checks.len(), 1, "sshd only");
     assert_eq!(
         p.jobs[0].ssh_options,
@@ -77,7 +81,7 @@ fn every_built_command_passes_the_allowlist_and_sudo_is_not_for_root() {
     let p = plan_of(INV, 3, false).unwrap();
     for job in &p.jobs {
         for check in &job.checks {
-            let argv = check_argv(job, check);
+            let argv = check_argv(job, check).unwrap();
             allowlist::check(Tool::Ssh, &argv).unwrap();
             if job.user.as_deref() == Some("root") {
                 assert!(!argv.join(" ").contains("sudo"), "{argv:?}");
@@ -88,7 +92,7 @@ fn every_built_command_passes_the_allowlist_and_sudo_is_not_for_root() {
     let each: Vec<String> = cp1
         .checks
         .iter()
-        .map(|c| remote_words(c, cp1.user.as_deref()).join(" "))
+        .map(|c| remote_words(c, cp1.user.as_deref()).unwrap().join(" "))
         .collect();
     assert_eq!(
         each,
@@ -96,11 +100,17 @@ fn every_built_command_passes_the_allowlist_and_sudo_is_not_for_root() {
             "'systemctl' 'show' 'etcd-snapshot.timer' '--property=LoadState,ActiveState,SubState,Result,ExecMainStatus'",
             "'systemctl' 'show' 'etcd-snapshot.service' '--property=LoadState,ActiveState,SubState,Result,ExecMainStatus'",
             "'sudo' '-n' 'find' '/var/lib/etcd-backups' '-maxdepth' '1' '-type' 'f' '-name' 'etcd-*.db' '-printf' '%T@ %s %p\\n'",
+            "'find' '/usr/bin' '-maxdepth' '1' '-type' 'f' '-name' 'etcdutl' '-printf' '%T@ %s %p\\n'",
+            "'find' '/usr/local/bin' '-maxdepth' '1' '-type' 'f' '-name' 'etcdutl' '-printf' '%T@ %s %p\\n'",
+            "'find' '/usr/sbin' '-maxdepth' '1' '-type' 'f' '-name' 'etcdutl' '-printf' '%T@ %s %p\\n'",
+            "'find' '/usr/bin' '-maxdepth' '1' '-type' 'f' '-name' 'crictl' '-printf' '%T@ %s %p\\n'",
+            "'find' '/usr/local/bin' '-maxdepth' '1' '-type' 'f' '-name' 'crictl' '-printf' '%T@ %s %p\\n'",
+            "'find' '/usr/sbin' '-maxdepth' '1' '-type' 'f' '-name' 'crictl' '-printf' '%T@ %s %p\\n'",
             "'sudo' '-n' 'sshd' '-T'",
         ]
     );
     assert_eq!(
-        check_argv(cp1, &cp1.checks[3]),
+        check_argv(cp1, &cp1.checks[9]).unwrap(),
         [
             "-p",
             "2222",
