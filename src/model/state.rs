@@ -6,6 +6,8 @@
 
 pub mod explain;
 pub mod hosts;
+mod namespaces;
+mod nodes;
 mod objects;
 mod pods;
 mod truth;
@@ -16,7 +18,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::model::catalog::{Catalog, Check, CheckKind, Count, Layer, NodesCheck};
+use crate::model::catalog::{Catalog, Check, CheckKind, Layer};
 use crate::model::observation::{Observation, ReadFailure};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -280,8 +282,9 @@ pub(crate) fn evaluate_check(
         CheckKind::Count(c) => objects::count(obs, c),
         CheckKind::Tolerate(t) => objects::tolerate(obs, t),
         CheckKind::PodFlags(p) => pods::pod_flags(obs, phase, p),
-        CheckKind::Nodes(n) => nodes(obs, *n, declared_nodes),
+        CheckKind::Nodes(n) => nodes::nodes(obs, n, declared_nodes),
         CheckKind::ConfigMap(c) => truth::config_map(obs, c),
+        CheckKind::NamespaceLabel(l) => namespaces::namespace_label(obs, l),
     }
 }
 
@@ -339,59 +342,10 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-fn nodes(obs: &Observation, check: NodesCheck, declared: &[String]) -> CheckOutcome {
-    let list = match &obs.nodes {
-        Err(f) => return CheckOutcome::failed("nodes", f),
-        Ok(list) => list,
-    };
-    let (count, want_ready) = match check {
-        NodesCheck::Ready(c) => (c, true),
-        NodesCheck::Registered(c) => (c, false),
-    };
-    let word = if want_ready { "Ready" } else { "registered" };
-    match count {
-        Count::AtLeast(n) => {
-            let have = list.iter().filter(|node| !want_ready || node.ready).count();
-            let text = format!("{} {word}", plural(have, "node"));
-            if have >= n as usize {
-                CheckOutcome::yes(text)
-            } else {
-                CheckOutcome::no(format!("{text} (want at least {n})"))
-            }
-        }
-        Count::All => {
-            let (targets, label): (Vec<&str>, &str) = if declared.is_empty() {
-                (list.iter().map(|n| n.name.as_str()).collect(), "nodes")
-            } else {
-                (
-                    declared.iter().map(String::as_str).collect(),
-                    "declared nodes",
-                )
-            };
-            if targets.is_empty() {
-                return CheckOutcome::no("no node registered");
-            }
-            let mut problems = Vec::new();
-            for name in &targets {
-                match list.iter().find(|n| n.name == *name) {
-                    None => problems.push(format!("{name} not registered")),
-                    Some(n) if want_ready && !n.ready => problems.push(format!("{name} NotReady")),
-                    Some(_) => {}
-                }
-            }
-            let good = targets.len() - problems.len();
-            let summary = format!("{good}/{} {label} {word}", targets.len());
-            if problems.is_empty() {
-                CheckOutcome::yes(summary)
-            } else {
-                CheckOutcome::no(format!("{summary}: {}", problems.join(", ")))
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod argo_tests;
+#[cfg(test)]
+mod drift_tests;
 /// Observations shared by the state and plan tests, built from the kubectl fixtures.
 #[cfg(test)]
 pub(crate) mod fixtures;

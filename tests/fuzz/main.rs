@@ -707,7 +707,8 @@ fn kubectl_get_nodes() {
 #[test]
 fn kubectl_get_namespaces() {
     fuzz_reader("parse_namespaces", &[NAMESPACES], true, |t| {
-        if observation::parse_namespaces(t).is_ok() {
+        let psa = ["pod-security.kubernetes.io/enforce".to_string()].into();
+        if observation::parse_namespaces(t, &psa).is_ok() {
             evaluate(&ReadRequest::Namespaces, t);
         }
     });

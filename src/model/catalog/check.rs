@@ -59,6 +59,9 @@ pub enum CheckKind {
     /// One ConfigMap, read by name: a key of it empty (or absent). Rook's
     /// `rook-ceph-mon-endpoints` `outOfQuorum` lists the mons out of quorum.
     ConfigMap(ConfigMapCheck),
+    /// A namespace label: on some namespace (detect), or on every namespace outside the
+    /// exemptions, with one of the accepted values (Pod Security admission).
+    NamespaceLabel(NamespaceLabelCheck),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -276,12 +279,30 @@ pub enum Expect {
     MinValidity(u64),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NodesCheck {
     /// Nodes registered (whatever their condition): `all` declared nodes, or at least N.
     Registered(Count),
     /// Nodes Ready: `all` declared nodes, or at least N.
     Ready(Count),
+    /// No two nodes announce the same InternalIP (bench #3, #4: every node said 10.0.2.15,
+    /// the NAT address of its VM).
+    DistinctInternalIps,
+    /// No node carries a taint with this key (`node.cilium.io/agent-not-ready`).
+    WithoutTaint(String),
+}
+
+/// `namespaceLabel: {label, in, exempt, some}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamespaceLabelCheck {
+    /// The label key, `pod-security.kubernetes.io/enforce`.
+    pub label: String,
+    /// Accepted values; empty: any value.
+    pub values: Vec<String>,
+    /// Namespaces not judged (by name).
+    pub exempt: Vec<String>,
+    /// `true`: some namespace has it (a detect check); `false`: every namespace not exempt.
+    pub some: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -333,7 +354,8 @@ impl CheckKind {
             | CheckKind::Workload(_)
             | CheckKind::PodFlags(_)
             | CheckKind::Nodes(_)
-            | CheckKind::ConfigMap(_) => vec![],
+            | CheckKind::ConfigMap(_)
+            | CheckKind::NamespaceLabel(_) => vec![],
         }
     }
 
@@ -355,7 +377,8 @@ impl CheckKind {
             | CheckKind::Tolerate(_)
             | CheckKind::PodFlags(_)
             | CheckKind::Nodes(_)
-            | CheckKind::ConfigMap(_) => vec![],
+            | CheckKind::ConfigMap(_)
+            | CheckKind::NamespaceLabel(_) => vec![],
         }
     }
 }

@@ -23,6 +23,7 @@ impl CheckKind {
             CheckKind::PodFlags(_) => "podFlags",
             CheckKind::Nodes(_) => "nodes",
             CheckKind::ConfigMap(_) => "configMap",
+            CheckKind::NamespaceLabel(_) => "namespaceLabel",
         }
     }
 }
@@ -185,10 +186,35 @@ impl fmt::Display for CheckKind {
                 let (count, word) = match n {
                     NodesCheck::Ready(c) => (c, "Ready"),
                     NodesCheck::Registered(c) => (c, "registered"),
+                    NodesCheck::DistinctInternalIps => {
+                        return write!(f, "no two nodes announce the same InternalIP")
+                    }
+                    NodesCheck::WithoutTaint(key) => {
+                        return write!(f, "no node carries the taint {key}")
+                    }
                 };
                 match count {
                     Count::All => write!(f, "every declared node {word}"),
                     Count::AtLeast(n) => write!(f, "at least {n} node(s) {word}"),
+                }
+            }
+            CheckKind::NamespaceLabel(l) => {
+                let value = if l.values.is_empty() {
+                    String::new()
+                } else {
+                    format!(" = {}", l.values.join(" or "))
+                };
+                if l.some {
+                    write!(f, "some namespace labelled {}{value}", l.label)
+                } else if l.exempt.is_empty() {
+                    write!(f, "every namespace labelled {}{value}; the others are named", l.label)
+                } else {
+                    write!(
+                        f,
+                        "every namespace except {} labelled {}{value}; the others are named",
+                        l.exempt.join(", "),
+                        l.label
+                    )
                 }
             }
         }

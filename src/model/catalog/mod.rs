@@ -25,8 +25,8 @@ mod scalars;
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
     AllCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck, Count, CountCheck, Counted, Expect,
-    NodesCheck, Objects, PodFlagsCheck, Predicate, ResourceCheck, TolerateCheck, Wanted,
-    WorkloadCheck, WorkloadKind,
+    NamespaceLabelCheck, NodesCheck, Objects, PodFlagsCheck, Predicate, ResourceCheck,
+    TolerateCheck, Wanted, WorkloadCheck, WorkloadKind,
 };
 use scalars::is_dns_label;
 

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use crate::model::observation::FieldPath;
 
 use super::check::*;
-use super::scalars::{is_dns_label, is_dns_name, is_flag_name, Scalar};
+use super::scalars::{is_dns_label, is_dns_name, is_flag_name, is_label_key, Scalar};
 
 mod check;
 
@@ -36,6 +36,7 @@ struct RawCheck {
     pod_flags: Option<RawPodFlags>,
     nodes: Option<RawNodes>,
     config_map: Option<RawConfigMap>,
+    namespace_label: Option<RawNamespaceLabel>,
     why: Option<String>,
 }
 
@@ -143,9 +144,25 @@ struct RawPodFlags {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct RawNodes {
     ready: Option<Count>,
     registered: Option<Count>,
+    #[serde(rename = "distinctInternalIPs")]
+    distinct_internal_ips: Option<bool>,
+    without_taint: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNamespaceLabel {
+    label: String,
+    #[serde(rename = "in", default)]
+    in_: Vec<Scalar>,
+    #[serde(default)]
+    exempt: Vec<String>,
+    #[serde(default)]
+    some: bool,
 }
 
 impl<'de> Deserialize<'de> for Check {
@@ -163,7 +180,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`";
 
 fn objects(
     resource: String,

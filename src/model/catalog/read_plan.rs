@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::check::{CheckKind, WorkloadCheck, WorkloadKind};
 use super::Catalog;
-use crate::model::observation::{ReadRequest, Scope};
+use crate::model::observation::{FieldUse, ReadRequest, Scope, NAMESPACES_KEEP};
 
 /// Whether workload reads are limited to the namespaces the checks name (`preview`, `wait`:
 /// the same verdicts for a fraction of the bytes) or list every namespace (`discover`: a
@@ -70,6 +70,15 @@ impl Catalog {
                 }
                 CheckKind::Nodes(_) => {
                     reads.insert(ReadRequest::Nodes);
+                }
+                CheckKind::NamespaceLabel(l) => {
+                    // The namespaces list, keeping only the labels the checks name.
+                    reads.insert(ReadRequest::Namespaces);
+                    scope
+                        .keep
+                        .entry(NAMESPACES_KEEP.to_string())
+                        .or_default()
+                        .insert(FieldUse::Label(l.label.clone()));
                 }
                 CheckKind::PodFlags(_) => {
                     // Which nodes are control planes decides whose kube-apiserver must run.

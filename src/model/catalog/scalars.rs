@@ -95,3 +95,26 @@ pub(crate) fn is_dns_label(s: &str) -> bool {
 pub(super) fn is_dns_name(s: &str) -> bool {
     s.split('.').all(is_dns_label)
 }
+
+/// A Kubernetes label (or taint, annotation) key: an optional DNS-subdomain prefix and `/`,
+/// then a name of at most 63 letters, digits and `-_.`, starting and ending alphanumeric.
+pub(super) fn is_label_key(s: &str) -> bool {
+    let (prefix, name) = match s.rsplit_once('/') {
+        Some((p, n)) => (Some(p), n),
+        None => (None, s),
+    };
+    let name_ok = !name.is_empty()
+        && name.len() <= 63
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphanumeric())
+        && name
+            .bytes()
+            .last()
+            .is_some_and(|b| b.is_ascii_alphanumeric());
+    name_ok && prefix.is_none_or(|p| p.len() <= 253 && is_dns_name(p))
+}

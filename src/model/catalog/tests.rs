@@ -420,10 +420,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::PodFlags(_) => "podFlags",
         CheckKind::Nodes(_) => "nodes",
         CheckKind::ConfigMap(_) => "configMap",
+        CheckKind::NamespaceLabel(_) => "namespaceLabel",
     }
 }
 
-const KINDS: [&str; 12] = [
+const KINDS: [&str; 13] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -436,6 +437,7 @@ const KINDS: [&str; 12] = [
     "podFlags",
     "nodes",
     "configMap",
+    "namespaceLabel",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no
@@ -481,7 +483,10 @@ fn the_builtin_catalog_is_parsed_once_per_process() {
 #[test]
 fn one_read_plan_holds_the_requests_the_scope_and_the_host_layers() {
     let c = Catalog::builtin().unwrap();
-    let ids: Vec<String> = ["cni", "ceph", "etcd-backup"].map(String::from).to_vec();
+    // (not cni: it reads the nodes for Cilium's agent-not-ready taint)
+    let ids: Vec<String> = ["registry", "ceph", "etcd-backup"]
+        .map(String::from)
+        .to_vec();
     let scoped = c.read_plan(&ids, Workloads::InTheirNamespaces);
     assert_eq!(scoped.requests, c.required_reads(&ids));
     assert_eq!(

@@ -56,4 +56,10 @@ pub enum FieldUse {
     Details(FieldPath),
     /// `status.conditions`: type → status.
     Conditions,
+    /// One label of `metadata.labels`, by key (namespaces' Pod Security labels).
+    Label(String),
 }
+
+/// The key of [`Observation::keep`](super::Observation) under which the namespace read
+/// finds the labels it keeps ([`FieldUse::Label`]).
+pub const NAMESPACES_KEEP: &str = "namespaces";

@@ -28,6 +28,10 @@ pub struct Node {
     /// `status.nodeInfo.architecture`, e.g. `arm64` (empty in older snapshots).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub architecture: String,
+    /// The keys of `spec.taints` (`node.cilium.io/agent-not-ready`), values and effects
+    /// dropped. Absent in older snapshots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taints: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +42,10 @@ pub struct Namespace {
     /// `metadata.deletionTimestamp` set: the namespace is being deleted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deleting: Option<Deletion>,
+    /// The labels the catalog's checks name (`pod-security.kubernetes.io/enforce`), nothing
+    /// else. Absent in older snapshots.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,7 +145,20 @@ pub(super) fn parse_list<T: DeserializeOwned>(text: &str, what: &str) -> Result<
 #[serde(default)]
 struct RawNode {
     metadata: Meta,
+    spec: RawNodeSpec,
     status: RawNodeStatus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawNodeSpec {
+    taints: Vec<RawTaint>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawTaint {
+    key: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -203,6 +224,7 @@ pub fn parse_nodes(text: &str) -> Result<Vec<Node>> {
                 .map(|a| a.address.clone()),
             kubelet_version: n.status.node_info.kubelet_version,
             architecture: super::meta::words(&n.status.node_info.architecture),
+            taints: n.spec.taints.into_iter().map(|t| t.key).collect(),
             name: n.metadata.name,
         })
         .collect())
@@ -221,12 +243,18 @@ struct RawPhase {
     phase: String,
 }
 
-/// `kubectl get namespaces -o json`.
-pub fn parse_namespaces(text: &str) -> Result<Vec<Namespace>> {
+/// `kubectl get namespaces -o json`, keeping only the labels named in `labels`.
+pub fn parse_namespaces(text: &str, labels: &BTreeSet<String>) -> Result<Vec<Namespace>> {
     let raw: Vec<RawNamespace> = parse_list(text, "get namespaces -o json")?;
     Ok(raw
         .into_iter()
         .map(|n| Namespace {
+            labels: n
+                .metadata
+                .labels
+                .into_iter()
+                .filter(|(k, _)| labels.contains(k))
+                .collect(),
             name: n.metadata.name,
             phase: n.status.phase,
             deleting: Deletion::from_meta(n.metadata.deletion_timestamp, n.metadata.finalizers),

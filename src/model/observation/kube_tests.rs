@@ -28,6 +28,7 @@ fn nodes_of_dirqual() {
             internal_ip: Some("10.67.2.11".into()),
             kubelet_version: "v1.30.4".into(),
             architecture: "amd64".into(),
+            taints: vec!["node-role.kubernetes.io/control-plane".into()],
         }
     );
     assert_eq!(nodes[3].roles, ["worker"]);
@@ -46,11 +47,18 @@ fn not_ready_node() {
 
 #[test]
 fn namespaces() {
-    let ns = parse_namespaces(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/kubectl/namespaces.json"
-    )))
+    let ns = parse_namespaces(
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/namespaces.json"
+        )),
+        &BTreeSet::new(),
+    )
     .unwrap();
+    assert!(
+        ns.iter().all(|n| n.labels.is_empty()),
+        "no label named, none kept"
+    );
     let names: Vec<_> = ns.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(
         names,
@@ -232,7 +240,7 @@ fn malformed_documents_say_what_and_hint() {
             "malformed output of `kubectl get nodes -o json`: missing field `items` at line 1 column 39"
         );
     assert!(e.hint.contains("`items`"));
-    let e = parse_namespaces("").unwrap_err();
+    let e = parse_namespaces("", &BTreeSet::new()).unwrap_err();
     assert!(e
         .message
         .starts_with("malformed output of `kubectl get namespaces -o json`: EOF"));

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
-pub use fields::{FieldPath, FieldUse};
+pub use fields::{FieldPath, FieldUse, NAMESPACES_KEEP};
 pub use kube::{
     parse_api_versions, parse_namespaces, parse_nodes, parse_storage_classes, Namespace, Node,
     Rollout, StorageClass, Workload,
@@ -303,7 +303,20 @@ impl Observation {
             ReadRequest::ApiGroups => {
                 self.api_groups = parsed(outcome, parse_api_versions).and_then(complete_discovery)
             }
-            ReadRequest::Namespaces => self.namespaces = parsed(outcome, parse_namespaces),
+            ReadRequest::Namespaces => {
+                let labels: BTreeSet<String> = self
+                    .keep
+                    .get(NAMESPACES_KEEP)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|u| match u {
+                        FieldUse::Label(k) => Some(k.clone()),
+                        FieldUse::Value(_) | FieldUse::Details(_) | FieldUse::Conditions => None,
+                    })
+                    .collect();
+                self.namespaces =
+                    outcome.and_then(|text| parse_namespaces(text, &labels).map_err(bad_output));
+            }
             ReadRequest::StorageClasses => {
                 self.storage_classes = parsed(outcome, parse_storage_classes)
             }

@@ -149,6 +149,10 @@ impl Trie {
                 FieldUse::Conditions => {
                     add(&["status".into(), "conditions".into()], Keep::Conditions)
                 }
+                FieldUse::Label(k) => add(
+                    &["metadata".into(), "labels".into(), k.clone()],
+                    Keep::Value(format!("label {k}")),
+                ),
             }
         }
         root

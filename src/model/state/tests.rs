@@ -38,14 +38,19 @@ fn incident_cluster_states() {
     );
     assert_eq!(
         report(&reports, "k8s").evidence,
-        ["4 nodes registered", "4/4 declared nodes Ready"]
+        [
+            "4 nodes registered",
+            "4/4 declared nodes Ready",
+            "4 nodes with distinct InternalIPs"
+        ]
     );
     assert_eq!(
         report(&reports, "cni").evidence,
         [
             "API group cilium.io served",
             "DaemonSet kube-system/cilium rolled out (4/4 available)",
-            "Deployment kube-system/cilium-operator rolled out (2/2 available)"
+            "Deployment kube-system/cilium-operator rolled out (2/2 available)",
+            "no node tainted node.cilium.io/agent-not-ready"
         ]
     );
     assert_eq!(

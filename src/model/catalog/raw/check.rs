@@ -20,6 +20,7 @@ impl RawCheck {
             ("podFlags", self.pod_flags.is_some()),
             ("nodes", self.nodes.is_some()),
             ("configMap", self.config_map.is_some()),
+            ("namespaceLabel", self.namespace_label.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -97,11 +98,48 @@ impl RawCheck {
             }));
         }
         if let Some(n) = self.nodes {
-            return match (n.ready, n.registered) {
-                (Some(c), None) => Ok(CheckKind::Nodes(NodesCheck::Ready(c))),
-                (None, Some(c)) => Ok(CheckKind::Nodes(NodesCheck::Registered(c))),
-                _ => Err("`nodes:` needs exactly one of `ready:` or `registered:`".to_string()),
+            const ONE: &str = "`nodes:` needs exactly one of `ready:`, `registered:`, `distinctInternalIPs: true` or `withoutTaint: KEY`";
+            return match (
+                n.ready,
+                n.registered,
+                n.distinct_internal_ips,
+                n.without_taint,
+            ) {
+                (Some(c), None, None, None) => Ok(CheckKind::Nodes(NodesCheck::Ready(c))),
+                (None, Some(c), None, None) => Ok(CheckKind::Nodes(NodesCheck::Registered(c))),
+                (None, None, Some(true), None) => {
+                    Ok(CheckKind::Nodes(NodesCheck::DistinctInternalIps))
+                }
+                (None, None, None, Some(key)) if is_label_key(&key) => {
+                    Ok(CheckKind::Nodes(NodesCheck::WithoutTaint(key)))
+                }
+                (None, None, None, Some(key)) => Err(format!(
+                    "`withoutTaint: {key}` is not a taint key like `node.cilium.io/agent-not-ready`"
+                )),
+                _ => Err(ONE.to_string()),
             };
+        }
+        if let Some(l) = self.namespace_label {
+            if !is_label_key(&l.label) {
+                return Err(format!(
+                    "`namespaceLabel: label: {}` is not a label key like `pod-security.kubernetes.io/enforce`",
+                    l.label
+                ));
+            }
+            if let Some(bad) = l.exempt.iter().find(|n| !is_dns_label(n)) {
+                return Err(format!("`exempt: {bad}` is not a namespace name"));
+            }
+            if l.some && !l.exempt.is_empty() {
+                return Err(
+                    "`some: true` asks for one namespace with the label; `exempt:` goes with the every-namespace form".to_string(),
+                );
+            }
+            return Ok(CheckKind::NamespaceLabel(NamespaceLabelCheck {
+                label: l.label,
+                values: l.in_.into_iter().map(|s| s.0).collect(),
+                exempt: l.exempt,
+                some: l.some,
+            }));
         }
         if let Some(c) = self.condition {
             if c.type_.trim().is_empty() {
