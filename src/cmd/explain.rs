@@ -64,12 +64,16 @@ fn explain_hosts(report: &mut state::LayerReport, spec: &HostSpec, plan: &HostPl
         else {
             continue;
         };
+        // What ran: an `executable:` check is read as several `newestFile` checks.
         for check in spec
             .checks
             .iter()
+            .flat_map(|c| c.reads())
             .filter(|c| job.checks.iter().any(|j| j.key() == c.key()))
         {
-            let remote = crate::read::hosts::remote_words(check, job.user.as_deref());
+            let Some(remote) = crate::read::hosts::remote_words(&check, job.user.as_deref()) else {
+                continue;
+            };
             match crate::read::explain::ssh_command(&job.ssh_options, &remote) {
                 Ok(command) => report.explain.push(state::EvidenceCommand {
                     evidence: line.clone(),

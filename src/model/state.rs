@@ -4,6 +4,7 @@
 //! unknown, a failed read always gives unknown, and only a layer whose detect checks all
 //! evaluated false is absent. Pure: it reads an [`Observation`], never the cluster.
 
+mod configmaps;
 pub mod explain;
 pub mod hosts;
 mod namespaces;
@@ -285,6 +286,8 @@ pub(crate) fn evaluate_check(
         CheckKind::Nodes(n) => nodes::nodes(obs, n, declared_nodes),
         CheckKind::ConfigMap(c) => truth::config_map(obs, c),
         CheckKind::NamespaceLabel(l) => namespaces::namespace_label(obs, l),
+        CheckKind::ConfigMapKey(c) => configmaps::config_map_key(obs, c),
+        CheckKind::Absent(a) => configmaps::absent(obs, a),
     }
 }
 

@@ -62,6 +62,50 @@ pub enum CheckKind {
     /// A namespace label: on some namespace (detect), or on every namespace outside the
     /// exemptions, with one of the accepted values (Pod Security admission).
     NamespaceLabel(NamespaceLabelCheck),
+    /// A key of a named ConfigMap holds one of the accepted values (detect: cilium-config
+    /// says `enable-hubble: "true"`).
+    ConfigMapKey(ConfigMapKeyCheck),
+    /// No such object: a workload or a named ConfigMap that must be gone (kube-proxy once
+    /// Cilium replaces it).
+    Absent(AbsentCheck),
+}
+
+/// `configMapKey: {namespace, name, key, in: [...], says?}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigMapKeyCheck {
+    pub namespace: String,
+    pub name: String,
+    pub key: String,
+    /// Accepted values (compared as text).
+    pub values: Vec<String>,
+    /// What a failure means, added to its evidence (`deprecated value, use true`).
+    pub says: Option<String>,
+}
+
+impl ConfigMapKeyCheck {
+    /// `NAMESPACE/NAME`, the read's id.
+    pub fn id(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+}
+
+/// What an `absent:` check wants gone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Absentee {
+    Workload(WorkloadCheck),
+    /// A ConfigMap `NAMESPACE/NAME`.
+    ConfigMap {
+        namespace: String,
+        name: String,
+    },
+}
+
+/// `absent: {workload: {...} | configMap: {namespace, name}, says?}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbsentCheck {
+    pub what: Absentee,
+    /// Why it must be gone, in the evidence when it is there (`two service datapaths`).
+    pub says: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,17 +113,6 @@ pub struct ConfigMapCheck {
     pub namespace: String,
     pub name: String,
     pub key: String,
-}
-
-impl ConfigMapCheck {
-    /// Its read: the ConfigMap by name, this key only.
-    pub fn read_request(&self) -> ReadRequest {
-        ReadRequest::ConfigMap {
-            namespace: self.namespace.clone(),
-            name: self.name.clone(),
-            keys: vec![self.key.clone()],
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
@@ -355,6 +388,34 @@ impl CheckKind {
             | CheckKind::PodFlags(_)
             | CheckKind::Nodes(_)
             | CheckKind::ConfigMap(_)
+            | CheckKind::NamespaceLabel(_)
+            | CheckKind::ConfigMapKey(_)
+            | CheckKind::Absent(_) => vec![],
+        }
+    }
+
+    /// The named ConfigMaps this check reads, `(namespace, name, data key it uses)`: the
+    /// read plan makes ONE request per ConfigMap with the keys of all its checks.
+    pub fn config_map_reads(&self) -> Vec<(&str, &str, Option<&str>)> {
+        match self {
+            CheckKind::ConfigMap(c) => vec![(&c.namespace, &c.name, Some(c.key.as_str()))],
+            CheckKind::ConfigMapKey(c) => vec![(&c.namespace, &c.name, Some(c.key.as_str()))],
+            CheckKind::Absent(AbsentCheck {
+                what: Absentee::ConfigMap { namespace, name },
+                ..
+            }) => vec![(namespace, name, None)],
+            CheckKind::Absent(_)
+            | CheckKind::ApiGroup(_)
+            | CheckKind::Namespace(_)
+            | CheckKind::StorageClass { .. }
+            | CheckKind::Workload(_)
+            | CheckKind::Resource(_)
+            | CheckKind::Condition(_)
+            | CheckKind::All(_)
+            | CheckKind::Count(_)
+            | CheckKind::Tolerate(_)
+            | CheckKind::PodFlags(_)
+            | CheckKind::Nodes(_)
             | CheckKind::NamespaceLabel(_) => vec![],
         }
     }
@@ -365,6 +426,10 @@ impl CheckKind {
             CheckKind::Workload(w) => vec![w],
             CheckKind::Count(CountCheck {
                 counted: Counted::Workloads(w),
+                ..
+            }) => vec![w],
+            CheckKind::Absent(AbsentCheck {
+                what: Absentee::Workload(w),
                 ..
             }) => vec![w],
             CheckKind::Count(_)
@@ -378,7 +443,9 @@ impl CheckKind {
             | CheckKind::PodFlags(_)
             | CheckKind::Nodes(_)
             | CheckKind::ConfigMap(_)
-            | CheckKind::NamespaceLabel(_) => vec![],
+            | CheckKind::NamespaceLabel(_)
+            | CheckKind::ConfigMapKey(_)
+            | CheckKind::Absent(_) => vec![],
         }
     }
 }

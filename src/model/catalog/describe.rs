@@ -4,7 +4,8 @@
 use std::fmt;
 
 use super::check::{
-    CheckKind, Count, Counted, Expect, NodesCheck, Objects, Predicate, Wanted, WorkloadCheck,
+    Absentee, CheckKind, Count, Counted, Expect, NodesCheck, Objects, Predicate, Wanted,
+    WorkloadCheck,
 };
 
 impl CheckKind {
@@ -24,6 +25,8 @@ impl CheckKind {
             CheckKind::Nodes(_) => "nodes",
             CheckKind::ConfigMap(_) => "configMap",
             CheckKind::NamespaceLabel(_) => "namespaceLabel",
+            CheckKind::ConfigMapKey(_) => "configMapKey",
+            CheckKind::Absent(_) => "absent",
         }
     }
 }
@@ -196,6 +199,25 @@ impl fmt::Display for CheckKind {
                 match count {
                     Count::All => write!(f, "every declared node {word}"),
                     Count::AtLeast(n) => write!(f, "at least {n} node(s) {word}"),
+                }
+            }
+            CheckKind::ConfigMapKey(c) => write!(
+                f,
+                "ConfigMap {} (read by name) has {} = {}",
+                c.id(),
+                c.key,
+                c.values.join(" or ")
+            ),
+            CheckKind::Absent(a) => {
+                match &a.what {
+                    Absentee::Workload(w) => write!(f, "no {}", workloads(w))?,
+                    Absentee::ConfigMap { namespace, name } => {
+                        write!(f, "no ConfigMap {namespace}/{name} (read by name)")?
+                    }
+                }
+                match &a.says {
+                    Some(s) => write!(f, ": {s}"),
+                    None => Ok(()),
                 }
             }
             CheckKind::NamespaceLabel(l) => {

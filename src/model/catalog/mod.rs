@@ -24,9 +24,10 @@ mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
-    AllCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck, Count, CountCheck, Counted, Expect,
-    NamespaceLabelCheck, NodesCheck, Objects, PodFlagsCheck, Predicate, ResourceCheck,
-    TolerateCheck, Wanted, WorkloadCheck, WorkloadKind,
+    AbsentCheck, Absentee, AllCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck,
+    ConfigMapKeyCheck, Count, CountCheck, Counted, Expect, NamespaceLabelCheck, NodesCheck,
+    Objects, PodFlagsCheck, Predicate, ResourceCheck, TolerateCheck, Wanted, WorkloadCheck,
+    WorkloadKind,
 };
 use scalars::is_dns_label;
 

@@ -37,6 +37,8 @@ struct RawCheck {
     nodes: Option<RawNodes>,
     config_map: Option<RawConfigMap>,
     namespace_label: Option<RawNamespaceLabel>,
+    config_map_key: Option<RawConfigMapKey>,
+    absent: Option<RawAbsent>,
     why: Option<String>,
 }
 
@@ -48,6 +50,32 @@ struct RawConfigMap {
     key: String,
     /// The one expectation: the key is empty (or absent).
     empty: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfigMapKey {
+    namespace: String,
+    name: String,
+    key: String,
+    #[serde(rename = "in")]
+    in_: Vec<Scalar>,
+    says: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfigMapRef {
+    namespace: String,
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RawAbsent {
+    workload: Option<RawWorkload>,
+    config_map: Option<RawConfigMapRef>,
+    says: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -180,7 +208,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`";
 
 fn objects(
     resource: String,

@@ -3,7 +3,7 @@
 //! to, the fields kept of each custom type) and the host-level layers read over ssh. A new
 //! check kind does not compile until its read is decided here. Pure: the session runs it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::check::{CheckKind, WorkloadCheck, WorkloadKind};
 use super::Catalog;
@@ -55,6 +55,7 @@ impl Catalog {
     /// The plan of `layer_ids` (unknown ids are ignored: the topology validates ids).
     pub fn read_plan(&self, layer_ids: &[String], workloads: Workloads) -> ReadPlan {
         let mut reads = BTreeSet::new();
+        let mut config_maps: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         let mut scope = Scope::default();
         let mut selections: Vec<WorkloadCheck> = Vec::new();
         for check in self.checks(layer_ids) {
@@ -80,13 +81,12 @@ impl Catalog {
                         .or_default()
                         .insert(FieldUse::Label(l.label.clone()));
                 }
+                // ConfigMaps by name (never listed): one read per ConfigMap, below.
+                CheckKind::ConfigMap(_) | CheckKind::ConfigMapKey(_) | CheckKind::Absent(_) => {}
                 CheckKind::PodFlags(_) => {
                     // Which nodes are control planes decides whose kube-apiserver must run.
                     reads.insert(ReadRequest::Nodes);
                     reads.insert(ReadRequest::ApiServerPods);
-                }
-                CheckKind::ConfigMap(c) => {
-                    reads.insert(c.read_request());
                 }
                 // Their reads are their workload selections and custom objects, below.
                 CheckKind::Workload(_)
@@ -95,6 +95,12 @@ impl Catalog {
                 | CheckKind::All(_)
                 | CheckKind::Count(_)
                 | CheckKind::Tolerate(_) => {}
+            }
+            for (namespace, name, key) in check.config_map_reads() {
+                let keys = config_maps
+                    .entry((namespace.to_string(), name.to_string()))
+                    .or_default();
+                keys.extend(key.map(String::from));
             }
             for w in check.workload_reads() {
                 if !selections.contains(w) {
@@ -120,6 +126,14 @@ impl Catalog {
                     .or_default()
                     .extend(used);
             }
+        }
+        // ONE GET per ConfigMap, decoded into the keys of all the checks that name it.
+        for ((namespace, name), keys) in config_maps {
+            reads.insert(ReadRequest::ConfigMap {
+                namespace,
+                name,
+                keys: keys.into_iter().collect(),
+            });
         }
         let host_layers = layer_ids
             .iter()

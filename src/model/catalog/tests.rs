@@ -421,10 +421,12 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::Nodes(_) => "nodes",
         CheckKind::ConfigMap(_) => "configMap",
         CheckKind::NamespaceLabel(_) => "namespaceLabel",
+        CheckKind::ConfigMapKey(_) => "configMapKey",
+        CheckKind::Absent(_) => "absent",
     }
 }
 
-const KINDS: [&str; 13] = [
+const KINDS: [&str; 15] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -438,6 +440,8 @@ const KINDS: [&str; 13] = [
     "nodes",
     "configMap",
     "namespaceLabel",
+    "configMapKey",
+    "absent",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

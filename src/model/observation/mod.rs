@@ -191,13 +191,15 @@ pub struct Observation {
     /// `takenAt`. `None`: those checks cannot be judged (unknown).
     #[serde(skip)]
     pub observed_at: Option<i64>,
-    /// ConfigMaps read by name, `NS/NAME` → the keys the checks name.
+    /// ConfigMaps read by name, `NS/NAME` → the keys the checks name, or `None` (`null`)
+    /// when the API server says it does not exist: a fact ("no ConfigMap
+    /// kube-system/kube-proxy"), not a failed read. A ConfigMap not in the map was not read.
     #[serde(
         with = "read_map_serde",
         default,
         skip_serializing_if = "BTreeMap::is_empty"
     )]
-    pub config_maps: BTreeMap<String, Read<BTreeMap<String, String>>>,
+    pub config_maps: BTreeMap<String, Read<Option<BTreeMap<String, String>>>>,
     /// Pods of the workloads that were not rolled out, `NS/SELECTOR` → up to three of them
     /// (the second read round).
     #[serde(
@@ -326,13 +328,23 @@ impl Observation {
             ReadRequest::ApiServerPods => {
                 self.apiserver_pods = parsed(outcome, parse_apiserver_pods)
             }
-            ReadRequest::ConfigMap { keys, .. } => {
+            ReadRequest::ConfigMap { name, keys, .. } => {
                 let key = request.key().unwrap_or_default();
-                let read =
-                    outcome.and_then(|text| parse_config_map(text, keys).map_err(bad_output));
-                // Two checks on one ConfigMap: one GET, the keys of both.
+                let gone = format!("configmaps \"{name}\" not found");
+                let read = match outcome {
+                    // GET of a named object: the API server's own NotFound for it says it
+                    // does not exist, a fact. A 404 that is not the API server's Status for
+                    // this ConfigMap (a path it does not serve) stays a failed read.
+                    Err(f) if f.kind == FailureKind::NotFound && f.message.contains(&gone) => {
+                        Ok(None)
+                    }
+                    other => other
+                        .and_then(|text| parse_config_map(text, keys).map_err(bad_output))
+                        .map(Some),
+                };
+                // Two requests for one ConfigMap: the keys of both.
                 match (self.config_maps.get_mut(&key), read) {
-                    (Some(Ok(kept)), Ok(more)) => kept.extend(more),
+                    (Some(Ok(Some(kept))), Ok(Some(more))) => kept.extend(more),
                     (_, read) => {
                         self.config_maps.insert(key, read);
                     }

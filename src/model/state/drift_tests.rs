@@ -206,3 +206,181 @@ fn the_new_check_kinds_are_usable_from_a_catalog_file_and_refuse_vague_fields() 
         assert!(e.message.contains(needle), "{check}: {}", e.message);
     }
 }
+
+/// cilium-config and kube-proxy as the API serves them (GET by name), shortened.
+fn cilium_config(kpr: &str, hubble: &str) -> String {
+    serde_json::json!({
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "cilium-config", "namespace": "kube-system",
+            "managedFields": [{"manager": "helm", "operation": "Update", "apiVersion": "v1",
+                "time": "2026-11-20T09:12:03Z", "fieldsType": "FieldsV1", "fieldsV1": {"f:data": {}}}]},
+        "data": {"kube-proxy-replacement": kpr, "enable-hubble": hubble, "cluster-name": "dirqual",
+            "enable-wireguard": "true", "ipam": "kubernetes"}
+    })
+    .to_string()
+}
+
+/// The read plan's one request for the named kube-system ConfigMap (the keys of all the
+/// built-in checks that name it).
+fn cm_request(name: &str) -> ReadRequest {
+    let ids: Vec<String> = catalog().ids().into_iter().map(String::from).collect();
+    catalog()
+        .required_reads(&ids)
+        .into_iter()
+        .find(|r| r.key().as_deref() == Some(&format!("kube-system/{name}")))
+        .unwrap()
+}
+
+fn with_config_maps(cilium: Option<&str>, kube_proxy: Option<&str>) -> Observation {
+    let mut obs = dirqual();
+    obs.keep = catalog().object_fields(
+        &catalog()
+            .ids()
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>(),
+    );
+    let gone = |name: &str| {
+        crate::model::observation::ReadFailure::new(
+            crate::model::observation::FailureKind::NotFound,
+            format!("Error from server (NotFound): configmaps \"{name}\" not found"),
+        )
+    };
+    let cm = cm_request("cilium-config");
+    obs.record(&cm, cilium.ok_or_else(|| gone("cilium-config")));
+    let kp = cm_request("kube-proxy");
+    let kp_text = kube_proxy.map(|_| {
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"kube-proxy","namespace":"kube-system"},"data":{"config.conf":"apiVersion: kubeproxy.config.k8s.io/v1alpha1\nmode: iptables\n"}}"#
+    });
+    obs.record(&kp, kp_text.ok_or_else(|| gone("kube-proxy")));
+    obs
+}
+
+#[test]
+fn kube_proxy_replacement_with_kube_proxy_left_is_degraded_naming_both_leftovers() {
+    let on = cilium_config("true", "false");
+    // dirqual's fixtures have no kube-proxy DaemonSet; its ConfigMap is still there.
+    let r = one(
+        &with_config_maps(Some(&on), Some("kube-proxy")),
+        "kube-proxy-replacement",
+    );
+    assert_eq!(r.state, State::Degraded, "{:?}", r.evidence);
+    assert_eq!(
+        r.reason,
+        "ConfigMap kube-system/kube-proxy exists: the next kubeadm upgrade reinstalls kube-proxy"
+    );
+    let r = one(&with_config_maps(Some(&on), None), "kube-proxy-replacement");
+    assert_eq!(r.state, State::Present, "{:?}", r.evidence);
+    assert!(r
+        .evidence
+        .contains(&"no DaemonSet kube-system/kube-proxy".to_string()));
+    // The DaemonSet itself, as kubeadm deploys it.
+    let mut obs = with_config_maps(Some(&on), None);
+    if let Ok(list) = obs.daemonsets.as_mut() {
+        let mut kp = list[0].clone();
+        kp.name = "kube-proxy".into();
+        kp.namespace = "kube-system".into();
+        list.push(kp);
+    }
+    let r = one(&obs, "kube-proxy-replacement");
+    assert_eq!(r.state, State::Degraded);
+    assert_eq!(
+        r.reason,
+        "DaemonSet kube-system/kube-proxy exists: two service datapaths"
+    );
+}
+
+#[test]
+fn kube_proxy_replacement_strict_is_degraded_deprecated_and_off_is_absent() {
+    let strict = cilium_config("strict", "false");
+    let r = one(
+        &with_config_maps(Some(&strict), None),
+        "kube-proxy-replacement",
+    );
+    assert_eq!(r.state, State::Degraded, "{:?}", r.evidence);
+    assert_eq!(
+        r.reason,
+        "ConfigMap kube-system/cilium-config kube-proxy-replacement = strict (want true): deprecated value, use true"
+    );
+    let off = cilium_config("false", "false");
+    let r = one(
+        &with_config_maps(Some(&off), Some("kube-proxy")),
+        "kube-proxy-replacement",
+    );
+    assert_eq!(r.state, State::Absent, "{:?}", r.evidence);
+    // No Cilium at all: absent, never degraded.
+    let r = one(
+        &with_config_maps(None, Some("kube-proxy")),
+        "kube-proxy-replacement",
+    );
+    assert_eq!(r.state, State::Absent);
+    assert_eq!(r.reason, "no ConfigMap kube-system/cilium-config");
+}
+
+#[test]
+fn a_config_map_that_cannot_be_read_is_unknown_never_absent() {
+    let mut obs = with_config_maps(None, None);
+    let denied = crate::model::observation::ReadFailure::new(
+        crate::model::observation::FailureKind::Forbidden,
+        "configmaps \"cilium-config\" is forbidden",
+    );
+    obs.record(&cm_request("cilium-config"), Err(denied));
+    for id in ["kube-proxy-replacement", "hubble"] {
+        assert_eq!(one(&obs, id).state, State::Unknown, "{id}");
+    }
+    // A 404 that is not the API server's answer for this ConfigMap is not its absence.
+    let odd = crate::model::observation::ReadFailure::new(
+        crate::model::observation::FailureKind::NotFound,
+        "Error from server (NotFound): the server could not find the requested resource",
+    );
+    obs.record(&cm_request("cilium-config"), Err(odd));
+    assert_eq!(one(&obs, "hubble").state, State::Unknown);
+}
+
+#[test]
+fn hubble_on_needs_its_relay_rolled_out() {
+    let on = cilium_config("true", "true");
+    let r = one(&with_config_maps(Some(&on), None), "hubble");
+    // dirqual has no hubble-relay Deployment.
+    assert_eq!(r.state, State::Degraded, "{:?}", r.evidence);
+    assert_eq!(r.reason, "no Deployment kube-system/hubble-relay");
+    let off = cilium_config("true", "false");
+    assert_eq!(
+        one(&with_config_maps(Some(&off), None), "hubble").state,
+        State::Absent
+    );
+}
+
+#[test]
+fn the_config_map_read_keeps_only_the_named_keys_and_reads_by_name() {
+    let on = cilium_config("true", "true");
+    let obs = with_config_maps(Some(&on), None);
+    let Some(Ok(Some(cm))) = obs.config_maps.get("kube-system/cilium-config") else {
+        panic!("{:?}", obs.config_maps)
+    };
+    assert!(
+        cm.keys().all(|k| k != "cluster-name" && k != "ipam"),
+        "{cm:?}"
+    );
+    assert!(cm.contains_key("enable-hubble") && cm.contains_key("kube-proxy-replacement"));
+    let ids = ["kube-proxy-replacement".to_string(), "hubble".to_string()];
+    let reads = catalog().required_reads(&ids);
+    let cm = |name: &str, keys: &[&str]| ReadRequest::ConfigMap {
+        namespace: "kube-system".into(),
+        name: name.into(),
+        keys: keys.iter().map(|k| k.to_string()).collect(),
+    };
+    // ONE request per ConfigMap, the keys of both layers' checks merged.
+    assert_eq!(
+        reads,
+        [
+            ReadRequest::DaemonSets,
+            ReadRequest::Deployments,
+            cm(
+                "cilium-config",
+                &["enable-hubble", "kube-proxy-replacement"]
+            ),
+            cm("kube-proxy", &[]),
+        ]
+    );
+}

@@ -4,7 +4,8 @@
 //! kubectl command line and checks it against the allowlist.
 
 use crate::model::catalog::{
-    Check, CheckKind, Counted, Layer, Objects, Predicate, WorkloadCheck, WorkloadKind,
+    Absentee, Check, CheckKind, Counted, Layer, NodesCheck, Objects, Predicate, WorkloadCheck,
+    WorkloadKind,
 };
 use crate::model::observation::{Observation, APISERVER_NAMESPACE, APISERVER_SELECTOR};
 use crate::model::state::{evaluate_check, Phase};
@@ -179,14 +180,53 @@ pub fn by_hand(check: &Check) -> ByHand {
             jsonpath: "{range .items[*]}{.spec.nodeName} {.spec.containers[0].command}{\"\\n\"}{end}"
                 .into(),
         },
-        CheckKind::Nodes(_) => get("nodes", None, shape(false, &condition("Ready"))),
-        CheckKind::ConfigMap(c) => ByHand::Get {
-            resource: "configmap".into(),
-            name: Some(c.name.clone()),
-            namespace: Some(c.namespace.clone()),
-            all_namespaces: false,
-            selector: None,
-            jsonpath: format!("{{.data.{}}}", c.key.replace('.', "\\.")),
+        CheckKind::Nodes(NodesCheck::DistinctInternalIps) => get(
+            "nodes",
+            None,
+            shape(
+                false,
+                "{.status.addresses[?(@.type==\"InternalIP\")].address}",
+            ),
+        ),
+        CheckKind::Nodes(NodesCheck::WithoutTaint(_)) => {
+            get("nodes", None, shape(false, "{.spec.taints[*].key}"))
+        }
+        CheckKind::Nodes(NodesCheck::Ready(_) | NodesCheck::Registered(_)) => {
+            get("nodes", None, shape(false, &condition("Ready")))
+        }
+        CheckKind::NamespaceLabel(l) => get(
+            "namespaces",
+            None,
+            shape(
+                false,
+                &format!("{{.metadata.labels.{}}}", jsonpath_key(&l.label)),
+            ),
+        ),
+        CheckKind::ConfigMap(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
+        CheckKind::ConfigMapKey(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
+        CheckKind::Absent(a) => match &a.what {
+            Absentee::Workload(w) => workloads(w),
+            Absentee::ConfigMap { namespace, name } => config_map(namespace, name, None),
+        },
+    }
+}
+
+/// A label or data key in a JSONPath: its dots escaped.
+fn jsonpath_key(key: &str) -> String {
+    key.replace('.', "\\.")
+}
+
+/// One ConfigMap by name (the allowlist's one form), showing `key` or only its name.
+fn config_map(namespace: &str, name: &str, key: Option<&str>) -> ByHand {
+    ByHand::Get {
+        resource: "configmap".into(),
+        name: Some(name.to_string()),
+        namespace: Some(namespace.to_string()),
+        all_namespaces: false,
+        selector: None,
+        jsonpath: match key {
+            Some(k) => format!("{{.data.{}}}", jsonpath_key(k)),
+            None => "{.metadata.name}".to_string(),
         },
     }
 }

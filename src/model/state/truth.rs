@@ -105,7 +105,9 @@ pub(super) fn config_map(obs: &Observation, c: &ConfigMapCheck) -> CheckOutcome 
     match obs.config_maps.get(&key) {
         None => CheckOutcome::unknown(format!("{id} was not read")),
         Some(Err(f)) => CheckOutcome::failed(&id, f),
-        Some(Ok(data)) => match data.get(&c.key).map(|v| v.trim()) {
+        // Missing: nestor does not know the operator's state (never "healthy").
+        Some(Ok(None)) => CheckOutcome::unknown(format!("{id} not found")),
+        Some(Ok(Some(data))) => match data.get(&c.key).map(|v| v.trim()) {
             None => CheckOutcome::yes(format!("{id} has no {} (none listed)", c.key)),
             Some("") => CheckOutcome::yes(format!("{id} {} empty", c.key)),
             Some(v) => CheckOutcome::no(format!("{id} {} = {v} (want empty)", c.key)),

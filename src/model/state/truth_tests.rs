@@ -348,6 +348,7 @@ fn a_mon_out_of_quorum_degrades_ceph_and_an_unread_config_map_is_unknown() {
     obs.config_maps
         .get_mut(&key)
         .and_then(|r| r.as_mut().ok())
+        .and_then(Option::as_mut)
         .unwrap()
         .insert("outOfQuorum".into(), "b".into());
     degraded(
@@ -357,7 +358,15 @@ fn a_mon_out_of_quorum_degrades_ceph_and_an_unread_config_map_is_unknown() {
     );
     // Only the named key was kept of the ConfigMap.
     obs = dirqual();
-    assert_eq!(obs.config_maps[&key].as_ref().unwrap().len(), 1);
+    assert_eq!(
+        obs.config_maps[&key]
+            .as_ref()
+            .unwrap()
+            .as_ref()
+            .unwrap()
+            .len(),
+        1
+    );
     obs.config_maps.insert(
         key,
         Err(crate::model::observation::ReadFailure::new(

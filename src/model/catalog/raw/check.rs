@@ -21,6 +21,8 @@ impl RawCheck {
             ("nodes", self.nodes.is_some()),
             ("configMap", self.config_map.is_some()),
             ("namespaceLabel", self.namespace_label.is_some()),
+            ("configMapKey", self.config_map_key.is_some()),
+            ("absent", self.absent.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -118,6 +120,49 @@ impl RawCheck {
                 )),
                 _ => Err(ONE.to_string()),
             };
+        }
+        if let Some(c) = self.config_map_key {
+            config_map_name(&c.namespace, &c.name)?;
+            let key_ok = !c.key.is_empty()
+                && c.key.len() <= 253
+                && c.key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+            if !key_ok {
+                return Err(format!(
+                    "`configMapKey: key: {}` is not a ConfigMap key like `enable-wireguard`",
+                    c.key
+                ));
+            }
+            if c.in_.is_empty() {
+                return Err("`configMapKey:` needs `in:` with at least one value".to_string());
+            }
+            return Ok(CheckKind::ConfigMapKey(ConfigMapKeyCheck {
+                namespace: c.namespace,
+                name: c.name,
+                key: c.key,
+                values: c.in_.into_iter().map(|s| s.0).collect(),
+                says: c.says,
+            }));
+        }
+        if let Some(a) = self.absent {
+            let what = match (a.workload, a.config_map) {
+                (Some(w), None) => Absentee::Workload(workload(w)?),
+                (None, Some(c)) => {
+                    config_map_name(&c.namespace, &c.name)?;
+                    Absentee::ConfigMap {
+                        namespace: c.namespace,
+                        name: c.name,
+                    }
+                }
+                _ => {
+                    return Err(
+                        "`absent:` names exactly one of `workload: {...}` or `configMap: {namespace, name}`"
+                            .to_string(),
+                    )
+                }
+            };
+            return Ok(CheckKind::Absent(AbsentCheck { what, says: a.says }));
         }
         if let Some(l) = self.namespace_label {
             if !is_label_key(&l.label) {
@@ -261,4 +306,17 @@ impl RawCheck {
             None => Err(format!("a check needs one of {CHECK_KINDS}")),
         }
     }
+}
+
+/// A ConfigMap is named exactly: a namespace and an object name (DNS names).
+fn config_map_name(namespace: &str, name: &str) -> std::result::Result<(), String> {
+    if !is_dns_label(namespace) {
+        return Err(format!("`namespace: {namespace}` is not a namespace name"));
+    }
+    if !(name.len() <= 253 && is_dns_name(name)) {
+        return Err(format!(
+            "`name: {name}` is not a ConfigMap name like `cilium-config` (ConfigMaps are read by name, never listed)"
+        ));
+    }
+    Ok(())
 }

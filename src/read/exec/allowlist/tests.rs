@@ -48,6 +48,7 @@ fn reads_pass() {
         "version -o json",
         "config current-context",
         "get ns --chunk-size=500 -o json",
+        "get configmap cilium-config -n kube-system -o json",
     ] {
         assert_eq!(kube(ok), Ok(()), "{ok}");
     }
@@ -198,6 +199,10 @@ fn proxy_only_in_restricted_form() {
         "^/api/v1/namespaces/rook-ceph/configmaps/a/b$",
         "^/api/v1/configmaps/rook-ceph-mon-endpoints$",
         "^/api/v1/namespaces/x/secrets/rook-ceph-mon$",
+        "^/api/v1/namespaces/kube-system/configmaps$",
+        "^/api/v1/namespaces/kube-system/configmaps/[a-z0-9]+$",
+        "^/api/v1/namespaces/kube-system/configmaps/cilium-config/x$",
+        "^/api/v1/namespaces/kube-system/secrets/cilium-config$",
         "^/api/v1/namespaces/x/pods/p/log$",
         "^/api/v1/namespaces/x/pods/p$",
         "^/api/v1/pods$",
@@ -264,4 +269,40 @@ fn pods_by_selector_and_configmaps_by_name_only() {
             .is_ok()
     );
     assert!(accept_paths_ok("^/api/v1/namespaces/argocd/pods$").is_ok());
+}
+
+/// SPEC §6, §15: a ConfigMap is read by name in its namespace, nothing wider; secrets and
+/// pods other than a namespace's list by label stay refused, in both read paths.
+#[test]
+fn configmaps_only_by_name_secrets_never_other_pods_never() {
+    for refused in [
+        "get configmaps -A -o json",
+        "get configmaps -n kube-system -o json",
+        "get cm cilium-config -n kube-system -o json",
+        "get configmap cilium-config -o json",
+        "get configmap cilium-config -n kube-system -l a=b -o json",
+        "get configmap/cilium-config -n kube-system -o json",
+        "get configmap a,b -n kube-system -o json",
+        "get nodes,configmaps -o json",
+        "get secret cilium-ca -n kube-system -o json",
+        "get secrets -A -o json",
+        "get --raw /api/v1/namespaces/kube-system/configmaps/cilium-config",
+        "get --raw /api/v1/namespaces/kube-system/pods",
+    ] {
+        assert!(kube(refused).is_err(), "{refused}");
+    }
+    assert_eq!(
+        accept_paths_ok("^/api/v1/namespaces/kube-system/configmaps/cilium-config$"),
+        Ok(())
+    );
+    for refused in [
+        "^/api/v1/configmaps$",
+        "^/api/v1/namespaces/kube-system/configmaps$",
+        "^/api/v1/namespaces/kube-system/configmaps/.*$",
+        "^/api/v1/namespaces/kube-system/secrets/cilium-ca$",
+        "^/api/v1/namespaces/kube-system/pods/cilium-abcde$",
+        "^/api/v1/pods$",
+    ] {
+        assert!(accept_paths_ok(refused).is_err(), "{refused}");
+    }
 }
