@@ -13,6 +13,7 @@ mod trap;
 mod diff;
 mod documents;
 mod explain;
+mod drifts;
 mod failures;
 mod fleet;
 mod golden_text;

@@ -17,6 +17,7 @@
 
 pub mod audit;
 pub mod discovery;
+pub mod drifts;
 pub mod fault;
 pub mod fixture;
 pub mod fixtures;

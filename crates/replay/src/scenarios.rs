@@ -19,6 +19,15 @@
 //! | `cert-expiring` | dirqual-full whose Certificate gitea/gitea-tls expires in 3 days: renewal is failing |
 //! | `claim-pending` | dirqual-full whose ObjectBucketClaim dataops/lake-raw stays `Pending` |
 //! | `crashloop-arm64` | Deployment argocd/argocd-repo-server never available: its pod on the arm64 node dirqual2 crash-loops with exit 255 (an amd64 image pinned by digest, bench finding #25); another argocd pod crash-loops too and must not be read |
+//! | `drifts` | dirqual with Cilium's kube-proxy replacement and Hubble on (cilium-config), hubble-relay rolled out, kube-proxy removed, every namespace enforcing Pod Security: the SPEC §15 layers present |
+//! | `drifts-kube-proxy-left` | `drifts` with kubeadm's kube-proxy ConfigMap still there (bench #23) |
+//! | `drifts-kube-proxy-running` | `drifts` with kube-proxy's DaemonSet still running |
+//! | `drifts-strict` | `drifts` whose cilium-config says `kube-proxy-replacement: strict` |
+//! | `drifts-no-relay` | `drifts` without the hubble-relay Deployment |
+//! | `drifts-unlabelled-namespace` | `drifts` plus namespace `team-a` without a Pod Security label, `team-b` privileged (scenario 10) |
+//! | `drifts-nat-ips` | `drifts` whose nodes all announce 10.0.2.15 (bench #3, #4) |
+//! | `drifts-agent-not-ready` | `drifts` with dirqual3 tainted `node.cilium.io/agent-not-ready` |
+//! | `drifts-off` | dirqual as is: no cilium-config settings for the new layers, no Pod Security label |
 
 use serde_json::{json, Value};
 
@@ -235,14 +244,18 @@ pub(crate) fn add_platform_gates(b: &mut Builder, nodes: usize) {
 }
 
 /// The objects of a fixture matching `kind` and `name`.
-fn find<'a>(f: &'a mut Fixture, kind: &str, name: &str) -> impl Iterator<Item = &'a mut Value> {
+pub(crate) fn find<'a>(
+    f: &'a mut Fixture,
+    kind: &str,
+    name: &str,
+) -> impl Iterator<Item = &'a mut Value> {
     let (kind, name) = (kind.to_string(), name.to_string());
     f.objects
         .iter_mut()
         .filter(move |o| o["kind"] == kind.as_str() && o["metadata"]["name"] == name.as_str())
 }
 
-fn dirqual() -> Fixture {
+pub(crate) fn dirqual() -> Fixture {
     dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION)
 }
 
@@ -493,6 +506,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             ));
             f
         }
+        name if name.starts_with("drifts") => return crate::drifts::by_name(name),
         _ => return None,
     })
 }

@@ -1,0 +1,176 @@
+//! The SPEC §15 fixtures ("configured is not working"): `drifts` is dirqual with Cilium's
+//! kube-proxy replacement and Hubble configured, hubble-relay rolled out, kube-proxy
+//! removed and every namespace enforcing Pod Security; each other `drifts-*` fixture has
+//! exactly one thing wrong (see the table in `scenarios`).
+
+use serde_json::{json, Value};
+
+use crate::fixture::Fixture;
+use crate::fixtures::{
+    daemonset, deployment, dirqual_builder, namespace, Builder, K8S_VERSION, T_CILIUM, T_INSTALL,
+    T_LAYERS,
+};
+use crate::scenarios::{dirqual, find};
+
+/// A drifts fixture by name.
+pub fn by_name(name: &str) -> Option<Fixture> {
+    Some(match name {
+        "drifts" => drifts(),
+        "drifts-off" => dirqual(),
+        "drifts-kube-proxy-left" => {
+            let mut b = drifts_builder("true");
+            b.obj(kube_proxy_config_map());
+            b.finish(K8S_VERSION)
+        }
+        "drifts-kube-proxy-running" => {
+            let mut b = drifts_builder("true");
+            b.obj(daemonset(
+                "kube-system",
+                "kube-proxy",
+                "registry.k8s.io/kube-proxy:v1.31.4",
+                4,
+                4,
+                T_INSTALL,
+            ));
+            b.finish(K8S_VERSION)
+        }
+        "drifts-strict" => drifts_builder("strict").finish(K8S_VERSION),
+        "drifts-no-relay" => {
+            let mut f = drifts();
+            f.objects.retain(|o| {
+                !(o["kind"] == "Deployment" && o["metadata"]["name"] == "hubble-relay")
+            });
+            f
+        }
+        "drifts-unlabelled-namespace" => {
+            let mut b = drifts_builder("true");
+            b.obj(namespace("team-a", T_LAYERS));
+            let mut team_b = namespace("team-b", T_LAYERS);
+            team_b["metadata"]["labels"][PSA_ENFORCE] = json!("privileged");
+            b.obj(team_b);
+            let mut f = b.finish(K8S_VERSION);
+            label_namespaces(&mut f, &["team-a", "team-b"]);
+            f
+        }
+        "drifts-nat-ips" => {
+            let mut f = drifts();
+            for n in f.objects.iter_mut().filter(|o| o["kind"] == "Node") {
+                if let Some(addresses) = n["status"]["addresses"].as_array_mut() {
+                    for a in addresses.iter_mut().filter(|a| a["type"] == "InternalIP") {
+                        a["address"] = json!("10.0.2.15");
+                    }
+                }
+            }
+            f
+        }
+        "drifts-agent-not-ready" => {
+            let mut f = drifts();
+            for n in find(&mut f, "Node", "dirqual3") {
+                n["spec"]["taints"] = json!([
+                    {"key": "node.cilium.io/agent-not-ready", "value": "true", "effect": "NoSchedule"}
+                ]);
+            }
+            f
+        }
+        _ => return None,
+    })
+}
+
+/// The Pod Security admission label (Kubernetes `pod-security.kubernetes.io/enforce`).
+const PSA_ENFORCE: &str = "pod-security.kubernetes.io/enforce";
+
+/// The namespaces that need privileged pods, exempt from the built-in pod-security gate.
+const PSA_EXEMPT: [&str; 5] = [
+    "kube-system",
+    "kube-public",
+    "kube-node-lease",
+    "rook-ceph",
+    "cilium-secrets",
+];
+
+/// cilium-config as the Cilium Helm chart writes it (1.16), shortened to the keys a reader
+/// of it would see on the bench; the last write by `cilium upgrade` in managedFields.
+fn cilium_config(kube_proxy_replacement: &str) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": "cilium-config",
+            "namespace": "kube-system",
+            "labels": {"app.kubernetes.io/managed-by": "Helm"},
+            "annotations": {"meta.helm.sh/release-name": "cilium", "meta.helm.sh/release-namespace": "kube-system"},
+            "creationTimestamp": T_CILIUM,
+            "managedFields": [
+                {"manager": "helm", "operation": "Update", "apiVersion": "v1", "time": T_CILIUM,
+                 "fieldsType": "FieldsV1", "fieldsV1": {"f:data": {".": {}}}}
+            ]
+        },
+        "data": {
+            "cluster-name": "dirqual",
+            "cluster-pool-ipv4-cidr": "10.244.0.0/16",
+            "enable-hubble": "true",
+            "enable-ipv4": "true",
+            "enable-policy": "default",
+            "hubble-listen-address": ":4244",
+            "ipam": "kubernetes",
+            "kube-proxy-replacement": kube_proxy_replacement,
+            "routing-mode": "tunnel",
+            "tunnel-protocol": "vxlan"
+        }
+    })
+}
+
+/// kubeadm's kube-proxy ConfigMap: while it exists, `kubeadm upgrade` re-creates kube-proxy.
+fn kube_proxy_config_map() -> Value {
+    json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": "kube-proxy",
+            "namespace": "kube-system",
+            "labels": {"app": "kube-proxy"},
+            "creationTimestamp": T_INSTALL
+        },
+        "data": {
+            "config.conf": "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: iptables\n",
+            "kubeconfig.conf": "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://10.67.2.11:6443\n  name: default\n"
+        }
+    })
+}
+
+/// Every namespace of `f` outside the exemptions enforces `baseline`, unless named in
+/// `except` (left as built).
+fn label_namespaces(f: &mut Fixture, except: &[&str]) {
+    for n in f.objects.iter_mut().filter(|o| o["kind"] == "Namespace") {
+        let name = n["metadata"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if PSA_EXEMPT.contains(&name.as_str()) || except.contains(&name.as_str()) {
+            continue;
+        }
+        n["metadata"]["labels"][PSA_ENFORCE] = json!("baseline");
+        n["metadata"]["labels"]["pod-security.kubernetes.io/enforce-version"] = json!("latest");
+    }
+}
+
+/// dirqual with the SPEC §15 layers configured: cilium-config, hubble-relay, no kube-proxy.
+fn drifts_builder(kube_proxy_replacement: &str) -> Builder {
+    let mut b = dirqual_builder(&[], "HEALTH_OK");
+    b.obj(cilium_config(kube_proxy_replacement));
+    b.obj(deployment(
+        "kube-system",
+        "hubble-relay",
+        "quay.io/cilium/hubble-relay:v1.16.5",
+        1,
+        1,
+        T_CILIUM,
+    ));
+    b
+}
+
+fn drifts() -> Fixture {
+    let mut f = drifts_builder("true").finish(K8S_VERSION);
+    label_namespaces(&mut f, &[]);
+    f
+}

@@ -1,0 +1,202 @@
+//! Configured is not working (SPEC §15) through the REAL kubectl: the drifts fixtures of
+//! `crates/replay` (`drifts` healthy, one thing wrong in each other), read by the plugin;
+//! each failure gives its state and evidence in text and JSON, the absent case installs
+//! (never repairs), and every request is a GET, ConfigMaps only by name.
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+/// The SPEC §15 layers a stack declares, after the SPEC §1 ones.
+const DRIFT_LAYERS: &str = "pod-security, kube-proxy-replacement, hubble";
+
+fn bed(fixture: &str) -> Option<E2e> {
+    let bed = E2e::new(fixture, &[])?;
+    let with = LAYERS.replace(']', &format!(", {DRIFT_LAYERS}]"));
+    bed.write_stack(
+        "dirqual",
+        &dirqual_topology(&bed.server.url()).replace(LAYERS, &with),
+    );
+    Some(bed)
+}
+
+fn layer(v: &serde_json::Value, id: &str) -> serde_json::Value {
+    v["real"]["layers"]
+        .as_array()
+        .and_then(|a| a.iter().find(|l| l["id"] == id))
+        .cloned()
+        .unwrap_or_else(|| panic!("no layer {id} in {v}"))
+}
+
+/// `preview` as JSON and text; `id` is `state` with `line` in its evidence (both outputs);
+/// a degraded layer is repaired, never installed; only ConfigMaps by name were requested.
+fn expect(bed: &E2e, id: &str, state: &str, line: &str) -> serde_json::Value {
+    let json = bed.run(&["preview", "--no-input", "-o", "json"]);
+    assert_eq!(json.code, Some(0), "{json:?}");
+    let v = json.json();
+    let text = bed.run(&["preview", "--no-input", "--no-color"]);
+    assert_eq!(text.code, Some(0), "{text:?}");
+    assert_eq!(state_of(&v, id), state, "{id}: {}", layer(&v, id));
+    let ev: Vec<String> = layer(&v, id)["evidence"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.as_str().map(String::from))
+        .collect();
+    assert!(
+        ev.iter().any(|e| e.contains(line)),
+        "{id}: no {line:?} in {ev:#?}"
+    );
+    assert!(
+        text.stdout.contains(line),
+        "text lacks {line:?}:\n{}",
+        text.stdout
+    );
+    match state {
+        "degraded" => {
+            assert!(plan_ids(&v, "repair").contains(&id.to_string()), "{v}");
+            assert!(!plan_ids(&v, "install").contains(&id.to_string()), "{v}");
+        }
+        "absent" => assert!(plan_ids(&v, "install").contains(&id.to_string()), "{v}"),
+        _ => {}
+    }
+    assert_read_only(&bed.server);
+    for e in bed.server.audit() {
+        if e.path.contains("/configmaps") {
+            assert!(
+                e.path == "/api/v1/namespaces/kube-system/configmaps/cilium-config"
+                    || e.path == "/api/v1/namespaces/kube-system/configmaps/kube-proxy",
+                "a ConfigMap read not by name: {}",
+                e.path
+            );
+        }
+        assert!(!e.path.contains("/secrets"), "{}", e.path);
+    }
+    v
+}
+
+#[test]
+fn drifts_healthy_cluster_every_new_layer_present_nothing_to_repair() {
+    let bed = bed_or_skip!(bed("drifts"));
+    let v = expect(
+        &bed,
+        "kube-proxy-replacement",
+        "present",
+        "no ConfigMap kube-system/kube-proxy",
+    );
+    for id in [
+        "pod-security",
+        "kube-proxy-replacement",
+        "hubble",
+        "k8s",
+        "cni",
+    ] {
+        assert_eq!(state_of(&v, id), "present", "{id}: {}", layer(&v, id));
+    }
+    assert!(plan_ids(&v, "repair").is_empty(), "{v}");
+    let ev = layer(&v, "hubble")["evidence"].to_string();
+    assert!(
+        ev.contains("Deployment kube-system/hubble-relay rolled out"),
+        "{ev}"
+    );
+    // Both ConfigMaps were read, by name, once per preview run at most.
+    assert!(!bed
+        .requests_to("/api/v1/namespaces/kube-system/configmaps/kube-proxy")
+        .is_empty());
+    assert!(bed
+        .requests_to("/api/v1/namespaces/kube-system/configmaps")
+        .is_empty());
+    assert!(bed.requests_to("/api/v1/configmaps").is_empty());
+}
+
+#[test]
+fn drifts_kube_proxy_config_map_left_is_degraded() {
+    let bed = bed_or_skip!(bed("drifts-kube-proxy-left"));
+    expect(
+        &bed,
+        "kube-proxy-replacement",
+        "degraded",
+        "ConfigMap kube-system/kube-proxy exists: the next kubeadm upgrade reinstalls kube-proxy",
+    );
+}
+
+#[test]
+fn drifts_kube_proxy_still_running_is_two_service_datapaths() {
+    let bed = bed_or_skip!(bed("drifts-kube-proxy-running"));
+    expect(
+        &bed,
+        "kube-proxy-replacement",
+        "degraded",
+        "DaemonSet kube-system/kube-proxy exists: two service datapaths",
+    );
+}
+
+#[test]
+fn drifts_strict_is_a_deprecated_value() {
+    let bed = bed_or_skip!(bed("drifts-strict"));
+    expect(
+        &bed,
+        "kube-proxy-replacement",
+        "degraded",
+        "ConfigMap kube-system/cilium-config kube-proxy-replacement = strict (want true): deprecated value, use true",
+    );
+}
+
+#[test]
+fn drifts_hubble_without_relay_is_degraded() {
+    let bed = bed_or_skip!(bed("drifts-no-relay"));
+    expect(
+        &bed,
+        "hubble",
+        "degraded",
+        "no Deployment kube-system/hubble-relay",
+    );
+}
+
+#[test]
+fn drifts_namespaces_without_pod_security_are_named() {
+    let bed = bed_or_skip!(bed("drifts-unlabelled-namespace"));
+    expect(
+        &bed,
+        "pod-security",
+        "degraded",
+        "team-a (no pod-security.kubernetes.io/enforce); team-b (privileged)",
+    );
+}
+
+#[test]
+fn drifts_nodes_announcing_the_nat_address_are_named() {
+    let bed = bed_or_skip!(bed("drifts-nat-ips"));
+    expect(
+        &bed,
+        "k8s",
+        "degraded",
+        "InternalIP shared: dirqual1, dirqual2, dirqual3, dirqual4 all announce 10.0.2.15",
+    );
+}
+
+#[test]
+fn drifts_node_tainted_agent_not_ready_is_named() {
+    let bed = bed_or_skip!(bed("drifts-agent-not-ready"));
+    expect(
+        &bed,
+        "cni",
+        "degraded",
+        "tainted node.cilium.io/agent-not-ready: dirqual3",
+    );
+}
+
+#[test]
+fn drifts_not_configured_is_absent_install_never_degraded() {
+    let bed = bed_or_skip!(bed("drifts-off"));
+    let v = expect(
+        &bed,
+        "kube-proxy-replacement",
+        "absent",
+        "no ConfigMap kube-system/cilium-config",
+    );
+    for id in ["pod-security", "hubble"] {
+        assert_eq!(state_of(&v, id), "absent", "{id}: {}", layer(&v, id));
+        assert!(plan_ids(&v, "install").contains(&id.to_string()));
+    }
+    assert!(plan_ids(&v, "repair").is_empty(), "{v}");
+}
