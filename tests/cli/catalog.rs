@@ -42,7 +42,8 @@ fn list_names_every_layer_in_order_text_and_json() {
         .collect();
     assert_eq!(ids, builtin_ids());
     assert!(
-        text.contains("gitops              GitOps (Argo CD + Gitea)"),
+        text.lines()
+            .any(|l| l.starts_with("gitops ") && l.contains(" GitOps (Argo CD + Gitea) ")),
         "{text}"
     );
     assert!(text

@@ -782,7 +782,7 @@ fn hosts_a_saved_snapshot_replays_host_results_without_ssh() {
         "exit-code"
     );
     let ssh_before = f.bed.calls("ssh").len();
-    assert_eq!(ssh_before, 5, "one ssh per check");
+    assert_eq!(ssh_before, ETCD_READS + 2, "one ssh per check");
     // the hosts go away; the replay does not need them
     let out = f
         .bed
