@@ -12,8 +12,8 @@ mod trap;
 
 mod diff;
 mod documents;
-mod explain;
 mod drifts;
+mod explain;
 mod failures;
 mod fleet;
 mod golden_text;
