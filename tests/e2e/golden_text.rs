@@ -141,7 +141,7 @@ fn golden_preview_at_80_and_200_columns_of_a_real_terminal() {
         let t = on_terminal(&bed, cols, &["preview", "--no-input", "--no-color"]);
         assert_readable(&t, cols);
         assert_eq!(t.matches("HEALTH_WARN").count(), 1, "{t}");
-        assert!(t.contains("  cni         present   3 checks hold\n"), "{t}");
+        assert!(t.contains("  cni         present   4 checks hold\n"), "{t}");
         text += &t;
         text.push('\n');
     }

@@ -875,9 +875,20 @@ fn host_command_outputs() {
         .iter()
         .filter_map(|id| catalog.get(id).and_then(|l| l.host.clone()))
         .flat_map(|h| h.checks)
+        // What runs: an `executable:` check is one `find` (newestFile) per program and dir.
+        .flat_map(|c| c.reads())
         .collect();
-    assert_eq!(checks.len(), 4, "the built-in host checks");
-    for (check, text) in checks.iter().zip(HOST_OUTPUTS) {
+    // etcd-backup: 2 units, the snapshots, etcdutl and crictl in 3 dirs; sshd-hardening: 1.
+    assert_eq!(checks.len(), 10, "the built-in host checks, as run");
+    for check in &checks {
+        use nestor::model::catalog::host::HostProbe;
+        let text = match &check.probe {
+            HostProbe::Unit { unit, .. } if unit.ends_with(".timer") => HOST_OUTPUTS[0],
+            HostProbe::Unit { .. } => HOST_OUTPUTS[1],
+            HostProbe::NewestFile { .. } => HOST_OUTPUTS[2],
+            HostProbe::Sshd { .. } => HOST_OUTPUTS[3],
+            HostProbe::Executable { .. } => panic!("an executable check is read as finds"),
+        };
         let run = RemoteRun {
             status: 0,
             stdout: text.as_bytes().to_vec(),
