@@ -402,6 +402,27 @@ pub fn state_of(v: &serde_json::Value, id: &str) -> String {
         .unwrap_or_else(|| "?".to_string())
 }
 
+/// The layer's JSON object in a Preview document (panics, naming the document, when absent).
+pub fn layer(v: &serde_json::Value, id: &str) -> serde_json::Value {
+    v["real"]["layers"]
+        .as_array()
+        .and_then(|a| a.iter().find(|l| l["id"] == id))
+        .cloned()
+        .unwrap_or_else(|| panic!("no layer {id} in {v}"))
+}
+
+/// The evidence lines of one layer of a Preview document.
+pub fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
+    layer(v, id)["evidence"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| e.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The ids of a plan list (`install`, `repair`, `undecided`).
 pub fn plan_ids(v: &serde_json::Value, list: &str) -> Vec<String> {
     v["plan"][list]

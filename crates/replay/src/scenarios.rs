@@ -235,14 +235,18 @@ pub(crate) fn add_platform_gates(b: &mut Builder, nodes: usize) {
 }
 
 /// The objects of a fixture matching `kind` and `name`.
-fn find<'a>(f: &'a mut Fixture, kind: &str, name: &str) -> impl Iterator<Item = &'a mut Value> {
+pub(crate) fn find<'a>(
+    f: &'a mut Fixture,
+    kind: &str,
+    name: &str,
+) -> impl Iterator<Item = &'a mut Value> {
     let (kind, name) = (kind.to_string(), name.to_string());
     f.objects
         .iter_mut()
         .filter(move |o| o["kind"] == kind.as_str() && o["metadata"]["name"] == name.as_str())
 }
 
-fn dirqual() -> Fixture {
+pub(crate) fn dirqual() -> Fixture {
     dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION)
 }
 
@@ -493,7 +497,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             ));
             f
         }
-        _ => return None,
+        other => return crate::truth::by_name(other),
     })
 }
 
