@@ -5,18 +5,6 @@
 use crate::bed_or_skip;
 use crate::support::*;
 
-/// Preview as JSON and as text on the bed; both succeed.
-fn preview(bed: &E2e) -> (serde_json::Value, String) {
-    let json = bed.run(&["preview", "--no-input", "-o", "json"]);
-    json.code(0);
-    // `-v`: every evidence line (a present layer is one summary line otherwise), read back
-    // as one line (evidence is wrapped to the width).
-    let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
-    text.code(0);
-    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
-    (json.json(), flat)
-}
-
 /// `id` is `state`, its evidence holds `line`, the text output shows the line too, and the
 /// plan repairs it (degraded) or leaves it alone (present); datalake and certs keep being
 /// what the fixture makes them, and nothing else changes.

@@ -423,6 +423,19 @@ pub fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// `preview` as JSON and as text (`-v`, no colour) on the bed; both succeed. The text comes
+/// back as one line (evidence is wrapped to the width).
+pub fn preview(bed: &E2e) -> (serde_json::Value, String) {
+    let json = bed.run(&["preview", "--no-input", "-o", "json"]);
+    json.code(0);
+    // `-v`: every evidence line (a present layer is one summary line otherwise), read back
+    // as one line (evidence is wrapped to the width).
+    let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
+    text.code(0);
+    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    (json.json(), flat)
+}
+
 /// The ids of a plan list (`install`, `repair`, `undecided`).
 pub fn plan_ids(v: &serde_json::Value, list: &str) -> Vec<String> {
     v["plan"][list]
