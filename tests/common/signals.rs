@@ -23,3 +23,22 @@ pub fn with_default_signals(c: &mut Command) -> &mut Command {
         })
     }
 }
+
+/// `kill -SIGNAL child` (`INT`, `TERM` or `HUP`), then reap it: it must die of that very
+/// signal, not exit by itself.
+pub fn signal_and_reap(child: &mut std::process::Child, signal: &str) {
+    use std::os::unix::process::ExitStatusExt;
+    let number = match signal {
+        "INT" => libc::SIGINT,
+        "TERM" => libc::SIGTERM,
+        "HUP" => libc::SIGHUP,
+        other => panic!("signal_and_reap: no signal {other}"),
+    };
+    let status = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success(), "kill -{signal}: {status:?}");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+}

@@ -5,38 +5,6 @@
 use crate::bed_or_skip;
 use crate::support::*;
 
-/// The layer's JSON object in a Preview document.
-fn layer(v: &serde_json::Value, id: &str) -> serde_json::Value {
-    v["real"]["layers"]
-        .as_array()
-        .and_then(|a| a.iter().find(|l| l["id"] == id))
-        .cloned()
-        .unwrap_or_else(|| panic!("no layer {id} in {v}"))
-}
-
-fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
-    layer(v, id)["evidence"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|e| e.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Preview as JSON and as text on the bed; both succeed.
-fn preview(bed: &E2e) -> (serde_json::Value, String) {
-    let json = bed.run(&["preview", "--no-input", "-o", "json"]);
-    json.code(0);
-    // `-v`: every evidence line (a present layer is one summary line otherwise), read back
-    // as one line (evidence is wrapped to the width).
-    let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
-    text.code(0);
-    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
-    (json.json(), flat)
-}
-
 /// `id` is `state`, its evidence holds `line`, the text output shows the line too, and the
 /// plan repairs it (degraded) or leaves it alone (present); datalake and certs keep being
 /// what the fixture makes them, and nothing else changes.

@@ -10,7 +10,7 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use nestor_replay::{fixtures, Config, Server};
@@ -178,13 +178,13 @@ impl Bed {
 
 /// One process as /proc shows it.
 #[derive(Debug)]
-struct Proc {
-    pid: u32,
-    pgrp: u32,
-    cmdline: String,
+pub(crate) struct Proc {
+    pub(crate) pid: u32,
+    pub(crate) pgrp: u32,
+    pub(crate) cmdline: String,
 }
 
-fn processes() -> Vec<Proc> {
+pub(crate) fn processes() -> Vec<Proc> {
     let mut out = vec![];
     for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
@@ -217,7 +217,7 @@ fn processes() -> Vec<Proc> {
 const GONE_WITHIN: Duration = Duration::from_secs(10);
 
 /// The processes matching `f`, after giving them up to [`GONE_WITHIN`] to disappear.
-fn wait_until_gone(f: impl Fn(&Proc) -> bool) -> Vec<Proc> {
+pub(crate) fn wait_until_gone(f: impl Fn(&Proc) -> bool) -> Vec<Proc> {
     let deadline = Instant::now() + GONE_WITHIN;
     loop {
         let alive: Vec<Proc> = processes().into_iter().filter(|p| f(p)).collect();
@@ -573,23 +573,6 @@ fn until_ready<T>(bed: &Bed, nestor: &mut Child, what: &str, ready: impl Fn() ->
     }
 }
 
-/// `kill -SIGNAL nestor`, then nestor's status: it must die of that very signal.
-fn signal_and_reap(nestor: &mut Child, signal: &str) {
-    use std::os::unix::process::ExitStatusExt;
-    let status = Command::new("kill")
-        .args([format!("-{signal}"), nestor.id().to_string()])
-        .status()
-        .expect("kill");
-    assert!(status.success());
-    let status = nestor.wait().expect("wait");
-    let number = match signal {
-        "TERM" => 15,
-        "INT" => 2,
-        _ => 1,
-    };
-    assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
-}
-
 #[test]
 fn nestor_killed_by_a_signal_takes_its_proxy_along() {
     let k = kubectl_or_skip!();
@@ -606,58 +589,10 @@ fn nestor_killed_by_a_signal_takes_its_proxy_along() {
                 .ok()
                 .and_then(|s| s.trim().parse().ok())
         });
-        signal_and_reap(&mut nestor, signal);
+        crate::common_signals::signal_and_reap(&mut nestor, signal);
         let alive = wait_until_gone(|p| p.pgrp == leader || p.pid == leader);
         assert!(alive.is_empty(), "{signal}: {alive:?}");
     }
-}
-
-/// Ctrl-C during `wait` (whose one proxy serves every poll) leaves nothing in TMPDIR: the
-/// proxy's private directory, its socket and its stderr file go with the proxy.
-#[test]
-fn sigint_during_wait_leaves_no_proxy_directory() {
-    let k = kubectl_or_skip!();
-    let bed = Bed::prod("dirqual", &[], k);
-    let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-nestor"));
-    c.current_dir(&bed.repo)
-        // datalake is declared and absent on dirqual: the wait never ends by itself.
-        .args(["--no-input", "wait", "--for=healthy", "datalake"])
-        .args(["--interval", "1s", "--timeout", "5m"])
-        .env("HOME", &bed.home)
-        .env("TMPDIR", &bed.sys_tmp)
-        .env("NESTOR_KUBECTL", &bed.kubectl)
-        .env("NESTOR_LIMACTL", "/nonexistent/limactl")
-        .env_remove("NESTOR_READ_PATH")
-        .env_remove("KUBECONFIG")
-        .stdout(Stdio::null())
-        .stderr(fs::File::create(bed.tmp.path().join("nestor.stderr")).expect("stderr file"));
-    let mut nestor = crate::common_signals::with_default_signals(&mut c)
-        .spawn()
-        .expect("spawn kubectl-nestor");
-    // The proxy's directory exists and a poll went through it (a custom-resource list of
-    // the datalake checks, or any read after the nodes).
-    until_ready(&bed, &mut nestor, "a poll through the proxy", || {
-        let dirs = fs::read_dir(&bed.sys_tmp)
-            .map(|d| {
-                d.flatten()
-                    .filter(|e| {
-                        e.file_name()
-                            .to_string_lossy()
-                            .starts_with("kubectl-nestor-")
-                    })
-                    .count()
-            })
-            .unwrap_or(0);
-        let polled = bed
-            .server
-            .audit()
-            .iter()
-            .filter(|e| e.path == "/api/v1/nodes")
-            .count();
-        (dirs > 0 && polled >= 2).then_some(())
-    });
-    signal_and_reap(&mut nestor, "INT");
-    bed.assert_no_leftovers();
 }
 
 /// Not only the proxy: a one-shot kubectl goes with nestor too — here the processes path's
@@ -688,7 +623,7 @@ fn nestor_killed_by_a_signal_takes_its_one_shot_kubectl_along() {
             .filter(|p| p.cmdline.contains(&marker))
             .collect();
         assert!(!running.is_empty(), "no kubectl running to be killed");
-        signal_and_reap(&mut nestor, signal);
+        crate::common_signals::signal_and_reap(&mut nestor, signal);
         let alive = wait_until_gone(|p| p.cmdline.contains(&marker));
         assert!(alive.is_empty(), "{signal}: {alive:?} (of {running:?})");
     }

@@ -402,6 +402,40 @@ pub fn state_of(v: &serde_json::Value, id: &str) -> String {
         .unwrap_or_else(|| "?".to_string())
 }
 
+/// The layer's JSON object in a Preview document (panics, naming the document, when absent).
+pub fn layer(v: &serde_json::Value, id: &str) -> serde_json::Value {
+    v["real"]["layers"]
+        .as_array()
+        .and_then(|a| a.iter().find(|l| l["id"] == id))
+        .cloned()
+        .unwrap_or_else(|| panic!("no layer {id} in {v}"))
+}
+
+/// The evidence lines of one layer of a Preview document.
+pub fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
+    layer(v, id)["evidence"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| e.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `preview` as JSON and as text (`-v`, no colour) on the bed; both succeed. The text comes
+/// back as one line (evidence is wrapped to the width).
+pub fn preview(bed: &E2e) -> (serde_json::Value, String) {
+    let json = bed.run(&["preview", "--no-input", "-o", "json"]);
+    json.code(0);
+    // `-v`: every evidence line (a present layer is one summary line otherwise), read back
+    // as one line (evidence is wrapped to the width).
+    let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
+    text.code(0);
+    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    (json.json(), flat)
+}
+
 /// The ids of a plan list (`install`, `repair`, `undecided`).
 pub fn plan_ids(v: &serde_json::Value, list: &str) -> Vec<String> {
     v["plan"][list]

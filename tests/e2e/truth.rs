@@ -8,25 +8,6 @@
 use crate::bed_or_skip;
 use crate::support::*;
 
-fn layer(v: &serde_json::Value, id: &str) -> serde_json::Value {
-    v["real"]["layers"]
-        .as_array()
-        .and_then(|a| a.iter().find(|l| l["id"] == id))
-        .cloned()
-        .unwrap_or_else(|| panic!("no layer {id} in {v}"))
-}
-
-fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
-    layer(v, id)["evidence"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|e| e.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Nothing but what the checks name: no Secret ever, ConfigMaps only by name, pods only in
 /// kube-system by the kube-apiserver label or by a label selector (a workload's own).
 fn assert_minimal_reads(bed: &E2e) {
@@ -263,4 +244,154 @@ fn the_crash_loop_reads_the_same_through_kubectl_processes() {
     );
     assert_read_only(&bed.server);
     assert_minimal_reads(&bed);
+}
+
+/// A namespace being deleted: the layer it detects exists (never absent, never installed)
+/// and is degraded, though the Deployment in it is still rolled out.
+#[test]
+fn a_namespace_terminating_degrades_its_layer_never_absent() {
+    let bed = bed_or_skip!(E2e::new("ns-terminating", &[]));
+    let v = degraded(
+        &bed,
+        "registry",
+        &format!(
+            "namespace registry: being deleted since {}",
+            nestor_replay::scenarios::T_DELETED
+        ),
+    );
+    let ev = evidence(&v, "registry");
+    assert!(
+        ev.iter().any(|e| e == "namespace registry exists"),
+        "{ev:#?}"
+    );
+    // Only the namespace makes it so: its workload alone would be healthy.
+    assert_eq!(
+        layer(&v, "registry")["reason"],
+        format!(
+            "namespace registry: being deleted since {}",
+            nestor_replay::scenarios::T_DELETED
+        ),
+        "{v}"
+    );
+}
+
+/// `cnpg.io/reconciliationLoop: disabled`: the status reads healthy, but nobody updates it.
+#[test]
+fn a_cnpg_cluster_whose_reconciliation_is_disabled_is_never_present() {
+    let bed = bed_or_skip!(E2e::new("cnpg-unreconciled", &[]));
+    let v = degraded(
+        &bed,
+        "dataops",
+        "Cluster dataops/pg: reconciliation disabled: its status may be stale",
+    );
+    // The stale status itself still says healthy: the annotation alone degrades.
+    let ev = evidence(&v, "dataops");
+    assert!(
+        !ev.iter()
+            .any(|e| e.contains(".status.phase =") && !e.contains("Cluster in healthy state")),
+        "{ev:#?}"
+    );
+}
+
+/// A failing condition quotes cert-manager's reason and message (the trailing newline of the
+/// message trimmed).
+#[test]
+fn a_cluster_issuer_not_ready_quotes_cert_managers_reason_and_message() {
+    let bed = bed_or_skip!(E2e::new("issuer-acme-failed", &[]));
+    degraded(
+        &bed,
+        "certs",
+        &format!(
+            "ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: {})",
+            nestor_replay::truth::ACME_FAILED
+        ),
+    );
+}
+
+/// The ACME server's own text reaches the evidence escaped (no terminal control byte in
+/// any output) and capped at 200 characters of the message.
+#[test]
+fn a_hostile_condition_message_is_escaped_and_capped_in_text_and_json() {
+    let bed = bed_or_skip!(E2e::new("issuer-acme-hostile", &[]));
+    let (v, text) = preview(&bed);
+    // JSON escapes control characters by itself: the decoded strings are what must be clean.
+    let mut decoded = evidence(&v, "certs");
+    decoded.push(
+        layer(&v, "certs")["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    );
+    for (what, out) in [("json", &decoded.join(" ")), ("text", &text)] {
+        assert!(
+            !out.chars().any(char::is_control),
+            "{what}: a control character reached the output:\n{out:?}"
+        );
+        assert!(
+            !out.contains(nestor_replay::truth::ACME_HOSTILE_TAIL),
+            "{what}: the message was not capped"
+        );
+    }
+    assert_eq!(state_of(&v, "certs"), "degraded", "{v}");
+    let head = "ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: Failed to verify ACME account: 400 urn:ietf:params:acme:error:malformed: \\x1b[2J\\x1b[32mkubectl nestor: every layer present\\x1b[0m \\x1b]0;nestor\\x07";
+    let ev = evidence(&v, "certs");
+    let line = ev
+        .iter()
+        .find(|e| e.starts_with(head))
+        .unwrap_or_else(|| panic!("no {head:?}... in {ev:#?}"));
+    assert!(line.ends_with("…)"), "{line}");
+    // 200 characters of the message as written (each escape counts as the one it stands
+    // for), then the ellipsis.
+    let quoted = &line["ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: ".len()
+        ..line.len() - "…)".len()];
+    let unescaped = quoted.replace("\\x1b", "\u{1b}").replace("\\x07", "\u{7}");
+    assert_eq!(unescaped.chars().count(), 200, "{quoted}");
+    assert!(text.contains(head), "text lacks {head:?}:\n{text}");
+    assert!(text.contains("repair certs"), "{text}");
+    assert_minimal_reads(&bed);
+}
+
+#[test]
+fn a_namespaced_issuer_not_ready_degrades_certs_with_its_words() {
+    let bed = bed_or_skip!(E2e::new("issuer-ns-unready", &[]));
+    degraded(
+        &bed,
+        "certs",
+        &format!(
+            "0/1 Issuer Ready; not: Issuer gitea/gitea-ca Ready=False (ErrGetKeyPair: {})",
+            nestor_replay::truth::CA_KEYPAIR_MISSING
+        ),
+    );
+}
+
+/// `.spec.mon.count` omitted: Rook runs three mons, and so does the cluster; no repair.
+#[test]
+fn a_defaulted_mon_count_uses_rooks_default_no_false_repair() {
+    let bed = bed_or_skip!(E2e::new("ceph-mon-default", &[]));
+    let (v, text) = preview(&bed);
+    assert_eq!(state_of(&v, "ceph"), "present", "{}", layer(&v, "ceph"));
+    assert!(plan_ids(&v, "repair").is_empty(), "{v}");
+    let ev = evidence(&v, "ceph");
+    let line = "3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster rook-ceph/rook-ceph .spec.mon.count (absent: the operator's default))";
+    assert!(ev.iter().any(|e| e == line), "no {line:?} in {ev:#?}");
+    assert!(text.contains(line), "{text}");
+    assert_minimal_reads(&bed);
+}
+
+/// Rook lists mon b out of quorum in the ConfigMap it keeps; read by name, it is named.
+#[test]
+fn a_mon_out_of_quorum_is_named_from_rooks_config_map() {
+    let bed = bed_or_skip!(E2e::new("mon-out-of-quorum", &[]));
+    degraded(
+        &bed,
+        "ceph",
+        "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum = b (want empty)",
+    );
+    assert_eq!(
+        bed.requests_to("/api/v1/namespaces/rook-ceph/configmaps/rook-ceph-mon-endpoints")
+            .len(),
+        2,
+        "once per preview (JSON and text): {:?}",
+        bed.server.audit()
+    );
 }

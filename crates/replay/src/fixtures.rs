@@ -12,7 +12,7 @@ use crate::fixture::{Fixture, ResourceType};
 use serde_json::{json, Map, Value};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 22] = [
+pub const NAMES: [&str; 29] = [
     "dirqual",
     "dirqual-full",
     "degraded",
@@ -35,6 +35,13 @@ pub const NAMES: [&str; 22] = [
     "cert-expiring",
     "claim-pending",
     "crashloop-arm64",
+    "ns-terminating",
+    "cnpg-unreconciled",
+    "issuer-acme-failed",
+    "issuer-acme-hostile",
+    "issuer-ns-unready",
+    "ceph-mon-default",
+    "mon-out-of-quorum",
 ];
 
 /// A built-in fixture by name.

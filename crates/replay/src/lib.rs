@@ -28,6 +28,7 @@ pub mod server;
 pub mod status;
 pub mod table;
 pub mod timeline;
+pub mod truth;
 pub mod when;
 
 pub use audit::AuditEntry;

@@ -507,7 +507,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             f
         }
         name if name.starts_with("drifts") => return crate::drifts::by_name(name),
-        _ => return None,
+        other => return crate::truth::by_name(other),
     })
 }
 
