@@ -607,55 +607,71 @@ fn layer_state(v: &Value, id: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Issue 21: `{"items": null}` and a ConfigMap list served as the StorageClass list are
-/// failed reads (unknown), never "absent, install it" — through the real kubectl.
+/// Issue 21: `{"items": null}` and a ConfigMap list served as the StorageClass list (or as a
+/// custom resource's) are failed reads (unknown), never "absent, install it" — through the
+/// real kubectl.
 #[test]
 fn a_null_or_wrong_kind_list_is_unknown_never_absent() {
     let k = kubectl_or_skip!();
-    let wrong =
-        "GET /apis/storage.k8s.io/v1/storageclasses=serve:/api/v1/namespaces/rook-ceph/configmaps";
-    let bed = Bed::prod(
-        "dirqual",
-        &[
-            wrong,
-            "GET /apis/apps/v1/namespaces/registry/deployments=items-null",
-        ],
-        k,
-    );
+    let configmaps = "serve:/api/v1/namespaces/rook-ceph/configmaps";
+    let wrong = format!("GET /apis/storage.k8s.io/v1/storageclasses={configmaps}");
+    let wrong_cr = format!("GET /apis/ceph.rook.io/v1/cephclusters={configmaps}");
+    let bed = Bed::prod("dirqual", &[&wrong, &wrong_cr], k.clone());
     let r = bed.run("proxy", &["preview", "--no-input", "-o", "json"]);
     let v = json(&r);
-    assert_eq!(layer_state(&v, "storage"), "unknown", "{r:?}");
-    assert_eq!(layer_state(&v, "registry"), "unknown", "{r:?}");
-    let install: Vec<&str> = v["plan"]["install"]
-        .as_array()
-        .map(|a| a.iter().filter_map(|l| l["id"].as_str()).collect())
-        .unwrap_or_default();
+    for (id, read) in [
+        ("storage", "storageclasses"),
+        ("ceph", "cephclusters.ceph.rook.io"),
+    ] {
+        assert_eq!(layer_state(&v, id), "unknown", "{id}: {r:?}");
+        r.stdout_has(&format!("read of {read} failed: BadOutput"));
+    }
     assert!(
-        !install.contains(&"storage") && !install.contains(&"registry"),
-        "{install:?}: {r:?}"
+        plan_install(&v)
+            .iter()
+            .all(|id| id != "storage" && id != "ceph"),
+        "{r:?}"
     );
-    r.stdout_has("read of storageclasses failed: BadOutput");
     // The processes path (asked for explicitly): kubectl prints its own `List`, each item
     // with the kind the server gave: the ConfigMaps are seen for what they are.
     let p = bed.run("processes", &["preview", "--no-input", "-o", "json"]);
     p.stderr_has("read path: processes");
     assert_eq!(layer_state(&json(&p), "storage"), "unknown", "{p:?}");
+    bed.assert_no_leftovers();
     drop(bed);
-    let bed = Bed::prod(
-        "dirqual",
-        &["GET /api/v1/nodes=items-null"],
-        kubectl_or_skip!(),
-    );
+    let null = [
+        "GET /api/v1/nodes=items-null",
+        "GET /apis/apps/v1/namespaces/registry/deployments=items-null",
+    ];
+    let bed = Bed::prod("dirqual", &null, k);
     let r = bed.run("proxy", &["preview", "--no-input", "-o", "json"]);
     let v = json(&r);
     assert_eq!(layer_state(&v, "k8s"), "unknown", "{r:?}");
+    assert_eq!(layer_state(&v, "registry"), "unknown", "{r:?}");
     assert!(
         v["real"]["nodes"]["error"]
             .as_str()
             .is_some_and(|e| e.contains("invalid type: null")),
         "{r:?}"
     );
+    assert!(
+        plan_install(&v)
+            .iter()
+            .all(|id| id != "k8s" && id != "registry"),
+        "{r:?}"
+    );
     bed.assert_no_leftovers();
+}
+
+fn plan_install(v: &Value) -> Vec<String> {
+    v["plan"]["install"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|l| l["id"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[test]
