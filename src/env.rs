@@ -24,7 +24,8 @@ pub struct Environment {
     pub kubectl: Option<PathBuf>,
     pub limactl: Option<PathBuf>,
     pub ssh: Option<PathBuf>,
-    /// `NESTOR_READ_PATH`: how reads reach the cluster (`proxy`, the default, or `processes`).
+    /// `NESTOR_READ_PATH`: how reads reach the cluster (`proxy`, the default, or `processes`:
+    /// explicit only, never a fallback; docs/read-path.md says what it cannot guarantee).
     pub read_path: ReadPath,
 }
 
@@ -72,7 +73,7 @@ impl Environment {
                         "NESTOR_READ_PATH={} is not a read path",
                         v.to_string_lossy()
                     ),
-                    "use `proxy` (the default: one kubectl proxy, parallel GETs) or `processes` (one kubectl per read), or unset it",
+                    "use `proxy` (the default: one kubectl proxy, parallel GETs) or `processes` (one kubectl per read, for stub-kubectl tests: kubectl follows redirects there), or unset it",
                 )
             })?,
         };

@@ -204,6 +204,17 @@ impl Snapshot {
                 "write it again with this version's `kubectl nestor discover --save FILE`",
             ));
         }
+        // A recorded endpoint is printed by `diff` and `preview --snapshot`: one with a
+        // credential in it (`user:pass@`, an edited or foreign file) is refused unprinted.
+        if crate::redact::url_userinfo(&snap.target.endpoint) != snap.target.endpoint {
+            return Err(Error::input(
+                format!(
+                    "snapshot {shown}: its endpoint `{}` holds a user name or password",
+                    crate::term::escape(&crate::redact::redact_url(&snap.target.endpoint))
+                ),
+                "credentials never belong in a server URL: take the snapshot again with `kubectl nestor discover --save FILE` from a kubeconfig whose server URL holds none",
+            ));
+        }
         // Ages (a stale status, a certificate's expiry) are judged as of the reading.
         snap.observation.observed_at = crate::clock::parse_rfc3339(&snap.taken_at);
         Ok(snap)

@@ -1,15 +1,18 @@
 //! Reading the real state: runs the probes' reads and records each outcome in an
 //! [`Observation`]. A failed read is data (its `ReadFailure`), never an abort; only a missing
-//! tool or a refused argv stops the run, because those are bugs or setup errors, not facts
-//! about the cluster.
+//! tool, a refused argv or a proxy that cannot start stops the run, because those are bugs or
+//! setup errors, not facts about the cluster.
 //!
-//! Two read paths, chosen from measurements (docs/read-path.md, "Performance"):
-//! - **proxy** (the default): one `kubectl proxy` in its restricted form for the whole batch
-//!   and every read as a parallel GET over its unix socket ([`crate::read::apiread`]). One kubectl
-//!   process instead of one per read: about the time of a single `kubectl get`.
-//! - **processes**: one `kubectl get ... -o json` per read, all in parallel threads. Used when
-//!   kubectl cannot serve the proxy (it exits at once: an old or wrapped kubectl), or when
-//!   `NESTOR_READ_PATH=processes` asks for it (tests compare both paths).
+//! Two read paths, chosen from measurements (docs/read-path.md, "Performance"), never one
+//! silently for the other (issue 21): `-v` says which one read.
+//! - **proxy** (the default, the only one for a real cluster): one `kubectl proxy` in its
+//!   restricted form for the whole batch and every read as a parallel GET over its unix
+//!   socket ([`crate::read::apiread`]): no redirect followed, statuses and bodies seen as the
+//!   server sent them. A proxy that cannot start is an error, never a reason to read
+//!   another way.
+//! - **processes**: one `kubectl get ... -o json` per read, all in parallel threads, only when
+//!   `NESTOR_READ_PATH=processes` asks for it (the stub-kubectl tests of tests/cli). kubectl's
+//!   own client follows redirects there, which nestor cannot turn off: see docs/read-path.md.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
@@ -24,11 +27,10 @@ use crate::read::exec::{ExecError, Failure, Runner, Tool};
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::{ApiProxy, StartError};
 
-/// Reads batches of requests from one cluster. Remembers, for the rest of the run, that the
-/// proxy could not be started, so the fallback costs one failed start at most.
+/// Reads batches of requests from one cluster, always by the one path it was made with.
 pub struct Reader<'a> {
     kubectl: &'a Kubectl<'a>,
-    path: Cell<ReadPath>,
+    path: ReadPath,
     /// Keep one proxy across batches (`wait` polls) instead of one per batch.
     keep: Cell<bool>,
     kept: RefCell<Option<ApiProxy>>,
@@ -41,7 +43,7 @@ impl<'a> Reader<'a> {
     pub fn new(kubectl: &'a Kubectl<'a>, path: ReadPath) -> Reader<'a> {
         Reader {
             kubectl,
-            path: Cell::new(path),
+            path,
             keep: Cell::new(false),
             kept: RefCell::new(None),
             early: RefCell::new(None),
@@ -85,9 +87,15 @@ impl<'a> Reader<'a> {
                 .or_default()
                 .extend(uses.iter().cloned());
         }
-        if self.path.get() == ReadPath::Processes {
-            return read_with_processes(self.kubectl, requests, obs);
+        if self.path == ReadPath::Processes {
+            self.kubectl
+                .runner()
+                .trace("read path: processes (NESTOR_READ_PATH=processes: one kubectl per read)");
+            return read_with_processes(self.kubectl, requests, scope, obs);
         }
+        self.kubectl
+            .runner()
+            .trace("read path: proxy (one kubectl proxy on a private unix socket)");
         // The proxy accepts exactly the paths of the batch it serves (SPEC §9).
         let accept = crate::read::apiread::accept_paths(requests, scope);
         let mut kept = self.kept.borrow_mut();
@@ -159,7 +167,8 @@ impl<'a> Reader<'a> {
         outcome
     }
 
-    /// A proxy that could not start: the batch is read (or recorded as failed) another way.
+    /// A proxy that could not start: an error (nothing is read another way: the one other
+    /// path follows redirects), or every read of the batch timed out.
     fn failed_start(
         &self,
         error: StartError,
@@ -169,12 +178,16 @@ impl<'a> Reader<'a> {
         match error {
             StartError::Fatal(e) => Err(e.into_error()),
             StartError::Unavailable(detail) => {
-                self.kubectl.runner().trace(&format!(
-                    "proxy: unavailable ({detail}); reading with one kubectl per read"
-                ));
-                self.path.set(ReadPath::Processes);
-                read_with_processes(self.kubectl, requests, obs)?;
-                Ok(())
+                self.kubectl
+                    .runner()
+                    .trace(&format!("proxy: unavailable ({detail}); nothing read"));
+                Err(Error::input(
+                    format!(
+                        "kubectl cannot serve nestor's read proxy, so nothing was read: {}",
+                        crate::error::one_line(&detail)
+                    ),
+                    "nestor reads a cluster only through `kubectl proxy` on a private unix socket (no redirect followed): make TMPDIR an existing directory you can write (or unset it), and point NESTOR_KUBECTL (or PATH) at a real kubectl",
+                ))
             }
             StartError::TimedOut { detail, .. } => {
                 // Reading another way would only wait as long again: every read timed out.
@@ -197,42 +210,99 @@ pub fn remaining(requests: &[ReadRequest], done: &BTreeSet<ReadRequest>) -> Vec<
         .collect()
 }
 
-/// The processes path: one kubectl per request, all concurrently; outcomes into `obs`.
+/// The processes path: one kubectl per request (per namespace for a workload read the
+/// scope limits to the checks' namespaces, as the proxy path reads it), all concurrently;
+/// outcomes into `obs`.
 pub fn read_with_processes(
     kubectl: &Kubectl,
     requests: &[ReadRequest],
+    scope: &Scope,
     obs: &mut Observation,
 ) -> Result<()> {
-    let outcomes: Vec<(
-        ReadRequest,
-        Result<std::result::Result<String, ReadFailure>>,
-    )> = std::thread::scope(|scope| {
-        let handles: Vec<_> = requests
-            .iter()
-            .map(|request| {
-                let args = crate::read::apiread::kubectl_args(request);
-                let handle = scope.spawn(move || {
-                    let rest: Vec<&str> = args.iter().map(String::as_str).collect();
-                    outcome(kubectl.run(&rest))
+    type Outcome = Result<std::result::Result<String, ReadFailure>>;
+    // One entry per request: its namespaces (None: one whole read) and their outcomes.
+    let outcomes: Vec<(ReadRequest, Option<Vec<String>>, Vec<Outcome>)> =
+        std::thread::scope(|threads| {
+            let handles: Vec<_> = requests
+                .iter()
+                .map(|request| {
+                    let namespaces = workload_namespaces(request, scope);
+                    let argvs: Vec<Vec<String>> = match &namespaces {
+                        Some(list) => list.iter().map(|ns| namespaced_args(request, ns)).collect(),
+                        None => vec![crate::read::apiread::kubectl_args(request)],
+                    };
+                    let handles: Vec<_> = argvs
+                        .into_iter()
+                        .map(|args| {
+                            threads.spawn(move || {
+                                let rest: Vec<&str> = args.iter().map(String::as_str).collect();
+                                outcome(kubectl.run(&rest))
+                            })
+                        })
+                        .collect();
+                    (request.clone(), namespaces, handles)
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|(request, namespaces, handles)| {
+                    let results = handles
+                        .into_iter()
+                        .map(|h| {
+                            h.join()
+                                .unwrap_or_else(|_| Err(Error::internal("a read thread panicked")))
+                        })
+                        .collect();
+                    (request, namespaces, results)
+                })
+                .collect()
+        });
+    for (request, namespaces, results) in outcomes {
+        let results = results.into_iter().collect::<Result<Vec<_>>>()?;
+        match namespaces {
+            Some(list) => {
+                let set: BTreeSet<String> = list.into_iter().collect();
+                let parts = results
+                    .iter()
+                    .map(|r| r.as_deref().map_err(Clone::clone))
+                    .collect();
+                obs.record_parts(&request, &set, parts);
+            }
+            None => {
+                let first = results.into_iter().next().unwrap_or_else(|| {
+                    Err(ReadFailure::new(FailureKind::ApiError, "nothing was read"))
                 });
-                (request.clone(), handle)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|(request, handle)| {
-                let result = handle
-                    .join()
-                    .unwrap_or_else(|_| Err(Error::internal("a read thread panicked")));
-                (request, result)
-            })
-            .collect()
-    });
-    for (request, result) in outcomes {
-        let outcome = result?;
-        obs.record(&request, outcome.as_deref().map_err(Clone::clone));
+                obs.record(&request, first.as_deref().map_err(Clone::clone));
+            }
+        }
     }
     Ok(())
+}
+
+/// The namespaces a workload read is limited to, in order (None: not a workload read, or
+/// not limited).
+fn workload_namespaces(request: &ReadRequest, scope: &Scope) -> Option<Vec<String>> {
+    match request {
+        ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets => scope
+            .workload_namespaces
+            .get(request)
+            .map(|set| set.iter().cloned().collect()),
+        ReadRequest::Nodes
+        | ReadRequest::ApiGroups
+        | ReadRequest::Namespaces
+        | ReadRequest::StorageClasses
+        | ReadRequest::ApiServerPods
+        | ReadRequest::Resource(_)
+        | ReadRequest::ConfigMap { .. }
+        | ReadRequest::Pods { .. } => None,
+    }
+}
+
+/// `get KIND -n NS -o json` for a workload read in one namespace.
+fn namespaced_args(request: &ReadRequest, namespace: &str) -> Vec<String> {
+    ["get", request.label(), "-n", namespace, "-o", "json"]
+        .map(String::from)
+        .to_vec()
 }
 
 /// Turn one kubectl run into a read outcome, or a run-stopping error.

@@ -326,8 +326,8 @@ fn interactive_no_is_exit_3_and_nothing_past_the_prompt() {
         "{screen}"
     );
     assert!(after.contains("not confirmed"), "{screen}");
-    // The stub serves no `kubectl proxy` (it exits 1): nestor falls back to one kubectl per
-    // read. Either way, only the nodes were read before the answer.
+    // The suite reads by the processes path (the stub serves no `kubectl proxy`): only the
+    // nodes were read before the answer.
     let commands: Vec<String> = bed
         .reads()
         .iter()
@@ -342,7 +342,7 @@ fn interactive_no_is_exit_3_and_nothing_past_the_prompt() {
         .collect();
     assert_eq!(
         commands,
-        ["proxy", "get nodes"],
+        ["get nodes"],
         "only the nodes were read before the answer"
     );
 }

@@ -12,6 +12,11 @@ use std::path::{Path, PathBuf};
 
 use std::time::Duration;
 
+/// The stub kubectl answers `kubectl get ... -o json` and serves no `kubectl proxy`: every
+/// command of this suite reads by the processes path, asked for explicitly (nestor never
+/// falls back to it by itself, issue 21).
+pub const READ_PATH: &str = "processes";
+
 pub use crate::harness::{golden_check, Outcome, Run, NESTOR};
 
 /// `kubectl get nodes -o json` on the dirqual cluster (the replay fixture's four nodes).
@@ -123,13 +128,15 @@ impl Bed {
         path.to_path_buf()
     }
 
-    /// `program` run from the repo root with the bed's HOME and PATH (stubs first); the
+    /// `program` run from the repo root with the bed's HOME and PATH (stubs first), on the
+    /// processes read path ([`READ_PATH`]); the
     /// rest of the developer's environment is scrubbed by the harness (`harness::scrub`).
     pub fn cmd_program(&self, program: impl AsRef<std::ffi::OsStr>) -> Run {
         let mut r = Run::new(program);
         r.current_dir(&self.repo)
             .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()));
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .env("NESTOR_READ_PATH", READ_PATH);
         r
     }
 
@@ -161,6 +168,7 @@ impl Bed {
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
             .env("NESTOR", NESTOR)
+            .env("NESTOR_READ_PATH", READ_PATH)
             .stdin(input)
             .timeout(Duration::from_secs(60));
         for (k, v) in env {

@@ -563,3 +563,213 @@ exec "$REAL" "$@""#,
     );
     assert!(!reads_of(&bed).is_empty());
 }
+
+/// Credentials written in URLs (issue 21 item 4): a server's `user:pass@` (kubectl sends it
+/// as an Authorization header), a bare `user@`, a `proxy-url`'s, a topology endpoint's, a
+/// snapshot's endpoint. Each is a unique marker; every command is run on each, and stdout,
+/// stderr and every file under the bed (but the inputs that hold the marker) must never hold
+/// it. The kubeconfigs are refused before any read, naming why with a hint.
+#[test]
+fn no_url_credential_is_ever_printed_or_written() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let ok = bed.server.url();
+    let authority = ok.trim_start_matches("http://").to_string();
+    let topology = bed.stacks.join("dirqual.yaml");
+    let plain_topology = fs::read_to_string(&topology).expect("topology");
+    let plain_kubeconfig = bed.server.kubeconfig();
+    let lima_kc = bed.repo.join("bench/lima/.work/kubeconfig");
+    fs::create_dir_all(lima_kc.parent().expect("parent")).expect("mkdir");
+    bed.write_stack(
+        "bench",
+        "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\nlayers: [k8s, cni]\n",
+    );
+    let limactl = bed.bin.join("limactl");
+    fs::write(
+        &limactl,
+        "#!/bin/sh\n[ \"$*\" = 'list --json' ] || exit 1\necho '{\"name\":\"node1\",\"status\":\"Running\",\"dir\":\"/l/node1\",\"arch\":\"x86_64\",\"cpus\":2,\"memory\":4294967296,\"disk\":107374182400}'\n",
+    )
+    .expect("write limactl");
+    fs::set_permissions(&limactl, fs::Permissions::from_mode(0o755)).expect("chmod");
+    // A snapshot of the clean cluster, saved before any marker is written.
+    let clean_snap = bed.tmp.path().join("clean.json");
+    let clean_s = clean_snap.to_str().unwrap_or_default().to_string();
+    bed.run(&["discover", "--no-input", "--save", &clean_s])
+        .code(0);
+    let snap = bed.tmp.path().join("out.json");
+    let snap_s = snap.to_str().unwrap_or_default().to_string();
+    let kc = bed.kubeconfig.to_str().unwrap_or_default().to_string();
+    let hostile_snap = bed.tmp.path().join("hostile.json");
+    let hostile_s = hostile_snap.to_str().unwrap_or_default().to_string();
+    let with_server = |server: &str| plain_kubeconfig.replace(&ok, server);
+    let with_proxy = plain_kubeconfig.replacen(
+        &format!("server: {ok}"),
+        &format!("server: {ok}\n    proxy-url: http://squid:MARK3R-PROXY@{authority}"),
+        1,
+    );
+    assert!(with_proxy.contains("MARK3R-PROXY"), "{with_proxy}");
+    // (what, marker, stack, kubeconfig text, topology text)
+    let cases: Vec<(&str, &str, &str, String, String)> = vec![
+        (
+            "server user:pass@",
+            "MARK3R-PASS",
+            "dirqual",
+            with_server(&format!("http://admin:MARK3R-PASS@{authority}")),
+            plain_topology.clone(),
+        ),
+        (
+            "server user@",
+            "MARK3R-USER",
+            "dirqual",
+            with_server(&format!("http://MARK3R-USER@{authority}")),
+            plain_topology.clone(),
+        ),
+        (
+            "proxy-url user:pass@",
+            "MARK3R-PROXY",
+            "dirqual",
+            with_proxy,
+            plain_topology.clone(),
+        ),
+        (
+            "topology endpoint user:pass@",
+            "MARK3R-ENDPOINT",
+            "dirqual",
+            plain_kubeconfig.clone(),
+            plain_topology.replace(&ok, &format!("http://op:MARK3R-ENDPOINT@{authority}")),
+        ),
+        (
+            "lima server user:pass@",
+            "MARK3R-LIMA",
+            "bench",
+            with_server(&format!("http://admin:MARK3R-LIMA@{authority}")),
+            plain_topology.clone(),
+        ),
+    ];
+    let markers: Vec<&str> = cases.iter().map(|c| c.1).chain(["MARK3R-SNAP"]).collect();
+    for (what, marker, stack, kubeconfig_text, topology_text) in &cases {
+        bed.server.clear_audit();
+        write(&bed.kubeconfig, kubeconfig_text);
+        // The bench reads nothing but in its own case (a closed port otherwise).
+        let closed = format!("http://127.0.0.1:{}", closed_port());
+        match *stack {
+            "bench" => write(&lima_kc, kubeconfig_text),
+            _ => write(&lima_kc, &with_server(&closed)),
+        }
+        fs::write(&topology, topology_text).expect("topology");
+        bed.select(stack);
+        let _ = fs::remove_file(&snap);
+        for args in [
+            &["target", "--no-input"][..],
+            &["target", "--no-input", "-v", "-o", "json"],
+            &["target", "--no-input", "-o", "yaml"],
+            &["preview", "--no-input"],
+            &["preview", "--no-input", "-v"],
+            &["preview", "--no-input", "-o", "json"],
+            &["preview", "--no-input", "-o", "yaml"],
+            &["preview", "--no-input", "-o", "junit"],
+            &["discover", "--no-input", "-v"],
+            &["discover", "--no-input", "-o", "json"],
+            &["discover", "--no-input", "--emit-topology"],
+            &["discover", "--no-input", "--save", &snap_s],
+            &["--kubeconfig", &kc, "target", "--no-input", "-v"],
+            &["preview", "--no-input", "--all"],
+            &["preview", "--no-input", "--all", "-o", "json"],
+            &["diff", "--no-input", &clean_s, "-"],
+            &[
+                "wait",
+                "--no-input",
+                "--for=healthy",
+                "k8s",
+                "--timeout",
+                "2s",
+            ],
+            &["stack", "list"],
+            &["stack", "show"],
+            &["stack", "show", "-o", "json"],
+            &["stack", "env"],
+        ] {
+            let r = bed.run(args);
+            assert!(
+                !r.stdout.contains(marker) && !r.stderr.contains(marker),
+                "{what}: `{marker}` printed by {args:?}: {r:?}"
+            );
+            if args.first() == Some(&"preview") {
+                // Refused at the pre-check, with the reason and a hint.
+                assert_ne!(r.code, Some(0), "{what} {args:?}: {r:?}");
+                let said = format!("{} {}", r.stdout, r.stderr)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(
+                    said.contains("holds a user name or password")
+                        || said.contains("through proxy-url http://<redacted>@"),
+                    "{what} {args:?}: {r:?}"
+                );
+            }
+        }
+        assert!(
+            bed.server.audit().iter().all(|e| e.path == "/version"),
+            "{what}: refused before any read: {:?}",
+            bed.server.audit()
+        );
+        for (path, bytes) in bed.tree() {
+            if path == bed.kubeconfig || path == lima_kc || path == topology {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            for m in &markers {
+                assert!(
+                    !text.contains(m),
+                    "{what}: `{m}` written to {}",
+                    path.display()
+                );
+            }
+        }
+    }
+    // A snapshot (another machine's, or edited) whose endpoint holds a credential.
+    write(&bed.kubeconfig, &plain_kubeconfig);
+    fs::write(&topology, &plain_topology).expect("topology");
+    bed.select("dirqual");
+    let saved = fs::read_to_string(&clean_snap).expect("snapshot");
+    assert!(saved.contains(&ok), "{saved}");
+    let hostile = saved.replace(&ok, &format!("http://admin:MARK3R-SNAP@{authority}"));
+    assert_ne!(hostile, saved);
+    fs::write(&hostile_snap, hostile).expect("write");
+    for args in [
+        &["diff", "--no-input", &hostile_s, &clean_s][..],
+        &["diff", "--no-input", &hostile_s, &clean_s, "--force"],
+        &["diff", "--no-input", &hostile_s, "-"],
+        &["diff", "--no-input", &hostile_s, "-", "-o", "json"],
+        &["preview", "--no-input", "--snapshot", &hostile_s],
+        &[
+            "preview",
+            "--no-input",
+            "--snapshot",
+            &hostile_s,
+            "-o",
+            "json",
+        ],
+    ] {
+        let r = bed.run(args);
+        assert!(
+            !r.stdout.contains("MARK3R-SNAP") && !r.stderr.contains("MARK3R-SNAP"),
+            "snapshot: printed by {args:?}: {r:?}"
+        );
+        // Refused, saying why, whatever the other side.
+        r.code(1);
+        let said = r.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains("holds a user name or password"),
+            "snapshot {args:?}: {r:?}"
+        );
+    }
+    let _ = fs::remove_file(&hostile_snap);
+    for (path, bytes) in bed.tree() {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("MARK3R-SNAP"),
+            "snapshot: written to {}",
+            path.display()
+        );
+    }
+}

@@ -481,24 +481,197 @@ fn wrapper(bed: &Bed, proxy_body: &str) -> PathBuf {
     path
 }
 
+/// `run` refused because no proxy could serve: nothing read, nothing read another way (no
+/// `kubectl get`), the reason and the hint said.
+fn assert_refused_unread(bed: &Bed, r: &Outcome, why: &str) {
+    r.code(1);
+    r.stderr_has("kubectl cannot serve nestor's read proxy, so nothing was read: ");
+    r.stderr_has(why);
+    r.stderr_has("hint: nestor reads a cluster only through `kubectl proxy`");
+    assert!(
+        !r.stderr.contains("exec: kubectl") || !r.stderr.contains(" get "),
+        "no kubectl get: {r:?}"
+    );
+    assert!(
+        bed.server.audit().iter().all(|e| e.path == "/version"),
+        "nothing was read: {:?}",
+        bed.server.audit()
+    );
+    bed.assert_no_leftovers();
+}
+
+/// Issue 21: a kubectl that cannot serve the proxy is an error, never a silent switch to
+/// one kubectl per read (the path that follows redirects).
 #[test]
-fn a_kubectl_without_proxy_falls_back_to_one_kubectl_per_read() {
+fn a_kubectl_without_proxy_is_refused_never_read_another_way() {
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &[], k);
     let no_proxy = wrapper(&bed, "echo 'error: unknown command \"proxy\"' >&2; exit 1");
-    let args = ["preview", "--no-input", "-o", "json"];
-    let reference = bed.run("processes", &args);
-    let r = bed.run_with("proxy", &no_proxy, &args);
-    assert_eq!(r.code, reference.code, "{r:?}");
-    assert_eq!(timeless(&r.stdout), timeless(&reference.stdout));
+    let r = bed.run_with("proxy", &no_proxy, &["preview", "--no-input", "-o", "json"]);
+    assert_refused_unread(&bed, &r, "unknown command");
+    assert_eq!(
+        r.kubectl_processes(),
+        1,
+        "the failed proxy start only: {r:?}"
+    );
+}
+
+/// Issue 21: `TMPDIR=/nonexistent` (no private socket directory can be made) is refused
+/// with a hint, for every command that reads; main read by the processes path instead.
+#[test]
+fn a_missing_tmpdir_is_refused_never_read_another_way() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &[], k);
+    for args in [
+        &["preview", "--no-input"][..],
+        &["preview", "--no-input", "-o", "json"],
+        &["discover", "--no-input"],
+        &[
+            "wait",
+            "--no-input",
+            "--for=healthy",
+            "k8s",
+            "--timeout",
+            "5s",
+        ],
+    ] {
+        let mut c = Run::nestor();
+        c.current_dir(&bed.repo)
+            .arg("-v")
+            .args(args)
+            .env("HOME", &bed.home)
+            .env("TMPDIR", "/nonexistent")
+            .env("NESTOR_KUBECTL", &bed.kubectl)
+            .env("NESTOR_LIMACTL", "/nonexistent/limactl");
+        let r = c.run();
+        assert_refused_unread(&bed, &r, "cannot make a private socket directory");
+        assert!(!r.stderr.contains("read path: processes"), "{r:?}");
+    }
+}
+
+/// Issue 21: a server answering 302 to another server: the other one never sees a request
+/// (so never the bearer token), and the read fails — on the default path and when no proxy
+/// can start (main then read by the processes path, which followed it).
+#[test]
+fn a_redirect_is_never_followed() {
+    let k = kubectl_or_skip!();
+    let other = Server::start(Config::new(fixtures::dirqual())).expect("second server");
+    let nodes = format!("GET /api/v1/nodes=redirect:{}", other.url());
+    let sc = format!("GET /apis/storage.k8s.io=redirect:{}", other.url());
+    let bed = Bed::prod("dirqual", &[&nodes, &sc], k);
+    let r = bed.run("proxy", &["preview", "--no-input", "-o", "json"]);
+    r.stderr_has("read path: proxy");
+    let v = json(&r);
+    // The 302 is a failed read (kubectl's words for an unexpected status), never followed.
+    assert_eq!(layer_state(&v, "k8s"), "unknown", "{r:?}");
+    assert_eq!(layer_state(&v, "storage"), "unknown", "{r:?}");
     assert!(
-        r.stderr.contains("kubectl-nestor: proxy: unavailable (")
-            && r.stderr.contains("unknown command"),
+        v["real"]["nodes"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("Found")),
         "{r:?}"
     );
-    // The failed proxy start, then one kubectl per read.
-    assert_eq!(r.kubectl_processes(), reference.kubectl_processes() + 1);
+    let mut c = Run::nestor();
+    c.current_dir(&bed.repo)
+        .args(["-v", "preview", "--no-input", "-o", "json"])
+        .env("HOME", &bed.home)
+        .env("TMPDIR", "/nonexistent")
+        .env("NESTOR_KUBECTL", &bed.kubectl)
+        .env("NESTOR_LIMACTL", "/nonexistent/limactl");
+    let r2 = c.run();
+    r2.code(1);
+    assert_eq!(
+        other.audit(),
+        vec![],
+        "the redirect target was reached: {r:?}\n{r2:?}"
+    );
+    // The redirect was answered to the proxy (nestor's own GET), which never followed it.
+    assert!(
+        bed.server
+            .audit()
+            .iter()
+            .any(|e| e.path == "/api/v1/nodes" && e.status == 302),
+        "{:?}",
+        bed.server.audit()
+    );
+    bed.assert_only_gets();
     bed.assert_no_leftovers();
+}
+
+/// The state of layer `id` in a preview JSON.
+fn layer_state(v: &Value, id: &str) -> String {
+    v["real"]["layers"]
+        .as_array()
+        .and_then(|l| l.iter().find(|l| l["id"] == id))
+        .map(|l| l["state"].as_str().unwrap_or_default().to_string())
+        .unwrap_or_default()
+}
+
+/// Issue 21: `{"items": null}` and a ConfigMap list served as the StorageClass list (or as a
+/// custom resource's) are failed reads (unknown), never "absent, install it" — through the
+/// real kubectl.
+#[test]
+fn a_null_or_wrong_kind_list_is_unknown_never_absent() {
+    let k = kubectl_or_skip!();
+    let configmaps = "serve:/api/v1/namespaces/rook-ceph/configmaps";
+    let wrong = format!("GET /apis/storage.k8s.io/v1/storageclasses={configmaps}");
+    let wrong_cr = format!("GET /apis/ceph.rook.io/v1/cephclusters={configmaps}");
+    let bed = Bed::prod("dirqual", &[&wrong, &wrong_cr], k.clone());
+    let r = bed.run("proxy", &["preview", "--no-input", "-o", "json"]);
+    let v = json(&r);
+    for (id, read) in [
+        ("storage", "storageclasses"),
+        ("ceph", "cephclusters.ceph.rook.io"),
+    ] {
+        assert_eq!(layer_state(&v, id), "unknown", "{id}: {r:?}");
+        r.stdout_has(&format!("read of {read} failed: BadOutput"));
+    }
+    assert!(
+        plan_install(&v)
+            .iter()
+            .all(|id| id != "storage" && id != "ceph"),
+        "{r:?}"
+    );
+    // The processes path (asked for explicitly): kubectl prints its own `List`, each item
+    // with the kind the server gave: the ConfigMaps are seen for what they are.
+    let p = bed.run("processes", &["preview", "--no-input", "-o", "json"]);
+    p.stderr_has("read path: processes");
+    assert_eq!(layer_state(&json(&p), "storage"), "unknown", "{p:?}");
+    bed.assert_no_leftovers();
+    drop(bed);
+    let null = [
+        "GET /api/v1/nodes=items-null",
+        "GET /apis/apps/v1/namespaces/registry/deployments=items-null",
+    ];
+    let bed = Bed::prod("dirqual", &null, k);
+    let r = bed.run("proxy", &["preview", "--no-input", "-o", "json"]);
+    let v = json(&r);
+    assert_eq!(layer_state(&v, "k8s"), "unknown", "{r:?}");
+    assert_eq!(layer_state(&v, "registry"), "unknown", "{r:?}");
+    assert!(
+        v["real"]["nodes"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("invalid type: null")),
+        "{r:?}"
+    );
+    assert!(
+        plan_install(&v)
+            .iter()
+            .all(|id| id != "k8s" && id != "registry"),
+        "{r:?}"
+    );
+    bed.assert_no_leftovers();
+}
+
+fn plan_install(v: &Value) -> Vec<String> {
+    v["plan"]["install"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|l| l["id"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[test]

@@ -2,7 +2,11 @@
 //!
 //! ACTION is an HTTP error code (`401`, `403`, `404`, `500`, any 4xx/5xx) answered with a
 //! real-looking `Status`, `hang:SECONDS` (hold the connection, then close it without an
-//! answer) or `delay:MS` (answer normally, that much later). METHOD is `GET`, `HEAD`, ... or
+//! answer), `delay:MS` (answer normally, that much later), `redirect:URL` (a `302 Found`
+//! to URL followed by the request's own path and query: whoever follows it sends the
+//! request, credentials included, to URL), `serve:PATH` (the answer for PATH instead: a
+//! ConfigMap served as the StorageClass list) or `items-null` (the answer with its `items`
+//! set to `null`). METHOD is `GET`, `HEAD`, ... or
 //! `*` (any; the default). PATH-PREFIX matches whole segments: `/api` matches `/api` and
 //! `/api/v1/nodes`, not `/apis`.
 
@@ -18,6 +22,12 @@ pub enum FaultAction {
     Hang(Duration),
     /// Answer normally after this extra delay.
     Delay(Duration),
+    /// `302 Found` to this base URL followed by the request's path and query.
+    Redirect(String),
+    /// Answer as for this path (and the request's query).
+    Serve(String),
+    /// Answer normally, the JSON body's `items` set to `null`.
+    ItemsNull,
 }
 
 /// One fault rule.
@@ -35,7 +45,7 @@ impl FaultRule {
     /// Parses `GET /apis/ceph.rook.io=403`, `/api/v1/nodes=hang:30`, `* /apis=delay:200`.
     pub fn parse(spec: &str) -> Result<FaultRule, String> {
         let bad = |why: &str| {
-            format!("bad fault {spec:?}: {why} (want '[METHOD ]/PATH=403|hang:SECS|delay:MS')")
+            format!("bad fault {spec:?}: {why} (want '[METHOD ]/PATH=403|hang:SECS|delay:MS|redirect:URL|serve:PATH|items-null')")
         };
         let (lhs, action) = spec.rsplit_once('=').ok_or_else(|| bad("no '='"))?;
         let lhs = lhs.trim();
@@ -53,6 +63,18 @@ impl FaultRule {
                 return Err(bad("hang seconds out of range"));
             }
             FaultAction::Hang(Duration::from_secs_f64(s))
+        } else if let Some(url) = action.strip_prefix("redirect:") {
+            if !url.starts_with("http://") && !url.starts_with("https://") {
+                return Err(bad("redirect needs an http(s) URL"));
+            }
+            FaultAction::Redirect(url.trim_end_matches('/').to_string())
+        } else if let Some(path) = action.strip_prefix("serve:") {
+            if !path.starts_with('/') {
+                return Err(bad("serve needs a path starting with '/'"));
+            }
+            FaultAction::Serve(path.to_string())
+        } else if action == "items-null" {
+            FaultAction::ItemsNull
         } else if let Some(ms) = action.strip_prefix("delay:") {
             let ms: u64 = ms.parse().map_err(|_| bad("delay needs milliseconds"))?;
             FaultAction::Delay(Duration::from_millis(ms))
@@ -93,6 +115,9 @@ impl fmt::Display for FaultRule {
             FaultAction::Status(c) => write!(f, "{c}"),
             FaultAction::Hang(d) => write!(f, "hang:{}", d.as_secs_f64()),
             FaultAction::Delay(d) => write!(f, "delay:{}", d.as_millis()),
+            FaultAction::Redirect(url) => write!(f, "redirect:{url}"),
+            FaultAction::Serve(path) => write!(f, "serve:{path}"),
+            FaultAction::ItemsNull => write!(f, "items-null"),
         }
     }
 }
@@ -115,6 +140,20 @@ mod tests {
         assert!(FaultRule::parse("GET /apis=200").is_err());
         assert!(FaultRule::parse("GET /apis").is_err());
         assert!(FaultRule::parse("GET /apis=hang:x").is_err());
+        let r = FaultRule::parse("/api/v1/nodes=redirect:http://127.0.0.1:9/").expect("rule");
+        assert_eq!(r.action, FaultAction::Redirect("http://127.0.0.1:9".into()));
+        assert!(FaultRule::parse("/api=redirect:ftp://h").is_err());
+        let r = FaultRule::parse(
+            "/apis/storage.k8s.io/v1/storageclasses=serve:/api/v1/namespaces/rook-ceph/configmaps",
+        )
+        .expect("rule");
+        assert_eq!(
+            r.action,
+            FaultAction::Serve("/api/v1/namespaces/rook-ceph/configmaps".into())
+        );
+        let r = FaultRule::parse("/api/v1/nodes=items-null").expect("rule");
+        assert_eq!(r.action, FaultAction::ItemsNull);
+        assert_eq!(r.to_string(), "* /api/v1/nodes=items-null");
     }
 
     #[test]

@@ -195,6 +195,8 @@ pub struct Response {
     pub content_type: String,
     /// Body bytes (not sent for HEAD, but still counted in Content-Length).
     pub body: Vec<u8>,
+    /// A `Location` header (a redirect).
+    pub location: Option<String>,
 }
 
 impl Response {
@@ -209,6 +211,7 @@ impl Response {
             status,
             content_type: content_type.to_string(),
             body: serde_json::to_vec(value).unwrap_or_default(),
+            location: None,
         }
     }
 
@@ -218,6 +221,15 @@ impl Response {
             status,
             content_type: "text/plain; charset=utf-8".to_string(),
             body: text.as_bytes().to_vec(),
+            location: None,
+        }
+    }
+
+    /// A `302 Found` to `location`, as a misbehaving front (or a hijacked server) sends.
+    pub fn redirect(location: &str) -> Response {
+        Response {
+            location: Some(location.to_string()),
+            ..Response::text(302, "Found")
         }
     }
 }
@@ -226,6 +238,7 @@ impl Response {
 pub fn reason_phrase(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        302 => "Found",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",
@@ -253,6 +266,9 @@ pub fn write_response(
         resp.content_type,
         resp.body.len()
     );
+    if let Some(location) = &resp.location {
+        head.push_str(&format!("Location: {location}\r\n"));
+    }
     head.push_str(if keep_alive {
         "Connection: keep-alive\r\n"
     } else {

@@ -422,8 +422,9 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
             match &rule {
                 Some(r) => {
                     entry.fault = Some(r.to_string());
-                    match r.action {
+                    match &r.action {
                         FaultAction::Hang(d) => {
+                            let d = *d;
                             entry.duration_ms = d.as_millis() as u64;
                             shared.audit.record(entry);
                             shared.sleep_or_stop(d);
@@ -431,14 +432,40 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
                             return;
                         }
                         FaultAction::Delay(d) => {
-                            if shared.sleep_or_stop(d) {
+                            if shared.sleep_or_stop(*d) {
                                 return;
                             }
                             route(shared, cluster, &req)
                         }
                         FaultAction::Status(code) => {
                             let info = RequestInfo::parse(&req.path, is_watch(&req));
-                            status::for_code(code, &shared.user, &info)
+                            status::for_code(*code, &shared.user, &info)
+                        }
+                        FaultAction::Redirect(base) => {
+                            let query = match req.query.as_str() {
+                                "" => String::new(),
+                                q => format!("?{q}"),
+                            };
+                            Response::redirect(&format!("{base}{}{query}", req.path))
+                        }
+                        FaultAction::Serve(path) => {
+                            let other = Request {
+                                path: path.clone(),
+                                ..req.clone()
+                            };
+                            route(shared, cluster, &other)
+                        }
+                        FaultAction::ItemsNull => {
+                            let mut resp = route(shared, cluster, &req);
+                            if let Ok(mut v) =
+                                serde_json::from_slice::<serde_json::Value>(&resp.body)
+                            {
+                                if v.get("items").is_some() {
+                                    v["items"] = serde_json::Value::Null;
+                                    resp.body = serde_json::to_vec(&v).unwrap_or_default();
+                                }
+                            }
+                            resp
                         }
                     }
                 }
@@ -661,6 +688,7 @@ fn resource(cluster: &Cluster, req: &Request) -> Response {
             status: 200,
             content_type: "application/json".into(),
             body: list_body(t, &metadata, &page),
+            location: None,
         },
     }
 }

@@ -110,9 +110,20 @@ pub struct Rollout {
     pub paused: bool,
 }
 
+/// A List document: its `kind` and its items (each with its own `kind`, when it says one).
 #[derive(Deserialize)]
 struct List<T> {
-    items: Vec<T>,
+    #[serde(default)]
+    kind: Option<String>,
+    items: Vec<Kinded<T>>,
+}
+
+#[derive(Deserialize)]
+struct Kinded<T> {
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(flatten)]
+    item: T,
 }
 
 #[derive(Deserialize, Default)]
@@ -127,18 +138,42 @@ struct Meta {
     finalizers: Vec<String>,
 }
 
-/// Parse one List document; `what` names the command for the error message.
-pub(super) fn parse_list<T: DeserializeOwned>(text: &str, what: &str) -> Result<Vec<T>> {
-    serde_json::from_str::<List<T>>(text)
-        .map(|l| l.items)
-        .map_err(|e| {
-            Error::input(
-                format!("malformed output of `kubectl {what}`: {e}"),
-                format!(
-                    "expected one JSON List document with `items`; run `kubectl {what}` by hand to see what it prints"
-                ),
-            )
+/// Parse one List document of `kind` objects; `what` names the command for the error
+/// message. `{"items": null}`, a list without a kind, or a list of another kind (a
+/// ConfigMapList answered for the storage classes) is malformed: a failed read, never an
+/// empty one. kubectl's own `List` is accepted, its items then checked one by one.
+pub(super) fn parse_list<T: DeserializeOwned>(
+    text: &str,
+    what: &str,
+    kind: &str,
+) -> Result<Vec<T>> {
+    let malformed = |detail: String| {
+        Error::input(
+            format!("malformed output of `kubectl {what}`: {detail}"),
+            format!(
+                "expected one JSON List document of {kind} objects with `items`; run `kubectl {what}` by hand to see what it prints"
+            ),
+        )
+    };
+    let list = serde_json::from_str::<List<T>>(text).map_err(|e| malformed(e.to_string()))?;
+    let list_kind = list.kind.as_deref().unwrap_or_default();
+    if list_kind != "List" && list_kind.strip_suffix("List") != Some(kind) {
+        return Err(malformed(format!(
+            "a list of kind `{}`, not `{kind}List`",
+            crate::term::escape(list_kind)
+        )));
+    }
+    list.items
+        .into_iter()
+        .map(|k| match k.kind.as_deref() {
+            None => Ok(k.item),
+            Some(k2) if k2 == kind => Ok(k.item),
+            Some(other) => Err(malformed(format!(
+                "an item of kind `{}` in a list of {kind} objects",
+                crate::term::escape(other)
+            ))),
         })
+        .collect()
 }
 
 #[derive(Deserialize, Default)]
@@ -199,7 +234,7 @@ const ROLE_LABEL: &str = "node-role.kubernetes.io/";
 
 /// `kubectl get nodes -o json`.
 pub fn parse_nodes(text: &str) -> Result<Vec<Node>> {
-    let raw: Vec<RawNode> = parse_list(text, "get nodes -o json")?;
+    let raw: Vec<RawNode> = parse_list(text, "get nodes -o json", "Node")?;
     Ok(raw
         .into_iter()
         .map(|n| Node {
@@ -245,7 +280,7 @@ struct RawPhase {
 
 /// `kubectl get namespaces -o json`, keeping only the labels named in `labels`.
 pub fn parse_namespaces(text: &str, labels: &BTreeSet<String>) -> Result<Vec<Namespace>> {
-    let raw: Vec<RawNamespace> = parse_list(text, "get namespaces -o json")?;
+    let raw: Vec<RawNamespace> = parse_list(text, "get namespaces -o json", "Namespace")?;
     Ok(raw
         .into_iter()
         .map(|n| Namespace {
@@ -274,7 +309,7 @@ const DEFAULT_CLASS_BETA: &str = "storageclass.beta.kubernetes.io/is-default-cla
 
 /// `kubectl get storageclasses -o json`.
 pub fn parse_storage_classes(text: &str) -> Result<Vec<StorageClass>> {
-    let raw: Vec<RawStorageClass> = parse_list(text, "get storageclasses -o json")?;
+    let raw: Vec<RawStorageClass> = parse_list(text, "get storageclasses -o json", "StorageClass")?;
     Ok(raw
         .into_iter()
         .map(|s| {

@@ -256,3 +256,41 @@ fn malformed_documents_say_what_and_hint() {
         "malformed output of `kubectl api-versions`, line 2: \"error: You must be logged in\""
     );
 }
+
+#[test]
+fn a_null_list_or_a_list_of_another_kind_is_malformed_never_empty() {
+    // The API server's own List kinds and kubectl's `List` are read.
+    assert_eq!(
+        parse_storage_classes(r#"{"kind":"StorageClassList","items":[]}"#)
+            .map(|v| v.len())
+            .ok(),
+        Some(0)
+    );
+    assert!(
+        parse_nodes(r#"{"kind":"List","items":[{"kind":"Node","metadata":{"name":"n1"}}]}"#)
+            .is_ok()
+    );
+    // items: null, no kind, another list kind, an item of another kind in kubectl's List.
+    for (text, said) in [
+        (r#"{"kind":"NodeList","items":null}"#, "invalid type: null"),
+        (r#"{"items":[]}"#, "a list of kind ``"),
+        (
+            r#"{"kind":"ConfigMapList","items":[{"metadata":{"name":"rook-ceph-mon-endpoints","namespace":"rook-ceph"},"data":{"csi-cluster-config-json":"[]"}}]}"#,
+            "a list of kind `ConfigMapList`, not `StorageClassList`",
+        ),
+        (
+            r#"{"kind":"List","items":[{"kind":"ConfigMap","metadata":{"name":"x"}}]}"#,
+            "an item of kind `ConfigMap` in a list of StorageClass objects",
+        ),
+    ] {
+        let e = parse_storage_classes(text)
+            .err()
+            .unwrap_or_else(|| panic!("{text} was read"));
+        assert!(e.message.contains(said), "{text}: {}", e.message);
+        assert!(e.hint.contains("StorageClass objects"), "{}", e.hint);
+    }
+    let e = parse_nodes(r#"{"kind":"NodeList","items":null}"#).err();
+    assert!(e.is_some());
+    let e = parse_deployments(r#"{"kind":"StatefulSetList","items":[]}"#).err();
+    assert!(e.is_some_and(|e| e.message.contains("not `DeploymentList`")));
+}

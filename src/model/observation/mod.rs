@@ -260,9 +260,11 @@ impl Observation {
         };
         let mut all = Vec::new();
         let mut outcome = Ok(());
-        for part in parts {
+        // Part i is the read of the i-th namespace: only that namespace's objects are kept
+        // (a list of one namespace holds no other; an answer that does says nothing of them).
+        for (part, namespace) in parts.into_iter().zip(namespaces) {
             match part.and_then(|text| parse(text).map_err(bad_output)) {
-                Ok(items) => all.extend(items),
+                Ok(items) => all.extend(items.into_iter().filter(|w| &w.namespace == namespace)),
                 Err(f) => {
                     outcome = Err(f);
                     break;
@@ -396,7 +398,7 @@ fn bad_output(e: crate::error::Error) -> ReadFailure {
 }
 
 /// Reads that may be narrowed: workload reads listed here are read in these namespaces only
-/// (by the proxy path; the processes path reads every namespace). Empty: read everything.
+/// (on both read paths: one GET or one kubectl per namespace). Empty: read everything.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scope {
     pub workload_namespaces: BTreeMap<ReadRequest, BTreeSet<String>>,

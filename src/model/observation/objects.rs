@@ -163,9 +163,12 @@ impl Trie {
 pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec<CustomObject>> {
     let trie = Trie::build(uses);
     let mut de = serde_json::Deserializer::from_str(text);
-    let items = ListSeed { trie: &trie }
-        .deserialize(&mut de)
-        .and_then(|items| de.end().map(|()| items));
+    let items = ListSeed {
+        trie: &trie,
+        group: None,
+    }
+    .deserialize(&mut de)
+    .and_then(|items| de.end().map(|()| items));
     items.map_err(|e| {
         Error::input(
             format!("malformed output of `kubectl get <resource> --all-namespaces -o json`: {e}"),
@@ -176,20 +179,29 @@ pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec
 
 /// [`parse_custom_objects`] from a reader, decoding while the bytes arrive: only what is
 /// kept is ever in memory. The error is serde's, so the caller can tell an I/O failure (a
-/// timeout, a size cap) from a malformed document.
+/// timeout, a size cap) from a malformed document. The list is the API server's own: its
+/// `kind` must be a `...List` and its `apiVersion` of `group` (a ConfigMapList answered for
+/// a custom resource is malformed, never a list of its objects).
 pub fn decode_custom_objects<R: std::io::Read>(
     reader: R,
     uses: &BTreeSet<FieldUse>,
+    group: &str,
 ) -> std::result::Result<Vec<CustomObject>, serde_json::Error> {
     let trie = Trie::build(uses);
     let mut de = serde_json::Deserializer::from_reader(reader);
-    let items = ListSeed { trie: &trie }.deserialize(&mut de)?;
+    let items = ListSeed {
+        trie: &trie,
+        group: Some(group),
+    }
+    .deserialize(&mut de)?;
     de.end()?;
     Ok(items)
 }
 
 struct ListSeed<'t> {
     trie: &'t Trie,
+    /// The group the list must be of (the API server's list); None: kubectl's `List`.
+    group: Option<&'t str>,
 }
 
 impl<'de> DeserializeSeed<'de> for ListSeed<'_> {
@@ -208,12 +220,27 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
         self,
         mut map: A,
     ) -> std::result::Result<Self::Value, A::Error> {
-        let mut items = None;
+        let (mut items, mut kind, mut api_version) = (None, None, None);
         while let Some(key) = map.next_key::<String>()? {
-            if key == "items" {
-                items = Some(map.next_value_seed(ItemsSeed { trie: self.trie })?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
+            match key.as_str() {
+                "items" => items = Some(map.next_value_seed(ItemsSeed { trie: self.trie })?),
+                "kind" => kind = map.next_value::<Option<String>>()?,
+                "apiVersion" => api_version = map.next_value::<Option<String>>()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if let Some(group) = self.group {
+            let kind = kind.unwrap_or_default();
+            let api_version = api_version.unwrap_or_default();
+            let of_group = api_version.split_once('/').is_some_and(|(g, _)| g == group);
+            if kind.len() <= "List".len() || !kind.ends_with("List") || !of_group {
+                return Err(de::Error::custom(format!(
+                    "a list of kind `{}` and apiVersion `{}`, not a list of group {group}",
+                    crate::term::escape(&kind),
+                    crate::term::escape(&api_version)
+                )));
             }
         }
         items.ok_or_else(|| de::Error::missing_field("items"))
@@ -444,6 +471,22 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_streamed_list_must_be_of_its_group() {
+        let ok = r#"{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{"metadata":{"name":"c"}}]}"#;
+        let got = decode_custom_objects(ok.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
+        assert_eq!(got.map(|v| v.len()).ok(), Some(1));
+        for bad in [
+            r#"{"kind":"ConfigMapList","apiVersion":"v1","items":[{"metadata":{"name":"c"}}]}"#,
+            r#"{"kind":"ClusterList","apiVersion":"postgresql.cnpg.io/v1","items":[]}"#,
+            r#"{"kind":"List","apiVersion":"ceph.rook.io/v1","items":[]}"#,
+            r#"{"items":null}"#,
+        ] {
+            let e = decode_custom_objects(bad.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
+            assert!(e.is_err(), "{bad} was read");
+        }
+    }
 
     fn uses(list: &[FieldUse]) -> BTreeSet<FieldUse> {
         list.iter().cloned().collect()

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The label selector of the read (the only pods nestor reads).
 pub const APISERVER_SELECTOR: &str = "component=kube-apiserver";
@@ -23,11 +23,6 @@ pub struct ApiServerPod {
     pub node: String,
     /// `--flag` names set with a value (or bare) in any container's command or args.
     pub flags: BTreeSet<String>,
-}
-
-#[derive(Deserialize)]
-struct List {
-    items: Vec<RawPod>,
 }
 
 #[derive(Deserialize, Default)]
@@ -87,14 +82,9 @@ fn flag_names(words: &[String]) -> BTreeSet<String> {
 
 /// `kubectl get pods -n kube-system -l component=kube-apiserver -o json`.
 pub fn parse_apiserver_pods(text: &str) -> Result<Vec<ApiServerPod>> {
-    let list: List = serde_json::from_str(text).map_err(|e| {
-        Error::input(
-            format!("malformed output of `kubectl get pods -n {APISERVER_NAMESPACE} -l {APISERVER_SELECTOR} -o json`: {e}"),
-            "expected one JSON List document with `items`",
-        )
-    })?;
-    Ok(list
-        .items
+    let what = format!("get pods -n {APISERVER_NAMESPACE} -l {APISERVER_SELECTOR} -o json");
+    let items: Vec<RawPod> = super::kube::parse_list(text, &what, "Pod")?;
+    Ok(items
         .into_iter()
         .map(|p| ApiServerPod {
             flags: p

@@ -164,7 +164,7 @@ struct RawTerminated {
 /// `kubectl get pods -n NS -l SELECTOR -o json`, at most [`MAX_PODS`] pods (not-ready ones
 /// first, then by name).
 pub fn parse_workload_pods(text: &str) -> Result<Vec<PodStatus>> {
-    let raw: Vec<RawPod> = parse_list(text, "get pods -n NS -l SELECTOR -o json")?;
+    let raw: Vec<RawPod> = parse_list(text, "get pods -n NS -l SELECTOR -o json", "Pod")?;
     let mut pods: Vec<PodStatus> = raw
         .into_iter()
         .map(|p| {

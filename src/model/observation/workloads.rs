@@ -94,7 +94,8 @@ fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workl
 
 /// `kubectl get daemonsets --all-namespaces -o json`.
 pub fn parse_daemonsets(text: &str) -> Result<Vec<Workload>> {
-    let raw: Vec<RawWorkload> = parse_list(text, "get daemonsets --all-namespaces -o json")?;
+    let raw: Vec<RawWorkload> =
+        parse_list(text, "get daemonsets --all-namespaces -o json", "DaemonSet")?;
     Ok(raw
         .into_iter()
         .map(|w| {
@@ -115,7 +116,12 @@ pub fn parse_daemonsets(text: &str) -> Result<Vec<Workload>> {
 }
 
 fn replicated(text: &str, what: &str, statefulset: bool) -> Result<Vec<Workload>> {
-    let raw: Vec<RawWorkload> = parse_list(text, what)?;
+    let kind = if statefulset {
+        "StatefulSet"
+    } else {
+        "Deployment"
+    };
+    let raw: Vec<RawWorkload> = parse_list(text, what, kind)?;
     Ok(raw
         .into_iter()
         .map(|w| {

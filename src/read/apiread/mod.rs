@@ -305,7 +305,12 @@ fn fetch_list(
         }));
     }
     let mut body = answer.body;
-    let decoded = decode_custom_objects(std::io::BufReader::new(&mut body), uses);
+    // `/apis/GROUP/VERSION/...`: the group the answer must be a list of.
+    let group = target
+        .strip_prefix("/apis/")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_default();
+    let decoded = decode_custom_objects(std::io::BufReader::new(&mut body), uses, group);
     let bytes = body.bytes_read();
     kubectl.runner().trace(&format!(
         "get: {target}: {} ({bytes} bytes, decoded as they arrived) in {:.2}s",
