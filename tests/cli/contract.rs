@@ -15,8 +15,10 @@ const ENDPOINT: &str = "https://10.67.2.11:6443";
 const OTHER: &str = "https://10.99.0.1:6443";
 
 fn json_of(out: &Outcome) -> Value {
-    serde_json::from_slice(&out.stdout_bytes)
-        .unwrap_or_else(|e| panic!("{e}: stdout {} stderr {}", stdout_of(out), stderr_of(out)))
+    let v = serde_json::from_slice(&out.stdout_bytes)
+        .unwrap_or_else(|e| panic!("{e}: stdout {} stderr {}", stdout_of(out), stderr_of(out)));
+    crate::doc_schema::check(&v);
+    v
 }
 
 fn keys(v: &Value) -> BTreeSet<String> {
