@@ -152,4 +152,59 @@ mod tests {
         }
         assert!(schema("Nope").is_none());
     }
+
+    /// `target.rule` and `target.confirmedBy` are written by hand-written serializers whose
+    /// schemas are written by hand too: every value serde writes is in them.
+    #[test]
+    fn the_target_schema_admits_every_rule_and_confirmation_serde_writes() {
+        use crate::model::snapshot::{Confirmation, Rule, TargetRef};
+        let s = schema("Target").unwrap();
+        let props = &s["$defs"]["TargetRef"]["properties"];
+        let rules = props["rule"]["enum"].as_array().unwrap();
+        let confirmations = props["confirmedBy"]["enum"].as_array().unwrap();
+        // Exhaustive: a new variant does not compile until it is listed here.
+        let rule = |r: Option<Rule>| match r {
+            None
+            | Some(Rule::Flag | Rule::Env | Rule::Topology | Rule::LimaBench | Rule::Snapshot) => r,
+        };
+        let confirmation = |c: Confirmation| match c {
+            Confirmation::Prompt
+            | Confirmation::Endpoint
+            | Confirmation::Bench
+            | Confirmation::Snapshot
+            | Confirmation::Unconfirmed => c,
+        };
+        let all_rules = [
+            None,
+            Some(Rule::Flag),
+            Some(Rule::Env),
+            Some(Rule::Topology),
+            Some(Rule::LimaBench),
+            Some(Rule::Snapshot),
+        ];
+        let all_confirmations = [
+            Confirmation::Prompt,
+            Confirmation::Endpoint,
+            Confirmation::Bench,
+            Confirmation::Snapshot,
+            Confirmation::Unconfirmed,
+        ];
+        for (r, c) in all_rules
+            .into_iter()
+            .zip(all_confirmations.into_iter().cycle())
+        {
+            let t = TargetRef {
+                rule: rule(r),
+                kubeconfig: String::new(),
+                context: String::new(),
+                endpoint: String::new(),
+                confirmed_by: confirmation(c),
+            };
+            let v = serde_json::to_value(&t).unwrap();
+            assert!(rules.contains(&v["rule"]), "{v}");
+            assert!(confirmations.contains(&v["confirmedBy"]), "{v}");
+        }
+        assert_eq!(rules.len(), all_rules.len());
+        assert_eq!(confirmations.len(), all_confirmations.len());
+    }
 }
