@@ -63,6 +63,9 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// The JSON Schema of a nestor/v1 document kind; no KIND: list the kinds.
+    #[command(after_help = cmd::schema::EXAMPLES)]
+    Schema(cmd::schema::Args),
     /// Print the version.
     #[command(after_help = cmd::version::EXAMPLES)]
     Version,

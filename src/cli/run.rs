@@ -139,6 +139,7 @@ fn dispatch(cli: Cli) -> Result<Exit> {
     match &cli.command {
         Command::Completion { shell } => cmd::completion::run(*shell, Cli::command()),
         Command::Version => cmd::version::run(cli.global.output),
+        Command::Schema(args) => cmd::schema::run(cli.global.output, args),
         Command::Preview(args) if args.all => {
             cmd::fleet::run(&ctx()?, args.detailed_exitcode, args.no_ssh)
         }

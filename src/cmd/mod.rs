@@ -12,6 +12,7 @@ pub mod fetch;
 pub mod fleet;
 pub mod hosts;
 pub mod preview;
+pub mod schema;
 pub mod select;
 pub mod stack;
 pub mod target;

@@ -2,12 +2,13 @@
 //! Ready or kubelet version changed, and layers whose state or evidence changed. Pure: two
 //! observations and their layer reports in, the differences out.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::observation::{Node, Observation};
 use crate::model::state::{LayerReport, State};
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NodesDiff {
     /// In B, not in A.
@@ -20,14 +21,14 @@ pub struct NodesDiff {
     pub not_read: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Change<T> {
     pub name: String,
     pub from: T,
     pub to: T,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LayerChange {
     pub id: String,

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeSet;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::catalog::Catalog;
@@ -15,7 +16,7 @@ use crate::model::observation::{LimaInstance, LimaStatus};
 use crate::model::state::{LayerReport, State, NOT_OBSERVABLE};
 
 /// One layer in the plan.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanStep {
     pub id: String,
@@ -27,7 +28,7 @@ pub struct PlanStep {
 }
 
 /// A declared VM whose lima status is neither Running, Stopped nor Broken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UndecidedVm {
     pub name: String,
@@ -35,7 +36,7 @@ pub struct UndecidedVm {
 }
 
 /// The lima part of a plan (empty for prod stacks).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VmPlan {
     pub to_create: Vec<String>,
@@ -44,7 +45,7 @@ pub struct VmPlan {
     pub undecided: Vec<UndecidedVm>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {
     /// Absent layers, in `after:` order (ties: declared order).

@@ -4,13 +4,14 @@
 
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::model::observation::Observation;
 use crate::model::API_VERSION;
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Snapshot {
     pub api_version: String,
@@ -26,7 +27,7 @@ pub struct Snapshot {
 
 /// The cluster a document read, in the one shape every `nestor/v1` document uses:
 /// `target: {rule, kubeconfig, context, endpoint, confirmedBy}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetRef {
     /// The rule that chose the kubeconfig: `flag`, `env`, `topology`, `lima-bench` or
@@ -36,6 +37,7 @@ pub struct TargetRef {
         serialize_with = "rule_or_empty",
         deserialize_with = "rule_from_text"
     )]
+    #[schemars(schema_with = "rule_schema")]
     pub rule: Option<Rule>,
     pub kubeconfig: String,
     pub context: String,
@@ -46,13 +48,14 @@ pub struct TargetRef {
         serialize_with = "confirmation_or_null",
         deserialize_with = "confirmation_from_text"
     )]
+    #[schemars(schema_with = "confirmation_schema")]
     pub confirmed_by: Confirmation,
 }
 
 /// The rule of SPEC §4 that chose the kubeconfig. Its name is the one vocabulary of every
 /// output, text and JSON alike: `flag`, `env`, `topology`, `lima-bench`, `snapshot`. Pure
 /// data here (a snapshot stores it); the rules themselves are `crate::target`'s.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {
     /// `--kubeconfig FILE`.
@@ -73,7 +76,7 @@ pub enum Rule {
 /// replayed snapshot whose recorded endpoint is the topology's), `null` when nothing
 /// confirmed it (a kubeconfig the operator named with no stack). Decided only by
 /// `crate::session`; everything else just carries it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Confirmation {
     Prompt,
@@ -120,6 +123,22 @@ fn confirmation_from_text<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<Confirmation, D::Error> {
     Ok(Option::<Confirmation>::deserialize(d)?.unwrap_or_default())
+}
+
+/// What `rule_or_empty` writes: a rule's name, or `""`.
+fn rule_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "string",
+        "enum": ["flag", "env", "topology", "lima-bench", "snapshot", ""]
+    })
+}
+
+/// What `confirmation_or_null` writes: a policy's name, or `null` (never `unconfirmed`).
+fn confirmation_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": ["string", "null"],
+        "enum": ["prompt", "endpoint", "bench", "snapshot", null]
+    })
 }
 
 fn rule_or_empty<S: serde::Serializer>(

@@ -17,12 +17,13 @@ pub mod workloads;
 
 use std::collections::BTreeSet;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::catalog::{Catalog, Check, CheckKind, Layer};
 use crate::model::observation::{Observation, ReadFailure};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum State {
     /// Some detect check true, every health check true.
@@ -47,7 +48,7 @@ impl State {
 }
 
 /// The state of one layer and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct LayerReport {
     pub id: String,
     pub title: String,
@@ -67,7 +68,7 @@ pub struct LayerReport {
 }
 
 /// One evidence line and the command a person runs to see it by hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct EvidenceCommand {
     pub evidence: String,
     pub command: String,
@@ -84,7 +85,7 @@ pub(crate) enum Phase {
     Healthy,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub(crate) struct CheckOutcome {
     pub verdict: Verdict,
     pub evidence: String,

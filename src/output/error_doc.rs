@@ -2,12 +2,13 @@
 //! stdout too (message, hint, exit code), so that `| jq` reads the failure instead of
 //! breaking on an empty input; the two stderr lines are printed as always.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::error::Error;
 use crate::output::render::{self, Format, API_VERSION};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorDoc {
     pub api_version: &'static str,

@@ -2,7 +2,7 @@
 //! `report` (the preview: outcome first, then its layers), `layers` (one line per layer and
 //! its failing evidence), `layout` (the width rule), `junit` (`-o junit`), `error_doc` (the
 //! `Error` document of `-o json|yaml`), `documents` (every other `nestor/v1` document type)
-//! and `prompt` (`[y/N]` questions).
+//! and `prompt` (`[y/N]` questions) and `schema` (the JSON Schema of every document kind).
 
 pub(crate) mod documents;
 pub(crate) mod error_doc;
@@ -12,3 +12,4 @@ pub(crate) mod layout;
 pub(crate) mod prompt;
 pub(crate) mod render;
 pub mod report;
+pub(crate) mod schema;

@@ -1,6 +1,7 @@
 //! The preview report: the `nestor/v1` `Preview` document and its human text. Pure: built
 //! from the stack, the observation, the layer reports and the plan; printed by `render`.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::observation::{LimaInstance, Node, Observation};
@@ -11,7 +12,7 @@ use crate::output::layers::{self, Row};
 use crate::output::layout::{cut, hang, wrap, Layout};
 use crate::output::render::{self, escape, Paint, API_VERSION};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Preview {
     pub api_version: &'static str,
@@ -25,7 +26,7 @@ pub(crate) struct Preview {
     pub plan: PlanDoc,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StackRef {
     pub name: String,
@@ -33,7 +34,7 @@ pub(crate) struct StackRef {
     pub file: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(
     rename_all = "camelCase",
     rename_all_fields = "camelCase",
@@ -44,7 +45,7 @@ pub(crate) enum Source {
     Snapshot { file: String, taken_at: String },
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Real {
     /// Lima stacks only; absent (not empty) for prod: prod machines exist outside the tool.
@@ -56,14 +57,14 @@ pub(crate) struct Real {
     pub layers: Vec<LayerReport>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct VmRow {
     pub name: String,
     /// `Running`, `Stopped`, `Broken`, another limactl status, or `missing`.
     pub status: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct NodesDoc {
     pub declared: usize,
@@ -74,7 +75,7 @@ pub(crate) struct NodesDoc {
     pub items: Vec<Node>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PlanDoc {
     /// True only when nothing is to install, repair, decide, create or start.

@@ -11,7 +11,10 @@ fn run(bed: &Bed, args: &[&str]) -> Outcome {
 
 fn json(out: &Outcome) -> Value {
     out.code(0);
-    serde_json::from_slice(&out.stdout_bytes).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
+    let v = serde_json::from_slice(&out.stdout_bytes)
+        .unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)));
+    crate::doc_schema::check(&v);
+    v
 }
 
 /// The built-in layer ids in catalog order, from the catalog itself: adding a built-in layer

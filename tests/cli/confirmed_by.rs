@@ -17,7 +17,10 @@ fn json_on_screen(out: &Outcome) -> Value {
         .find("{\n  \"apiVersion\"")
         .unwrap_or_else(|| panic!("no document on the screen:\n{screen}"));
     let end = screen.rfind('}').map_or(screen.len(), |i| i + 1);
-    serde_json::from_str(&screen[start..end]).unwrap_or_else(|e| panic!("{e}: screen:\n{screen}"))
+    let v = serde_json::from_str(&screen[start..end])
+        .unwrap_or_else(|e| panic!("{e}: screen:\n{screen}"));
+    crate::doc_schema::check(&v);
+    v
 }
 
 fn confirmed(bed: &Bed, args: &[&str]) -> Value {

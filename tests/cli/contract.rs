@@ -15,8 +15,10 @@ const ENDPOINT: &str = "https://10.67.2.11:6443";
 const OTHER: &str = "https://10.99.0.1:6443";
 
 fn json_of(out: &Outcome) -> Value {
-    serde_json::from_slice(&out.stdout_bytes)
-        .unwrap_or_else(|e| panic!("{e}: stdout {} stderr {}", stdout_of(out), stderr_of(out)))
+    let v = serde_json::from_slice(&out.stdout_bytes)
+        .unwrap_or_else(|e| panic!("{e}: stdout {} stderr {}", stdout_of(out), stderr_of(out)));
+    crate::doc_schema::check(&v);
+    v
 }
 
 fn keys(v: &Value) -> BTreeSet<String> {
@@ -266,6 +268,7 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
         .and_then(|i| screen.rfind('}').map(|j| &screen[i..=j]))
         .expect("a document on the terminal");
     let v: Value = serde_json::from_str(&json.replace("\r\n", "\n")).expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(v["target"]["confirmedBy"], "endpoint", "{v}");
     // Another cluster is then refused by the endpoint check, not asked about.
     let wrong = bed.kubeconfig(&bed.tmp.path().join("other.config"), OTHER);
@@ -515,6 +518,7 @@ fn every_exit_code_of_the_contract() {
     assert_eq!(c, Some(3), "{err}");
     assert!(err.contains("target mismatch"), "{err}");
     let doc: Value = serde_json::from_str(&out).expect("an Error document, no plan");
+    crate::doc_schema::check(&doc);
     assert_eq!(
         (doc["kind"].as_str(), doc["exitCode"].as_u64()),
         (Some("Error"), Some(3))
@@ -529,6 +533,7 @@ fn every_exit_code_of_the_contract() {
     let (c, out, err) = code(&bed);
     assert_eq!(c, Some(4), "{err}");
     let doc: Value = serde_json::from_str(&out).expect("an Error document, no plan");
+    crate::doc_schema::check(&doc);
     assert_eq!(
         (doc["kind"].as_str(), doc["exitCode"].as_u64()),
         (Some("Error"), Some(4))
@@ -541,6 +546,7 @@ fn every_exit_code_of_the_contract() {
     ));
     assert_eq!(c, Some(5), "{err}");
     let v: Value = serde_json::from_str(&out).expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(v["plan"]["empty"], false);
     assert_eq!(v["plan"]["undecided"][0]["id"], "ceph");
 }

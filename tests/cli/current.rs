@@ -15,7 +15,9 @@ fn two_stacks() -> Bed {
 
 fn json(out: &Outcome) -> serde_json::Value {
     out.code(0);
-    serde_json::from_str(&out.stdout).expect("json")
+    let v = serde_json::from_str(&out.stdout).expect("json");
+    crate::doc_schema::check(&v);
+    v
 }
 
 #[test]

@@ -104,7 +104,9 @@ fn flag_beats_env_beats_topology() {
     bed.kubectl_serving_nodes(&nodes_dirqual());
     let json = |out: Outcome| -> serde_json::Value {
         out.code(0);
-        serde_json::from_slice(&out.stdout_bytes).expect("json")
+        let v = serde_json::from_slice(&out.stdout_bytes).expect("json");
+        crate::doc_schema::check(&v);
+        v
     };
     let v = json(bed.cmd().args(["target", "-o", "json"]).run());
     assert_eq!(
@@ -243,6 +245,7 @@ fn lima_bench_kubeconfig_is_authoritative_over_exported_kubeconfig() {
         "{err}"
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(v["rule"], "lima-bench");
     assert_eq!(v["kubeconfig"].as_str(), bench.to_str());
     let calls = bed.calls("kubectl");
@@ -714,6 +717,7 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
     let out = bed.cmd().args(["stack", "list", "-o", "json"]).run();
     out.code(1);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(v["kind"], "StackList");
     assert_eq!(v["active"], "dirqual");
     assert_eq!(v["stacks"][1]["name"], "broken");
@@ -800,6 +804,7 @@ fn stack_show_resolves_paths_against_the_repo_root() {
         .run();
     out.code(0);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(
         v["inventory"].as_str(),
         bed.repo.join("bootstrap/hosts.yaml").to_str()
@@ -826,6 +831,7 @@ fn stack_show_resolves_paths_against_the_repo_root() {
         .run();
     out.code(0);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(
         v["inventory"].as_str(),
         bed.tmp.path().join("other/bootstrap/hosts.yaml").to_str()
@@ -862,5 +868,6 @@ fn version_text_and_json() {
     );
     let out = bed.cmd().args(["version", "-o", "json"]).run();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(v["kind"], "Version");
 }

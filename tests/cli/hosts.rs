@@ -414,8 +414,10 @@ impl Fleet {
         let mut args = vec!["-o", "json"];
         args.extend(extra);
         let out = self.preview(&args);
-        serde_json::from_slice(&out.stdout_bytes)
-            .unwrap_or_else(|e| panic!("json: {e}\n{}", self.context(&out)))
+        let v = serde_json::from_slice(&out.stdout_bytes)
+            .unwrap_or_else(|e| panic!("json: {e}\n{}", self.context(&out)));
+        crate::doc_schema::check(&v);
+        v
     }
 }
 

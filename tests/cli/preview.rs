@@ -11,7 +11,10 @@ use crate::support::*;
 const ENDPOINT: &str = "https://10.67.2.11:6443";
 
 fn json_of(out: &Outcome) -> Value {
-    serde_json::from_slice(&out.stdout_bytes).unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)))
+    let v = serde_json::from_slice(&out.stdout_bytes)
+        .unwrap_or_else(|e| panic!("{e}: {}", stdout_of(out)));
+    crate::doc_schema::check(&v);
+    v
 }
 
 fn ids(v: &Value) -> Vec<String> {

@@ -1,27 +1,35 @@
-//! The README's "Reading the output" section, run: each `console` block's `$ kubectl nestor
-//! ARGS` line is run (the built binary, from the repository root, no colour) and the lines
-//! of the block must appear in its stdout in that order, exactly — `...` alone stands for
-//! any lines, `...` inside a line for any text.
+//! The README's "Reading the output" and "JSON contract for scripts" sections, run: each
+//! `console` block's `$ kubectl nestor ARGS` line is run (the built binary, from the
+//! repository root, no colour) and the lines of the block must appear in its stdout in that
+//! order, exactly — `...` alone stands for any lines, `...` inside a line for any text.
 
 use std::fs;
 
 use crate::support::*;
 
-/// The `console` blocks of the README section `## Reading the output`.
+/// The README sections whose `console` blocks are run.
+const SECTIONS: [&str; 2] = ["Reading the output", "JSON contract for scripts"];
+
+/// The `console` blocks of the README sections [`SECTIONS`].
 fn blocks() -> Vec<Vec<String>> {
     let text =
         fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
-    let section = text
-        .split("\n## Reading the output\n")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("README has a \"Reading the output\" section");
-    section
-        .split("```console\n")
-        .skip(1)
-        .filter_map(|b| b.split("\n```").next())
-        .map(|b| b.lines().map(String::from).collect())
-        .collect()
+    let mut blocks = vec![];
+    for name in SECTIONS {
+        let section = text
+            .split(&format!("\n## {name}\n"))
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .unwrap_or_else(|| panic!("README has a \"{name}\" section"));
+        blocks.extend(
+            section
+                .split("```console\n")
+                .skip(1)
+                .filter_map(|b| b.split("\n```").next())
+                .map(|b| b.lines().map(String::from).collect::<Vec<_>>()),
+        );
+    }
+    blocks
 }
 
 /// `want` matches `line`: equal, or its `...`-separated parts in order.
@@ -78,9 +86,15 @@ fn assert_shown(want: &[String], got: &str, command: &str) {
 fn readme_output_examples_are_what_nestor_prints() {
     let blocks = blocks();
     assert!(
-        blocks.len() >= 4,
-        "layout, --explain, junit, Error: {blocks:?}"
+        blocks.len() >= 6,
+        "layout, --explain, junit, Error, schema, schema KIND: {blocks:?}"
     );
+    for shown in ["--explain", "-o junit", "schema Preview"] {
+        assert!(
+            blocks.iter().any(|b| b[0].contains(shown)),
+            "no README example of `{shown}`"
+        );
+    }
     let bed = Bed::new();
     for block in &blocks {
         let command = block.first().expect("a command line");

@@ -99,7 +99,9 @@ fn json(out: Outcome) -> Value {
         "{}",
         stderr_of(&out)
     );
-    serde_json::from_slice(&out.stdout_bytes).expect("json")
+    let v = serde_json::from_slice(&out.stdout_bytes).expect("json");
+    crate::doc_schema::check(&v);
+    v
 }
 
 #[test]
@@ -292,8 +294,30 @@ fn documents_match_docs_output_md() {
     ));
     samples.push(json(lima.cmd().args(["preview", "-o", "json"]).run()));
 
+    // The same documents as YAML are the same documents: validated alike.
+    for args in [
+        &["preview", "--no-input", "-o", "yaml"][..],
+        &["stack", "list", "-o", "yaml"],
+    ] {
+        let out = bed.cmd().args(args).run();
+        let v: Value = yaml_serde::from_str(&stdout_of(&out)).expect("a YAML document");
+        samples.push(v);
+    }
+
     let mut seen: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut errors = vec![];
+    // Every sample against its kind's JSON Schema (docs/schema/KIND.json).
+    for s in &samples {
+        if let Err(e) = crate::doc_schema::validate(s) {
+            errors.push(e);
+        }
+    }
+    let kinds: BTreeSet<&str> = samples.iter().filter_map(|s| s["kind"].as_str()).collect();
+    for kind in all_kinds() {
+        if kind != "Snapshot" && !kinds.contains(kind.as_str()) {
+            errors.push(format!("no sample of kind {kind} was validated"));
+        }
+    }
     for s in &samples {
         let kind = s["kind"].as_str().unwrap_or("?").to_string();
         let Some(doc) = docs.get(&kind) else {
@@ -334,4 +358,176 @@ fn schema_checker_catches_drift() {
         errors.iter().any(|e| e.contains("`rule` is integer")),
         "{errors:?}"
     );
+}
+
+/// The kinds `kubectl nestor schema` lists, one a line.
+fn all_kinds() -> Vec<String> {
+    let out = Bed::new().cmd().arg("schema").run();
+    out.code(0);
+    out.stdout.lines().map(str::to_string).collect()
+}
+
+/// The committed `docs/schema/KIND.json` are what `kubectl nestor schema KIND` generates
+/// from the types, one file per kind and no other; `SCHEMAS=overwrite` rewrites them.
+#[test]
+fn committed_schemas_are_the_generated_ones() {
+    let bed = Bed::new();
+    let dir = crate::doc_schema::dir();
+    let overwrite = std::env::var_os("SCHEMAS").is_some_and(|v| v == "overwrite");
+    let kinds = all_kinds();
+    assert!(kinds.len() >= 14, "{kinds:?}");
+    let mut stale = vec![];
+    for kind in &kinds {
+        let out = bed.cmd().args(["schema", kind]).run();
+        out.code(0);
+        let generated = out.stdout.clone();
+        let schema: Value = serde_json::from_str(&generated).expect("a schema is JSON");
+        assert_eq!(schema["properties"]["kind"]["const"], kind.as_str());
+        jsonschema::meta::validate(&schema)
+            .unwrap_or_else(|e| panic!("{kind}: not a valid JSON Schema: {e}"));
+        let path = dir.join(format!("{kind}.json"));
+        if overwrite {
+            fs::create_dir_all(&dir).expect("mkdir docs/schema");
+            fs::write(&path, &generated).expect("write schema");
+            continue;
+        }
+        match fs::read_to_string(&path) {
+            Ok(committed) if committed == generated => {}
+            Ok(committed) => stale.push(format!(
+                "{}: differs from `kubectl nestor schema {kind}`:\n{}",
+                path.display(),
+                crate::harness::diff(&committed, &generated)
+            )),
+            Err(e) => stale.push(format!("{}: {e}", path.display())),
+        }
+    }
+    let files: BTreeSet<String> = fs::read_dir(&dir)
+        .expect("docs/schema")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let want: BTreeSet<String> = kinds.iter().map(|k| format!("{k}.json")).collect();
+    for extra in files.difference(&want) {
+        stale.push(format!("docs/schema/{extra}: no such kind (remove it)"));
+    }
+    assert!(
+        stale.is_empty(),
+        "{}\n\nthe types changed: regenerate with `{}` and review `git diff docs/schema`",
+        stale.join("\n"),
+        crate::doc_schema::REGENERATE
+    );
+}
+
+/// The validation can fail, and means something: a real document passes, and each way of
+/// breaking it (an unknown field at the top and deep inside, a required field gone, a value
+/// outside an enum, a wrong type, another kind's name) is caught.
+#[test]
+fn a_broken_document_fails_its_schema() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "-o", "json"])
+        .run();
+    let good: Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
+    crate::doc_schema::validate(&good).expect("the real document is valid");
+    type Break = fn(&mut Value);
+    let breaks: [(&str, Break); 8] = [
+        ("unknown top-level field", |v| {
+            v["surprise"] = Value::from(true)
+        }),
+        ("unknown field in a layer", |v| {
+            v["real"]["layers"][0]["verdict"] = Value::from("ok")
+        }),
+        ("unknown field in the flattened plan", |v| {
+            v["plan"]["delete"] = serde_json::json!([])
+        }),
+        ("required field removed", |v| {
+            if let Some(m) = v["real"].as_object_mut() {
+                m.remove("layers");
+            }
+        }),
+        ("nestorVersion removed", |v| {
+            if let Some(m) = v.as_object_mut() {
+                m.remove("nestorVersion");
+            }
+        }),
+        ("state outside its enum", |v| {
+            v["real"]["layers"][0]["state"] = Value::from("missing")
+        }),
+        ("wrong type", |v| {
+            v["real"]["nodes"]["ready"] = Value::from("4")
+        }),
+        ("another kind's name", |v| {
+            v["kind"] = Value::from("Discovery")
+        }),
+    ];
+    for (what, f) in breaks {
+        let mut bad = good.clone();
+        f(&mut bad);
+        assert_ne!(bad, good, "{what}: the break changed nothing");
+        // Validated against Preview's schema whatever `kind` now says.
+        let mut as_preview = bad.clone();
+        if what == "another kind's name" {
+            let e = crate::doc_schema::validate(&bad);
+            assert!(e.is_err(), "{what}: passed");
+            as_preview["kind"] = Value::from("Preview");
+            let schema: Value = serde_json::from_str(
+                &fs::read_to_string(crate::doc_schema::dir().join("Preview.json")).expect("read"),
+            )
+            .expect("json");
+            let v = jsonschema::validator_for(&schema).expect("schema");
+            assert!(
+                !v.is_valid(&bad),
+                "{what}: Preview's schema took kind Discovery"
+            );
+            continue;
+        }
+        let e = crate::doc_schema::validate(&as_preview);
+        assert!(e.is_err(), "{what}: a broken document passed");
+    }
+}
+
+/// `schema` lists the kinds; `schema KIND` prints a JSON Schema (YAML with `-o yaml`); an
+/// unknown KIND is a usage error in the two-line form, exit 1, nothing on stdout.
+#[test]
+fn schema_prints_a_kind_and_refuses_an_unknown_one() {
+    let bed = Bed::new();
+    let kinds = all_kinds();
+    for k in [
+        "Preview",
+        "PreviewList",
+        "Error",
+        "Snapshot",
+        "StackCurrent",
+    ] {
+        assert!(kinds.iter().any(|x| x == k), "{k} not in {kinds:?}");
+    }
+    let out = bed.cmd().args(["schema", "Error"]).run();
+    out.code(0);
+    let s: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(s["title"], "nestor/v1 Error");
+    let out = bed.cmd().args(["schema", "Error", "-o", "yaml"]).run();
+    out.code(0);
+    let y: Value = yaml_serde::from_str(&out.stdout).expect("YAML");
+    assert_eq!(y, s);
+
+    let out = bed.cmd().args(["schema", "Previews"]).run();
+    out.code(1).no_stdout().stderr_has_hint();
+    out.stderr_has("invalid value 'Previews'")
+        .stderr_has("Preview")
+        .stderr_has("schema --help");
+    assert_eq!(out.stderr.lines().count(), 2, "{}", out.stderr);
+}
+
+/// The committed example snapshot (the README's demo) is a valid `Snapshot`.
+#[test]
+fn the_example_snapshot_is_a_valid_snapshot() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/demo/dirqual.snapshot.json"
+    );
+    let v: Value = serde_json::from_str(&fs::read_to_string(path).expect("read")).expect("json");
+    assert_eq!(v["kind"], "Snapshot");
+    crate::doc_schema::validate(&v).unwrap_or_else(|e| panic!("{path}: {e}"));
 }

@@ -103,6 +103,7 @@ fn golden_commented_topology_gains_exactly_one_line() {
     let out = bed.cmd().args(["stack", "show", "-o", "json"]).run();
     out.code(0);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(v["kubeconfig"], "~/.kube/dirqual.config");
 }
 

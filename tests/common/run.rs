@@ -472,11 +472,13 @@ impl Outcome {
             .unwrap_or_default()
     }
 
-    /// stdout as JSON.
+    /// stdout as JSON; a nestor/v1 document is validated against its kind's schema.
     #[track_caller]
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{self:?}"))
+        let v = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e})\n{self:?}"));
+        crate::doc_schema::check(&v);
+        v
     }
 }
 

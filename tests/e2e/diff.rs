@@ -72,6 +72,7 @@ fn diff_of_two_saved_snapshots_names_every_change() {
         "{saved:?}"
     );
     let snap: Value = serde_json::from_str(&fs::read_to_string(&b).expect("read")).expect("json");
+    crate::doc_schema::check(&snap);
     assert_eq!(snap["kind"], "Snapshot");
     assert_eq!(snap["target"]["endpoint"], bed.server.url());
 
@@ -264,6 +265,7 @@ fn the_readme_diff_lines_run_as_written() {
         &fs::read_to_string(bed.repo.join("changes.json")).expect("changes.json"),
     )
     .expect("json");
+    crate::doc_schema::check(&v);
     assert_eq!(v["kind"], "Diff");
     assert_eq!(v["changed"], true);
     let changed = bed.run(&["diff", "yesterday.json", "-", "--detailed-exitcode"]);

@@ -27,6 +27,7 @@ fn junit_has_one_testcase_per_layer_failing_the_degraded_and_absent_ones() {
         .collect();
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
     let doc_json: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    crate::doc_schema::check(&doc_json);
     let layers = doc_json["real"]["layers"].as_array().expect("layers");
     assert_eq!(cases.len(), layers.len(), "one testcase per layer");
     let mut failures = 0;
@@ -88,4 +89,114 @@ fn junit_is_refused_where_there_are_no_layers() {
         "{}",
         r.stderr
     );
+}
+
+/// `preview --all -o junit`: one testsuite per stack, in the stacks' order; a read stack's
+/// suite has one testcase per declared layer of its `preview --all -o json` item (failure
+/// for degraded and absent, skipped for unknown, bare for present), a refused or unreachable
+/// stack one `target` testcase in error; the counts add up; the exit code is the fleet's.
+#[test]
+fn fleet_junit_has_one_testsuite_per_stack_and_one_testcase_per_layer() {
+    let f = bed_or_skip!(crate::fleet::fleet());
+    let bed = &f.bed;
+    // staging also declares a host-level layer, unknown without an inventory: a skipped case.
+    bed.write_stack(
+        "staging",
+        &crate::fleet::prod_stack(
+            "staging",
+            &f.degraded.url(),
+            &crate::fleet::PRESENT_LAYERS.replace(']', ", etcd-backup]"),
+        ),
+    );
+    let list = bed.run(&["preview", "--all", "--no-input", "-o", "json"]);
+    list.code(3);
+    let list = list.json();
+    let items = list["items"].as_array().expect("items");
+    let r = bed.run(&["preview", "--all", "--no-input", "-o", "junit"]);
+    r.code(3);
+    let doc = roxmltree::Document::parse(&r.stdout)
+        .unwrap_or_else(|e| panic!("not XML: {e}\n{}", r.stdout));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), items.len(), "one testsuite per stack");
+    assert_eq!(items.len(), 4);
+    let count = |n: roxmltree::Node, a: &str| -> usize {
+        n.attribute(a)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{a} of {n:?}"))
+    };
+    let (mut tests, mut failures, mut errors, mut skipped) = (0, 0, 0, 0);
+    let mut seen_states = std::collections::BTreeSet::new();
+    for (suite, item) in suites.iter().zip(items) {
+        let name = item["name"].as_str().expect("name");
+        assert_eq!(suite.attribute("name"), Some(name));
+        let cases: Vec<_> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        for c in &cases {
+            assert_eq!(
+                c.attribute("classname"),
+                Some(format!("nestor.{name}").as_str())
+            );
+        }
+        match item["preview"]["real"]["layers"].as_array() {
+            Some(layers) => {
+                assert_eq!(cases.len(), layers.len(), "{name}: one testcase per layer");
+                for (case, layer) in cases.iter().zip(layers) {
+                    assert_eq!(case.attribute("name"), layer["id"].as_str());
+                    let child = |tag: &str| case.children().find(|n| n.has_tag_name(tag));
+                    let state = layer["state"].as_str().expect("state");
+                    seen_states.insert(state.to_string());
+                    match state {
+                        "present" => {
+                            assert!(case.children().all(|n| !n.is_element()), "{name}/{case:?}")
+                        }
+                        "degraded" | "absent" => {
+                            let f = child("failure").unwrap_or_else(|| {
+                                panic!("{name}: {state} {} passes", layer["id"])
+                            });
+                            assert_eq!(f.attribute("type"), Some(state));
+                        }
+                        "unknown" => assert!(child("skipped").is_some(), "{name}/{case:?}"),
+                        other => panic!("state {other}"),
+                    }
+                }
+            }
+            None => {
+                assert!(item["error"]["message"].is_string(), "{item}");
+                assert_eq!(cases.len(), 1, "{name}");
+                assert_eq!(cases[0].attribute("name"), Some("target"));
+                let e = cases[0]
+                    .children()
+                    .find(|n| n.has_tag_name("error"))
+                    .unwrap_or_else(|| panic!("{name}: no error"));
+                assert_eq!(e.attribute("message"), item["error"]["message"].as_str());
+            }
+        }
+        let in_suite = |tag: &str| suite.descendants().filter(|n| n.has_tag_name(tag)).count();
+        assert_eq!(count(*suite, "tests"), cases.len(), "{name}");
+        assert_eq!(count(*suite, "failures"), in_suite("failure"), "{name}");
+        assert_eq!(count(*suite, "errors"), in_suite("error"), "{name}");
+        assert_eq!(count(*suite, "skipped"), in_suite("skipped"), "{name}");
+        tests += cases.len();
+        failures += in_suite("failure");
+        errors += in_suite("error");
+        skipped += in_suite("skipped");
+    }
+    assert_eq!(count(root, "tests"), tests);
+    assert_eq!(count(root, "failures"), failures);
+    assert_eq!(count(root, "errors"), errors);
+    assert_eq!(count(root, "skipped"), skipped);
+    assert_eq!(errors, 2, "edge unreachable, decoy refused");
+    for state in ["present", "degraded", "unknown"] {
+        assert!(
+            seen_states.contains(state),
+            "no {state} layer in {seen_states:?}"
+        );
+    }
 }

@@ -5,6 +5,8 @@
 
 #[path = "../common/signals.rs"]
 mod common_signals;
+#[path = "../common/schema.rs"]
+mod doc_schema;
 #[path = "../common/run.rs"]
 mod harness;
 mod support;

@@ -238,7 +238,9 @@ fn timeless(stdout: &str) -> String {
 }
 
 fn json(run: &Outcome) -> Value {
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {run:?}"))
+    let v = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {run:?}"));
+    crate::doc_schema::check(&v);
+    v
 }
 
 /// The same `preview` through both read paths: identical exit code and stdout (JSON, so

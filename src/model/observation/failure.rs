@@ -4,12 +4,13 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{classify_kubectl_stderr, kubectl_message};
 
 /// Why a read failed. Every kind turns the layers that needed the read `unknown`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 pub enum FailureKind {
     /// RBAC refused the read (`Error from server (Forbidden)`).
     Forbidden,
@@ -55,7 +56,7 @@ impl fmt::Display for FailureKind {
 }
 
 /// A failed read: its kind and the tool's message, folded to one line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 pub struct ReadFailure {
     pub kind: FailureKind,
     pub message: String,

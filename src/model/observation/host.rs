@@ -14,15 +14,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{read_map_serde, FailureKind, Read, ReadFailure};
+use super::{read_map_serde, FailureKind, Read, ReadFailure, ReadMapRepr};
 
 /// Most bytes of one check's stdout (or stderr) nestor reads; more is a failed read.
 pub const MAX_HOST_OUTPUT: usize = 1 << 20;
 
 /// Everything read on the hosts, in one run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostObservation {
     /// Why the hosts were not read at all (`--no-ssh`, a lima bench, no inventory).
@@ -30,9 +31,11 @@ pub struct HostObservation {
     pub skipped: Option<String>,
     /// Catalog group → the inventory hosts it names, or why they are not known.
     #[serde(default, with = "read_map_serde")]
+    #[schemars(with = "ReadMapRepr<Vec<String>>")]
     pub groups: BTreeMap<String, Read<Vec<String>>>,
     /// Inventory host → what its checks read, or why the host could not be read.
     #[serde(default, with = "read_map_serde")]
+    #[schemars(with = "ReadMapRepr<HostReading>")]
     pub hosts: BTreeMap<String, Read<HostReading>>,
 }
 
@@ -50,13 +53,14 @@ impl HostObservation {
 }
 
 /// One host's results, by check key (`unit etcd-snapshot.timer`, see `HostCheck::key`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema, Deserialize)]
 pub struct HostReading {
     #[serde(with = "read_map_serde")]
+    #[schemars(with = "ReadMapRepr<HostFact>")]
     pub checks: BTreeMap<String, Read<HostFact>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum HostFact {
     Unit(UnitState),
@@ -65,7 +69,7 @@ pub enum HostFact {
 }
 
 /// The few `systemctl show` properties the checks use.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UnitState {
     /// `loaded`, `not-found`, `masked`, `error`, ...
@@ -90,7 +94,7 @@ impl UnitState {
 }
 
 /// The newest matching file of a directory.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewestFile {
     /// False when `find` reported the directory missing.
@@ -101,7 +105,7 @@ pub struct NewestFile {
     pub newest: Option<FileSeen>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileSeen {
     /// The file name (last path component).
@@ -112,7 +116,7 @@ pub struct FileSeen {
 }
 
 /// The `sshd -T` values of the keywords the checks name (nothing else is kept).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 pub struct SshdConfig {
     pub values: BTreeMap<String, Vec<String>>,
 }

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +14,7 @@ use super::meta::Deletion;
 use crate::error::{Error, Result};
 
 /// One cluster node as the state logic needs it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Node {
     pub name: String,
@@ -34,7 +35,7 @@ pub struct Node {
     pub taints: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 pub struct Namespace {
     pub name: String,
     /// `Active` or `Terminating`.
@@ -48,7 +49,7 @@ pub struct Namespace {
     pub labels: BTreeMap<String, String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 pub struct StorageClass {
     pub name: String,
     pub provisioner: String,
@@ -57,7 +58,7 @@ pub struct StorageClass {
 }
 
 /// A DaemonSet, Deployment or StatefulSet reduced to its readiness and rollout.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 pub struct Workload {
     pub namespace: String,
     pub name: String,
@@ -78,7 +79,7 @@ pub struct Workload {
 }
 
 /// The fields of a workload `kubectl rollout status` decides on.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Rollout {
     /// `metadata.generation`.

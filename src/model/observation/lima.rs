@@ -3,6 +3,7 @@
 //! fields of lima's `store.FormatData` (`name`, `status`, `dir`, `vmType`, `arch`, `cpus`,
 //! `memory`, `disk`, `sshLocalPort`, `errors`, ... plus the host fields).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
@@ -58,10 +59,11 @@ impl<'de> Deserialize<'de> for LimaStatus {
 }
 
 /// One Lima instance, only the fields nestor uses or shows.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, JsonSchema, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct LimaInstance {
     pub name: String,
+    #[schemars(with = "String")]
     pub status: LimaStatus,
     pub dir: String,
     pub vm_type: String,

@@ -3,10 +3,11 @@
 //! told to stop (a suspension annotation), and the words of its conditions, made safe to
 //! print. Shared by the workload, namespace and custom-object parsers.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// `metadata.deletionTimestamp` was set: the object is going away, held by its finalizers.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Deletion {
     /// The `deletionTimestamp` as the API server wrote it (RFC 3339).

@@ -20,6 +20,7 @@ mod workloads;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use classify::{classify_kubectl_stderr, kubectl_message};
@@ -33,7 +34,7 @@ pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
 pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
-pub use repr::{read_map_serde, read_serde};
+pub use repr::{read_map_serde, read_serde, ReadMapRepr, ReadRepr};
 pub use status_reads::{
     parse_config_map, parse_workload_pods, selector_of, ContainerStatus, PodStatus, MAX_PODS,
 };
@@ -149,29 +150,38 @@ impl ReadRequest {
 
 /// Everything read from one cluster, in one run. Saved as-is by `discover --save` and
 /// replayed by `preview --snapshot`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Observation {
     #[serde(with = "read_serde")]
+    #[schemars(with = "ReadRepr<Vec<Node>>")]
     pub nodes: Read<Vec<Node>>,
     #[serde(with = "read_serde")]
+    #[schemars(with = "ReadRepr<BTreeSet<String>>")]
     pub api_groups: Read<BTreeSet<String>>,
     #[serde(with = "read_serde")]
+    #[schemars(with = "ReadRepr<Vec<Namespace>>")]
     pub namespaces: Read<Vec<Namespace>>,
     #[serde(with = "read_serde")]
+    #[schemars(with = "ReadRepr<Vec<StorageClass>>")]
     pub storage_classes: Read<Vec<StorageClass>>,
     #[serde(with = "read_serde")]
+    #[schemars(with = "ReadRepr<Vec<Workload>>")]
     pub daemonsets: Read<Vec<Workload>>,
     #[serde(with = "read_serde")]
+    #[schemars(with = "ReadRepr<Vec<Workload>>")]
     pub deployments: Read<Vec<Workload>>,
     #[serde(with = "read_serde")]
+    #[schemars(with = "ReadRepr<Vec<Workload>>")]
     pub statefulsets: Read<Vec<Workload>>,
     /// The kube-apiserver static pods (node and flag names only). Absent in older snapshots.
     #[serde(with = "read_serde", default = "not_recorded")]
+    #[schemars(with = "ReadRepr<Vec<ApiServerPod>>")]
     pub apiserver_pods: Read<Vec<ApiServerPod>>,
     /// Custom resources by `plural.group`, each object reduced to the fields the checks use.
     /// A type absent from the map was not read.
     #[serde(with = "read_map_serde", default)]
+    #[schemars(with = "ReadMapRepr<Vec<CustomObject>>")]
     pub resources: BTreeMap<String, Read<Vec<CustomObject>>>,
     /// Workload reads limited to some namespaces, by read label (`deployments`): preview reads
     /// only the namespaces its checks name. A workload in a namespace not listed here was not
@@ -199,6 +209,7 @@ pub struct Observation {
         default,
         skip_serializing_if = "BTreeMap::is_empty"
     )]
+    #[schemars(with = "ReadMapRepr<Option<BTreeMap<String, String>>>")]
     pub config_maps: BTreeMap<String, Read<Option<BTreeMap<String, String>>>>,
     /// Pods of the workloads that were not rolled out, `NS/SELECTOR` → up to three of them
     /// (the second read round).
@@ -207,6 +218,7 @@ pub struct Observation {
         default,
         skip_serializing_if = "BTreeMap::is_empty"
     )]
+    #[schemars(with = "ReadMapRepr<Vec<PodStatus>>")]
     pub pods: BTreeMap<String, Read<Vec<PodStatus>>>,
 }
 

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +19,7 @@ use super::{FieldPath, FieldUse};
 use crate::error::{Error, Result};
 
 /// One custom resource as the checks see it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomObject {
     /// `None` for a cluster-scoped resource.
@@ -27,6 +28,7 @@ pub struct CustomObject {
     /// The value at each field path the checks read (`.status.phase` → `Ready`); scalars as
     /// text, `<object>`/`<list>` for the rest. A path absent here is absent (or null).
     #[serde(default, skip_serializing_if = "Fields::is_empty")]
+    #[schemars(with = "BTreeMap<String, String>")]
     pub fields: Fields,
     /// For each path whose map keys the checks read (`.status.ceph.details`): key → its
     /// `.message`.

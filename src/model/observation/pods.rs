@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
@@ -15,7 +16,7 @@ pub const APISERVER_SELECTOR: &str = "component=kube-apiserver";
 pub const APISERVER_NAMESPACE: &str = "kube-system";
 
 /// One kube-apiserver pod.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiServerPod {
     pub name: String,

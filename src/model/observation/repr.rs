@@ -1,14 +1,16 @@
 //! How a [`Read`] is saved in a snapshot: `{"ok": ...}` or `{"failed": {...}}`, readable
 //! by a person and by `jq`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Read, ReadFailure};
 
-/// The readable serialized form of a [`Read`]: `{"ok": ...}` or `{"failed": {...}}`.
-#[derive(Serialize, Deserialize)]
+/// The readable serialized form of a [`Read`]: `{"ok": ...}` or `{"failed": {...}}`; also
+/// the JSON Schema of a `Read` field (`#[schemars(with = "ReadRepr<T>")]`).
+#[derive(Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum ReadRepr<T> {
+pub enum ReadRepr<T> {
     Ok(T),
     Failed(ReadFailure),
 }
@@ -19,6 +21,9 @@ enum ReadReprRef<'a, T> {
     Ok(&'a T),
     Failed(&'a ReadFailure),
 }
+
+/// The JSON Schema of a map of [`Read`]s (`read_map_serde`).
+pub type ReadMapRepr<T> = std::collections::BTreeMap<String, ReadRepr<T>>;
 
 impl<'a, T> From<&'a Read<T>> for ReadReprRef<'a, T> {
     fn from(r: &'a Read<T>) -> Self {

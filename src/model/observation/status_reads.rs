@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::kube::parse_list;
@@ -69,7 +70,7 @@ pub fn selector_of(labels: &BTreeMap<String, String>) -> Option<String> {
 }
 
 /// One pod of a workload, as the evidence needs it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PodStatus {
     pub name: String,
@@ -81,7 +82,7 @@ pub struct PodStatus {
 }
 
 /// A container's state: why it waits, how often it restarted, how it last ended.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ContainerStatus {
     pub name: String,

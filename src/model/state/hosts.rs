@@ -9,6 +9,7 @@
 //! - unknown: a host could not be read (unreachable, refused, sudo wants a password, timed
 //!   out), `--no-ssh`, or no host in the group — never absent.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 mod outcomes;
@@ -19,7 +20,7 @@ use crate::model::observation::host::{HostFact, HostObservation, HostReading};
 use crate::model::state::State;
 
 /// The value of a check, or of all checks on one host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     True,
@@ -37,7 +38,7 @@ pub struct HostLayer {
 }
 
 /// What one host showed for a layer, in the JSON report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct HostEvidence {
     pub host: String,
     /// `true` (every check passed), `false` (some check failed) or `unknown` (not read).

@@ -1,10 +1,11 @@
 //! The `Catalog` (`catalog list`) and `CatalogLayer` (`catalog show`) documents.
 //! Filled by `cmd::catalog`; serde field names are the nestor/v1 contract.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// Where the catalog comes from.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Source {
     /// The stack whose catalog this is; `None` when no stack was found (built-in only).
@@ -13,7 +14,7 @@ pub(crate) struct Source {
     pub(crate) overrides: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CatalogDoc {
     pub(crate) api_version: &'static str,
@@ -22,7 +23,7 @@ pub(crate) struct CatalogDoc {
     pub(crate) layers: Vec<LayerDoc>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CatalogLayerDoc {
     pub(crate) api_version: &'static str,
@@ -32,7 +33,7 @@ pub(crate) struct CatalogLayerDoc {
     pub(crate) layer: LayerDoc,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LayerDoc {
     pub(crate) id: String,
@@ -49,7 +50,7 @@ pub(crate) struct LayerDoc {
     pub(crate) host: Option<HostDoc>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub(crate) struct HostDoc {
     /// The inventory group whose hosts are read.
     pub(crate) group: String,
@@ -58,7 +59,7 @@ pub(crate) struct HostDoc {
     pub(crate) checks: Vec<CheckDoc>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub(crate) struct CheckDoc {
     /// The check kind, as the catalog key (`workload`, `tolerate`, ...).
     pub(crate) kind: &'static str,

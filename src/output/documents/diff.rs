@@ -1,11 +1,12 @@
 //! The `Diff` document of `diff`: two observations' sides and what changed between them.
 //! Filled by `cmd::diff`; serde field names are the nestor/v1 contract.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::diff::{LayerChange, NodesDiff};
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct DiffDoc {
     pub(crate) api_version: &'static str,
@@ -20,7 +21,7 @@ pub(crate) struct DiffDoc {
     pub(crate) layers: Vec<LayerChange>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Side {
     /// `snapshot` or `live`.

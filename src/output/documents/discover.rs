@@ -1,13 +1,14 @@
 //! The `Discovery` document of `discover`: what the cluster shows, whatever the stack declares.
 //! Filled by `cmd::discover`; serde field names are the nestor/v1 contract.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::observation::{Node, StorageClass};
 use crate::model::snapshot::TargetRef;
 use crate::model::state::LayerReport;
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Discovery {
     pub(crate) api_version: &'static str,

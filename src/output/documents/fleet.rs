@@ -1,11 +1,12 @@
 //! The `PreviewList` document of `preview --all`: one item per stack, the totals, shared endpoints.
 //! Filled by `cmd::fleet`; serde field names are the nestor/v1 contract.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::output::report::Preview;
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PreviewList {
     pub(crate) api_version: &'static str,
@@ -17,7 +18,7 @@ pub(crate) struct PreviewList {
     pub(crate) shared_endpoints: Vec<SharedEndpoint>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Item {
     pub(crate) name: String,
@@ -34,13 +35,13 @@ pub(crate) struct Item {
     pub(crate) error: Option<ErrorDoc>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub(crate) struct ErrorDoc {
     pub(crate) message: String,
     pub(crate) hint: String,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, JsonSchema, Default)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Total {
     pub(crate) stacks: usize,
@@ -52,7 +53,7 @@ pub(crate) struct Total {
     pub(crate) error: usize,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub(crate) struct SharedEndpoint {
     pub(crate) endpoint: String,
     pub(crate) stacks: Vec<String>,

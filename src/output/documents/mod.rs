@@ -15,7 +15,9 @@
 //! | `Version` | `Version` | `version.rs` |
 //! | `Snapshot` | `model::snapshot::Snapshot` (read back as well as written: model) | — |
 //!
-//! The `target` block every document shares is `model::snapshot::TargetRef`.
+//! The `target` block every document shares is `model::snapshot::TargetRef`. Every struct
+//! here also derives `JsonSchema`: `output::schema` lists each kind, `docs/schema/` holds
+//! the generated schemas (a field added here changes them: regenerate, docs/testing.md).
 
 pub(crate) mod catalog;
 pub(crate) mod diff;

@@ -1,9 +1,10 @@
 //! The `StackList` (`stack list`) and `Stack` (`stack show`) documents.
 //! Filled by `cmd::stack`; serde field names are the nestor/v1 contract.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StackList {
     pub(crate) api_version: &'static str,
@@ -13,7 +14,7 @@ pub(crate) struct StackList {
     pub(crate) stacks: Vec<StackRow>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StackRow {
     pub(crate) name: String,
@@ -27,7 +28,7 @@ pub(crate) struct StackRow {
     pub(crate) warnings: Vec<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StackDoc {
     pub(crate) api_version: &'static str,
@@ -47,14 +48,14 @@ pub(crate) struct StackDoc {
     pub(crate) instance_prefix: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub(crate) struct NodeRow {
     pub(crate) name: String,
     pub(crate) role: &'static str,
 }
 
 /// `stack current`: the stack a command run here would use, and why.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StackCurrent {
     pub(crate) api_version: &'static str,

@@ -1,12 +1,13 @@
 //! The `Target` document of `target`: which cluster a stack means and why.
 //! Filled by `cmd::target`; serde field names are the nestor/v1 contract.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::observation::Node;
 use crate::model::snapshot::TargetRef;
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TargetDoc {
     pub(crate) api_version: &'static str,

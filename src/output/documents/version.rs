@@ -1,9 +1,10 @@
 //! The `Version` document of `version`.
 //! Filled by `cmd::version`; serde field names are the nestor/v1 contract.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Version {
     pub(crate) api_version: &'static str,

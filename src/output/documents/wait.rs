@@ -1,12 +1,13 @@
 //! The `Wait` document of `wait`: the condition, whether it was reached, each layer.
 //! Filled by `cmd::wait`; serde field names are the nestor/v1 contract.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::snapshot::TargetRef;
 use crate::model::state::LayerReport;
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct WaitDoc {
     pub(crate) api_version: &'static str,
@@ -21,7 +22,7 @@ pub(crate) struct WaitDoc {
     pub(crate) layers: Vec<LayerDoc>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LayerDoc {
     pub(crate) reached: bool,
