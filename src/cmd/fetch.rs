@@ -1,6 +1,7 @@
 //! `kubeconfig fetch`: repatriate a prod stack's kubeconfig (SPEC §7). ssh to the first host
 //! of the inventory's control-plane group, read `admin_conf` (`sudo -n cat`, plain `cat` as
-//! root), check it is a kubeconfig, write the topology's declared `kubeconfig:` (0600,
+//! root), check it is a plain kubeconfig that kubectl reads as nestor does and that runs or
+//! reads nothing local (`fetch_checks`), write the topology's declared `kubeconfig:` (0600,
 //! atomically, never inside a git work tree, never over a different file without an
 //! interactive yes and a backup), then verify it with `kubectl get nodes`.
 //!
@@ -10,6 +11,7 @@
 use std::path::Path;
 
 use crate::cmd::context::Invocation;
+use crate::cmd::fetch_checks;
 use crate::error::{Error, Exit, Result};
 use crate::model::observation::parse_nodes;
 use crate::output::prompt;
@@ -96,6 +98,8 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
             ),
         ));
     }
+    // A kubeconfig's place only (never `~/.bashrc`, never a FIFO), before any ssh.
+    fetch_checks::destination(ctx, &dest, &t.file)?;
 
     let inventory_path = t.inventory(&ctx.env)?;
     let inventory = Inventory::load(&inventory_path)?;
@@ -130,7 +134,7 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
         .map_err(|e| admin_conf::ssh_error(e, &destination, &ssh.host, ssh.port, t.admin_conf()))?;
     let source = format!("{destination}:{}", t.admin_conf());
     let mut bytes = out.stdout;
-    let mut kc = validate(&bytes, &source)?;
+    let mut kc = fetch_checks::validate(&bytes, &source)?;
 
     if let Some(host) = endpoint::host(&kc.server).filter(|h| !admin_conf::resolves(h)) {
         match t.raw.endpoint.as_ref().map(|e| e.to_string()) {
@@ -143,7 +147,7 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
                     "Rewrite its server to the topology's endpoint {ep}?"
                 )) {
                     bytes = rewrite(&bytes, &kc.server, &ep, &source)?;
-                    kc = validate(&bytes, &source)?;
+                    kc = fetch_checks::validate(&bytes, &source)?;
                 }
             }
             Some(ep) => render::notice(&format!(
@@ -166,6 +170,8 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
         }
     }
 
+    // kubectl's own reading of the bytes must agree with nestor's before they are written.
+    fetch_checks::kubectl_agrees(ctx, &bytes, &kc, &source)?;
     let written = write(ctx, &dest, &bytes)?;
     let state = match &written {
         Written::Created => "written, mode 0600".to_string(),
@@ -222,32 +228,6 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
 /// written first, so a failed verification still shows it).
 fn field(label: &str, value: &str) -> String {
     format!("{label:<10}  {value}\n")
-}
-
-/// The fetched bytes must name a target (cluster, user, context, resolvable current-context).
-/// The error never quotes the bytes.
-fn validate(bytes: &[u8], source: &str) -> Result<kubeconfig::KubeTarget> {
-    let kc = kubeconfig::parse(bytes, Path::new(source)).map_err(|e| {
-        Error::input(
-            format!(
-                "the file fetched from {source} is not a usable kubeconfig ({}); nothing was written",
-                e.message
-            ),
-            "point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)",
-        )
-    })?;
-    // Nothing from a fetched file runs (SPEC §9): kubectl would run an exec plugin or an auth
-    // provider at the verification read, on this machine, as the operator.
-    if let Some((user, how)) = kc.command_users.first() {
-        return Err(Error::input(
-            format!(
-                "the kubeconfig fetched from {source} has user `{}` with an `{how}:` credential, which would run a command on this machine; nothing was written",
-                render::escape(user)
-            ),
-            "a kubeadm admin.conf holds client certificates: fetch that file, or build the kubeconfig yourself after reading what the command does",
-        ));
-    }
-    Ok(kc)
 }
 
 fn rewrite(bytes: &[u8], old: &str, new: &str, source: &str) -> Result<Vec<u8>> {

@@ -75,7 +75,7 @@ pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Ex
     .flatten()
     .collect();
     let shared: Vec<SharedEndpoint> =
-        isolation::shared_endpoints(&isolation::prod_endpoints(&dir.path, &ctx.env))
+        isolation::shared_endpoints(&isolation::known_prod_endpoints(&dir.path, &ctx.env))
             .into_iter()
             .map(|(endpoint, stacks)| SharedEndpoint { endpoint, stacks })
             .collect();

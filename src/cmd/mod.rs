@@ -9,6 +9,7 @@ pub mod diff;
 pub mod discover;
 pub mod explain;
 pub mod fetch;
+pub(crate) mod fetch_checks;
 pub mod fleet;
 pub mod hosts;
 pub mod preview;

@@ -152,7 +152,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
         };
         rows.push(row);
     }
-    let prods = target::isolation::prod_endpoints(&dir.path, &ctx.env);
+    let prods = target::isolation::known_prod_endpoints(&dir.path, &ctx.env);
     for (endpoint, stacks) in target::isolation::shared_endpoints(&prods) {
         for r in rows.iter_mut().filter(|r| stacks.contains(&r.name)) {
             let others: Vec<&str> = stacks

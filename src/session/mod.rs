@@ -90,13 +90,19 @@ impl<'r> Session<'r> {
         for n in &resolution.notices {
             render::notice(n);
         }
-        if let Some(stack) = stack {
-            // The bench never reads prod (SPEC §14), whatever the command.
-            target::isolation::check_lima(stack, &resolution.path, ground.env)?;
-        }
+        // The bench never reads prod (SPEC §14), whatever the command. The bench kubeconfig
+        // is read once, by the check, and the session is pinned to that reading: a file
+        // swapped after the check cannot change the checked target (kubectl's own view of
+        // the file must then agree with it byte for byte, or the command is refused).
+        let checked = match stack {
+            Some(stack) => target::isolation::check_lima(stack, &resolution.path, ground.env)?,
+            None => None,
+        };
         resolved(&resolution)?;
         let confirmation = policy(stack, ground.interactive);
-        if confirmation == Confirmation::Bench && !resolution.path.exists() {
+        if confirmation == Confirmation::Bench && checked.is_none() {
+            // Absent at the check: nothing to read Kubernetes from (a file appearing later
+            // is not read, it was not checked).
             return Ok(None);
         }
         let nodes = [ReadRequest::Nodes];
@@ -106,7 +112,7 @@ impl<'r> Session<'r> {
             (_, Some(plan)) => Some((&plan.requests[..], &plan.scope)),
             (_, None) => None,
         };
-        let session = Session::pinned(ground, stack, resolution, confirmation, first)?;
+        let session = Session::pinned(ground, stack, resolution, confirmation, first, checked)?;
         if let (Some(stack), Confirmation::Prompt) = (stack, confirmation) {
             session.ask(stack)?;
         }
@@ -134,10 +140,11 @@ impl<'r> Session<'r> {
             path,
             notices: vec![],
         };
-        Session::pinned(ground, Some(stack), resolution, confirmation, None)
+        Session::pinned(ground, Some(stack), resolution, confirmation, None, None)
     }
 
-    /// Pre-check, the endpoint rule before any kubectl when it is the policy, then kubectl's
+    /// Pre-check (`prechecked`: the isolation check's own reading of the file, never read
+    /// again), the endpoint rule before any kubectl when it is the policy, then kubectl's
     /// own reading, which must agree (the proxy of `first`, the first batch, starting
     /// meanwhile); every later kubectl call is pinned to the result.
     fn pinned(
@@ -146,8 +153,12 @@ impl<'r> Session<'r> {
         resolution: Chosen,
         confirmation: Confirmation,
         first: Option<(&[ReadRequest], &Scope)>,
+        prechecked: Option<KubeTarget>,
     ) -> Result<Session<'r>> {
-        let kc = authority::precheck_chosen(&resolution.path, resolution.rule)?;
+        let kc = match prechecked {
+            Some(kc) => kc,
+            None => authority::precheck_chosen(&resolution.path, resolution.rule)?,
+        };
         match (confirmation, stack) {
             (Confirmation::Endpoint, Some(stack)) => confirm::by_endpoint(
                 stack,

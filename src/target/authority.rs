@@ -146,6 +146,135 @@ pub fn confirm(
     Ok(kc)
 }
 
+/// kubectl's whole redacted view (`config view -o=json`, no `--minify`): every user with
+/// the keys of its credential, every cluster with its keys; values are never kept.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct FullView {
+    clusters: Vec<Entry<ViewClusterKeys>>,
+    users: Vec<Entry<std::collections::BTreeMap<String, serde_json::Value>>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Entry<T> {
+    name: String,
+    /// `user:` of a user entry, `cluster:` of a cluster entry.
+    #[serde(rename = "user", alias = "cluster")]
+    body: T,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ViewClusterKeys {
+    #[serde(rename = "certificate-authority")]
+    certificate_authority: String,
+}
+
+/// `kubeconfig fetch`: kubectl's own redacted view of the whole file at `path` (not only
+/// the target's entries) must show the users nestor's strict reader found, each with the same
+/// credential keys, and the same clusters naming a CA file — a credential nestor cannot see
+/// (a merge key, a look-alike key) is one kubectl would use. `kc` is nestor's reading.
+pub fn agree_on_users(
+    runner: &Runner,
+    env: &Environment,
+    path: &Path,
+    kc: &KubeTarget,
+) -> Result<()> {
+    let mut local = runner.clone();
+    local.timeout = local.timeout.max(std::time::Duration::from_secs(10));
+    let kubectl = Kubectl::new(&local, path, pin_of(kc), env);
+    let out = kubectl.run(&["config", "view", "-o=json"]).map_err(|e| {
+        let why = match &e.failure {
+            Failure::Exit { stderr, .. } => crate::model::observation::kubectl_message(stderr),
+            _ => return e.into_error(),
+        };
+        let why = crate::term::escape(&crate::redact::text(&why));
+        let why: String = why.chars().take(300).collect();
+        Error::input(
+            format!("kubectl cannot read it: {why}"),
+            "kubectl decides what a kubeconfig means: a file it cannot read is not written",
+        )
+    })?;
+    let view: FullView = serde_json::from_slice(&out.stdout).map_err(|_| {
+        Error::input(
+            "kubectl's view of it is not the JSON expected",
+            "check the kubectl on PATH (`kubectl version --client`)",
+        )
+    })?;
+    agree_users(&view, kc)
+}
+
+/// [`agree_on_users`]'s comparison, pure.
+fn agree_users(view: &FullView, kc: &KubeTarget) -> Result<()> {
+    let mut theirs: Vec<(String, Vec<String>)> = view
+        .users
+        .iter()
+        .map(|u| {
+            let keys = u
+                .body
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, _)| k.clone())
+                .collect();
+            (u.name.clone(), keys)
+        })
+        .collect();
+    let mut mine: Vec<(String, Vec<String>)> = kc
+        .users
+        .iter()
+        .map(|u| (u.name.clone(), u.keys.clone()))
+        .collect();
+    theirs.sort();
+    mine.sort();
+    let names = |l: &[(String, Vec<String>)]| -> String {
+        l.iter()
+            .map(|(n, _)| format!("`{}`", crate::term::escape(n)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let differ = |what: String| {
+        Error::input(
+            format!("kubectl and nestor read it differently: {what}"),
+            "the file is ambiguous (a merge key, an alias, a look-alike key): a kubeadm admin.conf is plain YAML with one user holding client-certificate-data and client-key-data",
+        )
+    };
+    if theirs.len() != mine.len() || theirs.iter().zip(&mine).any(|(a, b)| a.0 != b.0) {
+        return Err(differ(format!(
+            "users {} for kubectl, {} for nestor",
+            names(&theirs),
+            names(&mine)
+        )));
+    }
+    for ((name, a), (_, b)) in theirs.iter().zip(&mine) {
+        if a != b {
+            return Err(differ(format!(
+                "user `{}` has the credential keys [{}] for kubectl, [{}] for nestor",
+                crate::term::escape(name),
+                crate::term::escape(&a.join(", ")),
+                b.join(", ")
+            )));
+        }
+    }
+    let mut cas: Vec<&str> = view
+        .clusters
+        .iter()
+        .filter(|c| !c.body.certificate_authority.is_empty())
+        .map(|c| c.name.as_str())
+        .collect();
+    let mut my_cas: Vec<&str> = kc.ca_file_clusters.iter().map(String::as_str).collect();
+    cas.sort();
+    my_cas.sort();
+    if cas != my_cas {
+        return Err(differ(format!(
+            "the clusters naming a certificate-authority file are [{}] for kubectl, [{}] for nestor",
+            crate::term::escape(&cas.join(", ")),
+            crate::term::escape(&my_cas.join(", "))
+        )));
+    }
+    Ok(())
+}
+
 /// Both readers must name the same context, cluster, user and server, and kubectl no proxy.
 fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
     let shown = path.display();
@@ -225,6 +354,8 @@ mod tests {
             tls_server_name: None,
             contexts: 1,
             command_users: vec![],
+            users: vec![],
+            ca_file_clusters: vec![],
         }
     }
 
@@ -235,6 +366,47 @@ mod tests {
                "users":[{{"name":"admin","user":{{"token":"REDACTED"}}}}]}}"#
         );
         serde_json::from_str(&json).expect("view")
+    }
+
+    #[test]
+    fn the_whole_view_must_show_the_same_users_and_credential_keys() {
+        let mine = parse_kc(
+            "users:\n- name: admin\n  user:\n    client-certificate-data: QQ==\n    client-key-data: QQ==\n",
+        );
+        let view = |users: &str, cas: &str| -> FullView {
+            serde_json::from_str(&format!(
+                r#"{{"clusters":[{{"name":"dirqual","cluster":{{"server":"https://10.67.2.11:6443"{cas}}}}}],"users":{users}}}"#
+            ))
+            .expect("view")
+        };
+        let same = r#"[{"name":"admin","user":{"client-certificate-data":"DATA+OMITTED","client-key-data":"DATA+OMITTED"}}]"#;
+        assert_eq!(agree_users(&view(same, ""), &mine), Ok(()));
+        // The merge-key exec user: kubectl sees exec, nestor did not.
+        let exec = r#"[{"name":"admin","user":{"client-certificate-data":"DATA+OMITTED","client-key-data":"DATA+OMITTED","exec":{"command":"/bin/sh","args":null}}}]"#;
+        let e = agree_users(&view(exec, ""), &mine).expect_err("exec");
+        assert_eq!(e.message, "kubectl and nestor read it differently: user `admin` has the credential keys [client-certificate-data, client-key-data, exec] for kubectl, [client-certificate-data, client-key-data] for nestor");
+        let two = r#"[{"name":"admin","user":{}},{"name":"other","user":{"token":"REDACTED"}}]"#;
+        let e = agree_users(&view(two, ""), &mine).expect_err("users");
+        assert!(
+            e.message
+                .contains("users `admin`, `other` for kubectl, `admin` for nestor"),
+            "{}",
+            e.message
+        );
+        let e = agree_users(&view(same, r#","certificate-authority":"/etc/ca""#), &mine)
+            .expect_err("ca");
+        assert!(
+            e.message.contains("[dirqual] for kubectl, [] for nestor"),
+            "{}",
+            e.message
+        );
+    }
+
+    fn parse_kc(users: &str) -> KubeTarget {
+        let text = format!(
+            "clusters:\n- name: dirqual\n  cluster:\n    server: https://10.67.2.11:6443\ncontexts:\n- name: admin@dirqual\n  context:\n    cluster: dirqual\n    user: admin\ncurrent-context: admin@dirqual\n{users}"
+        );
+        kubeconfig::parse(text.as_bytes(), Path::new("/k/c")).expect("parse")
     }
 
     #[test]

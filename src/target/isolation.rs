@@ -6,6 +6,10 @@
 //! A prod stack's endpoints are its declared `endpoint:` and the server of its declared
 //! kubeconfig file when that file is there and readable: a lima stack that names the prod
 //! kubeconfig file is caught even when the prod topology declares no `endpoint:`.
+//!
+//! The check fails closed: a bench kubeconfig that cannot be read, or a stack file whose
+//! kind and endpoint cannot be known, refuses the bench; and the reading it checked is the
+//! one the session pins its target to.
 
 use std::path::Path;
 
@@ -13,7 +17,7 @@ use crate::env::Environment;
 use crate::error::{Error, Result};
 use crate::stack::endpoint;
 use crate::stack::{StacksDir, TargetKind, Topology};
-use crate::target::kubeconfig;
+use crate::target::kubeconfig::{self, KubeTarget};
 
 /// One API endpoint a prod stack is known by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,17 +28,41 @@ pub struct ProdEndpoint {
     pub from: &'static str,
 }
 
-/// Every endpoint of every valid prod stack in `stacks_dir`. Invalid files are left out
-/// (`stack list` reports them); so are unreadable kubeconfig files.
-pub fn prod_endpoints(stacks_dir: &Path, env: &Environment) -> Vec<ProdEndpoint> {
+/// Every endpoint of every prod stack in `stacks_dir`. Fails closed: a stack file that cannot
+/// be read or loaded (a typo, a missing `catalog:` file, a FIFO) is refused naming the file,
+/// unless it plainly says `target_kind: lima` (a bench is no prod endpoint); so is a stacks
+/// directory that cannot be listed. A prod kubeconfig file that is not there yet (not
+/// fetched) adds nothing; its declared `endpoint:` still counts.
+pub fn prod_endpoints(stacks_dir: &Path, env: &Environment) -> Result<Vec<ProdEndpoint>> {
+    let (found, unknown) = scan(stacks_dir, env)?;
+    match unknown.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(found),
+    }
+}
+
+/// The endpoints of the prod stacks that load, for the duplicate warnings of a listing
+/// (`stack list`, `preview --all`), whose rows report the files that do not load.
+pub fn known_prod_endpoints(stacks_dir: &Path, env: &Environment) -> Vec<ProdEndpoint> {
+    scan(stacks_dir, env).map(|(f, _)| f).unwrap_or_default()
+}
+
+/// The endpoints found, and one refusal per stack file whose endpoints cannot be known.
+fn scan(stacks_dir: &Path, env: &Environment) -> Result<(Vec<ProdEndpoint>, Vec<Error>)> {
     let dir = StacksDir {
         path: stacks_dir.to_path_buf(),
         found_by: "the stack's directory",
     };
     let mut out = vec![];
-    for file in dir.stack_files().unwrap_or_default() {
-        let Ok(t) = Topology::load(&file, stacks_dir, &crate::model::catalog::known_ids) else {
-            continue;
+    let mut unknown = vec![];
+    for file in dir.stack_files().map_err(unlisted)? {
+        let t = match Topology::load(&file, stacks_dir, &crate::model::catalog::known_ids) {
+            Ok(t) => t,
+            Err(_) if plainly_lima(&file) => continue,
+            Err(e) => {
+                unknown.push(unknown_stack(&file, &e));
+                continue;
+            }
         };
         if t.kind() != TargetKind::Prod {
             continue;
@@ -61,7 +89,60 @@ pub fn prod_endpoints(stacks_dir: &Path, env: &Environment) -> Vec<ProdEndpoint>
             });
         }
     }
-    out
+    Ok((out, unknown))
+}
+
+/// A stack file that does not load but whose top level says `target_kind: lima` in plain
+/// YAML: not a prod stack, so not an endpoint the bench could read.
+fn plainly_lima(file: &Path) -> bool {
+    crate::bounded::read(file, "topology")
+        .ok()
+        .and_then(|r| r.ok())
+        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|t| yaml_serde::from_str::<yaml_serde::Value>(&t).ok())
+        .is_some_and(|v| v.get("target_kind").and_then(|k| k.as_str()) == Some("lima"))
+}
+
+const UNCHECKED: &str =
+    "the bench never runs unless every prod stack of its stacks directory is known (SPEC §14)";
+
+fn unknown_stack(file: &Path, e: &Error) -> Error {
+    Error::refused(
+        format!(
+            "bench/prod isolation cannot be checked: stack file {} does not load, so its endpoint is unknown: {}",
+            file.display(),
+            e.message
+        ),
+        format!("fix that file (`kubectl nestor stack list` shows every file's error) or move it out of the stacks directory; {UNCHECKED}"),
+    )
+}
+
+fn unlisted(e: Error) -> Error {
+    Error::refused(
+        format!("bench/prod isolation cannot be checked: {}", e.message),
+        format!("{}; {UNCHECKED}", e.hint),
+    )
+}
+
+/// The stacks directories a lima `stack`'s isolation is checked against: its own, and the
+/// one nestor would use from the current directory (`NESTOR_STACKS_DIR`, else the first
+/// `stacks/` walking up) when that is another one — a `--stack /elsewhere/bench.yaml` is
+/// still checked against the prod stacks of the repo the operator stands in.
+fn stacks_dirs(stack: &Topology, env: &Environment) -> Vec<std::path::PathBuf> {
+    let mut dirs = vec![stack.stacks_dir.clone()];
+    if let Ok(here) = StacksDir::locate(None, env) {
+        let same = match (
+            std::fs::canonicalize(&here.path),
+            std::fs::canonicalize(&stack.stacks_dir),
+        ) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => here.path == stack.stacks_dir,
+        };
+        if !same {
+            dirs.push(here.path);
+        }
+    }
+    dirs
 }
 
 /// The prod endpoint whose listener `server` is, if any: the same host and port is the same
@@ -74,21 +155,38 @@ pub fn prod_match<'a>(server: &str, prods: &'a [ProdEndpoint]) -> Option<&'a Pro
 }
 
 /// Exit 3 when the lima `stack`'s bench kubeconfig `kubeconfig_file` points at a prod
-/// stack's endpoint. Nothing to check when the bench kubeconfig does not exist (nothing is
-/// read then); one that cannot be read as a kubeconfig is refused with that error.
-pub fn check_lima(stack: &Topology, kubeconfig_file: &Path, env: &Environment) -> Result<()> {
+/// stack's endpoint. The file is read ONCE here, and what was read is returned: the session
+/// pins its target to that very reading (a file replaced after the check cannot change the
+/// target that was checked). `None` for a prod stack, or when the bench kubeconfig does not
+/// exist (nothing is read then); one that cannot be read as a kubeconfig (a FIFO, a device,
+/// a directory, unreadable) is refused with that error, naming the file.
+pub fn check_lima(
+    stack: &Topology,
+    kubeconfig_file: &Path,
+    env: &Environment,
+) -> Result<Option<KubeTarget>> {
     if stack.kind() != TargetKind::Lima {
-        return Ok(());
+        return Ok(None);
     }
     // Fails closed: only a bench kubeconfig that is not there at all is nothing to check.
-    // One that is there but is a FIFO, a device, unreadable or not a kubeconfig is refused
-    // here with the read's own error (it used to pass the check).
     match std::fs::symlink_metadata(kubeconfig_file) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         _ => {}
     }
     let kc = kubeconfig::read(kubeconfig_file)?;
-    if let Err((what, hint)) = endpoint::parse(&kc.server) {
+    refuse_prod(stack, kubeconfig_file, &kc.server, env)?;
+    Ok(Some(kc))
+}
+
+/// Exit 3 when `server` (the bench kubeconfig's) is the listener of a prod stack of any of
+/// the stack's [`stacks_dirs`], or when those prod stacks cannot all be known.
+fn refuse_prod(
+    stack: &Topology,
+    kubeconfig_file: &Path,
+    server: &str,
+    env: &Environment,
+) -> Result<()> {
+    if let Err((what, hint)) = endpoint::parse(server) {
         return Err(Error::refused(
             format!(
                 "lima stack {}: the server of its kubeconfig {} cannot be compared with the prod stacks' endpoints: {what}",
@@ -98,24 +196,31 @@ pub fn check_lima(stack: &Topology, kubeconfig_file: &Path, env: &Environment) -
             hint,
         ));
     }
-    let prods = prod_endpoints(&stack.stacks_dir, env);
-    match prod_match(&kc.server, &prods) {
-        None => Ok(()),
-        Some(p) => Err(Error::refused(
-            format!(
-                "lima stack {} would read prod: its kubeconfig {} points at {}, the {} of prod stack {}",
-                stack.name(),
-                kubeconfig_file.display(),
-                crate::redact::redact_url(&kc.server),
-                match p.from {
-                    "endpoint:" => "endpoint:",
-                    _ => "kubeconfig server",
-                },
-                p.stack
-            ),
-            "the bench never reads prod: give the lima stack its own bench kubeconfig (the harness writes bench/lima/.work/kubeconfig)",
-        )),
+    for dir in stacks_dirs(stack, env) {
+        let prods = prod_endpoints(&dir, env)?;
+        if let Some(p) = prod_match(server, &prods) {
+            return Err(Error::refused(
+                format!(
+                    "lima stack {} would read prod: its kubeconfig {} points at {}, the {} of prod stack {}{}",
+                    stack.name(),
+                    kubeconfig_file.display(),
+                    crate::redact::redact_url(server),
+                    match p.from {
+                        "endpoint:" => "endpoint:",
+                        _ => "kubeconfig server",
+                    },
+                    p.stack,
+                    if dir == stack.stacks_dir {
+                        String::new()
+                    } else {
+                        format!(" (stacks directory {})", dir.display())
+                    }
+                ),
+                "the bench never reads prod: give the lima stack its own bench kubeconfig (the harness writes bench/lima/.work/kubeconfig)",
+            ));
+        }
     }
+    Ok(())
 }
 
 /// Prod stacks declaring the same server, however spelled (`endpoint:` compared as listeners:

@@ -3,10 +3,13 @@
 //! the authority on the target — kubectl is (`target::authority`) — so it is strict where
 //! YAML readers disagree: every entry must have exactly its own body key (`cluster:` in
 //! `clusters`, `context:` in `contexts`, `user:` in `users`), known keys only in cluster and
-//! context bodies, no YAML merge key, no duplicate name, no name or server with surrounding
-//! whitespace or control characters, no `proxy-url`. The current-context is authoritative
+//! context bodies, every key of kubectl's own types and no other (a misspelt `tokenfile:` is
+//! refused, not skipped), plain YAML only (no anchor, alias, tag or merge key:
+//! `target::plain_yaml`), no duplicate name, no name or server with surrounding whitespace or
+//! control characters, no `proxy-url`. The current-context is authoritative
 //! (no `--context` guessing), and each way a file can fail to name a target is its own
-//! error. Credentials are never decoded (only whether a user runs a command), never printed.
+//! error. Credentials are never decoded (only which credential keys each user has:
+//! `target::credentials`), never printed.
 
 use std::path::Path;
 
@@ -14,6 +17,8 @@ use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::target::credentials::{Present, UserBody, UserCredentials};
+use crate::target::plain_yaml::{self, Scan};
 
 /// What a kubeconfig says about its target.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,11 +35,20 @@ pub struct KubeTarget {
     /// Users (any, not only the target's) whose credential runs a command or a provider:
     /// `(name, "exec" | "auth-provider")`.
     pub command_users: Vec<(String, &'static str)>,
+    /// Every user and the credential keys it has (never the values), in file order.
+    pub users: Vec<UserCredentials>,
+    /// The clusters naming a `certificate-authority` file of this machine.
+    pub ca_file_clusters: Vec<String>,
 }
 
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 struct File {
+    #[serde(rename = "apiVersion")]
+    api_version: IgnoredAny,
+    kind: IgnoredAny,
+    preferences: IgnoredAny,
+    extensions: IgnoredAny,
     #[serde(rename = "current-context")]
     current_context: Option<String>,
     contexts: Vec<NamedContext>,
@@ -85,21 +99,12 @@ struct ClusterBody {
     #[serde(rename = "insecure-skip-tls-verify")]
     insecure_skip_tls_verify: IgnoredAny,
     #[serde(rename = "certificate-authority")]
-    certificate_authority: IgnoredAny,
+    certificate_authority: Present,
     #[serde(rename = "certificate-authority-data")]
     certificate_authority_data: IgnoredAny,
     #[serde(rename = "disable-compression")]
     disable_compression: IgnoredAny,
     extensions: IgnoredAny,
-}
-
-/// Only whether the user runs something; every credential value is skipped unread.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct UserBody {
-    exec: Option<IgnoredAny>,
-    #[serde(rename = "auth-provider")]
-    auth_provider: Option<IgnoredAny>,
 }
 
 /// Read the file at `path` (already resolved) and name its target.
@@ -160,6 +165,11 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             "fetch it again with `kubectl nestor kubeconfig fetch`",
         ));
     }
+    // Plain YAML first: a merge key or an alias is refused before any reading of it.
+    let plain = plain_yaml::scan(text);
+    if let Scan::Refused { what, at } = plain {
+        return Err(not_plain(path, what, at));
+    }
     let file: File = yaml_serde::from_str(text).map_err(|e| {
         // The YAML error may quote the file's content: keep only its position, and the
         // structural complaint (an unknown, missing or duplicate key) that names no value.
@@ -188,6 +198,10 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
     })?;
     if file.merge.is_some() {
         return Err(merge_key(path));
+    }
+    if let Scan::Unreadable { at } = plain {
+        // serde's reader took it, the event parser did not: two readers disagree.
+        return Err(not_plain(path, "YAML that another reader cannot parse", at));
     }
     for (list, names) in [
         (
@@ -309,14 +323,33 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             "fix the context's user, or fetch the file again with `kubectl nestor kubeconfig fetch`",
         ));
     }
-    let command_users = file
+    let users: Vec<UserCredentials> = file
         .users
         .iter()
-        .filter_map(|u| match (&u.user.exec, &u.user.auth_provider) {
-            (Some(_), _) => Some((u.name.clone(), "exec")),
-            (None, Some(_)) => Some((u.name.clone(), "auth-provider")),
-            (None, None) => None,
+        .map(|u| UserCredentials {
+            name: u.name.clone(),
+            keys: u.user.keys(),
         })
+        .collect();
+    let command_users = users
+        .iter()
+        .filter_map(|u| {
+            let has = |k: &str| u.keys.iter().any(|x| x == k);
+            match (has("exec"), has("auth-provider")) {
+                (true, _) => Some((u.name.clone(), "exec")),
+                (false, true) => Some((u.name.clone(), "auth-provider")),
+                (false, false) => None,
+            }
+        })
+        .collect();
+    let ca_file_clusters = file
+        .clusters
+        .iter()
+        .filter(|c| {
+            c.cluster.certificate_authority != Present::Null
+                && c.cluster.certificate_authority != Present::Empty
+        })
+        .map(|c| c.name.clone())
         .collect();
     Ok(KubeTarget {
         context: current,
@@ -331,7 +364,19 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             .filter(|t| !t.is_empty()),
         contexts: file.contexts.len(),
         command_users,
+        users,
+        ca_file_clusters,
     })
+}
+
+fn not_plain(path: &Path, what: &str, (line, column): (usize, usize)) -> Error {
+    Error::input(
+        format!(
+            "kubeconfig {}: {what} (near line {line}, column {column}): YAML readers do not all resolve it alike, and kubectl may see entries nestor does not",
+            path.display()
+        ),
+        format!("write every entry out in full, without anchors, aliases, tags or merge keys; {REFETCH}"),
+    )
 }
 
 fn merge_key(path: &Path) -> Error {
@@ -436,6 +481,64 @@ users:
             "kubeconfig /k/c: context `kubernetes-admin@dirqual` names user `kubernetes-admin`, which is not in the file"
         );
         assert!(err("[: not yaml").starts_with("kubeconfig /k/c is not a valid kubeconfig YAML"));
+    }
+
+    /// Issue 21: an `exec:` user under a merge key, a misspelt key and an unknown top-level
+    /// key were skipped by nestor's reader (kubectl reads the first as an exec user).
+    #[test]
+    fn merge_keys_aliases_and_unknown_keys_are_refused() {
+        let merged = GOOD.replace(
+            "    client-key-data: LS0tLS1CRUdJTg==\n",
+            "    client-key-data: LS0tLS1CRUdJTg==\n    <<: {exec: {command: /bin/sh}}\n",
+        );
+        assert_eq!(
+            err(&merged),
+            "kubeconfig /k/c: a merge key (`<<`) (near line 23, column 5): YAML readers do not all resolve it alike, and kubectl may see entries nestor does not"
+        );
+        let aliased = GOOD.replace(
+            "    client-key-data: LS0tLS1CRUdJTg==\n",
+            "    client-key-data: &k LS0tLS1CRUdJTg==\n    token: *k\n",
+        );
+        assert!(
+            err(&aliased).contains("an anchor (`&name`)"),
+            "{}",
+            err(&aliased)
+        );
+        let misspelt = GOOD.replace("client-key-data:", "tokenfile:");
+        assert!(
+            err(&misspelt).contains("users[0].user: unknown field `tokenfile`"),
+            "{}",
+            err(&misspelt)
+        );
+        let top = format!("{GOOD}shadow: x\n");
+        assert!(
+            err(&top).contains("unknown field `shadow`"),
+            "{}",
+            err(&top)
+        );
+    }
+
+    #[test]
+    fn credential_keys_and_ca_files_are_recorded_never_their_values() {
+        let text = GOOD
+            .replace(
+                "    certificate-authority-data: LS0tLS1CRUdJTg==\n",
+                "    certificate-authority: /etc/ca.crt\n",
+            )
+            .replace(
+                "    client-key-data: LS0tLS1CRUdJTg==\n",
+                "    tokenFile: ~/.vault-token\n",
+            );
+        let t = parse(text.as_bytes(), Path::new("/k/c")).expect("parse");
+        assert_eq!(
+            t.users,
+            [UserCredentials {
+                name: "kubernetes-admin".into(),
+                keys: vec!["client-certificate-data".into(), "tokenFile".into()],
+            }]
+        );
+        assert_eq!(t.ca_file_clusters, ["dirqual"]);
+        assert_eq!(t.command_users, []);
     }
 
     #[test]

@@ -4,8 +4,10 @@
 
 pub(crate) mod authority;
 pub(crate) mod confirm;
+pub(crate) mod credentials;
 pub(crate) mod isolation;
 pub mod kubeconfig;
+pub(crate) mod plain_yaml;
 
 use std::path::{Path, PathBuf};
 

@@ -216,7 +216,7 @@ fn a_different_existing_file_is_not_replaced_without_an_interactive_yes() {
         );
         assert!(err.contains(".bak-YYYYMMDDTHHMMSSZ"), "{err}");
         assert_eq!(f.bed.tree(), before);
-        assert!(f.bed.calls("kubectl").is_empty());
+        assert!(f.bed.reads().is_empty());
         no_secret(&out);
     }
 }
@@ -502,7 +502,7 @@ fn an_unresolvable_server_is_a_warning_without_a_terminal() {
     // server must be the topology's endpoint, so nothing is dialled (SPEC §5).
     out.code(3);
     assert!(err.contains("was written but is not verified"), "{err}");
-    assert!(f.bed.calls("kubectl").is_empty(), "{err}");
+    assert!(f.bed.reads().is_empty(), "{err}");
     assert!(
         err.contains("warning: the fetched kubeconfig's server https://cp.nestor-test.invalid:6443 names host `cp.nestor-test.invalid`, which does not resolve here; the topology's endpoint is https://10.67.2.11:6443"),
         "{err}"
@@ -641,4 +641,243 @@ fn an_endless_remote_output_is_cut_at_the_cap() {
         .unwrap_or_else(|| panic!("no usage line: {err}"));
     assert!(peak_kib < 256 * 1024, "peak {peak_kib} KiB");
     assert_eq!(f.bed.tree(), before, "nothing was written");
+}
+
+/// Issue 21: a fetched file may hold nothing that runs a command or names a file of this
+/// machine, and nothing nestor's strict reader cannot see: an `exec:` user hidden under a
+/// merge key (nestor skipped it, kubectl ran it), a `tokenFile:` (kubectl sent that local
+/// file to the fetched server as a bearer token), certificate paths, a misspelt or unknown
+/// key, an alias. Each is refused before anything is written and before kubectl runs.
+#[test]
+fn fetched_credentials_that_run_or_read_local_files_or_hide_are_refused() {
+    let good = admin_conf("https://10.67.2.11:6443");
+    let key = format!("    client-key-data: {SECRET_MARKER}KEY\n");
+    let with = |extra: &str| good.replace(&key, &format!("{key}{extra}"));
+    let cases = [
+        (
+            "a merge-key exec user",
+            with("    <<: {exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/sh}}\n"),
+            "a merge key (`<<`)",
+        ),
+        (
+            "a tokenFile user",
+            with("    tokenFile: ~/.vault-token\n"),
+            "with a `tokenFile:` credential, which names a file of this machine",
+        ),
+        (
+            "a client-certificate path",
+            with("    client-certificate: /home/op/.kube/op.crt\n"),
+            "with a `client-certificate:` credential, which names a file of this machine",
+        ),
+        (
+            "a client-key path",
+            with("    client-key: /home/op/.kube/op.key\n"),
+            "with a `client-key:` credential, which names a file of this machine",
+        ),
+        (
+            "a certificate-authority path",
+            good.replace(
+                "    server: https://10.67.2.11:6443\n",
+                "    server: https://10.67.2.11:6443\n    certificate-authority: /etc/kubernetes/pki/ca.crt\n",
+            ),
+            "has cluster `kubernetes` with a `certificate-authority:` path",
+        ),
+        (
+            "a misspelt key",
+            with("    tokenfile: /root/.vault-token\n"),
+            "unknown field `tokenfile`",
+        ),
+        (
+            "an unknown top-level key",
+            format!("{good}shadow-users: []\n"),
+            "unknown field `shadow-users`",
+        ),
+        (
+            "an alias",
+            good.replace(
+                &format!("    token: {SECRET_MARKER}TOKEN\n"),
+                "    token: &t x\n    password: *t\n",
+            ),
+            "an anchor (`&name`)",
+        ),
+    ];
+    for (what, content, expected) in cases {
+        assert_ne!(content, good, "{what}");
+        let f = setup("https://10.67.2.11:6443");
+        fs::write(&f.remote, &content).expect("write");
+        let before = f.bed.tree();
+        let out = f
+            .bed
+            .cmd()
+            .args(["--no-input", "-v", "kubeconfig", "fetch"])
+            .run();
+        let err = stderr_of(&out);
+        out.code(1);
+        assert!(err.contains(expected), "{what}: {err}");
+        assert!(err.contains("nothing was written"), "{what}: {err}");
+        assert!(err.contains("\nhint: "), "{what}: {err}");
+        no_secret(&out);
+        assert_eq!(f.bed.tree(), before, "{what}");
+        assert!(!f.dest.exists(), "{what}");
+        assert!(f.bed.calls("kubectl").is_empty(), "{what}: kubectl ran");
+    }
+}
+
+/// Issue 21: kubectl's own redacted `config view` of the fetched bytes is asked before they
+/// are written, and must show the users and credential keys nestor's reader found. A kubectl
+/// that sees an `exec:` nestor did not (what a reader difference would give) is refused.
+#[test]
+fn a_fetched_file_kubectl_reads_differently_is_not_written() {
+    let f = setup("https://10.67.2.11:6443");
+    // The lie goes before the stub's own `config view` answer (logged like every call).
+    f.bed.stub("kubectl", "exit 1");
+    let stub = f.bed.bin.join("kubectl");
+    let script = fs::read_to_string(&stub).expect("stub");
+    let lie = "case \" $* \" in *' config view -o=json '*) printf '%s' '{\"clusters\":[],\"users\":[{\"name\":\"kubernetes-admin\",\"user\":{\"client-certificate-data\":\"DATA+OMITTED\",\"client-key-data\":\"DATA+OMITTED\",\"token\":\"REDACTED\",\"exec\":{\"command\":\"/bin/sh\"}}}]}'; exit 0;; esac\n";
+    let at = script
+        .find("case \" $* \" in *' --kubeconfig='")
+        .expect("the stub's guard");
+    fs::write(&stub, [&script[..at], lie, &script[at..]].concat()).expect("stub");
+    let before = f.bed.tree();
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "-v", "kubeconfig", "fetch"])
+        .run();
+    let err = stderr_of(&out);
+    out.code(1);
+    assert!(
+        err.contains("is refused: kubectl and nestor read it differently: user `kubernetes-admin` has the credential keys [client-certificate-data, client-key-data, exec, token] for kubectl, [client-certificate-data, client-key-data, token] for nestor; nothing was written"),
+        "{err}"
+    );
+    assert!(err.contains("\nhint: "), "{err}");
+    no_secret(&out);
+    assert_eq!(f.bed.tree(), before);
+    // Only the local view ran: no call that reaches a cluster.
+    let calls = f.bed.calls("kubectl");
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert!(f.bed.reads().is_empty(), "{calls:?}");
+    // The view read a private temporary copy, removed afterwards.
+    let file = calls[0]
+        .iter()
+        .find_map(|a| a.strip_prefix("--kubeconfig="))
+        .map(std::path::PathBuf::from)
+        .expect("--kubeconfig=");
+    assert!(
+        !file.exists() && file.parent().is_some_and(|d| !d.exists()),
+        "{file:?}"
+    );
+}
+
+/// Issue 21: `kubeconfig: ~/.bashrc` was written with the fetched bytes. The destination
+/// must be a kubeconfig's place — under `~/.kube/`, or a new file, or an existing kubeconfig —
+/// and a regular file: refused before any ssh otherwise, nothing written.
+#[test]
+fn a_destination_that_is_no_kubeconfig_place_is_refused_before_any_ssh() {
+    let f = setup("https://10.67.2.11:6443");
+    let bashrc = f.bed.home.join(".bashrc");
+    fs::write(&bashrc, "export PATH=$HOME/bin:$PATH\n").expect("write");
+    let outside = f.bed.tmp.path().join("notes.txt");
+    fs::write(&outside, "just notes\n").expect("write");
+    // The FIFO lives outside the bed (whose tree() reads every file), linked from ~/.kube.
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let fifo = elsewhere.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    fs::create_dir_all(f.bed.home.join(".kube")).expect("mkdir");
+    std::os::unix::fs::symlink(&fifo, f.bed.home.join(".kube/fifo.config")).expect("symlink");
+    let link = f.bed.home.join(".kube/link.config");
+    std::os::unix::fs::symlink(&bashrc, &link).expect("symlink");
+    for (declared, expected) in [
+        (
+            "~/.bashrc".to_string(),
+            "`.bashrc` is a shell or tool startup file",
+        ),
+        (
+            "~/.zshrc".to_string(),
+            "`.zshrc` is a shell or tool startup file",
+        ),
+        (
+            "~/.kube/link.config".to_string(),
+            "`.bashrc` is a shell or tool startup file",
+        ),
+        (
+            outside.display().to_string(),
+            "it exists outside ~/.kube/ and is not a kubeconfig",
+        ),
+        (
+            "~/.kube/fifo.config".to_string(),
+            "it exists and is not a regular file",
+        ),
+        (
+            fifo.display().to_string(),
+            "it exists and is not a regular file",
+        ),
+        (
+            "/dev/null".to_string(),
+            "it exists and is not a regular file",
+        ),
+    ] {
+        f.bed.write_stack(
+            "dirqual",
+            &PROD_DECLARED.replace("~/.kube/dirqual.config", &declared),
+        );
+        let before = f.bed.tree();
+        let out = f
+            .bed
+            .cmd()
+            .args(["--no-input", "kubeconfig", "fetch"])
+            .run();
+        let err = stderr_of(&out);
+        out.code(1);
+        assert!(
+            err.contains("refusing to write the fetched kubeconfig to"),
+            "{declared}: {err}"
+        );
+        assert!(err.contains(expected), "{declared}: {err}");
+        assert!(
+            err.contains("nothing was fetched or written"),
+            "{declared}: {err}"
+        );
+        assert!(
+            err.contains("hint: declare `kubeconfig: ~/.kube/NAME.config`"),
+            "{declared}: {err}"
+        );
+        assert!(f.bed.calls("ssh").is_empty(), "{declared}: ssh ran");
+        assert_eq!(f.bed.tree(), before, "{declared}");
+    }
+    assert_eq!(
+        fs::read_to_string(&bashrc).expect("read"),
+        "export PATH=$HOME/bin:$PATH\n"
+    );
+    // A new file outside ~/.kube/, and an existing kubeconfig there, are kubeconfig places.
+    let new = f.bed.tmp.path().join("kube/new.config");
+    f.bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("~/.kube/dirqual.config", &new.display().to_string()),
+    );
+    let out = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .run();
+    out.code(0);
+    assert_eq!(
+        fs::read(&new).expect("read"),
+        fs::read(&f.remote).expect("read")
+    );
+    let again = f
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .run();
+    again.code(0);
+    assert!(
+        stdout_of(&again).contains("unchanged"),
+        "{}",
+        stdout_of(&again)
+    );
 }

@@ -579,7 +579,7 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
     }
     // The bed is sound: the same file with a client certificate is fetched and kubectl runs
     // (the TLS server is no API server, so the verification read itself fails).
-    fs::write(&l.remote, admin_conf(&tls.url)).expect("admin.conf");
+    fs::write(&l.remote, loadable_admin_conf(&tls.url, &ca)).expect("admin.conf");
     let out = l
         .bed
         .cmd()
@@ -590,4 +590,125 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
     assert!(l.dest.exists(), "{}", l.context(&out));
     assert!(kubectl_log.exists(), "{}", l.context(&out));
     assert!(!ran.exists());
+}
+
+/// [`admin_conf`] with data fields the real kubectl can load (valid base64: `b64`), so that
+/// its `config view` of the fetched file succeeds; the token keeps the marker.
+fn loadable_admin_conf(server: &str, b64: &str) -> String {
+    admin_conf(server)
+        .replace(&format!("{SECRET_MARKER}CA"), b64)
+        .replace(&format!("{SECRET_MARKER}CERT"), b64)
+        .replace(&format!("{SECRET_MARKER}KEY"), b64)
+}
+
+/// The base64 of the file at `path`, one line.
+fn base64_of(path: &Path) -> String {
+    let out = Command::new("base64")
+        .arg("-w0")
+        .arg(path)
+        .output()
+        .expect("base64");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A kubectl that logs its calls to `dir/kubectl.log` and then is `kubectl`: (wrapper, log).
+fn logging_kubectl(dir: &Path, kubectl: &Path) -> (PathBuf, PathBuf) {
+    let log = dir.join("kubectl.log");
+    let wrapper = dir.join("kubectl-wrapper");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            kubectl.display()
+        ),
+    )
+    .expect("wrapper");
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
+    (wrapper, log)
+}
+
+/// Issue 21: an `exec:` user hidden under a YAML merge key was not seen by nestor's reader
+/// (kubectl applies the merge), so fetch wrote it and the verification read RAN the plugin;
+/// a `tokenFile:` user sent that local file to the fetched server as a bearer token. Both are
+/// refused now — with the REAL kubectl and a TLS server that would have let them happen —
+/// before anything is written and before kubectl runs; the plugin's marker never appears.
+/// A plain admin.conf is still fetched, kubectl's own `config view` agreeing with nestor.
+#[test]
+fn sshd_fetched_merge_key_exec_or_token_file_user_is_refused_with_the_real_kubectl() {
+    let Some(kubectl) = real_kubectl() else {
+        return;
+    };
+    let l = loopback();
+    let tls = tls_server(l.work.path());
+    let ran = l.work.path().join("PLUGIN-RAN");
+    let (wrapper, kubectl_log) = logging_kubectl(l.work.path(), &kubectl);
+    l.bed.write_stack(
+        "dirqual",
+        &format!(
+            "{}admin_conf: {}\n",
+            PROD_DECLARED.replace("https://10.67.2.11:6443", &tls.url),
+            l.remote.display()
+        ),
+    );
+    let token_file = l.bed.home.join(".vault-token");
+    fs::write(&token_file, format!("{SECRET_MARKER}VAULT\n")).expect("token file");
+    let ca = base64_of(&tls.ca);
+    let plain = loadable_admin_conf(&tls.url, &ca);
+    let key = format!("    client-key-data: {ca}\n");
+    let merged = format!(
+        "{key}    <<:\n      exec:\n        apiVersion: client.authentication.k8s.io/v1\n        command: /bin/sh\n        args: [\"-c\", \"touch '{}'; echo '{{\\\"apiVersion\\\":\\\"client.authentication.k8s.io/v1\\\",\\\"kind\\\":\\\"ExecCredential\\\",\\\"status\\\":{{\\\"token\\\":\\\"{SECRET_MARKER}\\\"}}}}'\"]\n        interactiveMode: Never\n",
+        ran.display()
+    );
+    let token = format!("{key}    tokenFile: {}\n", token_file.display());
+    for (how, content, expected) in [
+        (
+            "merge-key exec",
+            plain.replace(&key, &merged),
+            "a merge key (`<<`)",
+        ),
+        (
+            "tokenFile",
+            plain.replace(&key, &token),
+            "has user `kubernetes-admin` with a `tokenFile:` credential, which names a file of this machine",
+        ),
+    ] {
+        assert_ne!(content, plain, "{how}");
+        fs::write(&l.remote, &content).expect("admin.conf");
+        let before = l.bed.tree();
+        let out = l
+            .bed
+            .cmd()
+            .args(["--no-input", "kubeconfig", "fetch"])
+            .env("NESTOR_SSH", &l.wrapper)
+            .env("NESTOR_KUBECTL", &wrapper)
+            .run();
+        let err = stderr_of(&out);
+        out.code(1);
+        assert!(err.contains(expected), "{how}: {}", l.context(&out));
+        assert!(err.contains("nothing was written"), "{how}: {err}");
+        assert!(err.contains("\nhint: "), "{how}: {err}");
+        assert!(!l.dest.exists(), "{how}: the kubeconfig was written");
+        assert_eq!(l.bed.tree(), before, "{how}: something was written");
+        assert!(!kubectl_log.exists(), "{how}: kubectl ran on the fetched file");
+        assert!(!ran.exists(), "{how}: the fetched exec plugin RAN");
+        for (what, s) in [("stdout", stdout_of(&out)), ("stderr", err.clone())] {
+            assert!(!s.contains(SECRET_MARKER), "{how}: secret on {what}: {s}");
+        }
+    }
+    // The bed is sound: the plain file is fetched, after the real kubectl's own redacted
+    // view of the whole file agreed with nestor's reading.
+    fs::write(&l.remote, &plain).expect("admin.conf");
+    let out = l
+        .bed
+        .cmd()
+        .args(["--no-input", "kubeconfig", "fetch"])
+        .env("NESTOR_SSH", &l.wrapper)
+        .env("NESTOR_KUBECTL", &wrapper)
+        .run();
+    assert!(l.dest.exists(), "{}", l.context(&out));
+    let log = fs::read_to_string(&kubectl_log).unwrap_or_default();
+    assert!(log.contains("config view -o=json"), "{log}");
+    assert!(!ran.exists());
+    assert!(!stderr_of(&out).contains(SECRET_MARKER));
 }

@@ -75,6 +75,11 @@ impl Bed {
                 // cluster and user. The real kubectl is exercised by tests/e2e.
                 "case \" $* \" in *' config view '*)\n",
                 "  for a in \"$@\"; do case \"$a\" in --context=*) ctx=\"${a#--context=}\";; --server=*) srv=\"${a#--server=}\";; --kubeconfig=*) kc=\"${a#--kubeconfig=}\";; esac; done\n",
+                // The whole file's view (`kubeconfig fetch`, no --minify): every user of the
+                // block-style `users:` list with its credential keys, redacted.
+                "  case \" $* \" in *' --minify '*) ;; *)\n",
+                "    awk 'BEGIN{printf \"{\\\"clusters\\\":[],\\\"users\\\":[\"} /^users:/{u=1;next} u&&/^[^ -]/{u=0} u&&/^- name: /{if(n)printf \"}},\";sub(/^- name: */,\"\");printf \"{\\\"name\\\":\\\"%s\\\",\\\"user\\\":{\",$0;n=1;f=0;next} u&&/^    [A-Za-z-]+:/{k=$1;sub(/:$/,\"\",k);if(f)printf \",\";printf \"\\\"%s\\\":\\\"REDACTED\\\"\",k;f=1} END{if(n)printf \"}}\";print \"]}\"}' \"$kc\"; exit 0;;\n",
+                "  esac\n",
                 "  cl=$(sed -n 's/^    cluster: *//p' \"$kc\" | head -1); us=$(sed -n 's/^    user: *//p' \"$kc\" | head -1)\n",
                 "  printf '{\"current-context\":\"%s\",\"contexts\":[{\"name\":\"%s\",\"context\":{\"cluster\":\"%s\",\"user\":\"%s\"}}],\"clusters\":[{\"name\":\"%s\",\"cluster\":{\"server\":\"%s\"}}],\"users\":[{\"name\":\"%s\",\"user\":{}}]}\\n' \"$ctx\" \"$ctx\" \"$cl\" \"$us\" \"$cl\" \"$srv\" \"$us\"\n",
                 "  exit 0;;\nesac\n"

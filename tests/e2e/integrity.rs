@@ -86,7 +86,8 @@ fn kubeconfigs_read_differently_by_kubectl_are_refused_and_no_other_cluster_is_r
                     "replay"
                 )
             ),
-            "unknown field `<<`",
+            // Refused at its first anchor, before any reader resolves it (issue 21).
+            "an anchor (`&name`) (near line 2, column 9): YAML readers do not all resolve it alike",
         ),
         (
             "two clusters with one name",

@@ -302,3 +302,209 @@ fn a_bench_kubeconfig_that_is_a_fifo_is_refused_not_passed() {
     }
     assert_eq!(bed.server.audit(), vec![]);
 }
+
+/// Issue 21: a bench kubeconfig that is not a regular file or cannot be read fails the check
+/// closed: a directory, a device (a symlink to `/dev/zero`), a symlink loop, a dangling
+/// symlink. Each is refused naming the file (exit 1 or 3), in bounded time, no request sent.
+/// (The FIFO is the test above; the fail-closed reading itself landed in 93acd1b.)
+#[test]
+fn a_bench_kubeconfig_that_is_no_regular_file_or_unreadable_is_refused() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    let file = work.join("kubeconfig");
+    bed.write_stack("bench", LIMA);
+    let cases: [(&str, &dyn Fn()); 4] = [
+        ("a directory", &|| fs::create_dir(&file).expect("mkdir")),
+        ("a device", &|| {
+            std::os::unix::fs::symlink("/dev/zero", &file).expect("symlink")
+        }),
+        ("a symlink loop", &|| {
+            std::os::unix::fs::symlink(&file, &file).expect("symlink")
+        }),
+        ("a dangling symlink", &|| {
+            std::os::unix::fs::symlink(work.join("gone"), &file).expect("symlink")
+        }),
+    ];
+    for (what, make) in cases {
+        let _ = fs::remove_file(&file);
+        let _ = fs::remove_dir(&file);
+        make();
+        bed.server.clear_audit();
+        for args in [
+            &["--stack", "bench", "target"][..],
+            &["--stack", "bench", "preview", "-o", "json"],
+            &["stack", "env", "bench"],
+        ] {
+            let started = std::time::Instant::now();
+            let out = bed.run(args);
+            assert!(
+                matches!(out.code, Some(1) | Some(3)),
+                "{what} {args:?}: {out:?}"
+            );
+            out.stderr_has_hint().no_result();
+            assert!(
+                out.stderr.contains("bench/lima/.work/kubeconfig"),
+                "{what} {args:?}: {}",
+                out.stderr
+            );
+            assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        }
+        assert_eq!(bed.server.audit(), vec![], "{what}: a request reached prod");
+    }
+}
+
+/// Issue 21: a prod topology of the stacks directory that does not load (a misspelt key, a
+/// `catalog:` file that is missing) was silently left out of the check, so a bench whose
+/// kubeconfig points at that prod's server read prod. Now the bench is refused, naming the
+/// file; a broken file that plainly says `target_kind: lima` is no prod and blocks nothing.
+#[test]
+fn a_prod_topology_that_does_not_load_refuses_the_bench() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    bed.kubeconfig_for(&work.join("kubeconfig"), &bed.server.url());
+    bed.write_stack("bench", LIMA);
+    let prod = fs::read_to_string(bed.stacks.join("dirqual.yaml")).expect("read");
+    for (what, broken) in [
+        ("a misspelt key", prod.replace("nodes:", "nodess:")),
+        (
+            "a missing catalog: file",
+            format!("{prod}catalog: missing-catalog.yaml\n"),
+        ),
+        ("not YAML", format!("{prod}: ][\n")),
+    ] {
+        assert_ne!(broken, prod, "{what}");
+        bed.write_stack("dirqual", &broken);
+        bed.server.clear_audit();
+        for args in [
+            &["--stack", "bench", "target"][..],
+            &["--stack", "bench", "preview", "-o", "json"],
+            &["stack", "select", "bench"],
+            &["stack", "env", "bench"],
+        ] {
+            let out = bed.run(args);
+            out.error(3, "bench/prod isolation cannot be checked");
+            assert!(
+                out.stderr.contains("stacks/dirqual.yaml does not load"),
+                "{what} {args:?}: {}",
+                out.stderr
+            );
+        }
+        // stack list stays a listing and says why the bench would be refused.
+        let list = bed.run(&["stack", "list", "-o", "json"]);
+        let v = list.json();
+        let row = v["stacks"]
+            .as_array()
+            .and_then(|s| s.iter().find(|r| r["name"] == "bench"))
+            .cloned()
+            .unwrap_or_default();
+        assert!(
+            row["warnings"][0]
+                .as_str()
+                .is_some_and(|w| w.contains("isolation cannot be checked")),
+            "{what}: {v}"
+        );
+        assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
+    }
+    // A broken LIMA file is no prod endpoint: a bench on its own cluster still runs.
+    bed.write_stack("dirqual", &prod);
+    bed.write_stack("other", "name: other\ntarget_kind: lima\nnodez: []\n");
+    let lima = Server::start(Config::new(fixtures::bench())).expect("bench server");
+    bed.kubeconfig_for(&work.join("kubeconfig"), &lima.url());
+    bed.run(&["--stack", "bench", "target"]).code(0);
+    assert_read_only(&lima);
+}
+
+/// Issue 21: `--stack /elsewhere/bench.yaml` was checked only against the stacks of its own
+/// directory. It is checked against the stacks directory nestor would use from the current
+/// directory too: the repo's prod stack is known, the bench refused, prod never read.
+#[test]
+fn a_stack_file_outside_the_stacks_directory_is_checked_against_it_too() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let elsewhere = bed.tmp.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).expect("mkdir");
+    let kubeconfig = elsewhere.join("bench.kubeconfig");
+    bed.kubeconfig_for(&kubeconfig, &bed.server.url());
+    let file = elsewhere.join("bench.yaml");
+    fs::write(
+        &file,
+        format!("{LIMA}kubeconfig: {}\n", kubeconfig.display()),
+    )
+    .expect("write");
+    let shown = file.display().to_string();
+    bed.server.clear_audit();
+    for args in [
+        &["--stack", shown.as_str(), "target"][..],
+        &["--stack", shown.as_str(), "preview", "-o", "json"],
+    ] {
+        let out = bed.run(args);
+        out.error(3, "lima stack bench would read prod");
+        assert!(
+            out.stderr.contains("prod stack dirqual (stacks directory")
+                && out.stderr.contains("repo/stacks)"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    // NESTOR_STACK=PATH is the same choice.
+    let out = run(bed.command(&["target"]).env("NESTOR_STACK", &file));
+    out.error(3, "lima stack bench would read prod");
+    assert_eq!(bed.server.audit(), vec![], "the bench read prod");
+}
+
+/// Issue 21: the check read the bench kubeconfig once and the target was resolved from a
+/// second read: a file swapped between the two made the bench read prod in 9/10 runs. The
+/// session now pins its target to the check's own reading (and kubectl's view must agree
+/// with it), so whatever each run sees, prod's audit never shows a request.
+#[test]
+fn a_bench_kubeconfig_swapped_in_a_loop_never_reads_prod() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let bed = bed_or_skip!(E2e::dirqual());
+    let lima = Server::start(Config::new(fixtures::bench())).expect("bench server");
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    let path = work.join("kubeconfig");
+    bed.write_stack("bench", LIMA);
+    let bench_text = bed
+        .server
+        .kubeconfig()
+        .replace(&bed.server.url(), &lima.url());
+    let prod_text = bed.server.kubeconfig();
+    fs::write(&path, &bench_text).expect("write");
+    bed.server.clear_audit();
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (stop, path) = (Arc::clone(&stop), path.clone());
+        std::thread::spawn(move || {
+            let tmp = path.with_extension("swap");
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let text = if n % 2 == 0 { &prod_text } else { &bench_text };
+                let _ = fs::write(&tmp, text);
+                let _ = fs::rename(&tmp, &path);
+                n += 1;
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            n
+        })
+    };
+    let mut outcomes = std::collections::BTreeMap::new();
+    for _ in 0..16 {
+        let out = bed.run(&["--stack", "bench", "target", "-o", "json"]);
+        match out.code {
+            Some(0) => assert_eq!(out.json()["target"]["endpoint"], lima.url().as_str()),
+            Some(1) | Some(3) => {
+                out.no_result();
+            }
+            _ => panic!("unexpected outcome {out:?}"),
+        }
+        *outcomes.entry(out.code).or_insert(0) += 1;
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().expect("swapper");
+    eprintln!("outcomes over {swaps} swaps: {outcomes:?}");
+    assert_eq!(bed.server.audit(), vec![], "the bench read prod");
+    assert_read_only(&lima);
+}
