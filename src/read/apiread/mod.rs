@@ -128,7 +128,8 @@ pub fn read_into(
             | ReadRequest::StorageClasses
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. }) => {
+            | ReadRequest::Pods { .. }
+            | ReadRequest::ContainerStarts { .. }) => {
                 let text = builtin_path(other)
                     .map(|p| outcome(&answers, &p))
                     .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "no path")));
