@@ -349,6 +349,8 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 #[cfg(test)]
+mod agents_tests;
+#[cfg(test)]
 mod argo_tests;
 #[cfg(test)]
 mod drift_tests;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::objects;
 use crate::model::catalog::check::{AnnotatedCheck, PodsOf, StartedAfterCheck};
-use crate::model::catalog::scalars::{is_dns_label, is_dns_name};
+use crate::model::catalog::scalars::{is_dns_label, is_dns_name, is_label_key};
 use crate::model::observation::selector_of;
 
 #[derive(Deserialize)]
@@ -46,26 +46,12 @@ struct RawConfigMapName {
     name: String,
 }
 
-/// `network.cilium.io/wg-pub-key`: an optional DNS-subdomain prefix, `/`, a name of up to 63
-/// alphanumerics, `-`, `_`, `.` (Kubernetes' annotation key syntax).
-fn is_annotation_key(key: &str) -> bool {
-    let (prefix, name) = key.rsplit_once('/').unwrap_or(("", key));
-    let name_ok = !name.is_empty()
-        && name.len() <= 63
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
-        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
-        && name.ends_with(|c: char| c.is_ascii_alphanumeric());
-    name_ok && (prefix.is_empty() || (prefix.len() <= 253 && is_dns_name(prefix)))
-}
-
 impl RawAnnotated {
     pub(super) fn into_check(self) -> Result<AnnotatedCheck, String> {
         if self.keys.is_empty() {
             return Err("`annotated:` needs `keys:` with at least one annotation key".into());
         }
-        if let Some(bad) = self.keys.iter().find(|k| !is_annotation_key(k)) {
+        if let Some(bad) = self.keys.iter().find(|k| !is_label_key(k)) {
             return Err(format!(
                 "`{bad}` is not an annotation key like `network.cilium.io/wg-pub-key`"
             ));
@@ -134,8 +120,9 @@ impl RawStartedAfter {
 
 #[cfg(test)]
 mod tests {
-    use super::is_annotation_key;
+    use super::is_label_key;
 
+    /// Annotation keys share the label key syntax (an optional DNS prefix, `/`, a name).
     #[test]
     fn annotation_keys_follow_kubernetes_syntax() {
         for ok in [
@@ -143,10 +130,10 @@ mod tests {
             "io.cilium.network.wg-pub-key",
             "plain",
         ] {
-            assert!(is_annotation_key(ok), "{ok}");
+            assert!(is_label_key(ok), "{ok}");
         }
         for bad in ["", "a/", "/b", "A_B.io/x", "x/-y", "a b", "x/y/z"] {
-            assert!(!is_annotation_key(bad), "{bad}");
+            assert!(!is_label_key(bad), "{bad}");
         }
     }
 }
