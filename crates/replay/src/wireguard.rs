@@ -12,6 +12,7 @@
 //! | `wireguard-old-annotation` | nothing: dirqual4's agent (an older one) writes the key as `io.cilium.network.wg-pub-key` |
 //! | `wireguard-off` | cilium-config says `enable-wireguard: "false"` |
 //! | `wireguard-unset` | cilium-config without `enable-wireguard` |
+//! | `wireguard-big` | nothing: the 150-node `big` cluster with WireGuard on (the RSS benchmark) |
 //!
 //! Shapes as Cilium 1.16 writes them: the agent pods of DaemonSet kube-system/cilium
 //! (`k8s-app=cilium`), the operator-owned CiliumNode per node with the agent's annotation,
@@ -23,7 +24,7 @@ use crate::fixture::{uid_for, Fixture};
 use crate::fixtures::{dirqual_builder, K8S_VERSION, T_CILIUM};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "wireguard",
     "wireguard-key-missing",
     "wireguard-key-shared",
@@ -31,6 +32,7 @@ pub const NAMES: [&str; 7] = [
     "wireguard-old-annotation",
     "wireguard-off",
     "wireguard-unset",
+    "wireguard-big",
 ];
 
 /// When `cilium upgrade` rewrote cilium-config (turning WireGuard on).
@@ -39,9 +41,6 @@ pub const T_UPGRADE: &str = "2026-11-30T09:30:00Z";
 pub const T_RESTARTED: &str = "2026-11-30T09:31:12Z";
 /// When the stale agent started: before the upgrade.
 pub const T_STALE: &str = "2026-11-28T16:04:51Z";
-
-/// dirqual's nodes.
-const NODES: [&str; 4] = ["dirqual1", "dirqual2", "dirqual3", "dirqual4"];
 
 /// A WireGuard public key (base64 of 32 bytes), one per node.
 pub fn wg_key(node: &str) -> String {
@@ -154,20 +153,34 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         | "wireguard-key-missing"
         | "wireguard-key-shared"
         | "wireguard-stale-agent"
-        | "wireguard-old-annotation" => Some("true"),
+        | "wireguard-old-annotation"
+        | "wireguard-big" => Some("true"),
         _ => return None,
     };
-    let mut b = dirqual_builder(&[], "HEALTH_OK");
-    b.obj(cilium_config(wireguard));
-    b.obj(decoy_pod());
-    for node in NODES {
-        let started = match (name, node) {
+    let mut f = match name {
+        // The 150-node benchmark cluster (SPEC §15: nestor's peak RSS with these reads).
+        "wireguard-big" => crate::fixtures::big(),
+        _ => dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION),
+    };
+    let nodes: Vec<String> = f
+        .objects
+        .iter()
+        .filter(|o| o["kind"] == "Node")
+        .filter_map(|o| o["metadata"]["name"].as_str().map(String::from))
+        .collect();
+    f.objects.push(cilium_config(wireguard));
+    f.objects.push(decoy_pod());
+    for (i, node) in nodes.iter().enumerate() {
+        let started = match (name, node.as_str()) {
             ("wireguard-stale-agent", "dirqual2") => T_STALE,
             _ => T_RESTARTED,
         };
-        b.obj(agent_pod(node, started));
+        let mut pod = agent_pod(node, started);
+        if name == "wireguard-big" {
+            pod["metadata"]["name"] = json!(format!("cilium-{i:05}"));
+        }
+        f.objects.push(pod);
     }
-    let mut f = b.finish(K8S_VERSION);
     for o in f.objects.iter_mut().filter(|o| o["kind"] == "CiliumNode") {
         let node = o["metadata"]["name"]
             .as_str()
@@ -201,7 +214,7 @@ mod tests {
 
     #[test]
     fn every_wireguard_fixture_compiles_with_its_one_difference() {
-        for name in NAMES {
+        for name in NAMES.iter().filter(|n| **n != "wireguard-big") {
             let f = by_name(name).unwrap_or_else(|| panic!("{name}"));
             Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
             let keys: Vec<&Value> = f
