@@ -191,3 +191,32 @@ fn wireguard_off_or_unset_is_absent_and_installed_never_degraded() {
         expect(&bed, "absent", line);
     }
 }
+
+/// `--explain`: each evidence line of the layer comes with the read that shows it by hand,
+/// the CiliumNodes' two annotations and the agents' pods by their label (allowlisted forms:
+/// a refused one would not be shown).
+#[test]
+fn wireguard_explain_shows_each_check_by_hand() {
+    let bed = bed_or_skip!(bed("wireguard-stale-agent"));
+    let out = bed.run(&["preview", "--no-input", "--explain", "-o", "json"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let l = layer(&out.json());
+    let explain = l["explain"].as_array().cloned().unwrap_or_default();
+    let command_of = |needle: &str| -> String {
+        explain
+            .iter()
+            .find(|e| e["evidence"].as_str().is_some_and(|s| s.contains(needle)))
+            .and_then(|e| e["command"].as_str().map(String::from))
+            .unwrap_or_else(|| panic!("no {needle:?} in {l}"))
+    };
+    let agents = command_of("runs the config of before");
+    assert!(
+        agents.contains("get pods -n kube-system -l k8s-app=cilium"),
+        "{agents}"
+    );
+    assert!(agents.contains("cilium-agent"), "{agents}");
+    let keys = command_of("carries network.cilium.io/wg-pub-key");
+    assert!(keys.contains("get ciliumnodes.cilium.io"), "{keys}");
+    assert!(keys.contains("wg-pub-key"), "{keys}");
+    assert_read_only(&bed.server);
+}
