@@ -4,6 +4,7 @@
 //! unknown, a failed read always gives unknown, and only a layer whose detect checks all
 //! evaluated false is absent. Pure: it reads an [`Observation`], never the cluster.
 
+mod agents;
 mod configmaps;
 pub mod explain;
 pub mod hosts;
@@ -289,6 +290,8 @@ pub(crate) fn evaluate_check(
         CheckKind::NamespaceLabel(l) => namespaces::namespace_label(obs, l),
         CheckKind::ConfigMapKey(c) => configmaps::config_map_key(obs, c),
         CheckKind::Absent(a) => configmaps::absent(obs, a),
+        CheckKind::Annotated(a) => agents::annotated(obs, a),
+        CheckKind::StartedAfter(s) => agents::started_after(obs, s),
     }
 }
 
@@ -346,6 +349,8 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
+#[cfg(test)]
+mod agents_tests;
 #[cfg(test)]
 mod argo_tests;
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod trap;
 mod diff;
 mod documents;
 mod drifts;
+mod encryption;
 mod explain;
 mod failures;
 mod fleet;

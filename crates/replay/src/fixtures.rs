@@ -52,7 +52,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         "degraded" => Some(degraded()),
         "bench" => Some(bench()),
         "big" => Some(big()),
-        other => crate::scenarios::by_name(other),
+        other => crate::scenarios::by_name(other).or_else(|| crate::wireguard::by_name(other)),
     }
 }
 

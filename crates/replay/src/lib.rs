@@ -30,6 +30,7 @@ pub mod table;
 pub mod timeline;
 pub mod truth;
 pub mod when;
+pub mod wireguard;
 
 pub use audit::AuditEntry;
 pub use fault::{FaultAction, FaultRule};

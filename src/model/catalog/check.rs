@@ -8,14 +8,18 @@
 //! object of a list, possibly none, satisfies a predicate), `count` (at least N objects or
 //! workloads, or as many as a field of another object says), `tolerate` (a health field OK,
 //! or WARN whose every detail is benign), `podFlags` (every control-plane kube-apiserver runs
-//! with these flags), `nodes`, `configMap` (a key of one ConfigMap, read by name, empty).
+//! with these flags), `nodes`, `configMap` (a key of one ConfigMap, read by name, empty),
+//! and in `agents`: `annotated` (an annotation on every object of a list) and
+//! `startedAfter` (containers started after a ConfigMap's last write).
 
 use serde::Deserialize;
 
-use crate::model::observation::{FieldPath, FieldUse, ReadRequest};
+use crate::model::observation::{FieldPath, FieldUse, ReadRequest, LAST_CHANGE};
 
 mod drift;
 pub use drift::{AbsentCheck, Absentee, ConfigMapKeyCheck, NamespaceLabelCheck};
+mod agents;
+pub use agents::{AnnotatedCheck, PodsOf, StartedAfterCheck};
 
 /// One check of a layer: what is tested, and why the operators test it.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +75,12 @@ pub enum CheckKind {
     /// No such object: a workload or a named ConfigMap that must be gone (kube-proxy once
     /// Cilium replaces it).
     Absent(AbsentCheck),
+    /// Every object of a list carries an annotation (one of its spellings), values
+    /// distinct if asked, one object per node if asked (Cilium's WireGuard keys).
+    Annotated(AnnotatedCheck),
+    /// Every running container of some pods started after a ConfigMap's last write (the
+    /// agents run the configuration it says).
+    StartedAfter(StartedAfterCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -334,6 +344,7 @@ impl CheckKind {
                 used.extend(t.last_checked.iter().map(fields));
                 vec![(&t.objects, used)]
             }
+            CheckKind::Annotated(a) => vec![(&a.objects, a.field_uses())],
             CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
@@ -343,7 +354,8 @@ impl CheckKind {
             | CheckKind::ConfigMap(_)
             | CheckKind::NamespaceLabel(_)
             | CheckKind::ConfigMapKey(_)
-            | CheckKind::Absent(_) => vec![],
+            | CheckKind::Absent(_)
+            | CheckKind::StartedAfter(_) => vec![],
         }
     }
 
@@ -353,6 +365,10 @@ impl CheckKind {
         match self {
             CheckKind::ConfigMap(c) => vec![(&c.namespace, &c.name, Some(c.key.as_str()))],
             CheckKind::ConfigMapKey(c) => vec![(&c.namespace, &c.name, Some(c.key.as_str()))],
+            // Its last write, asked for with the reserved key.
+            CheckKind::StartedAfter(s) => {
+                vec![(&s.config_namespace, &s.config_name, Some(LAST_CHANGE))]
+            }
             CheckKind::Absent(AbsentCheck {
                 what: Absentee::ConfigMap { namespace, name },
                 ..
@@ -369,7 +385,8 @@ impl CheckKind {
             | CheckKind::Tolerate(_)
             | CheckKind::PodFlags(_)
             | CheckKind::Nodes(_)
-            | CheckKind::NamespaceLabel(_) => vec![],
+            | CheckKind::NamespaceLabel(_)
+            | CheckKind::Annotated(_) => vec![],
         }
     }
 
@@ -398,7 +415,9 @@ impl CheckKind {
             | CheckKind::ConfigMap(_)
             | CheckKind::NamespaceLabel(_)
             | CheckKind::ConfigMapKey(_)
-            | CheckKind::Absent(_) => vec![],
+            | CheckKind::Absent(_)
+            | CheckKind::Annotated(_)
+            | CheckKind::StartedAfter(_) => vec![],
         }
     }
 }

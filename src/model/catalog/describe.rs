@@ -27,6 +27,8 @@ impl CheckKind {
             CheckKind::NamespaceLabel(_) => "namespaceLabel",
             CheckKind::ConfigMapKey(_) => "configMapKey",
             CheckKind::Absent(_) => "absent",
+            CheckKind::Annotated(_) => "annotated",
+            CheckKind::StartedAfter(_) => "startedAfter",
         }
     }
 }
@@ -180,6 +182,38 @@ impl fmt::Display for CheckKind {
                 "ConfigMap {}/{} (read by name): key {} empty or absent",
                 c.namespace, c.name, c.key
             ),
+            CheckKind::Annotated(a) => {
+                write!(
+                    f,
+                    "every {} carries the annotation {}",
+                    a.objects.kind_label(),
+                    a.keys.first().map(String::as_str).unwrap_or_default()
+                )?;
+                if a.keys.len() > 1 {
+                    write!(f, " (or its older spelling {})", a.keys[1..].join(", "))?;
+                }
+                if a.distinct {
+                    write!(f, ", no two with the same value")?;
+                }
+                if a.per_node {
+                    write!(f, "; one per registered node, by its name")?;
+                }
+                write!(f, "; the ones that fail are named")
+            }
+            CheckKind::StartedAfter(s) => {
+                write!(
+                    f,
+                    "every running {} container of the pods of {} with {} started after {} last changed (its newest metadata.managedFields[].time)",
+                    s.pods.container,
+                    s.pods.namespace,
+                    s.pods.selector,
+                    s.config_label()
+                )?;
+                match &s.says {
+                    Some(says) => write!(f, "; else: {says}"),
+                    None => Ok(()),
+                }
+            }
             CheckKind::PodFlags(p) => write!(
                 f,
                 "every control-plane node's kube-apiserver pod (kube-system, component=kube-apiserver) runs with {}",

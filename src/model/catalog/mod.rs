@@ -24,10 +24,10 @@ mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
-    AbsentCheck, Absentee, AllCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck,
-    ConfigMapKeyCheck, Count, CountCheck, Counted, Expect, NamespaceLabelCheck, NodesCheck,
-    Objects, PodFlagsCheck, Predicate, ResourceCheck, TolerateCheck, Wanted, WorkloadCheck,
-    WorkloadKind,
+    AbsentCheck, Absentee, AllCheck, AnnotatedCheck, Check, CheckKind, ConditionCheck,
+    ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted, Expect, NamespaceLabelCheck,
+    NodesCheck, Objects, PodFlagsCheck, PodsOf, Predicate, ResourceCheck, StartedAfterCheck,
+    TolerateCheck, Wanted, WorkloadCheck, WorkloadKind,
 };
 use scalars::is_dns_label;
 
@@ -38,6 +38,8 @@ pub use read_plan::{ReadPlan, Workloads};
 
 mod parse;
 use parse::*;
+#[cfg(test)]
+mod agents_tests;
 #[cfg(test)]
 mod tests;
 

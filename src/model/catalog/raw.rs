@@ -10,6 +10,7 @@ use crate::model::observation::FieldPath;
 use super::check::*;
 use super::scalars::{is_dns_label, is_dns_name, is_flag_name, is_label_key, Scalar};
 
+mod agents;
 mod check;
 
 #[derive(Deserialize)]
@@ -39,6 +40,8 @@ struct RawCheck {
     namespace_label: Option<RawNamespaceLabel>,
     config_map_key: Option<RawConfigMapKey>,
     absent: Option<RawAbsent>,
+    annotated: Option<agents::RawAnnotated>,
+    started_after: Option<agents::RawStartedAfter>,
     why: Option<String>,
 }
 
@@ -208,7 +211,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`";
 
 fn objects(
     resource: String,

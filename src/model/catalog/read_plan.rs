@@ -88,6 +88,17 @@ impl Catalog {
                     reads.insert(ReadRequest::Nodes);
                     reads.insert(ReadRequest::ApiServerPods);
                 }
+                // Its CiliumNode-like objects are read below; the nodes for `perNode`.
+                CheckKind::Annotated(a) => {
+                    if a.per_node {
+                        reads.insert(ReadRequest::Nodes);
+                    }
+                }
+                // The pods' start times; its ConfigMap (for its last write) below.
+                CheckKind::StartedAfter(s) => {
+                    let [starts, _] = s.read_requests();
+                    reads.insert(starts);
+                }
                 // Their reads are their workload selections and custom objects, below.
                 CheckKind::Workload(_)
                 | CheckKind::Resource(_)

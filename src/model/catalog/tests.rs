@@ -423,10 +423,12 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::NamespaceLabel(_) => "namespaceLabel",
         CheckKind::ConfigMapKey(_) => "configMapKey",
         CheckKind::Absent(_) => "absent",
+        CheckKind::Annotated(_) => "annotated",
+        CheckKind::StartedAfter(_) => "startedAfter",
     }
 }
 
-const KINDS: [&str; 15] = [
+const KINDS: [&str; 17] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -442,6 +444,8 @@ const KINDS: [&str; 15] = [
     "namespaceLabel",
     "configMapKey",
     "absent",
+    "annotated",
+    "startedAfter",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

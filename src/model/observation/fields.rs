@@ -58,6 +58,16 @@ pub enum FieldUse {
     Conditions,
     /// One label of `metadata.labels`, by key (namespaces' Pod Security labels).
     Label(String),
+    /// One annotation's value, by its exact key (`network.cilium.io/wg-pub-key`): a check
+    /// names it, nothing else of `metadata.annotations` is kept. Stored under
+    /// [`annotation_field`].
+    Annotation(String),
+}
+
+/// Where a kept annotation's value is stored among an object's fields:
+/// `metadata.annotations[KEY]` (no leading dot: never a [`FieldPath`]).
+pub fn annotation_field(key: &str) -> String {
+    format!("metadata.annotations[{key}]")
 }
 
 /// The key of [`Observation::keep`](super::Observation) under which the namespace read

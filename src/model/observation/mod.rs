@@ -5,6 +5,7 @@
 //! The parsers are pure: the process layer hands them kubectl/limactl stdout (or stderr for
 //! [`classify_kubectl_stderr`]) and they never spawn anything.
 
+mod agents;
 mod classify;
 mod failure;
 mod fields;
@@ -23,9 +24,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use agents::{parse_container_starts, PodStart, LAST_CHANGE};
 pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
-pub use fields::{FieldPath, FieldUse, NAMESPACES_KEEP};
+pub use fields::{annotation_field, FieldPath, FieldUse, NAMESPACES_KEEP};
 pub use kube::{
     parse_api_versions, parse_namespaces, parse_nodes, parse_storage_classes, Namespace, Node,
     Rollout, StorageClass, Workload,
@@ -70,6 +72,14 @@ pub enum ReadRequest {
         namespace: String,
         selector: String,
     },
+    /// When one container of a namespace's pods (by a label selector) started: every pod,
+    /// decoded into name, node and that container's `state.running.startedAt` (SPEC §15:
+    /// kube-system's `k8s-app=cilium` agents).
+    ContainerStarts {
+        namespace: String,
+        selector: String,
+        container: String,
+    },
 }
 
 impl ReadRequest {
@@ -87,6 +97,7 @@ impl ReadRequest {
             ReadRequest::Resource(t) => t,
             ReadRequest::ConfigMap { .. } => "configmap",
             ReadRequest::Pods { .. } => "pods",
+            ReadRequest::ContainerStarts { .. } => "pods (start times)",
         }
     }
 
@@ -100,6 +111,11 @@ impl ReadRequest {
                 namespace,
                 selector,
             } => Some(format!("{namespace}/{selector}")),
+            ReadRequest::ContainerStarts {
+                namespace,
+                selector,
+                container,
+            } => Some(format!("{namespace}/{selector}/{container}")),
             ReadRequest::Nodes
             | ReadRequest::ApiGroups
             | ReadRequest::Namespaces
@@ -126,7 +142,8 @@ impl ReadRequest {
             | ReadRequest::StatefulSets
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. } => None,
+            | ReadRequest::Pods { .. }
+            | ReadRequest::ContainerStarts { .. } => None,
         }
     }
 
@@ -143,7 +160,8 @@ impl ReadRequest {
             | ReadRequest::StatefulSets
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. } => None,
+            | ReadRequest::Pods { .. }
+            | ReadRequest::ContainerStarts { .. } => None,
         }
     }
 }
@@ -220,6 +238,14 @@ pub struct Observation {
     )]
     #[schemars(with = "ReadMapRepr<Vec<PodStatus>>")]
     pub pods: BTreeMap<String, Read<Vec<PodStatus>>>,
+    /// Start times of one container of a namespace's pods, `NS/SELECTOR/CONTAINER` → every
+    /// pod (SPEC §15: the cilium agents against cilium-config's last change).
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub container_starts: BTreeMap<String, Read<Vec<PodStart>>>,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -246,6 +272,7 @@ impl Observation {
             observed_at: None,
             config_maps: BTreeMap::new(),
             pods: BTreeMap::new(),
+            container_starts: BTreeMap::new(),
         }
     }
 
@@ -296,7 +323,8 @@ impl Observation {
             | ReadRequest::ApiServerPods
             | ReadRequest::Resource(_)
             | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. } => {}
+            | ReadRequest::Pods { .. }
+            | ReadRequest::ContainerStarts { .. } => {}
         }
         self.workload_scope
             .insert(request.label().to_string(), namespaces.clone());
@@ -327,7 +355,10 @@ impl Observation {
                     .flatten()
                     .filter_map(|u| match u {
                         FieldUse::Label(k) => Some(k.clone()),
-                        FieldUse::Value(_) | FieldUse::Details(_) | FieldUse::Conditions => None,
+                        FieldUse::Value(_)
+                        | FieldUse::Details(_)
+                        | FieldUse::Conditions
+                        | FieldUse::Annotation(_) => None,
                     })
                     .collect();
                 self.namespaces =
@@ -367,6 +398,12 @@ impl Observation {
             ReadRequest::Pods { .. } => {
                 let key = request.key().unwrap_or_default();
                 self.pods.insert(key, parsed(outcome, parse_workload_pods));
+            }
+            ReadRequest::ContainerStarts { container, .. } => {
+                let key = request.key().unwrap_or_default();
+                let read = outcome
+                    .and_then(|text| parse_container_starts(text, container).map_err(bad_output));
+                self.container_starts.insert(key, read);
             }
             ReadRequest::Resource(t) => {
                 let empty = BTreeSet::new();

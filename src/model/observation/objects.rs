@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::kube::RawCondition;
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
-use super::{FieldPath, FieldUse};
+use super::{annotation_field, FieldPath, FieldUse};
 use crate::error::{Error, Result};
 
 /// One custom resource as the checks see it.
@@ -52,6 +52,11 @@ pub struct CustomObject {
 impl CustomObject {
     pub fn field(&self, path: &FieldPath) -> Option<&str> {
         self.fields.get(&path.to_string())
+    }
+
+    /// A kept annotation's value ([`FieldUse::Annotation`]).
+    pub fn annotation(&self, key: &str) -> Option<&str> {
+        self.fields.get(&annotation_field(key))
     }
 }
 
@@ -155,6 +160,10 @@ impl Trie {
                     &["metadata".into(), "labels".into(), k.clone()],
                     Keep::Value(format!("label {k}")),
                 ),
+                FieldUse::Annotation(key) => {
+                    let path = ["metadata", "annotations", key].map(String::from);
+                    add(&path, Keep::Value(annotation_field(key)));
+                }
             }
         }
         root

@@ -21,9 +21,11 @@ pub const MAX_PODS: usize = 3;
 #[serde(default)]
 struct RawConfigMap {
     data: BTreeMap<String, String>,
+    metadata: super::agents::RawMeta,
 }
 
-/// `kubectl get configmap NAME -n NS -o json`: only the named keys, escaped and capped.
+/// `kubectl get configmap NAME -n NS -o json`: only the named keys, escaped and capped; with
+/// [`super::agents::LAST_CHANGE`] among them, its newest `managedFields[].time` under that key.
 pub fn parse_config_map(text: &str, keys: &[String]) -> Result<BTreeMap<String, String>> {
     let raw: RawConfigMap = serde_json::from_str(text).map_err(|e| {
         Error::input(
@@ -31,12 +33,20 @@ pub fn parse_config_map(text: &str, keys: &[String]) -> Result<BTreeMap<String, 
             "expected one ConfigMap object; run `kubectl get configmap NAME -n NS -o json` by hand",
         )
     })?;
-    Ok(raw
+    let mut kept: BTreeMap<String, String> = raw
         .data
         .into_iter()
         .filter(|(k, _)| keys.contains(k))
         .map(|(k, v)| (k, words(&v)))
-        .collect())
+        .collect();
+    // Its last write, when a check asks (a reserved key no data key can be).
+    let last = super::agents::LAST_CHANGE;
+    if keys.iter().any(|k| k == last) {
+        if let Some(t) = raw.metadata.last_change() {
+            kept.insert(last.to_string(), words(&t));
+        }
+    }
+    Ok(kept)
 }
 
 /// A label selector from a workload's `spec.selector.matchLabels`, `k=v,k2=v2` (sorted):

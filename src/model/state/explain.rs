@@ -208,6 +208,27 @@ pub fn by_hand(check: &Check) -> ByHand {
             Absentee::Workload(w) => workloads(w),
             Absentee::ConfigMap { namespace, name } => config_map(namespace, name, None),
         },
+        CheckKind::Annotated(a) => {
+            let keys: Vec<String> = a
+                .keys
+                .iter()
+                .map(|k| format!("{{.metadata.annotations.{}}}", jsonpath_key(k)))
+                .collect();
+            objects(&a.objects, &keys.join(" "))
+        }
+        // The pods' start times (the evidence names them); the ConfigMap's time is in the
+        // evidence line itself.
+        CheckKind::StartedAfter(s) => ByHand::Get {
+            resource: "pods".into(),
+            name: None,
+            namespace: Some(s.pods.namespace.clone()),
+            all_namespaces: false,
+            selector: Some(s.pods.selector.clone()),
+            jsonpath: format!(
+                "{{range .items[*]}}{{.metadata.name}} {{.spec.nodeName}} {{.status.containerStatuses[?(@.name==\"{}\")].state.running.startedAt}}{{\"\\n\"}}{{end}}",
+                s.pods.container
+            ),
+        },
     }
 }
 

@@ -2,7 +2,7 @@
 //! kubectl argv on the processes path ([`kubectl_args`]), the GET it becomes on the proxy
 //! path, and the exact paths the proxy accepts.
 use super::*;
-use crate::model::observation::{APISERVER_NAMESPACE, APISERVER_SELECTOR};
+use crate::model::observation::{APISERVER_NAMESPACE, APISERVER_SELECTOR, LAST_CHANGE};
 
 /// The kubectl arguments of the read on the processes path, without `--kubeconfig` and
 /// `--request-timeout` (the process layer adds them). Only `get ... -o json` and
@@ -39,13 +39,28 @@ pub fn kubectl_args(request: &ReadRequest) -> Vec<String> {
         .to_vec(),
         ReadRequest::Resource(t) => get(t, true),
         ReadRequest::ConfigMap {
-            namespace, name, ..
-        } => ["get", "configmap", name, "-n", namespace, "-o", "json"]
-            .map(String::from)
-            .to_vec(),
+            namespace,
+            name,
+            keys,
+        } => {
+            let mut v: Vec<String> = ["get", "configmap", name, "-n", namespace, "-o", "json"]
+                .map(String::from)
+                .to_vec();
+            // kubectl strips `metadata.managedFields` from its output unless asked: the
+            // ConfigMap's last write is the newest of their times.
+            if keys.iter().any(|k| k == LAST_CHANGE) {
+                v.push("--show-managed-fields".to_string());
+            }
+            v
+        }
         ReadRequest::Pods {
             namespace,
             selector,
+        }
+        | ReadRequest::ContainerStarts {
+            namespace,
+            selector,
+            ..
         } => ["get", "pods", "-n", namespace, "-l", selector, "-o", "json"]
             .map(String::from)
             .to_vec(),
@@ -114,6 +129,11 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
             ReadRequest::Pods {
                 namespace,
                 selector,
+            }
+            | ReadRequest::ContainerStarts {
+                namespace,
+                selector,
+                ..
             } if is_segment(namespace) && selector_ok(selector) => {
                 let query = selector
                     .replace('/', "%2F")
@@ -129,7 +149,8 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
             | ReadRequest::StatefulSets
             | ReadRequest::Resource(_)
             | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. } => return None,
+            | ReadRequest::Pods { .. }
+            | ReadRequest::ContainerStarts { .. } => return None,
         }
         .to_string(),
     )
@@ -165,7 +186,8 @@ pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> S
         | ReadRequest::ApiServerPods
         | ReadRequest::Resource(_)
         | ReadRequest::ConfigMap { .. }
-        | ReadRequest::Pods { .. } => "not-a-workload",
+        | ReadRequest::Pods { .. }
+        | ReadRequest::ContainerStarts { .. } => "not-a-workload",
     };
     match namespace.filter(|ns| is_segment(ns)) {
         Some(ns) => format!("/apis/apps/v1/namespaces/{ns}/{plural}"),

@@ -23,6 +23,8 @@ impl RawCheck {
             ("namespaceLabel", self.namespace_label.is_some()),
             ("configMapKey", self.config_map_key.is_some()),
             ("absent", self.absent.is_some()),
+            ("annotated", self.annotated.is_some()),
+            ("startedAfter", self.started_after.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -98,6 +100,12 @@ impl RawCheck {
                 name: c.name,
                 key: c.key,
             }));
+        }
+        if let Some(a) = self.annotated {
+            return a.into_check().map(CheckKind::Annotated);
+        }
+        if let Some(s) = self.started_after {
+            return s.into_check().map(CheckKind::StartedAfter);
         }
         if let Some(n) = self.nodes {
             const ONE: &str = "`nodes:` needs exactly one of `ready:`, `registered:`, `distinctInternalIPs: true` or `withoutTaint: KEY`";

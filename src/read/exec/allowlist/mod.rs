@@ -190,12 +190,14 @@ fn kinds_of(resource: &str) -> impl Iterator<Item = &str> {
 
 /// Pods and ConfigMaps have one allowed form each (SPEC §6, §9): a namespace's pods by a
 /// label selector (`get pods -n NS -l k=v`), one ConfigMap by name (`get configmap NAME -n
-/// NS`). Never every pod, never a ConfigMap list.
+/// NS`, with `--show-managed-fields` for its last write). Never every pod, never a ConfigMap
+/// list.
 fn pods_and_configmaps(
     positional: &[&str],
     namespace: Option<&str>,
     selector: Option<&str>,
     all_namespaces: bool,
+    managed_fields: bool,
 ) -> Result<(), String> {
     let is = |names: &[&str]| {
         positional
@@ -229,6 +231,11 @@ fn pods_and_configmaps(
                     .into(),
             );
         }
+    } else if managed_fields {
+        return Err(
+            "kubectl get: `--show-managed-fields` goes only with one ConfigMap by name (its last write)"
+                .into(),
+        );
     }
     Ok(())
 }
@@ -237,6 +244,7 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
     let mut resources = 0;
     let mut positional: Vec<&str> = Vec::new();
     let (mut namespace, mut selector, mut all_namespaces) = (None, None, false);
+    let mut managed_fields = false;
     let mut i = 0;
     while i < tail.len() {
         let t = tail[i];
@@ -247,6 +255,10 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
                 i += 1
             }
             "--ignore-not-found" => i += 1,
+            "--show-managed-fields" => {
+                managed_fields = true;
+                i += 1
+            }
             "-o" | "--output" => {
                 output_format(next.unwrap_or_default())?;
                 i += 2;
@@ -310,7 +322,13 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
     if resources == 0 {
         return Err("kubectl get: no resource named".into());
     }
-    pods_and_configmaps(&positional, namespace, selector, all_namespaces)
+    pods_and_configmaps(
+        &positional,
+        namespace,
+        selector,
+        all_namespaces,
+        managed_fields,
+    )
 }
 
 fn output_format(f: &str) -> Result<(), String> {
