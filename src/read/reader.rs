@@ -294,7 +294,8 @@ fn workload_namespaces(request: &ReadRequest, scope: &Scope) -> Option<Vec<Strin
         | ReadRequest::ApiServerPods
         | ReadRequest::Resource(_)
         | ReadRequest::ConfigMap { .. }
-        | ReadRequest::Pods { .. } => None,
+        | ReadRequest::Pods { .. }
+        | ReadRequest::ContainerStarts { .. } => None,
     }
 }
 

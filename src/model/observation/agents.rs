@@ -20,7 +20,7 @@ use crate::error::Result;
 pub const LAST_CHANGE: &str = "metadata.managedFields[].time";
 
 /// One pod of an agent DaemonSet, as the start-time check needs it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PodStart {
     pub name: String,
@@ -80,7 +80,7 @@ struct RawRunning {
 /// `kubectl get pods -n NS -l SELECTOR -o json`: every pod, with `container`'s start time
 /// (a timestamp that does not parse is dropped, as not running). Sorted by name.
 pub fn parse_container_starts(text: &str, container: &str) -> Result<Vec<PodStart>> {
-    let raw: Vec<RawPod> = parse_list(text, "get pods -n NS -l SELECTOR -o json")?;
+    let raw: Vec<RawPod> = parse_list(text, "get pods -n NS -l SELECTOR -o json", "Pod")?;
     let mut pods: Vec<PodStart> = raw
         .into_iter()
         .map(|p| PodStart {

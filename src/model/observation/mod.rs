@@ -245,6 +245,7 @@ pub struct Observation {
         default,
         skip_serializing_if = "BTreeMap::is_empty"
     )]
+    #[schemars(with = "ReadMapRepr<Vec<PodStart>>")]
     pub container_starts: BTreeMap<String, Read<Vec<PodStart>>>,
 }
 
