@@ -15,7 +15,10 @@ use serde::Deserialize;
 use crate::model::observation::{FieldPath, FieldUse, ReadRequest};
 
 mod drift;
-pub use drift::{AbsentCheck, Absentee, ConfigMapKeyCheck, NamespaceLabelCheck};
+pub use drift::{
+    is_exempt, AbsentCheck, Absentee, ConfigMapKeyCheck, DefaultDenyCheck, NamespaceLabelCheck,
+    BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS, NETWORK_POLICIES, NP_PATHS,
+};
 
 /// One check of a layer: what is tested, and why the operators test it.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +68,8 @@ pub enum CheckKind {
     /// A namespace label: on some namespace (detect), or on every namespace outside the
     /// exemptions, with one of the accepted values (Pod Security admission).
     NamespaceLabel(NamespaceLabelCheck),
+    /// Every namespace outside the exemptions denies ingress by default (network-policy).
+    DefaultDenyIngress(DefaultDenyCheck),
     /// A key of a named ConfigMap holds one of the accepted values (detect: cilium-config
     /// says `enable-hubble: "true"`).
     ConfigMapKey(ConfigMapKeyCheck),
@@ -334,6 +339,11 @@ impl CheckKind {
                 used.extend(t.last_checked.iter().map(fields));
                 vec![(&t.objects, used)]
             }
+            CheckKind::DefaultDenyIngress(d) => d
+                .policies
+                .iter()
+                .map(|o| (o, DefaultDenyCheck::uses(&o.resource)))
+                .collect(),
             CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
@@ -369,7 +379,8 @@ impl CheckKind {
             | CheckKind::Tolerate(_)
             | CheckKind::PodFlags(_)
             | CheckKind::Nodes(_)
-            | CheckKind::NamespaceLabel(_) => vec![],
+            | CheckKind::NamespaceLabel(_)
+            | CheckKind::DefaultDenyIngress(_) => vec![],
         }
     }
 
@@ -397,6 +408,7 @@ impl CheckKind {
             | CheckKind::Nodes(_)
             | CheckKind::ConfigMap(_)
             | CheckKind::NamespaceLabel(_)
+            | CheckKind::DefaultDenyIngress(_)
             | CheckKind::ConfigMapKey(_)
             | CheckKind::Absent(_) => vec![],
         }

@@ -25,6 +25,7 @@ impl CheckKind {
             CheckKind::Nodes(_) => "nodes",
             CheckKind::ConfigMap(_) => "configMap",
             CheckKind::NamespaceLabel(_) => "namespaceLabel",
+            CheckKind::DefaultDenyIngress(_) => "defaultDenyIngress",
             CheckKind::ConfigMapKey(_) => "configMapKey",
             CheckKind::Absent(_) => "absent",
         }
@@ -203,10 +204,24 @@ impl fmt::Display for CheckKind {
             }
             CheckKind::ConfigMapKey(c) => write!(
                 f,
-                "ConfigMap {} (read by name) has {} = {}",
+                "ConfigMap {} (read by name) has {} {} {}{}",
                 c.id(),
                 c.key,
-                c.values.join(" or ")
+                if c.negated { "not" } else { "=" },
+                c.values.join(" or "),
+                if c.negated {
+                    " (no ConfigMap or key holds)"
+                } else {
+                    ""
+                }
+            ),
+            CheckKind::DefaultDenyIngress(d) => write!(
+                f,
+                "every namespace except {} has a default-deny ingress policy (a NetworkPolicy \
+                 with an empty podSelector, Ingress among its policyTypes and no ingress rule, \
+                 or a CiliumNetworkPolicy with an empty endpointSelector and an ingress \
+                 section); the others are named",
+                exempted(&d.exempt)
             ),
             CheckKind::Absent(a) => {
                 match &a.what {
@@ -228,17 +243,27 @@ impl fmt::Display for CheckKind {
                 };
                 if l.some {
                     write!(f, "some namespace labelled {}{value}", l.label)
-                } else if l.exempt.is_empty() {
-                    write!(f, "every namespace labelled {}{value}; the others are named", l.label)
                 } else {
                     write!(
                         f,
                         "every namespace except {} labelled {}{value}; the others are named",
-                        l.exempt.join(", "),
+                        exempted(&l.exempt),
                         l.label
                     )
                 }
             }
         }
     }
+}
+
+/// The exemptions of a namespace-wide check: the built-in ones, then the catalog's.
+fn exempted(added: &[String]) -> String {
+    let mut all: Vec<&str> = super::check::BUILTIN_EXEMPT.to_vec();
+    all.extend(
+        added
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !super::check::BUILTIN_EXEMPT.contains(n)),
+    );
+    all.join(", ")
 }

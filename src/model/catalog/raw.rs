@@ -39,6 +39,7 @@ struct RawCheck {
     namespace_label: Option<RawNamespaceLabel>,
     config_map_key: Option<RawConfigMapKey>,
     absent: Option<RawAbsent>,
+    default_deny_ingress: Option<RawDefaultDeny>,
     why: Option<String>,
 }
 
@@ -54,13 +55,23 @@ struct RawConfigMap {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct RawConfigMapKey {
     namespace: String,
     name: String,
     key: String,
-    #[serde(rename = "in")]
+    #[serde(rename = "in", default)]
     in_: Vec<Scalar>,
+    #[serde(default)]
+    not_in: Vec<Scalar>,
     says: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawDefaultDeny {
+    #[serde(default)]
+    exempt: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -208,7 +219,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `defaultDenyIngress`";
 
 fn objects(
     resource: String,

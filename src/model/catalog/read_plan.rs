@@ -88,6 +88,10 @@ impl Catalog {
                     reads.insert(ReadRequest::Nodes);
                     reads.insert(ReadRequest::ApiServerPods);
                 }
+                // The namespaces to cover; the policies are its custom objects, below.
+                CheckKind::DefaultDenyIngress(_) => {
+                    reads.insert(ReadRequest::Namespaces);
+                }
                 // Their reads are their workload selections and custom objects, below.
                 CheckKind::Workload(_)
                 | CheckKind::Resource(_)

@@ -421,12 +421,13 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::Nodes(_) => "nodes",
         CheckKind::ConfigMap(_) => "configMap",
         CheckKind::NamespaceLabel(_) => "namespaceLabel",
+        CheckKind::DefaultDenyIngress(_) => "defaultDenyIngress",
         CheckKind::ConfigMapKey(_) => "configMapKey",
         CheckKind::Absent(_) => "absent",
     }
 }
 
-const KINDS: [&str; 15] = [
+const KINDS: [&str; 16] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -442,6 +443,7 @@ const KINDS: [&str; 15] = [
     "namespaceLabel",
     "configMapKey",
     "absent",
+    "defaultDenyIngress",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

@@ -58,6 +58,15 @@ pub enum FieldUse {
     Conditions,
     /// One label of `metadata.labels`, by key (namespaces' Pod Security labels).
     Label(String),
+    /// The members of the list or map at a path, as one text (see [`members_key`]): a
+    /// list's scalars, `{}` for an empty object, `{…}` for another; a map's keys. A
+    /// NetworkPolicy's `policyTypes`, its `ingress` rules (`[{}]` is `{}`: allow all).
+    Members(FieldPath),
+}
+
+/// The field under which [`FieldUse::Members`] of `path` is kept: `members .spec.ingress`.
+pub fn members_key(path: &FieldPath) -> String {
+    format!("members {path}")
 }
 
 /// The key of [`Observation::keep`](super::Observation) under which the namespace read

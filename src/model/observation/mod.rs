@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
-pub use fields::{FieldPath, FieldUse, NAMESPACES_KEEP};
+pub use fields::{members_key, FieldPath, FieldUse, NAMESPACES_KEEP};
 pub use kube::{
     parse_api_versions, parse_namespaces, parse_nodes, parse_storage_classes, Namespace, Node,
     Rollout, StorageClass, Workload,
@@ -313,7 +313,10 @@ impl Observation {
                     .flatten()
                     .filter_map(|u| match u {
                         FieldUse::Label(k) => Some(k.clone()),
-                        FieldUse::Value(_) | FieldUse::Details(_) | FieldUse::Conditions => None,
+                        FieldUse::Value(_)
+                        | FieldUse::Details(_)
+                        | FieldUse::Conditions
+                        | FieldUse::Members(_) => None,
                     })
                     .collect();
                 self.namespaces =

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::kube::RawCondition;
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
-use super::{FieldPath, FieldUse};
+use super::{members_key, FieldPath, FieldUse};
 use crate::error::{Error, Result};
 
 /// One custom resource as the checks see it.
@@ -120,6 +120,72 @@ enum Keep {
     Finalizers,
     /// One suspension annotation ([`SUSPENSIONS`]): its key.
     Annotation(String),
+    /// The members of a list or map, under this field name ([`FieldUse::Members`]).
+    Members(String),
+}
+
+/// At most this many members of one list or map are kept (the rest counted as `…`).
+const MAX_MEMBERS: usize = 16;
+
+/// One member of a list as [`FieldUse::Members`] keeps it: a scalar as its words, `{}` for
+/// an empty object, `{…}` for another, `[…]` for a list; nothing of it is held.
+struct MemberVisitor;
+
+/// The member's text, from [`MemberVisitor`].
+struct MemberText(String);
+
+impl<'de> DeserializeSeed<'de> for MemberVisitor {
+    type Value = MemberText;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<MemberText, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MemberVisitor {
+    type Value = MemberText;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<MemberText, E> {
+        Ok(MemberText(words(v)))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<MemberText, E> {
+        Ok(MemberText(v.to_string()))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<MemberText, E> {
+        Ok(MemberText(v.to_string()))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<MemberText, E> {
+        Ok(MemberText(v.to_string()))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<MemberText, E> {
+        Ok(MemberText(v.to_string()))
+    }
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<MemberText, E> {
+        Ok(MemberText("null".into()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<MemberText, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(MemberText("[…]".into()))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<MemberText, A::Error> {
+        let mut empty = true;
+        while map.next_key::<IgnoredAny>()?.is_some() {
+            map.next_value::<IgnoredAny>()?;
+            empty = false;
+        }
+        Ok(MemberText(if empty { "{}" } else { "{…}" }.into()))
+    }
+}
+
+/// `members` joined with `,`, at most [`MAX_MEMBERS`] of them.
+fn joined_members(members: Vec<String>) -> String {
+    let more = members.len() > MAX_MEMBERS;
+    let mut kept: Vec<String> = members.into_iter().take(MAX_MEMBERS).collect();
+    if more {
+        kept.push("…".into());
+    }
+    kept.join(",")
 }
 
 impl Trie {
@@ -153,6 +219,7 @@ impl Trie {
                     &["metadata".into(), "labels".into(), k.clone()],
                     Keep::Value(format!("label {k}")),
                 ),
+                FieldUse::Members(p) => add(p.segments(), Keep::Members(members_key(p))),
             }
         }
         root
@@ -273,8 +340,8 @@ impl NodeSeed<'_, '_> {
             match k {
                 Keep::Name => self.out.name = text.clone(),
                 Keep::Namespace => self.out.namespace = Some(text.clone()),
-                Keep::Value(p) => {
-                    self.out.fields.insert(p.clone(), text.clone());
+                Keep::Value(p) | Keep::Members(p) => {
+                    self.out.fields.insert(p.clone(), words(&text));
                 }
                 Keep::DeletionTimestamp if !text.is_empty() => {
                     self.out
@@ -294,6 +361,18 @@ impl NodeSeed<'_, '_> {
                 | Keep::Finalizers => {}
             }
         }
+    }
+
+    /// The field names under which this node's members are kept.
+    fn members(&self) -> Vec<String> {
+        self.trie
+            .keep
+            .iter()
+            .filter_map(|k| match k {
+                Keep::Members(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect()
     }
 
     fn placeholder(&mut self, what: &str) {
@@ -370,7 +449,17 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
         self.placeholder("<list>");
         let has = |want: fn(&Keep) -> bool| self.trie.keep.iter().any(want);
         let conditions = has(|k| matches!(k, Keep::Conditions));
-        if has(|k| matches!(k, Keep::Finalizers)) {
+        let members: Vec<String> = self.members();
+        if !members.is_empty() {
+            let mut texts = Vec::new();
+            while let Some(m) = seq.next_element_seed(MemberVisitor)? {
+                texts.push(m.0);
+            }
+            let text = joined_members(texts);
+            for key in members {
+                self.out.fields.insert(key, text.clone());
+            }
+        } else if has(|k| matches!(k, Keep::Finalizers)) {
             let mut finalizers = Vec::new();
             while let Some(f) = seq.next_element::<String>()? {
                 finalizers.push(words(&f));
@@ -413,7 +502,12 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                 _ => None,
             })
             .collect();
+        let members = self.members();
+        let mut keys = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
+            if !members.is_empty() {
+                keys.push(words(&key));
+            }
             if !details.is_empty() {
                 let message = map.next_value::<RawDetail>()?.message();
                 for p in &details {
@@ -430,6 +524,12 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                 })?;
             } else {
                 map.next_value::<IgnoredAny>()?;
+            }
+        }
+        if !members.is_empty() {
+            let text = joined_members(keys);
+            for key in members {
+                self.out.fields.insert(key, text.clone());
             }
         }
         // An empty details map still says "no checks": record it as present.
