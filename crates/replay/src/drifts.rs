@@ -16,12 +16,8 @@ use crate::scenarios::{dirqual, find};
 pub fn by_name(name: &str) -> Option<Fixture> {
     Some(match name {
         "drifts" => drifts(),
-        "drifts-off" => {
-            // No policy at all, the NetworkPolicy API served as on every cluster.
-            let mut f = dirqual();
-            serve_network_policies(&mut f);
-            f
-        }
+        // No policy at all (the NetworkPolicy API served, as on every cluster).
+        "drifts-off" => dirqual(),
         "drifts-netpol-missing" => {
             let mut f = drifts();
             f.objects.retain(|o| {
@@ -197,20 +193,8 @@ fn drifts_builder(kube_proxy_replacement: &str) -> Builder {
 fn drifts() -> Fixture {
     let mut f = drifts_builder("true").finish(K8S_VERSION);
     label_namespaces(&mut f, &[]);
-    serve_network_policies(&mut f);
     default_deny_everywhere(&mut f);
     f
-}
-
-/// The NetworkPolicy type (networking.k8s.io/v1), served by every real API server.
-fn serve_network_policies(f: &mut Fixture) {
-    let t = serde_json::from_value(json!({
-        "group": "networking.k8s.io", "version": "v1", "kind": "NetworkPolicy",
-        "plural": "networkpolicies", "namespaced": true, "shortNames": ["netpol"]
-    }));
-    if let Ok(t) = t {
-        f.resources.push(t);
-    }
 }
 
 /// A default-deny ingress policy in every namespace outside the exemptions, as the team's

@@ -202,24 +202,25 @@ impl fmt::Display for CheckKind {
                     Count::AtLeast(n) => write!(f, "at least {n} node(s) {word}"),
                 }
             }
-            CheckKind::ConfigMapKey(c) => write!(
+            CheckKind::ConfigMapKey(c) if c.negated => write!(
                 f,
-                "ConfigMap {} (read by name) has {} {} {}{}",
+                "ConfigMap {} (read by name) does not have {} = {} (a missing ConfigMap or key holds)",
                 c.id(),
                 c.key,
-                if c.negated { "not" } else { "=" },
-                c.values.join(" or "),
-                if c.negated {
-                    " (no ConfigMap or key holds)"
-                } else {
-                    ""
-                }
+                c.values.join(" or ")
+            ),
+            CheckKind::ConfigMapKey(c) => write!(
+                f,
+                "ConfigMap {} (read by name) has {} = {}",
+                c.id(),
+                c.key,
+                c.values.join(" or ")
             ),
             CheckKind::DefaultDenyIngress(d) => write!(
                 f,
                 "every namespace except {} has a default-deny ingress policy (a NetworkPolicy \
-                 with an empty podSelector, Ingress among its policyTypes and no ingress rule, \
-                 or a CiliumNetworkPolicy with an empty endpointSelector and an ingress \
+                 with an empty podSelector, Ingress among its policyTypes and no ingress rule: \
+                 `ingress: [{{}}]` allows all; or a CiliumNetworkPolicy with an empty endpointSelector and an ingress \
                  section); the others are named",
                 exempted(&d.exempt)
             ),
