@@ -11,6 +11,7 @@ mod fields;
 pub mod host;
 mod kube;
 mod lima;
+mod members;
 mod meta;
 mod objects;
 mod pods;

@@ -12,7 +12,9 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+pub use super::fields::Fields;
 use super::kube::RawCondition;
+use super::members::{joined_members, MemberVisitor};
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 use super::{members_key, FieldPath, FieldUse};
 use crate::error::{Error, Result};
@@ -53,53 +55,6 @@ impl CustomObject {
     }
 }
 
-/// Path → value, for the few paths a check reads: a small vector (a list of 40 000 objects
-/// keeps 40 000 of these; a map's node would weigh more than the values). Saved as a map.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Fields(Vec<(String, String)>);
-
-impl Fields {
-    pub fn get(&self, path: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(p, _)| p == path)
-            .map(|(_, v)| v.as_str())
-    }
-
-    pub fn insert(&mut self, path: String, value: String) {
-        match self.0.iter_mut().find(|(p, _)| *p == path) {
-            Some(slot) => slot.1 = value,
-            None => self.0.push((path, value)),
-        }
-    }
-
-    pub fn remove(&mut self, path: &str) {
-        self.0.retain(|(p, _)| p != path);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl Serialize for Fields {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let sorted: BTreeMap<&str, &str> = self
-            .0
-            .iter()
-            .map(|(p, v)| (p.as_str(), v.as_str()))
-            .collect();
-        sorted.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Fields {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let map: BTreeMap<String, String> = BTreeMap::deserialize(d)?;
-        Ok(Fields(map.into_iter().collect()))
-    }
-}
-
 /// What to keep at one node of the object's tree.
 #[derive(Debug, Default)]
 struct Trie {
@@ -122,70 +77,6 @@ enum Keep {
     Annotation(String),
     /// The members of a list or map, under this field name ([`FieldUse::Members`]).
     Members(String),
-}
-
-/// At most this many members of one list or map are kept (the rest counted as `…`).
-const MAX_MEMBERS: usize = 16;
-
-/// One member of a list as [`FieldUse::Members`] keeps it: a scalar as its words, `{}` for
-/// an empty object, `{…}` for another, `[…]` for a list; nothing of it is held.
-struct MemberVisitor;
-
-/// The member's text, from [`MemberVisitor`].
-struct MemberText(String);
-
-impl<'de> DeserializeSeed<'de> for MemberVisitor {
-    type Value = MemberText;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<MemberText, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for MemberVisitor {
-    type Value = MemberText;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<MemberText, E> {
-        Ok(MemberText(words(v)))
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<MemberText, E> {
-        Ok(MemberText(v.to_string()))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<MemberText, E> {
-        Ok(MemberText(v.to_string()))
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<MemberText, E> {
-        Ok(MemberText(v.to_string()))
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<MemberText, E> {
-        Ok(MemberText(v.to_string()))
-    }
-    fn visit_unit<E: de::Error>(self) -> std::result::Result<MemberText, E> {
-        Ok(MemberText("null".into()))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<MemberText, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(MemberText("[…]".into()))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<MemberText, A::Error> {
-        let mut empty = true;
-        while map.next_key::<IgnoredAny>()?.is_some() {
-            map.next_value::<IgnoredAny>()?;
-            empty = false;
-        }
-        Ok(MemberText(if empty { "{}" } else { "{…}" }.into()))
-    }
-}
-
-/// `members` joined with `,`, at most [`MAX_MEMBERS`] of them.
-fn joined_members(members: Vec<String>) -> String {
-    let more = members.len() > MAX_MEMBERS;
-    let mut kept: Vec<String> = members.into_iter().take(MAX_MEMBERS).collect();
-    if more {
-        kept.push("…".into());
-    }
-    kept.join(",")
 }
 
 impl Trie {
