@@ -6,6 +6,7 @@
 
 mod agents;
 mod configmaps;
+mod coverage;
 pub mod explain;
 pub mod hosts;
 mod namespaces;
@@ -288,6 +289,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Nodes(n) => nodes::nodes(obs, n, declared_nodes),
         CheckKind::ConfigMap(c) => truth::config_map(obs, c),
         CheckKind::NamespaceLabel(l) => namespaces::namespace_label(obs, l),
+        CheckKind::DefaultDenyIngress(d) => coverage::default_deny_ingress(obs, d),
         CheckKind::ConfigMapKey(c) => configmaps::config_map_key(obs, c),
         CheckKind::Absent(a) => configmaps::absent(obs, a),
         CheckKind::Annotated(a) => agents::annotated(obs, a),
@@ -353,6 +355,8 @@ fn plural(n: usize, word: &str) -> String {
 mod agents_tests;
 #[cfg(test)]
 mod argo_tests;
+#[cfg(test)]
+mod coverage_tests;
 #[cfg(test)]
 mod drift_tests;
 /// Observations shared by the state and plan tests, built from the kubectl fixtures.

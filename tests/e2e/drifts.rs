@@ -7,7 +7,7 @@ use crate::bed_or_skip;
 use crate::support::*;
 
 /// The SPEC §15 layers a stack declares, after the SPEC §1 ones.
-const DRIFT_LAYERS: &str = "pod-security, kube-proxy-replacement, hubble";
+const DRIFT_LAYERS: &str = "pod-security, kube-proxy-replacement, hubble, network-policy";
 
 fn bed(fixture: &str) -> Option<E2e> {
     let bed = E2e::new(fixture, &[])?;
@@ -103,6 +103,7 @@ fn drifts_healthy_cluster_every_new_layer_present_nothing_to_repair() {
         "pod-security",
         "kube-proxy-replacement",
         "hubble",
+        "network-policy",
         "k8s",
         "cni",
     ] {
@@ -210,9 +211,56 @@ fn drifts_not_configured_is_absent_install_never_degraded() {
         "absent",
         "no ConfigMap kube-system/cilium-config",
     );
-    for id in ["pod-security", "hubble"] {
+    for id in ["pod-security", "hubble", "network-policy"] {
         assert_eq!(state_of(&v, id), "absent", "{id}: {}", layer(&v, id));
         assert!(plan_ids(&v, "install").contains(&id.to_string()));
     }
     assert!(plan_ids(&v, "repair").is_empty(), "{v}");
+}
+
+/// The policies were listed (GET, every namespace) and nothing else of the networking API.
+fn assert_policies_listed(bed: &E2e) {
+    assert!(!bed
+        .requests_to("/apis/networking.k8s.io/v1/networkpolicies")
+        .is_empty());
+    assert!(!bed
+        .requests_to("/apis/cilium.io/v2/ciliumnetworkpolicies")
+        .is_empty());
+}
+
+#[test]
+fn drifts_default_deny_everywhere_is_present_cilium_policies_included() {
+    let bed = bed_or_skip!(bed("drifts"));
+    let v = expect(
+        &bed,
+        "network-policy",
+        "present",
+        "namespaces with a default-deny ingress policy",
+    );
+    let ev = layer(&v, "network-policy")["evidence"].to_string();
+    assert!(ev.contains("enable-policy = default"), "{ev}");
+    assert_policies_listed(&bed);
+}
+
+#[test]
+fn drifts_namespace_without_default_deny_is_named_and_allow_all_is_not_one() {
+    let bed = bed_or_skip!(bed("drifts-netpol-missing"));
+    expect(
+        &bed,
+        "network-policy",
+        "degraded",
+        "namespaces without a default-deny ingress policy: dataops; monitoring",
+    );
+    assert_policies_listed(&bed);
+}
+
+#[test]
+fn drifts_policies_not_enforced_is_degraded() {
+    let bed = bed_or_skip!(bed("drifts-policy-never"));
+    expect(
+        &bed,
+        "network-policy",
+        "degraded",
+        "ConfigMap kube-system/cilium-config enable-policy = never: policies are not enforced",
+    );
 }

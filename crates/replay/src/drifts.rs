@@ -16,7 +16,28 @@ use crate::scenarios::{dirqual, find};
 pub fn by_name(name: &str) -> Option<Fixture> {
     Some(match name {
         "drifts" => drifts(),
+        // No policy at all (the NetworkPolicy API served, as on every cluster).
         "drifts-off" => dirqual(),
+        "drifts-netpol-missing" => {
+            let mut f = drifts();
+            f.objects.retain(|o| {
+                !(o["kind"] == "NetworkPolicy" && o["metadata"]["namespace"] == "dataops")
+            });
+            // "Fixed" by allowing everything: one ingress rule that matches every source.
+            for p in find(&mut f, "NetworkPolicy", "default-deny-ingress") {
+                if p["metadata"]["namespace"] == "monitoring" {
+                    p["spec"]["ingress"] = json!([{}]);
+                }
+            }
+            f
+        }
+        "drifts-policy-never" => {
+            let mut f = drifts();
+            for c in find(&mut f, "ConfigMap", "cilium-config") {
+                c["data"]["enable-policy"] = json!("never");
+            }
+            f
+        }
         "drifts-kube-proxy-left" => {
             let mut b = drifts_builder("true");
             b.obj(kube_proxy_config_map());
@@ -172,5 +193,49 @@ fn drifts_builder(kube_proxy_replacement: &str) -> Builder {
 fn drifts() -> Fixture {
     let mut f = drifts_builder("true").finish(K8S_VERSION);
     label_namespaces(&mut f, &[]);
+    default_deny_everywhere(&mut f);
     f
+}
+
+/// A default-deny ingress policy in every namespace outside the exemptions, as the team's
+/// hardening playbook writes it: a NetworkPolicy in each, except `registry`, covered by a
+/// CiliumNetworkPolicy (Cilium's form: an empty endpointSelector and an empty ingress
+/// rule); `gitea` also has an allow rule for its web port.
+fn default_deny_everywhere(f: &mut Fixture) {
+    let names: Vec<String> = f
+        .objects
+        .iter()
+        .filter(|o| o["kind"] == "Namespace")
+        .filter_map(|o| o["metadata"]["name"].as_str().map(String::from))
+        .filter(|n| !PSA_EXEMPT.contains(&n.as_str()))
+        .collect();
+    for ns in names {
+        if ns == "registry" {
+            f.objects.push(json!({
+                "apiVersion": "cilium.io/v2", "kind": "CiliumNetworkPolicy",
+                "metadata": {"name": "default-deny", "namespace": ns, "generation": 1,
+                    "creationTimestamp": T_LAYERS},
+                "spec": {"endpointSelector": {}, "ingress": [{}]},
+                "status": {"conditions": [{"type": "Valid", "status": "True",
+                    "lastTransitionTime": T_LAYERS, "message": "Policy validation succeeded"}]}
+            }));
+            continue;
+        }
+        f.objects.push(json!({
+            "apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+            "metadata": {"name": "default-deny-ingress", "namespace": ns, "generation": 1,
+                "creationTimestamp": T_LAYERS,
+                "annotations": {"kubectl.kubernetes.io/last-applied-configuration":
+                    "{\"apiVersion\":\"networking.k8s.io/v1\",\"kind\":\"NetworkPolicy\"}"}},
+            "spec": {"podSelector": {}, "policyTypes": ["Ingress"]}
+        }));
+    }
+    f.objects.push(json!({
+        "apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+        "metadata": {"name": "allow-web", "namespace": "gitea", "generation": 1,
+            "creationTimestamp": T_LAYERS},
+        "spec": {"podSelector": {"matchLabels": {"app.kubernetes.io/name": "gitea"}},
+            "policyTypes": ["Ingress"],
+            "ingress": [{"ports": [{"protocol": "TCP", "port": 3000}]}]}
+    }));
 }

@@ -240,6 +240,16 @@ pub fn builtin_types() -> Vec<ResourceType> {
             true,
         ),
         builtin(
+            "networking.k8s.io",
+            "v1",
+            "NetworkPolicy",
+            "networkpolicies",
+            true,
+            &["netpol"],
+            &[],
+            false,
+        ),
+        builtin(
             "storage.k8s.io",
             "v1",
             "StorageClass",

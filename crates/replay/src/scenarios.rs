@@ -19,7 +19,7 @@
 //! | `cert-expiring` | dirqual-full whose Certificate gitea/gitea-tls expires in 3 days: renewal is failing |
 //! | `claim-pending` | dirqual-full whose ObjectBucketClaim dataops/lake-raw stays `Pending` |
 //! | `crashloop-arm64` | Deployment argocd/argocd-repo-server never available: its pod on the arm64 node dirqual2 crash-loops with exit 255 (an amd64 image pinned by digest, bench finding #25); another argocd pod crash-loops too and must not be read |
-//! | `drifts` | dirqual with Cilium's kube-proxy replacement and Hubble on (cilium-config), hubble-relay rolled out, kube-proxy removed, every namespace enforcing Pod Security: the SPEC §15 layers present |
+//! | `drifts` | dirqual with Cilium's kube-proxy replacement and Hubble on (cilium-config), hubble-relay rolled out, kube-proxy removed, every namespace enforcing Pod Security and denying ingress by default (a NetworkPolicy each, registry a CiliumNetworkPolicy): the SPEC §15 layers present |
 //! | `drifts-kube-proxy-left` | `drifts` with kubeadm's kube-proxy ConfigMap still there (bench #23) |
 //! | `drifts-kube-proxy-running` | `drifts` with kube-proxy's DaemonSet still running |
 //! | `drifts-strict` | `drifts` whose cilium-config says `kube-proxy-replacement: strict` |
@@ -27,7 +27,9 @@
 //! | `drifts-unlabelled-namespace` | `drifts` plus namespace `team-a` without a Pod Security label, `team-b` privileged (scenario 10) |
 //! | `drifts-nat-ips` | `drifts` whose nodes all announce 10.0.2.15 (bench #3, #4) |
 //! | `drifts-agent-not-ready` | `drifts` with dirqual3 tainted `node.cilium.io/agent-not-ready` |
-//! | `drifts-off` | dirqual as is: no cilium-config settings for the new layers, no Pod Security label |
+//! | `drifts-off` | dirqual as is: no cilium-config settings for the new layers, no Pod Security label, no NetworkPolicy (the type served) |
+//! | `drifts-netpol-missing` | `drifts` whose namespace dataops has no default-deny policy and monitoring's allows all (`ingress: [{}]`, scenario 11) |
+//! | `drifts-policy-never` | `drifts` whose cilium-config says `enable-policy: never` |
 
 use serde_json::{json, Value};
 

@@ -17,7 +17,10 @@ use serde::Deserialize;
 use crate::model::observation::{FieldPath, FieldUse, ReadRequest, LAST_CHANGE};
 
 mod drift;
-pub use drift::{AbsentCheck, Absentee, ConfigMapKeyCheck, NamespaceLabelCheck};
+pub use drift::{
+    is_exempt, AbsentCheck, Absentee, ConfigMapKeyCheck, DefaultDenyCheck, NamespaceLabelCheck,
+    BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS, NETWORK_POLICIES, NP_PATHS,
+};
 mod agents;
 pub use agents::{AnnotatedCheck, PodsOf, StartedAfterCheck};
 
@@ -69,6 +72,8 @@ pub enum CheckKind {
     /// A namespace label: on some namespace (detect), or on every namespace outside the
     /// exemptions, with one of the accepted values (Pod Security admission).
     NamespaceLabel(NamespaceLabelCheck),
+    /// Every namespace outside the exemptions denies ingress by default (network-policy).
+    DefaultDenyIngress(DefaultDenyCheck),
     /// A key of a named ConfigMap holds one of the accepted values (detect: cilium-config
     /// says `enable-hubble: "true"`).
     ConfigMapKey(ConfigMapKeyCheck),
@@ -345,6 +350,11 @@ impl CheckKind {
                 vec![(&t.objects, used)]
             }
             CheckKind::Annotated(a) => vec![(&a.objects, a.field_uses())],
+            CheckKind::DefaultDenyIngress(d) => d
+                .policies
+                .iter()
+                .map(|o| (o, DefaultDenyCheck::uses(&o.resource)))
+                .collect(),
             CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
@@ -387,6 +397,7 @@ impl CheckKind {
             | CheckKind::Nodes(_)
             | CheckKind::NamespaceLabel(_)
             | CheckKind::Annotated(_) => vec![],
+            | CheckKind::DefaultDenyIngress(_) => vec![],
         }
     }
 
@@ -414,6 +425,7 @@ impl CheckKind {
             | CheckKind::Nodes(_)
             | CheckKind::ConfigMap(_)
             | CheckKind::NamespaceLabel(_)
+            | CheckKind::DefaultDenyIngress(_)
             | CheckKind::ConfigMapKey(_)
             | CheckKind::Absent(_)
             | CheckKind::Annotated(_)

@@ -25,6 +25,7 @@ impl CheckKind {
             CheckKind::Nodes(_) => "nodes",
             CheckKind::ConfigMap(_) => "configMap",
             CheckKind::NamespaceLabel(_) => "namespaceLabel",
+            CheckKind::DefaultDenyIngress(_) => "defaultDenyIngress",
             CheckKind::ConfigMapKey(_) => "configMapKey",
             CheckKind::Absent(_) => "absent",
             CheckKind::Annotated(_) => "annotated",
@@ -235,12 +236,27 @@ impl fmt::Display for CheckKind {
                     Count::AtLeast(n) => write!(f, "at least {n} node(s) {word}"),
                 }
             }
+            CheckKind::ConfigMapKey(c) if c.negated => write!(
+                f,
+                "ConfigMap {} (read by name) does not have {} = {} (a missing ConfigMap or key holds)",
+                c.id(),
+                c.key,
+                c.values.join(" or ")
+            ),
             CheckKind::ConfigMapKey(c) => write!(
                 f,
                 "ConfigMap {} (read by name) has {} = {}",
                 c.id(),
                 c.key,
                 c.values.join(" or ")
+            ),
+            CheckKind::DefaultDenyIngress(d) => write!(
+                f,
+                "every namespace except {} has a default-deny ingress policy (a NetworkPolicy \
+                 with an empty podSelector, Ingress among its policyTypes and no ingress rule: \
+                 `ingress: [{{}}]` allows all; or a CiliumNetworkPolicy with an empty endpointSelector and an ingress \
+                 section); the others are named",
+                exempted(&d.exempt)
             ),
             CheckKind::Absent(a) => {
                 match &a.what {
@@ -262,17 +278,27 @@ impl fmt::Display for CheckKind {
                 };
                 if l.some {
                     write!(f, "some namespace labelled {}{value}", l.label)
-                } else if l.exempt.is_empty() {
-                    write!(f, "every namespace labelled {}{value}; the others are named", l.label)
                 } else {
                     write!(
                         f,
                         "every namespace except {} labelled {}{value}; the others are named",
-                        l.exempt.join(", "),
+                        exempted(&l.exempt),
                         l.label
                     )
                 }
             }
         }
     }
+}
+
+/// The exemptions of a namespace-wide check: the built-in ones, then the catalog's.
+fn exempted(added: &[String]) -> String {
+    let mut all: Vec<&str> = super::check::BUILTIN_EXEMPT.to_vec();
+    all.extend(
+        added
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !super::check::BUILTIN_EXEMPT.contains(n)),
+    );
+    all.join(", ")
 }

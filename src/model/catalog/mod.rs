@@ -24,10 +24,11 @@ mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
-    AbsentCheck, Absentee, AllCheck, AnnotatedCheck, Check, CheckKind, ConditionCheck,
-    ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted, Expect, NamespaceLabelCheck,
-    NodesCheck, Objects, PodFlagsCheck, PodsOf, Predicate, ResourceCheck, StartedAfterCheck,
-    TolerateCheck, Wanted, WorkloadCheck, WorkloadKind,
+    is_exempt, AbsentCheck, Absentee, AllCheck, AnnotatedCheck, Check, CheckKind, ConditionCheck,
+    ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted, DefaultDenyCheck, Expect,
+    NamespaceLabelCheck, NodesCheck, Objects, PodFlagsCheck, PodsOf, Predicate, ResourceCheck,
+    StartedAfterCheck, TolerateCheck, Wanted, WorkloadCheck, WorkloadKind, BUILTIN_EXEMPT,
+    CILIUM_NETWORK_POLICIES, CNP_PATHS, NETWORK_POLICIES, NP_PATHS,
 };
 use scalars::is_dns_label;
 

@@ -42,6 +42,7 @@ struct RawCheck {
     absent: Option<RawAbsent>,
     annotated: Option<agents::RawAnnotated>,
     started_after: Option<agents::RawStartedAfter>,
+    default_deny_ingress: Option<RawDefaultDeny>,
     why: Option<String>,
 }
 
@@ -57,13 +58,23 @@ struct RawConfigMap {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct RawConfigMapKey {
     namespace: String,
     name: String,
     key: String,
-    #[serde(rename = "in")]
+    #[serde(rename = "in", default)]
     in_: Vec<Scalar>,
+    #[serde(default)]
+    not_in: Vec<Scalar>,
     says: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawDefaultDeny {
+    #[serde(default)]
+    exempt: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -211,7 +222,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`";
 
 fn objects(
     resource: String,

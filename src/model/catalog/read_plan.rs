@@ -99,6 +99,10 @@ impl Catalog {
                     let [starts, _] = s.read_requests();
                     reads.insert(starts);
                 }
+                // The namespaces to cover; the policies are its custom objects, below.
+                CheckKind::DefaultDenyIngress(_) => {
+                    reads.insert(ReadRequest::Namespaces);
+                }
                 // Their reads are their workload selections and custom objects, below.
                 CheckKind::Workload(_)
                 | CheckKind::Resource(_)

@@ -421,6 +421,7 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::Nodes(_) => "nodes",
         CheckKind::ConfigMap(_) => "configMap",
         CheckKind::NamespaceLabel(_) => "namespaceLabel",
+        CheckKind::DefaultDenyIngress(_) => "defaultDenyIngress",
         CheckKind::ConfigMapKey(_) => "configMapKey",
         CheckKind::Absent(_) => "absent",
         CheckKind::Annotated(_) => "annotated",
@@ -428,7 +429,7 @@ fn kind_name(k: &CheckKind) -> &'static str {
     }
 }
 
-const KINDS: [&str; 17] = [
+const KINDS: [&str; 18] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -446,6 +447,7 @@ const KINDS: [&str; 17] = [
     "absent",
     "annotated",
     "startedAfter",
+    "defaultDenyIngress",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

@@ -12,6 +12,7 @@ mod fields;
 pub mod host;
 mod kube;
 mod lima;
+mod members;
 mod meta;
 mod objects;
 mod pods;
@@ -27,7 +28,7 @@ use serde::{Deserialize, Serialize};
 pub use agents::{parse_container_starts, PodStart, LAST_CHANGE};
 pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
-pub use fields::{annotation_field, FieldPath, FieldUse, NAMESPACES_KEEP};
+pub use fields::{annotation_field, members_key, FieldPath, FieldUse, NAMESPACES_KEEP};
 pub use kube::{
     parse_api_versions, parse_namespaces, parse_nodes, parse_storage_classes, Namespace, Node,
     Rollout, StorageClass, Workload,
@@ -359,7 +360,8 @@ impl Observation {
                         FieldUse::Value(_)
                         | FieldUse::Details(_)
                         | FieldUse::Conditions
-                        | FieldUse::Annotation(_) => None,
+                        | FieldUse::Annotation(_)
+                        | FieldUse::Members(_) => None,
                     })
                     .collect();
                 self.namespaces =

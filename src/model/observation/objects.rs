@@ -13,9 +13,11 @@ use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+pub use super::fields::Fields;
 use super::kube::RawCondition;
+use super::members::{joined_members, MemberVisitor};
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
-use super::{annotation_field, FieldPath, FieldUse};
+use super::{annotation_field, members_key, FieldPath, FieldUse};
 use crate::error::{Error, Result};
 
 /// One custom resource as the checks see it.
@@ -60,53 +62,6 @@ impl CustomObject {
     }
 }
 
-/// Path → value, for the few paths a check reads: a small vector (a list of 40 000 objects
-/// keeps 40 000 of these; a map's node would weigh more than the values). Saved as a map.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Fields(Vec<(String, String)>);
-
-impl Fields {
-    pub fn get(&self, path: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(p, _)| p == path)
-            .map(|(_, v)| v.as_str())
-    }
-
-    pub fn insert(&mut self, path: String, value: String) {
-        match self.0.iter_mut().find(|(p, _)| *p == path) {
-            Some(slot) => slot.1 = value,
-            None => self.0.push((path, value)),
-        }
-    }
-
-    pub fn remove(&mut self, path: &str) {
-        self.0.retain(|(p, _)| p != path);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl Serialize for Fields {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let sorted: BTreeMap<&str, &str> = self
-            .0
-            .iter()
-            .map(|(p, v)| (p.as_str(), v.as_str()))
-            .collect();
-        sorted.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Fields {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let map: BTreeMap<String, String> = BTreeMap::deserialize(d)?;
-        Ok(Fields(map.into_iter().collect()))
-    }
-}
-
 /// What to keep at one node of the object's tree.
 #[derive(Debug, Default)]
 struct Trie {
@@ -127,6 +82,8 @@ enum Keep {
     Finalizers,
     /// One suspension annotation ([`SUSPENSIONS`]): its key.
     Annotation(String),
+    /// The members of a list or map, under this field name ([`FieldUse::Members`]).
+    Members(String),
 }
 
 impl Trie {
@@ -164,6 +121,7 @@ impl Trie {
                     let path = ["metadata", "annotations", key].map(String::from);
                     add(&path, Keep::Value(annotation_field(key)));
                 }
+                FieldUse::Members(p) => add(p.segments(), Keep::Members(members_key(p))),
             }
         }
         root
@@ -311,8 +269,8 @@ impl NodeSeed<'_, '_> {
             match k {
                 Keep::Name => self.out.name = text.clone(),
                 Keep::Namespace => self.out.namespace = Some(text.clone()),
-                Keep::Value(p) => {
-                    self.out.fields.insert(p.clone(), text.clone());
+                Keep::Value(p) | Keep::Members(p) => {
+                    self.out.fields.insert(p.clone(), words(&text));
                 }
                 Keep::DeletionTimestamp if !text.is_empty() => {
                     self.out
@@ -332,6 +290,18 @@ impl NodeSeed<'_, '_> {
                 | Keep::Finalizers => {}
             }
         }
+    }
+
+    /// The field names under which this node's members are kept.
+    fn members(&self) -> Vec<String> {
+        self.trie
+            .keep
+            .iter()
+            .filter_map(|k| match k {
+                Keep::Members(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect()
     }
 
     fn placeholder(&mut self, what: &str) {
@@ -408,7 +378,17 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
         self.placeholder("<list>");
         let has = |want: fn(&Keep) -> bool| self.trie.keep.iter().any(want);
         let conditions = has(|k| matches!(k, Keep::Conditions));
-        if has(|k| matches!(k, Keep::Finalizers)) {
+        let members: Vec<String> = self.members();
+        if !members.is_empty() {
+            let mut texts = Vec::new();
+            while let Some(m) = seq.next_element_seed(MemberVisitor)? {
+                texts.push(m.0);
+            }
+            let text = joined_members(texts);
+            for key in members {
+                self.out.fields.insert(key, text.clone());
+            }
+        } else if has(|k| matches!(k, Keep::Finalizers)) {
             let mut finalizers = Vec::new();
             while let Some(f) = seq.next_element::<String>()? {
                 finalizers.push(words(&f));
@@ -451,7 +431,12 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                 _ => None,
             })
             .collect();
+        let members = self.members();
+        let mut keys = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
+            if !members.is_empty() {
+                keys.push(words(&key));
+            }
             if !details.is_empty() {
                 let message = map.next_value::<RawDetail>()?.message();
                 for p in &details {
@@ -468,6 +453,12 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                 })?;
             } else {
                 map.next_value::<IgnoredAny>()?;
+            }
+        }
+        if !members.is_empty() {
+            let text = joined_members(keys);
+            for key in members {
+                self.out.fields.insert(key, text.clone());
             }
         }
         // An empty details map still says "no checks": record it as present.

@@ -19,7 +19,18 @@ pub(super) fn config_map_key(obs: &Observation, check: &ConfigMapKeyCheck) -> Ch
     match obs.config_maps.get(&id) {
         None => CheckOutcome::failed(&format!("ConfigMap {id}"), &not_read()),
         Some(Err(f)) => CheckOutcome::failed(&format!("ConfigMap {id}"), f),
+        // `notIn:`: nothing there sets the refused value.
+        Some(Ok(None)) if check.negated => CheckOutcome::yes(format!("no ConfigMap {id}")),
         Some(Ok(None)) => CheckOutcome::no(format!("no ConfigMap {id}")),
+        Some(Ok(Some(data))) if check.negated => match data.get(key) {
+            None => CheckOutcome::yes(format!("ConfigMap {id} has no {key}")),
+            Some(v) if check.values.iter().any(|a| a == v) => CheckOutcome::no(format!(
+                "ConfigMap {id} {key} = {}{}",
+                clean(v),
+                meaning(check.says.as_ref())
+            )),
+            Some(v) => CheckOutcome::yes(format!("ConfigMap {id} {key} = {}", clean(v))),
+        },
         Some(Ok(Some(data))) => match data.get(key) {
             None => CheckOutcome::no(format!("ConfigMap {id} has no {key}")),
             Some(v) if check.values.iter().any(|a| a == v) => {

@@ -177,7 +177,7 @@ fn the_new_check_kinds_are_usable_from_a_catalog_file_and_refuse_vague_fields() 
     .unwrap();
     assert_eq!(
         c.get("extra").unwrap().healthy[0].kind.to_string(),
-        "every namespace except default labelled example.com/tier = gold; the others are named"
+        "every namespace except kube-system, kube-public, kube-node-lease, rook-ceph, cilium-secrets, default labelled example.com/tier = gold; the others are named"
     );
     for (check, needle) in [
         ("namespaceLabel: {label: 'bad key!'}", "is not a label key"),

@@ -202,6 +202,10 @@ pub fn by_hand(check: &Check) -> ByHand {
                 &format!("{{.metadata.labels.{}}}", jsonpath_key(&l.label)),
             ),
         ),
+        CheckKind::DefaultDenyIngress(d) => objects(
+            &d.policies[0],
+            "{.spec.podSelector} {.spec.policyTypes} ingress={.spec.ingress}",
+        ),
         CheckKind::ConfigMap(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::ConfigMapKey(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::Absent(a) => match &a.what {

@@ -3,7 +3,7 @@
 //! namespace without `pod-security.kubernetes.io/enforce` goes unnoticed).
 
 use super::{capped, plural, CheckOutcome};
-use crate::model::catalog::NamespaceLabelCheck;
+use crate::model::catalog::{is_exempt, NamespaceLabelCheck};
 use crate::model::observation::Observation;
 
 pub(super) fn namespace_label(obs: &Observation, check: &NamespaceLabelCheck) -> CheckOutcome {
@@ -34,7 +34,7 @@ pub(super) fn namespace_label(obs: &Observation, check: &NamespaceLabelCheck) ->
     }
     let judged: Vec<_> = list
         .iter()
-        .filter(|n| !check.exempt.contains(&n.name))
+        .filter(|n| !is_exempt(&n.name, &check.exempt))
         .collect();
     let failing: Vec<String> = judged
         .iter()

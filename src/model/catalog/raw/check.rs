@@ -25,6 +25,7 @@ impl RawCheck {
             ("absent", self.absent.is_some()),
             ("annotated", self.annotated.is_some()),
             ("startedAfter", self.started_after.is_some()),
+            ("defaultDenyIngress", self.default_deny_ingress.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -142,16 +143,32 @@ impl RawCheck {
                     c.key
                 ));
             }
-            if c.in_.is_empty() {
-                return Err("`configMapKey:` needs `in:` with at least one value".to_string());
-            }
+            let (values, negated) = match (c.in_.is_empty(), c.not_in.is_empty()) {
+                (false, true) => (c.in_, false),
+                (true, false) => (c.not_in, true),
+                _ => {
+                    return Err(
+                        "`configMapKey:` needs exactly one of `in:` or `notIn:`, with at least one value"
+                            .to_string(),
+                    )
+                }
+            };
             return Ok(CheckKind::ConfigMapKey(ConfigMapKeyCheck {
                 namespace: c.namespace,
                 name: c.name,
                 key: c.key,
-                values: c.in_.into_iter().map(|s| s.0).collect(),
+                values: values.into_iter().map(|s| s.0).collect(),
+                negated,
                 says: c.says,
             }));
+        }
+        if let Some(d) = self.default_deny_ingress {
+            if let Some(bad) = d.exempt.iter().find(|n| !is_dns_label(n)) {
+                return Err(format!("`exempt: {bad}` is not a namespace name"));
+            }
+            return Ok(CheckKind::DefaultDenyIngress(DefaultDenyCheck::new(
+                d.exempt,
+            )));
         }
         if let Some(a) = self.absent {
             let what = match (a.workload, a.config_map) {
