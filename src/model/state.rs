@@ -6,6 +6,7 @@
 
 mod configmaps;
 pub mod explain;
+mod gateway;
 pub mod hosts;
 mod namespaces;
 mod nodes;
@@ -288,6 +289,9 @@ pub(crate) fn evaluate_check(
         CheckKind::NamespaceLabel(l) => namespaces::namespace_label(obs, l),
         CheckKind::ConfigMapKey(c) => configmaps::config_map_key(obs, c),
         CheckKind::Absent(a) => configmaps::absent(obs, a),
+        CheckKind::Every(e) => gateway::every(obs, phase, e),
+        CheckKind::Parents(p) => gateway::parents(obs, p),
+        CheckKind::CsiDriver(c) => gateway::csi_driver(obs, c),
     }
 }
 

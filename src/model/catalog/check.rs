@@ -16,6 +16,8 @@ use crate::model::observation::{FieldPath, FieldUse, ReadRequest};
 
 mod drift;
 pub use drift::{AbsentCheck, Absentee, ConfigMapKeyCheck, NamespaceLabelCheck};
+mod gateway;
+pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
 /// One check of a layer: what is tested, and why the operators test it.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +73,13 @@ pub enum CheckKind {
     /// No such object: a workload or a named ConfigMap that must be gone (kube-proxy once
     /// Cilium replaces it).
     Absent(AbsentCheck),
+    /// The objects of a type selected by a field (or by naming an object so selected), each
+    /// with the conditions, counts and list entries asked (SPEC §15: the Gateway chain).
+    Every(EveryCheck),
+    /// Every route whose `status.parents[]` names a controller: those entries' conditions.
+    Parents(ParentsCheck),
+    /// The default StorageClass's provisioner registered as a CSIDriver, on every node.
+    CsiDriver(CsiDriverCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -334,6 +343,11 @@ impl CheckKind {
                 used.extend(t.last_checked.iter().map(fields));
                 vec![(&t.objects, used)]
             }
+            CheckKind::Every(e) => e.uses(),
+            CheckKind::Parents(p) => {
+                vec![(&p.objects, vec![FieldUse::Parents(p.controller.clone())])]
+            }
+            CheckKind::CsiDriver(c) => c.uses(),
             CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
@@ -369,7 +383,10 @@ impl CheckKind {
             | CheckKind::Tolerate(_)
             | CheckKind::PodFlags(_)
             | CheckKind::Nodes(_)
-            | CheckKind::NamespaceLabel(_) => vec![],
+            | CheckKind::NamespaceLabel(_)
+            | CheckKind::Every(_)
+            | CheckKind::Parents(_)
+            | CheckKind::CsiDriver(_) => vec![],
         }
     }
 
@@ -399,6 +416,7 @@ impl CheckKind {
             | CheckKind::NamespaceLabel(_)
             | CheckKind::ConfigMapKey(_)
             | CheckKind::Absent(_) => vec![],
+            CheckKind::Every(_) | CheckKind::Parents(_) | CheckKind::CsiDriver(_) => vec![],
         }
     }
 }

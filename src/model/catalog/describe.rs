@@ -27,6 +27,9 @@ impl CheckKind {
             CheckKind::NamespaceLabel(_) => "namespaceLabel",
             CheckKind::ConfigMapKey(_) => "configMapKey",
             CheckKind::Absent(_) => "absent",
+            CheckKind::Every(_) => "every",
+            CheckKind::Parents(_) => "parents",
+            CheckKind::CsiDriver(_) => "csiDriver",
         }
     }
 }
@@ -175,6 +178,9 @@ impl fmt::Display for CheckKind {
                     None => Ok(()),
                 }
             }
+            CheckKind::Every(e) => write!(f, "{e}"),
+            CheckKind::Parents(p) => write!(f, "{p}"),
+            CheckKind::CsiDriver(c) => write!(f, "{c}"),
             CheckKind::ConfigMap(c) => write!(
                 f,
                 "ConfigMap {}/{} (read by name): key {} empty or absent",

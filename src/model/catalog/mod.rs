@@ -24,10 +24,10 @@ mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
-    AbsentCheck, Absentee, AllCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck,
-    ConfigMapKeyCheck, Count, CountCheck, Counted, Expect, NamespaceLabelCheck, NodesCheck,
-    Objects, PodFlagsCheck, Predicate, ResourceCheck, TolerateCheck, Wanted, WorkloadCheck,
-    WorkloadKind,
+    Above, AbsentCheck, Absentee, AllCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck,
+    ConfigMapKeyCheck, Count, CountCheck, Counted, CsiDriverCheck, EveryCheck, Expect, Filter,
+    Known, NamespaceLabelCheck, NodesCheck, Objects, ParentsCheck, PodFlagsCheck, Predicate,
+    ResourceCheck, TolerateCheck, Wanted, Wants, WorkloadCheck, WorkloadKind,
 };
 use scalars::is_dns_label;
 

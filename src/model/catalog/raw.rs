@@ -11,6 +11,8 @@ use super::check::*;
 use super::scalars::{is_dns_label, is_dns_name, is_flag_name, is_label_key, Scalar};
 
 mod check;
+mod gateway;
+use gateway::{RawCsiDriver, RawEvery, RawParents};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -39,6 +41,9 @@ struct RawCheck {
     namespace_label: Option<RawNamespaceLabel>,
     config_map_key: Option<RawConfigMapKey>,
     absent: Option<RawAbsent>,
+    every: Option<RawEvery>,
+    parents: Option<RawParents>,
+    csi_driver: Option<RawCsiDriver>,
     why: Option<String>,
 }
 
@@ -208,7 +213,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `every`, `parents`, `csiDriver`";
 
 fn objects(
     resource: String,

@@ -423,10 +423,13 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::NamespaceLabel(_) => "namespaceLabel",
         CheckKind::ConfigMapKey(_) => "configMapKey",
         CheckKind::Absent(_) => "absent",
+        CheckKind::Every(_) => "every",
+        CheckKind::Parents(_) => "parents",
+        CheckKind::CsiDriver(_) => "csiDriver",
     }
 }
 
-const KINDS: [&str; 15] = [
+const KINDS: [&str; 18] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -442,6 +445,9 @@ const KINDS: [&str; 15] = [
     "namespaceLabel",
     "configMapKey",
     "absent",
+    "every",
+    "parents",
+    "csiDriver",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

@@ -33,6 +33,11 @@ impl FieldPath {
         Ok(FieldPath(segments))
     }
 
+    /// A path the code itself names (`.spec.drivers`), not read from a catalog.
+    pub fn of(segments: &[&str]) -> FieldPath {
+        FieldPath(segments.iter().map(|s| s.to_string()).collect())
+    }
+
     pub fn segments(&self) -> &[String] {
         &self.0
     }
@@ -58,6 +63,22 @@ pub enum FieldUse {
     Conditions,
     /// One label of `metadata.labels`, by key (namespaces' Pod Security labels).
     Label(String),
+    /// `status.conditions`' messages, type → message (Cilium writes a pool's free address
+    /// count as its `cilium.io/IPsAvailable` message).
+    ConditionMessages,
+    /// The `key` of each item of the list at a path (`.status.addresses` `value`, a
+    /// CSINode's `.spec.drivers` `name`), kept as [`FieldUse::items_label`].
+    Items(FieldPath, String),
+    /// The `status.parents[]` entries this controller wrote (Gateway API routes): their
+    /// `parentRef` and conditions.
+    Parents(String),
+}
+
+impl FieldUse {
+    /// How a list's items are keyed in a custom object: `.spec.drivers[].name`.
+    pub fn items_label(path: &FieldPath, key: &str) -> String {
+        format!("{path}[].{key}")
+    }
 }
 
 /// The key of [`Observation::keep`](super::Observation) under which the namespace read

@@ -11,6 +11,7 @@ mod fields;
 pub mod host;
 mod kube;
 mod lima;
+mod lists;
 mod meta;
 mod objects;
 mod pods;
@@ -30,6 +31,7 @@ pub use kube::{
     Rollout, StorageClass, Workload,
 };
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
+pub use lists::{RouteParent, MAX_ITEMS};
 pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
@@ -313,7 +315,12 @@ impl Observation {
                     .flatten()
                     .filter_map(|u| match u {
                         FieldUse::Label(k) => Some(k.clone()),
-                        FieldUse::Value(_) | FieldUse::Details(_) | FieldUse::Conditions => None,
+                        FieldUse::Value(_)
+                        | FieldUse::Details(_)
+                        | FieldUse::Conditions
+                        | FieldUse::ConditionMessages
+                        | FieldUse::Items(..)
+                        | FieldUse::Parents(_) => None,
                     })
                     .collect();
                 self.namespaces =

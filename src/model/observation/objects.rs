@@ -13,6 +13,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::{Deserialize, Serialize};
 
 use super::kube::RawCondition;
+use super::lists::{parents_of, ItemSeed, RawParent, RouteParent, MAX_ITEMS};
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 use super::{FieldPath, FieldUse};
 use crate::error::{Error, Result};
@@ -45,6 +46,15 @@ pub struct CustomObject {
     /// What a suspension annotation says (`hibernated`), one per annotation that suspends.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suspended: Vec<String>,
+    /// Condition messages, type → message (escaped, capped), when a check reads them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub messages: BTreeMap<String, String>,
+    /// Lists whose items a check reads, `PATH[].KEY` → each item's KEY (escaped, capped).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub items: BTreeMap<String, Vec<String>>,
+    /// The `status.parents[]` entries of the controllers a check names (Gateway API routes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parents: Vec<RouteParent>,
 }
 
 impl CustomObject {
@@ -120,6 +130,11 @@ enum Keep {
     Finalizers,
     /// One suspension annotation ([`SUSPENSIONS`]): its key.
     Annotation(String),
+    Messages,
+    /// A list's items: the label they are kept under, and the key read on each.
+    Items(String, String),
+    /// `status.parents[]`: the entries of this controller.
+    Parents(String),
 }
 
 impl Trie {
@@ -152,6 +167,17 @@ impl Trie {
                 FieldUse::Label(k) => add(
                     &["metadata".into(), "labels".into(), k.clone()],
                     Keep::Value(format!("label {k}")),
+                ),
+                FieldUse::ConditionMessages => {
+                    add(&["status".into(), "conditions".into()], Keep::Messages)
+                }
+                FieldUse::Items(p, key) => add(
+                    p.segments(),
+                    Keep::Items(FieldUse::items_label(p, key), key.clone()),
+                ),
+                FieldUse::Parents(c) => add(
+                    &["status".into(), "parents".into()],
+                    Keep::Parents(c.clone()),
                 ),
             }
         }
@@ -291,7 +317,10 @@ impl NodeSeed<'_, '_> {
                 | Keep::Details(_)
                 | Keep::Conditions
                 | Keep::Blocked
-                | Keep::Finalizers => {}
+                | Keep::Finalizers
+                | Keep::Messages
+                | Keep::Items(..)
+                | Keep::Parents(_) => {}
             }
         }
     }
@@ -370,7 +399,40 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
         self.placeholder("<list>");
         let has = |want: fn(&Keep) -> bool| self.trie.keep.iter().any(want);
         let conditions = has(|k| matches!(k, Keep::Conditions));
-        if has(|k| matches!(k, Keep::Finalizers)) {
+        let messages = has(|k| matches!(k, Keep::Messages));
+        let controllers: Vec<&String> = self
+            .trie
+            .keep
+            .iter()
+            .filter_map(|k| match k {
+                Keep::Parents(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let items: Vec<(&String, &String)> = self
+            .trie
+            .keep
+            .iter()
+            .filter_map(|k| match k {
+                Keep::Items(label, key) => Some((label, key)),
+                _ => None,
+            })
+            .collect();
+        if !controllers.is_empty() {
+            while let Some(p) = seq.next_element::<RawParent>()? {
+                if self.out.parents.len() < MAX_ITEMS {
+                    self.out.parents.extend(parents_of(p, &controllers));
+                }
+            }
+        } else if let [(label, key), ..] = items.as_slice() {
+            let mut kept = Vec::new();
+            while let Some(v) = seq.next_element_seed(ItemSeed { key })? {
+                if kept.len() < MAX_ITEMS {
+                    kept.extend(v);
+                }
+            }
+            self.out.items.insert((*label).clone(), kept);
+        } else if has(|k| matches!(k, Keep::Finalizers)) {
             let mut finalizers = Vec::new();
             while let Some(f) = seq.next_element::<String>()? {
                 finalizers.push(words(&f));
@@ -381,7 +443,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                     .get_or_insert_with(Deletion::default)
                     .finalizers = finalizers;
             }
-        } else if conditions || has(|k| matches!(k, Keep::Blocked)) {
+        } else if conditions || messages || has(|k| matches!(k, Keep::Blocked)) {
             while let Some(c) = seq.next_element::<RawCondition>()? {
                 if c.type_ == DELETION_BLOCKED && c.status == "True" {
                     self.out
@@ -394,7 +456,12 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                     if !said.is_empty() {
                         self.out.reasons.insert(c.type_.clone(), said);
                     }
+                    if messages && !c.message.is_empty() {
+                        self.out.messages.insert(c.type_.clone(), words(&c.message));
+                    }
                     self.out.conditions.insert(c.type_, c.status);
+                } else if messages && !c.type_.is_empty() && !c.message.is_empty() {
+                    self.out.messages.insert(c.type_, words(&c.message));
                 }
             }
         } else {

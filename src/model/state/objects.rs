@@ -19,7 +19,7 @@ use super::{capped, CheckOutcome};
 /// The objects a selection names, or the outcome that replaces the check: the type's group
 /// not served on a successful discovery read means an empty list, cleanly; a failed
 /// discovery or resource read means unknown.
-fn objects_of<'a>(
+pub(super) fn objects_of<'a>(
     obs: &'a Observation,
     sel: &Objects,
 ) -> Result<Vec<&'a CustomObject>, CheckOutcome> {
