@@ -16,6 +16,7 @@ mod drifts;
 mod explain;
 mod failures;
 mod fleet;
+mod gateway;
 mod golden_text;
 mod health;
 mod integrity;
