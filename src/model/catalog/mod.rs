@@ -39,6 +39,8 @@ pub use read_plan::{ReadPlan, Workloads};
 mod parse;
 use parse::*;
 #[cfg(test)]
+mod gateway_tests;
+#[cfg(test)]
 mod tests;
 
 const BUILTIN: &str = include_str!("builtin.yaml");
