@@ -1,7 +1,10 @@
 //! What a typed read keeps of a custom object: field paths named by the catalog's checks.
 //! Defined here, below the catalog, because the reads decode by them.
 
+use std::collections::BTreeMap;
 use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// A dotted path into an object, `.status.ceph.health`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -84,3 +87,50 @@ impl FieldUse {
 /// The key of [`Observation::keep`](super::Observation) under which the namespace read
 /// finds the labels it keeps ([`FieldUse::Label`]).
 pub const NAMESPACES_KEEP: &str = "namespaces";
+
+/// Path → value, for the few paths a check reads: a small vector (a list of 40 000 objects
+/// keeps 40 000 of these; a map's node would weigh more than the values). Saved as a map.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    pub fn get(&self, path: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn insert(&mut self, path: String, value: String) {
+        match self.0.iter_mut().find(|(p, _)| *p == path) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((path, value)),
+        }
+    }
+
+    pub fn remove(&mut self, path: &str) {
+        self.0.retain(|(p, _)| p != path);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Fields {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let sorted: BTreeMap<&str, &str> = self
+            .0
+            .iter()
+            .map(|(p, v)| (p.as_str(), v.as_str()))
+            .collect();
+        sorted.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Fields {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let map: BTreeMap<String, String> = BTreeMap::deserialize(d)?;
+        Ok(Fields(map.into_iter().collect()))
+    }
+}

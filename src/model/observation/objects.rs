@@ -12,6 +12,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use super::fields::Fields;
 use super::kube::RawCondition;
 use super::lists::{parents_of, ItemSeed, RawParent, RouteParent, MAX_ITEMS};
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
@@ -60,53 +61,6 @@ pub struct CustomObject {
 impl CustomObject {
     pub fn field(&self, path: &FieldPath) -> Option<&str> {
         self.fields.get(&path.to_string())
-    }
-}
-
-/// Path → value, for the few paths a check reads: a small vector (a list of 40 000 objects
-/// keeps 40 000 of these; a map's node would weigh more than the values). Saved as a map.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Fields(Vec<(String, String)>);
-
-impl Fields {
-    pub fn get(&self, path: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(p, _)| p == path)
-            .map(|(_, v)| v.as_str())
-    }
-
-    pub fn insert(&mut self, path: String, value: String) {
-        match self.0.iter_mut().find(|(p, _)| *p == path) {
-            Some(slot) => slot.1 = value,
-            None => self.0.push((path, value)),
-        }
-    }
-
-    pub fn remove(&mut self, path: &str) {
-        self.0.retain(|(p, _)| p != path);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl Serialize for Fields {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let sorted: BTreeMap<&str, &str> = self
-            .0
-            .iter()
-            .map(|(p, v)| (p.as_str(), v.as_str()))
-            .collect();
-        sorted.serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Fields {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let map: BTreeMap<String, String> = BTreeMap::deserialize(d)?;
-        Ok(Fields(map.into_iter().collect()))
     }
 }
 
@@ -400,24 +354,14 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
         let has = |want: fn(&Keep) -> bool| self.trie.keep.iter().any(want);
         let conditions = has(|k| matches!(k, Keep::Conditions));
         let messages = has(|k| matches!(k, Keep::Messages));
-        let controllers: Vec<&String> = self
-            .trie
-            .keep
-            .iter()
-            .filter_map(|k| match k {
-                Keep::Parents(c) => Some(c),
-                _ => None,
-            })
-            .collect();
-        let items: Vec<(&String, &String)> = self
-            .trie
-            .keep
-            .iter()
-            .filter_map(|k| match k {
-                Keep::Items(label, key) => Some((label, key)),
-                _ => None,
-            })
-            .collect();
+        let (mut controllers, mut items) = (Vec::new(), Vec::new());
+        for k in &self.trie.keep {
+            match k {
+                Keep::Parents(c) => controllers.push(c),
+                Keep::Items(label, key) => items.push((label, key)),
+                _ => {}
+            }
+        }
         if !controllers.is_empty() {
             while let Some(p) = seq.next_element::<RawParent>()? {
                 if self.out.parents.len() < MAX_ITEMS {
@@ -508,104 +452,5 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    fn uses(list: &[FieldUse]) -> BTreeSet<FieldUse> {
-        list.iter().cloned().collect()
-    }
-
-    fn path(p: &str) -> FieldPath {
-        FieldPath::parse(p).unwrap()
-    }
-
-    #[test]
-    fn only_the_used_fields_are_kept() {
-        let objs = parse_custom_objects(
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/fixtures/kubectl/cephclusters.json"
-            )),
-            &uses(&[
-                FieldUse::Value(path(".status.ceph.health")),
-                FieldUse::Value(path(".spec.mon.count")),
-                FieldUse::Details(path(".status.ceph.details")),
-            ]),
-        )
-        .unwrap();
-        assert_eq!(objs.len(), 1);
-        assert_eq!(objs[0].namespace.as_deref(), Some("rook-ceph"));
-        assert_eq!(objs[0].name, "rook-ceph");
-        assert_eq!(
-            objs[0].field(&path(".status.ceph.health")),
-            Some("HEALTH_OK")
-        );
-        assert!(objs[0].conditions.is_empty());
-        let json = serde_json::to_string(&objs[0]).unwrap();
-        assert!(!json.contains("fsid"), "{json}");
-        let empty = parse_custom_objects(
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/fixtures/kubectl/cephobjectstores-empty.json"
-            )),
-            &BTreeSet::new(),
-        )
-        .unwrap();
-        assert!(empty.is_empty());
-    }
-
-    #[test]
-    fn details_keys_and_conditions() {
-        let text = r#"{"kind":"List","items":[{"metadata":{"name":"a","namespace":"n","annotations":{"x":"y"}},
-            "status":{"ceph":{"health":"HEALTH_WARN","details":{"RECENT_MGR_MODULE_CRASH":{"message":"1 mgr modules have recently crashed","severity":"HEALTH_WARN"}}},
-            "conditions":[{"type":"Ready","status":"True","message":"long"},{"type":"Progressing","status":"False"}]}}]}"#;
-        let objs = parse_custom_objects(
-            text,
-            &uses(&[
-                FieldUse::Details(path(".status.ceph.details")),
-                FieldUse::Conditions,
-                FieldUse::Value(path(".status.ceph")),
-            ]),
-        )
-        .unwrap();
-        let o = &objs[0];
-        assert_eq!(
-            o.details[".status.ceph.details"]["RECENT_MGR_MODULE_CRASH"],
-            "1 mgr modules have recently crashed"
-        );
-        assert_eq!(o.conditions["Ready"], "True");
-        assert_eq!(o.conditions["Progressing"], "False");
-        assert_eq!(o.field(&path(".status.ceph")), Some("<object>"));
-    }
-
-    /// An Argo CD Application carries inline Helm values (a password) and kubectl's
-    /// last-applied annotation: neither is kept.
-    #[test]
-    fn secrets_in_unused_fields_are_never_kept() {
-        let text = r#"{"items":[{"apiVersion":"argoproj.io/v1alpha1","kind":"Application",
-            "metadata":{"name":"app","namespace":"argocd","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"password\":\"SECRET-MARKER\"}"}},
-            "spec":{"source":{"helm":{"values":"adminPassword: SECRET-MARKER"}}},
-            "status":{"sync":{"status":"Synced"},"health":{"status":"Healthy"}}}]}"#;
-        let objs = parse_custom_objects(
-            text,
-            &uses(&[
-                FieldUse::Value(path(".status.sync.status")),
-                FieldUse::Value(path(".status.health.status")),
-            ]),
-        )
-        .unwrap();
-        let json = serde_json::to_string(&objs).unwrap();
-        assert!(!json.contains("SECRET-MARKER"), "{json}");
-        assert_eq!(objs[0].field(&path(".status.sync.status")), Some("Synced"));
-    }
-
-    #[test]
-    fn malformed_lists_are_errors() {
-        let e = parse_custom_objects(r#"{"kind":"X"}"#, &BTreeSet::new()).unwrap_err();
-        assert!(e.message.contains("missing field `items`"), "{}", e.message);
-        let e = parse_custom_objects(r#"{"items":{}}"#, &BTreeSet::new()).unwrap_err();
-        assert!(e.message.contains("malformed output"), "{}", e.message);
-        assert!(parse_custom_objects(r#"{"items":[]} x"#, &BTreeSet::new()).is_err());
-    }
-}
+#[path = "objects_tests.rs"]
+mod tests;
