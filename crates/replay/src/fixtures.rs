@@ -724,6 +724,7 @@ fn dirqual_layers(b: &mut Builder, nodes: usize, not_ready: &[usize], ceph_healt
             T_CILIUM,
         );
     }
+    crate::gateway::add_pool_crd(b, T_CILIUM);
     let ready_nodes = n - not_ready.len() as i64;
     b.obj(daemonset(
         "kube-system",

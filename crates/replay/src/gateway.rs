@@ -105,29 +105,12 @@ fn pool(version: &str, name: &str, cidr: &str, available: &str, conflict: Option
     )
 }
 
-/// The Gateway API v1 CRDs (standard channel 1.2: GRPCRoute is v1) and the pool's CRD.
-fn add_crds(b: &mut Builder, pool_version: &str) {
-    for (kind, plural, namespaced, short) in [
-        ("GatewayClass", "gatewayclasses", false, &["gc"][..]),
-        ("Gateway", "gateways", true, &["gtw"][..]),
-        ("HTTPRoute", "httproutes", true, &[][..]),
-        ("GRPCRoute", "grpcroutes", true, &[][..]),
-    ] {
-        b.crd(
-            &CrdSpec {
-                group: "gateway.networking.k8s.io",
-                version: "v1",
-                kind,
-                plural,
-                namespaced,
-                short,
-                categories: &["gateway-api"],
-                columns: &[],
-            },
-            crate::fixtures::small_schema(),
-            T_LAYERS,
-        );
-    }
+/// The version Cilium 1.16 (dirqual's) serves the pool at; 1.18 on serve `v2`.
+pub(crate) const POOL_VERSION: &str = "v2alpha1";
+
+/// Cilium's LB-IPAM pool CRD, as every Cilium install registers it (dirqual's cni layer).
+pub(crate) fn add_pool_crd(b: &mut Builder, created: &str) {
+    let pool_version = POOL_VERSION;
     b.crd(
         &CrdSpec {
             group: "cilium.io",
@@ -152,8 +135,54 @@ fn add_crds(b: &mut Builder, pool_version: &str) {
             ],
         },
         crate::fixtures::small_schema(),
-        T_LAYERS,
+        created,
     );
+}
+
+/// The pool's CRD served at `version` instead (a Cilium that moved it).
+fn set_pool_version(b: &mut Builder, version: &str) {
+    for o in &mut b.objects {
+        if o["kind"] == "CustomResourceDefinition"
+            && o["metadata"]["name"] == "ciliumloadbalancerippools.cilium.io"
+        {
+            o["spec"]["versions"][0]["name"] = json!(version);
+            o["status"]["storedVersions"] = json!([version]);
+        }
+    }
+    for r in &mut b.resources {
+        if r.group == "cilium.io" && r.plural == "ciliumloadbalancerippools" {
+            r.version = version.to_string();
+        }
+    }
+}
+
+/// The Gateway API v1 CRDs (standard channel 1.2: GRPCRoute is v1); the pool's CRD at
+/// `pool_version`.
+fn add_crds(b: &mut Builder, pool_version: &str) {
+    for (kind, plural, namespaced, short) in [
+        ("GatewayClass", "gatewayclasses", false, &["gc"][..]),
+        ("Gateway", "gateways", true, &["gtw"][..]),
+        ("HTTPRoute", "httproutes", true, &[][..]),
+        ("GRPCRoute", "grpcroutes", true, &[][..]),
+    ] {
+        b.crd(
+            &CrdSpec {
+                group: "gateway.networking.k8s.io",
+                version: "v1",
+                kind,
+                plural,
+                namespaced,
+                short,
+                categories: &["gateway-api"],
+                columns: &[],
+            },
+            crate::fixtures::small_schema(),
+            T_LAYERS,
+        );
+    }
+    if pool_version != POOL_VERSION {
+        set_pool_version(b, pool_version);
+    }
 }
 
 fn gateway_class(name: &str, controller: &str, accepted: Value) -> Value {
