@@ -8,6 +8,7 @@ mod agents;
 mod configmaps;
 mod coverage;
 pub mod explain;
+mod gateway;
 pub mod hosts;
 mod namespaces;
 mod nodes;
@@ -294,6 +295,9 @@ pub(crate) fn evaluate_check(
         CheckKind::Absent(a) => configmaps::absent(obs, a),
         CheckKind::Annotated(a) => agents::annotated(obs, a),
         CheckKind::StartedAfter(s) => agents::started_after(obs, s),
+        CheckKind::Every(e) => gateway::every(obs, phase, e),
+        CheckKind::Parents(p) => gateway::parents(obs, p),
+        CheckKind::CsiDriver(c) => gateway::csi_driver(obs, c),
     }
 }
 

@@ -303,10 +303,22 @@ pub fn stdout_of(out: &Outcome) -> String {
 
 /// The reads of the built-in catalog, as the stub is asked them (`get NAME`), and the
 /// group, version and plural the replay fixture serves them at.
-const READS: [(&str, &str, &str, &str); 16] = [
+const READS: [(&str, &str, &str, &str); 18] = [
     ("nodes", "", "v1", "nodes"),
     ("namespaces", "", "v1", "namespaces"),
     ("storageclasses", "storage.k8s.io", "v1", "storageclasses"),
+    (
+        "csidrivers.storage.k8s.io",
+        "storage.k8s.io",
+        "v1",
+        "csidrivers",
+    ),
+    (
+        "csinodes.storage.k8s.io",
+        "storage.k8s.io",
+        "v1",
+        "csinodes",
+    ),
     ("daemonsets", "apps", "v1", "daemonsets"),
     ("deployments", "apps", "v1", "deployments"),
     ("statefulsets", "apps", "v1", "statefulsets"),

@@ -359,8 +359,9 @@ fn forbidden_paths(paths: &[String], affected: &[&str]) {
 
 #[test]
 fn forbidden_nodes() {
-    // cni reads the nodes too: a node tainted `node.cilium.io/agent-not-ready` (SPEC §15).
-    forbidden("/api/v1/nodes", &["k8s", "cni"]);
+    // cni reads the nodes too: a node tainted `node.cilium.io/agent-not-ready` (SPEC §15);
+    // and storage: its CSI driver must be in every node's CSINode (SPEC §15).
+    forbidden("/api/v1/nodes", &["k8s", "cni", "storage"]);
 }
 
 #[test]

@@ -19,6 +19,7 @@ mod encryption;
 mod explain;
 mod failures;
 mod fleet;
+mod gateway;
 mod golden_text;
 mod health;
 mod integrity;

@@ -182,8 +182,8 @@ fn help_through_kubectl_says_kubectl_nestor() {
     }
 }
 
-/// A CRD simply not installed (cert-manager on dirqual: no `cert-manager.io` group served)
-/// is listed as not installed, never as a FAILED READ, in text and JSON.
+/// A CRD simply not installed (cert-manager and the Gateway API on dirqual: no
+/// `cert-manager.io` nor `gateway.networking.k8s.io` group served) is listed as not installed, never as a FAILED READ, in text and JSON.
 #[test]
 fn discover_lists_a_crd_not_installed_as_not_installed() {
     let bed = bed_or_skip!(E2e::dirqual());
@@ -191,7 +191,7 @@ fn discover_lists_a_crd_not_installed_as_not_installed() {
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
         r.stdout
-            .contains("\nnot installed (API group not served): certificates.cert-manager.io, clusterissuers.cert-manager.io, issuers.cert-manager.io\n"),
+            .contains("\nnot installed (API group not served): certificates.cert-manager.io, clusterissuers.cert-manager.io, gatewayclasses.gateway.networking.k8s.io, gateways.gateway.networking.k8s.io, grpcroutes.gateway.networking.k8s.io, httproutes.gateway.networking.k8s.io, issuers.cert-manager.io\n"),
         "{}",
         r.stdout
     );
@@ -202,6 +202,10 @@ fn discover_lists_a_crd_not_installed_as_not_installed() {
         serde_json::json!([
             "certificates.cert-manager.io",
             "clusterissuers.cert-manager.io",
+            "gatewayclasses.gateway.networking.k8s.io",
+            "gateways.gateway.networking.k8s.io",
+            "grpcroutes.gateway.networking.k8s.io",
+            "httproutes.gateway.networking.k8s.io",
             "issuers.cert-manager.io"
         ])
     );

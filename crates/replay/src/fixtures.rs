@@ -52,7 +52,9 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         "degraded" => Some(degraded()),
         "bench" => Some(bench()),
         "big" => Some(big()),
-        other => crate::scenarios::by_name(other).or_else(|| crate::wireguard::by_name(other)),
+        other => crate::scenarios::by_name(other)
+            .or_else(|| crate::wireguard::by_name(other))
+            .or_else(|| crate::gateway::by_name(other)),
     }
 }
 
@@ -495,7 +497,7 @@ pub fn crd(c: &CrdSpec, schema: Value, created: &str) -> Value {
     })
 }
 
-fn small_schema() -> Value {
+pub(crate) fn small_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -724,6 +726,7 @@ fn dirqual_layers(b: &mut Builder, nodes: usize, not_ready: &[usize], ceph_healt
             T_CILIUM,
         );
     }
+    crate::gateway::add_pool_crd(b, T_CILIUM);
     let ready_nodes = n - not_ready.len() as i64;
     b.obj(daemonset(
         "kube-system",
@@ -992,6 +995,8 @@ fn dirqual_layers(b: &mut Builder, nodes: usize, not_ready: &[usize], ceph_healt
         T_CEPH,
     ));
 
+    // storage: Rook's CSI drivers, registered on every node (SPEC §15)
+    crate::gateway::add_csi(b, nodes, T_CEPH);
     // storage
     b.obj(storage_class(
         "ceph-block",

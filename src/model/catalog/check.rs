@@ -23,6 +23,8 @@ pub use drift::{
 };
 mod agents;
 pub use agents::{AnnotatedCheck, PodsOf, StartedAfterCheck};
+mod gateway;
+pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
 /// One check of a layer: what is tested, and why the operators test it.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +88,13 @@ pub enum CheckKind {
     /// Every running container of some pods started after a ConfigMap's last write (the
     /// agents run the configuration it says).
     StartedAfter(StartedAfterCheck),
+    /// The objects of a type selected by a field (or by naming an object so selected), each
+    /// with the conditions, counts and list entries asked (SPEC §15: the Gateway chain).
+    Every(EveryCheck),
+    /// Every route whose `status.parents[]` names a controller: those entries' conditions.
+    Parents(ParentsCheck),
+    /// The default StorageClass's provisioner registered as a CSIDriver, on every node.
+    CsiDriver(CsiDriverCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -355,6 +364,11 @@ impl CheckKind {
                 .iter()
                 .map(|o| (o, DefaultDenyCheck::uses(&o.resource)))
                 .collect(),
+            CheckKind::Every(e) => e.uses(),
+            CheckKind::Parents(p) => {
+                vec![(&p.objects, vec![FieldUse::Parents(p.controller.clone())])]
+            }
+            CheckKind::CsiDriver(c) => c.uses(),
             CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
@@ -396,8 +410,11 @@ impl CheckKind {
             | CheckKind::PodFlags(_)
             | CheckKind::Nodes(_)
             | CheckKind::NamespaceLabel(_)
-            | CheckKind::Annotated(_) => vec![],
-            | CheckKind::DefaultDenyIngress(_) => vec![],
+            | CheckKind::Annotated(_)
+            | CheckKind::DefaultDenyIngress(_)
+            | CheckKind::Every(_)
+            | CheckKind::Parents(_)
+            | CheckKind::CsiDriver(_) => vec![],
         }
     }
 
@@ -429,7 +446,10 @@ impl CheckKind {
             | CheckKind::ConfigMapKey(_)
             | CheckKind::Absent(_)
             | CheckKind::Annotated(_)
-            | CheckKind::StartedAfter(_) => vec![],
+            | CheckKind::StartedAfter(_)
+            | CheckKind::Every(_)
+            | CheckKind::Parents(_)
+            | CheckKind::CsiDriver(_) => vec![],
         }
     }
 }

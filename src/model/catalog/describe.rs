@@ -30,6 +30,9 @@ impl CheckKind {
             CheckKind::Absent(_) => "absent",
             CheckKind::Annotated(_) => "annotated",
             CheckKind::StartedAfter(_) => "startedAfter",
+            CheckKind::Every(_) => "every",
+            CheckKind::Parents(_) => "parents",
+            CheckKind::CsiDriver(_) => "csiDriver",
         }
     }
 }
@@ -178,6 +181,9 @@ impl fmt::Display for CheckKind {
                     None => Ok(()),
                 }
             }
+            CheckKind::Every(e) => write!(f, "{e}"),
+            CheckKind::Parents(p) => write!(f, "{p}"),
+            CheckKind::CsiDriver(c) => write!(f, "{c}"),
             CheckKind::ConfigMap(c) => write!(
                 f,
                 "ConfigMap {}/{} (read by name): key {} empty or absent",

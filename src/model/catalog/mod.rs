@@ -24,10 +24,11 @@ mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
-    is_exempt, AbsentCheck, Absentee, AllCheck, AnnotatedCheck, Check, CheckKind, ConditionCheck,
-    ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted, DefaultDenyCheck, Expect,
-    NamespaceLabelCheck, NodesCheck, Objects, PodFlagsCheck, PodsOf, Predicate, ResourceCheck,
-    StartedAfterCheck, TolerateCheck, Wanted, WorkloadCheck, WorkloadKind, BUILTIN_EXEMPT,
+    is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck, Check, CheckKind,
+    ConditionCheck, ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted, CsiDriverCheck,
+    DefaultDenyCheck, EveryCheck, Expect, Filter, Known, NamespaceLabelCheck, NodesCheck, Objects,
+    ParentsCheck, PodFlagsCheck, PodsOf, Predicate, ResourceCheck, StartedAfterCheck,
+    TolerateCheck, Wanted, Wants, WorkloadCheck, WorkloadKind, BUILTIN_EXEMPT,
     CILIUM_NETWORK_POLICIES, CNP_PATHS, NETWORK_POLICIES, NP_PATHS,
 };
 use scalars::is_dns_label;
@@ -41,6 +42,8 @@ mod parse;
 use parse::*;
 #[cfg(test)]
 mod agents_tests;
+#[cfg(test)]
+mod gateway_tests;
 #[cfg(test)]
 mod tests;
 

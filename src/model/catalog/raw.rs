@@ -12,6 +12,8 @@ use super::scalars::{is_dns_label, is_dns_name, is_flag_name, is_label_key, Scal
 
 mod agents;
 mod check;
+mod gateway;
+use gateway::{RawCsiDriver, RawEvery, RawParents};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -43,6 +45,9 @@ struct RawCheck {
     annotated: Option<agents::RawAnnotated>,
     started_after: Option<agents::RawStartedAfter>,
     default_deny_ingress: Option<RawDefaultDeny>,
+    every: Option<RawEvery>,
+    parents: Option<RawParents>,
+    csi_driver: Option<RawCsiDriver>,
     why: Option<String>,
 }
 
@@ -222,7 +227,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`";
 
 fn objects(
     resource: String,

@@ -103,13 +103,20 @@ impl Catalog {
                 CheckKind::DefaultDenyIngress(_) => {
                     reads.insert(ReadRequest::Namespaces);
                 }
+                // The default StorageClass names the driver; every node must list it.
+                CheckKind::CsiDriver(_) => {
+                    reads.insert(ReadRequest::StorageClasses);
+                    reads.insert(ReadRequest::Nodes);
+                }
                 // Their reads are their workload selections and custom objects, below.
                 CheckKind::Workload(_)
                 | CheckKind::Resource(_)
                 | CheckKind::Condition(_)
                 | CheckKind::All(_)
                 | CheckKind::Count(_)
-                | CheckKind::Tolerate(_) => {}
+                | CheckKind::Tolerate(_)
+                | CheckKind::Every(_)
+                | CheckKind::Parents(_) => {}
             }
             for (namespace, name, key) in check.config_map_reads() {
                 let keys = config_maps

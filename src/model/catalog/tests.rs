@@ -426,6 +426,9 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::Absent(_) => "absent",
         CheckKind::Annotated(_) => "annotated",
         CheckKind::StartedAfter(_) => "startedAfter",
+        CheckKind::Every(_) => "every",
+        CheckKind::Parents(_) => "parents",
+        CheckKind::CsiDriver(_) => "csiDriver",
     }
 }
 
@@ -448,6 +451,9 @@ const KINDS: [&str; 18] = [
     "annotated",
     "startedAfter",
     "defaultDenyIngress",
+    "every",
+    "parents",
+    "csiDriver",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

@@ -37,6 +37,11 @@ impl FieldPath {
         Ok(FieldPath(segments))
     }
 
+    /// A path the code itself names (`.spec.drivers`), not read from a catalog.
+    pub fn of(segments: &[&str]) -> FieldPath {
+        FieldPath(segments.iter().map(|s| s.to_string()).collect())
+    }
+
     pub fn segments(&self) -> &[String] {
         &self.0
     }
@@ -70,6 +75,22 @@ pub enum FieldUse {
     /// list's scalars, `{}` for an empty object, `{…}` for another; a map's keys. A
     /// NetworkPolicy's `policyTypes`, its `ingress` rules (`[{}]` is `{}`: allow all).
     Members(FieldPath),
+    /// `status.conditions`' messages, type → message (Cilium writes a pool's free address
+    /// count as its `cilium.io/IPsAvailable` message).
+    ConditionMessages,
+    /// The `key` of each item of the list at a path (`.status.addresses` `value`, a
+    /// CSINode's `.spec.drivers` `name`), kept as [`FieldUse::items_label`].
+    Items(FieldPath, String),
+    /// The `status.parents[]` entries this controller wrote (Gateway API routes): their
+    /// `parentRef` and conditions.
+    Parents(String),
+}
+
+impl FieldUse {
+    /// How a list's items are keyed in a custom object: `.spec.drivers[].name`.
+    pub fn items_label(path: &FieldPath, key: &str) -> String {
+        format!("{path}[].{key}")
+    }
 }
 
 /// Where a kept annotation's value is stored among an object's fields:

@@ -13,6 +13,7 @@ pub mod host;
 mod kube;
 mod lima;
 mod members;
+mod lists;
 mod meta;
 mod objects;
 mod pods;
@@ -34,6 +35,7 @@ pub use kube::{
     Rollout, StorageClass, Workload,
 };
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
+pub use lists::{RouteParent, MAX_ITEMS};
 pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
@@ -362,6 +364,9 @@ impl Observation {
                         | FieldUse::Conditions
                         | FieldUse::Annotation(_)
                         | FieldUse::Members(_) => None,
+                        | FieldUse::ConditionMessages
+                        | FieldUse::Items(..)
+                        | FieldUse::Parents(_) => None,
                     })
                     .collect();
                 self.namespaces =

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::fields::Fields;
 use super::kube::RawCondition;
+use super::lists::{parents_of, ItemSeed, RawParent, RouteParent, MAX_ITEMS};
 use super::members::{joined_members, MemberVisitor};
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 use super::{annotation_field, members_key, FieldPath, FieldUse};
@@ -49,6 +50,15 @@ pub struct CustomObject {
     /// What a suspension annotation says (`hibernated`), one per annotation that suspends.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suspended: Vec<String>,
+    /// Condition messages, type → message (escaped, capped), when a check reads them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub messages: BTreeMap<String, String>,
+    /// Lists whose items a check reads, `PATH[].KEY` → each item's KEY (escaped, capped).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub items: BTreeMap<String, Vec<String>>,
+    /// The `status.parents[]` entries of the controllers a check names (Gateway API routes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parents: Vec<RouteParent>,
 }
 
 impl CustomObject {
@@ -84,6 +94,11 @@ enum Keep {
     Annotation(String),
     /// The members of a list or map, under this field name ([`FieldUse::Members`]).
     Members(String),
+    Messages,
+    /// A list's items: the label they are kept under, and the key read on each.
+    Items(String, String),
+    /// `status.parents[]`: the entries of this controller.
+    Parents(String),
 }
 
 impl Trie {
@@ -122,6 +137,17 @@ impl Trie {
                     add(&path, Keep::Value(annotation_field(key)));
                 }
                 FieldUse::Members(p) => add(p.segments(), Keep::Members(members_key(p))),
+                FieldUse::ConditionMessages => {
+                    add(&["status".into(), "conditions".into()], Keep::Messages)
+                }
+                FieldUse::Items(p, key) => add(
+                    p.segments(),
+                    Keep::Items(FieldUse::items_label(p, key), key.clone()),
+                ),
+                FieldUse::Parents(c) => add(
+                    &["status".into(), "parents".into()],
+                    Keep::Parents(c.clone()),
+                ),
             }
         }
         root
@@ -287,7 +313,10 @@ impl NodeSeed<'_, '_> {
                 | Keep::Details(_)
                 | Keep::Conditions
                 | Keep::Blocked
-                | Keep::Finalizers => {}
+                | Keep::Finalizers
+                | Keep::Messages
+                | Keep::Items(..)
+                | Keep::Parents(_) => {}
             }
         }
     }
@@ -378,6 +407,15 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
         self.placeholder("<list>");
         let has = |want: fn(&Keep) -> bool| self.trie.keep.iter().any(want);
         let conditions = has(|k| matches!(k, Keep::Conditions));
+        let messages = has(|k| matches!(k, Keep::Messages));
+        let (mut controllers, mut items) = (Vec::new(), Vec::new());
+        for k in &self.trie.keep {
+            match k {
+                Keep::Parents(c) => controllers.push(c),
+                Keep::Items(label, key) => items.push((label, key)),
+                _ => {}
+            }
+        }
         let members: Vec<String> = self.members();
         if !members.is_empty() {
             let mut texts = Vec::new();
@@ -388,6 +426,20 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
             for key in members {
                 self.out.fields.insert(key, text.clone());
             }
+        } else if !controllers.is_empty() {
+            while let Some(p) = seq.next_element::<RawParent>()? {
+                if self.out.parents.len() < MAX_ITEMS {
+                    self.out.parents.extend(parents_of(p, &controllers));
+                }
+            }
+        } else if let [(label, key), ..] = items.as_slice() {
+            let mut kept = Vec::new();
+            while let Some(v) = seq.next_element_seed(ItemSeed { key })? {
+                if kept.len() < MAX_ITEMS {
+                    kept.extend(v);
+                }
+            }
+            self.out.items.insert((*label).clone(), kept);
         } else if has(|k| matches!(k, Keep::Finalizers)) {
             let mut finalizers = Vec::new();
             while let Some(f) = seq.next_element::<String>()? {
@@ -399,7 +451,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                     .get_or_insert_with(Deletion::default)
                     .finalizers = finalizers;
             }
-        } else if conditions || has(|k| matches!(k, Keep::Blocked)) {
+        } else if conditions || messages || has(|k| matches!(k, Keep::Blocked)) {
             while let Some(c) = seq.next_element::<RawCondition>()? {
                 if c.type_ == DELETION_BLOCKED && c.status == "True" {
                     self.out
@@ -412,7 +464,12 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                     if !said.is_empty() {
                         self.out.reasons.insert(c.type_.clone(), said);
                     }
+                    if messages && !c.message.is_empty() {
+                        self.out.messages.insert(c.type_.clone(), words(&c.message));
+                    }
                     self.out.conditions.insert(c.type_, c.status);
+                } else if messages && !c.type_.is_empty() && !c.message.is_empty() {
+                    self.out.messages.insert(c.type_, words(&c.message));
                 }
             }
         } else {
@@ -470,120 +527,5 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_streamed_list_must_be_of_its_group() {
-        let ok = r#"{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{"metadata":{"name":"c"}}]}"#;
-        let got = decode_custom_objects(ok.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
-        assert_eq!(got.map(|v| v.len()).ok(), Some(1));
-        for bad in [
-            r#"{"kind":"ConfigMapList","apiVersion":"v1","items":[{"metadata":{"name":"c"}}]}"#,
-            r#"{"kind":"ClusterList","apiVersion":"postgresql.cnpg.io/v1","items":[]}"#,
-            r#"{"kind":"List","apiVersion":"ceph.rook.io/v1","items":[]}"#,
-            r#"{"items":null}"#,
-        ] {
-            let e = decode_custom_objects(bad.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
-            assert!(e.is_err(), "{bad} was read");
-        }
-    }
-
-    fn uses(list: &[FieldUse]) -> BTreeSet<FieldUse> {
-        list.iter().cloned().collect()
-    }
-
-    fn path(p: &str) -> FieldPath {
-        FieldPath::parse(p).unwrap()
-    }
-
-    #[test]
-    fn only_the_used_fields_are_kept() {
-        let objs = parse_custom_objects(
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/fixtures/kubectl/cephclusters.json"
-            )),
-            &uses(&[
-                FieldUse::Value(path(".status.ceph.health")),
-                FieldUse::Value(path(".spec.mon.count")),
-                FieldUse::Details(path(".status.ceph.details")),
-            ]),
-        )
-        .unwrap();
-        assert_eq!(objs.len(), 1);
-        assert_eq!(objs[0].namespace.as_deref(), Some("rook-ceph"));
-        assert_eq!(objs[0].name, "rook-ceph");
-        assert_eq!(
-            objs[0].field(&path(".status.ceph.health")),
-            Some("HEALTH_OK")
-        );
-        assert!(objs[0].conditions.is_empty());
-        let json = serde_json::to_string(&objs[0]).unwrap();
-        assert!(!json.contains("fsid"), "{json}");
-        let empty = parse_custom_objects(
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/fixtures/kubectl/cephobjectstores-empty.json"
-            )),
-            &BTreeSet::new(),
-        )
-        .unwrap();
-        assert!(empty.is_empty());
-    }
-
-    #[test]
-    fn details_keys_and_conditions() {
-        let text = r#"{"kind":"List","items":[{"metadata":{"name":"a","namespace":"n","annotations":{"x":"y"}},
-            "status":{"ceph":{"health":"HEALTH_WARN","details":{"RECENT_MGR_MODULE_CRASH":{"message":"1 mgr modules have recently crashed","severity":"HEALTH_WARN"}}},
-            "conditions":[{"type":"Ready","status":"True","message":"long"},{"type":"Progressing","status":"False"}]}}]}"#;
-        let objs = parse_custom_objects(
-            text,
-            &uses(&[
-                FieldUse::Details(path(".status.ceph.details")),
-                FieldUse::Conditions,
-                FieldUse::Value(path(".status.ceph")),
-            ]),
-        )
-        .unwrap();
-        let o = &objs[0];
-        assert_eq!(
-            o.details[".status.ceph.details"]["RECENT_MGR_MODULE_CRASH"],
-            "1 mgr modules have recently crashed"
-        );
-        assert_eq!(o.conditions["Ready"], "True");
-        assert_eq!(o.conditions["Progressing"], "False");
-        assert_eq!(o.field(&path(".status.ceph")), Some("<object>"));
-    }
-
-    /// An Argo CD Application carries inline Helm values (a password) and kubectl's
-    /// last-applied annotation: neither is kept.
-    #[test]
-    fn secrets_in_unused_fields_are_never_kept() {
-        let text = r#"{"items":[{"apiVersion":"argoproj.io/v1alpha1","kind":"Application",
-            "metadata":{"name":"app","namespace":"argocd","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"password\":\"SECRET-MARKER\"}"}},
-            "spec":{"source":{"helm":{"values":"adminPassword: SECRET-MARKER"}}},
-            "status":{"sync":{"status":"Synced"},"health":{"status":"Healthy"}}}]}"#;
-        let objs = parse_custom_objects(
-            text,
-            &uses(&[
-                FieldUse::Value(path(".status.sync.status")),
-                FieldUse::Value(path(".status.health.status")),
-            ]),
-        )
-        .unwrap();
-        let json = serde_json::to_string(&objs).unwrap();
-        assert!(!json.contains("SECRET-MARKER"), "{json}");
-        assert_eq!(objs[0].field(&path(".status.sync.status")), Some("Synced"));
-    }
-
-    #[test]
-    fn malformed_lists_are_errors() {
-        let e = parse_custom_objects(r#"{"kind":"X"}"#, &BTreeSet::new()).unwrap_err();
-        assert!(e.message.contains("missing field `items`"), "{}", e.message);
-        let e = parse_custom_objects(r#"{"items":{}}"#, &BTreeSet::new()).unwrap_err();
-        assert!(e.message.contains("malformed output"), "{}", e.message);
-        assert!(parse_custom_objects(r#"{"items":[]} x"#, &BTreeSet::new()).is_err());
-    }
-}
+#[path = "objects_tests.rs"]
+mod tests;

@@ -206,6 +206,33 @@ pub fn by_hand(check: &Check) -> ByHand {
             &d.policies[0],
             "{.spec.podSelector} {.spec.policyTypes} ingress={.spec.ingress}",
         ),
+        CheckKind::Every(e) => {
+            let mut fields: Vec<String> = e.filter.iter().map(|f| field(f.field())).collect();
+            let w = &e.wants;
+            fields.extend(
+                w.conditions
+                    .iter()
+                    .chain(&w.not_conditions)
+                    .chain(w.above.iter().map(|a| &a.type_))
+                    .map(|t| condition(t)),
+            );
+            fields.extend(w.non_empty.iter().map(|(p, k)| format!("{{{p}[*].{k}}}")));
+            objects(&e.objects, &fields.join(" "))
+        }
+        CheckKind::Parents(p) => objects(
+            &p.objects,
+            &format!(
+                "{{.status.parents[*].parentRef.name}} {}",
+                p.conditions
+                    .iter()
+                    .map(|t| format!(
+                        "{t}={{.status.parents[*].conditions[?(@.type==\"{t}\")].status}}"
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        ),
+        CheckKind::CsiDriver(c) => objects(&c.nodes, "{.spec.drivers[*].name}"),
         CheckKind::ConfigMap(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::ConfigMapKey(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::Absent(a) => match &a.what {

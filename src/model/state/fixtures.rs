@@ -60,6 +60,14 @@ pub(crate) fn dirqual() -> Observation {
                 env!("CARGO_MANIFEST_DIR"),
                 "/tests/fixtures/kubectl/applications.json"
             )),
+            "csidrivers" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/csidrivers.json"
+            )),
+            "csinodes" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/csinodes.json"
+            )),
             _ => unreachable!(),
         }
     };
@@ -98,6 +106,14 @@ pub(crate) fn dirqual() -> Observation {
         (
             ReadRequest::Resource("applications.argoproj.io".into()),
             "apps",
+        ),
+        (
+            ReadRequest::Resource("csidrivers.storage.k8s.io".into()),
+            "csidrivers",
+        ),
+        (
+            ReadRequest::Resource("csinodes.storage.k8s.io".into()),
+            "csinodes",
         ),
     ] {
         obs.record(&req, Ok(k(f)));

@@ -347,3 +347,72 @@ fn proxy_transport_errors_are_unreachable_tls_or_timeout() {
     let c = transport_failure("/api", &HttpError::Malformed("x".into()));
     assert_eq!(c.kind, FailureKind::ApiError);
 }
+
+/// Whether an accept-path regexp as [`accept_paths`] writes it (`^` literal segments with
+/// `\.` escapes or `[a-z0-9]+` `$`) matches `path`: the two shapes the allowlist admits.
+fn accepts(re: &str, path: &str) -> bool {
+    let Some(inner) = re.strip_prefix("^/").and_then(|r| r.strip_suffix('$')) else {
+        return false;
+    };
+    let want: Vec<&str> = inner.split('/').collect();
+    let have: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    want.len() == have.len()
+        && want.iter().zip(&have).all(|(w, h)| {
+            if *w == "[a-z0-9]+" {
+                !h.is_empty()
+                    && h.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            } else {
+                w.replace("\\.", ".") == *h
+            }
+        })
+}
+
+/// SPEC §15: the gateway and storage layers' reads open exactly their lists (cluster-scoped
+/// GatewayClasses, CSIDrivers, CSINodes, pools; every namespace's Gateways and routes) and
+/// their groups' discovery; a Secret, a ConfigMap list, any pod, a single Gateway or a
+/// Service stays refused by the proxy.
+#[test]
+fn the_gateway_and_csi_reads_open_exactly_their_paths() {
+    let catalog = crate::model::catalog::Catalog::builtin().unwrap();
+    let ids = ["storage", "gateway"].map(String::from);
+    let plan = catalog.read_plan(&ids, crate::model::catalog::Workloads::InTheirNamespaces);
+    let accept = accept_paths(&plan.requests, &plan.scope);
+    assert_eq!(
+        crate::read::exec::allowlist::accept_paths_ok(&accept.join(",")),
+        Ok(())
+    );
+    let open = |p: &str| accept.iter().any(|re| accepts(re, p));
+    for p in [
+        "/apis/gateway.networking.k8s.io/v1/gatewayclasses",
+        "/apis/gateway.networking.k8s.io/v1/gateways",
+        "/apis/gateway.networking.k8s.io/v1/httproutes",
+        "/apis/gateway.networking.k8s.io/v1/grpcroutes",
+        "/apis/gateway.networking.k8s.io/v1",
+        "/apis/cilium.io/v2/ciliumloadbalancerippools",
+        "/apis/cilium.io/v2alpha1/ciliumloadbalancerippools",
+        "/apis/cilium.io/v2alpha1",
+        "/apis/storage.k8s.io/v1/csidrivers",
+        "/apis/storage.k8s.io/v1/csinodes",
+        "/apis/storage.k8s.io/v1/storageclasses",
+        "/api/v1/nodes",
+    ] {
+        assert!(open(p), "{p} refused: {accept:#?}");
+    }
+    for p in [
+        "/api/v1/secrets",
+        "/api/v1/namespaces/infra/secrets/wildcard-tls",
+        "/api/v1/configmaps",
+        "/api/v1/namespaces/kube-system/configmaps",
+        "/api/v1/pods",
+        "/api/v1/namespaces/kube-system/pods",
+        "/api/v1/namespaces/apps/services",
+        "/apis/gateway.networking.k8s.io/v1/namespaces/infra/gateways/cilium-gw",
+        "/apis/gateway.networking.k8s.io/v1/referencegrants",
+        "/apis/gateway.networking.k8s.io/v1/gateways/status",
+        "/apis/cilium.io/v2/ciliumnetworkpolicies",
+        "/apis/storage.k8s.io/v1/volumeattachments",
+    ] {
+        assert!(!open(p), "{p} accepted: {accept:#?}");
+    }
+}

@@ -26,6 +26,9 @@ impl RawCheck {
             ("annotated", self.annotated.is_some()),
             ("startedAfter", self.started_after.is_some()),
             ("defaultDenyIngress", self.default_deny_ingress.is_some()),
+            ("every", self.every.is_some()),
+            ("parents", self.parents.is_some()),
+            ("csiDriver", self.csi_driver.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -77,6 +80,15 @@ impl RawCheck {
         }
         if let Some(w) = self.workload {
             return workload(w).map(CheckKind::Workload);
+        }
+        if let Some(e) = self.every {
+            return e.into_check().map(CheckKind::Every);
+        }
+        if let Some(p) = self.parents {
+            return p.into_check().map(CheckKind::Parents);
+        }
+        if let Some(c) = self.csi_driver {
+            return c.into_check().map(CheckKind::CsiDriver);
         }
         if let Some(c) = self.config_map {
             if !is_dns_label(&c.namespace) || !is_dns_name(&c.name) {

@@ -1,0 +1,118 @@
+//! Tests of the custom objects' typed decoding: only the used fields kept, details,
+//! conditions, secrets in unused fields never kept, malformed lists.
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+    #[test]
+    fn a_streamed_list_must_be_of_its_group() {
+        let ok = r#"{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{"metadata":{"name":"c"}}]}"#;
+        let got = decode_custom_objects(ok.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
+        assert_eq!(got.map(|v| v.len()).ok(), Some(1));
+        for bad in [
+            r#"{"kind":"ConfigMapList","apiVersion":"v1","items":[{"metadata":{"name":"c"}}]}"#,
+            r#"{"kind":"ClusterList","apiVersion":"postgresql.cnpg.io/v1","items":[]}"#,
+            r#"{"kind":"List","apiVersion":"ceph.rook.io/v1","items":[]}"#,
+            r#"{"items":null}"#,
+        ] {
+            let e = decode_custom_objects(bad.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
+            assert!(e.is_err(), "{bad} was read");
+        }
+    }
+
+fn uses(list: &[FieldUse]) -> BTreeSet<FieldUse> {
+    list.iter().cloned().collect()
+}
+
+fn path(p: &str) -> FieldPath {
+    FieldPath::parse(p).unwrap()
+}
+
+#[test]
+fn only_the_used_fields_are_kept() {
+    let objs = parse_custom_objects(
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/cephclusters.json"
+        )),
+        &uses(&[
+            FieldUse::Value(path(".status.ceph.health")),
+            FieldUse::Value(path(".spec.mon.count")),
+            FieldUse::Details(path(".status.ceph.details")),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(objs.len(), 1);
+    assert_eq!(objs[0].namespace.as_deref(), Some("rook-ceph"));
+    assert_eq!(objs[0].name, "rook-ceph");
+    assert_eq!(
+        objs[0].field(&path(".status.ceph.health")),
+        Some("HEALTH_OK")
+    );
+    assert!(objs[0].conditions.is_empty());
+    let json = serde_json::to_string(&objs[0]).unwrap();
+    assert!(!json.contains("fsid"), "{json}");
+    let empty = parse_custom_objects(
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/cephobjectstores-empty.json"
+        )),
+        &BTreeSet::new(),
+    )
+    .unwrap();
+    assert!(empty.is_empty());
+}
+
+#[test]
+fn details_keys_and_conditions() {
+    let text = r#"{"kind":"List","items":[{"metadata":{"name":"a","namespace":"n","annotations":{"x":"y"}},
+        "status":{"ceph":{"health":"HEALTH_WARN","details":{"RECENT_MGR_MODULE_CRASH":{"message":"1 mgr modules have recently crashed","severity":"HEALTH_WARN"}}},
+        "conditions":[{"type":"Ready","status":"True","message":"long"},{"type":"Progressing","status":"False"}]}}]}"#;
+    let objs = parse_custom_objects(
+        text,
+        &uses(&[
+            FieldUse::Details(path(".status.ceph.details")),
+            FieldUse::Conditions,
+            FieldUse::Value(path(".status.ceph")),
+        ]),
+    )
+    .unwrap();
+    let o = &objs[0];
+    assert_eq!(
+        o.details[".status.ceph.details"]["RECENT_MGR_MODULE_CRASH"],
+        "1 mgr modules have recently crashed"
+    );
+    assert_eq!(o.conditions["Ready"], "True");
+    assert_eq!(o.conditions["Progressing"], "False");
+    assert_eq!(o.field(&path(".status.ceph")), Some("<object>"));
+}
+
+/// An Argo CD Application carries inline Helm values (a password) and kubectl's
+/// last-applied annotation: neither is kept.
+#[test]
+fn secrets_in_unused_fields_are_never_kept() {
+    let text = r#"{"items":[{"apiVersion":"argoproj.io/v1alpha1","kind":"Application",
+        "metadata":{"name":"app","namespace":"argocd","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"password\":\"SECRET-MARKER\"}"}},
+        "spec":{"source":{"helm":{"values":"adminPassword: SECRET-MARKER"}}},
+        "status":{"sync":{"status":"Synced"},"health":{"status":"Healthy"}}}]}"#;
+    let objs = parse_custom_objects(
+        text,
+        &uses(&[
+            FieldUse::Value(path(".status.sync.status")),
+            FieldUse::Value(path(".status.health.status")),
+        ]),
+    )
+    .unwrap();
+    let json = serde_json::to_string(&objs).unwrap();
+    assert!(!json.contains("SECRET-MARKER"), "{json}");
+    assert_eq!(objs[0].field(&path(".status.sync.status")), Some("Synced"));
+}
+
+#[test]
+fn malformed_lists_are_errors() {
+    let e = parse_custom_objects(r#"{"kind":"X"}"#, &BTreeSet::new()).unwrap_err();
+    assert!(e.message.contains("missing field `items`"), "{}", e.message);
+    let e = parse_custom_objects(r#"{"items":{}}"#, &BTreeSet::new()).unwrap_err();
+    assert!(e.message.contains("malformed output"), "{}", e.message);
+    assert!(parse_custom_objects(r#"{"items":[]} x"#, &BTreeSet::new()).is_err());
+}
