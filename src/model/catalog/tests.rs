@@ -432,7 +432,7 @@ fn kind_name(k: &CheckKind) -> &'static str {
     }
 }
 
-const KINDS: [&str; 18] = [
+const KINDS: [&str; 21] = [
     "apiGroup",
     "namespace",
     "storageClass",

@@ -12,8 +12,8 @@ mod fields;
 pub mod host;
 mod kube;
 mod lima;
-mod members;
 mod lists;
+mod members;
 mod meta;
 mod objects;
 mod pods;
@@ -364,7 +364,7 @@ impl Observation {
                         | FieldUse::Conditions
                         | FieldUse::Annotation(_)
                         | FieldUse::Members(_) => None,
-                        | FieldUse::ConditionMessages
+                        FieldUse::ConditionMessages
                         | FieldUse::Items(..)
                         | FieldUse::Parents(_) => None,
                     })

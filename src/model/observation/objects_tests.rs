@@ -4,21 +4,21 @@
 
 use super::*;
 
-    #[test]
-    fn a_streamed_list_must_be_of_its_group() {
-        let ok = r#"{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{"metadata":{"name":"c"}}]}"#;
-        let got = decode_custom_objects(ok.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
-        assert_eq!(got.map(|v| v.len()).ok(), Some(1));
-        for bad in [
-            r#"{"kind":"ConfigMapList","apiVersion":"v1","items":[{"metadata":{"name":"c"}}]}"#,
-            r#"{"kind":"ClusterList","apiVersion":"postgresql.cnpg.io/v1","items":[]}"#,
-            r#"{"kind":"List","apiVersion":"ceph.rook.io/v1","items":[]}"#,
-            r#"{"items":null}"#,
-        ] {
-            let e = decode_custom_objects(bad.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
-            assert!(e.is_err(), "{bad} was read");
-        }
+#[test]
+fn a_streamed_list_must_be_of_its_group() {
+    let ok = r#"{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{"metadata":{"name":"c"}}]}"#;
+    let got = decode_custom_objects(ok.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
+    assert_eq!(got.map(|v| v.len()).ok(), Some(1));
+    for bad in [
+        r#"{"kind":"ConfigMapList","apiVersion":"v1","items":[{"metadata":{"name":"c"}}]}"#,
+        r#"{"kind":"ClusterList","apiVersion":"postgresql.cnpg.io/v1","items":[]}"#,
+        r#"{"kind":"List","apiVersion":"ceph.rook.io/v1","items":[]}"#,
+        r#"{"items":null}"#,
+    ] {
+        let e = decode_custom_objects(bad.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
+        assert!(e.is_err(), "{bad} was read");
     }
+}
 
 fn uses(list: &[FieldUse]) -> BTreeSet<FieldUse> {
     list.iter().cloned().collect()
