@@ -19,6 +19,7 @@ mod objects;
 mod pods;
 mod repr;
 mod status_reads;
+mod trie;
 mod workloads;
 
 use std::collections::{BTreeMap, BTreeSet};

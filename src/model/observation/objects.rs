@@ -17,8 +17,9 @@ pub use super::fields::Fields;
 use super::kube::RawCondition;
 use super::lists::{parents_of, ItemSeed, RawParent, RouteParent, MAX_ITEMS};
 use super::members::{joined_members, MemberVisitor};
-use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
-use super::{annotation_field, members_key, FieldPath, FieldUse};
+use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED};
+use super::trie::{Keep, Trie};
+use super::{annotation_field, FieldPath, FieldUse};
 use crate::error::{Error, Result};
 
 /// One custom resource as the checks see it.
@@ -69,88 +70,6 @@ impl CustomObject {
     /// A kept annotation's value ([`FieldUse::Annotation`]).
     pub fn annotation(&self, key: &str) -> Option<&str> {
         self.fields.get(&annotation_field(key))
-    }
-}
-
-/// What to keep at one node of the object's tree.
-#[derive(Debug, Default)]
-struct Trie {
-    children: BTreeMap<String, Trie>,
-    keep: Vec<Keep>,
-}
-
-#[derive(Debug, Clone)]
-enum Keep {
-    Name,
-    Namespace,
-    Value(String),
-    Details(String),
-    Conditions,
-    /// `status.conditions`, for `DeletionIsBlocked` only (read on every object).
-    Blocked,
-    DeletionTimestamp,
-    Finalizers,
-    /// One suspension annotation ([`SUSPENSIONS`]): its key.
-    Annotation(String),
-    /// The members of a list or map, under this field name ([`FieldUse::Members`]).
-    Members(String),
-    Messages,
-    /// A list's items: the label they are kept under, and the key read on each.
-    Items(String, String),
-    /// `status.parents[]`: the entries of this controller.
-    Parents(String),
-}
-
-impl Trie {
-    fn build(uses: &BTreeSet<FieldUse>) -> Trie {
-        let mut root = Trie::default();
-        let mut add = |segments: &[String], keep: Keep| {
-            let mut node = &mut root;
-            for s in segments {
-                node = node.children.entry(s.clone()).or_default();
-            }
-            node.keep.push(keep);
-        };
-        add(&["metadata".into(), "name".into()], Keep::Name);
-        add(&["metadata".into(), "namespace".into()], Keep::Namespace);
-        let meta = |k: &str| vec!["metadata".to_string(), k.to_string()];
-        add(&meta("deletionTimestamp"), Keep::DeletionTimestamp);
-        add(&meta("finalizers"), Keep::Finalizers);
-        for (key, _, _) in SUSPENSIONS {
-            let path = ["metadata", "annotations", key].map(String::from);
-            add(&path, Keep::Annotation(key.to_string()));
-        }
-        add(&["status".into(), "conditions".into()], Keep::Blocked);
-        for u in uses {
-            match u {
-                FieldUse::Value(p) => add(p.segments(), Keep::Value(p.to_string())),
-                FieldUse::Details(p) => add(p.segments(), Keep::Details(p.to_string())),
-                FieldUse::Conditions => {
-                    add(&["status".into(), "conditions".into()], Keep::Conditions)
-                }
-                FieldUse::Label(k) => add(
-                    &["metadata".into(), "labels".into(), k.clone()],
-                    Keep::Value(format!("label {k}")),
-                ),
-                FieldUse::Annotation(key) => {
-                    let path = ["metadata", "annotations", key].map(String::from);
-                    add(&path, Keep::Value(annotation_field(key)));
-                }
-                FieldUse::Members(p) => add(p.segments(), Keep::Members(members_key(p))),
-                FieldUse::ConditionMessages => {
-                    add(&["status".into(), "conditions".into()], Keep::Messages)
-                }
-                FieldUse::Items(p, key) => add(
-                    p.segments(),
-                    Keep::Items(FieldUse::items_label(p, key), key.clone()),
-                ),
-                FieldUse::Parents(c) => add(
-                    &["status".into(), "parents".into()],
-                    Keep::Parents(c.clone()),
-                ),
-            }
-        }
-        root
     }
 }
 
