@@ -74,19 +74,18 @@ fn scan(stacks_dir: &Path, env: &Environment) -> Result<(Vec<ProdEndpoint>, Vec<
                 from: "endpoint:",
             });
         }
-        let server = t
-            .declared_kubeconfig(env)
-            .ok()
-            .flatten()
-            .filter(|p| p.is_file())
-            .and_then(|p| kubeconfig::read(&p).ok())
-            .map(|k| k.server);
-        if let Some(server) = server {
-            out.push(ProdEndpoint {
-                stack: t.name().to_string(),
-                endpoint: server,
-                from: "kubeconfig",
-            });
+        // A declared kubeconfig that exists but cannot be read (not a regular file,
+        // unreadable, not a kubeconfig) leaves that prod server unknown: refuse, never skip.
+        let declared = t.declared_kubeconfig(env).ok().flatten();
+        if let Some(path) = declared.filter(|p| p.symlink_metadata().is_ok()) {
+            match kubeconfig::read(&path) {
+                Ok(k) => out.push(ProdEndpoint {
+                    stack: t.name().to_string(),
+                    endpoint: k.server,
+                    from: "kubeconfig",
+                }),
+                Err(e) => unknown.push(unreadable_kubeconfig(t.name(), &path, &e)),
+            }
         }
     }
     Ok((out, unknown))
@@ -114,6 +113,17 @@ fn unknown_stack(file: &Path, e: &Error) -> Error {
             e.message
         ),
         format!("fix that file (`kubectl nestor stack list` shows every file's error) or move it out of the stacks directory; {UNCHECKED}"),
+    )
+}
+
+fn unreadable_kubeconfig(stack: &str, path: &Path, e: &Error) -> Error {
+    Error::refused(
+        format!(
+            "bench/prod isolation cannot be checked: prod stack {stack}'s kubeconfig {} cannot be read, so its server is unknown: {}",
+            path.display(),
+            e.message
+        ),
+        format!("make that file a readable kubeconfig, or remove it (an absent file names no server); {UNCHECKED}"),
     )
 }
 

@@ -19,14 +19,6 @@ fn bed(fixture: &str) -> Option<E2e> {
     Some(bed)
 }
 
-fn layer(v: &serde_json::Value, id: &str) -> serde_json::Value {
-    v["real"]["layers"]
-        .as_array()
-        .and_then(|a| a.iter().find(|l| l["id"] == id))
-        .cloned()
-        .unwrap_or_else(|| panic!("no layer {id} in {v}"))
-}
-
 /// `preview` as JSON and text; `id` is `state` with `line` in its evidence (both outputs);
 /// a degraded layer is repaired, never installed; only ConfigMaps by name were requested.
 fn expect(bed: &E2e, id: &str, state: &str, line: &str) -> serde_json::Value {

@@ -19,12 +19,9 @@ fn bed(fixture: &str) -> Option<E2e> {
     Some(bed)
 }
 
+/// The cni-encryption layer of a Preview document.
 fn layer(v: &serde_json::Value) -> serde_json::Value {
-    v["real"]["layers"]
-        .as_array()
-        .and_then(|a| a.iter().find(|l| l["id"] == "cni-encryption"))
-        .cloned()
-        .unwrap_or_else(|| panic!("no layer cni-encryption in {v}"))
+    crate::support::layer(v, "cni-encryption")
 }
 
 /// What every run of these fixtures must show of its requests: GETs only, no secret, no

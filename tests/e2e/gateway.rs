@@ -23,25 +23,6 @@ fn bed(name: &str) -> Option<E2e> {
     Some(bed)
 }
 
-fn layer(v: &serde_json::Value, id: &str) -> serde_json::Value {
-    v["real"]["layers"]
-        .as_array()
-        .and_then(|a| a.iter().find(|l| l["id"] == id))
-        .cloned()
-        .unwrap_or_else(|| panic!("no layer {id} in {v}"))
-}
-
-fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
-    layer(v, id)["evidence"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|e| e.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// GET only, and nothing but what the checks name: no Secret, no ConfigMap list, no pod
 /// list without a selector, no single Gateway API object, no write of any kind.
 fn assert_minimal_reads(bed: &E2e) {

@@ -416,6 +416,49 @@ fn a_prod_topology_that_does_not_load_refuses_the_bench() {
     assert_read_only(&lima);
 }
 
+/// Issue 21: a prod stack's declared kubeconfig that exists but cannot be read (a
+/// directory, not a kubeconfig) was left out of its endpoints, so a bench pointing at the
+/// server that file names read prod. Now that server is unknown and the bench refused.
+#[test]
+fn a_prod_kubeconfig_that_cannot_be_read_refuses_the_bench() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    bed.kubeconfig_for(&work.join("kubeconfig"), &bed.server.url());
+    bed.write_stack("bench", LIMA);
+    // The prod stack's endpoint names another server: only its kubeconfig names this one.
+    bed.write_stack("dirqual", &dirqual_topology("https://10.99.0.1:6443"));
+    let prod_kubeconfig = bed.kubeconfig.clone();
+    for (what, make) in [
+        (
+            "a directory",
+            Box::new(|| fs::create_dir_all(&prod_kubeconfig).expect("mkdir")) as Box<dyn Fn()>,
+        ),
+        (
+            "not a kubeconfig",
+            Box::new(|| fs::write(&prod_kubeconfig, "clusters: [oops\n").expect("write")),
+        ),
+    ] {
+        let _ = fs::remove_file(&prod_kubeconfig);
+        let _ = fs::remove_dir(&prod_kubeconfig);
+        make();
+        bed.server.clear_audit();
+        for args in [
+            &["--stack", "bench", "target"][..],
+            &["--stack", "bench", "preview", "-o", "json"],
+        ] {
+            let out = bed.run(args);
+            out.error(3, "bench/prod isolation cannot be checked");
+            assert!(
+                out.stderr.contains("prod stack dirqual's kubeconfig"),
+                "{what} {args:?}: {}",
+                out.stderr
+            );
+        }
+        assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
+    }
+}
+
 /// Issue 21: `--stack /elsewhere/bench.yaml` was checked only against the stacks of its own
 /// directory. It is checked against the stacks directory nestor would use from the current
 /// directory too: the repo's prod stack is known, the bench refused, prod never read.
