@@ -153,20 +153,8 @@ impl ReadRequest {
 
     /// The API group of a custom resource request (`ceph.rook.io`), `None` for built-ins.
     pub fn group(&self) -> Option<&str> {
-        match self {
-            ReadRequest::Resource(t) => t.split_once('.').map(|(_, g)| g),
-            ReadRequest::Nodes
-            | ReadRequest::ApiGroups
-            | ReadRequest::Namespaces
-            | ReadRequest::StorageClasses
-            | ReadRequest::DaemonSets
-            | ReadRequest::Deployments
-            | ReadRequest::StatefulSets
-            | ReadRequest::ApiServerPods
-            | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. } => None,
-        }
+        self.custom_type()
+            .and_then(|t| t.split_once('.').map(|(_, g)| g))
     }
 }
 
