@@ -1,10 +1,9 @@
-//! Minimal HTTP/1.1 on a blocking `TcpStream`: request parsing (request line, headers,
+//! Minimal HTTP/1.1 on a blocking stream (TCP or a unix socket): request parsing (request line, headers,
 //! Content-Length bodies), query strings, percent-decoding, and response writing with
 //! Content-Length and keep-alive. No TLS, no chunked request bodies (those close the
 //! connection), no compression.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 
 /// Largest request head (request line + headers) accepted, in bytes.
 const MAX_HEAD: usize = 64 * 1024;
@@ -58,7 +57,7 @@ pub enum ReadOutcome {
 }
 
 /// Reads one request head and its Content-Length body (discarded).
-pub fn read_request(reader: &mut BufReader<TcpStream>) -> io::Result<ReadOutcome> {
+pub fn read_request<R: io::Read>(reader: &mut BufReader<R>) -> io::Result<ReadOutcome> {
     let mut line = String::new();
     // Skip the empty lines some clients send between requests.
     loop {
@@ -141,7 +140,10 @@ pub fn read_request(reader: &mut BufReader<TcpStream>) -> io::Result<ReadOutcome
     Ok(ReadOutcome::Request(req))
 }
 
-fn read_line_limited(reader: &mut BufReader<TcpStream>, line: &mut String) -> io::Result<usize> {
+fn read_line_limited<R: io::Read>(
+    reader: &mut BufReader<R>,
+    line: &mut String,
+) -> io::Result<usize> {
     let mut buf = Vec::new();
     let n = reader
         .by_ref()

@@ -2,14 +2,17 @@
 //! fixture.
 //!
 //! ```text
-//! nestor-replay (--fixture FILE | --generate NAME) [--listen ADDR] [--latency-ms N]
+//! nestor-replay (--fixture FILE | --generate NAME) [--listen ADDR | --unix-socket PATH] [--latency-ms N]
 //!               [--fault 'GET /apis/ceph.rook.io=403']... [--audit FILE] [--port-file FILE]
 //!               [--user NAME] [--no-aggregated-discovery] [--exit-on-stdin-eof]
 //! nestor-replay --generate NAME            # no server option: print the fixture JSON
 //! ```
 //!
 //! Serving prints `listening on http://127.0.0.1:PORT` on stdout and runs until killed
-//! (SIGTERM/SIGINT), or until stdin reaches EOF with `--exit-on-stdin-eof`.
+//! (SIGTERM/SIGINT), or until stdin reaches EOF with `--exit-on-stdin-eof`. With
+//! `--unix-socket PATH` it answers on that socket instead (what `kubectl proxy
+//! --unix-socket` offers: the tests/cli stub kubectl execs this for its `proxy` call), prints
+//! `listening on unix:PATH` and runs until killed.
 
 use nestor_replay::{fixtures, Config, Fixture, Server};
 use std::io::{Read, Write};
@@ -24,6 +27,8 @@ usage: nestor-replay (--fixture FILE | --generate NAME) [options]
   --fixture FILE              serve this fixture file
   --generate NAME             built-in fixture: dirqual, dirqual-full, degraded, bench, big
   --listen ADDR               listen address (default 127.0.0.1:0)
+  --unix-socket PATH          listen on a unix socket at PATH instead (created; runs
+                              until killed; no --port-file, no --exit-on-stdin-eof)
   --latency-ms N              delay every answer by N ms
   --fault 'METHOD /PREFIX=ACTION'
                               ACTION: 401|403|404|500|<4xx/5xx>|hang:SECS|delay:MS;
@@ -41,6 +46,7 @@ struct Args {
     fixture: Option<PathBuf>,
     generate: Option<String>,
     listen: Option<String>,
+    unix_socket: Option<PathBuf>,
     latency_ms: u64,
     faults: Vec<String>,
     audit: Option<PathBuf>,
@@ -54,6 +60,7 @@ impl Args {
     /// True when any server option was given (with `--generate`, that means serve).
     fn serves(&self) -> bool {
         self.listen.is_some()
+            || self.unix_socket.is_some()
             || self.latency_ms > 0
             || !self.faults.is_empty()
             || self.audit.is_some()
@@ -86,6 +93,7 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
             "--fixture" => a.fixture = Some(value(flag)?.into()),
             "--generate" => a.generate = Some(value(flag)?),
             "--listen" => a.listen = Some(value(flag)?),
+            "--unix-socket" => a.unix_socket = Some(value(flag)?.into()),
             "--latency-ms" => {
                 let v = value(flag)?;
                 a.latency_ms = v
@@ -103,6 +111,13 @@ fn parse_args(argv: &[String]) -> Result<Option<Args>, String> {
     }
     for f in &a.faults {
         nestor_replay::FaultRule::parse(f)?;
+    }
+    if a.unix_socket.is_some()
+        && (a.listen.is_some() || a.port_file.is_some() || a.exit_on_stdin_eof)
+    {
+        return Err(
+            "--unix-socket goes with none of --listen, --port-file, --exit-on-stdin-eof".into(),
+        );
     }
     if a.fixture.is_some() == a.generate.is_some() {
         return Err("give exactly one of --fixture FILE and --generate NAME".into());
@@ -147,6 +162,13 @@ fn run(a: Args) -> Result<(), String> {
     }
     if let Some(u) = &a.user {
         config = config.user(u);
+    }
+    if let Some(socket) = &a.unix_socket {
+        return Server::serve_unix(config, socket, || {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "listening on unix:{}", socket.display());
+            let _ = out.flush();
+        });
     }
     let mut server = Server::start(config)?;
     if let Some(p) = &a.port_file {

@@ -16,8 +16,9 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
@@ -131,7 +132,8 @@ struct Shared {
     server_address: String,
     stopping: Mutex<bool>,
     stop_cv: Condvar,
-    conns: Mutex<HashMap<u64, TcpStream>>,
+    /// Open connections, each as a closure that shuts it down (on [`Server::stop`]).
+    conns: Mutex<HashMap<u64, Box<dyn Fn() + Send>>>,
     next_conn: AtomicU64,
 }
 
@@ -185,17 +187,46 @@ pub struct Server {
 impl Server {
     /// Compiles the fixture, binds, and starts serving in background threads.
     pub fn start(config: Config) -> Result<Server, String> {
+        let listener = TcpListener::bind(&config.listen)
+            .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the listen address: {e}"))?;
+        let shared = Arc::new(Shared::new(config, addr.to_string())?);
+        let sh = Arc::clone(&shared);
+        let acceptor = thread::Builder::new()
+            .name("replay-accept".into())
+            .spawn(move || accept_loop(listener.incoming(), sh))
+            .map_err(|e| format!("cannot start the accept thread: {e}"))?;
+        Ok(Server {
+            addr,
+            shared,
+            acceptor: Some(acceptor),
+        })
+    }
+
+    /// Serves `config` on a unix socket at `socket` (created; it must not exist) in the
+    /// calling thread, until the process ends: what `kubectl proxy --unix-socket` offers
+    /// nestor, for the tests/cli stub kubectl. The same handler as over TCP (fixtures,
+    /// faults, latency, audit); `ready` runs once the socket accepts.
+    pub fn serve_unix(config: Config, socket: &Path, ready: impl FnOnce()) -> Result<(), String> {
+        let listener = UnixListener::bind(socket)
+            .map_err(|e| format!("cannot listen on {}: {e}", socket.display()))?;
+        let shared = Arc::new(Shared::new(config, format!("unix:{}", socket.display()))?);
+        ready();
+        accept_loop(listener.incoming(), shared);
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn new(config: Config, server_address: String) -> Result<Shared, String> {
         let cluster = Cluster::build(&config.fixture)?;
         let later = config
             .stages
             .iter()
             .map(|s| Cluster::build(&s.fixture).map(|c| (s.after, c)))
             .collect::<Result<Vec<_>, String>>()?;
-        let listener = TcpListener::bind(&config.listen)
-            .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("cannot read the listen address: {e}"))?;
         let audit = Audit::new(config.audit_file.as_deref()).map_err(|e| {
             format!(
                 "cannot open audit file {}: {e}",
@@ -206,7 +237,7 @@ impl Server {
                     .display()
             )
         })?;
-        let shared = Arc::new(Shared {
+        Ok(Shared {
             cluster,
             later,
             stage_path: config.stage_path,
@@ -216,24 +247,16 @@ impl Server {
             user: config.user,
             aggregated: config.aggregated_discovery,
             audit,
-            server_address: addr.to_string(),
+            server_address,
             stopping: Mutex::new(false),
             stop_cv: Condvar::new(),
             conns: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
-        });
-        let sh = Arc::clone(&shared);
-        let acceptor = thread::Builder::new()
-            .name("replay-accept".into())
-            .spawn(move || accept_loop(listener, sh))
-            .map_err(|e| format!("cannot start the accept thread: {e}"))?;
-        Ok(Server {
-            addr,
-            shared,
-            acceptor: Some(acceptor),
         })
     }
+}
 
+impl Server {
     /// The bound address.
     pub fn addr(&self) -> SocketAddr {
         self.addr
@@ -318,8 +341,8 @@ impl Server {
         if let Some(h) = self.acceptor.take() {
             let _ = h.join();
         }
-        for (_, c) in lock(&self.shared.conns).drain() {
-            let _ = c.shutdown(Shutdown::Both);
+        for (_, shutdown) in lock(&self.shared.conns).drain() {
+            shutdown();
         }
     }
 }
@@ -330,15 +353,43 @@ impl Drop for Server {
     }
 }
 
-fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
-    for stream in listener.incoming() {
+/// A connection the server answers on: TCP, or a unix socket ([`Server::serve_unix`]).
+trait Stream: Read + Write + Send + Sized + 'static {
+    fn try_clone(&self) -> io::Result<Self>;
+    fn shutdown(&self);
+    fn set_nodelay(&self) {}
+}
+
+impl Stream for TcpStream {
+    fn try_clone(&self) -> io::Result<Self> {
+        TcpStream::try_clone(self)
+    }
+    fn shutdown(&self) {
+        let _ = TcpStream::shutdown(self, Shutdown::Both);
+    }
+    fn set_nodelay(&self) {
+        let _ = TcpStream::set_nodelay(self, true);
+    }
+}
+
+impl Stream for UnixStream {
+    fn try_clone(&self) -> io::Result<Self> {
+        UnixStream::try_clone(self)
+    }
+    fn shutdown(&self) {
+        let _ = UnixStream::shutdown(self, Shutdown::Both);
+    }
+}
+
+fn accept_loop<S: Stream>(incoming: impl Iterator<Item = io::Result<S>>, shared: Arc<Shared>) {
+    for stream in incoming {
         if shared.is_stopping() {
             break;
         }
         let Ok(stream) = stream else { continue };
         let id = shared.next_conn.fetch_add(1, Ordering::Relaxed);
         if let Ok(c) = stream.try_clone() {
-            lock(&shared.conns).insert(id, c);
+            lock(&shared.conns).insert(id, Box::new(move || c.shutdown()));
         }
         let sh = Arc::clone(&shared);
         let spawned = thread::Builder::new()
@@ -360,8 +411,8 @@ fn unix_ms() -> u64 {
         .unwrap_or(0)
 }
 
-fn serve_connection(stream: TcpStream, shared: &Shared) {
-    let _ = stream.set_nodelay(true);
+fn serve_connection<S: Stream>(stream: S, shared: &Shared) {
+    stream.set_nodelay();
     let Ok(mut writer) = stream.try_clone() else {
         return;
     };
@@ -428,7 +479,7 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
                             entry.duration_ms = d.as_millis() as u64;
                             shared.audit.record(entry);
                             shared.sleep_or_stop(d);
-                            let _ = writer.shutdown(Shutdown::Both);
+                            writer.shutdown();
                             return;
                         }
                         FaultAction::Delay(d) => {
@@ -481,7 +532,7 @@ fn serve_connection(stream: TcpStream, shared: &Shared) {
         shared.audit.record(entry);
         let ok = http::write_response(&mut writer, &resp, keep_alive, head_only).is_ok();
         if !ok || !keep_alive {
-            let _ = writer.shutdown(Shutdown::Both);
+            writer.shutdown();
             return;
         }
     }

@@ -561,3 +561,78 @@ fn the_binary_serves_writes_its_port_and_stops_on_stdin_eof() {
         .expect("run");
     assert!(!bad.status.success());
 }
+
+#[test]
+fn the_binary_serves_a_unix_socket_with_faults_and_the_audit() {
+    use std::os::unix::net::UnixStream;
+    use std::process::{Command, Stdio};
+    let dir = Scratch::new("unix");
+    let socket = dir.path("api.sock");
+    let audit = dir.path("audit.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nestor-replay"))
+        .args([
+            "--generate",
+            "dirqual",
+            "--fault",
+            "GET /apis/ceph.rook.io=403",
+        ])
+        .arg("--unix-socket")
+        .arg(&socket)
+        .arg("--audit")
+        .arg(&audit)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while stdout.read(&mut byte).expect("read") == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    let line = String::from_utf8(line).expect("utf8");
+    assert_eq!(line, format!("listening on unix:{}", socket.display()));
+    let ask = |path: &str| {
+        let mut s = UnixStream::connect(&socket).expect("connect");
+        s.write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .expect("write");
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).expect("read");
+        answer
+    };
+    let nodes = ask("/api/v1/nodes");
+    assert!(nodes.starts_with("HTTP/1.1 200 "), "{nodes}");
+    assert!(
+        nodes.contains("\"kind\":\"NodeList\"") && nodes.contains("dirqual1"),
+        "{nodes}"
+    );
+    let ceph = ask("/apis/ceph.rook.io/v1/cephclusters");
+    assert!(ceph.starts_with("HTTP/1.1 403 "), "{ceph}");
+    let _ = child.kill();
+    let _ = child.wait();
+    let lines = std::fs::read_to_string(&audit).expect("audit");
+    let paths: Vec<String> = lines
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("audit line")["path"].to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "\"/api/v1/nodes\"",
+            "\"/apis/ceph.rook.io/v1/cephclusters\""
+        ]
+    );
+    let both = Command::new(env!("CARGO_BIN_EXE_nestor-replay"))
+        .args([
+            "--generate",
+            "bench",
+            "--listen",
+            "127.0.0.1:0",
+            "--unix-socket",
+        ])
+        .arg(&socket)
+        .output()
+        .expect("run");
+    assert!(!both.status.success());
+}
