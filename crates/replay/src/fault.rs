@@ -5,8 +5,10 @@
 //! answer), `delay:MS` (answer normally, that much later), `redirect:URL` (a `302 Found`
 //! to URL followed by the request's own path and query: whoever follows it sends the
 //! request, credentials included, to URL), `serve:PATH` (the answer for PATH instead: a
-//! ConfigMap served as the StorageClass list) or `items-null` (the answer with its `items`
-//! set to `null`). METHOD is `GET`, `HEAD`, ... or
+//! ConfigMap served as the StorageClass list), `items-null` (the answer with its `items`
+//! set to `null`) or `proxy-error:TEXT` (a plain-text `500` whose body is TEXT: what
+//! `kubectl proxy` answers when it cannot reach the API server, e.g. `dial tcp
+//! 10.67.2.11:6443: connect: connection refused`). METHOD is `GET`, `HEAD`, ... or
 //! `*` (any; the default). PATH-PREFIX matches whole segments: `/api` matches `/api` and
 //! `/api/v1/nodes`, not `/apis`.
 
@@ -28,6 +30,8 @@ pub enum FaultAction {
     Serve(String),
     /// Answer normally, the JSON body's `items` set to `null`.
     ItemsNull,
+    /// A plain-text `500` with this body, as `kubectl proxy` answers a transport error.
+    ProxyError(String),
 }
 
 /// One fault rule.
@@ -45,7 +49,7 @@ impl FaultRule {
     /// Parses `GET /apis/ceph.rook.io=403`, `/api/v1/nodes=hang:30`, `* /apis=delay:200`.
     pub fn parse(spec: &str) -> Result<FaultRule, String> {
         let bad = |why: &str| {
-            format!("bad fault {spec:?}: {why} (want '[METHOD ]/PATH=403|hang:SECS|delay:MS|redirect:URL|serve:PATH|items-null')")
+            format!("bad fault {spec:?}: {why} (want '[METHOD ]/PATH=403|hang:SECS|delay:MS|redirect:URL|serve:PATH|items-null|proxy-error:TEXT')")
         };
         let (lhs, action) = spec.rsplit_once('=').ok_or_else(|| bad("no '='"))?;
         let lhs = lhs.trim();
@@ -73,6 +77,11 @@ impl FaultRule {
                 return Err(bad("serve needs a path starting with '/'"));
             }
             FaultAction::Serve(path.to_string())
+        } else if let Some(text) = action.strip_prefix("proxy-error:") {
+            if text.is_empty() {
+                return Err(bad("proxy-error needs a text"));
+            }
+            FaultAction::ProxyError(text.to_string())
         } else if action == "items-null" {
             FaultAction::ItemsNull
         } else if let Some(ms) = action.strip_prefix("delay:") {
@@ -118,6 +127,7 @@ impl fmt::Display for FaultRule {
             FaultAction::Redirect(url) => write!(f, "redirect:{url}"),
             FaultAction::Serve(path) => write!(f, "serve:{path}"),
             FaultAction::ItemsNull => write!(f, "items-null"),
+            FaultAction::ProxyError(text) => write!(f, "proxy-error:{text}"),
         }
     }
 }
@@ -154,6 +164,15 @@ mod tests {
         let r = FaultRule::parse("/api/v1/nodes=items-null").expect("rule");
         assert_eq!(r.action, FaultAction::ItemsNull);
         assert_eq!(r.to_string(), "* /api/v1/nodes=items-null");
+        let r =
+            FaultRule::parse("/=proxy-error:dial tcp 10.67.2.11:6443: connect: connection refused")
+                .expect("rule");
+        assert_eq!(
+            r.action,
+            FaultAction::ProxyError("dial tcp 10.67.2.11:6443: connect: connection refused".into())
+        );
+        assert!(r.matches("GET", "/api/v1/nodes"));
+        assert!(FaultRule::parse("/=proxy-error:").is_err());
     }
 
     #[test]

@@ -31,7 +31,8 @@ usage: nestor-replay (--fixture FILE | --generate NAME) [options]
                               until killed; no --port-file, no --exit-on-stdin-eof)
   --latency-ms N              delay every answer by N ms
   --fault 'METHOD /PREFIX=ACTION'
-                              ACTION: 401|403|404|500|<4xx/5xx>|hang:SECS|delay:MS;
+                              ACTION: 401|403|404|500|<4xx/5xx>|hang:SECS|delay:MS|
+                              redirect:URL|serve:PATH|items-null|proxy-error:TEXT;
                               METHOD optional (any); repeatable, first match wins
   --audit FILE                append every request as a JSON line to FILE
   --port-file FILE            write the bound port (digits + newline) to FILE, atomically

@@ -506,6 +506,7 @@ fn serve_connection<S: Stream>(stream: S, shared: &Shared) {
                             };
                             route(shared, cluster, &other)
                         }
+                        FaultAction::ProxyError(text) => Response::text(500, &format!("{text}\n")),
                         FaultAction::ItemsNull => {
                             let mut resp = route(shared, cluster, &req);
                             if let Ok(mut v) =
