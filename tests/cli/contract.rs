@@ -481,9 +481,7 @@ fn every_exit_code_of_the_contract() {
         let out = bed.cmd().args(script).run();
         (out.status.code(), stdout_of(&out), stderr_of(&out))
     };
-    let forbidden = Answer::Fail(
-        "Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden\n".into(),
-    );
+    let forbidden = Answer::Status(403);
 
     // 0: nothing to do and everything decided.
     let (c, out, err) = code(&Bed::dirqual(ENDPOINT, &Cluster::dirqual_full()));
@@ -525,10 +523,10 @@ fn every_exit_code_of_the_contract() {
     );
 
     // 4: cluster unreachable.
-    let bed = Bed::dirqual(ENDPOINT, &Cluster(vec![]));
-    bed.stub(
-        "kubectl",
-        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    let bed = Bed::dirqual(
+        ENDPOINT,
+        &Cluster::empty()
+            .fault("/=proxy-error:dial tcp 10.67.2.11:6443: connect: connection refused"),
     );
     let (c, out, err) = code(&bed);
     assert_eq!(c, Some(4), "{err}");

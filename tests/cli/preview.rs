@@ -118,7 +118,7 @@ fn everything_present_is_exit_0_with_detailed_exitcode() {
 /// nestor could not tell. A harness must never read 5 as "nothing to do".
 #[test]
 fn detailed_exitcode_is_5_when_only_undecided_and_2_wins_over_5() {
-    let forbidden = Answer::Fail("Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden: User \"reader\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope\n".into());
+    let forbidden = Answer::Status(403);
     let only_undecided =
         Cluster::dirqual_full().with("cephclusters.ceph.rook.io", forbidden.clone());
     let bed = Bed::dirqual(ENDPOINT, &only_undecided);
@@ -184,10 +184,7 @@ fn ceph_health_warn_is_repair_never_install() {
 
 #[test]
 fn forbidden_cephclusters_is_unknown_never_install() {
-    let cluster = Cluster::dirqual().with(
-        "cephclusters.ceph.rook.io",
-        Answer::Fail("Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden: User \"reader\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope\n".into()),
-    );
+    let cluster = Cluster::dirqual().with("cephclusters.ceph.rook.io", Answer::Status(403));
     let bed = Bed::dirqual(ENDPOINT, &cluster);
     let out = bed
         .cmd()
@@ -227,34 +224,39 @@ fn a_hanging_read_is_bounded_and_unknown() {
 
 #[test]
 fn a_hanging_cluster_is_exit_4_within_the_timeout() {
-    let bed = Bed::dirqual(ENDPOINT, &Cluster(vec![]));
-    bed.stub("kubectl", "sleep 60 & wait");
-    let started = Instant::now();
-    let out = bed
-        .cmd()
-        .args(["preview", "--no-input", "--request-timeout", "1s"])
-        .run();
-    assert!(
-        started.elapsed() < Duration::from_secs(6),
-        "took {:?}",
-        started.elapsed()
-    );
-    out.code(4);
-    out.stderr_has("unreachable");
-    assert_eq!(stdout_of(&out), "");
+    // The API server holds every request; then a kubectl whose proxy never serves.
+    let hanging = Bed::dirqual(ENDPOINT, &Cluster::empty().fault("/=hang:60"));
+    let silent = Bed::dirqual(ENDPOINT, &Cluster::empty());
+    silent.stub("kubectl", "sleep 60 & wait");
+    for bed in [hanging, silent] {
+        let started = Instant::now();
+        let out = bed
+            .cmd()
+            .args(["preview", "--no-input", "--request-timeout", "1s"])
+            .run();
+        assert!(
+            started.elapsed() < Duration::from_secs(6),
+            "took {:?}",
+            started.elapsed()
+        );
+        out.code(4);
+        out.stderr_has("unreachable");
+        assert_eq!(stdout_of(&out), "");
+    }
 }
 
 #[test]
 fn connection_refused_is_exit_4_and_prints_no_plan() {
-    let bed = Bed::dirqual(ENDPOINT, &Cluster(vec![]));
-    bed.stub(
-        "kubectl",
-        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    // What kubectl proxy answers when the API server refuses its connection.
+    let bed = Bed::dirqual(
+        ENDPOINT,
+        &Cluster::empty()
+            .fault("/=proxy-error:dial tcp 10.67.2.11:6443: connect: connection refused"),
     );
     let out = bed.stable(bed.cmd().args(["preview", "--no-input"]).run());
     // An unreachable cluster must not print a plan.
     out.code(4).no_stdout().stderr_has_hint().stderr_eq(
-        "kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable: The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?\n\
+        "kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable: Unable to connect to the server: dial tcp 10.67.2.11:6443: connect: connection refused | The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?\n\
          hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid\n",
     );
 }
@@ -329,23 +331,23 @@ fn interactive_no_is_exit_3_and_nothing_past_the_prompt() {
         "{screen}"
     );
     assert!(after.contains("not confirmed"), "{screen}");
-    // The suite reads by the processes path (the stub serves no `kubectl proxy`): only the
-    // nodes were read before the answer.
+    // Only the nodes were read before the answer: one proxy, one GET (the server's audit).
     let commands: Vec<String> = bed
         .reads()
         .iter()
         .map(|c| {
             c.iter()
                 .filter(|a| !a.starts_with("--"))
-                .take(2)
+                .take(1)
                 .cloned()
                 .collect::<Vec<_>>()
                 .join(" ")
         })
         .collect();
+    assert_eq!(commands, ["proxy"], "one proxy before the answer");
     assert_eq!(
-        commands,
-        ["get nodes"],
+        bed.requests(),
+        ["GET /api/v1/nodes"],
         "only the nodes were read before the answer"
     );
 }
@@ -357,9 +359,9 @@ fn interactive_yes_prints_the_plan_and_reads_nodes_once() {
     assert_eq!(code, Some(0), "{screen}");
     assert!(screen.contains("PLAN: 2 to install"), "{screen}");
     let node_reads = bed
-        .calls("kubectl")
+        .requests()
         .iter()
-        .filter(|c| c.iter().any(|a| a == "nodes"))
+        .filter(|r| r.as_str() == "GET /api/v1/nodes")
         .count();
     assert_eq!(node_reads, 1, "the nodes read for the prompt is reused");
 }
@@ -648,12 +650,7 @@ fn the_gate_script_never_reads_3_4_or_5_as_nothing_or_work_to_do() {
     out.stdout_has("stack dirqual: plan not empty");
     let out = run(&Bed::dirqual(ENDPOINT, &Cluster::dirqual_full()));
     out.code(0);
-    let undecided = Cluster::dirqual_full().with(
-        "cephclusters.ceph.rook.io",
-        Answer::Fail(
-            "Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden\n".into(),
-        ),
-    );
+    let undecided = Cluster::dirqual_full().with("cephclusters.ceph.rook.io", Answer::Status(403));
     let out = run(&Bed::dirqual(ENDPOINT, &undecided));
     out.code(5);
     out.stderr_has("could not tell");

@@ -115,10 +115,7 @@ fn documents_match_docs_output_md() {
             "cephclusters.ceph.rook.io",
             Cluster::replay_read("degraded", "cephclusters.ceph.rook.io"),
         )
-        .with(
-            "clusters.postgresql.cnpg.io",
-            Answer::Fail("Error from server (Forbidden): forbidden\n".into()),
-        );
+        .with("clusters.postgresql.cnpg.io", Answer::Status(403));
     let bed = Bed::dirqual("https://10.67.2.11:6443", &cluster);
     samples.push(json(
         bed.cmd()

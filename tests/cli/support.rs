@@ -2,7 +2,10 @@
 //! `kubectl` / `limactl` / `ssh` first on PATH. Each stub appends its argv (one call per
 //! line, arguments separated by U+001F) to `calls.log` and answers from a small script.
 //! The kubectl stub refuses (exit 97) any call without an explicit `--kubeconfig`, so every
-//! test proves that rule for every call it makes.
+//! test proves that rule for every call it makes. A cluster behind it ([`Bed::kubectl_cluster`])
+//! is a replay fixture: the stub's `kubectl proxy --unix-socket=SOCK` execs `nestor-replay
+//! --unix-socket SOCK` on it, so nestor reads it by its one read path, the proxy (issue 21),
+//! and the server's audit says what was read ([`Bed::requests`]).
 
 #![allow(dead_code)]
 
@@ -11,11 +14,6 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use std::time::Duration;
-
-/// The stub kubectl answers `kubectl get ... -o json` and serves no `kubectl proxy`: every
-/// command of this suite reads by the processes path, asked for explicitly (nestor never
-/// falls back to it by itself, issue 21).
-pub const READ_PATH: &str = "processes";
 
 pub use crate::harness::{golden_check, Outcome, Run, NESTOR};
 
@@ -98,17 +96,27 @@ impl Bed {
         fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod");
     }
 
-    /// A kubectl stub that prints `file`'s content for `get nodes` and fails otherwise.
+    /// A kubectl stub serving a cluster of exactly the nodes of `nodes_json` (a List, as
+    /// `kubectl get nodes -o json` prints it): through its `proxy` ([`Bed::kubectl_cluster`])
+    /// and for the one-shot `get nodes -o json`.
     pub fn kubectl_serving_nodes(&self, nodes_json: &str) {
-        let file = self.tmp.path().join("nodes.json");
-        fs::write(&file, nodes_json).expect("write nodes");
-        self.stub(
-            "kubectl",
-            &format!(
-                "case \"$*\" in *'get nodes -o json'*) cat '{}';; *) echo \"stub: unexpected $*\" >&2; exit 1;; esac",
-                file.display()
-            ),
-        );
+        let list: serde_json::Value = serde_json::from_str(nodes_json).expect("a node List");
+        let objects = list["items"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|mut node| {
+                node["apiVersion"] = "v1".into();
+                node["kind"] = "Node".into();
+                node
+            })
+            .collect();
+        let fixture = nestor_replay::Fixture {
+            objects,
+            ..nestor_replay::Fixture::default()
+        };
+        self.kubectl_cluster(&Cluster::replay(&fixture));
     }
 
     pub fn write_stack(&self, name: &str, yaml: &str) -> PathBuf {
@@ -133,15 +141,13 @@ impl Bed {
         path.to_path_buf()
     }
 
-    /// `program` run from the repo root with the bed's HOME and PATH (stubs first), on the
-    /// processes read path ([`READ_PATH`]); the
+    /// `program` run from the repo root with the bed's HOME and PATH (stubs first); the
     /// rest of the developer's environment is scrubbed by the harness (`harness::scrub`).
     pub fn cmd_program(&self, program: impl AsRef<std::ffi::OsStr>) -> Run {
         let mut r = Run::new(program);
         r.current_dir(&self.repo)
             .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .env("NESTOR_READ_PATH", READ_PATH);
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()));
         r
     }
 
@@ -173,7 +179,6 @@ impl Bed {
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
             .env("NESTOR", NESTOR)
-            .env("NESTOR_READ_PATH", READ_PATH)
             .stdin(input)
             .timeout(Duration::from_secs(60));
         for (k, v) in env {
@@ -199,7 +204,9 @@ impl Bed {
     }
 
     /// The kubectl calls that reach a cluster: every call but nestor's `config view` (the
-    /// local reading of the kubeconfig that kubectl itself makes, target::authority).
+    /// local reading of the kubeconfig that kubectl itself makes, target::authority) — the
+    /// `proxy` of each batch of reads and the one-shot `get nodes` of `target`, `stack
+    /// select` and `kubeconfig fetch`. What went through a proxy: [`Bed::requests`].
     pub fn reads(&self) -> Vec<Vec<String>> {
         self.calls("kubectl")
             .into_iter()
@@ -301,8 +308,8 @@ pub fn stdout_of(out: &Outcome) -> String {
 
 // ---- a whole cluster behind the kubectl stub --------------------------------------------
 
-/// The reads of the built-in catalog, as the stub is asked them (`get NAME`), and the
-/// group, version and plural the replay fixture serves them at.
+/// The reads of the built-in catalog by the name a test gives them (`kubectl get NAME`'s
+/// resource), and the group, version and plural the replay fixture serves them at.
 const READS: [(&str, &str, &str, &str); 18] = [
     ("nodes", "", "v1", "nodes"),
     ("namespaces", "", "v1", "namespaces"),
@@ -384,28 +391,47 @@ const READS: [(&str, &str, &str, &str); 18] = [
     ),
 ];
 
-/// The ConfigMaps the built-in catalog reads by name (`get configmap NAME -n NS`).
-const CONFIG_MAPS: [(&str, &str); 1] = [("rook-ceph", "rook-ceph-mon-endpoints")];
+/// `(group, version, plural)` of the read named `read`.
+fn read_type(read: &str) -> (&'static str, &'static str, &'static str) {
+    READS
+        .iter()
+        .find(|(name, ..)| *name == read)
+        .map(|(_, g, v, p)| (*g, *v, *p))
+        .unwrap_or_else(|| panic!("no read named {read} in support::READS"))
+}
 
-/// How the stub answers one read.
+/// The cluster-wide list path of `read` (`/api/v1/nodes`, `/apis/G/V/PLURAL`).
+fn list_path(read: &str) -> String {
+    match read_type(read) {
+        ("", v, p) => format!("/api/{v}/{p}"),
+        (g, v, p) => format!("/apis/{g}/{v}/{p}"),
+    }
+}
+
+/// How the cluster answers one read, through the stub's `kubectl proxy`.
 #[derive(Clone)]
 pub enum Answer {
+    /// A List (JSON) whose items are served as that type's objects instead of the fixture's.
     Ok(String),
-    Fail(String),
+    /// The API server answers the type's list with this HTTP status (a real `Status`).
+    Status(u16),
+    /// The API server holds the request and never answers.
     Hang,
 }
 
-/// The answers of a cluster, keyed by the read (`nodes`, `api-versions`,
-/// `cephclusters.ceph.rook.io`, ...). Unlisted resource types answer like a real server
-/// without that type.
+/// A cluster behind the stub kubectl: a replay fixture (`nestor_replay::fixtures`) served by
+/// `nestor-replay --unix-socket` where `kubectl proxy --unix-socket` was asked for, and the
+/// replay server's fault rules (`nestor-replay --fault` syntax), as tests/e2e serves it over
+/// TCP behind the real kubectl.
 #[derive(Clone)]
-pub struct Cluster(pub Vec<(String, Answer)>);
+pub struct Cluster {
+    pub fixture: nestor_replay::Fixture,
+    pub faults: Vec<String>,
+}
 
 impl Cluster {
     /// The SPEC §1 prod cluster: healthy k8s, cni, ceph, storage, monitoring, gitops,
-    /// registry, dataops; no datalake, no cert-manager. Described once, by the replay
-    /// server's `dirqual` fixture (`nestor_replay::fixtures`): the stub answers each read
-    /// with that fixture's objects, as the API server of tests/e2e serves them.
+    /// registry, dataops; no datalake, no cert-manager (the replay server's `dirqual`).
     pub fn dirqual() -> Cluster {
         Cluster::replay(&nestor_replay::fixtures::dirqual())
     }
@@ -416,52 +442,17 @@ impl Cluster {
         Cluster::replay(&nestor_replay::fixtures::dirqual_full())
     }
 
-    /// The answers of a replay fixture to every read of the catalog: `kubectl get T -o json`
-    /// as the List of the fixture's objects of T, `api-versions` from its served groups. A
-    /// type the fixture does not serve stays unlisted (the stub then answers like a server
-    /// without it).
+    /// A cluster with no object at all (the built-in types served, empty).
+    pub fn empty() -> Cluster {
+        Cluster::replay(&nestor_replay::Fixture::default())
+    }
+
+    /// `fixture`, served as it is.
     pub fn replay(fixture: &nestor_replay::Fixture) -> Cluster {
-        let served = nestor_replay::Cluster::build(fixture)
-            .unwrap_or_else(|e| panic!("replay fixture does not build: {e}"));
-        let mut answers = vec![];
-        for (read, group, version, plural) in READS {
-            let Some(i) = served.type_index(group, version, plural) else {
-                continue;
-            };
-            let list = serde_json::json!({"apiVersion": "v1", "items": served.objects(i),
-                "kind": "List", "metadata": {"resourceVersion": ""}});
-            answers.push((read.to_string(), Answer::Ok(list.to_string())));
+        Cluster {
+            fixture: fixture.clone(),
+            faults: vec![],
         }
-        if let Some(i) = served.type_index("", "v1", "configmaps") {
-            for (ns, name) in CONFIG_MAPS {
-                let found = served
-                    .objects(i)
-                    .iter()
-                    .find(|o| o["metadata"]["name"] == name && o["metadata"]["namespace"] == ns);
-                if let Some(cm) = found {
-                    answers.push((format!("configmap {name}"), Answer::Ok(cm.to_string())));
-                }
-            }
-        }
-        let mut versions: Vec<String> = served
-            .groups
-            .iter()
-            .flat_map(|g| {
-                g.versions.iter().map(move |v| {
-                    if g.name.is_empty() {
-                        v.clone()
-                    } else {
-                        format!("{}/{v}", g.name)
-                    }
-                })
-            })
-            .collect();
-        versions.sort();
-        answers.push((
-            "api-versions".to_string(),
-            Answer::Ok(versions.iter().map(|v| format!("{v}\n")).collect()),
-        ));
-        Cluster(answers)
     }
 
     /// The answer of the built-in replay fixture `name` (`nestor_replay::fixtures::NAMES`)
@@ -474,51 +465,194 @@ impl Cluster {
             .unwrap_or_else(|| panic!("replay fixture {name} serves no {read}"))
     }
 
-    /// This cluster's answer to `read`.
+    /// This cluster's objects of `read` as the List `kubectl get READ -o json` prints (None:
+    /// the fixture does not serve that type).
     pub fn answer(&self, read: &str) -> Option<Answer> {
-        self.0
-            .iter()
-            .find(|(k, _)| k == read)
-            .map(|(_, a)| a.clone())
+        let served = nestor_replay::Cluster::build(&self.fixture)
+            .unwrap_or_else(|e| panic!("replay fixture does not build: {e}"));
+        let (group, version, plural) = read_type(read);
+        let i = served.type_index(group, version, plural)?;
+        let list = serde_json::json!({"apiVersion": "v1", "items": served.objects(i),
+            "kind": "List", "metadata": {"resourceVersion": ""}});
+        Some(Answer::Ok(list.to_string()))
     }
 
+    /// This cluster with `read` answered by `answer`.
     pub fn with(mut self, read: &str, answer: Answer) -> Cluster {
-        self.0.retain(|(k, _)| k != read);
-        self.0.push((read.to_string(), answer));
+        let path = list_path(read);
+        match answer {
+            Answer::Ok(list) => {
+                let served = nestor_replay::Cluster::build(&self.fixture)
+                    .unwrap_or_else(|e| panic!("replay fixture does not build: {e}"));
+                let (group, version, plural) = read_type(read);
+                let kind = served
+                    .type_index(group, version, plural)
+                    .map(|i| served.types[i].kind.clone())
+                    .unwrap_or_else(|| panic!("the fixture serves no {read}"));
+                let list: serde_json::Value =
+                    serde_json::from_str(&list).expect("Answer::Ok holds a List");
+                let api_group = |o: &serde_json::Value| {
+                    let v = o["apiVersion"].as_str().unwrap_or_default();
+                    v.rsplit_once('/')
+                        .map(|(g, _)| g.to_string())
+                        .unwrap_or_default()
+                };
+                self.fixture
+                    .objects
+                    .retain(|o| !(o["kind"] == kind.as_str() && api_group(o) == group));
+                let items = list["items"].as_array().cloned().unwrap_or_default();
+                self.fixture.objects.extend(items);
+            }
+            Answer::Status(code) => self.faults.push(format!("GET {path}={code}")),
+            Answer::Hang => self.faults.push(format!("GET {path}=hang:60")),
+        }
+        self
+    }
+
+    /// This cluster with one more replay fault rule (`GET /api/v1/nodes=items-null`).
+    pub fn fault(mut self, rule: &str) -> Cluster {
+        nestor_replay::FaultRule::parse(rule).expect("a replay fault rule");
+        self.faults.push(rule.to_string());
         self
     }
 }
 
+/// The `nestor-replay` binary of this build, built once per test process (`cargo build -p
+/// nestor-replay`: a dev-dependency's binary is not built for this package's tests).
+pub fn replay_bin() -> &'static Path {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| {
+        // target/<profile>/deps/cli-HASH -> target/<profile>
+        let exe = std::env::current_exe().expect("current_exe");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("the test binary lives in target/PROFILE/deps")
+            .to_path_buf();
+        let target_dir = profile_dir.parent().expect("target dir").to_path_buf();
+        let profile = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("debug")
+            .to_string();
+        let profile = if profile == "debug" {
+            "dev".to_string()
+        } else {
+            profile
+        };
+        let status = std::process::Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--quiet",
+                "--locked",
+                "-p",
+                "nestor-replay",
+                "--bin",
+            ])
+            .arg("nestor-replay")
+            .arg("--profile")
+            .arg(&profile)
+            .arg("--manifest-path")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .status()
+            .expect("run cargo build -p nestor-replay");
+        assert!(status.success(), "cargo build -p nestor-replay failed");
+        let bin = profile_dir.join("nestor-replay");
+        assert!(bin.is_file(), "no {}", bin.display());
+        bin
+    })
+}
+
+/// `'...'` for sh.
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
 impl Bed {
-    /// Put `cluster` behind the kubectl stub. Each answer is a file the stub cats.
+    /// Put `cluster` behind the kubectl stub: its `proxy --unix-socket=SOCK` execs
+    /// `nestor-replay --unix-socket SOCK` on the cluster's fixture and faults (every request
+    /// appended to [`Bed::audit`]); `get nodes -o json` (the one-shot verification read of
+    /// `target`, `stack select`, `kubeconfig fetch`) prints the fixture's nodes as kubectl
+    /// would; anything else fails.
     pub fn kubectl_cluster(&self, cluster: &Cluster) {
-        let dir = self.tmp.path().join("answers");
+        let dir = self.tmp.path().join("cluster");
         fs::create_dir_all(&dir).expect("mkdir");
-        let mut cases = String::new();
-        for (i, (read, answer)) in cluster.0.iter().enumerate() {
-            let pattern = if read == "api-versions" {
-                "*' api-versions'*".to_string()
-            } else {
-                format!("*' get {read} '*")
-            };
-            let file = dir.join(format!("{i}"));
-            let action = match answer {
-                Answer::Ok(body) => {
-                    fs::write(&file, body).expect("write answer");
-                    format!("cat '{}'", file.display())
-                }
-                Answer::Fail(stderr) => {
-                    fs::write(&file, stderr).expect("write answer");
-                    format!("cat '{}' >&2; exit 1", file.display())
-                }
-                Answer::Hang => "sleep 60 & wait".to_string(),
-            };
-            cases.push_str(&format!("  {pattern}) {action};;\n"));
-        }
+        let fixture = dir.join("fixture.json");
+        fs::write(&fixture, cluster.fixture.to_json_pretty()).expect("write fixture");
+        let nodes = dir.join("nodes.json");
+        let nodes_list = match cluster.answer("nodes") {
+            Some(Answer::Ok(list)) => list,
+            _ => String::new(),
+        };
+        fs::write(&nodes, nodes_list).expect("write nodes");
+        let faults: String = cluster
+            .faults
+            .iter()
+            .map(|f| format!(" --fault {}", sh_quote(f)))
+            .collect();
         let body = format!(
-            "case \" $* \" in\n{cases}  *' get '*) t=$(echo \"$*\" | sed 's/.* get \\([^ ]*\\).*/\\1/'); echo \"error: the server doesn't have a resource type \\\"$t\\\"\" >&2; exit 1;;\n  *) echo \"stub kubectl: unexpected $*\" >&2; exit 1;;\nesac"
+            "case \" $* \" in\n\
+             \x20 *' proxy '*) for a in \"$@\"; do case \"$a\" in --unix-socket=*) sock=\"${{a#--unix-socket=}}\";; esac; done\n\
+             \x20   exec {bin} --fixture {fixture} --unix-socket \"$sock\" --audit {audit}{faults};;\n\
+             \x20 *' get nodes -o json '*) cat {nodes};;\n\
+             \x20 *) echo \"stub kubectl: unexpected $*\" >&2; exit 1;;\n\
+             esac",
+            bin = sh_quote(&replay_bin().display().to_string()),
+            fixture = sh_quote(&fixture.display().to_string()),
+            audit = sh_quote(&self.audit_file().display().to_string()),
+            nodes = sh_quote(&nodes.display().to_string()),
         );
         self.stub("kubectl", &body);
+    }
+
+    /// A kubectl stub whose `proxy` cannot serve: it prints `stderr` and exits 1 at once (an
+    /// old or wrapped kubectl); every other call fails the same way.
+    pub fn kubectl_failing(&self, stderr: &str) {
+        self.stub(
+            "kubectl",
+            &format!("printf '%s\\n' {} >&2; exit 1", sh_quote(stderr)),
+        );
+    }
+
+    /// Where the replay servers of this bed append every request they answered.
+    pub fn audit_file(&self) -> PathBuf {
+        self.tmp.path().join("replay-audit.jsonl")
+    }
+
+    /// Every request the cluster behind the stub answered, as `METHOD PATH[?QUERY]`.
+    pub fn requests(&self) -> Vec<String> {
+        let text = fs::read_to_string(self.audit_file()).unwrap_or_default();
+        text.lines()
+            .map(|l| {
+                let e: serde_json::Value = serde_json::from_str(l).expect("an audit line");
+                let query = e["query"].as_str().unwrap_or_default();
+                let query = if query.is_empty() {
+                    String::new()
+                } else {
+                    format!("?{query}")
+                };
+                format!(
+                    "{} {}{query}",
+                    e["method"].as_str().unwrap_or_default(),
+                    e["path"].as_str().unwrap_or_default()
+                )
+            })
+            .collect()
+    }
+
+    /// The paths the cluster was asked (GET only, no query), sorted, deduplicated.
+    pub fn paths(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .requests()
+            .iter()
+            .filter_map(|r| r.strip_prefix("GET "))
+            .map(|r| r.split('?').next().unwrap_or_default().to_string())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// A limactl stub printing `ndjson` for `list --json`.
