@@ -24,30 +24,21 @@ pub struct Environment {
     pub kubectl: Option<PathBuf>,
     pub limactl: Option<PathBuf>,
     pub ssh: Option<PathBuf>,
-    /// `NESTOR_READ_PATH`: how reads reach the cluster (`proxy`, the default, or `processes`:
-    /// explicit only, never a fallback; docs/read-path.md says what it cannot guarantee).
-    pub read_path: ReadPath,
 }
 
-/// How reads reach the API server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ReadPath {
-    /// One `kubectl proxy`, parallel GETs over its unix socket.
-    #[default]
-    Proxy,
-    /// One kubectl process per read.
-    Processes,
-}
+/// `NESTOR_READ_PATH` once chose between the proxy and one `kubectl get` per read; the
+/// second path could not be held to the first one's rules (kubectl's client follows a
+/// redirect with the credentials and turns `"items": null` into `[]`), so it is gone
+/// (issue 21) and a shell that still sets the variable is told so rather than ignored.
+pub const REMOVED_READ_PATH: &str = "NESTOR_READ_PATH";
 
-impl ReadPath {
-    /// `NESTOR_READ_PATH`: `proxy` or `processes`.
-    pub fn parse(value: &str) -> Option<ReadPath> {
-        match value {
-            "proxy" => Some(ReadPath::Proxy),
-            "processes" => Some(ReadPath::Processes),
-            _ => None,
-        }
-    }
+/// The error for a set [`REMOVED_READ_PATH`] (to anything, even empty): exit 1, before
+/// anything is read, spawned or written.
+pub fn removed_read_path() -> Error {
+    Error::input(
+        "NESTOR_READ_PATH is no longer read: nestor reads a cluster only through kubectl proxy (issue 21)",
+        "unset NESTOR_READ_PATH",
+    )
 }
 
 /// `KUBECTL_PATH`, which recent kubectl sets for the plugins it runs (read before the
@@ -64,19 +55,10 @@ impl Environment {
                 "cd into an existing directory",
             )
         })?;
+        if std::env::var_os(REMOVED_READ_PATH).is_some() {
+            return Err(removed_read_path());
+        }
         let non_empty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-        let read_path = match non_empty("NESTOR_READ_PATH") {
-            None => ReadPath::default(),
-            Some(v) => ReadPath::parse(&v.to_string_lossy()).ok_or_else(|| {
-                Error::input(
-                    format!(
-                        "NESTOR_READ_PATH={} is not a read path",
-                        v.to_string_lossy()
-                    ),
-                    "use `proxy` (the default: one kubectl proxy, parallel GETs) or `processes` (one kubectl per read, for stub-kubectl tests: kubectl follows redirects there), or unset it",
-                )
-            })?,
-        };
         Ok(Environment {
             cwd,
             home: non_empty("HOME").map(PathBuf::from),
@@ -91,7 +73,6 @@ impl Environment {
             kubectl: non_empty("NESTOR_KUBECTL").map(PathBuf::from),
             limactl: non_empty("NESTOR_LIMACTL").map(PathBuf::from),
             ssh: non_empty("NESTOR_SSH").map(PathBuf::from),
-            read_path,
         })
     }
 

@@ -3,34 +3,28 @@
 //! tool, a refused argv or a proxy that cannot start stops the run, because those are bugs or
 //! setup errors, not facts about the cluster.
 //!
-//! Two read paths, chosen from measurements (docs/read-path.md, "Performance"), never one
-//! silently for the other (issue 21): `-v` says which one read.
-//! - **proxy** (the default, the only one for a real cluster): one `kubectl proxy` in its
-//!   restricted form for the whole batch and every read as a parallel GET over its unix
-//!   socket ([`crate::read::apiread`]): no redirect followed, statuses and bodies seen as the
-//!   server sent them. A proxy that cannot start is an error, never a reason to read
-//!   another way.
-//! - **processes**: one `kubectl get ... -o json` per read, all in parallel threads, only when
-//!   `NESTOR_READ_PATH=processes` asks for it (the stub-kubectl tests of tests/cli). kubectl's
-//!   own client follows redirects there, which nestor cannot turn off: see docs/read-path.md.
+//! One read path (docs/read-path.md, "One path, no fallback"): one `kubectl proxy` in its
+//! restricted form for the whole batch and every read as a parallel GET over its unix socket
+//! ([`crate::read::apiread`]): no redirect followed, statuses and bodies seen as the server
+//! sent them. A proxy that cannot start is an error, never a reason to read another way. (The
+//! other path, one `kubectl get -o json` per read, was removed in issue 21: kubectl's own
+//! client follows a redirect with the credentials and turns `"items": null` into `[]`.)
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 
-use crate::env::ReadPath;
 use crate::error::{Error, Result};
 use crate::model::observation::{
     is_unreachable, parse_limactl_list, FailureKind, LimaInstance, Observation, ReadFailure,
     ReadRequest, Scope,
 };
-use crate::read::exec::{ExecError, Failure, Runner, Tool};
+use crate::read::exec::{Runner, Tool};
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::{ApiProxy, StartError};
 
-/// Reads batches of requests from one cluster, always by the one path it was made with.
+/// Reads batches of requests from one cluster through a proxy.
 pub struct Reader<'a> {
     kubectl: &'a Kubectl<'a>,
-    path: ReadPath,
     /// Keep one proxy across batches (`wait` polls) instead of one per batch.
     keep: Cell<bool>,
     kept: RefCell<Option<ApiProxy>>,
@@ -40,10 +34,9 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(kubectl: &'a Kubectl<'a>, path: ReadPath) -> Reader<'a> {
+    pub fn new(kubectl: &'a Kubectl<'a>) -> Reader<'a> {
         Reader {
             kubectl,
-            path,
             keep: Cell::new(false),
             kept: RefCell::new(None),
             early: RefCell::new(None),
@@ -60,10 +53,10 @@ impl<'a> Reader<'a> {
 
     /// A reader whose proxy serves every batch until the reader is dropped (`wait`: one
     /// proxy for the whole wait, one round trip per poll). A proxy that ended is restarted.
-    pub fn keeping_proxy(kubectl: &'a Kubectl<'a>, path: ReadPath) -> Reader<'a> {
+    pub fn keeping_proxy(kubectl: &'a Kubectl<'a>) -> Reader<'a> {
         Reader {
             keep: Cell::new(true),
-            ..Reader::new(kubectl, path)
+            ..Reader::new(kubectl)
         }
     }
 
@@ -86,12 +79,6 @@ impl<'a> Reader<'a> {
                 .entry(t.clone())
                 .or_default()
                 .extend(uses.iter().cloned());
-        }
-        if self.path == ReadPath::Processes {
-            self.kubectl
-                .runner()
-                .trace("read path: processes (NESTOR_READ_PATH=processes: one kubectl per read)");
-            return read_with_processes(self.kubectl, requests, scope, obs);
         }
         self.kubectl
             .runner()
@@ -167,8 +154,8 @@ impl<'a> Reader<'a> {
         outcome
     }
 
-    /// A proxy that could not start: an error (nothing is read another way: the one other
-    /// path follows redirects), or every read of the batch timed out.
+    /// A proxy that could not start: an error (nothing is read another way), or every read
+    /// of the batch timed out.
     fn failed_start(
         &self,
         error: StartError,
@@ -208,132 +195,6 @@ pub fn remaining(requests: &[ReadRequest], done: &BTreeSet<ReadRequest>) -> Vec<
         .filter(|r| !done.contains(r))
         .cloned()
         .collect()
-}
-
-/// The processes path: one kubectl per request (per namespace for a workload read the
-/// scope limits to the checks' namespaces, as the proxy path reads it), all concurrently;
-/// outcomes into `obs`.
-pub fn read_with_processes(
-    kubectl: &Kubectl,
-    requests: &[ReadRequest],
-    scope: &Scope,
-    obs: &mut Observation,
-) -> Result<()> {
-    type Outcome = Result<std::result::Result<String, ReadFailure>>;
-    // One entry per request: its namespaces (None: one whole read) and their outcomes.
-    let outcomes: Vec<(ReadRequest, Option<Vec<String>>, Vec<Outcome>)> =
-        std::thread::scope(|threads| {
-            let handles: Vec<_> = requests
-                .iter()
-                .map(|request| {
-                    let namespaces = workload_namespaces(request, scope);
-                    let argvs: Vec<Vec<String>> = match &namespaces {
-                        Some(list) => list.iter().map(|ns| namespaced_args(request, ns)).collect(),
-                        None => vec![crate::read::apiread::kubectl_args(request)],
-                    };
-                    let handles: Vec<_> = argvs
-                        .into_iter()
-                        .map(|args| {
-                            threads.spawn(move || {
-                                let rest: Vec<&str> = args.iter().map(String::as_str).collect();
-                                outcome(kubectl.run(&rest))
-                            })
-                        })
-                        .collect();
-                    (request.clone(), namespaces, handles)
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|(request, namespaces, handles)| {
-                    let results = handles
-                        .into_iter()
-                        .map(|h| {
-                            h.join()
-                                .unwrap_or_else(|_| Err(Error::internal("a read thread panicked")))
-                        })
-                        .collect();
-                    (request, namespaces, results)
-                })
-                .collect()
-        });
-    for (request, namespaces, results) in outcomes {
-        let results = results.into_iter().collect::<Result<Vec<_>>>()?;
-        match namespaces {
-            Some(list) => {
-                let set: BTreeSet<String> = list.into_iter().collect();
-                let parts = results
-                    .iter()
-                    .map(|r| r.as_deref().map_err(Clone::clone))
-                    .collect();
-                obs.record_parts(&request, &set, parts);
-            }
-            None => {
-                let first = results.into_iter().next().unwrap_or_else(|| {
-                    Err(ReadFailure::new(FailureKind::ApiError, "nothing was read"))
-                });
-                obs.record(&request, first.as_deref().map_err(Clone::clone));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The namespaces a workload read is limited to, in order (None: not a workload read, or
-/// not limited).
-fn workload_namespaces(request: &ReadRequest, scope: &Scope) -> Option<Vec<String>> {
-    match request {
-        ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets => scope
-            .workload_namespaces
-            .get(request)
-            .map(|set| set.iter().cloned().collect()),
-        ReadRequest::Nodes
-        | ReadRequest::ApiGroups
-        | ReadRequest::Namespaces
-        | ReadRequest::StorageClasses
-        | ReadRequest::ApiServerPods
-        | ReadRequest::Resource(_)
-        | ReadRequest::ConfigMap { .. }
-        | ReadRequest::Pods { .. }
-        | ReadRequest::ContainerStarts { .. } => None,
-    }
-}
-
-/// `get KIND -n NS -o json` for a workload read in one namespace.
-fn namespaced_args(request: &ReadRequest, namespace: &str) -> Vec<String> {
-    ["get", request.label(), "-n", namespace, "-o", "json"]
-        .map(String::from)
-        .to_vec()
-}
-
-/// Turn one kubectl run into a read outcome, or a run-stopping error.
-fn outcome(
-    result: std::result::Result<crate::read::exec::Output, ExecError>,
-) -> Result<std::result::Result<String, ReadFailure>> {
-    match result {
-        Ok(out) => Ok(Ok(out.stdout_text())),
-        Err(e) => match &e.failure {
-            Failure::Exit { stderr, .. } => Ok(Err(ReadFailure::from_kubectl_stderr(stderr))),
-            Failure::TimedOut { after, .. } => Ok(Err(ReadFailure::new(
-                FailureKind::Timeout,
-                format!("kubectl killed after {:.1}s", after.as_secs_f64()),
-            ))),
-            Failure::Signaled { signal, .. } => Ok(Err(ReadFailure::new(
-                FailureKind::ApiError,
-                format!("kubectl killed by signal {signal}"),
-            ))),
-            Failure::TooLarge { limit } => Ok(Err(ReadFailure::new(
-                FailureKind::ApiError,
-                format!(
-                    "kubectl printed more than {} MiB and was killed: nothing of it was used",
-                    limit >> 20
-                ),
-            ))),
-            Failure::Refused { .. } | Failure::Missing { .. } | Failure::Spawn { .. } => {
-                Err(e.into_error())
-            }
-        },
-    }
 }
 
 /// The cluster-level error (exit 4) when the nodes read shows the API server unreachable.

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::env::{Environment, ReadPath};
+use crate::env::Environment;
 use crate::error::{Error, Result};
 use crate::model::observation::{ReadRequest, Scope};
 use crate::read::exec::Runner;
@@ -20,7 +20,7 @@ use crate::target::kubeconfig::KubeTarget;
 pub(super) type Early = Option<std::result::Result<ApiProxy, StartError>>;
 
 /// kubectl's agreement on `kc` and, meanwhile, the start of the proxy that will serve `first`
-/// (the first batch of reads; `None`: no batch known, or the processes path), pinned like
+/// (the first batch of reads; `None`: no batch known), pinned like
 /// `kubectl`. The proxy is started on this thread (a `PR_SET_PDEATHSIG` child dies with the
 /// thread that spawned it), `config view` on a scoped one.
 pub(super) fn agree_while_starting(
@@ -31,11 +31,11 @@ pub(super) fn agree_while_starting(
     kc: KubeTarget,
     first: Option<(&[ReadRequest], &Scope)>,
 ) -> Result<(KubeTarget, Early)> {
-    let accept = match (first, env.read_path) {
-        (Some((requests, scope)), ReadPath::Proxy) if !requests.is_empty() => {
+    let accept = match first {
+        Some((requests, scope)) if !requests.is_empty() => {
             Some(crate::read::apiread::accept_paths(requests, scope))
         }
-        (Some(_), ReadPath::Proxy) | (Some(_), ReadPath::Processes) | (None, _) => None,
+        Some(_) | None => None,
     };
     let began = crate::usage::since_start();
     let (agreed, early) = std::thread::scope(|threads| {

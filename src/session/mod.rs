@@ -40,7 +40,6 @@ pub struct Ground<'r> {
 
 /// A confirmed, pinned target: every kubectl call of the command goes through [`Session::kubectl`].
 pub struct Session<'r> {
-    ground: Ground<'r>,
     pub resolution: Chosen,
     /// What nestor's pre-check and kubectl agree the file names.
     pub kc: KubeTarget,
@@ -189,7 +188,6 @@ impl<'r> Session<'r> {
             ));
         }
         Ok(Session {
-            ground,
             resolution,
             kc,
             kubectl,
@@ -220,13 +218,12 @@ impl<'r> Session<'r> {
     /// A reader for one batch (its proxy stopped when the batch is done).
     /// The first one gets the proxy started while kubectl's view was checked.
     pub fn reader(&self) -> Reader<'_> {
-        Reader::new(&self.kubectl, self.ground.env.read_path).with_early(self.early.take())
+        Reader::new(&self.kubectl).with_early(self.early.take())
     }
 
     /// A reader keeping one proxy across batches (`wait`'s polls).
     pub fn polling_reader(&self) -> Reader<'_> {
-        Reader::keeping_proxy(&self.kubectl, self.ground.env.read_path)
-            .with_early(self.early.take())
+        Reader::keeping_proxy(&self.kubectl).with_early(self.early.take())
     }
 
     /// The nodes the prompt showed, if there was one.

@@ -871,3 +871,53 @@ fn version_text_and_json() {
     crate::doc_schema::check(&v);
     assert_eq!(v["kind"], "Version");
 }
+
+// ---- NESTOR_READ_PATH is gone (issue 21) -------------------------------------------------------
+
+/// The processes read path was removed: a shell that still sets `NESTOR_READ_PATH` (to
+/// `processes`, `proxy` or nothing at all) is refused before anything runs or is written,
+/// never silently read another way.
+#[test]
+fn nestor_read_path_set_to_anything_is_refused_before_anything_runs() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    let before = bed.tree();
+    for value in ["processes", "proxy", ""] {
+        for args in [
+            &["preview", "--no-input"][..],
+            &["target"],
+            &["discover", "--no-input"],
+        ] {
+            let out = bed.cmd().args(args).env("NESTOR_READ_PATH", value).run();
+            out.code(1).no_stdout().stderr_eq(
+                "kubectl-nestor: error: NESTOR_READ_PATH is no longer read: nestor reads a cluster only through kubectl proxy (issue 21)\n\
+                 hint: unset NESTOR_READ_PATH\n",
+            );
+        }
+        // With -o json the error is the Error document too (SPEC §16).
+        let out = bed
+            .cmd()
+            .args(["preview", "--no-input", "-o", "json"])
+            .env("NESTOR_READ_PATH", value)
+            .run();
+        out.code(1);
+        let doc = out.json();
+        assert_eq!(
+            (
+                doc["kind"].as_str(),
+                doc["exitCode"].as_u64(),
+                doc["hint"].as_str()
+            ),
+            (Some("Error"), Some(1), Some("unset NESTOR_READ_PATH"))
+        );
+    }
+    assert!(
+        bed.calls("kubectl").is_empty(),
+        "kubectl ran: {:?}",
+        bed.calls("kubectl")
+    );
+    assert!(bed.requests().is_empty(), "{:?}", bed.requests());
+    assert_eq!(bed.tree(), before, "something was written");
+    // Unset, the same bed reads (through the proxy).
+    bed.cmd().args(["preview", "--no-input"]).run().code(0);
+    assert!(!bed.requests().is_empty());
+}

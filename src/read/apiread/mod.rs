@@ -24,8 +24,8 @@ mod status;
 mod tests;
 
 use discovery::*;
+pub use paths::accept_paths;
 use paths::*;
-pub use paths::{accept_paths, kubectl_args};
 pub use status::{status_failure, transport_failure};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;

@@ -1,71 +1,6 @@
-//! What each read request asks for, built here in the read layer from the pure request: its
-//! kubectl argv on the processes path ([`kubectl_args`]), the GET it becomes on the proxy
-//! path, and the exact paths the proxy accepts.
+//! What each read request asks for, built here in the read layer from the pure request: the
+//! GET it becomes through the proxy, and the exact paths the proxy accepts.
 use super::*;
-use crate::model::observation::{APISERVER_NAMESPACE, APISERVER_SELECTOR, LAST_CHANGE};
-
-/// The kubectl arguments of the read on the processes path, without `--kubeconfig` and
-/// `--request-timeout` (the process layer adds them). Only `get ... -o json` and
-/// `api-versions`. Its proxy-path GET is [`builtin_path`], [`workload_path`] or a resource
-/// path, below.
-pub fn kubectl_args(request: &ReadRequest) -> Vec<String> {
-    let get = |what: &str, all_namespaces: bool| {
-        let mut v = vec!["get".to_string(), what.to_string()];
-        if all_namespaces {
-            v.push("--all-namespaces".to_string());
-        }
-        v.extend(["-o".to_string(), "json".to_string()]);
-        v
-    };
-    match request {
-        ReadRequest::Nodes => get("nodes", false),
-        ReadRequest::ApiGroups => vec!["api-versions".to_string()],
-        ReadRequest::Namespaces => get("namespaces", false),
-        ReadRequest::StorageClasses => get("storageclasses", false),
-        ReadRequest::DaemonSets => get("daemonsets", true),
-        ReadRequest::Deployments => get("deployments", true),
-        ReadRequest::StatefulSets => get("statefulsets", true),
-        ReadRequest::ApiServerPods => [
-            "get",
-            "pods",
-            "-n",
-            APISERVER_NAMESPACE,
-            "-l",
-            APISERVER_SELECTOR,
-            "-o",
-            "json",
-        ]
-        .map(String::from)
-        .to_vec(),
-        ReadRequest::Resource(t) => get(t, true),
-        ReadRequest::ConfigMap {
-            namespace,
-            name,
-            keys,
-        } => {
-            let mut v: Vec<String> = ["get", "configmap", name, "-n", namespace, "-o", "json"]
-                .map(String::from)
-                .to_vec();
-            // kubectl strips `metadata.managedFields` from its output unless asked: the
-            // ConfigMap's last write is the newest of their times.
-            if keys.iter().any(|k| k == LAST_CHANGE) {
-                v.push("--show-managed-fields".to_string());
-            }
-            v
-        }
-        ReadRequest::Pods {
-            namespace,
-            selector,
-        }
-        | ReadRequest::ContainerStarts {
-            namespace,
-            selector,
-            ..
-        } => ["get", "pods", "-n", namespace, "-l", selector, "-o", "json"]
-            .map(String::from)
-            .to_vec(),
-    }
-}
 
 /// The first-round GET of a custom resource type (at its speculative version).
 pub(super) fn resource_targets(t: &str) -> Vec<String> {
@@ -212,42 +147,4 @@ pub(super) fn is_segment(s: &str) -> bool {
         && !s.contains("..")
         && s.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
-}
-
-#[cfg(test)]
-mod argv_tests {
-    use super::*;
-
-    #[test]
-    fn requests_become_their_kubectl_args() {
-        assert_eq!(
-            kubectl_args(&ReadRequest::Nodes),
-            ["get", "nodes", "-o", "json"]
-        );
-        assert_eq!(kubectl_args(&ReadRequest::ApiGroups), ["api-versions"]);
-        let ceph = ReadRequest::Resource("cephclusters.ceph.rook.io".to_string());
-        assert_eq!(
-            kubectl_args(&ceph),
-            [
-                "get",
-                "cephclusters.ceph.rook.io",
-                "--all-namespaces",
-                "-o",
-                "json"
-            ]
-        );
-        assert_eq!(
-            kubectl_args(&ReadRequest::ApiServerPods),
-            [
-                "get",
-                "pods",
-                "-n",
-                "kube-system",
-                "-l",
-                "component=kube-apiserver",
-                "-o",
-                "json"
-            ]
-        );
-    }
 }

@@ -190,14 +190,12 @@ fn kinds_of(resource: &str) -> impl Iterator<Item = &str> {
 
 /// Pods and ConfigMaps have one allowed form each (SPEC §6, §9): a namespace's pods by a
 /// label selector (`get pods -n NS -l k=v`), one ConfigMap by name (`get configmap NAME -n
-/// NS`, with `--show-managed-fields` for its last write). Never every pod, never a ConfigMap
-/// list.
+/// NS`). Never every pod, never a ConfigMap list.
 fn pods_and_configmaps(
     positional: &[&str],
     namespace: Option<&str>,
     selector: Option<&str>,
     all_namespaces: bool,
-    managed_fields: bool,
 ) -> Result<(), String> {
     let is = |names: &[&str]| {
         positional
@@ -231,20 +229,19 @@ fn pods_and_configmaps(
                     .into(),
             );
         }
-    } else if managed_fields {
-        return Err(
-            "kubectl get: `--show-managed-fields` goes only with one ConfigMap by name (its last write)"
-                .into(),
-        );
     }
     Ok(())
 }
 
+/// The `get` forms nestor still runs or prints: `get nodes -o json` (the verification read of
+/// `target`, `stack select`, `kubeconfig fetch`) and `--explain`'s by-hand lines (`-n`, `-A`,
+/// `-l`, `--ignore-not-found`, `-o jsonpath=`). Cluster reads go through the proxy; the
+/// forms only the removed processes path used (`--show-managed-fields`, `--chunk-size`) and
+/// `--raw` (used by nothing) are refused (issue 21).
 fn kubectl_get(tail: &[&str]) -> Result<(), String> {
     let mut resources = 0;
     let mut positional: Vec<&str> = Vec::new();
     let (mut namespace, mut selector, mut all_namespaces) = (None, None, false);
-    let mut managed_fields = false;
     let mut i = 0;
     while i < tail.len() {
         let t = tail[i];
@@ -255,10 +252,6 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
                 i += 1
             }
             "--ignore-not-found" => i += 1,
-            "--show-managed-fields" => {
-                managed_fields = true;
-                i += 1
-            }
             "-o" | "--output" => {
                 output_format(next.unwrap_or_default())?;
                 i += 2;
@@ -276,24 +269,9 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
                 }
                 i += 2;
             }
-            "--raw" => {
-                let path = next.unwrap_or_default();
-                if !raw_path_ok(path) {
-                    return Err(format!("kubectl get --raw: path `{path}` is not allowed"));
-                }
-                resources += 1;
-                i += 2;
-            }
             _ if t.starts_with("-o=") || t.starts_with("--output=") => {
                 output_format(t.split_once('=').map(|x| x.1).unwrap_or_default())?;
                 i += 1;
-            }
-            _ if t.starts_with("--chunk-size=")
-                && t["--chunk-size=".len()..]
-                    .bytes()
-                    .all(|b| b.is_ascii_digit()) =>
-            {
-                i += 1
             }
             _ if t.starts_with("--namespace=") => {
                 namespace = t.split_once('=').map(|x| x.1);
@@ -322,13 +300,7 @@ fn kubectl_get(tail: &[&str]) -> Result<(), String> {
     if resources == 0 {
         return Err("kubectl get: no resource named".into());
     }
-    pods_and_configmaps(
-        &positional,
-        namespace,
-        selector,
-        all_namespaces,
-        managed_fields,
-    )
+    pods_and_configmaps(&positional, namespace, selector, all_namespaces)
 }
 
 fn output_format(f: &str) -> Result<(), String> {

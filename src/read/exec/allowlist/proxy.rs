@@ -87,40 +87,6 @@ pub fn accept_paths_ok(value: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Percent-decode a path (`%73ecrets` is `secrets`); `None` for a malformed escape or bytes
-/// that are not UTF-8.
-pub(super) fn percent_decode(path: &str) -> Option<String> {
-    let b = path.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// A `get --raw` path: decoded first, then plain segments only (no `..`, no query, no
-/// second encoding) and no forbidden segment.
-pub(super) fn raw_path_ok(path: &str) -> bool {
-    let Some(decoded) = percent_decode(path) else {
-        return false;
-    };
-    decoded.starts_with('/')
-        && !decoded.contains('%')
-        && !decoded.contains("..")
-        && decoded
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"/.-".contains(&b))
-        && !decoded.split('/').any(|s| FORBIDDEN_SEGMENTS.contains(&s))
-}
-
 pub(super) fn kubectl_proxy(tail: &[&str]) -> Result<(), String> {
     let mut socket = None;
     let mut methods = false;
