@@ -50,55 +50,46 @@ fn assert_minimal_reads(bed: &E2e) {
     assert!(bed.requests_to("/api/v1/pods").is_empty());
 }
 
-/// `preview` as JSON and text, on the proxy path and the processes path: the layer is
-/// `state` with `line` in its evidence in both outputs of both paths; a degraded layer is
-/// repaired, an absent one installed.
+/// `preview` as JSON and text: the layer is `state` with `line` in its evidence in both
+/// outputs; a degraded layer is repaired, an absent one installed.
 fn expect(bed: &E2e, state: &str, line: &str) -> serde_json::Value {
-    let mut last = serde_json::Value::Null;
-    for path in ["proxy", "processes"] {
-        let mut json = bed.command(&["preview", "--no-input", "-o", "json"]);
-        json.env("NESTOR_READ_PATH", path);
-        let json = run(&json);
-        assert_eq!(json.code, Some(0), "{path}: {json:?}");
-        let v = json.json();
-        let mut text = bed.command(&["preview", "--no-input", "--no-color"]);
-        text.env("NESTOR_READ_PATH", path);
-        let text = run(&text);
-        assert_eq!(text.code, Some(0), "{path}: {text:?}");
-        let l = layer(&v);
-        assert_eq!(l["state"], state, "{path}: {l}");
-        let ev: Vec<String> = l["evidence"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.as_str().map(String::from))
-            .collect();
-        assert!(
-            ev.iter().any(|e| e.contains(line)),
-            "{path}: no {line:?} in {ev:#?}"
-        );
-        // The text wraps long evidence; a present layer shows its count of checks only.
-        let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
-        let shown = match state {
-            "present" => "cni-encryption present 3 checks hold",
-            _ => line,
-        };
-        assert!(
-            flat.contains(shown),
-            "{path}: text lacks {shown:?}:\n{}",
-            text.stdout
-        );
-        let (repair, install) = (plan_ids(&v, "repair"), plan_ids(&v, "install"));
-        let id = "cni-encryption".to_string();
-        match state {
-            "degraded" => assert!(repair.contains(&id) && !install.contains(&id), "{v}"),
-            "absent" => assert!(install.contains(&id) && !repair.contains(&id), "{v}"),
-            _ => assert!(!repair.contains(&id) && !install.contains(&id), "{v}"),
-        }
-        assert_minimal_reads(bed);
-        last = v;
+    let json = run(&bed.command(&["preview", "--no-input", "-o", "json"]));
+    assert_eq!(json.code, Some(0), "{json:?}");
+    let v = json.json();
+    let text = run(&bed.command(&["preview", "--no-input", "--no-color"]));
+    assert_eq!(text.code, Some(0), "{text:?}");
+    let l = layer(&v);
+    assert_eq!(l["state"], state, "{l}");
+    let ev: Vec<String> = l["evidence"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.as_str().map(String::from))
+        .collect();
+    assert!(
+        ev.iter().any(|e| e.contains(line)),
+        "no {line:?} in {ev:#?}"
+    );
+    // The text wraps long evidence; a present layer shows its count of checks only.
+    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    let shown = match state {
+        "present" => "cni-encryption present 3 checks hold",
+        _ => line,
+    };
+    assert!(
+        flat.contains(shown),
+        "text lacks {shown:?}:\n{}",
+        text.stdout
+    );
+    let (repair, install) = (plan_ids(&v, "repair"), plan_ids(&v, "install"));
+    let id = "cni-encryption".to_string();
+    match state {
+        "degraded" => assert!(repair.contains(&id) && !install.contains(&id), "{v}"),
+        "absent" => assert!(install.contains(&id) && !repair.contains(&id), "{v}"),
+        _ => assert!(!repair.contains(&id) && !install.contains(&id), "{v}"),
     }
-    last
+    assert_minimal_reads(bed);
+    v
 }
 
 #[test]

@@ -104,8 +104,6 @@ fn a_whole_chain_plans_nothing_on_both_read_paths() {
     ] {
         assert!(paths.iter().any(|p| p == want), "no GET {want}: {paths:#?}");
     }
-    bed.server.clear_audit();
-    healthy(&bed, &[("NESTOR_READ_PATH", "processes")]);
 }
 
 /// Cilium 1.14-1.17 serve the pool at v2alpha1 only: discovery finds it there.

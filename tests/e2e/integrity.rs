@@ -283,17 +283,13 @@ fn kuberc_never_redirects_nestor_kubectl_calls() {
         .env("KUBECTL_KUBERC", "true")
         .run();
     probe.stdout_eq("other");
-    for path in ["proxy", "processes"] {
-        let mut c = bed.command(&["preview", "--no-input", "-o", "json"]);
-        c.env("NESTOR_KUBECTL", &k133)
-            .env("KUBECTL_KUBERC", "true")
-            .env("NESTOR_READ_PATH", path);
-        let r = run(&c);
-        r.code(0);
-        assert_eq!(r.json()["target"]["endpoint"], ok.as_str());
-        assert_eq!(r.json()["target"]["context"], "replay");
-        assert_decoy_untouched();
-    }
+    let mut c = bed.command(&["preview", "--no-input", "-o", "json"]);
+    c.env("NESTOR_KUBECTL", &k133).env("KUBECTL_KUBERC", "true");
+    let r = run(&c);
+    r.code(0);
+    assert_eq!(r.json()["target"]["endpoint"], ok.as_str());
+    assert_eq!(r.json()["target"]["context"], "replay");
+    assert_decoy_untouched();
 }
 
 /// A relative HOME: kubectl's cache never lands in the repo (or the current directory).

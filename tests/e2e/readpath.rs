@@ -1,8 +1,10 @@
-//! The two read paths agree: `preview` through one `kubectl proxy` (the default)
-//! prints exactly what it printed with one kubectl per read (`NESTOR_READ_PATH=processes`,
-//! the read path before the optimisation), on every replay scenario — the REAL kubectl
-//! against `nestor_replay::Server`. And the proxy never outlives a run: its process group
-//! and its private directory are gone after success, failure and timeout.
+//! The one read path (issue 21): `preview` reads every replay scenario through one `kubectl
+//! proxy` — the REAL kubectl against `nestor_replay::Server` — and holds to its rules: no
+//! redirect followed (from both servers' audits), a `null` or wrong-kind list unknown never
+//! absent, failures worded from the server's own status, a kubectl that cannot serve the proxy
+//! refused (never read another way). And the proxy never outlives a run: its process group
+//! and its private directory are gone after success, failure, timeout and signals. (The tests
+//! that compared it with the removed one-kubectl-per-read path went with that path.)
 //!
 //! Each test skips, saying so, when there is no kubectl on PATH (and fails instead when `CI`
 //! is set: `.ci/run` installs one). `NESTOR_E2E_KUBECTL` picks another binary.
@@ -135,12 +137,12 @@ impl Bed {
         std::os::unix::fs::symlink(format!("{name}.yaml"), link).expect("symlink");
     }
 
-    /// `kubectl-nestor -v ARGS` with the given read path (`proxy` or `processes`).
-    fn run(&self, read_path: &str, args: &[&str]) -> Outcome {
-        self.run_with(read_path, &self.kubectl, args)
+    /// `kubectl-nestor -v ARGS`.
+    fn run(&self, args: &[&str]) -> Outcome {
+        self.run_with(&self.kubectl, args)
     }
 
-    fn run_with(&self, read_path: &str, kubectl: &Path, args: &[&str]) -> Outcome {
+    fn run_with(&self, kubectl: &Path, args: &[&str]) -> Outcome {
         let mut c = Run::nestor();
         c.current_dir(&self.repo)
             .arg("-v")
@@ -148,7 +150,6 @@ impl Bed {
             .env("HOME", &self.home)
             .env("TMPDIR", &self.sys_tmp)
             .env("NESTOR_KUBECTL", kubectl)
-            .env("NESTOR_READ_PATH", read_path)
             .env(
                 "NESTOR_LIMACTL",
                 self.limactl
@@ -228,72 +229,40 @@ pub(crate) fn wait_until_gone(f: impl Fn(&Proc) -> bool) -> Vec<Proc> {
     }
 }
 
-/// stdout without `observedAt`, the one field two runs never share.
-fn timeless(stdout: &str) -> String {
-    stdout
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("\"observedAt\": "))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn json(run: &Outcome) -> Value {
     let v = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {run:?}"));
     crate::doc_schema::check(&v);
     v
 }
 
-/// The same `preview` through both read paths: identical exit code and stdout (JSON, so
-/// identical `real` and `plan`; and text with `text: true`). The proxy path ran one kubectl
-/// (the proxy), the processes path one per read.
-fn assert_same_preview(bed: &Bed, text: bool) {
-    assert_same_preview_relabelled(bed, text, None);
-}
-
-/// [`assert_same_preview`], the processes path's output first relabelled `(from, to)` (each
-/// `from` must be there): the one difference a kubectl without the reason can make.
-fn assert_same_preview_relabelled(bed: &Bed, text: bool, relabel: Option<(&str, &str)>) {
+/// `preview` (JSON, and text with `text: true`) exits `code` having read through one proxy:
+/// one kubectl process read the cluster, `-v` says which path read, only GETs arrived and
+/// nothing is left behind.
+fn assert_proxy_preview(bed: &Bed, text: bool, code: i32) {
     let mut formats = vec![vec!["preview", "--no-input", "-o", "json"]];
     if text {
         formats.push(vec!["preview", "--no-input", "--no-color"]);
     }
     for args in formats {
-        let mut before = bed.run("processes", &args);
-        if let Some((from, to)) = relabel {
-            assert!(before.stdout.contains(from), "{from:?} in {before:?}");
-            before.stdout = before.stdout.replace(from, to);
-        }
-        let after = bed.run("proxy", &args);
-        assert_eq!(after.code, before.code, "{args:?}\n{before:?}\n{after:?}");
+        let r = bed.run(&args);
+        r.code(code);
         if args.contains(&"json") {
-            let (b, a) = (json(&before), json(&after));
-            assert_eq!(a["real"], b["real"], "real differs\n{before:?}\n{after:?}");
-            assert_eq!(a["plan"], b["plan"], "plan differs\n{before:?}\n{after:?}");
+            json(&r);
         }
-        assert_eq!(
-            timeless(&after.stdout),
-            timeless(&before.stdout),
-            "{args:?}"
-        );
-        assert!(
-            after
-                .stderr
-                .contains("kubectl-nestor: proxy: serving after"),
-            "{after:?}"
-        );
-        assert_eq!(after.kubectl_processes(), 1, "{after:?}");
-        assert!(before.kubectl_processes() >= 3, "{before:?}");
+        r.stderr_has("read path: proxy");
+        r.stderr_has("kubectl-nestor: proxy: serving after");
+        assert_eq!(r.kubectl_processes(), 1, "{r:?}");
     }
     bed.assert_only_gets();
     bed.assert_no_leftovers();
 }
 
 #[test]
-fn same_preview_on_dirqual() {
+fn one_proxy_reads_dirqual() {
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &[], k);
-    assert_same_preview(&bed, true);
-    let after = json(&bed.run("proxy", &["preview", "--no-input", "-o", "json"]));
+    assert_proxy_preview(&bed, true, 0);
+    let after = json(&bed.run(&["preview", "--no-input", "-o", "json"]));
     let install: Vec<&str> = after["plan"]["install"]
         .as_array()
         .map(|a| a.iter().filter_map(|l| l["id"].as_str()).collect())
@@ -311,62 +280,45 @@ fn same_preview_on_dirqual() {
         })
         .count();
     assert!(ours >= 10, "{:?}", bed.server.audit());
+    // Workloads only in the namespaces the checks name: never a cluster-wide workload list.
+    let apps: Vec<String> = bed
+        .server
+        .audit()
+        .into_iter()
+        .map(|e| e.path)
+        .filter(|p| p.starts_with("/apis/apps/v1/"))
+        .collect();
+    assert!(!apps.is_empty(), "{:?}", bed.server.audit());
+    for p in &apps {
+        assert!(p.starts_with("/apis/apps/v1/namespaces/"), "{p}: {apps:?}");
+    }
 }
 
 #[test]
-fn same_preview_on_dirqual_full() {
+fn one_proxy_reads_dirqual_full() {
     let k = kubectl_or_skip!();
-    assert_same_preview(&Bed::prod("dirqual-full", &[], k), false);
+    assert_proxy_preview(&Bed::prod("dirqual-full", &[], k), false, 0);
 }
 
 #[test]
-fn same_preview_on_degraded() {
+fn one_proxy_reads_degraded() {
     let k = kubectl_or_skip!();
-    assert_same_preview(&Bed::prod("degraded", &[], k), true);
+    assert_proxy_preview(&Bed::prod("degraded", &[], k), true, 0);
 }
 
 #[test]
-fn same_preview_on_the_lima_bench() {
+fn one_proxy_reads_the_lima_bench() {
     let k = kubectl_or_skip!();
     let bed = Bed::lima(k);
-    assert_same_preview(&bed, true);
-    let v = json(&bed.run("proxy", &["preview", "--no-input", "-o", "json"]));
+    assert_proxy_preview(&bed, true, 0);
+    let v = json(&bed.run(&["preview", "--no-input", "-o", "json"]));
     assert_eq!(v["real"]["vms"].as_array().map(Vec::len), Some(3), "{v}");
 }
-
-/// The client's minor version (`kubectl version --client -o json`), asked with the bed's
-/// kubeconfig and HOME: a version dispatcher probes the server it is pointed at (the replay
-/// server, a GET), never kubectl's localhost:8080 default.
-fn client_minor(bed: &Bed) -> u32 {
-    let out = Run::new(&bed.kubectl)
-        .arg(format!(
-            "--kubeconfig={}",
-            bed.home.join(".kube/dirqual.config").display()
-        ))
-        .args(["version", "--client", "-o", "json"])
-        .env("HOME", &bed.home)
-        .run();
-    let v: Value = serde_json::from_str(&out.stdout)
-        .unwrap_or_else(|e| panic!("kubectl version --client -o json ({e}): {out:?}"));
-    v["clientVersion"]["minor"]
-        .as_str()
-        .and_then(|m| m.trim_end_matches('+').parse().ok())
-        .unwrap_or_else(|| panic!("no clientVersion.minor: {v}"))
-}
-
-/// The oldest kubectl seen to report the server's own reason when a fault sits on a group's
-/// discovery document: 1.27 finds the type through aggregated discovery (`/apis`) and lists
-/// it, getting the server's `Forbidden`/`InternalError`. Debian's 1.20 (bookworm's
-/// `kubernetes-client`) reads the group's legacy document `/apis/G/V`, and when that read
-/// fails says only `error: the server doesn't have a resource type "X"`, at any verbosity
-/// below 1: on the per-process path the read fails as `NotFound`. The layer is `unknown`
-/// either way; only the reason's label differs. 1.21 to 1.26 were not tried.
-const REASON_THROUGH_FAILED_DISCOVERY: u32 = 27;
 
 /// A layer's `reason` on the proxy path, which reads the API itself: the server's own status,
 /// whatever the kubectl.
 fn proxy_reason(bed: &Bed, id: &str) -> String {
-    let v = json(&bed.run("proxy", &["preview", "--no-input", "-o", "json"]));
+    let v = json(&bed.run(&["preview", "--no-input", "-o", "json"]));
     let layer = v["real"]["layers"]
         .as_array()
         .and_then(|l| l.iter().find(|l| l["id"] == id))
@@ -376,33 +328,11 @@ fn proxy_reason(bed: &Bed, id: &str) -> String {
     layer["reason"].as_str().unwrap_or_default().to_string()
 }
 
-/// Both read paths agree on a preview where `faults` break discovery of a group, the
-/// per-process path's `failed: NotFound` relabelled `failed: {reason}` with a kubectl older
-/// than [`REASON_THROUGH_FAILED_DISCOVERY`] (saying so), compared as they are otherwise.
-fn assert_same_preview_with_failed_discovery(bed: &Bed, text: bool, reason: &str) {
-    let minor = client_minor(bed);
-    if minor < REASON_THROUGH_FAILED_DISCOVERY {
-        eprintln!(
-            "SKIP {}: exact agreement of the failure's reason: {} is 1.{minor}, whose failed \
-             legacy discovery says only \"the server doesn't have a resource type\" (NotFound on \
-             the per-process path; the server's {reason} needs kubectl >= 1.{}); comparing with \
-             that label relabelled",
-            std::thread::current().name().unwrap_or(module_path!()),
-            bed.kubectl.display(),
-            REASON_THROUGH_FAILED_DISCOVERY
-        );
-        let to = format!("failed: {reason}");
-        assert_same_preview_relabelled(bed, text, Some(("failed: NotFound", &to)));
-    } else {
-        assert_same_preview(bed, text);
-    }
-}
-
 #[test]
-fn same_preview_with_ceph_forbidden() {
+fn ceph_forbidden_is_the_servers_reason() {
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &["GET /apis/ceph.rook.io=403"], k);
-    assert_same_preview_with_failed_discovery(&bed, true, "Forbidden");
+    assert_proxy_preview(&bed, true, 0);
     assert_eq!(
         proxy_reason(&bed, "ceph"),
         "read of cephclusters.ceph.rook.io failed: Forbidden"
@@ -410,12 +340,12 @@ fn same_preview_with_ceph_forbidden() {
 }
 
 #[test]
-fn same_preview_with_nodes_forbidden() {
-    // The nodes' error is printed: kubectl's own words on both paths.
+fn nodes_forbidden_is_worded_as_kubectl_words_it() {
+    // The nodes' error is printed in kubectl's own words, from the server's Status.
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &["GET /api/v1/nodes=403"], k);
-    assert_same_preview(&bed, true);
-    let v = json(&bed.run("proxy", &["preview", "--no-input", "-o", "json"]));
+    assert_proxy_preview(&bed, true, 0);
+    let v = json(&bed.run(&["preview", "--no-input", "-o", "json"]));
     assert_eq!(
         v["real"]["nodes"]["error"],
         "Forbidden: Error from server (Forbidden): nodes is forbidden: User \"nestor\" cannot list resource \"nodes\" in API group \"\" at the cluster scope"
@@ -423,10 +353,10 @@ fn same_preview_with_nodes_forbidden() {
 }
 
 #[test]
-fn same_preview_with_an_api_error_on_cnpg() {
+fn an_api_error_on_cnpg_is_the_servers_reason() {
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &["GET /apis/postgresql.cnpg.io=500"], k);
-    assert_same_preview_with_failed_discovery(&bed, false, "ApiError");
+    assert_proxy_preview(&bed, false, 0);
     assert_eq!(
         proxy_reason(&bed, "dataops"),
         "read of clusters.postgresql.cnpg.io failed: ApiError"
@@ -434,21 +364,19 @@ fn same_preview_with_an_api_error_on_cnpg() {
 }
 
 #[test]
-fn unauthorized_is_exit_4_on_both_paths() {
+fn unauthorized_is_exit_4() {
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &["/api=401", "/apis=401"], k);
     let url = bed.server.url();
-    for path in ["processes", "proxy"] {
-        let r = bed.run(path, &["preview", "--no-input"]);
-        r.code(4);
-        assert!(
-            r.stderr.contains(&format!(
-                "cluster {url} unreachable (credentials refused): "
-            )),
-            "{path}: {r:?}"
-        );
-        r.stderr_has("You must be logged in to the server");
-    }
+    let r = bed.run(&["preview", "--no-input"]);
+    r.code(4);
+    assert!(
+        r.stderr.contains(&format!(
+            "cluster {url} unreachable (credentials refused): "
+        )),
+        "{r:?}"
+    );
+    r.stderr_has("You must be logged in to the server");
     bed.assert_no_leftovers();
 }
 
@@ -456,10 +384,7 @@ fn unauthorized_is_exit_4_on_both_paths() {
 fn a_hanging_read_times_out_and_the_proxy_is_stopped() {
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &["/api/v1/nodes=hang:30"], k);
-    let r = bed.run(
-        "proxy",
-        &["preview", "--no-input", "--request-timeout", "1s"],
-    );
+    let r = bed.run(&["preview", "--no-input", "--request-timeout", "1s"]);
     r.code(4);
     r.stderr_has("unreachable (timed out): ");
     assert!(r.took < Duration::from_secs(6), "{r:?}");
@@ -502,14 +427,14 @@ fn assert_refused_unread(bed: &Bed, r: &Outcome, why: &str) {
     bed.assert_no_leftovers();
 }
 
-/// Issue 21: a kubectl that cannot serve the proxy is an error, never a silent switch to
-/// one kubectl per read (the path that follows redirects).
+/// Issue 21: a kubectl that cannot serve the proxy is an error, never a switch to another
+/// way of reading.
 #[test]
 fn a_kubectl_without_proxy_is_refused_never_read_another_way() {
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &[], k);
     let no_proxy = wrapper(&bed, "echo 'error: unknown command \"proxy\"' >&2; exit 1");
-    let r = bed.run_with("proxy", &no_proxy, &["preview", "--no-input", "-o", "json"]);
+    let r = bed.run_with(&no_proxy, &["preview", "--no-input", "-o", "json"]);
     assert_refused_unread(&bed, &r, "unknown command");
     assert_eq!(
         r.kubectl_processes(),
@@ -519,7 +444,7 @@ fn a_kubectl_without_proxy_is_refused_never_read_another_way() {
 }
 
 /// Issue 21: `TMPDIR=/nonexistent` (no private socket directory can be made) is refused
-/// with a hint, for every command that reads; main read by the processes path instead.
+/// with a hint, for every command that reads (it once fell back to one kubectl per read).
 #[test]
 fn a_missing_tmpdir_is_refused_never_read_another_way() {
     let k = kubectl_or_skip!();
@@ -547,13 +472,12 @@ fn a_missing_tmpdir_is_refused_never_read_another_way() {
             .env("NESTOR_LIMACTL", "/nonexistent/limactl");
         let r = c.run();
         assert_refused_unread(&bed, &r, "cannot make a private socket directory");
-        assert!(!r.stderr.contains("read path: processes"), "{r:?}");
     }
 }
 
 /// Issue 21: a server answering 302 to another server: the other one never sees a request
-/// (so never the bearer token), and the read fails — on the default path and when no proxy
-/// can start (main then read by the processes path, which followed it).
+/// (so never the bearer token), and the read fails — when the proxy reads, and when no proxy
+/// can start (nestor once fell back then to one kubectl per read, whose client followed it).
 #[test]
 fn a_redirect_is_never_followed() {
     let k = kubectl_or_skip!();
@@ -561,7 +485,7 @@ fn a_redirect_is_never_followed() {
     let nodes = format!("GET /api/v1/nodes=redirect:{}", other.url());
     let sc = format!("GET /apis/storage.k8s.io=redirect:{}", other.url());
     let bed = Bed::prod("dirqual", &[&nodes, &sc], k);
-    let r = bed.run("proxy", &["preview", "--no-input", "-o", "json"]);
+    let r = bed.run(&["preview", "--no-input", "-o", "json"]);
     r.stderr_has("read path: proxy");
     let v = json(&r);
     // The 302 is a failed read (kubectl's words for an unexpected status), never followed.
@@ -619,7 +543,7 @@ fn a_null_or_wrong_kind_list_is_unknown_never_absent() {
     let wrong = format!("GET /apis/storage.k8s.io/v1/storageclasses={configmaps}");
     let wrong_cr = format!("GET /apis/ceph.rook.io/v1/cephclusters={configmaps}");
     let bed = Bed::prod("dirqual", &[&wrong, &wrong_cr], k.clone());
-    let r = bed.run("proxy", &["preview", "--no-input", "-o", "json"]);
+    let r = bed.run(&["preview", "--no-input", "-o", "json"]);
     let v = json(&r);
     for (id, read) in [
         ("storage", "storageclasses"),
@@ -634,11 +558,6 @@ fn a_null_or_wrong_kind_list_is_unknown_never_absent() {
             .all(|id| id != "storage" && id != "ceph"),
         "{r:?}"
     );
-    // The processes path (asked for explicitly): kubectl prints its own `List`, each item
-    // with the kind the server gave: the ConfigMaps are seen for what they are.
-    let p = bed.run("processes", &["preview", "--no-input", "-o", "json"]);
-    p.stderr_has("read path: processes");
-    assert_eq!(layer_state(&json(&p), "storage"), "unknown", "{p:?}");
     bed.assert_no_leftovers();
     drop(bed);
     let null = [
@@ -646,7 +565,7 @@ fn a_null_or_wrong_kind_list_is_unknown_never_absent() {
         "GET /apis/apps/v1/namespaces/registry/deployments=items-null",
     ];
     let bed = Bed::prod("dirqual", &null, k);
-    let r = bed.run("proxy", &["preview", "--no-input", "-o", "json"]);
+    let r = bed.run(&["preview", "--no-input", "-o", "json"]);
     let v = json(&r);
     assert_eq!(layer_state(&v, "k8s"), "unknown", "{r:?}");
     assert_eq!(layer_state(&v, "registry"), "unknown", "{r:?}");
@@ -687,7 +606,6 @@ fn a_proxy_that_never_serves_is_killed_with_its_group() {
         &format!("echo $$ > '{}'; sleep 30 & wait", pid_file.display()),
     );
     let r = bed.run_with(
-        "proxy",
         &stuck,
         &["preview", "--no-input", "--request-timeout", "1s"],
     );
@@ -710,20 +628,17 @@ fn a_proxy_that_never_serves_is_killed_with_its_group() {
     );
 }
 
-/// `kubectl-nestor preview --no-input ARGS` started in the background (stderr to a file of the
-/// bed, printed when the test fails).
-fn spawn_preview(bed: &Bed, kubectl: &Path, read_path: Option<&str>, args: &[&str]) -> Child {
+/// `kubectl-nestor -v ARGS` started in the background (stderr to a file of the bed, printed
+/// when the test fails).
+fn spawn_nestor(bed: &Bed, kubectl: &Path, args: &[&str]) -> Child {
     let mut r = Run::nestor();
     r.current_dir(&bed.repo)
-        .args(["-v", "preview", "--no-input"])
+        .arg("-v")
         .args(args)
         .env("HOME", &bed.home)
         .env("TMPDIR", &bed.sys_tmp)
         .env("NESTOR_KUBECTL", kubectl)
         .default_signals();
-    if let Some(p) = read_path {
-        r.env("NESTOR_READ_PATH", p);
-    }
     r.command()
         .stdout(Stdio::null())
         .stderr(fs::File::create(bed.tmp.path().join("nestor.stderr")).expect("stderr file"))
@@ -758,7 +673,7 @@ fn nestor_killed_by_a_signal_takes_its_proxy_along() {
             &bed,
             &format!("echo $$ > '{}'; sleep 30 & wait", pid_file.display()),
         );
-        let mut nestor = spawn_preview(&bed, &stuck, None, &[]);
+        let mut nestor = spawn_nestor(&bed, &stuck, &["preview", "--no-input"]);
         let leader: u32 = until_ready(&bed, &mut nestor, "the proxy started", || {
             fs::read_to_string(&pid_file)
                 .ok()
@@ -770,20 +685,15 @@ fn nestor_killed_by_a_signal_takes_its_proxy_along() {
     }
 }
 
-/// Not only the proxy: a one-shot kubectl goes with nestor too — here the processes path's
-/// `kubectl get nodes`, the real kubectl (and whatever a dispatcher started) waiting on a
-/// server that does not answer for minutes, with a request timeout longer than that.
+/// Not only the proxy: a one-shot kubectl goes with nestor too — here `target`'s `kubectl get
+/// nodes`, the real kubectl (and whatever a dispatcher started) waiting on a server that does
+/// not answer for minutes, with a request timeout longer than that.
 #[test]
 fn nestor_killed_by_a_signal_takes_its_one_shot_kubectl_along() {
     let k = kubectl_or_skip!();
     for signal in ["TERM", "INT", "HUP"] {
         let bed = Bed::prod("dirqual", &["/api/v1/nodes=hang:300"], k.clone());
-        let mut nestor = spawn_preview(
-            &bed,
-            &bed.kubectl,
-            Some("processes"),
-            &["--request-timeout", "120s"],
-        );
+        let mut nestor = spawn_nestor(&bed, &bed.kubectl, &["target", "--request-timeout", "120s"]);
         // Every kubectl nestor runs names the bed's kubeconfig on its command line.
         let marker = bed.home.display().to_string();
         until_ready(&bed, &mut nestor, "kubectl asked for the nodes", || {

@@ -226,26 +226,6 @@ fn a_crash_looping_pod_on_arm64_names_the_likely_architecture_mismatch() {
     }
 }
 
-/// The processes path reads the same pods with `kubectl get pods -n NS -l SELECTOR` and
-/// says the same.
-#[test]
-fn the_crash_loop_reads_the_same_through_kubectl_processes() {
-    let bed = bed_or_skip!(E2e::new("crashloop-arm64", &[]));
-    let mut c = bed.command(&["preview", "--no-input", "-o", "json"]);
-    c.env("NESTOR_READ_PATH", "processes");
-    let r = run(&c);
-    assert_eq!(r.code, Some(0), "{r:?}");
-    let ev = evidence(&r.json(), "gitops");
-    assert!(
-        ev.iter().any(|e| e.contains(
-            "pod argocd-repo-server-6f7d8c9b5-x7k2p on dirqual2: argocd-repo-server CrashLoopBackOff, 7 restarts, last exit code 255 (likely an image built for another architecture: the node is arm64)"
-        )),
-        "{ev:#?}"
-    );
-    assert_read_only(&bed.server);
-    assert_minimal_reads(&bed);
-}
-
 /// A namespace being deleted: the layer it detects exists (never absent, never installed)
 /// and is degraded, though the Deployment in it is still rolled out.
 #[test]
