@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::Once;
 
 /// Live children, as kill(2) addresses them: `-pgid` for a process group, `pid` for a lone
-/// process (0 = free slot). Wide enough for the processes read path's one kubectl per read
-/// and the host reads' ssh running at once.
+/// process (0 = free slot). Wide enough for the fleet's proxies and one-shot kubectls and
+/// the host reads' ssh running at once.
 static CHILDREN: [AtomicI32; 128] = [const { AtomicI32::new(0) }; 128];
 /// Temporary files being written, and the files of a private directory (null = free slot).
 /// Wide enough for the fleet's proxies, one per stack, at most 16 at once.
