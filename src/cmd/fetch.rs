@@ -13,12 +13,10 @@ use std::path::Path;
 use crate::cmd::context::Invocation;
 use crate::cmd::fetch_checks;
 use crate::error::{Error, Exit, Result};
-use crate::model::observation::parse_nodes;
 use crate::output::prompt;
 use crate::output::render;
 use crate::read::admin_conf::{self, SshFetch};
 use crate::read::exec::Tool;
-use crate::read::kubectl::cluster_error;
 use crate::session::Session;
 use crate::stack::endpoint;
 use crate::stack::inventory::Inventory;
@@ -207,11 +205,7 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
             dest.display()
         ))
     })?;
-    let out = session
-        .kubectl()
-        .run(&["get", "nodes", "-o", "json"])
-        .map_err(|e| cluster_error(e, &session.kc.server))?;
-    let found = parse_nodes(&out.stdout_text())?;
+    let found = session.nodes()?;
     let mut text = field(
         "verified",
         &format!(

@@ -11,10 +11,8 @@ use std::path::Path;
 
 use crate::cmd::context::{known_layers, Invocation};
 use crate::error::{Error, Exit, Result};
-use crate::model::observation::parse_nodes;
 use crate::output::prompt;
 use crate::output::render;
-use crate::read::kubectl::cluster_error;
 use crate::session::Session;
 use crate::stack::{self, edit, schema, TargetKind, Topology, CURRENT};
 
@@ -162,32 +160,22 @@ fn check_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<Exit> {
         // endpoint (a mismatch is never dialled), kubectl's agreement, then a pinned read.
         match Session::verify(ctx.ground(), t, path.clone(), true) {
             Err(e) => Some(e.message),
-            Ok(session) => {
-                let kc = &session.kc;
-                match session.kubectl().run(&["get", "nodes", "-o", "json"]) {
-                    Ok(out) => {
-                        match parse_nodes(&out.stdout_text()) {
-                            Ok(found) => render::out(&format!(
-                                "cluster {} reachable through {}: {}\n",
-                                kc.server,
-                                path.display(),
-                                crate::output::render::nodes_line(&found)
-                            ))?,
-                            Err(e) => render::notice(&e.message),
-                        }
-                        None
-                    }
-                    Err(e) => {
-                        let e = cluster_error(e, &kc.server);
-                        if e.exit == Exit::Unreachable {
-                            Some(e.message)
-                        } else {
-                            render::notice(&format!("cannot check the cluster: {}", e.message));
-                            None
-                        }
-                    }
+            Ok(session) => match session.nodes() {
+                Ok(found) => {
+                    render::out(&format!(
+                        "cluster {} reachable through {}: {}\n",
+                        session.kc.server,
+                        path.display(),
+                        crate::output::render::nodes_line(&found)
+                    ))?;
+                    None
                 }
-            }
+                Err(e) if e.exit == Exit::Unreachable => Some(e.message),
+                Err(e) => {
+                    render::notice(&format!("cannot check the cluster: {}", e.message));
+                    None
+                }
+            },
         }
     } else {
         Some(format!("kubeconfig {} does not exist yet", path.display()))

@@ -3,11 +3,9 @@
 
 use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
-use crate::model::observation::parse_nodes;
 use crate::output::documents::target::TargetDoc;
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
-use crate::read::kubectl::cluster_error;
 use crate::session::{self, Session};
 use crate::stack::endpoint;
 use crate::stack::TargetKind;
@@ -56,16 +54,7 @@ pub fn run(ctx: &Invocation) -> Result<Exit> {
     let expected = stack
         .as_ref()
         .and_then(|s| s.raw.endpoint.as_ref().map(|e| e.to_string()));
-    let nodes = match session.prompted_nodes() {
-        Some(nodes) => nodes,
-        None => {
-            let out = session
-                .kubectl()
-                .run(&["get", "nodes", "-o", "json"])
-                .map_err(|e| cluster_error(e, &kc.server))?;
-            parse_nodes(&out.stdout_text())?
-        }
-    };
+    let nodes = session.nodes()?;
     let doc = TargetDoc {
         api_version: API_VERSION,
         kind: "Target",

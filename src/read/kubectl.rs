@@ -7,10 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::env::Environment;
-use crate::error::Error;
-use crate::model::observation::ReadFailure;
 use crate::read::exec::allowlist::{PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
-use crate::read::exec::{ExecError, Failure, Output, Runner, Tool};
+use crate::read::exec::{ExecError, Output, Runner, Tool};
 
 /// The target every kubectl call is pinned to: the context and the server, given on the
 /// command line (and the cluster's `tls-server-name`, which kubectl drops when `--server` is
@@ -77,31 +75,6 @@ impl<'a> Kubectl<'a> {
     pub fn runner(&self) -> &Runner {
         self.runner
     }
-}
-
-/// The error for a failed cluster read: exit 4 when the cluster is unreachable (quoting
-/// kubectl's own message), else the generic failure (exit 1).
-pub fn cluster_error(e: ExecError, server: &str) -> Error {
-    let unreachable = match &e.failure {
-        Failure::TimedOut { .. } => true,
-        Failure::Exit { stderr, .. } => {
-            crate::model::observation::is_unreachable(&ReadFailure::from_kubectl_stderr(stderr))
-        }
-        _ => false,
-    };
-    if !unreachable {
-        return e.into_error();
-    }
-    let quoted = crate::model::observation::kubectl_message(e.stderr());
-    let detail = if quoted.is_empty() {
-        format!("`{}` was killed after the request timeout", e.argv)
-    } else {
-        format!("kubectl: {quoted}")
-    };
-    Error::unreachable(
-        format!("cluster {server} unreachable: {detail}"),
-        crate::model::observation::UNREACHABLE_HINT,
-    )
 }
 
 #[cfg(test)]

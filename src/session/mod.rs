@@ -211,10 +211,6 @@ impl<'r> Session<'r> {
         Ok(())
     }
 
-    pub fn kubectl(&self) -> &Kubectl<'r> {
-        &self.kubectl
-    }
-
     /// A reader for one batch (its proxy stopped when the batch is done).
     /// The first one gets the proxy started while kubectl's view was checked.
     pub fn reader(&self) -> Reader<'_> {
@@ -224,6 +220,30 @@ impl<'r> Session<'r> {
     /// A reader keeping one proxy across batches (`wait`'s polls).
     pub fn polling_reader(&self) -> Reader<'_> {
         Reader::keeping_proxy(&self.kubectl).with_early(self.early.take())
+    }
+
+    /// The nodes (`target`, and the verification read of `stack select` and `kubeconfig
+    /// fetch`): the prompt's when it read them, else one read through a proxy like every
+    /// cluster read (never kubectl's own client, which follows a redirect with the
+    /// credentials). Unreachable is exit 4; any other failed read exit 1, quoted.
+    pub fn nodes(&self) -> Result<Vec<crate::model::observation::Node>> {
+        if let Some(nodes) = self.prompted_nodes() {
+            return Ok(nodes);
+        }
+        let mut obs = Observation::skipped("not read");
+        self.reader()
+            .read_into(&[ReadRequest::Nodes], &Scope::default(), &mut obs)?;
+        self.reachable(&obs)?;
+        obs.nodes.map_err(|f| {
+            Error::input(
+                format!(
+                    "cannot read the nodes of {}: {}",
+                    self.kc.server,
+                    crate::error::one_line(&f.message)
+                ),
+                "check that the kubeconfig's user may list nodes (`kubectl auth can-i list nodes`)",
+            )
+        })
     }
 
     /// The nodes the prompt showed, if there was one.

@@ -539,9 +539,10 @@ fn an_unresolvable_server_is_rewritten_to_the_endpoint_after_a_yes() {
 #[test]
 fn an_unreachable_cluster_after_the_write_is_exit_4_and_the_file_stays() {
     let f = setup("https://10.67.2.11:6443");
-    f.bed.stub(
-        "kubectl",
-        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    // What kubectl proxy answers when the API server refuses its connection.
+    f.bed.kubectl_cluster(
+        &Cluster::empty()
+            .fault("/=proxy-error:dial tcp 10.67.2.11:6443: connect: connection refused"),
     );
     let out = f
         .bed

@@ -368,30 +368,46 @@ fn declared_bed() -> Bed {
 
 #[test]
 fn connection_refused_is_exit_4_quoting_kubectl() {
+    // What kubectl proxy answers when the API server refuses its connection.
     let bed = declared_bed();
-    bed.stub(
-        "kubectl",
-        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    bed.kubectl_cluster(
+        &Cluster::dirqual()
+            .fault("/=proxy-error:dial tcp 10.67.2.11:6443: connect: connection refused"),
     );
     let out = bed.stable(bed.cmd().arg("target").run());
     out.code(4).no_stdout().stderr_has_hint().stderr_eq(
-        "kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable: kubectl: The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?\n\
+        "kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable: Unable to connect to the server: dial tcp 10.67.2.11:6443: connect: connection refused | The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?\n\
          hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid\n",
     );
 }
 
 #[test]
 fn unauthorized_and_tls_are_exit_4() {
-    for message in [
-        "error: You must be logged in to the server (Unauthorized)",
-        "Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority",
+    for (fault, message) in [
+        (
+            "/api=401",
+            "error: You must be logged in to the server (Unauthorized)",
+        ),
+        (
+            "/=proxy-error:tls: failed to verify certificate: x509: certificate signed by unknown authority",
+            "Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority",
+        ),
     ] {
         let bed = declared_bed();
-        bed.stub("kubectl", &format!("echo '{message}' >&2; exit 1"));
+        bed.kubectl_cluster(&Cluster::dirqual().fault(fault));
         let out = bed.cmd().arg("target").run();
         out.code(4);
         assert!(stderr_of(&out).contains(message), "{}", stderr_of(&out));
     }
+}
+
+#[test]
+fn nodes_forbidden_is_exit_1_quoting_the_server() {
+    let bed = declared_bed();
+    bed.kubectl_cluster(&Cluster::dirqual().fault("GET /api/v1/nodes=403"));
+    let out = bed.cmd().arg("target").run();
+    out.code(1).no_stdout().stderr_has_hint();
+    out.stderr_has("kubectl-nestor: error: cannot read the nodes of https://10.67.2.11:6443: Error from server (Forbidden): nodes is forbidden");
 }
 
 #[test]
@@ -404,7 +420,7 @@ fn hanging_kubectl_is_killed_with_its_children_after_the_timeout() {
     let took = started.elapsed();
     out.code(4);
     assert!(took < Duration::from_secs(8), "took {took:?}");
-    out.stderr_has("was killed");
+    out.stderr_has("was not serving after");
 }
 
 #[test]
@@ -419,9 +435,11 @@ fn kubectl_killed_by_a_signal_is_a_failure() {
 #[test]
 fn kubectl_printing_garbage_is_exit_1() {
     let bed = declared_bed();
+    // Its `proxy` prints garbage and exits at once: no proxy, nothing read another way.
     bed.stub("kubectl", "echo 'this is not json'");
     let out = bed.cmd().arg("target").run();
     out.code(1);
+    out.stderr_has("kubectl cannot serve nestor's read proxy, so nothing was read");
     out.stderr_has("hint:");
 }
 
@@ -466,7 +484,7 @@ fn verbose_prints_argv_without_secrets() {
         err.contains("kubectl-nestor: exec: kubectl --kubeconfig="),
         "{err}"
     );
-    assert!(err.contains("get nodes -o json"), "{err}");
+    assert!(err.contains(" proxy --unix-socket="), "{err}");
     assert!(!err.contains("U0VDUkVU"), "{err}");
 }
 

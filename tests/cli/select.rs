@@ -400,9 +400,10 @@ fn interactive_select_offers_the_fetch_when_the_cluster_is_unreachable() {
         &bed.home.join(".kube/dirqual.config"),
         "https://10.67.2.11:6443",
     );
-    bed.stub(
-        "kubectl",
-        "echo 'The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?' >&2; exit 1",
+    // What kubectl proxy answers when the API server refuses its connection.
+    bed.kubectl_cluster(
+        &Cluster::empty()
+            .fault("/=proxy-error:dial tcp 10.67.2.11:6443: connect: connection refused"),
     );
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "n\n", &[]);
     let text = stdout_of(&out);

@@ -97,8 +97,7 @@ impl Bed {
     }
 
     /// A kubectl stub serving a cluster of exactly the nodes of `nodes_json` (a List, as
-    /// `kubectl get nodes -o json` prints it): through its `proxy` ([`Bed::kubectl_cluster`])
-    /// and for the one-shot `get nodes -o json`.
+    /// `kubectl get nodes -o json` prints it) through its `proxy` ([`Bed::kubectl_cluster`]).
     pub fn kubectl_serving_nodes(&self, nodes_json: &str) {
         let list: serde_json::Value = serde_json::from_str(nodes_json).expect("a node List");
         let objects = list["items"]
@@ -204,9 +203,8 @@ impl Bed {
     }
 
     /// The kubectl calls that reach a cluster: every call but nestor's `config view` (the
-    /// local reading of the kubeconfig that kubectl itself makes, target::authority) — the
-    /// `proxy` of each batch of reads and the one-shot `get nodes` of `target`, `stack
-    /// select` and `kubeconfig fetch`. What went through a proxy: [`Bed::requests`].
+    /// local reading of the kubeconfig that kubectl itself makes, target::authority): the
+    /// `proxy` of each batch of reads. What went through a proxy: [`Bed::requests`].
     pub fn reads(&self) -> Vec<Vec<String>> {
         self.calls("kubectl")
             .into_iter()
@@ -573,20 +571,13 @@ fn sh_quote(s: &str) -> String {
 impl Bed {
     /// Put `cluster` behind the kubectl stub: its `proxy --unix-socket=SOCK` execs
     /// `nestor-replay --unix-socket SOCK` on the cluster's fixture and faults (every request
-    /// appended to [`Bed::audit`]); `get nodes -o json` (the one-shot verification read of
-    /// `target`, `stack select`, `kubeconfig fetch`) prints the fixture's nodes as kubectl
-    /// would; anything else fails.
+    /// appended to [`Bed::audit_file`]); any other call that would reach a cluster fails
+    /// (nestor reads only through the proxy, issue 21).
     pub fn kubectl_cluster(&self, cluster: &Cluster) {
         let dir = self.tmp.path().join("cluster");
         fs::create_dir_all(&dir).expect("mkdir");
         let fixture = dir.join("fixture.json");
         fs::write(&fixture, cluster.fixture.to_json_pretty()).expect("write fixture");
-        let nodes = dir.join("nodes.json");
-        let nodes_list = match cluster.answer("nodes") {
-            Some(Answer::Ok(list)) => list,
-            _ => String::new(),
-        };
-        fs::write(&nodes, nodes_list).expect("write nodes");
         let faults: String = cluster
             .faults
             .iter()
@@ -596,13 +587,11 @@ impl Bed {
             "case \" $* \" in\n\
              \x20 *' proxy '*) for a in \"$@\"; do case \"$a\" in --unix-socket=*) sock=\"${{a#--unix-socket=}}\";; esac; done\n\
              \x20   exec {bin} --fixture {fixture} --unix-socket \"$sock\" --audit {audit}{faults};;\n\
-             \x20 *' get nodes -o json '*) cat {nodes};;\n\
              \x20 *) echo \"stub kubectl: unexpected $*\" >&2; exit 1;;\n\
              esac",
             bin = sh_quote(&replay_bin().display().to_string()),
             fixture = sh_quote(&fixture.display().to_string()),
             audit = sh_quote(&self.audit_file().display().to_string()),
-            nodes = sh_quote(&nodes.display().to_string()),
         );
         self.stub("kubectl", &body);
     }

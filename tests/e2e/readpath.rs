@@ -395,11 +395,17 @@ fn a_hanging_read_times_out_and_the_proxy_is_stopped() {
 
 /// A kubectl wrapper: `proxy` calls run `proxy_body`, anything else the real kubectl.
 fn wrapper(bed: &Bed, proxy_body: &str) -> PathBuf {
+    wrapper_of(bed, " proxy ", proxy_body)
+}
+
+/// A kubectl wrapper: calls whose argv holds `words` run `body`, anything else the real
+/// kubectl.
+fn wrapper_of(bed: &Bed, words: &str, body: &str) -> PathBuf {
     let path = bed.tmp.path().join("kubectl-wrapper");
     fs::write(
         &path,
         format!(
-            "#!/bin/sh\ncase \" $* \" in\n  *' proxy '*) {proxy_body};;\n  *) exec '{}' \"$@\";;\nesac\n",
+            "#!/bin/sh\ncase \" $* \" in\n  *'{words}'*) {body};;\n  *) exec '{}' \"$@\";;\nesac\n",
             bed.kubectl.display()
         ),
     )
@@ -685,23 +691,25 @@ fn nestor_killed_by_a_signal_takes_its_proxy_along() {
     }
 }
 
-/// Not only the proxy: a one-shot kubectl goes with nestor too — here `target`'s `kubectl get
-/// nodes`, the real kubectl (and whatever a dispatcher started) waiting on a server that does
-/// not answer for minutes, with a request timeout longer than that.
+/// Not only the proxy: a one-shot kubectl goes with nestor too — here the local `config view`
+/// (kubectl's reading of the kubeconfig, the one-shot call every read starts with), made to
+/// hang with a child of its own, as a dispatcher's real kubectl is.
 #[test]
 fn nestor_killed_by_a_signal_takes_its_one_shot_kubectl_along() {
     let k = kubectl_or_skip!();
     for signal in ["TERM", "INT", "HUP"] {
-        let bed = Bed::prod("dirqual", &["/api/v1/nodes=hang:300"], k.clone());
-        let mut nestor = spawn_nestor(&bed, &bed.kubectl, &["target", "--request-timeout", "120s"]);
+        let bed = Bed::prod("dirqual", &[], k.clone());
+        let started = bed.tmp.path().join("view.started");
+        let view = wrapper_of(
+            &bed,
+            " config view ",
+            &format!("touch '{}'; sleep 300 & wait", started.display()),
+        );
+        let mut nestor = spawn_nestor(&bed, &view, &["target", "--request-timeout", "120s"]);
         // Every kubectl nestor runs names the bed's kubeconfig on its command line.
         let marker = bed.home.display().to_string();
-        until_ready(&bed, &mut nestor, "kubectl asked for the nodes", || {
-            bed.server
-                .audit()
-                .iter()
-                .any(|e| e.path == "/api/v1/nodes")
-                .then_some(())
+        until_ready(&bed, &mut nestor, "kubectl's config view started", || {
+            started.exists().then_some(())
         });
         let running: Vec<Proc> = processes()
             .into_iter()

@@ -96,16 +96,6 @@ pub struct ExecError {
 }
 
 impl ExecError {
-    /// The child's stderr (redacted, trimmed), if it ran.
-    pub(crate) fn stderr(&self) -> &str {
-        match &self.failure {
-            Failure::TimedOut { stderr, .. }
-            | Failure::Signaled { stderr, .. }
-            | Failure::Exit { stderr, .. } => stderr,
-            _ => "",
-        }
-    }
-
     /// A user-facing error (exit 1) for failures that are not about reachability.
     pub fn into_error(self) -> Error {
         let tool = self.tool.name();

@@ -233,11 +233,11 @@ fn pods_and_configmaps(
     Ok(())
 }
 
-/// The `get` forms nestor still runs or prints: `get nodes -o json` (the verification read of
-/// `target`, `stack select`, `kubeconfig fetch`) and `--explain`'s by-hand lines (`-n`, `-A`,
-/// `-l`, `--ignore-not-found`, `-o jsonpath=`). Cluster reads go through the proxy; the
-/// forms only the removed processes path used (`--show-managed-fields`, `--chunk-size`) and
-/// `--raw` (used by nothing) are refused (issue 21).
+/// The `get` forms nestor still checks: `--explain`'s by-hand lines, printed for a person and
+/// never run (`-n`, `-A`, `-l`, `--ignore-not-found`, `-o jsonpath=`). nestor itself reads a
+/// cluster only through the proxy (issue 21: the verification reads of `target`, `stack
+/// select` and `kubeconfig fetch` too); the forms only the removed processes path used
+/// (`--show-managed-fields`, `--chunk-size`) and `--raw` (used by nothing) are refused.
 fn kubectl_get(tail: &[&str]) -> Result<(), String> {
     let mut resources = 0;
     let mut positional: Vec<&str> = Vec::new();
