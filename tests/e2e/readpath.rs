@@ -512,10 +512,16 @@ fn a_redirect_is_never_followed() {
         .env("NESTOR_LIMACTL", "/nonexistent/limactl");
     let r2 = c.run();
     r2.code(1);
+    // The verification read of `target` (once `kubectl get nodes`, kubectl's client, which
+    // followed the 302): through the proxy too, a failed read, exit 1.
+    let r3 = bed.run(&["target"]);
+    r3.code(1);
+    r3.stderr_has("cannot read the nodes of ");
+    r3.stderr_has("read path: proxy");
     assert_eq!(
         other.audit(),
         vec![],
-        "the redirect target was reached: {r:?}\n{r2:?}"
+        "the redirect target was reached: {r:?}\n{r2:?}\n{r3:?}"
     );
     // The redirect was answered to the proxy (nestor's own GET), which never followed it.
     assert!(
