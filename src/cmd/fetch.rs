@@ -209,7 +209,7 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     let mut text = field(
         "verified",
         &format!(
-            "kubectl get nodes: {}",
+            "nodes read through kubectl proxy: {}",
             crate::output::render::nodes_line(&found)
         ),
     );

@@ -112,7 +112,7 @@ fn inventory_port_and_key_become_p_and_i_and_the_file_is_written_0600() {
         "{text}"
     );
     assert!(
-        text.contains("verified    kubectl get nodes: dirqual1..4, 4/4 Ready"),
+        text.contains("verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready"),
         "{text}"
     );
     assert!(text.contains("  dirqual1  Ready"), "{text}");

@@ -304,7 +304,7 @@ fn sshd_fetch_writes_0600_with_the_fixture_bytes_and_verifies() {
     assert!(kubectl[0].contains(&format!("--kubeconfig={}", l.dest.display())));
     let text = stdout_of(&out);
     assert!(
-        text.contains("verified    kubectl get nodes: dirqual1..4, 4/4 Ready"),
+        text.contains("verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready"),
         "{text}"
     );
     for (what, s) in [("stdout", stdout_of(&out)), ("stderr", stderr_of(&out))] {
