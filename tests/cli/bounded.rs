@@ -151,3 +151,99 @@ fn fifos_and_devices_are_refused_as_every_input() {
     let all = format!("{}{}", stdout_of(&out), stderr_of(&out));
     assert!(all.contains("not a regular file"), "{all}");
 }
+
+/// `extension: [a ', [[[...]]]]`: a quote inside a plain scalar is no quoted scalar, so the
+/// brackets after it are real nesting.
+fn quote_trick(levels: usize) -> String {
+    format!(
+        "extension: [a ', {}{}]\n",
+        "[".repeat(levels),
+        "]".repeat(levels)
+    )
+}
+
+/// Issue 21: the depth pre-scan was fooled by a quote in a plain scalar: 300 levels were
+/// accepted and handed to the YAML parser, 300 000 still ran at 120 s. Through the binary,
+/// for the kubeconfig of every reading command: refused as nested too deep, in bounded time
+/// (the run is killed at 30 s), nothing run.
+#[test]
+fn a_quote_in_a_plain_scalar_does_not_hide_deep_nesting() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    let kc = bed.home.join(".kube/dirqual.config");
+    let plain = fs::read_to_string(&kc).expect("read");
+    for levels in [300, 300_000] {
+        fs::write(&kc, format!("{plain}{}", quote_trick(levels))).expect("write");
+        for cmd in ["target", "preview", "discover"] {
+            let started = Instant::now();
+            let out = bed
+                .cmd()
+                .args(["--no-input", cmd])
+                .timeout(Duration::from_secs(30))
+                .run();
+            let took = started.elapsed();
+            let err = stderr_of(&out);
+            assert_eq!(out.code, Some(1), "{levels} levels, {cmd}: {err}");
+            assert!(
+                err.contains("nested deeper than 64 levels") && err.contains("dirqual.config"),
+                "{levels} levels, {cmd}: {err}"
+            );
+            assert!(
+                took < Duration::from_secs(5),
+                "{levels} levels, {cmd} took {took:?}"
+            );
+        }
+    }
+    assert!(bed.calls("kubectl").is_empty(), "no kubectl ran");
+}
+
+/// Issue 21: a FIFO among the `stacks/*.yaml` files hung `stack list`, every lima command and
+/// `preview --all` forever (it was opened blocking to list or to check isolation). Each ends
+/// in bounded time (killed at 20 s), naming the FIFO; the lima commands are refused (a stack
+/// file that does not load leaves isolation unchecked), the fleet reports it as its line.
+#[test]
+fn a_fifo_stack_file_ends_every_lima_command_and_the_fleet() {
+    let bed = Bed::new();
+    bed.write_stack("bench", LIMA_BENCH);
+    bed.select("bench");
+    bed.limactl_listing(
+        "{\"name\":\"node1\",\"status\":\"Running\",\"dir\":\"/l/node1\",\"arch\":\"x86_64\",\"cpus\":2,\"memory\":4294967296,\"disk\":107374182400}\n",
+    );
+    // A bench kubeconfig, so that the lima commands read Kubernetes (isolation is checked).
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    bed.kubeconfig(&work.join("kubeconfig"), "https://10.99.0.9:6443");
+    let fifo = bed.stacks.join("ghost.yaml");
+    mkfifo(&fifo);
+    for args in [
+        &["--stack", "bench", "preview"][..],
+        &["--stack", "bench", "target"],
+        &["--stack", "bench", "discover"],
+        &["preview"],
+        &["preview", "--all"],
+        &["preview", "--all", "-o", "json"],
+        &["stack", "list"],
+    ] {
+        let started = Instant::now();
+        let out = bed
+            .cmd()
+            .args(["--no-input"])
+            .args(args)
+            .timeout(Duration::from_secs(20))
+            .run();
+        let took = started.elapsed();
+        let all = format!("{}{}", stdout_of(&out), stderr_of(&out));
+        assert!(out.code.is_some(), "{args:?} was killed after {took:?}");
+        assert!(took < Duration::from_secs(5), "{args:?} took {took:?}");
+        assert!(
+            all.contains("ghost.yaml") && all.contains("not a regular file"),
+            "{args:?}: {all}"
+        );
+        if args[0] == "--stack" || args == ["preview"] {
+            assert_eq!(out.code, Some(3), "{args:?}: {all}");
+            assert!(
+                all.contains("bench/prod isolation cannot be checked"),
+                "{all}"
+            );
+        }
+    }
+}

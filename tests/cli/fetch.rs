@@ -644,6 +644,45 @@ fn an_endless_remote_output_is_cut_at_the_cap() {
     assert_eq!(f.bed.tree(), before, "nothing was written");
 }
 
+/// Issue 21: the depth pre-scan's quote trick through `fetch`: a fetched admin.conf with
+/// `extension: [a ', [[[...]]]]` (300 levels were accepted, 300 000 spent minutes) is
+/// refused as nested too deep, in bounded time (killed at 30 s), nothing written, no kubectl.
+#[test]
+fn a_fetched_file_hiding_deep_nesting_behind_a_quote_is_refused_fast() {
+    let f = setup("https://10.67.2.11:6443");
+    let plain = admin_conf("https://10.67.2.11:6443");
+    for levels in [300, 300_000] {
+        let trick = format!(
+            "{plain}extension: [a ', {}{}]\n",
+            "[".repeat(levels),
+            "]".repeat(levels)
+        );
+        fs::write(&f.remote, trick).expect("write");
+        let before = f.bed.tree();
+        let started = std::time::Instant::now();
+        let out = f
+            .bed
+            .cmd()
+            .args(["--no-input", "kubeconfig", "fetch"])
+            .timeout(std::time::Duration::from_secs(30))
+            .run();
+        let took = started.elapsed();
+        let err = stderr_of(&out);
+        assert_eq!(out.code, Some(1), "{levels} levels: {err}");
+        assert!(
+            err.contains("nested deeper than 64 levels"),
+            "{levels}: {err}"
+        );
+        assert!(
+            took < std::time::Duration::from_secs(5),
+            "{levels} levels took {took:?}"
+        );
+        assert!(!f.dest.exists(), "{levels}: written");
+        assert_eq!(f.bed.tree(), before, "{levels}: nothing written");
+        assert!(f.bed.reads().is_empty(), "{levels}: kubectl read");
+    }
+}
+
 /// Issue 21: a fetched file may hold nothing that runs a command or names a file of this
 /// machine, and nothing nestor's strict reader cannot see: an `exec:` user hidden under a
 /// merge key (nestor skipped it, kubectl ran it), a `tokenFile:` (kubectl sent that local
@@ -819,6 +858,11 @@ fn a_destination_that_is_no_kubeconfig_place_is_refused_before_any_ssh() {
         ),
         (
             "/dev/null".to_string(),
+            "it exists and is not a regular file",
+        ),
+        // Issue 21: a `/dev/zero` destination was read (to compare) without a cap.
+        (
+            "/dev/zero".to_string(),
             "it exists and is not a regular file",
         ),
     ] {

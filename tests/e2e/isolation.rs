@@ -551,3 +551,167 @@ fn a_bench_kubeconfig_swapped_in_a_loop_never_reads_prod() {
     assert_eq!(bed.server.audit(), vec![], "the bench read prod");
     assert_read_only(&lima);
 }
+
+/// Issue 21 (A): a prod topology whose `endpoint:` holds a credential (`user:pass@`) or a
+/// query or a fragment is refused at load. Isolation must not then fail open: the prod
+/// stack's server is known by nothing else (its kubeconfig not fetched yet), and a bench
+/// whose kubeconfig points at that very server (its loopback spellings) must still be
+/// refused by every lima command and by the fleet — naming the stack file, never printing
+/// the password — and prod must see no request. The control first: the same bench with a
+/// prod stack declaring another server reads the replay server, so each refusal below is
+/// the unparseable endpoint's doing, not a bench that never reads.
+#[test]
+fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
+    use std::os::unix::fs::PermissionsExt;
+    let bed = bed_or_skip!(E2e::dirqual());
+    let url = bed.server.url();
+    let port = bed.server.addr().port();
+    let authority = url.trim_start_matches("http://").to_string();
+    // The prod kubeconfig is not there (not fetched): only `endpoint:` names prod's server.
+    fs::remove_file(&bed.kubeconfig).expect("rm prod kubeconfig");
+    let limactl = bed.bin.join("limactl");
+    let vm = |n: &str| {
+        format!("{{\"name\":\"{n}\",\"status\":\"Running\",\"dir\":\"/l/{n}\",\"arch\":\"x86_64\",\"cpus\":2,\"memory\":4294967296,\"disk\":107374182400}}")
+    };
+    fs::write(
+        &limactl,
+        format!(
+            "#!/bin/sh\n[ \"$*\" = 'list --json' ] || exit 1\necho '{}'\necho '{}'\n",
+            vm("node1"),
+            vm("node2")
+        ),
+    )
+    .expect("write limactl");
+    fs::set_permissions(&limactl, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    bed.write_stack("bench", LIMA);
+    bed.select("bench");
+    let lima_commands: [&[&str]; 6] = [
+        &["--stack", "bench", "preview"],
+        &["--stack", "bench", "preview", "-o", "json"],
+        &["--stack", "bench", "target"],
+        &["--stack", "bench", "discover"],
+        &["--stack", "bench", "discover", "-v"],
+        &[
+            "--stack",
+            "bench",
+            "wait",
+            "--for=healthy",
+            "k8s",
+            "--timeout",
+            "2s",
+        ],
+    ];
+
+    // Control: prod declares another server; the bench on the replay server is read.
+    bed.write_stack("dirqual", &dirqual_topology("https://10.99.0.1:6443"));
+    bed.kubeconfig_for(&work.join("kubeconfig"), &url);
+    bed.server.clear_audit();
+    let out = bed.run(&["--stack", "bench", "target"]);
+    out.code(0);
+    assert!(
+        bed.server.audit().iter().any(|e| e.path == "/api/v1/nodes"),
+        "control: the bench must be read when prod is another server: {out:?}"
+    );
+
+    let marker = "MARK3R-PRODPASS";
+    let endpoints = [
+        format!("http://admin:{marker}@{authority}"),
+        format!("https://admin:{marker}@{authority}"),
+        format!("http://{marker}@{authority}"),
+        format!("{url}/?x=y"),
+        format!("{url}/#f"),
+    ];
+    let bench_servers = [
+        url.clone(),
+        format!("http://localhost:{port}"),
+        format!("http://[::1]:{port}/k8s"),
+    ];
+    for endpoint in &endpoints {
+        bed.write_stack("dirqual", &dirqual_topology(endpoint));
+        for server in &bench_servers {
+            let what = format!("prod endpoint {endpoint}, bench server {server}");
+            bed.kubeconfig_for(&work.join("kubeconfig"), server);
+            bed.server.clear_audit();
+            for args in lima_commands {
+                let out = bed.run(args);
+                out.code(3).no_result();
+                assert!(
+                    out.stderr
+                        .contains("bench/prod isolation cannot be checked")
+                        && out.stderr.contains("stacks/dirqual.yaml does not load"),
+                    "{what} {args:?}: {}",
+                    out.stderr
+                );
+                assert!(
+                    !out.stdout.contains(marker) && !out.stderr.contains(marker),
+                    "{what}: `{marker}` printed by {args:?}: {out:?}"
+                );
+            }
+            // The fleet: the bench is a refused line, the prod stack an error line.
+            for args in [
+                &["preview", "--all"][..],
+                &["preview", "--all", "-o", "json"],
+            ] {
+                let out = bed.run(args);
+                out.code(3);
+                assert!(
+                    !out.stdout.contains(marker) && !out.stderr.contains(marker),
+                    "{what}: `{marker}` printed by {args:?}: {out:?}"
+                );
+                if args.len() == 2 {
+                    let bench = out.stdout.lines().find(|l| l.starts_with("bench "));
+                    assert_eq!(
+                        bench.and_then(|l| l.split_whitespace().nth(1)),
+                        Some("refused"),
+                        "{what}: {}",
+                        out.stdout
+                    );
+                    assert!(
+                        out.stdout.contains("stacks/dirqual.yaml does not load"),
+                        "{what}: {}",
+                        out.stdout
+                    );
+                }
+            }
+            // `stack select` of the bench is refused too and `stack list` says why.
+            bed.run(&["stack", "select", "bench"])
+                .error(3, "bench/prod isolation cannot be checked");
+            let list = bed.run(&["stack", "list"]);
+            assert!(
+                !list.stdout.contains(marker) && !list.stderr.contains(marker),
+                "{what}: `{marker}` printed by stack list: {list:?}"
+            );
+            assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
+        }
+    }
+    // The same through the prod stack's kubeconfig: its server holds the credential (the
+    // endpoint names another server), so that server cannot be compared: refused.
+    bed.write_stack("dirqual", &dirqual_topology("https://10.99.0.1:6443"));
+    bed.kubeconfig_for(
+        &bed.kubeconfig,
+        &format!("http://admin:{marker}@{authority}"),
+    );
+    for server in &bench_servers {
+        bed.kubeconfig_for(&work.join("kubeconfig"), server);
+        bed.server.clear_audit();
+        for args in lima_commands {
+            let out = bed.run(args);
+            out.code(3).no_result();
+            assert!(
+                out.stderr
+                    .contains("bench/prod isolation cannot be checked")
+                    && out.stderr.contains("prod stack dirqual's kubeconfig")
+                    && out.stderr.contains("holds a user name or password"),
+                "prod kubeconfig with a credential, bench {server} {args:?}: {}",
+                out.stderr
+            );
+            assert!(
+                !out.stdout.contains(marker) && !out.stderr.contains(marker),
+                "`{marker}` printed by {args:?}: {out:?}"
+            );
+        }
+        assert_eq!(bed.server.audit(), vec![], "bench {server} read prod");
+    }
+}
