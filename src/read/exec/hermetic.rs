@@ -40,13 +40,26 @@ pub const REMOVED: &[&str] = &[
 /// this feature variable allows it; kubectl before 1.33 has no such file and ignores it).
 pub const SET: &[(&str, &str)] = &[("KUBECTL_KUBERC", "false")];
 
-/// Apply the hermetic environment to a command about to run kubectl.
+/// The Go garbage collector's target for kubectl children when the operator set none
+/// (docs/read-path.md, "Performance"): kubectl allocates a few tens of MB while it starts, and
+/// with Go's default (`GOGC=100`, a first collection at a 4 MB heap) it collects several times
+/// before it can serve — about a quarter of a proxy's start on 2 CPUs. At 1000 the first
+/// collection waits for a 40 MB heap, so a start-up runs none; memory stays bounded (a heap
+/// at most 11 times what is live, unlike `off`, which a long `wait` proxy could not afford,
+/// and which a kubectl built before Go 1.19 could not cap with `GOMEMLIMIT`).
+pub const GOGC: &str = "1000";
+
+/// Apply the hermetic environment to a command about to run kubectl. `GOGC` is only a
+/// default: an operator's own `GOGC` (a small machine) is kept.
 pub fn apply(command: &mut std::process::Command) {
     for v in REMOVED {
         command.env_remove(v);
     }
     for (k, v) in SET {
         command.env(k, v);
+    }
+    if std::env::var_os("GOGC").is_none() {
+        command.env("GOGC", GOGC);
     }
 }
 
@@ -143,5 +156,10 @@ mod tests {
         assert!(!text.contains("KUBECONFIG"), "{text}");
         assert!(!text.contains("HTTPS_PROXY"), "{text}");
         assert!(text.contains("KUBECTL_KUBERC=false"), "{text}");
+        // nestor's own environment (the test runner's) sets no GOGC unless a developer does.
+        match std::env::var("GOGC") {
+            Ok(own) => assert!(text.contains(&format!("GOGC={own}\n")), "{text}"),
+            Err(_) => assert!(text.contains("GOGC=1000\n"), "{text}"),
+        }
     }
 }

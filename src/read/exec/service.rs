@@ -15,8 +15,8 @@
 
 use std::fs::File;
 use std::path::Path;
-use std::process::{Child, Stdio};
-use std::time::Instant;
+use std::process::{Child, ChildStdout, Stdio};
+use std::time::{Duration, Instant};
 
 use super::{kill_group, ExecError, Failure, Runner, Tool};
 
@@ -35,11 +35,17 @@ pub struct Service {
     reaped: bool,
     /// Killed with nestor by a signal until it is reaped.
     tracked: Option<crate::signals::Tracked>,
+    /// The read end of the child's stdout, kept open while it runs (closing it would kill a
+    /// child that writes once more with SIGPIPE); `None` once it reached its end.
+    stdout: Option<ChildStdout>,
 }
 
 impl Runner {
-    /// Start `tool args` in the background, its stdout discarded and its stderr written to
-    /// `stderr_to` (a file, so a chatty child can never block on a full pipe). The argv is
+    /// Start `tool args` in the background, its stdout on a pipe that [`Service::stdout_ready`]
+    /// waits on (what it says is discarded unread: nothing from it is ever shown or parsed)
+    /// and its stderr written to `stderr_to` (a file, so a chatty child can never block on a
+    /// full pipe; a service says one line on stdout when it is ready, kubectl proxy's
+    /// `Starting to serve on ...`). The argv is
     /// checked against the allowlist first: a refused argv spawns nothing.
     pub fn start(
         &self,
@@ -63,7 +69,7 @@ impl Runner {
         command
             .args(args)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::from(stderr))
             .env_remove("KUBECONFIG");
         if tool == Tool::Kubectl {
@@ -82,11 +88,12 @@ impl Runner {
             .ok()
             .map(|child| crate::signals::Tracked::group(child.id()));
         drop(held);
-        let child = spawned.map_err(|e| {
+        let mut child = spawned.map_err(|e| {
             fail(Failure::Spawn {
                 detail: e.to_string(),
             })
         })?;
+        let stdout = child.stdout.take();
         Ok(Service {
             child,
             tool,
@@ -95,6 +102,7 @@ impl Runner {
             verbose: self.verbose,
             reaped: false,
             tracked,
+            stdout,
         })
     }
 }
@@ -107,6 +115,40 @@ impl Service {
     /// The redacted command line, for messages.
     pub fn argv(&self) -> &str {
         &self.shown
+    }
+
+    /// Wait at most `timeout` for the child to write to its stdout (or close it): true when
+    /// it did, so the caller checks at once whatever that announces (the proxy's socket)
+    /// instead of polling it every millisecond. What was written is read (at most 4 KiB a
+    /// call) and dropped. Once the stdout reached its end, or when it cannot be waited on,
+    /// this only sleeps a millisecond (the caller's loop checks the socket itself).
+    pub fn stdout_ready(&mut self, timeout: Duration) -> bool {
+        use rustix::event::{poll, PollFd, PollFlags, Timespec};
+        use std::io::Read;
+        let Some(out) = self.stdout.as_mut() else {
+            std::thread::sleep(Duration::from_millis(1));
+            return false;
+        };
+        let wait = Timespec {
+            tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
+            tv_nsec: i64::from(timeout.subsec_nanos()),
+        };
+        let mut fds = [PollFd::new(&*out, PollFlags::IN)];
+        match poll(&mut fds, Some(&wait)) {
+            Ok(0) => false,
+            Ok(_) => {
+                let mut buf = [0u8; 4096];
+                match out.read(&mut buf) {
+                    Ok(n) if n > 0 => {}
+                    Ok(_) | Err(_) => self.stdout = None,
+                }
+                true
+            }
+            Err(_) => {
+                self.stdout = None;
+                false
+            }
+        }
     }
 
     /// `Some` when the child has already ended (a service should run until stopped): how it
