@@ -449,6 +449,48 @@ fn a_kubectl_without_proxy_is_refused_never_read_another_way() {
     );
 }
 
+/// Issue 25: nestor wakes on the proxy's own `Starting to serve on ...` line, but a kubectl
+/// (or a wrapper) that says nothing on stdout is still found by its socket: with stdout
+/// closed at once (then the socket is polled) and with stdout held open and silent (then it
+/// is checked between waits). Each reads the same plan as the real kubectl does.
+#[test]
+fn a_proxy_that_says_nothing_is_still_found_by_its_socket() {
+    let k = kubectl_or_skip!();
+    let bed = Bed::prod("dirqual", &[], k);
+    let plan = |r: &Outcome| -> Vec<String> {
+        json(r)["plan"]["install"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|l| l["id"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let real = bed.run(&["preview", "--no-input", "-o", "json"]);
+    real.code(0);
+    assert_eq!(plan(&real), ["datalake", "certs"]);
+    let kubectl = bed.kubectl.display().to_string();
+    for (what, body) in [
+        (
+            "stdout closed",
+            format!("exec '{kubectl}' \"$@\" >/dev/null"),
+        ),
+        (
+            "stdout open and silent",
+            format!("'{kubectl}' \"$@\" >/dev/null & wait"),
+        ),
+    ] {
+        let silent = wrapper(&bed, &body);
+        let r = bed.run_with(&silent, &["preview", "--no-input", "-o", "json"]);
+        assert_eq!(r.code, Some(0), "{what}: {r:?}");
+        assert_eq!(plan(&r), plan(&real), "{what}: {r:?}");
+        r.stderr_has("kubectl-nestor: proxy: serving after");
+    }
+    bed.assert_only_gets();
+    bed.assert_no_leftovers();
+}
+
 /// Issue 21: `TMPDIR=/nonexistent` (no private socket directory can be made) is refused
 /// with a hint, for every command that reads (it once fell back to one kubectl per read).
 #[test]
