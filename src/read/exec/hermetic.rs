@@ -52,13 +52,19 @@ pub const GOGC: &str = "1000";
 /// Apply the hermetic environment to a command about to run kubectl. `GOGC` is only a
 /// default: an operator's own `GOGC` (a small machine) is kept.
 pub fn apply(command: &mut std::process::Command) {
+    apply_with(command, std::env::var_os("GOGC").is_some());
+}
+
+/// [`apply`], told whether the operator's environment sets `GOGC` (kept then: a child
+/// inherits it).
+fn apply_with(command: &mut std::process::Command, operator_gogc: bool) {
     for v in REMOVED {
         command.env_remove(v);
     }
     for (k, v) in SET {
         command.env(k, v);
     }
-    if std::env::var_os("GOGC").is_none() {
+    if !operator_gogc {
         command.env("GOGC", GOGC);
     }
 }
@@ -156,10 +162,24 @@ mod tests {
         assert!(!text.contains("KUBECONFIG"), "{text}");
         assert!(!text.contains("HTTPS_PROXY"), "{text}");
         assert!(text.contains("KUBECTL_KUBERC=false"), "{text}");
-        // nestor's own environment (the test runner's) sets no GOGC unless a developer does.
-        match std::env::var("GOGC") {
-            Ok(own) => assert!(text.contains(&format!("GOGC={own}\n")), "{text}"),
-            Err(_) => assert!(text.contains("GOGC=1000\n"), "{text}"),
-        }
+    }
+
+    #[test]
+    fn kubectl_gets_gogc_1000_unless_the_operator_set_gogc() {
+        let env_of = |operator: Option<&str>| {
+            let mut c = std::process::Command::new("env");
+            c.env_remove("GOGC");
+            if let Some(v) = operator {
+                c.env("GOGC", v);
+            }
+            apply_with(&mut c, operator.is_some());
+            let out = c.output().expect("env runs");
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let none = env_of(None);
+        assert!(none.lines().any(|l| l == "GOGC=1000"), "{none}");
+        let own = env_of(Some("50"));
+        assert!(own.lines().any(|l| l == "GOGC=50"), "{own}");
+        assert!(!own.lines().any(|l| l == "GOGC=1000"), "{own}");
     }
 }
