@@ -457,16 +457,7 @@ fn a_kubectl_without_proxy_is_refused_never_read_another_way() {
 fn a_proxy_that_says_nothing_is_still_found_by_its_socket() {
     let k = kubectl_or_skip!();
     let bed = Bed::prod("dirqual", &[], k);
-    let plan = |r: &Outcome| -> Vec<String> {
-        json(r)["plan"]["install"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|l| l["id"].as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let plan = |r: &Outcome| plan_install(&json(r));
     let real = bed.run(&["preview", "--no-input", "-o", "json"]);
     real.code(0);
     assert_eq!(plan(&real), ["datalake", "certs"]);
