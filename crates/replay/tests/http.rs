@@ -4,12 +4,12 @@
 
 mod common;
 
-use common::{fixture, get, Conn, Scratch};
+use common::{first_line, fixture, get, get_raw, Conn, Scratch};
 use nestor_replay::fixtures;
 use nestor_replay::{Config, FaultRule, Fixture, Server};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
-use std::net::{Shutdown, TcpStream};
+use std::net::TcpStream;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -510,13 +510,7 @@ fn the_binary_serves_writes_its_port_and_stops_on_stdin_eof() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("spawn");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    while stdout.read(&mut byte).expect("read") == 1 && byte[0] != b'\n' {
-        line.push(byte[0]);
-    }
-    let line = String::from_utf8(line).expect("utf8");
+    let line = first_line(&mut child.stdout.take().expect("stdout"));
     let url = line.strip_prefix("listening on http://").expect(&line);
     let port: u16 = std::fs::read_to_string(&port_file)
         .expect("port file")
@@ -524,15 +518,11 @@ fn the_binary_serves_writes_its_port_and_stops_on_stdin_eof() {
         .parse()
         .expect("port");
     assert!(url.ends_with(&format!(":{port}")), "{url} vs {port}");
-    let mut s = TcpStream::connect(url).expect("connect");
-    s.write_all(
-        b"GET /apis/cilium.io/v2/ciliumnodes HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-    )
-    .expect("write");
-    let mut answer = String::new();
-    s.read_to_string(&mut answer).expect("read");
+    let answer = get_raw(
+        TcpStream::connect(url).expect("connect"),
+        "/apis/cilium.io/v2/ciliumnodes",
+    );
     assert!(answer.starts_with("HTTP/1.1 403 "), "{answer}");
-    let _ = s.shutdown(Shutdown::Both);
     drop(child.stdin.take());
     let t = Instant::now();
     loop {
@@ -583,24 +573,9 @@ fn the_binary_serves_a_unix_socket_with_faults_and_the_audit() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("spawn");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    while stdout.read(&mut byte).expect("read") == 1 && byte[0] != b'\n' {
-        line.push(byte[0]);
-    }
-    let line = String::from_utf8(line).expect("utf8");
+    let line = first_line(&mut child.stdout.take().expect("stdout"));
     assert_eq!(line, format!("listening on unix:{}", socket.display()));
-    let ask = |path: &str| {
-        let mut s = UnixStream::connect(&socket).expect("connect");
-        s.write_all(
-            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
-        )
-        .expect("write");
-        let mut answer = String::new();
-        s.read_to_string(&mut answer).expect("read");
-        answer
-    };
+    let ask = |path: &str| get_raw(UnixStream::connect(&socket).expect("connect"), path);
     let nodes = ask("/api/v1/nodes");
     assert!(nodes.starts_with("HTTP/1.1 200 "), "{nodes}");
     assert!(

@@ -46,6 +46,30 @@ impl Drop for Scratch {
     }
 }
 
+/// The first line `stdout` holds (a spawned binary's `listening on ...`), read a byte at a
+/// time so that nothing after the newline is taken from the pipe.
+pub fn first_line(stdout: &mut impl Read) -> String {
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while stdout.read(&mut byte).expect("read") == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    String::from_utf8(line).expect("utf8")
+}
+
+/// `GET path` sent as-is over `stream` (TCP or a Unix socket) with `Connection: close`; the
+/// whole answer, status line and headers included.
+pub fn get_raw<S: Read + Write>(mut stream: S, path: &str) -> String {
+    stream
+        .write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .expect("write");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    answer
+}
+
 /// A raw HTTP answer.
 pub struct Answer {
     pub status: u16,
