@@ -28,16 +28,7 @@ fn expect(bed: &E2e, id: &str, state: &str, line: &str) -> serde_json::Value {
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
     assert_eq!(text.code, Some(0), "{text:?}");
     assert_eq!(state_of(&v, id), state, "{id}: {}", layer(&v, id));
-    let ev: Vec<String> = layer(&v, id)["evidence"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.as_str().map(String::from))
-        .collect();
-    assert!(
-        ev.iter().any(|e| e.contains(line)),
-        "{id}: no {line:?} in {ev:#?}"
-    );
+    assert_evidence_has(&v, id, line);
     // The text wraps a long evidence line at the width (80 without a terminal): unwrapped,
     // it holds the JSON's line.
     // A present layer's row is its summary; the evidence of the others is listed under it.

@@ -60,16 +60,7 @@ fn expect(bed: &E2e, state: &str, line: &str) -> serde_json::Value {
     assert_eq!(text.code, Some(0), "{text:?}");
     let l = layer(&v);
     assert_eq!(l["state"], state, "{l}");
-    let ev: Vec<String> = l["evidence"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.as_str().map(String::from))
-        .collect();
-    assert!(
-        ev.iter().any(|e| e.contains(line)),
-        "no {line:?} in {ev:#?}"
-    );
+    assert_evidence_has(&v, "cni-encryption", line);
     // The text wraps long evidence; a present layer shows its count of checks only.
     let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     let shown = match state {

@@ -423,6 +423,16 @@ pub fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Asserts that an evidence line of layer `id` of a Preview document holds `line`.
+#[track_caller]
+pub fn assert_evidence_has(v: &serde_json::Value, id: &str, line: &str) {
+    let ev = evidence(v, id);
+    assert!(
+        ev.iter().any(|e| e.contains(line)),
+        "{id}: no {line:?} in {ev:#?}"
+    );
+}
+
 /// `preview` as JSON and as text (`-v`, no colour) on the bed; both succeed. The text comes
 /// back as one line (evidence is wrapped to the width).
 pub fn preview(bed: &E2e) -> (serde_json::Value, String) {
