@@ -38,22 +38,34 @@ fn commands(snapshot: &str) -> Vec<Vec<String>> {
     ]
 }
 
+/// The bench's own kubeconfig directory (`bench/lima/.work`), made, and the bench stack
+/// (LIMA, no `kubeconfig:`) written: the set-up of every bench-on-its-harness-file case.
+fn bench_work(bed: &E2e) -> std::path::PathBuf {
+    let work = bed.repo.join("bench/lima/.work");
+    fs::create_dir_all(&work).expect("mkdir");
+    bed.write_stack("bench", LIMA);
+    work
+}
+
 fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
     let snap = bed.tmp.path().join("prod.snapshot.json");
     let saved = bed.run(&["discover", "--save", snap.to_str().unwrap_or_default()]);
     saved.code(0);
     let before = bed.tree();
     bed.server.clear_audit();
-    for args in commands(snap.to_str().unwrap_or_default()) {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = bed.run(&args);
-        out.error(3, "lima stack bench would read prod");
-        assert!(
-            out.stderr.contains(kubeconfig_shown) && out.stderr.contains("prod stack dirqual"),
-            "{args:?}: {}",
-            out.stderr
-        );
-    }
+    let commands = commands(snap.to_str().unwrap_or_default());
+    let commands: Vec<Vec<&str>> = commands
+        .iter()
+        .map(|a| a.iter().map(String::as_str).collect())
+        .collect();
+    let commands: Vec<&[&str]> = commands.iter().map(Vec::as_slice).collect();
+    bed.assert_each_errs(
+        &commands,
+        3,
+        "lima stack bench would read prod",
+        &[kubeconfig_shown, "prod stack dirqual"],
+        kubeconfig_shown,
+    );
     assert_eq!(
         bed.server.audit(),
         vec![],
@@ -110,10 +122,8 @@ fn a_lima_stack_declaring_the_prod_kubeconfig_is_refused_by_every_command() {
 fn a_bench_kubeconfig_whose_server_is_a_prod_endpoint_is_refused_too() {
     let bed = bed_or_skip!(E2e::dirqual());
     // The harness's own file, but pointing at prod's API server.
-    let work = bed.repo.join("bench/lima/.work");
-    fs::create_dir_all(&work).expect("mkdir");
+    let work = bench_work(&bed);
     bed.kubeconfig_for(&work.join("kubeconfig"), &format!("{}/", bed.server.url()));
-    bed.write_stack("bench", LIMA);
     bed.server.clear_audit();
     assert_refused_everywhere(&bed, "bench/lima/.work/kubeconfig");
 }
@@ -193,9 +203,7 @@ fn a_bench_on_its_own_cluster_is_read_and_shared_prod_endpoints_are_flagged() {
 fn every_spelling_of_the_prod_server_is_refused_for_the_bench() {
     let bed = bed_or_skip!(E2e::dirqual());
     let port = bed.server.addr().port();
-    let work = bed.repo.join("bench/lima/.work");
-    fs::create_dir_all(&work).expect("mkdir");
-    bed.write_stack("bench", LIMA);
+    let work = bench_work(&bed);
     let same = [
         "http://localhost:{P}",
         "http://LOCALHOST:{P}",
@@ -230,11 +238,7 @@ fn every_spelling_of_the_prod_server_is_refused_for_the_bench() {
                 assert_ne!(out.code, Some(0), "{server}: {}", out.stderr);
                 assert!(out.stderr.contains("refused"), "{server}: {}", out.stderr);
             }
-            assert!(
-                !out.stderr.contains("SECRETPASS21") && !out.stdout.contains("SECRETPASS21"),
-                "{server}: {}",
-                out.stderr
-            );
+            assert_unprinted(&out, "SECRETPASS21", &server);
         }
         assert_eq!(bed.server.audit(), vec![], "{server} reached prod");
     }
@@ -274,15 +278,12 @@ fn two_spellings_of_one_prod_server_are_flagged() {
 #[test]
 fn a_bench_kubeconfig_that_is_a_fifo_is_refused_not_passed() {
     let bed = bed_or_skip!(E2e::dirqual());
-    let work = bed.repo.join("bench/lima/.work");
-    fs::create_dir_all(&work).expect("mkdir");
-    let fifo = work.join("kubeconfig");
+    let fifo = bench_work(&bed).join("kubeconfig");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
         .status()
         .is_ok_and(|s| s.success());
     assert!(made, "mkfifo");
-    bed.write_stack("bench", LIMA);
     bed.server.clear_audit();
     for args in [
         &["--stack", "bench", "target"][..],
@@ -310,10 +311,8 @@ fn a_bench_kubeconfig_that_is_a_fifo_is_refused_not_passed() {
 #[test]
 fn a_bench_kubeconfig_that_is_no_regular_file_or_unreadable_is_refused() {
     let bed = bed_or_skip!(E2e::dirqual());
-    let work = bed.repo.join("bench/lima/.work");
-    fs::create_dir_all(&work).expect("mkdir");
+    let work = bench_work(&bed);
     let file = work.join("kubeconfig");
-    bed.write_stack("bench", LIMA);
     let cases: [(&str, &dyn Fn()); 4] = [
         ("a directory", &|| fs::create_dir(&file).expect("mkdir")),
         ("a device", &|| {
@@ -361,10 +360,8 @@ fn a_bench_kubeconfig_that_is_no_regular_file_or_unreadable_is_refused() {
 #[test]
 fn a_prod_topology_that_does_not_load_refuses_the_bench() {
     let bed = bed_or_skip!(E2e::dirqual());
-    let work = bed.repo.join("bench/lima/.work");
-    fs::create_dir_all(&work).expect("mkdir");
+    let work = bench_work(&bed);
     bed.kubeconfig_for(&work.join("kubeconfig"), &bed.server.url());
-    bed.write_stack("bench", LIMA);
     let prod = fs::read_to_string(bed.stacks.join("dirqual.yaml")).expect("read");
     for (what, broken) in [
         ("a misspelt key", prod.replace("nodes:", "nodess:")),
@@ -377,20 +374,18 @@ fn a_prod_topology_that_does_not_load_refuses_the_bench() {
         assert_ne!(broken, prod, "{what}");
         bed.write_stack("dirqual", &broken);
         bed.server.clear_audit();
-        for args in [
-            &["--stack", "bench", "target"][..],
-            &["--stack", "bench", "preview", "-o", "json"],
-            &["stack", "select", "bench"],
-            &["stack", "env", "bench"],
-        ] {
-            let out = bed.run(args);
-            out.error(3, "bench/prod isolation cannot be checked");
-            assert!(
-                out.stderr.contains("stacks/dirqual.yaml does not load"),
-                "{what} {args:?}: {}",
-                out.stderr
-            );
-        }
+        bed.assert_each_errs(
+            &[
+                &["--stack", "bench", "target"],
+                &["--stack", "bench", "preview", "-o", "json"],
+                &["stack", "select", "bench"],
+                &["stack", "env", "bench"],
+            ],
+            3,
+            "bench/prod isolation cannot be checked",
+            &["stacks/dirqual.yaml does not load"],
+            what,
+        );
         // stack list stays a listing and says why the bench would be refused.
         let list = bed.run(&["stack", "list", "-o", "json"]);
         let v = list.json();
@@ -422,10 +417,8 @@ fn a_prod_topology_that_does_not_load_refuses_the_bench() {
 #[test]
 fn a_prod_kubeconfig_that_cannot_be_read_refuses_the_bench() {
     let bed = bed_or_skip!(E2e::dirqual());
-    let work = bed.repo.join("bench/lima/.work");
-    fs::create_dir_all(&work).expect("mkdir");
+    let work = bench_work(&bed);
     bed.kubeconfig_for(&work.join("kubeconfig"), &bed.server.url());
-    bed.write_stack("bench", LIMA);
     // The prod stack's endpoint names another server: only its kubeconfig names this one.
     bed.write_stack("dirqual", &dirqual_topology("https://10.99.0.1:6443"));
     let prod_kubeconfig = bed.kubeconfig.clone();
@@ -443,18 +436,16 @@ fn a_prod_kubeconfig_that_cannot_be_read_refuses_the_bench() {
         let _ = fs::remove_dir(&prod_kubeconfig);
         make();
         bed.server.clear_audit();
-        for args in [
-            &["--stack", "bench", "target"][..],
-            &["--stack", "bench", "preview", "-o", "json"],
-        ] {
-            let out = bed.run(args);
-            out.error(3, "bench/prod isolation cannot be checked");
-            assert!(
-                out.stderr.contains("prod stack dirqual's kubeconfig"),
-                "{what} {args:?}: {}",
-                out.stderr
-            );
-        }
+        bed.assert_each_errs(
+            &[
+                &["--stack", "bench", "target"],
+                &["--stack", "bench", "preview", "-o", "json"],
+            ],
+            3,
+            "bench/prod isolation cannot be checked",
+            &["prod stack dirqual's kubeconfig"],
+            what,
+        );
         assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
     }
 }
@@ -477,19 +468,16 @@ fn a_stack_file_outside_the_stacks_directory_is_checked_against_it_too() {
     .expect("write");
     let shown = file.display().to_string();
     bed.server.clear_audit();
-    for args in [
-        &["--stack", shown.as_str(), "target"][..],
-        &["--stack", shown.as_str(), "preview", "-o", "json"],
-    ] {
-        let out = bed.run(args);
-        out.error(3, "lima stack bench would read prod");
-        assert!(
-            out.stderr.contains("prod stack dirqual (stacks directory")
-                && out.stderr.contains("repo/stacks)"),
-            "{args:?}: {}",
-            out.stderr
-        );
-    }
+    bed.assert_each_errs(
+        &[
+            &["--stack", shown.as_str(), "target"],
+            &["--stack", shown.as_str(), "preview", "-o", "json"],
+        ],
+        3,
+        "lima stack bench would read prod",
+        &["prod stack dirqual (stacks directory", "repo/stacks)"],
+        "a stack file elsewhere",
+    );
     // NESTOR_STACK=PATH is the same choice.
     let out = run(bed.command(&["target"]).env("NESTOR_STACK", &file));
     out.error(3, "lima stack bench would read prod");
@@ -506,10 +494,7 @@ fn a_bench_kubeconfig_swapped_in_a_loop_never_reads_prod() {
     use std::sync::Arc;
     let bed = bed_or_skip!(E2e::dirqual());
     let lima = Server::start(Config::new(fixtures::bench())).expect("bench server");
-    let work = bed.repo.join("bench/lima/.work");
-    fs::create_dir_all(&work).expect("mkdir");
-    let path = work.join("kubeconfig");
-    bed.write_stack("bench", LIMA);
+    let path = bench_work(&bed).join("kubeconfig");
     let bench_text = bed
         .server
         .kubeconfig()
@@ -583,9 +568,7 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
     )
     .expect("write limactl");
     fs::set_permissions(&limactl, fs::Permissions::from_mode(0o755)).expect("chmod");
-    let work = bed.repo.join("bench/lima/.work");
-    fs::create_dir_all(&work).expect("mkdir");
-    bed.write_stack("bench", LIMA);
+    let work = bench_work(&bed);
     bed.select("bench");
     let lima_commands: [&[&str]; 6] = [
         &["--stack", "bench", "preview"],
@@ -634,21 +617,15 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
             let what = format!("prod endpoint {endpoint}, bench server {server}");
             bed.kubeconfig_for(&work.join("kubeconfig"), server);
             bed.server.clear_audit();
-            for args in lima_commands {
-                let out = bed.run(args);
-                out.code(3).no_result();
-                assert!(
-                    out.stderr
-                        .contains("bench/prod isolation cannot be checked")
-                        && out.stderr.contains("stacks/dirqual.yaml does not load"),
-                    "{what} {args:?}: {}",
-                    out.stderr
-                );
-                assert!(
-                    !out.stdout.contains(marker) && !out.stderr.contains(marker),
-                    "{what}: `{marker}` printed by {args:?}: {out:?}"
-                );
-            }
+            bed.assert_each_refused_quietly(
+                &lima_commands,
+                &[
+                    "bench/prod isolation cannot be checked",
+                    "stacks/dirqual.yaml does not load",
+                ],
+                marker,
+                &what,
+            );
             // The fleet: the bench is a refused line, the prod stack an error line.
             for args in [
                 &["preview", "--all"][..],
@@ -656,10 +633,7 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
             ] {
                 let out = bed.run(args);
                 out.code(3);
-                assert!(
-                    !out.stdout.contains(marker) && !out.stderr.contains(marker),
-                    "{what}: `{marker}` printed by {args:?}: {out:?}"
-                );
+                assert_unprinted(&out, marker, &format!("{what} {args:?}"));
                 if args.len() == 2 {
                     let bench = out.stdout.lines().find(|l| l.starts_with("bench "));
                     assert_eq!(
@@ -679,10 +653,7 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
             bed.run(&["stack", "select", "bench"])
                 .error(3, "bench/prod isolation cannot be checked");
             let list = bed.run(&["stack", "list"]);
-            assert!(
-                !list.stdout.contains(marker) && !list.stderr.contains(marker),
-                "{what}: `{marker}` printed by stack list: {list:?}"
-            );
+            assert_unprinted(&list, marker, &format!("{what} stack list"));
             assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
         }
     }
@@ -696,22 +667,16 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
     for server in &bench_servers {
         bed.kubeconfig_for(&work.join("kubeconfig"), server);
         bed.server.clear_audit();
-        for args in lima_commands {
-            let out = bed.run(args);
-            out.code(3).no_result();
-            assert!(
-                out.stderr
-                    .contains("bench/prod isolation cannot be checked")
-                    && out.stderr.contains("prod stack dirqual's kubeconfig")
-                    && out.stderr.contains("holds a user name or password"),
-                "prod kubeconfig with a credential, bench {server} {args:?}: {}",
-                out.stderr
-            );
-            assert!(
-                !out.stdout.contains(marker) && !out.stderr.contains(marker),
-                "`{marker}` printed by {args:?}: {out:?}"
-            );
-        }
+        bed.assert_each_refused_quietly(
+            &lima_commands,
+            &[
+                "bench/prod isolation cannot be checked",
+                "prod stack dirqual's kubeconfig",
+                "holds a user name or password",
+            ],
+            marker,
+            &format!("prod kubeconfig with a credential, bench {server}"),
+        );
         assert_eq!(bed.server.audit(), vec![], "bench {server} read prod");
     }
 }

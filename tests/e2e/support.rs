@@ -247,6 +247,50 @@ impl E2e {
         run(&self.command(args))
     }
 
+    /// Runs each of `commands`: each is the SPEC §8 error of exit `code` whose error line
+    /// holds `error`, its stderr holding every one of `also` too. `what` names the case.
+    #[track_caller]
+    pub fn assert_each_errs(
+        &self,
+        commands: &[&[&str]],
+        code: i32,
+        error: &str,
+        also: &[&str],
+        what: &str,
+    ) {
+        for args in commands {
+            let out = self.run(args);
+            out.error(code, error);
+            assert!(
+                also.iter().all(|a| out.stderr.contains(a)),
+                "{what} {args:?}: want {also:?} on stderr: {}",
+                out.stderr
+            );
+        }
+    }
+
+    /// Runs each of `commands`: each exits 3 with no result, its stderr holding every one of
+    /// `says`, and `secret` is printed on neither stream. `what` names the case.
+    #[track_caller]
+    pub fn assert_each_refused_quietly(
+        &self,
+        commands: &[&[&str]],
+        says: &[&str],
+        secret: &str,
+        what: &str,
+    ) {
+        for args in commands {
+            let out = self.run(args);
+            out.code(3).no_result();
+            assert!(
+                says.iter().all(|s| out.stderr.contains(s)),
+                "{what} {args:?}: want {says:?} on stderr: {}",
+                out.stderr
+            );
+            assert_unprinted(&out, secret, &format!("{what} {args:?}"));
+        }
+    }
+
     /// Every file under the temp dir as (path, bytes; a symlink as its target), except
     /// kubectl's own discovery and HTTP caches under `$HOME/.kube`, which kubectl may write
     /// (SPEC §9): the proof that nestor itself wrote nothing.
@@ -275,6 +319,15 @@ impl Drop for E2e {
             assert_decoy_untouched();
         }
     }
+}
+
+/// `secret` (a credential, a marker) is printed on neither stream of `out`.
+#[track_caller]
+pub fn assert_unprinted(out: &Outcome, secret: &str, what: &str) {
+    assert!(
+        !out.stdout.contains(secret) && !out.stderr.contains(secret),
+        "{what}: `{secret}` printed: {out:?}"
+    );
 }
 
 /// Run `c`, recording when and what for [`assert_decoy_untouched`]'s message.
