@@ -13,6 +13,17 @@ const LIMA: &str =
     "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\n\
                     \x20 - { name: node2, role: worker }\nlayers: [k8s, cni]\n";
 
+/// `wait` for the bench's k8s layer, in bounded time.
+const WAIT: &[&str] = &[
+    "--stack",
+    "bench",
+    "wait",
+    "--for=healthy",
+    "k8s",
+    "--timeout",
+    "2s",
+];
+
 /// Every command that reads a cluster for the stack, as `kubectl nestor ARGS`.
 fn commands(snapshot: &str) -> Vec<Vec<String>> {
     let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -23,15 +34,7 @@ fn commands(snapshot: &str) -> Vec<Vec<String>> {
         v(&["--stack", "bench", "discover", "--emit-topology"]),
         v(&["--stack", "bench", "target"]),
         v(&["--stack", "bench", "target", "--no-input"]),
-        v(&[
-            "--stack",
-            "bench",
-            "wait",
-            "--for=healthy",
-            "k8s",
-            "--timeout",
-            "2s",
-        ]),
+        v(WAIT),
         v(&["--stack", "bench", "diff", snapshot, "-"]),
         v(&["stack", "env", "bench"]),
         v(&["stack", "select", "bench"]),
@@ -45,6 +48,18 @@ fn bench_work(bed: &E2e) -> std::path::PathBuf {
     fs::create_dir_all(&work).expect("mkdir");
     bed.write_stack("bench", LIMA);
     work
+}
+
+/// The first warning of the bench's row in a `stack list -o json` document, and the document.
+fn bench_warning(list: &Outcome) -> (String, serde_json::Value) {
+    let v = list.json();
+    let warning = v["stacks"]
+        .as_array()
+        .and_then(|s| s.iter().find(|r| r["name"] == "bench"))
+        .and_then(|r| r["warnings"][0].as_str())
+        .unwrap_or_default()
+        .to_string();
+    (warning, v)
 }
 
 fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
@@ -92,18 +107,8 @@ fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
     // stack list says it too, and stays a listing (exit 0).
     let list = bed.run(&["stack", "list", "-o", "json"]);
     list.code(0);
-    let v = list.json();
-    let row = v["stacks"]
-        .as_array()
-        .and_then(|s| s.iter().find(|r| r["name"] == "bench"))
-        .cloned()
-        .unwrap_or_default();
-    assert!(
-        row["warnings"][0]
-            .as_str()
-            .is_some_and(|w| w.contains("would read prod")),
-        "{v}"
-    );
+    let (warning, v) = bench_warning(&list);
+    assert!(warning.contains("would read prod"), "{v}");
     // Nothing was written: current.yaml still points at dirqual.
     assert_eq!(bed.tree(), before);
 }
@@ -388,16 +393,9 @@ fn a_prod_topology_that_does_not_load_refuses_the_bench() {
         );
         // stack list stays a listing and says why the bench would be refused.
         let list = bed.run(&["stack", "list", "-o", "json"]);
-        let v = list.json();
-        let row = v["stacks"]
-            .as_array()
-            .and_then(|s| s.iter().find(|r| r["name"] == "bench"))
-            .cloned()
-            .unwrap_or_default();
+        let (warning, v) = bench_warning(&list);
         assert!(
-            row["warnings"][0]
-                .as_str()
-                .is_some_and(|w| w.contains("isolation cannot be checked")),
+            warning.contains("isolation cannot be checked"),
             "{what}: {v}"
         );
         assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
@@ -576,15 +574,7 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
         &["--stack", "bench", "target"],
         &["--stack", "bench", "discover"],
         &["--stack", "bench", "discover", "-v"],
-        &[
-            "--stack",
-            "bench",
-            "wait",
-            "--for=healthy",
-            "k8s",
-            "--timeout",
-            "2s",
-        ],
+        WAIT,
     ];
 
     // Control: prod declares another server; the bench on the replay server is read.
