@@ -52,6 +52,42 @@ fn setup(server: &str) -> Fetch {
     Fetch { bed, remote, dest }
 }
 
+/// `kubeconfig fetch` without a terminal, and the same with `-v`.
+const FETCH: &[&str] = &["--no-input", "kubeconfig", "fetch"];
+const FETCH_V: &[&str] = &["--no-input", "-v", "kubeconfig", "fetch"];
+
+impl Fetch {
+    /// `kubectl nestor ARGS` on the bed, and its stderr.
+    fn run(&self, args: &[&str]) -> (Outcome, String) {
+        let out = self.bed.cmd().args(args).run();
+        let err = stderr_of(&out);
+        (out, err)
+    }
+
+    /// `kubectl nestor ARGS` exits `code` and leaves every file of the bed as it was; the
+    /// outcome and its stderr.
+    #[track_caller]
+    fn fails_unchanged(&self, args: &[&str], code: i32) -> (Outcome, String) {
+        let before = self.bed.tree();
+        let (out, err) = self.run(args);
+        out.code(code);
+        assert_eq!(self.bed.tree(), before, "{args:?} wrote: {err}");
+        (out, err)
+    }
+
+    /// The remote admin.conf holds `content`, which `fetch -v` refuses (exit 1) before
+    /// writing or running kubectl: nothing written, no secret printed; its stderr.
+    #[track_caller]
+    fn refuses_content(&self, content: &str, what: &str) -> String {
+        fs::write(&self.remote, content).expect("write");
+        let (out, err) = self.fails_unchanged(FETCH_V, 1);
+        assert!(err.contains("nothing was written"), "{what}: {err}");
+        no_secret(&out);
+        assert!(self.bed.calls("kubectl").is_empty(), "{what}: kubectl ran");
+        err
+    }
+}
+
 fn no_secret(out: &Outcome) {
     for (what, text) in [("stdout", stdout_of(out)), ("stderr", stderr_of(out))] {
         assert!(
@@ -152,11 +188,7 @@ fn a_root_user_runs_plain_cat_and_a_host_without_user_has_no_at() {
         .run();
     out.code(0);
     fs::write(&inv, "control_plane:\n  hosts:\n    cp1.lan:\n").expect("write");
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
+    let (out, _) = f.run(FETCH);
     out.code(0);
     out.stdout_has("(unchanged: same content as the fetched one)");
     assert_eq!(
@@ -181,11 +213,7 @@ fn control_group_and_admin_conf_come_from_the_topology() {
         f.bed.repo.join("ops/inv.yaml"),
     )
     .expect("mv");
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
+    let (out, _) = f.run(FETCH);
     out.code(0);
     assert_eq!(
         f.bed.calls("ssh"),
@@ -303,32 +331,23 @@ fn an_interactive_no_keeps_the_file() {
 fn a_lima_stack_is_refused_the_bench_harness_writes_its_kubeconfig() {
     let f = setup("https://10.67.2.11:6443");
     f.bed.write_stack("bench", LIMA_BENCH);
-    let before = f.bed.tree();
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "--stack", "bench", "kubeconfig", "fetch"])
-        .run();
-    let err = stderr_of(&out);
-    out.code(1);
+    let (_, err) = f.fails_unchanged(
+        &["--no-input", "--stack", "bench", "kubeconfig", "fetch"],
+        1,
+    );
     assert!(
         err.contains("stack bench is a lima bench: its kubeconfig")
             && err.contains("is written by the bench harness"),
         "{err}"
     );
     assert!(f.bed.calls("ssh").is_empty());
-    assert_eq!(f.bed.tree(), before);
 }
 
 #[test]
 fn an_undeclared_kubeconfig_is_exit_3() {
     let f = setup("https://10.67.2.11:6443");
     f.bed.write_stack("dirqual", PROD_UNDECLARED);
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
+    let (out, _) = f.run(FETCH);
     out.code(3);
     out.stderr_has("kubeconfig target not declared for stack dirqual");
     assert!(f.bed.calls("ssh").is_empty());
@@ -342,14 +361,7 @@ fn a_destination_inside_a_git_work_tree_is_refused_before_any_ssh() {
         &PROD_DECLARED.replace("~/.kube/dirqual.config", "secrets/dirqual.config"),
     );
     fs::create_dir_all(f.bed.repo.join(".git")).expect("mkdir");
-    let before = f.bed.tree();
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
-    let err = stderr_of(&out);
-    out.code(1);
+    let (_, err) = f.fails_unchanged(FETCH, 1);
     assert!(
         err.contains(&format!(
             "refusing to write kubeconfig {} inside the git work tree {}",
@@ -363,7 +375,6 @@ fn a_destination_inside_a_git_work_tree_is_refused_before_any_ssh() {
         "{err}"
     );
     assert!(f.bed.calls("ssh").is_empty());
-    assert_eq!(f.bed.tree(), before);
     assert!(!f.bed.repo.join("secrets").exists());
 }
 
@@ -372,14 +383,7 @@ fn sudo_asking_for_a_password_is_a_clear_error() {
     let f = setup("https://10.67.2.11:6443");
     f.bed
         .stub("ssh", "echo 'sudo: a password is required' >&2; exit 1");
-    let before = f.bed.tree();
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
-    let err = stderr_of(&out);
-    out.code(1);
+    let (_, err) = f.fails_unchanged(FETCH, 1);
     assert!(
         err.contains("sudo on ops@10.67.2.11 asks for a password: nestor runs `sudo -n cat /etc/kubernetes/admin.conf`"),
         "{err}"
@@ -389,7 +393,6 @@ fn sudo_asking_for_a_password_is_a_clear_error() {
             && err.contains("ansible_user: root"),
         "{err}"
     );
-    assert_eq!(f.bed.tree(), before);
 }
 
 #[test]
@@ -399,19 +402,11 @@ fn ssh_connection_refused_is_exit_4_quoting_ssh() {
         "ssh",
         "echo 'ssh: connect to host 10.67.2.11 port 2222: Connection refused' >&2; exit 255",
     );
-    let before = f.bed.tree();
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
-    let err = stderr_of(&out);
-    out.code(4);
+    let (_, err) = f.fails_unchanged(FETCH, 4);
     assert!(
         err.contains("cannot reach ops@10.67.2.11 over ssh: ssh: ssh: connect to host 10.67.2.11 port 2222: Connection refused"),
         "{err}"
     );
-    assert_eq!(f.bed.tree(), before);
 }
 
 #[test]
@@ -466,24 +461,12 @@ fn fetched_bytes_that_are_not_a_kubeconfig_write_nothing_and_quote_nothing() {
     ];
     for (what, content, expected) in cases {
         let f = setup("https://10.67.2.11:6443");
-        fs::write(&f.remote, &content).expect("write");
-        let before = f.bed.tree();
-        let out = f
-            .bed
-            .cmd()
-            .args(["--no-input", "-v", "kubeconfig", "fetch"])
-            .run();
-        let err = stderr_of(&out);
-        out.code(1);
+        let err = f.refuses_content(&content, what);
         assert!(
             err.contains("the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig"),
             "{what}: {err}"
         );
         assert!(err.contains(expected), "{what}: {err}");
-        assert!(err.contains("nothing was written"), "{what}: {err}");
-        no_secret(&out);
-        assert_eq!(f.bed.tree(), before, "{what}");
-        assert!(f.bed.calls("kubectl").is_empty());
     }
 }
 
@@ -492,12 +475,7 @@ const UNRESOLVABLE: &str = "https://cp.nestor-test.invalid:6443";
 #[test]
 fn an_unresolvable_server_is_a_warning_without_a_terminal() {
     let f = setup(UNRESOLVABLE);
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
-    let err = stderr_of(&out);
+    let (out, err) = f.run(FETCH);
     // Written, then the verification read follows the target policy: without a prompt the
     // server must be the topology's endpoint, so nothing is dialled (SPEC §5).
     out.code(3);
@@ -544,12 +522,7 @@ fn an_unreachable_cluster_after_the_write_is_exit_4_and_the_file_stays() {
         &Cluster::empty()
             .fault("/=proxy-error:dial tcp 10.67.2.11:6443: connect: connection refused"),
     );
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
-    let err = stderr_of(&out);
+    let (out, err) = f.run(FETCH);
     out.code(4);
     assert!(
         err.contains("cluster https://10.67.2.11:6443 unreachable"),
@@ -593,14 +566,7 @@ fn a_fetched_file_with_duplicate_user_names_is_refused_without_printing_it() {
     fs::write(&f.remote, doubled).expect("write");
     let before = f.bed.tree();
     for extra in [&[][..], &["-v"]] {
-        let out = f
-            .bed
-            .cmd()
-            .args(["--no-input", "kubeconfig", "fetch"])
-            .args(extra)
-            .run();
-        let err = stderr_of(&out);
-        out.code(1);
+        let (out, err) = f.fails_unchanged(&[FETCH, extra].concat(), 1);
         assert!(
             err.contains("two users are named `kubernetes-admin`"),
             "{err}"
@@ -744,22 +710,10 @@ fn fetched_credentials_that_run_or_read_local_files_or_hide_are_refused() {
     for (what, content, expected) in cases {
         assert_ne!(content, good, "{what}");
         let f = setup("https://10.67.2.11:6443");
-        fs::write(&f.remote, &content).expect("write");
-        let before = f.bed.tree();
-        let out = f
-            .bed
-            .cmd()
-            .args(["--no-input", "-v", "kubeconfig", "fetch"])
-            .run();
-        let err = stderr_of(&out);
-        out.code(1);
+        let err = f.refuses_content(&content, what);
         assert!(err.contains(expected), "{what}: {err}");
-        assert!(err.contains("nothing was written"), "{what}: {err}");
         assert!(err.contains("\nhint: "), "{what}: {err}");
-        no_secret(&out);
-        assert_eq!(f.bed.tree(), before, "{what}");
         assert!(!f.dest.exists(), "{what}");
-        assert!(f.bed.calls("kubectl").is_empty(), "{what}: kubectl ran");
     }
 }
 
@@ -778,21 +732,13 @@ fn a_fetched_file_kubectl_reads_differently_is_not_written() {
         .find("case \" $* \" in *' --kubeconfig='")
         .expect("the stub's guard");
     fs::write(&stub, [&script[..at], lie, &script[at..]].concat()).expect("stub");
-    let before = f.bed.tree();
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "-v", "kubeconfig", "fetch"])
-        .run();
-    let err = stderr_of(&out);
-    out.code(1);
+    let (out, err) = f.fails_unchanged(FETCH_V, 1);
     assert!(
         err.contains("is refused: kubectl and nestor read it differently: user `kubernetes-admin` has the credential keys [client-certificate-data, client-key-data, exec, token] for kubectl, [client-certificate-data, client-key-data, token] for nestor; nothing was written"),
         "{err}"
     );
     assert!(err.contains("\nhint: "), "{err}");
     no_secret(&out);
-    assert_eq!(f.bed.tree(), before);
     // Only the local view ran: no call that reaches a cluster.
     let calls = f.bed.calls("kubectl");
     assert_eq!(calls.len(), 1, "{calls:?}");
@@ -870,14 +816,7 @@ fn a_destination_that_is_no_kubeconfig_place_is_refused_before_any_ssh() {
             "dirqual",
             &PROD_DECLARED.replace("~/.kube/dirqual.config", &declared),
         );
-        let before = f.bed.tree();
-        let out = f
-            .bed
-            .cmd()
-            .args(["--no-input", "kubeconfig", "fetch"])
-            .run();
-        let err = stderr_of(&out);
-        out.code(1);
+        let (_, err) = f.fails_unchanged(FETCH, 1);
         assert!(
             err.contains("refusing to write the fetched kubeconfig to"),
             "{declared}: {err}"
@@ -892,7 +831,6 @@ fn a_destination_that_is_no_kubeconfig_place_is_refused_before_any_ssh() {
             "{declared}: {err}"
         );
         assert!(f.bed.calls("ssh").is_empty(), "{declared}: ssh ran");
-        assert_eq!(f.bed.tree(), before, "{declared}");
     }
     assert_eq!(
         fs::read_to_string(&bashrc).expect("read"),
@@ -904,21 +842,13 @@ fn a_destination_that_is_no_kubeconfig_place_is_refused_before_any_ssh() {
         "dirqual",
         &PROD_DECLARED.replace("~/.kube/dirqual.config", &new.display().to_string()),
     );
-    let out = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
+    let (out, _) = f.run(FETCH);
     out.code(0);
     assert_eq!(
         fs::read(&new).expect("read"),
         fs::read(&f.remote).expect("read")
     );
-    let again = f
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .run();
+    let (again, _) = f.run(FETCH);
     again.code(0);
     assert!(
         stdout_of(&again).contains("unchanged"),
