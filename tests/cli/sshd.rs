@@ -257,6 +257,75 @@ impl Loopback {
             .run()
     }
 
+    /// `fetch` with `extra` exits `code` and leaves every file of the bed as it was; the
+    /// outcome and its stderr.
+    #[track_caller]
+    fn fails_unchanged(&self, extra: &[&str], code: i32) -> (Outcome, String) {
+        let before = self.bed.tree();
+        let out = self.fetch(extra);
+        let err = stderr_of(&out);
+        out.code(code);
+        assert_eq!(self.bed.tree(), before, "something was written: {err}");
+        (out, err)
+    }
+
+    /// The real-kubectl set-up of the credential tests: a TLS server that the stack's
+    /// endpoint names (so only the credential check can stop a read), a logging wrapper of
+    /// `kubectl`, and the file a fetched exec plugin would touch.
+    fn with_real_kubectl(&self, kubectl: &Path) -> RealKubectl {
+        let tls = tls_server(self.work.path());
+        let ran = self.work.path().join("PLUGIN-RAN");
+        let (wrapper, log) = logging_kubectl(self.work.path(), kubectl);
+        self.bed.write_stack(
+            "dirqual",
+            &format!(
+                "{}admin_conf: {}\n",
+                PROD_DECLARED.replace("https://10.67.2.11:6443", &tls.url),
+                self.remote.display()
+            ),
+        );
+        RealKubectl {
+            tls,
+            ran,
+            wrapper,
+            log,
+        }
+    }
+
+    /// `kubeconfig fetch --no-input` through the ssh wrapper, with `k`'s kubectl.
+    fn fetch_with(&self, k: &RealKubectl) -> (Outcome, String) {
+        let out = self
+            .bed
+            .cmd()
+            .args(["--no-input", "kubeconfig", "fetch"])
+            .env("NESTOR_SSH", &self.wrapper)
+            .env("NESTOR_KUBECTL", &k.wrapper)
+            .run();
+        let err = stderr_of(&out);
+        (out, err)
+    }
+
+    /// The remote admin.conf holds `content`, which fetch refuses (exit 1, `expected` and a
+    /// hint) before anything is written and before kubectl runs: the plugin never ran and no
+    /// secret was printed. `how` names the case.
+    #[track_caller]
+    fn assert_refused_with(&self, k: &RealKubectl, content: &str, expected: &str, how: &str) {
+        fs::write(&self.remote, content).expect("admin.conf");
+        let before = self.bed.tree();
+        let (out, err) = self.fetch_with(k);
+        out.code(1);
+        assert!(err.contains(expected), "{how}: {}", self.context(&out));
+        assert!(err.contains("nothing was written"), "{how}: {err}");
+        assert!(err.contains("\nhint: "), "{how}: {err}");
+        assert!(!self.dest.exists(), "{how}: the kubeconfig was written");
+        assert_eq!(self.bed.tree(), before, "{how}: something was written");
+        assert!(!k.log.exists(), "{how}: kubectl ran on the fetched file");
+        assert!(!k.ran.exists(), "{how}: the fetched exec plugin RAN");
+        for (what, s) in [("stdout", stdout_of(&out)), ("stderr", err.clone())] {
+            assert!(!s.contains(SECRET_MARKER), "{how}: secret on {what}: {s}");
+        }
+    }
+
     fn expected_argv(&self, port: u16) -> Vec<String> {
         [
             "-p".to_string(),
@@ -282,6 +351,16 @@ impl Loopback {
             self.sshd.log()
         )
     }
+}
+
+/// What [`Loopback::with_real_kubectl`] set up.
+struct RealKubectl {
+    tls: TlsServer,
+    /// Touched by a fetched exec plugin, if one ever runs.
+    ran: PathBuf,
+    /// The `NESTOR_KUBECTL` wrapper and the log of its calls.
+    wrapper: PathBuf,
+    log: PathBuf,
 }
 
 #[test]
@@ -330,10 +409,7 @@ fn sshd_changed_host_key_is_a_clear_error_and_writes_nothing() {
         ),
     )
     .expect("known_hosts");
-    let before = l.bed.tree();
-    let out = l.fetch(&["--no-input"]);
-    let err = stderr_of(&out);
-    out.code(1);
+    let (_, err) = l.fails_unchanged(&["--no-input"], 1);
     assert!(
         err.contains("ssh to root@127.0.0.1: the host key does NOT match the one in known_hosts (REMOTE HOST IDENTIFICATION HAS CHANGED); nestor never disables or weakens ssh host-key checking, nothing was fetched"),
         "{err}"
@@ -346,7 +422,6 @@ fn sshd_changed_host_key_is_a_clear_error_and_writes_nothing() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 3, "notice + two error lines: {err}");
-    assert_eq!(l.bed.tree(), before, "something was written");
     assert!(l.bed.calls("kubectl").is_empty());
 }
 
@@ -354,13 +429,9 @@ fn sshd_changed_host_key_is_a_clear_error_and_writes_nothing() {
 fn sshd_unknown_host_is_refused_not_accepted() {
     let l = loopback();
     fs::write(&l.known_hosts, "").expect("known_hosts");
-    let before = l.bed.tree();
-    let out = l.fetch(&["--no-input"]);
-    let err = stderr_of(&out);
-    out.code(1);
+    let (_, err) = l.fails_unchanged(&["--no-input"], 1);
     assert!(err.contains("host key verification failed"), "{err}");
     assert!(err.contains("never disables or weakens"), "{err}");
-    assert_eq!(l.bed.tree(), before);
 }
 
 #[test]
@@ -372,10 +443,7 @@ fn sshd_closed_port_is_exit_4_and_writes_nothing() {
         .expect("read")
         .replace(&l.sshd.port.to_string(), &closed.to_string());
     fs::write(&inventory, text).expect("write");
-    let before = l.bed.tree();
-    let out = l.fetch(&["--no-input"]);
-    let err = stderr_of(&out);
-    out.code(4);
+    let (_, err) = l.fails_unchanged(&["--no-input"], 4);
     assert!(
         err.contains(&format!(
             "cannot reach root@127.0.0.1 over ssh: ssh: ssh: connect to host 127.0.0.1 port {closed}: Connection refused"
@@ -383,22 +451,17 @@ fn sshd_closed_port_is_exit_4_and_writes_nothing() {
         "{err}"
     );
     assert_eq!(l.bed.calls("ssh"), vec![l.expected_argv(closed)]);
-    assert_eq!(l.bed.tree(), before);
 }
 
 #[test]
 fn sshd_a_different_existing_file_with_no_input_is_left_alone() {
     let l = loopback();
     l.bed.kubeconfig(&l.dest, "https://10.1.1.1:6443");
-    let before = l.bed.tree();
-    let out = l.fetch(&["--no-input"]);
-    let err = stderr_of(&out);
-    out.code(1);
+    let (_, err) = l.fails_unchanged(&["--no-input"], 1);
     assert!(
         err.contains("already exists with different content; it is replaced only after an interactive yes, nothing was written"),
         "{err}"
     );
-    assert_eq!(l.bed.tree(), before);
     assert!(!err.contains(SECRET_MARKER));
 }
 
@@ -494,45 +557,10 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
         return;
     };
     let l = loopback();
-    let tls = tls_server(l.work.path());
-    let ran = l.work.path().join("PLUGIN-RAN");
-    // A kubectl that logs its calls and then is the real one.
-    let kubectl_log = l.work.path().join("kubectl.log");
-    let wrapper = l.work.path().join("kubectl-wrapper");
-    fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
-            kubectl_log.display(),
-            kubectl.display()
-        ),
-    )
-    .expect("wrapper");
-    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
     // The stack's endpoint IS the fetched server: only the credential check can stop it.
-    l.bed.write_stack(
-        "dirqual",
-        &format!(
-            "{}admin_conf: {}\n",
-            PROD_DECLARED.replace("https://10.67.2.11:6443", &tls.url),
-            l.remote.display()
-        ),
-    );
-    let ca = {
-        let pem = fs::read(&tls.ca).expect("ca");
-        let out = Command::new("base64")
-            .arg("-w0")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin.take().expect("stdin").write_all(&pem)?;
-                c.wait_with_output()
-            })
-            .expect("base64");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let k = l.with_real_kubectl(&kubectl);
+    let (tls, ran) = (&k.tls, &k.ran);
+    let ca = base64_of(&tls.ca);
     let exec = format!(
         "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: /bin/sh\n      args: [\"-c\", \"touch '{}'; echo '{{\\\"apiVersion\\\":\\\"client.authentication.k8s.io/v1\\\",\\\"kind\\\":\\\"ExecCredential\\\",\\\"status\\\":{{\\\"token\\\":\\\"{SECRET_MARKER}\\\"}}}}'\"]\n      interactiveMode: Never\n",
         ran.display()
@@ -541,54 +569,24 @@ fn sshd_fetched_exec_plugin_or_auth_provider_never_runs() {
         "    auth-provider:\n      name: oidc\n      config:\n        id-token: {SECRET_MARKER}\n        idp-issuer-url: https://127.0.0.1:1\n        client-id: x\n"
     );
     for (how, user) in [("exec", &exec), ("auth-provider", &provider)] {
-        fs::write(
-            &l.remote,
-            format!(
+        l.assert_refused_with(
+            &k,
+            &format!(
                 "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    certificate-authority-data: {ca}\n    server: {}\n  name: kubernetes\ncontexts:\n- context:\n    cluster: kubernetes\n    user: kubernetes-admin\n  name: kubernetes-admin@kubernetes\ncurrent-context: kubernetes-admin@kubernetes\nusers:\n- name: kubernetes-admin\n  user:\n{user}",
                 tls.url
             ),
-        )
-        .expect("admin.conf");
-        let before = l.bed.tree();
-        let out = l
-            .bed
-            .cmd()
-            .args(["--no-input", "kubeconfig", "fetch"])
-            .env("NESTOR_SSH", &l.wrapper)
-            .env("NESTOR_KUBECTL", &wrapper)
-            .run();
-        let err = stderr_of(&out);
-        out.code(1);
-        assert!(
-            err.contains(&format!(
+            &format!(
                 "has user `kubernetes-admin` with an `{how}:` credential, which would run a command on this machine; nothing was written"
-            )),
-            "{how}: {err}"
+            ),
+            how,
         );
-        assert!(err.contains("\nhint: "), "{err}");
-        assert!(!l.dest.exists(), "{how}: the kubeconfig was written");
-        assert_eq!(l.bed.tree(), before, "{how}: something was written");
-        assert!(
-            !kubectl_log.exists(),
-            "{how}: kubectl ran on the fetched file"
-        );
-        assert!(!ran.exists(), "{how}: the fetched exec plugin RAN");
-        for (what, s) in [("stdout", stdout_of(&out)), ("stderr", err.clone())] {
-            assert!(!s.contains(SECRET_MARKER), "{how}: secret on {what}: {s}");
-        }
     }
     // The bed is sound: the same file with a client certificate is fetched and kubectl runs
     // (the TLS server is no API server, so the verification read itself fails).
     fs::write(&l.remote, loadable_admin_conf(&tls.url, &ca)).expect("admin.conf");
-    let out = l
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .env("NESTOR_SSH", &l.wrapper)
-        .env("NESTOR_KUBECTL", &wrapper)
-        .run();
+    let (out, _) = l.fetch_with(&k);
     assert!(l.dest.exists(), "{}", l.context(&out));
-    assert!(kubectl_log.exists(), "{}", l.context(&out));
+    assert!(k.log.exists(), "{}", l.context(&out));
     assert!(!ran.exists());
 }
 
@@ -640,17 +638,8 @@ fn sshd_fetched_merge_key_exec_or_token_file_user_is_refused_with_the_real_kubec
         return;
     };
     let l = loopback();
-    let tls = tls_server(l.work.path());
-    let ran = l.work.path().join("PLUGIN-RAN");
-    let (wrapper, kubectl_log) = logging_kubectl(l.work.path(), &kubectl);
-    l.bed.write_stack(
-        "dirqual",
-        &format!(
-            "{}admin_conf: {}\n",
-            PROD_DECLARED.replace("https://10.67.2.11:6443", &tls.url),
-            l.remote.display()
-        ),
-    );
+    let k = l.with_real_kubectl(&kubectl);
+    let (tls, ran) = (&k.tls, &k.ran);
     let token_file = l.bed.home.join(".vault-token");
     fs::write(&token_file, format!("{SECRET_MARKER}VAULT\n")).expect("token file");
     let ca = base64_of(&tls.ca);
@@ -674,40 +663,14 @@ fn sshd_fetched_merge_key_exec_or_token_file_user_is_refused_with_the_real_kubec
         ),
     ] {
         assert_ne!(content, plain, "{how}");
-        fs::write(&l.remote, &content).expect("admin.conf");
-        let before = l.bed.tree();
-        let out = l
-            .bed
-            .cmd()
-            .args(["--no-input", "kubeconfig", "fetch"])
-            .env("NESTOR_SSH", &l.wrapper)
-            .env("NESTOR_KUBECTL", &wrapper)
-            .run();
-        let err = stderr_of(&out);
-        out.code(1);
-        assert!(err.contains(expected), "{how}: {}", l.context(&out));
-        assert!(err.contains("nothing was written"), "{how}: {err}");
-        assert!(err.contains("\nhint: "), "{how}: {err}");
-        assert!(!l.dest.exists(), "{how}: the kubeconfig was written");
-        assert_eq!(l.bed.tree(), before, "{how}: something was written");
-        assert!(!kubectl_log.exists(), "{how}: kubectl ran on the fetched file");
-        assert!(!ran.exists(), "{how}: the fetched exec plugin RAN");
-        for (what, s) in [("stdout", stdout_of(&out)), ("stderr", err.clone())] {
-            assert!(!s.contains(SECRET_MARKER), "{how}: secret on {what}: {s}");
-        }
+        l.assert_refused_with(&k, &content, expected, how);
     }
     // The bed is sound: the plain file is fetched, after the real kubectl's own redacted
     // view of the whole file agreed with nestor's reading.
     fs::write(&l.remote, &plain).expect("admin.conf");
-    let out = l
-        .bed
-        .cmd()
-        .args(["--no-input", "kubeconfig", "fetch"])
-        .env("NESTOR_SSH", &l.wrapper)
-        .env("NESTOR_KUBECTL", &wrapper)
-        .run();
+    let (out, _) = l.fetch_with(&k);
     assert!(l.dest.exists(), "{}", l.context(&out));
-    let log = fs::read_to_string(&kubectl_log).unwrap_or_default();
+    let log = fs::read_to_string(&k.log).unwrap_or_default();
     assert!(log.contains("config view -o=json"), "{log}");
     assert!(!ran.exists());
     assert!(!stderr_of(&out).contains(SECRET_MARKER));
