@@ -13,6 +13,9 @@ const LIMA: &str =
     "name: bench\ntarget_kind: lima\nnodes:\n  - { name: node1, role: control-plane }\n\
                     \x20 - { name: node2, role: worker }\nlayers: [k8s, cni]\n";
 
+/// The refusal of a bench whose isolation from prod cannot be checked.
+const UNCHECKED: &str = "bench/prod isolation cannot be checked";
+
 /// `wait` for the bench's k8s layer, in bounded time.
 const WAIT: &[&str] = &[
     "--stack",
@@ -387,7 +390,7 @@ fn a_prod_topology_that_does_not_load_refuses_the_bench() {
                 &["stack", "env", "bench"],
             ],
             3,
-            "bench/prod isolation cannot be checked",
+            UNCHECKED,
             &["stacks/dirqual.yaml does not load"],
             what,
         );
@@ -440,7 +443,7 @@ fn a_prod_kubeconfig_that_cannot_be_read_refuses_the_bench() {
                 &["--stack", "bench", "preview", "-o", "json"],
             ],
             3,
-            "bench/prod isolation cannot be checked",
+            UNCHECKED,
             &["prod stack dirqual's kubeconfig"],
             what,
         );
@@ -601,18 +604,19 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
         format!("http://localhost:{port}"),
         format!("http://[::1]:{port}/k8s"),
     ];
+    // The bench's kubeconfig names `server`; prod's audit starts empty.
+    let bench_on = |server: &str| {
+        bed.kubeconfig_for(&work.join("kubeconfig"), server);
+        bed.server.clear_audit();
+    };
     for endpoint in &endpoints {
         bed.write_stack("dirqual", &dirqual_topology(endpoint));
         for server in &bench_servers {
             let what = format!("prod endpoint {endpoint}, bench server {server}");
-            bed.kubeconfig_for(&work.join("kubeconfig"), server);
-            bed.server.clear_audit();
+            bench_on(server);
             bed.assert_each_refused_quietly(
                 &lima_commands,
-                &[
-                    "bench/prod isolation cannot be checked",
-                    "stacks/dirqual.yaml does not load",
-                ],
+                &[UNCHECKED, "stacks/dirqual.yaml does not load"],
                 marker,
                 &what,
             );
@@ -640,8 +644,7 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
                 }
             }
             // `stack select` of the bench is refused too and `stack list` says why.
-            bed.run(&["stack", "select", "bench"])
-                .error(3, "bench/prod isolation cannot be checked");
+            bed.run(&["stack", "select", "bench"]).error(3, UNCHECKED);
             let list = bed.run(&["stack", "list"]);
             assert_unprinted(&list, marker, &format!("{what} stack list"));
             assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
@@ -655,12 +658,11 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
         &format!("http://admin:{marker}@{authority}"),
     );
     for server in &bench_servers {
-        bed.kubeconfig_for(&work.join("kubeconfig"), server);
-        bed.server.clear_audit();
+        bench_on(server);
         bed.assert_each_refused_quietly(
             &lima_commands,
             &[
-                "bench/prod isolation cannot be checked",
+                UNCHECKED,
                 "prod stack dirqual's kubeconfig",
                 "holds a user name or password",
             ],
