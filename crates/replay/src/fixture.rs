@@ -188,16 +188,6 @@ pub fn builtin_types() -> Vec<ResourceType> {
             false,
         ),
         builtin("", "v1", "Node", "nodes", false, &["no"], &[], true),
-        builtin(
-            "",
-            "v1",
-            "ConfigMap",
-            "configmaps",
-            true,
-            &["cm"],
-            &[],
-            false,
-        ),
         builtin("", "v1", "Pod", "pods", true, &["po"], &["all"], true),
         builtin(
             "",
