@@ -23,11 +23,11 @@ pub const MAX_PARALLEL: usize = 16;
 /// [`MAX_PARALLEL`]. A stack's wall is two kubectl start-ups (CPU: ~110 ms for the pair) and
 /// then one round of reads that only waits on its server, so the fleet's wall can be no less
 /// than its CPU time over the cores plus the last stack's round trip. Measured on 2 cores,
-/// 10 stacks at 100 ms per request, alternating runs (another build running, the benchmark
-/// at `nice -20`; medians of 5): every stack at once 0.93 s, two per core 1.34 s (the cores
-/// idle while each wave of four waited on its reads), pacing the starts (two stacks
-/// starting at a time, any number reading) 0.98 s. On a quiet machine all at once is 1.18x
-/// the fleet's CPU floor (README, "Measured").
+/// 10 stacks at 100 ms per request, alternating runs: two per core 1.34 s against 0.93 s for
+/// every stack at once (another build running, the benchmark at `nice -20`; the cores idle
+/// while each wave of four waited on its reads); pacing the starts (one, two or three stacks
+/// starting at a time, any number reading) 0.928 / 0.883 / 0.900 s against 0.886 s all at
+/// once (quiet machine, medians of 7): no faster. README, "Measured".
 pub fn parallel() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     cores.saturating_mul(5).clamp(2, MAX_PARALLEL)
