@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use crate::env::Environment;
 use crate::error::{Error, Result};
-use crate::read::exec::{Failure, Runner};
+use crate::read::exec::{Failure, Output, Runner};
 use crate::read::kubectl::{Kubectl, Pin};
 use crate::target::kubeconfig::{self, KubeTarget};
 
@@ -103,6 +103,34 @@ pub fn precheck_chosen(path: &Path, rule: crate::target::Rule) -> Result<KubeTar
     })
 }
 
+/// `kubectl config view [extra] -o=json` of `path`, pinned to `kc`: a local read, bounded but
+/// not by a cluster's request timeout (a version dispatcher in front of kubectl may spend
+/// seconds on its own probe on a loaded machine). kubectl's complaint, redacted, escaped and
+/// cut to 300 characters, becomes `refused(why)`; any other failure is the process layer's.
+fn config_view(
+    runner: &Runner,
+    env: &Environment,
+    path: &Path,
+    kc: &KubeTarget,
+    extra: &[&str],
+    refused: impl FnOnce(String) -> Error,
+) -> Result<Output> {
+    let mut local = runner.clone();
+    local.timeout = local.timeout.max(std::time::Duration::from_secs(10));
+    let kubectl = Kubectl::new(&local, path, pin_of(kc), env);
+    let mut args = vec!["config", "view"];
+    args.extend_from_slice(extra);
+    args.push("-o=json");
+    kubectl.run(&args).map_err(|e| {
+        let why = match &e.failure {
+            Failure::Exit { stderr, .. } => crate::model::observation::kubectl_message(stderr),
+            _ => return e.into_error(),
+        };
+        let why = crate::term::escape(&crate::redact::text(&why));
+        refused(why.chars().take(300).collect())
+    })
+}
+
 /// Ask kubectl what the file means for the pre-checked context, and refuse any difference:
 /// the pre-check's target, now agreed by both readers.
 pub fn confirm(
@@ -111,28 +139,12 @@ pub fn confirm(
     path: &Path,
     kc: KubeTarget,
 ) -> Result<KubeTarget> {
-    // A local read: bounded, but not by a cluster's request timeout (a version dispatcher in
-    // front of kubectl may spend seconds on its own probe on a loaded machine).
-    let mut local = runner.clone();
-    local.timeout = local.timeout.max(std::time::Duration::from_secs(10));
-    let kubectl = Kubectl::new(&local, path, pin_of(&kc), env);
-    let out = kubectl
-        .run(&["config", "view", "--minify", "-o=json"])
-        .map_err(|e| {
-            let why = match &e.failure {
-                Failure::Exit { stderr, .. } => crate::model::observation::kubectl_message(stderr),
-                _ => return e.into_error(),
-            };
-            let why = crate::term::escape(&crate::redact::text(&why));
-            let why: String = why.chars().take(300).collect();
-            Error::input(
-                format!(
-                    "kubectl cannot read kubeconfig {}: {why}",
-                    path.display()
-                ),
-                "check the file with `kubectl --kubeconfig FILE config view --minify` (kubectl decides what a kubeconfig means)",
-            )
-        })?;
+    let out = config_view(runner, env, path, &kc, &["--minify"], |why| {
+        Error::input(
+            format!("kubectl cannot read kubeconfig {}: {why}", path.display()),
+            "check the file with `kubectl --kubeconfig FILE config view --minify` (kubectl decides what a kubeconfig means)",
+        )
+    })?;
     let view: View = serde_json::from_slice(&out.stdout).map_err(|e| {
         Error::input(
             format!(
@@ -181,16 +193,7 @@ pub fn agree_on_users(
     path: &Path,
     kc: &KubeTarget,
 ) -> Result<()> {
-    let mut local = runner.clone();
-    local.timeout = local.timeout.max(std::time::Duration::from_secs(10));
-    let kubectl = Kubectl::new(&local, path, pin_of(kc), env);
-    let out = kubectl.run(&["config", "view", "-o=json"]).map_err(|e| {
-        let why = match &e.failure {
-            Failure::Exit { stderr, .. } => crate::model::observation::kubectl_message(stderr),
-            _ => return e.into_error(),
-        };
-        let why = crate::term::escape(&crate::redact::text(&why));
-        let why: String = why.chars().take(300).collect();
+    let out = config_view(runner, env, path, kc, &[], |why| {
         Error::input(
             format!("kubectl cannot read it: {why}"),
             "kubectl decides what a kubeconfig means: a file it cannot read is not written",
