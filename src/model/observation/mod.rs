@@ -18,6 +18,7 @@ mod meta;
 mod objects;
 mod pods;
 mod repr;
+mod request;
 mod status_reads;
 mod trie;
 mod workloads;
@@ -41,6 +42,7 @@ pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, S
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
 pub use repr::{read_map_serde, read_serde, ReadMapRepr, ReadRepr};
+pub use request::{ReadRequest, Scope};
 pub use status_reads::{
     parse_config_map, parse_workload_pods, selector_of, ContainerStatus, PodStatus, MAX_PODS,
 };
@@ -48,115 +50,6 @@ pub use workloads::{parse_daemonsets, parse_deployments, parse_statefulsets};
 
 /// The outcome of one read: the parsed value, or why it could not be read.
 pub type Read<T> = Result<T, ReadFailure>;
-
-/// One read the caller must perform. Ordered so a set of requests lists the cheap, always
-/// needed reads first and the custom resources last, by type name.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum ReadRequest {
-    Nodes,
-    ApiGroups,
-    Namespaces,
-    StorageClasses,
-    DaemonSets,
-    Deployments,
-    StatefulSets,
-    /// The kube-apiserver static pods: kube-system, `component=kube-apiserver` only.
-    ApiServerPods,
-    /// A custom resource type as `plural.group`, e.g. `cephclusters.ceph.rook.io`.
-    Resource(String),
-    /// One ConfigMap by name (never a list), decoded into `keys` only.
-    ConfigMap {
-        namespace: String,
-        name: String,
-        keys: Vec<String>,
-    },
-    /// The pods of a workload that is not rolled out: its namespace, by its own
-    /// `spec.selector.matchLabels` (`k=v,k2=v2`, validated by [`selector_of`]).
-    Pods {
-        namespace: String,
-        selector: String,
-    },
-    /// When one container of a namespace's pods (by a label selector) started: every pod,
-    /// decoded into name, node and that container's `state.running.startedAt` (SPEC §15:
-    /// kube-system's `k8s-app=cilium` agents).
-    ContainerStarts {
-        namespace: String,
-        selector: String,
-        container: String,
-    },
-}
-
-impl ReadRequest {
-    /// What the read is about, for evidence and `-v` output.
-    pub fn label(&self) -> &str {
-        match self {
-            ReadRequest::Nodes => "nodes",
-            ReadRequest::ApiGroups => "API groups",
-            ReadRequest::Namespaces => "namespaces",
-            ReadRequest::StorageClasses => "storageclasses",
-            ReadRequest::DaemonSets => "daemonsets",
-            ReadRequest::Deployments => "deployments",
-            ReadRequest::StatefulSets => "statefulsets",
-            ReadRequest::ApiServerPods => "kube-apiserver pods",
-            ReadRequest::Resource(t) => t,
-            ReadRequest::ConfigMap { .. } => "configmap",
-            ReadRequest::Pods { .. } => "pods",
-            ReadRequest::ContainerStarts { .. } => "pods (start times)",
-        }
-    }
-
-    /// The key of a ConfigMap or pods read in [`Observation`]: `NS/NAME`, `NS/SELECTOR`.
-    pub fn key(&self) -> Option<String> {
-        match self {
-            ReadRequest::ConfigMap {
-                namespace, name, ..
-            } => Some(format!("{namespace}/{name}")),
-            ReadRequest::Pods {
-                namespace,
-                selector,
-            } => Some(format!("{namespace}/{selector}")),
-            ReadRequest::ContainerStarts {
-                namespace,
-                selector,
-                container,
-            } => Some(format!("{namespace}/{selector}/{container}")),
-            ReadRequest::Nodes
-            | ReadRequest::ApiGroups
-            | ReadRequest::Namespaces
-            | ReadRequest::StorageClasses
-            | ReadRequest::DaemonSets
-            | ReadRequest::Deployments
-            | ReadRequest::StatefulSets
-            | ReadRequest::ApiServerPods
-            | ReadRequest::Resource(_) => None,
-        }
-    }
-
-    /// The `plural.group` of a custom resource request, `None` for built-ins (matched
-    /// exhaustively: a new kind of request decides here whether it is a custom resource).
-    pub fn custom_type(&self) -> Option<&String> {
-        match self {
-            ReadRequest::Resource(t) => Some(t),
-            ReadRequest::Nodes
-            | ReadRequest::ApiGroups
-            | ReadRequest::Namespaces
-            | ReadRequest::StorageClasses
-            | ReadRequest::DaemonSets
-            | ReadRequest::Deployments
-            | ReadRequest::StatefulSets
-            | ReadRequest::ApiServerPods
-            | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. } => None,
-        }
-    }
-
-    /// The API group of a custom resource request (`ceph.rook.io`), `None` for built-ins.
-    pub fn group(&self) -> Option<&str> {
-        self.custom_type()
-            .and_then(|t| t.split_once('.').map(|(_, g)| g))
-    }
-}
 
 /// Everything read from one cluster, in one run. Saved as-is by `discover --save` and
 /// replayed by `preview --snapshot`.
@@ -441,15 +334,6 @@ fn bad_output(e: crate::error::Error) -> ReadFailure {
         FailureKind::BadOutput,
         format!("{} ({})", e.message, e.hint),
     )
-}
-
-/// Reads that may be narrowed: workload reads listed here are read in these namespaces only
-/// (on both read paths: one GET or one kubectl per namespace). Empty: read everything.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Scope {
-    pub workload_namespaces: BTreeMap<ReadRequest, BTreeSet<String>>,
-    /// What the typed reads keep of each custom type (the catalog's field uses).
-    pub keep: BTreeMap<String, BTreeSet<FieldUse>>,
 }
 
 #[cfg(test)]
