@@ -133,20 +133,7 @@ fn degraded(name: &str, id: &str, line: &str) {
     assert!(plan_ids(&v, "install").is_empty(), "{}", v["plan"]);
     let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
     assert_eq!(text.code, Some(0), "{text:?}");
-    let unwrapped = text
-        .stdout
-        .replace("\n      ", " ")
-        .replace("\n        ", " ");
-    assert!(
-        unwrapped.contains(line),
-        "text lacks {line:?}:\n{}",
-        text.stdout
-    );
-    assert!(
-        text.stdout.contains(&format!("repair {id}")),
-        "{}",
-        text.stdout
-    );
+    assert_text_repairs(&text, id, line);
     assert_minimal_reads(&bed);
 }
 

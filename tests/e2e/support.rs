@@ -478,6 +478,25 @@ pub fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
 
 /// Asserts that an evidence line of layer `id` of a Preview document holds `line`.
 #[track_caller]
+/// The text preview shows `line` (its evidence lines wrap at the width, 80 without a
+/// terminal: unwrapped, they are the same words) and plans `repair {id}`.
+pub fn assert_text_repairs(text: &Outcome, id: &str, line: &str) {
+    let unwrapped = text
+        .stdout
+        .replace("\n        ", " ")
+        .replace("\n      ", " ");
+    assert!(
+        unwrapped.contains(line),
+        "text lacks {line:?}:\n{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains(&format!("repair {id}")),
+        "{}",
+        text.stdout
+    );
+}
+
 pub fn assert_evidence_has(v: &serde_json::Value, id: &str, line: &str) {
     let ev = evidence(v, id);
     assert!(

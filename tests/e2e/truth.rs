@@ -50,19 +50,7 @@ fn degraded(bed: &E2e, id: &str, line: &str) -> serde_json::Value {
     assert!(!installs.contains(&id.to_string()), "{v}");
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
     assert_eq!(text.code, Some(0), "{text:?}");
-    // The text wraps a long evidence line at the width (80 without a terminal): unwrapped,
-    // it is the same words.
-    let unwrapped = text.stdout.replace("\n      ", " ");
-    assert!(
-        unwrapped.contains(line),
-        "text lacks {line:?}:\n{}",
-        text.stdout
-    );
-    assert!(
-        text.stdout.contains(&format!("repair {id}")),
-        "{}",
-        text.stdout
-    );
+    assert_text_repairs(&text, id, line);
     assert_read_only(&bed.server);
     assert_minimal_reads(bed);
     v
