@@ -7,7 +7,7 @@ use clap::Subcommand;
 use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::catalog::host::{HostCheck, HostProbe};
-use crate::model::catalog::{self, Catalog, Check, Layer};
+use crate::model::catalog::{Catalog, Check, Layer};
 use crate::output::documents::catalog::{
     CatalogDoc, CatalogLayerDoc, CheckDoc, HostDoc, LayerDoc, Source,
 };
@@ -152,7 +152,7 @@ fn load(ctx: &Invocation) -> Result<(Catalog, Source)> {
     match ctx.topology(None) {
         Ok(stack) => {
             let overrides = stack.catalog_path();
-            let catalog = catalog::catalog_for(overrides.as_deref())?;
+            let catalog = stack.catalog.clone();
             Ok((
                 catalog,
                 Source {

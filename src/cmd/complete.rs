@@ -18,7 +18,6 @@ use std::path::PathBuf;
 use clap::builder::ValueHint;
 use clap::{Arg, Command};
 
-use crate::cmd::context::known_layers;
 use crate::env::Environment;
 use crate::error::{Exit, Result};
 use crate::stack::{self as topology, StacksDir, Topology};
@@ -355,11 +354,12 @@ impl Values for FsValues {
     fn layers(&self, typed: &Typed) -> Vec<String> {
         let catalog = self.stacks_dir(typed).and_then(|dir| {
             let file = topology::select_file(typed.stack.as_deref(), &dir, &self.env).ok()?;
-            let stack = Topology::load(&file, &dir.path, &known_layers).ok()?;
-            stack.catalog_path()
+            Some(Topology::load(&file, &dir.path).ok()?.catalog)
         });
-        (known_layers(catalog.as_deref()).or_else(|_| known_layers(None)))
-            .map(|ids| ids.into_iter().collect())
+        catalog
+            .map(Ok)
+            .unwrap_or_else(crate::model::catalog::Catalog::builtin)
+            .map(|c| c.ids().into_iter().map(String::from).collect())
             .unwrap_or_default()
     }
 }

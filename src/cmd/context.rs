@@ -1,7 +1,6 @@
 //! The validated configuration of one run: the CLI flags plus the captured environment,
 //! resolving the stack and its target before any process is spawned.
 
-use std::collections::BTreeSet;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -104,13 +103,13 @@ pub struct Invocation {
 impl Invocation {
     pub fn new(global: Global, env: Environment) -> Invocation {
         let runner = Runner::new(&env, global.request_timeout, global.verbose > 0);
-        let ctx = Invocation {
+        let invocation = Invocation {
             global,
             env,
             runner,
         };
-        crate::term::set_color(ctx.color());
-        ctx
+        crate::term::set_color(invocation.color());
+        invocation
     }
 
     pub fn format(&self) -> Format {
@@ -212,7 +211,7 @@ impl Invocation {
             Some(n) => stack::select_file(Some(n), &dir, &self.env)?,
             None => self.select_file(self.stack_choice().map(|(s, _)| s), &dir)?,
         };
-        Topology::load(&file, &dir.path, &known_layers)
+        Topology::load(&file, &dir.path)
     }
 
     /// [`stack::select_file`] for the stack this command names (`chosen`, from
@@ -259,7 +258,11 @@ impl Invocation {
             runner: &self.runner,
             env: &self.env,
             kubeconfig: self.global.kubeconfig.as_deref(),
-            interactive: self.interactive(),
+            prompt: if self.interactive() {
+                crate::session::Prompt::Allowed
+            } else {
+                crate::session::Prompt::Never
+            },
         }
     }
 
@@ -269,11 +272,6 @@ impl Invocation {
             Ok(dir) => std::fs::symlink_metadata(dir.path.join(stack::CURRENT)).is_err(),
         }
     }
-}
-
-/// Every valid layer id: the built-in catalog plus the stack's `catalog:` file.
-pub fn known_layers(catalog: Option<&Path>) -> Result<BTreeSet<String>> {
-    crate::model::catalog::known_ids(catalog)
 }
 
 #[cfg(test)]

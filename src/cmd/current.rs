@@ -3,7 +3,7 @@
 //! active stack per repository and one `NESTOR_STACK` per shell, two terminals can target
 //! two stacks: this is the question "which one am I on?" answered without reading a cluster.
 
-use crate::cmd::context::{known_layers, Invocation, StackSource};
+use crate::cmd::context::{Invocation, StackSource};
 use crate::error::{Exit, Result};
 use crate::output::documents::stack::StackCurrent;
 use crate::output::render::{self, escape, Format, API_VERSION};
@@ -24,7 +24,7 @@ pub fn run(ctx: &Invocation) -> Result<Exit> {
         None => (None, StackSource::Active),
     };
     let file = ctx.select_file(named, &dir)?;
-    let t = Topology::load(&file, &dir.path, &known_layers)?;
+    let t = Topology::load(&file, &dir.path)?;
     let doc = StackCurrent {
         api_version: API_VERSION,
         kind: "StackCurrent",

@@ -14,6 +14,7 @@ use crate::model::snapshot::Snapshot;
 use crate::model::state;
 use crate::output::documents::diff::{DiffDoc, Side};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
+use crate::session::observe;
 use crate::stack::endpoint;
 use crate::stack::Topology;
 
@@ -58,7 +59,7 @@ struct Loaded {
     obs: Observation,
 }
 
-pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
+pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
     let (a, b, force) = (args.a.as_str(), args.b.as_str(), args.force);
     if a == "-" && b == "-" {
         return Err(Error::input(
@@ -69,17 +70,17 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let live = a == "-" || b == "-";
     // A live read needs the stack; two files use it when there is one (its catalog and
     // layers judge both sides), else every catalog layer.
-    let stack = if live || ctx.stack_choice().is_some() {
-        Some(ctx.topology(None)?)
+    let stack = if live || invocation.stack_choice().is_some() {
+        Some(invocation.topology(None)?)
     } else {
-        ctx.topology(None).ok()
+        invocation.topology(None).ok()
     };
     // Files first: a bad file is reported before any cluster is read.
     let load = |arg: &str| -> Result<Option<Loaded>> {
         if arg == "-" {
             return Ok(None);
         }
-        let path = ctx.env.absolute(Path::new(arg));
+        let path = invocation.env.absolute(Path::new(arg));
         let snap = Snapshot::load(&path)?;
         Ok(Some(Loaded {
             side: Side {
@@ -100,7 +101,13 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             let stack = stack
                 .as_ref()
                 .ok_or_else(|| Error::internal("a live side without a stack"))?;
-            let now = read_live(ctx, stack, file_endpoint.as_deref(), force, args.no_ssh)?;
+            let now = read_live(
+                invocation,
+                stack,
+                file_endpoint.as_deref(),
+                force,
+                args.no_ssh,
+            )?;
             match (x, y) {
                 (Some(x), None) => (x, now),
                 (None, Some(y)) => (now, y),
@@ -113,11 +120,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         return Err(different_endpoints(&la.side.endpoint, &lb.side.endpoint));
     }
     let (catalog, ids, declared) = match &stack {
-        Some(s) => (
-            crate::model::catalog::catalog_for(s.catalog_path().as_deref())?,
-            s.layer_ids(),
-            s.node_names(),
-        ),
+        Some(s) => (s.catalog.clone(), s.layer_ids(), s.node_names()),
         None => {
             let c = crate::model::catalog::catalog_for(None)?;
             let ids = c.ids().into_iter().map(String::from).collect();
@@ -147,8 +150,13 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         nodes,
         layers,
     };
-    match ctx.format() {
-        Format::Text => render::out(&text(&doc, Paint { on: ctx.color() }))?,
+    match invocation.format() {
+        Format::Text => render::out(&text(
+            &doc,
+            Paint {
+                on: invocation.color(),
+            },
+        ))?,
         f => render::document(f, &doc)?,
     }
     Ok(exit_code(doc.changed, args.detailed_exitcode))
@@ -175,7 +183,7 @@ fn different_endpoints(a: &str, b: &str) -> Error {
 /// --force, a non-interactive read whose endpoint differs from the file's is refused before
 /// any read: the stack's declared endpoint is known.
 fn read_live(
-    ctx: &Invocation,
+    invocation: &Invocation,
     stack: &Topology,
     file_endpoint: Option<&str>,
     force: bool,
@@ -190,7 +198,7 @@ fn read_live(
             )));
         }
     }
-    let built = crate::cmd::preview::build(ctx, stack, None, no_ssh)?;
+    let built = observe::preview(invocation.ground(), stack, None, no_ssh)?;
     let Some(target) = built.preview.target else {
         return Err(Error::input(
             format!(

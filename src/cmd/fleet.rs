@@ -5,7 +5,7 @@
 //! `PreviewList` of each stack's `Preview` document or its error. One stack's failure never
 //! hides the others: it is that stack's line, and the exit code is the worst outcome.
 
-use crate::cmd::context::{known_layers, Invocation};
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::plan::Outcome;
 use crate::model::state::State;
@@ -13,6 +13,7 @@ use crate::output::documents::fleet::{ErrorDoc, Item, PreviewList, SharedEndpoin
 use crate::output::layout::{cut, hang, Layout};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
 use crate::output::report::Preview;
+use crate::session::{observe, Ground, Prompt};
 use crate::stack::Topology;
 use crate::target::isolation;
 
@@ -33,25 +34,25 @@ pub fn parallel() -> usize {
     cores.saturating_mul(5).clamp(2, MAX_PARALLEL)
 }
 
-pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
-    if ctx.global.stack.is_some() {
+pub fn run(invocation: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {
+    if invocation.global.stack.is_some() {
         return Err(Error::input(
             "--all previews every stack of the stacks directory: it takes no --stack",
             "drop --stack (or drop --all to preview one stack)",
         ));
     }
-    if let Some(env) = &ctx.env.stack {
+    if let Some(env) = &invocation.env.stack {
         render::notice(&format!(
             "NESTOR_STACK={env} is ignored by --all: every stack of the stacks directory is previewed"
         ));
     }
-    if ctx.global.kubeconfig.is_some() {
+    if invocation.global.kubeconfig.is_some() {
         return Err(Error::input(
             "--all reads each stack through its own kubeconfig: it takes no --kubeconfig",
             "drop --kubeconfig; each stack's topology declares its target",
         ));
     }
-    let dir = ctx.stacks_dir()?;
+    let dir = invocation.stacks_dir()?;
     let files = dir.stack_files()?;
     if files.is_empty() {
         return Err(Error::input(
@@ -61,25 +62,27 @@ pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Ex
     }
     // The fleet's policy: never a prompt, and an exported KUBECONFIG chooses no stack's
     // target (it can only be one stack's file).
-    let mut env = ctx.env.clone();
+    let mut env = invocation.env.clone();
     if let Some(k) = env.kubeconfig.take() {
         render::notice(&format!(
             "KUBECONFIG ({}) ignored by --all: each stack is read through its own kubeconfig",
             k.to_string_lossy()
         ));
     }
-    let mut global = ctx.global.clone();
-    global.no_input = true;
-    let fleet = Invocation::new(global, env);
-
+    let ground = Ground {
+        runner: &invocation.runner,
+        env: &env,
+        kubeconfig: None,
+        prompt: Prompt::Never,
+    };
     let items: Vec<Item> = crate::pool::map(&files, parallel(), |file| {
-        preview_one(&fleet, &dir.path, file, detailed_exitcode, no_ssh)
+        preview_one(ground, &dir.path, file, detailed_exitcode, no_ssh)
     })
     .into_iter()
     .flatten()
     .collect();
     let shared: Vec<SharedEndpoint> =
-        isolation::shared_endpoints(&isolation::known_prod_endpoints(&dir.path, &ctx.env))
+        isolation::shared_endpoints(&isolation::known_prod_endpoints(&dir.path, &invocation.env))
             .into_iter()
             .map(|(endpoint, stacks)| SharedEndpoint { endpoint, stacks })
             .collect();
@@ -117,8 +120,14 @@ pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Ex
         total,
         shared_endpoints: shared,
     };
-    match ctx.format() {
-        Format::Text => render::out(&text(&list, Paint { on: ctx.color() }, ctx.layout(false)))?,
+    match invocation.format() {
+        Format::Text => render::out(&text(
+            &list,
+            Paint {
+                on: invocation.color(),
+            },
+            invocation.layout(false),
+        ))?,
         Format::Junit => render::junit(&junit(&list))?,
         f => render::observed(f, &list, &crate::clock::now_rfc3339())?,
     }
@@ -126,7 +135,7 @@ pub fn run(ctx: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Ex
 }
 
 fn preview_one(
-    ctx: &Invocation,
+    ground: Ground,
     stacks_dir: &std::path::Path,
     file: &std::path::Path,
     detailed_exitcode: bool,
@@ -136,7 +145,7 @@ fn preview_one(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let loaded = Topology::load(file, stacks_dir, &known_layers);
+    let loaded = Topology::load(file, stacks_dir);
     let target_kind = loaded.as_ref().ok().map(|t| t.kind().as_str());
     let declared = loaded
         .as_ref()
@@ -144,7 +153,7 @@ fn preview_one(
         .and_then(|t| t.raw.endpoint.as_ref().map(|e| e.to_string()));
     // A panic in one stack's read is that stack's error, never the fleet's.
     let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        loaded.and_then(|t| crate::cmd::preview::build(ctx, &t, None, no_ssh))
+        loaded.and_then(|t| observe::preview(ground, &t, None, no_ssh))
     }))
     .unwrap_or_else(|_| Err(Error::internal(format!("previewing stack {name} panicked"))));
     let file = file.display().to_string();

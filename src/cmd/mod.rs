@@ -11,7 +11,6 @@ pub mod explain;
 pub mod fetch;
 pub(crate) mod fetch_checks;
 pub mod fleet;
-pub mod hosts;
 pub mod preview;
 pub mod schema;
 pub mod select;

@@ -9,7 +9,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::cmd::context::{known_layers, Invocation};
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::output::prompt;
 use crate::output::render;
@@ -26,7 +26,7 @@ pub fn run(ctx: &Invocation, name: &str) -> Result<Exit> {
     let dir = ctx.stacks_dir()?;
     let file = stack::select_file(Some(name), &dir, &ctx.env)?;
     // Never point current.yaml at a file that does not load.
-    let t = Topology::load(&file, &dir.path, &known_layers)?;
+    let t = Topology::load(&file, &dir.path)?;
     if t.kind() == TargetKind::Lima {
         // A bench that would read prod is never made the active stack (SPEC §14).
         let bench = t.bench_kubeconfig(&ctx.env)?;
@@ -137,7 +137,7 @@ fn offer_kubeconfig_line(ctx: &Invocation, t: &Topology) -> Result<Option<Topolo
     let edited = edit::add_kubeconfig_line(&original, name)?;
     crate::fs::write_atomically(&t.file, &edited)?;
     render::out(&format!("added `{line}` to {file}\n"))?;
-    Topology::load(&t.file, &t.stacks_dir, &known_layers).map(Some)
+    Topology::load(&t.file, &t.stacks_dir).map(Some)
 }
 
 /// Interactive: when the declared kubeconfig is absent, not a usable kubeconfig, or its
@@ -164,7 +164,7 @@ fn check_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<Exit> {
                 Ok(found) => {
                     render::out(&format!(
                         "cluster {} reachable through {}: {}\n",
-                        session.kc.server,
+                        session.agreed.server,
                         path.display(),
                         crate::output::render::nodes_line(&found)
                     ))?;

@@ -3,7 +3,7 @@
 
 use clap::Subcommand;
 
-use crate::cmd::context::{known_layers, Invocation};
+use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::output::documents::stack::{NodeRow, StackDoc, StackList, StackRow};
 use crate::output::render::Format;
@@ -108,7 +108,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let is_active = active.as_deref() == Some(name.as_str());
-        let row = match Topology::load(&file, &dir.path, &known_layers) {
+        let row = match Topology::load(&file, &dir.path) {
             Ok(t) => StackRow {
                 warnings: match t.kind() {
                     TargetKind::Lima => t

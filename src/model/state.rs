@@ -11,6 +11,7 @@ pub mod explain;
 mod gateway;
 pub mod hosts;
 mod namespaces;
+mod no_cluster;
 mod nodes;
 mod objects;
 mod pods;
@@ -79,6 +80,7 @@ pub struct EvidenceCommand {
 
 /// The value of one check (the same three values as a host check's).
 pub use hosts::Verdict;
+pub use no_cluster::without_cluster;
 
 /// Whether a check is used to detect a layer or to judge its health. Only workloads differ:
 /// detect means "exists", healthy means "ready".

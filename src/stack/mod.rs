@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::env::{expand_tilde, Environment};
 use crate::error::{Error, Result};
+use crate::model::catalog::Catalog;
 pub use schema::{NodeDecl, RawTopology, Role, TargetKind};
 
 /// The name of the active-stack symlink inside the stacks directory.
@@ -209,23 +210,22 @@ fn list_or_none(names: &[String]) -> String {
     }
 }
 
-/// A parsed, validated topology and where it lives.
+/// A parsed, validated topology and where it lives, with the catalog its layers are judged
+/// by (built-in plus its `catalog:` file), read once with it.
 #[derive(Debug, Clone)]
 pub struct Topology {
     pub raw: RawTopology,
     pub file: PathBuf,
     pub stacks_dir: PathBuf,
     pub repo_root: PathBuf,
+    /// The built-in catalog with the stack's `catalog:` overrides, read when the file was.
+    pub catalog: Catalog,
 }
 
 impl Topology {
-    /// Read and validate `file`. `known_layers` receives the stack's `catalog:` path (if any)
-    /// and returns every valid layer id (built-in plus that catalog).
-    pub fn load(
-        file: &Path,
-        stacks_dir: &Path,
-        known_layers: &dyn Fn(Option<&Path>) -> Result<BTreeSet<String>>,
-    ) -> Result<Topology> {
+    /// Read and validate `file` and its catalog. The text is parsed once; only when a layer
+    /// id is not in the catalog is it parsed again, to locate the id (line and column).
+    pub fn load(file: &Path, stacks_dir: &Path) -> Result<Topology> {
         let bytes = crate::bounded::read(file, "topology").map_err(|e| {
             Error::input(
                 format!("cannot read topology {}: {e}", file.display()),
@@ -239,11 +239,18 @@ impl Topology {
             )
         })?;
         let stem = stem(file).unwrap_or_default();
-        // First pass without layer-id checks: it tells where the stack's catalog is.
-        let first = schema::parse(&text, file, &stem, None)?;
-        let catalog = first.catalog.as_deref().map(|c| stacks_dir.join(c));
-        let known = known_layers(catalog.as_deref())?;
-        let raw = schema::parse(&text, file, &stem, Some(&known))?;
+        // Without layer-id checks: the file itself tells where the stack's catalog is.
+        let raw = schema::parse(&text, file, &stem, None)?;
+        let catalog_file = raw.catalog.as_deref().map(|c| stacks_dir.join(c));
+        let catalog = crate::model::catalog::catalog_for(catalog_file.as_deref())?;
+        let known: BTreeSet<String> = catalog.ids().into_iter().map(String::from).collect();
+        if raw.layers.iter().any(|l| !known.contains(&l.to_string())) {
+            // The located "unknown layer" error of the strict parse.
+            schema::parse(&text, file, &stem, Some(&known))?;
+            return Err(Error::internal(
+                "a layer id outside the catalog passed the strict parse",
+            ));
+        }
         let repo_root = stacks_dir
             .parent()
             .map(Path::to_path_buf)
@@ -253,6 +260,7 @@ impl Topology {
             file: file.to_path_buf(),
             stacks_dir: stacks_dir.to_path_buf(),
             repo_root,
+            catalog,
         })
     }
 

@@ -56,7 +56,7 @@ fn scan(stacks_dir: &Path, env: &Environment) -> Result<(Vec<ProdEndpoint>, Vec<
     let mut out = vec![];
     let mut unknown = vec![];
     for file in dir.stack_files().map_err(unlisted)? {
-        let t = match Topology::load(&file, stacks_dir, &crate::model::catalog::known_ids) {
+        let t = match Topology::load(&file, stacks_dir) {
             Ok(t) => t,
             Err(_) if plainly_lima(&file) => continue,
             Err(e) => {

@@ -182,7 +182,6 @@ fn single_file(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
 
     fn stack(dir: &Path, yaml: &str) -> Topology {
         let stacks = dir.join("stacks");
@@ -194,8 +193,7 @@ mod tests {
             .to_string();
         let file = stacks.join(format!("{name}.yaml"));
         let _ = std::fs::write(&file, yaml);
-        let known = |_: Option<&Path>| Ok(BTreeSet::new());
-        match Topology::load(&file, &stacks, &known) {
+        match Topology::load(&file, &stacks) {
             Ok(t) => t,
             Err(e) => panic!("{e}"),
         }

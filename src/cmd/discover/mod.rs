@@ -6,17 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::cmd::context::Invocation;
-use crate::cmd::hosts::Hosts;
 use crate::error::{Error, Exit, Result};
-use crate::model::catalog::Workloads;
-use crate::model::observation::host::HostObservation;
-use crate::model::observation::{Observation, ReadRequest};
 use crate::model::snapshot::Snapshot;
-use crate::model::state;
 use crate::output::documents::discover::Discovery;
 use crate::output::render::Format;
 use crate::output::render::{self, Paint, API_VERSION};
-use crate::session::{self, Session};
+use crate::session::{self, observe::Survey};
 use crate::stack::{schema, skeleton, TargetKind};
 
 mod text;
@@ -59,7 +54,7 @@ pub struct Args {
     pub no_ssh: bool,
 }
 
-pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
+pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
     let emit = args.emit_topology || args.write;
     if args.name.is_some() && !emit {
         return Err(Error::input(
@@ -75,77 +70,55 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             ));
         }
     }
-    let explicit_kubeconfig = ctx.global.kubeconfig.is_some() || ctx.env.kubeconfig.is_some();
+    let explicit_kubeconfig =
+        invocation.global.kubeconfig.is_some() || invocation.env.kubeconfig.is_some();
     // A file the operator named (`--kubeconfig F`, no `--stack`) is discovered alone, whatever
     // stack is active: the active stack's endpoint policy is about its own cluster, not the
     // one being onboarded (SPEC §16). So is any explicit kubeconfig with `--name`, which
     // describes a new stack.
     let named_file =
-        ctx.global.kubeconfig.is_some() || (args.name.is_some() && explicit_kubeconfig);
-    let stack = if ctx.global.stack.is_none() && named_file {
+        invocation.global.kubeconfig.is_some() || (args.name.is_some() && explicit_kubeconfig);
+    let stack = if invocation.global.stack.is_none() && named_file {
         None
     } else {
-        ctx.optional_topology()?
+        invocation.optional_topology()?
     };
-    let catalog = crate::model::catalog::catalog_for(
-        stack.as_ref().and_then(|s| s.catalog_path()).as_deref(),
-    )?;
-    let all: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
-    // Whole lists, no namespace scope: a saved snapshot may be judged by another catalog.
-    let plan = catalog.read_plan(&all, Workloads::Everywhere).also(&[
-        ReadRequest::Nodes,
-        ReadRequest::ApiGroups,
-        ReadRequest::Namespaces,
-        ReadRequest::StorageClasses,
-    ]);
+    // Which file, checked against the bench's isolation rule; no process yet. --write: the
+    // file it will create is known, and refused if it exists, before anything is read.
+    let resolved = session::resolve(invocation.ground(), stack.as_ref())?;
+    let chosen = &resolved.chosen;
+    let write_to = match args.write {
+        true => Some(write::destination(
+            invocation,
+            args,
+            stack.as_ref(),
+            &chosen.path,
+        )?),
+        false => None,
+    };
+    if stack.is_none() {
+        let dir = match invocation.stacks_dir() {
+            Ok(_) => String::new(),
+            Err(_) => " (no stacks/ directory here or above: nothing else is needed for discover)"
+                .to_string(),
+        };
+        render::notice(&format!(
+            "no stack: discovering the cluster of {} alone (rule {}){dir}",
+            chosen.path.display(),
+            chosen.rule.name()
+        ));
+    }
     // The target policy of SPEC §5 (endpoint check before any kubectl without a prompt, the
     // prompt with the nodes otherwise), then every kubectl call pinned; the proxy of the
     // reads starts while kubectl's view of the file is checked.
-    // --write: the file it will create is known, and refused if it exists, before anything
-    // is read.
-    let mut write_to = None;
-    let opened = Session::open_for(ctx.ground(), stack.as_ref(), Some(&plan), |resolution| {
-        if args.write {
-            write_to = Some(write::destination(
-                ctx,
-                args,
-                stack.as_ref(),
-                &resolution.path,
-            )?);
-        }
-        if stack.is_none() {
-            let dir = match ctx.stacks_dir() {
-                Ok(_) => String::new(),
-                Err(_) => {
-                    " (no stacks/ directory here or above: nothing else is needed for discover)"
-                        .to_string()
-                }
-            };
-            render::notice(&format!(
-                "no stack: discovering the cluster of {} alone (rule {}){dir}",
-                resolution.path.display(),
-                resolution.rule.name()
-            ));
-        }
-        if stack.as_ref().is_some_and(|s| s.kind() == TargetKind::Lima) && !resolution.path.exists()
-        {
-            return Err(session::no_bench(resolution, "nothing to discover"));
-        }
-        Ok(())
-    })?;
-    let Some(session) = opened else {
-        return Err(Error::internal(
-            "an absent bench kubeconfig was refused above",
-        ));
-    };
-    let resolution = &session.resolution;
-    let kc = &session.kc;
-    if kc.contexts > 1 && (emit || stack.is_none()) {
+    let survey = Survey::open(resolved)?;
+    let agreed = &survey.session.agreed;
+    if agreed.contexts > 1 && (emit || stack.is_none()) {
         render::notice(&format!(
             "warning: {} holds {} contexts: nestor reads its current-context {} only{}",
-            resolution.path.display(),
-            kc.contexts,
-            kc.context,
+            survey.session.chosen.path.display(),
+            agreed.contexts,
+            agreed.context,
             if emit {
                 " (the topology records it)"
             } else {
@@ -153,47 +126,18 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             }
         ));
     }
-    // A prod stack's declared host-level layers are read too, so that a saved snapshot
-    // replays them; only when the cluster is the stack's own (its declared endpoint), and with
-    // the inventory validated before any process runs.
-    let hosts = match stack.as_ref().filter(|s| s.kind() == TargetKind::Prod) {
-        Some(s) if session::is_declared_endpoint(s, &kc.server) => {
-            Hosts::prepare(ctx, s, &catalog, &s.layer_ids(), args.no_ssh)?
-        }
-        Some(s) if !crate::read::hosts::host_layers(&catalog, &s.layer_ids()).is_empty() => {
-            Hosts::Skipped(format!(
-                "not read: {} is not the declared endpoint of stack {}",
-                kc.server,
-                s.name()
-            ))
-        }
-        _ => Hosts::None,
-    };
-    let mut obs = session.read(&session.reader(), &plan, Some(&|| hosts.read(ctx)))?;
-    if obs.hosts.is_empty() {
-        // No stack's hosts were read: say so, rather than "group not read".
-        obs.hosts = HostObservation::skipped(
-            "not read: host-level, read over ssh on the hosts of a prod stack's inventory",
-        );
-    }
-    session.reachable(&obs)?;
-    let target = session.target_ref();
-    // Detection judges the cluster as found: its registered nodes are the declared ones.
-    let registered: Vec<String> = obs
-        .nodes
-        .as_ref()
-        .map(|n| n.iter().map(|n| n.name.clone()).collect())
-        .unwrap_or_default();
-    let reports = state::evaluate(&catalog, &all, &registered, &obs);
+    let contexts = agreed.contexts;
+    let found = survey.read(args.no_ssh)?;
+    let (obs, target, chosen) = (found.observation, found.target, found.chosen);
     if let Some(path) = &args.save {
-        let path = ctx.env.absolute(path);
+        let path = invocation.env.absolute(path);
         Snapshot::new(target.clone(), obs.clone()).save(&path)?;
         render::notice(&format!("snapshot saved to {}", path.display()));
     }
     let doc = Discovery {
         api_version: API_VERSION,
         kind: "Discovery",
-        rule: resolution.rule.name(),
+        rule: chosen.rule.name(),
         failed_reads: failed_reads(&obs),
         not_installed: not_installed(&obs),
         nodes: obs.nodes.clone().unwrap_or_default(),
@@ -208,19 +152,19 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             .as_ref()
             .map(|g| g.iter().filter(|g| !g.is_empty()).cloned().collect())
             .unwrap_or_default(),
-        layers: reports,
+        layers: found.layers,
         target,
     };
     if emit {
-        let name = stack_name(args, stack.as_ref(), &resolution.path)?;
-        let kubeconfig = as_written(&resolution.path, ctx.env.home.as_deref());
+        let name = stack_name(args, stack.as_ref(), &chosen.path)?;
+        let kubeconfig = as_written(&chosen.path, invocation.env.home.as_deref());
         let text = skeleton::emit(&skeleton::Found {
             name: &name,
             kind: stack.as_ref().map_or(TargetKind::Prod, |s| s.kind()),
             kubeconfig: &kubeconfig,
             endpoint: &doc.target.endpoint,
             context: &doc.target.context,
-            contexts: kc.contexts,
+            contexts,
             nodes: &doc.nodes,
             layers: &doc.layers,
             taken_at: &crate::clock::now_rfc3339(),
@@ -231,8 +175,14 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         }
         return Ok(Exit::Ok);
     }
-    match ctx.format() {
-        Format::Text => render::out(&text(&doc, Paint { on: ctx.color() }, ctx.layout(false)))?,
+    match invocation.format() {
+        Format::Text => render::out(&text(
+            &doc,
+            Paint {
+                on: invocation.color(),
+            },
+            invocation.layout(false),
+        ))?,
         f => render::observed(f, &doc, &crate::clock::now_rfc3339())?,
     }
     Ok(Exit::Ok)

@@ -2,6 +2,7 @@
 //! groups, every catalog layer with its evidence, and the reads that failed.
 
 use super::*;
+use crate::model::observation::Observation;
 use crate::output::layers;
 use crate::output::layout::{cut, hang, Layout};
 use crate::output::render::escape;

@@ -10,13 +10,13 @@ use super::*;
 
 /// `stacks/NAME.yaml` of the stacks directory, refused when something is already there.
 pub(super) fn destination(
-    ctx: &Invocation,
+    invocation: &Invocation,
     args: &Args,
     stack: Option<&crate::stack::Topology>,
     kubeconfig: &Path,
 ) -> Result<PathBuf> {
     let name = stack_name(args, stack, kubeconfig)?;
-    let dir = ctx.stacks_dir().map_err(|e| {
+    let dir = invocation.stacks_dir().map_err(|e| {
         e.with_hint("--write writes stacks/NAME.yaml: run it where a stacks/ directory is (or above it), or `mkdir stacks` first")
     })?;
     let path = dir.path.join(format!("{name}.yaml"));

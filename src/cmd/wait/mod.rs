@@ -11,12 +11,10 @@ use std::time::{Duration, Instant};
 
 use crate::cmd::context::{parse_duration, parse_wait_timeout, Invocation};
 use crate::error::{Error, Exit, Result};
-use crate::model::catalog::Workloads;
-use crate::model::observation::{Observation, ReadRequest};
-use crate::model::state::{self, LayerReport, State};
+use crate::model::state::{LayerReport, State};
 use crate::output::documents::wait::{LayerDoc, WaitDoc};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
-use crate::session::Session;
+use crate::session::observe::Watch;
 
 mod progress;
 use progress::*;
@@ -74,9 +72,9 @@ fn condition_name(c: WaitFor) -> &'static str {
     }
 }
 
-pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
-    let stack = ctx.topology(None)?;
-    let catalog = crate::model::catalog::catalog_for(stack.catalog_path().as_deref())?;
+pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
+    let stack = invocation.topology(None)?;
+    let catalog = &stack.catalog;
     let mut ids: Vec<String> = vec![];
     for id in &args.layers {
         if catalog.get(id).is_none() {
@@ -93,7 +91,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             ids.push(id.clone());
         }
     }
-    if let Some(l) = crate::read::hosts::host_layers(&catalog, &ids).first() {
+    if let Some(l) = crate::read::hosts::host_layers(catalog, &ids).first() {
         return Err(Error::input(
             format!(
                 "layer `{}` is read on the hosts over ssh: wait polls Kubernetes layers only",
@@ -102,48 +100,21 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             "check host-level layers with `kubectl nestor preview`",
         ));
     }
-    // The nodes are read every poll: they answer "is the cluster there at all".
-    let plan = catalog
-        .read_plan(&ids, Workloads::InTheirNamespaces)
-        .first(ReadRequest::Nodes);
-    let declared = stack.node_names();
-    // The target policy (SPEC §5: the endpoint checked before any kubectl without a prompt,
-    // or the prompt, once, before the first poll) and kubectl's own reading of the file;
-    // every poll is pinned to the result. `None`: a lima bench not up yet.
-    let session = Session::open_for(ctx.ground(), Some(&stack), Some(&plan), |_| Ok(()))?;
-    let target = session.as_ref().map(Session::target_ref);
-    let reader = session.as_ref().map(Session::polling_reader);
-    let mut progress = Progress::new(ctx, &ids);
+    let watch = Watch::open(invocation.ground(), &stack, &ids)?;
+    let target = watch.target();
+    let mut polls = watch.polls();
+    let mut progress = Progress::new(invocation, &ids);
     let started = Instant::now();
     let deadline = started + args.timeout;
-    let mut polls = 0u64;
     let (reports, ok) = loop {
         let poll_started = Instant::now();
-        polls += 1;
-        let obs = match (&session, &reader) {
-            (None, _) | (_, None) => Observation::skipped(&format!(
-                "bench kubeconfig absent ({}): Kubernetes probes skipped",
-                stack.bench_kubeconfig(&ctx.env)?.display()
-            )),
-            (Some(session), Some(reader)) => {
-                let read_started = Instant::now();
-                let obs = session.read(reader, &plan, None)?;
-                ctx.runner.trace(&format!(
-                    "wait: poll {polls} read in {:.3}s",
-                    read_started.elapsed().as_secs_f64()
-                ));
-                if polls == 1 {
-                    // Unreachable from the start is exit 4; later, a blip makes the layers
-                    // unknown (never reached) and the wait goes on.
-                    if let Err(e) = session.reachable(&obs) {
-                        progress.finish();
-                        return Err(e);
-                    }
-                }
-                obs
+        let reports = match polls.poll() {
+            Ok(reports) => reports,
+            Err(e) => {
+                progress.finish();
+                return Err(e);
             }
         };
-        let reports = state::evaluate(&catalog, &ids, &declared, &obs);
         let all = reports.iter().all(|r| reached(args.condition, r.state));
         progress.update(started.elapsed(), &reports, args.condition);
         if all {
@@ -157,7 +128,8 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         }
         std::thread::sleep(next.saturating_duration_since(Instant::now()));
     };
-    drop(reader);
+    let polls_made = polls.count();
+    drop(polls);
     progress.finish();
     let elapsed = started.elapsed();
     let doc = WaitDoc {
@@ -167,7 +139,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
         condition: condition_name(args.condition),
         reached: ok,
         elapsed_ms: elapsed.as_millis() as u64,
-        polls,
+        polls: polls_made,
         target,
         layers: reports
             .into_iter()
@@ -177,8 +149,13 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             })
             .collect(),
     };
-    match ctx.format() {
-        Format::Text => render::out(&text(&doc, Paint { on: ctx.color() }))?,
+    match invocation.format() {
+        Format::Text => render::out(&text(
+            &doc,
+            Paint {
+                on: invocation.color(),
+            },
+        ))?,
         f => render::observed(f, &doc, &crate::clock::now_rfc3339())?,
     }
     if ok {

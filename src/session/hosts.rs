@@ -1,14 +1,16 @@
-//! The host-level part of `preview` (SPEC §13): which hosts to read (before any process runs,
-//! so a hostile inventory is refused before the first ssh), then the reads themselves.
+//! Which hosts a read covers (SPEC §13): decided from the stack before any process runs, so a
+//! hostile inventory is refused before the first ssh; then read by the session beside the
+//! Kubernetes reads.
 
-use crate::cmd::context::Invocation;
 use crate::error::Result;
-use crate::model::catalog::Catalog;
 use crate::model::observation::host::HostObservation;
 use crate::output::render;
+use crate::read::exec::Runner;
 use crate::read::hosts::{self as hostread, HostPlan};
 use crate::stack::inventory::Inventory;
 use crate::stack::Topology;
+
+use super::{Ground, Prompt};
 
 /// What to do about the hosts.
 pub enum Hosts {
@@ -20,21 +22,21 @@ pub enum Hosts {
 }
 
 impl Hosts {
-    /// Decide from the stack: `--no-ssh`, no inventory file, or the validated plan.
+    /// Decide from the stack: no host layer among `host_layers` (the read plan's), `--no-ssh`,
+    /// no inventory file, or the validated plan.
     pub fn prepare(
-        ctx: &Invocation,
+        ground: Ground,
         stack: &Topology,
-        catalog: &Catalog,
-        layer_ids: &[String],
+        host_layers: &[String],
         no_ssh: bool,
     ) -> Result<Hosts> {
-        if hostread::host_layers(catalog, layer_ids).is_empty() {
+        if host_layers.is_empty() {
             return Ok(Hosts::None);
         }
         if no_ssh {
             return Ok(Hosts::Skipped("not read: --no-ssh".to_string()));
         }
-        let path = stack.inventory(&ctx.env)?;
+        let path = stack.inventory(ground.env)?;
         if !path.exists() {
             return Ok(Hosts::Skipped(format!(
                 "not read: no Ansible inventory at {} (set `inventory:` in {})",
@@ -47,24 +49,41 @@ impl Hosts {
             render::notice(&format!("warning: {w}"));
         }
         let plan = hostread::plan(
-            catalog,
-            layer_ids,
+            &stack.catalog,
+            host_layers,
             &inventory,
             stack.raw.control_group.as_deref(),
             &stack.repo_root,
-            ctx.env.home.as_deref(),
-            ctx.runner.timeout,
-            !ctx.interactive(),
+            ground.env.home.as_deref(),
+            ground.runner.timeout,
+            ground.prompt == Prompt::Never,
         )?;
         Ok(Hosts::Read(plan))
     }
 
+    /// Host layers declared (`host_layers`), none read, for `why`.
+    pub fn skipped_if_any(host_layers: &[String], why: impl Into<String>) -> Hosts {
+        if host_layers.is_empty() {
+            Hosts::None
+        } else {
+            Hosts::Skipped(why.into())
+        }
+    }
+
     /// Read them (one ssh per check, hosts and checks in parallel), or say why not.
-    pub fn read(&self, ctx: &Invocation) -> HostObservation {
+    pub fn read(&self, runner: &Runner) -> HostObservation {
         match self {
             Hosts::None => HostObservation::default(),
             Hosts::Skipped(why) => HostObservation::skipped(why.clone()),
-            Hosts::Read(plan) => hostread::read(&ctx.runner, plan),
+            Hosts::Read(plan) => hostread::read(runner, plan),
+        }
+    }
+
+    /// The plan of what is read over ssh, when something is (for `--explain`).
+    pub fn into_plan(self) -> Option<HostPlan> {
+        match self {
+            Hosts::Read(plan) => Some(plan),
+            Hosts::None | Hosts::Skipped(_) => None,
         }
     }
 }
