@@ -1,7 +1,7 @@
 //! `kubeconfig fetch`: repatriate a prod stack's kubeconfig (SPEC §7). ssh to the first host
 //! of the inventory's control-plane group, read `admin_conf` (`sudo -n cat`, plain `cat` as
 //! root), check it is a plain kubeconfig that kubectl reads as nestor does and that runs or
-//! reads nothing local (`fetch_checks`), write the topology's declared `kubeconfig:` (0600,
+//! reads nothing local (`target::fetched`), write the topology's declared `kubeconfig:` (0600,
 //! atomically, never inside a git work tree, never over a different file without an
 //! interactive yes and a backup), then verify it with `kubectl get nodes`.
 //!
@@ -11,7 +11,6 @@
 use std::path::Path;
 
 use crate::cmd::context::Invocation;
-use crate::cmd::fetch_checks;
 use crate::error::{Error, Exit, Result};
 use crate::output::prompt;
 use crate::output::render;
@@ -21,6 +20,7 @@ use crate::session::Session;
 use crate::stack::endpoint;
 use crate::stack::inventory::Inventory;
 use crate::stack::{TargetKind, Topology};
+use crate::target::fetched;
 use crate::target::{self, kubeconfig};
 
 /// `kubeconfig --help` examples, in kubectl's style.
@@ -48,9 +48,9 @@ pub enum KubeconfigCommand {
 }
 
 /// `kubeconfig fetch` for `--stack`, else the active stack.
-pub fn run(ctx: &Invocation) -> Result<Exit> {
-    let t = ctx.topology(None)?;
-    fetch(ctx, &t)
+pub fn run(invocation: &Invocation) -> Result<Exit> {
+    let t = invocation.topology(None)?;
+    fetch(invocation, &t)
 }
 
 /// What happened to the destination file.
@@ -61,21 +61,21 @@ enum Written {
 }
 
 /// The fetch flow for one stack (also offered by `stack select`).
-pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
+pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
     if t.kind() == TargetKind::Lima {
         return Err(Error::input(
             format!(
                 "stack {} is a lima bench: its kubeconfig ({}) is written by the bench harness, not fetched",
                 t.name(),
-                t.bench_kubeconfig(&ctx.env)?.display()
+                t.bench_kubeconfig(&invocation.env)?.display()
             ),
             "bring the bench up with its harness; `kubeconfig fetch` repatriates the kubeconfig of prod stacks",
         ));
     }
     let dest = t
-        .declared_kubeconfig(&ctx.env)?
+        .declared_kubeconfig(&invocation.env)?
         .ok_or_else(|| target::not_declared(t.name()))?;
-    if let Some(flag) = &ctx.global.kubeconfig {
+    if let Some(flag) = &invocation.global.kubeconfig {
         render::notice(&format!(
             "--kubeconfig {} is not used by `kubeconfig fetch`: it writes the topology's kubeconfig {}",
             flag.display(),
@@ -97,15 +97,17 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
         ));
     }
     // A kubeconfig's place only (never `~/.bashrc`, never a FIFO), before any ssh.
-    fetch_checks::destination(ctx, &dest, &t.file)?;
+    fetched::destination(&invocation.env, &dest, &t.file)?;
 
-    let inventory_path = t.inventory(&ctx.env)?;
+    let inventory_path = t.inventory(&invocation.env)?;
     let inventory = Inventory::load(&inventory_path)?;
     for w in inventory.warnings() {
         render::notice(&format!("warning: {w}"));
     }
-    let (host_name, ssh) =
-        inventory.control_plane_host(t.raw.control_group.as_deref(), ctx.env.home.as_deref())?;
+    let (host_name, ssh) = inventory.control_plane_host(
+        t.raw.control_group.as_deref(),
+        invocation.env.home.as_deref(),
+    )?;
     let key = ssh.key.as_ref().map(|k| {
         if k.is_absolute() {
             k.clone()
@@ -116,8 +118,8 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     let SshFetch { destination, argv } = admin_conf::ssh_argv(
         &ssh,
         key.as_deref(),
-        ctx.runner.timeout,
-        !ctx.interactive(),
+        invocation.runner.timeout,
+        !invocation.interactive(),
         t.admin_conf(),
         &host_name,
         &inventory_path,
@@ -126,51 +128,57 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
         "reading {} on {host_name} ({destination}) over ssh",
         t.admin_conf()
     ));
-    let out = ctx
+    let out = invocation
         .runner
         .run(Tool::Ssh, &argv)
         .map_err(|e| admin_conf::ssh_error(e, &destination, &ssh.host, ssh.port, t.admin_conf()))?;
     let source = format!("{destination}:{}", t.admin_conf());
     let mut bytes = out.stdout;
-    let mut kc = fetch_checks::validate(&bytes, &source)?;
+    let mut kube_target = fetched::validate(&bytes, &source)?;
 
-    if let Some(host) = endpoint::host(&kc.server).filter(|h| !admin_conf::resolves(h)) {
+    if let Some(host) = endpoint::host(&kube_target.server).filter(|h| !admin_conf::resolves(h)) {
         match t.raw.endpoint.as_ref().map(|e| e.to_string()) {
-            Some(ep) if ctx.interactive() => {
+            Some(ep) if invocation.interactive() => {
                 render::notice(&format!(
                     "the fetched kubeconfig's server {} names host `{host}`, which does not resolve here",
-                    kc.server
+                    kube_target.server
                 ));
                 if prompt::confirm(&format!(
                     "Rewrite its server to the topology's endpoint {ep}?"
                 )) {
-                    bytes = rewrite(&bytes, &kc.server, &ep, &source)?;
-                    kc = fetch_checks::validate(&bytes, &source)?;
+                    bytes = rewrite(&bytes, &kube_target.server, &ep, &source)?;
+                    kube_target = fetched::validate(&bytes, &source)?;
                 }
             }
             Some(ep) => render::notice(&format!(
                 "warning: the fetched kubeconfig's server {} names host `{host}`, which does not resolve here; the topology's endpoint is {ep} (run `kubectl nestor kubeconfig fetch` in a terminal to rewrite it)",
-                kc.server
+                kube_target.server
             )),
             None => render::notice(&format!(
                 "warning: the fetched kubeconfig's server {} names host `{host}`, which does not resolve here (declare `endpoint:` in {} to be offered a rewrite)",
-                kc.server,
+                kube_target.server,
                 t.file.display()
             )),
         }
     }
     if let Some(ep) = t.raw.endpoint.as_ref().map(|e| e.to_string()) {
-        if !endpoint::same(&ep, &kc.server) {
+        if !endpoint::same(&ep, &kube_target.server) {
             render::notice(&format!(
                 "warning: the fetched server {} differs from the topology's endpoint {ep}: non-interactive prod commands will refuse this target",
-                kc.server
+                kube_target.server
             ));
         }
     }
 
     // kubectl's own reading of the bytes must agree with nestor's before they are written.
-    fetch_checks::kubectl_agrees(ctx, &bytes, &kc, &source)?;
-    let written = write(ctx, &dest, &bytes)?;
+    fetched::kubectl_agrees(
+        &invocation.runner,
+        &invocation.env,
+        &bytes,
+        &kube_target,
+        &source,
+    )?;
+    let written = write(invocation, &dest, &bytes)?;
     let state = match &written {
         Written::Created => "written, mode 0600".to_string(),
         Written::Unchanged => "unchanged: same content as the fetched one".to_string(),
@@ -178,7 +186,9 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
             format!("replaced, mode 0600; previous file kept as {backup}")
         }
     };
-    let paint = render::Paint { on: ctx.color() };
+    let paint = render::Paint {
+        on: invocation.color(),
+    };
     render::out(
         &[
             field("stack", &format!("{} (prod)", t.name())),
@@ -190,8 +200,8 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
                 ),
             ),
             field("kubeconfig", &format!("{} ({state})", dest.display())),
-            field("context", &kc.context),
-            field("endpoint", &kc.server),
+            field("context", &kube_target.context),
+            field("endpoint", &kube_target.server),
         ]
         .concat(),
     )?;
@@ -199,12 +209,13 @@ pub fn fetch(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     // The verification read follows the target policy (SPEC §5): without a prompt the server
     // must be the topology's endpoint before kubectl runs; then kubectl's own reading of the
     // written file must agree, and the read is pinned to it.
-    let session = Session::verify(ctx.ground(), t, dest.clone(), false).inspect_err(|_| {
-        render::notice(&format!(
-            "{} was written but is not verified: the target check refused it",
-            dest.display()
-        ))
-    })?;
+    let session =
+        Session::verify(invocation.ground(), t, dest.clone(), false).inspect_err(|_| {
+            render::notice(&format!(
+                "{} was written but is not verified: the target check refused it",
+                dest.display()
+            ))
+        })?;
     let found = session.nodes()?;
     let mut text = field(
         "verified",
@@ -241,7 +252,7 @@ fn rewrite(bytes: &[u8], old: &str, new: &str, source: &str) -> Result<Vec<u8>> 
 
 /// Put `bytes` at `dest`: create (0700 parent, 0600 file), leave an identical file alone,
 /// replace a different one only after an interactive yes, keeping a backup.
-fn write(ctx: &Invocation, dest: &Path, bytes: &[u8]) -> Result<Written> {
+fn write(invocation: &Invocation, dest: &Path, bytes: &[u8]) -> Result<Written> {
     // Bounded and regular only: a destination that is a FIFO or `/dev/zero` is refused (it
     // read without a cap), and one over the kubeconfig cap is not a kubeconfig to replace.
     let limit = crate::bounded::MAX_BYTES + 1;
@@ -272,7 +283,7 @@ fn write(ctx: &Invocation, dest: &Path, bytes: &[u8]) -> Result<Written> {
                     ),
                 )
             };
-            if !ctx.interactive() {
+            if !invocation.interactive() {
                 return Err(refused("it is replaced only after an interactive yes"));
             }
             let question = format!(

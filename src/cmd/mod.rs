@@ -9,7 +9,6 @@ pub mod diff;
 pub mod discover;
 pub mod explain;
 pub mod fetch;
-pub(crate) mod fetch_checks;
 pub mod fleet;
 pub mod preview;
 pub mod schema;

@@ -7,7 +7,6 @@ use crate::output::documents::target::TargetDoc;
 use crate::output::render::Format;
 use crate::output::render::{self, API_VERSION};
 use crate::session;
-use crate::stack::endpoint;
 
 /// `target --help` examples, in kubectl's style.
 pub const EXAMPLES: &str = "\
@@ -43,9 +42,7 @@ pub fn run(invocation: &Invocation) -> Result<Exit> {
             agreed.context
         ));
     }
-    let expected = stack
-        .as_ref()
-        .and_then(|s| s.raw.endpoint.as_ref().map(|e| e.to_string()));
+    let declared = session.declared_endpoint();
     let nodes = session.nodes()?;
     let doc = TargetDoc {
         api_version: API_VERSION,
@@ -58,10 +55,8 @@ pub fn run(invocation: &Invocation) -> Result<Exit> {
         context: agreed.context.clone(),
         cluster: agreed.cluster.clone(),
         endpoint: agreed.server.clone(),
-        endpoint_matches: expected
-            .as_deref()
-            .map(|e| endpoint::same(e, &agreed.server)),
-        expected_endpoint: expected,
+        endpoint_matches: declared.map(|(_, matches)| matches),
+        expected_endpoint: declared.map(|(e, _)| e.to_string()),
         reachable: true,
         nodes,
     };

@@ -59,6 +59,8 @@ pub struct Session<'r> {
     pub chosen: Chosen,
     /// What nestor's pre-check and kubectl agree the file names.
     pub agreed: KubeTarget,
+    /// The stack's declared `endpoint:`, as written (`None`: none, or no stack).
+    declared: Option<String>,
     runner: &'r Runner,
     kubectl: Kubectl<'r>,
     confirmation: Confirmation,
@@ -141,6 +143,7 @@ impl<'r> Session<'r> {
         Ok(Session {
             chosen,
             agreed,
+            declared: stack.and_then(|s| s.raw.endpoint.as_ref().map(|e| e.to_string())),
             runner: ground.runner,
             kubectl,
             confirmation,
@@ -247,6 +250,14 @@ impl<'r> Session<'r> {
         kube?;
         obs.hosts = host_obs;
         Ok(obs)
+    }
+
+    /// The stack's declared endpoint, and whether the agreed server is it (`None`: nothing
+    /// declared).
+    pub fn declared_endpoint(&self) -> Option<(&str, bool)> {
+        self.declared
+            .as_deref()
+            .map(|e| (e, crate::stack::endpoint::same(e, &self.agreed.server)))
     }
 
     /// Exit 4 when the nodes read shows the API server unreachable.

@@ -343,10 +343,9 @@ impl<'r, 's> Survey<'r, 's> {
     /// endpoint), and with the inventory validated before any process runs.
     pub fn read(self, no_ssh: bool) -> Result<Surveyed> {
         let server = &self.session.agreed.server;
+        let own_cluster = self.session.declared_endpoint().is_some_and(|(_, m)| m);
         let hosts = match self.stack.filter(|s| s.kind() == TargetKind::Prod) {
-            Some(s) if declares_endpoint(s, server) => {
-                Hosts::prepare(self.ground, s, &host_layers(s), no_ssh)?
-            }
+            Some(s) if own_cluster => Hosts::prepare(self.ground, s, &host_layers(s), no_ssh)?,
             Some(s) => Hosts::skipped_if_any(
                 &host_layers(s),
                 format!(
@@ -378,16 +377,6 @@ impl<'r, 's> Survey<'r, 's> {
             chosen: self.session.chosen,
         })
     }
-}
-
-/// Whether `server` is `stack`'s declared `endpoint:` (discover reads a prod stack's hosts
-/// only from its own cluster).
-fn declares_endpoint(stack: &Topology, server: &str) -> bool {
-    stack
-        .raw
-        .endpoint
-        .as_ref()
-        .is_some_and(|e| crate::stack::endpoint::same(&e.to_string(), server))
 }
 
 /// The stack's declared host-level layers (read over ssh).

@@ -4,7 +4,7 @@
 //! the target, with a hint for that rule. Shared by every command that confirms a target:
 //! `preview`, `discover`, `target`, and the verification reads of `stack select` and
 //! `kubeconfig fetch`; without a prompt the endpoint is checked BEFORE any kubectl runs
-//! (`session::Session::open`, which alone decides the policy), so a wrong target is never
+//! (`session::Resolved::open`, which alone decides the policy), so a wrong target is never
 //! dialled.
 
 use std::path::Path;

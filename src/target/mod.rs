@@ -5,6 +5,7 @@
 pub(crate) mod authority;
 pub(crate) mod confirm;
 pub(crate) mod credentials;
+pub(crate) mod fetched;
 pub(crate) mod isolation;
 pub mod kubeconfig;
 pub(crate) mod plain_yaml;

@@ -9,16 +9,17 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cmd::context::Invocation;
+use super::credentials::{self, Forbidden};
+use super::{authority, kubeconfig};
+use crate::env::Environment;
 use crate::error::{Error, Result};
 use crate::output::render;
-use crate::target::credentials::{self, Forbidden};
-use crate::target::{authority, kubeconfig};
+use crate::read::exec::Runner;
 
 /// The fetched bytes must name a target (cluster, user, context, resolvable current-context)
 /// in plain YAML with known keys only, and hold nothing that runs or reads a local file.
 pub fn validate(bytes: &[u8], source: &str) -> Result<kubeconfig::KubeTarget> {
-    let kc = kubeconfig::parse(bytes, Path::new(source)).map_err(|e| {
+    let fetched = kubeconfig::parse(bytes, Path::new(source)).map_err(|e| {
         Error::input(
             format!(
                 "the file fetched from {source} is not a usable kubeconfig ({}); nothing was written",
@@ -27,8 +28,10 @@ pub fn validate(bytes: &[u8], source: &str) -> Result<kubeconfig::KubeTarget> {
             "point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)",
         )
     })?;
-    let Some(forbidden) = credentials::forbidden_in_fetched(&kc.users, &kc.ca_file_clusters) else {
-        return Ok(kc);
+    let Some(forbidden) =
+        credentials::forbidden_in_fetched(&fetched.users, &fetched.ca_file_clusters)
+    else {
+        return Ok(fetched);
     };
     let hint = "a kubeadm admin.conf holds its credentials inline (client-certificate-data, client-key-data, certificate-authority-data): fetch that file, or build the kubeconfig yourself after reading what it does";
     let message = match forbidden {
@@ -50,13 +53,14 @@ pub fn validate(bytes: &[u8], source: &str) -> Result<kubeconfig::KubeTarget> {
     Err(Error::input(message, hint))
 }
 
-/// kubectl's own redacted reading of `bytes` must agree with nestor's (`kc`) on every user
-/// and its credential keys: the bytes go to a private temporary file for `kubectl config
+/// kubectl's own redacted reading of `bytes` must agree with nestor's on every user
+/// and its credential keys (`fetched`: nestor's): the bytes go to a private temporary file for `kubectl config
 /// view`, a local read that runs nothing and redacts every credential.
 pub fn kubectl_agrees(
-    ctx: &Invocation,
+    runner: &Runner,
+    env: &Environment,
     bytes: &[u8],
-    kc: &kubeconfig::KubeTarget,
+    fetched: &kubeconfig::KubeTarget,
     source: &str,
 ) -> Result<()> {
     let refused = |e: Error| {
@@ -79,13 +83,13 @@ pub fn kubectl_agrees(
         })?;
     let file = dir.path().join("fetched.kubeconfig");
     crate::fs::write_private(&file, bytes)?;
-    authority::agree_on_users(&ctx.runner, &ctx.env, &file, kc).map_err(refused)
+    authority::agree_on_users(runner, env, &file, fetched).map_err(refused)
 }
 
 /// The declared destination `dest` must be a kubeconfig's place: under `~/.kube/`, or a path
 /// that does not exist yet or already holds a kubeconfig; never a shell startup file, never
 /// anything but a regular file. Checked on the path and on its final target (a symlink).
-pub fn destination(ctx: &Invocation, dest: &Path, topology: &Path) -> Result<()> {
+pub fn destination(env: &Environment, dest: &Path, topology: &Path) -> Result<()> {
     let real = crate::fs::final_target(dest)?;
     let refuse = |why: String| {
         Error::input(
@@ -118,7 +122,7 @@ pub fn destination(ctx: &Invocation, dest: &Path, topology: &Path) -> Result<()>
     if !meta.is_file() {
         return Err(refuse("it exists and is not a regular file".to_string()));
     }
-    if under_kube(ctx, &real) || under_kube(ctx, dest) {
+    if under_kube(env, &real) || under_kube(env, dest) {
         return Ok(());
     }
     let looks = crate::bounded::read(&real, "kubeconfig")
@@ -139,8 +143,8 @@ pub fn destination(ctx: &Invocation, dest: &Path, topology: &Path) -> Result<()>
     }
 }
 
-fn under_kube(ctx: &Invocation, p: &Path) -> bool {
-    let Some(home) = ctx.env.home.as_deref() else {
+fn under_kube(env: &Environment, p: &Path) -> bool {
+    let Some(home) = env.home.as_deref() else {
         return false;
     };
     let kube: PathBuf = home.join(".kube");
