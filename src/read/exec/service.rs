@@ -88,11 +88,7 @@ impl Runner {
             .ok()
             .map(|child| crate::signals::Tracked::group(child.id()));
         drop(held);
-        let mut child = spawned.map_err(|e| {
-            fail(Failure::Spawn {
-                detail: e.to_string(),
-            })
-        })?;
+        let mut child = spawned.map_err(|e| fail(super::spawn_failure(&e)))?;
         let stdout = child.stdout.take();
         Ok(Service {
             child,
