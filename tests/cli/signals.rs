@@ -126,3 +126,119 @@ fn a_signal_takes_a_running_ssh_along() {
         assert!(!alive(pid), "{signal}: the ssh child {pid} outlived nestor");
     }
 }
+
+/// Issue 31: the registry held 128 children and silently dropped the others (after SIGTERM
+/// with 594 ssh running, 632 outlived nestor), and a steady stream of spawns kept a signal
+/// waiting 18 s. In a child process (this test binary again): 600 tracked children, each a
+/// process group of its own, and two threads that keep spawning and tracking more, as the
+/// process layer does; then SIGTERM. The child dies of it within a second, and not one of
+/// its children outlives it.
+#[test]
+fn a_signal_takes_hundreds_of_children_along_within_a_second() {
+    use std::os::unix::process::CommandExt;
+    use std::time::{Duration, Instant};
+    const CHILDREN: usize = 600;
+    let spawn = |pids: &std::sync::Mutex<Vec<u32>>| {
+        let _held = nestor::signals::Held::new();
+        let child = std::process::Command::new("sleep")
+            .arg("60")
+            .process_group(0)
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .expect("sleep");
+        pids.lock().expect("lock").push(child.id());
+        let tracked = nestor::signals::Tracked::group(child.id());
+        (child, tracked)
+    };
+    if let Some(file) = std::env::var_os("NESTOR_SIGNAL_CHILDREN") {
+        let pids = std::sync::Mutex::new(Vec::new());
+        let mut kept: Vec<_> = (0..CHILDREN).map(|_| spawn(&pids)).collect();
+        let written = pids.lock().expect("lock").clone();
+        let text: Vec<String> = written.iter().map(u32::to_string).collect();
+        std::fs::write(std::path::Path::new(&file), text.join("\n")).expect("pids");
+        // Keep spawning (and ending) children on two threads until the signal.
+        let storm = std::sync::Arc::new(pids);
+        for _ in 0..2 {
+            let storm = storm.clone();
+            std::thread::spawn(move || loop {
+                let (mut c, t) = spawn(&storm);
+                std::thread::sleep(Duration::from_millis(1));
+                let _ = c.kill();
+                let _ = c.wait();
+                drop(t);
+            });
+        }
+        kept.push(spawn(&storm));
+        std::thread::sleep(Duration::from_secs(30));
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("pids");
+    let exe = std::env::current_exe().expect("exe");
+    let mut child = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "signals::a_signal_takes_hundreds_of_children_along_within_a_second",
+            "--test-threads=1",
+        ])
+        .env("NESTOR_SIGNAL_CHILDREN", &file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("child runs");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let pids: Vec<u32> = loop {
+        if let Some(p) = std::fs::read_to_string(&file)
+            .ok()
+            .filter(|s| !s.is_empty())
+        {
+            break p.lines().filter_map(|l| l.parse().ok()).collect();
+        }
+        assert!(Instant::now() < deadline, "the child never wrote its pids");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(pids.len(), CHILDREN);
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the child did not end within 30 s of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = sent.elapsed();
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+    assert!(
+        took < Duration::from_secs(1),
+        "acted on SIGTERM after {took:?}"
+    );
+    // Gone (a zombie is dead: only not yet reaped by init).
+    let alive = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rsplit_once(')').map(|(_, rest)| rest.trim().to_string()))
+            .is_some_and(|rest| !rest.starts_with('Z'))
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while pids.iter().any(alive) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left: Vec<&u32> = pids.iter().filter(|p| alive(p)).collect();
+    for p in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &p.to_string()])
+            .status();
+    }
+    assert!(
+        left.is_empty(),
+        "{} of {CHILDREN} children outlived the signal",
+        left.len()
+    );
+}
