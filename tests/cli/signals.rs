@@ -242,3 +242,83 @@ fn a_signal_takes_hundreds_of_children_along_within_a_second() {
         left.len()
     );
 }
+
+/// Issue 32: a SIGKILLed nestor (no handler runs) must leave no `kubectl proxy` behind, with
+/// the operator's credentials, on any platform. Linux's parent-death signal is turned off for
+/// the second run (`NESTOR_TEST_NO_PARENT_DEATH_SIGNAL`, as on macOS, which has none): the
+/// watchdog alone takes the proxy along. The proxy here is the stub kubectl's
+/// `nestor-replay --unix-socket`, found by its fixture path while `wait` polls.
+#[test]
+fn a_sigkill_during_wait_leaves_no_proxy_even_without_the_parent_death_signal() {
+    use crate::support::*;
+    use std::time::{Duration, Instant};
+    for no_pdeathsig in [false, true] {
+        let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+        let fixture = bed.tmp.path().join("cluster").join("fixture.json");
+        let proxies = || -> Vec<u32> {
+            let needle = fixture.display().to_string();
+            std::fs::read_dir("/proc")
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+                .filter(|pid| {
+                    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                    let stat =
+                        std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                    let zombie = stat
+                        .rsplit_once(')')
+                        .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+                    !zombie && String::from_utf8_lossy(&cmdline).contains(&needle)
+                })
+                .collect()
+        };
+        let mut run = bed.cmd();
+        run.args([
+            "--no-input",
+            "wait",
+            "--for",
+            "healthy",
+            "datalake",
+            "--timeout",
+            "60s",
+            "--interval",
+            "1s",
+        ]);
+        if no_pdeathsig {
+            run.env("NESTOR_TEST_NO_PARENT_DEATH_SIGNAL", "1");
+        }
+        let mut nestor = run
+            .command()
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        // Synchronised on the proxy answering a poll, not on a guess.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while (proxies().is_empty() || bed.requests().is_empty()) && Instant::now() < deadline {
+            if let Ok(Some(status)) = nestor.try_wait() {
+                panic!("wait ended ({status:?}) before its proxy served");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let running = proxies();
+        assert!(!running.is_empty(), "no proxy ever served the wait");
+        nestor.kill().expect("SIGKILL");
+        let _ = nestor.wait();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !proxies().is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let left = proxies();
+        for p in &left {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &p.to_string()])
+                .status();
+        }
+        assert!(
+            left.is_empty(),
+            "parent-death signal off: {no_pdeathsig}: the proxy {left:?} outlived a SIGKILLed nestor"
+        );
+    }
+}

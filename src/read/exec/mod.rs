@@ -9,6 +9,7 @@ pub mod allowlist;
 pub(crate) mod hermetic;
 pub(crate) use crate::redact;
 mod service;
+mod watchdog;
 
 pub use service::Service;
 
@@ -246,6 +247,10 @@ impl Runner {
                 detail: e.to_string(),
             })
         };
+        // Killed with nestor however it ends, SIGKILL included (`watchdog`): dropped only
+        // once the child is reaped, at the end of this call.
+        let leash = watchdog::Leash::new().map_err(spawn_err)?;
+        let leash_fd = leash.fd();
         let (out_r, out_w) = os_pipe::pipe().map_err(spawn_err)?;
         let (err_r, err_w) = os_pipe::pipe().map_err(spawn_err)?;
         let expression = duct::cmd(&program, args)
@@ -261,6 +266,7 @@ impl Runner {
                 if own_group {
                     std::os::unix::process::CommandExt::process_group(command, 0);
                 }
+                watchdog::arm(command, leash_fd, own_group);
                 Ok(())
             });
         // Killed with nestor if a signal ends it (signals.rs), like a service: the group, or
