@@ -32,9 +32,19 @@ pub fn peak_in_flight(audit: &Path) -> usize {
     usize::try_from(peak).unwrap_or(0)
 }
 
-/// `cmd` run to its end while its `Threads:` are sampled every few ms: (exit code, stdout,
-/// stderr, the most threads seen).
-pub fn run_sampled(mut cmd: Command) -> (Option<i32>, String, String, usize) {
+/// What [`run_sampled`] saw.
+pub struct Sampled {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// The most threads seen at once.
+    pub threads: usize,
+    /// The last peak RSS (`VmHWM`) seen before the end, in KiB.
+    pub peak_rss_kib: u64,
+}
+
+/// `cmd` run to its end while its `Threads:` and `VmHWM:` are sampled every few ms.
+pub fn run_sampled(mut cmd: Command) -> Sampled {
     let dir = tempfile::tempdir().expect("tempdir");
     let (out, err) = (dir.path().join("out"), dir.path().join("err"));
     let mut child = cmd
@@ -44,16 +54,21 @@ pub fn run_sampled(mut cmd: Command) -> (Option<i32>, String, String, usize) {
         .spawn()
         .expect("spawn");
     let status_file = format!("/proc/{}/status", child.id());
-    let mut threads = 0;
+    let (mut threads, mut peak_rss_kib) = (0, 0);
     let deadline = Instant::now() + Duration::from_secs(240);
     let status = loop {
-        if let Some(n) = std::fs::read_to_string(&status_file).ok().and_then(|s| {
-            s.lines().find_map(|l| {
-                l.strip_prefix("Threads:")
-                    .and_then(|v| v.trim().parse().ok())
+        let status = std::fs::read_to_string(&status_file).unwrap_or_default();
+        let field = |name: &str| -> Option<u64> {
+            status.lines().find_map(|l| {
+                l.strip_prefix(name)
+                    .and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
             })
-        }) {
-            threads = threads.max(n);
+        };
+        if let Some(n) = field("Threads:") {
+            threads = threads.max(usize::try_from(n).unwrap_or(usize::MAX));
+        }
+        if let Some(n) = field("VmHWM:") {
+            peak_rss_kib = peak_rss_kib.max(n);
         }
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
@@ -65,7 +80,13 @@ pub fn run_sampled(mut cmd: Command) -> (Option<i32>, String, String, usize) {
         std::thread::sleep(Duration::from_millis(2));
     };
     let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
-    (status.code(), read(&out), read(&err), threads)
+    Sampled {
+        code: status.code(),
+        stdout: read(&out),
+        stderr: read(&err),
+        threads,
+        peak_rss_kib,
+    }
 }
 
 /// `cmd` again, through `sh -c 'ulimit -v KIB; exec ...'` (its environment kept).
@@ -124,7 +145,13 @@ fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() 
         "preview",
         "--request-timeout=60s",
     ]);
-    let (code, stdout, stderr, threads) = run_sampled(run.command());
+    let Sampled {
+        code,
+        stdout,
+        stderr,
+        threads,
+        ..
+    } = run_sampled(run.command());
     assert_eq!(code, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
     let peak = peak_in_flight(&bed.audit_file());
     eprintln!("measured: {peak} requests in flight at most, {threads} threads at most");
@@ -147,10 +174,154 @@ fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() 
     );
     // The same run under a 1 GiB address-space limit (2400 threads' stacks alone were more).
     std::fs::remove_file(bed.audit_file()).expect("audit");
-    let (code, stdout, stderr, _) = run_sampled(under_ulimit_v(&run.command(), 1 << 20));
+    let Sampled {
+        code,
+        stdout,
+        stderr,
+        ..
+    } = run_sampled(under_ulimit_v(&run.command(), 1 << 20));
     assert_eq!(
         code,
         Some(0),
         "under ulimit -v 1 GiB:\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+}
+
+/// `n` hosts `h000`... in the inventory's `all`, read by sshd-hardening, through a stub ssh
+/// that logs when each call starts and ends (nanoseconds), waits 50 ms, then prints what
+/// `sshd -T` would, or `bytes` bytes when `bytes` is set (a runaway remote command).
+fn inventory_bed(n: usize, bytes: Option<u64>) -> (Bed, std::path::PathBuf) {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual_full());
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace("certs]", "certs, sshd-hardening]"),
+    );
+    let mut inventory = "all:\n  hosts:\n".to_string();
+    for i in 0..n {
+        inventory.push_str(&format!(
+            "    h{i:03}:\n      ansible_host: 10.67.3.{}\n",
+            i % 250 + 1
+        ));
+    }
+    std::fs::create_dir_all(bed.repo.join("bootstrap")).expect("mkdir");
+    std::fs::write(bed.repo.join("bootstrap/hosts.yaml"), inventory).expect("inventory");
+    let log = bed.tmp.path().join("ssh-times.log");
+    let print = match bytes {
+        Some(b) => format!("head -c {b} /dev/zero | tr '\\0' a"),
+        None => {
+            "printf 'passwordauthentication no\\npermitrootlogin prohibit-password\\n'".to_string()
+        }
+    };
+    bed.stub(
+        "ssh",
+        &format!(
+            "echo \"$(date +%s%N) 1\" >> '{log}'\nsleep 0.05\n{print}\necho \"$(date +%s%N) -1\" >> '{log}'",
+            log = log.display()
+        ),
+    );
+    (bed, log)
+}
+
+/// The most calls the stub's log shows running at once.
+fn peak_running(log: &Path) -> usize {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let mut edges: Vec<(u128, i64)> = text
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter_map(|(t, d)| Some((t.parse().ok()?, d.parse().ok()?)))
+        .collect();
+    edges.sort_by_key(|(t, d)| (*t, *d));
+    let (mut now, mut peak) = (0i64, 0i64);
+    for (_, d) in edges {
+        now += d;
+        peak = peak.max(now);
+    }
+    usize::try_from(peak).unwrap_or(0)
+}
+
+#[test]
+fn hundreds_of_hosts_keep_8_ssh_in_flight_and_few_threads() {
+    let (bed, log) = inventory_bed(300, None);
+    let mut run = bed.cmd();
+    run.args([
+        "--no-input",
+        "--no-color",
+        "preview",
+        "--request-timeout=60s",
+    ]);
+    let out = run_sampled(run.command());
+    let peak = peak_running(&log);
+    eprintln!(
+        "measured: 300 hosts, {peak} ssh at once at most, {} threads, peak RSS {} KiB",
+        out.threads, out.peak_rss_kib
+    );
+    assert_eq!(
+        out.code,
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout,
+        out.stderr
+    );
+    let calls = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        / 2;
+    assert_eq!(calls, 300, "one sshd -T per host");
+    assert!(peak <= 8, "{peak} ssh at once");
+    assert!(
+        peak >= 4,
+        "the ssh did not overlap ({peak}): the test measures nothing"
+    );
+    assert!(out.threads < 64, "{} threads", out.threads);
+    assert!(
+        out.stdout.contains("sshd-hardening"),
+        "stdout:\n{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn huge_remote_outputs_are_cut_at_1_mib_while_read() {
+    // Four hosts whose remote command prints 40 MB each: 700-850 MiB when each was buffered
+    // to the process layer's 48 MiB cap before the 1 MiB check.
+    let (bed, _) = inventory_bed(4, Some(40_000_000));
+    let mut run = bed.cmd();
+    run.args([
+        "--no-input",
+        "--no-color",
+        "preview",
+        "-o",
+        "json",
+        "--request-timeout=60s",
+    ]);
+    let out = run_sampled(run.command());
+    eprintln!(
+        "measured: 4 hosts printing 40 MB, peak RSS {} KiB",
+        out.peak_rss_kib
+    );
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "json: {e}\nstdout:\n{}\nstderr:\n{}",
+            out.stdout, out.stderr
+        )
+    });
+    let layer = doc["real"]["layers"]
+        .as_array()
+        .and_then(|l| l.iter().find(|l| l["id"] == "sshd-hardening"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no sshd-hardening in {doc}"));
+    assert_eq!(layer["state"], "unknown", "{layer}");
+    let text = layer.to_string();
+    assert!(
+        text.contains(
+            "the command printed more than the 1 MiB nestor reads: cut there while it was read"
+        ),
+        "{layer}"
+    );
+    assert!(
+        out.peak_rss_kib < 64 * 1024,
+        "peak RSS {} KiB",
+        out.peak_rss_kib
     );
 }
