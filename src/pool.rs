@@ -64,6 +64,29 @@ pub fn map<T: Sync, R: Send>(
     out
 }
 
+/// `side()` on a scoped thread while `main()` runs on this one, both results (`None`: `side`
+/// panicked). When the OS refuses the thread, `side()` runs here after `main()`: slower,
+/// never a panic.
+pub fn beside<S: Send, M>(
+    side: impl FnOnce() -> S + Send,
+    main: impl FnOnce() -> M,
+) -> (Option<S>, M) {
+    let cell = std::sync::Mutex::new(Some(side));
+    let run = || {
+        let f = cell.lock().ok().and_then(|mut c| c.take());
+        f.map(|f| f())
+    };
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new().spawn_scoped(scope, run);
+        let m = main();
+        let s = match handle {
+            Ok(h) => h.join().ok().flatten(),
+            Err(_) => run(),
+        };
+        (s, m)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +130,13 @@ mod tests {
         assert_eq!(got, vec![Some(1), Some(2), Some(3)]);
         assert!(map(&[] as &[u8], 4, |n| *n).is_empty());
         assert_eq!(map(&[7], 0, |n| *n), vec![Some(7)]);
+    }
+
+    #[test]
+    fn beside_runs_both_and_keeps_a_panic_inside() {
+        let (side, main) = beside(|| 1 + 1, || "main");
+        assert_eq!((side, main), (Some(2), "main"));
+        let (side, main) = beside(|| -> u8 { panic!("boom") }, || 3);
+        assert_eq!((side, main), (None, 3));
     }
 }

@@ -262,14 +262,11 @@ fn live_lima(ctx: &Invocation, stack: &Topology, plan: &ReadPlan) -> Result<Read
             source: Source::Live,
         });
     };
-    let (vms, kube) = std::thread::scope(|threads| {
-        let vms = threads.spawn(|| reader::lima_instances(&ctx.runner));
-        let kube = session.read(&session.reader(), plan, None);
-        let vms = vms
-            .join()
-            .unwrap_or_else(|_| Err(Error::internal("the limactl thread panicked")));
-        (vms, kube)
-    });
+    let (vms, kube) = crate::pool::beside(
+        || reader::lima_instances(&ctx.runner),
+        || session.read(&session.reader(), plan, None),
+    );
+    let vms = vms.unwrap_or_else(|| Err(Error::internal("the limactl thread panicked")));
     Ok(Reading {
         obs: kube?,
         target: Some(session.target_ref()),

@@ -279,13 +279,11 @@ impl<'r> Session<'r> {
             reader.read_rounds(&remaining, scope, &mut obs, &second)?;
             return Ok(obs);
         };
-        let (kube, host_obs) = std::thread::scope(|threads| {
-            let host_thread = threads.spawn(hosts);
-            let kube = reader.read_rounds(&remaining, scope, &mut obs, &second);
-            let host_obs = host_thread.join().unwrap_or_else(|_| {
-                HostObservation::skipped("not read: the host reading thread panicked")
-            });
-            (kube, host_obs)
+        let (host_obs, kube) = crate::pool::beside(hosts, || {
+            reader.read_rounds(&remaining, scope, &mut obs, &second)
+        });
+        let host_obs = host_obs.unwrap_or_else(|| {
+            HostObservation::skipped("not read: the host reading thread panicked")
         });
         kube?;
         obs.hosts = host_obs;

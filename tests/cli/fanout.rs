@@ -325,3 +325,33 @@ fn huge_remote_outputs_are_cut_at_1_mib_while_read() {
         out.peak_rss_kib
     );
 }
+
+/// A tight address-space limit: a thread or process the OS refuses is a failure with a
+/// `hint:` (exit 1), never a panic (`failed to spawn thread`, exit 101, as on main). Here,
+/// at 24 MiB the reader thread of kubectl's `config view` is refused (the `hint:` names the
+/// limits); from 32 MiB the run succeeds. (Below ~20 MiB the binary cannot even start.)
+#[test]
+fn a_tight_ulimit_is_never_a_panic() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(200));
+    let mut run = bed.cmd();
+    run.args([
+        "--no-input",
+        "--no-color",
+        "preview",
+        "--request-timeout=60s",
+    ]);
+    for mib in [24u64, 26, 28, 32, 48, 64] {
+        let out = run_sampled(under_ulimit_v(&run.command(), mib << 10));
+        let said = format!("ulimit -v {mib} MiB: exit {:?}\n{}", out.code, out.stderr);
+        assert!(!out.stderr.contains("panicked"), "{said}");
+        match out.code {
+            Some(0) => {}
+            Some(1) => assert!(
+                out.stderr
+                    .contains("\nhint: the system refused a thread or process"),
+                "{said}"
+            ),
+            _ => panic!("{said}"),
+        }
+    }
+}
