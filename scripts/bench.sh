@@ -13,6 +13,9 @@
 # CPU time and peak RSS (getrusage(2) of nestor alone, printed by -v), plus what
 # `kubectl get crd -o json` downloads on big.
 #
+# `scripts/bench.sh bounds` runs scripts/bench-bounds.sh instead: 2500 workloads mid-rollout and
+# 500 hosts, requests and ssh in flight, threads and peak RSS (SPEC §9 "Bounded per run").
+#
 # `scripts/bench.sh fleet` runs scripts/bench-fleet.sh instead: `preview --all` over ten
 # stacks on ten servers against its floor, max(slowest single stack, fleet CPU / cores), and
 # wait's per-poll cost.
@@ -29,6 +32,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = fleet ]; then exec bash scripts/bench-fleet.sh; fi
+if [ "${1:-}" = bounds ]; then exec bash scripts/bench-bounds.sh; fi
 STEPS=
 if [ "${1:-}" = -v ]; then STEPS=1; fi
 

@@ -128,9 +128,10 @@ pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
         "reading {} on {host_name} ({destination}) over ssh",
         t.admin_conf()
     ));
+    // Cut at the kubeconfig bound (1 MiB) while it is read, not at the process layer's cap.
     let out = invocation
         .runner
-        .run(Tool::Ssh, &argv)
+        .run_capped(Tool::Ssh, &argv, crate::bounded::MAX_BYTES)
         .map_err(|e| admin_conf::ssh_error(e, &destination, &ssh.host, ssh.port, t.admin_conf()))?;
     let source = format!("{destination}:{}", t.admin_conf());
     let mut bytes = out.stdout;

@@ -17,21 +17,18 @@ use crate::session::{observe, Ground, Prompt};
 use crate::stack::Topology;
 use crate::target::isolation;
 
-/// The most stacks previewed at the same time, whatever the machine.
-pub const MAX_PARALLEL: usize = 16;
-
-/// Stacks previewed at the same time: five per core (ten on 2 cores), at most
-/// [`MAX_PARALLEL`]. A stack's wall is two kubectl start-ups (CPU: ~110 ms for the pair) and
-/// then one round of reads that only waits on its server, so the fleet's wall can be no less
-/// than its CPU time over the cores plus the last stack's round trip. Measured on 2 cores,
-/// 10 stacks at 100 ms per request, alternating runs: two per core 1.34 s against 0.93 s for
-/// every stack at once (another build running, the benchmark at `nice -20`; the cores idle
-/// while each wave of four waited on its reads); pacing the starts (one, two or three stacks
-/// starting at a time, any number reading) 0.928 / 0.883 / 0.900 s against 0.886 s all at
-/// once (quiet machine, medians of 7): no faster. README, "Measured".
+/// Stacks previewed at the same time: [`crate::pool::STACKS_PER_CORE`] per core (eight on 2
+/// cores), at most [`crate::pool::MAX_STACKS`] (SPEC §9 "Bounded per run"). A stack's wall is
+/// two kubectl start-ups (CPU: ~110 ms for the pair) and then one round of reads that only
+/// waits on its server, so the fleet's wall can be no less than its CPU time over the cores
+/// plus the last stack's round trip. Measured on 2 cores, 10 stacks at 100 ms per request,
+/// alternating runs: two per core 1.34 s against 0.93 s for every stack at once; pacing the
+/// starts gave no faster wall (README, "Measured").
 pub fn parallel() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
-    cores.saturating_mul(5).clamp(2, MAX_PARALLEL)
+    cores
+        .saturating_mul(crate::pool::STACKS_PER_CORE)
+        .clamp(2, crate::pool::MAX_STACKS)
 }
 
 pub fn run(invocation: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Result<Exit> {

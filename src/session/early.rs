@@ -38,22 +38,22 @@ pub(super) fn agree_while_starting(
         Some(_) | None => None,
     };
     let began = crate::usage::since_start();
-    let (agreed, early) = std::thread::scope(|threads| {
-        let view = threads.spawn(|| {
+    let (agreed, early) = crate::pool::beside(
+        || {
             let agreed = authority::confirm(runner, env, path, kc);
             runner.step("authority (kubectl config view)", began);
             agreed
-        });
-        let early = accept.map(|accept| {
-            let started = ApiProxy::start(kubectl, &accept);
-            runner.step("proxy start (until its socket accepts)", began);
-            started
-        });
-        let agreed = view
-            .join()
-            .unwrap_or_else(|_| Err(Error::internal("the kubeconfig check thread panicked")));
-        (agreed, early)
-    });
+        },
+        || {
+            accept.map(|accept| {
+                let started = ApiProxy::start(kubectl, &accept);
+                runner.step("proxy start (until its socket accepts)", began);
+                started
+            })
+        },
+    );
+    let agreed =
+        agreed.unwrap_or_else(|| Err(Error::internal("the kubeconfig check thread panicked")));
     match agreed {
         Ok(kc) => Ok((kc, early)),
         Err(e) => {

@@ -237,15 +237,14 @@ impl<'r> Session<'r> {
             }
             return Ok(obs);
         };
-        let (kube, host_obs) = std::thread::scope(|threads| {
-            let host_thread = threads.spawn(|| hosts.read(self.runner));
-            let kube = reader.read_rounds(&remaining, scope, &mut obs, &second);
-            let host_obs = host_thread.join().unwrap_or_else(|_| {
-                crate::model::observation::host::HostObservation::skipped(
-                    "not read: the host reading thread panicked",
-                )
-            });
-            (kube, host_obs)
+        let (host_obs, kube) = crate::pool::beside(
+            || hosts.read(self.runner),
+            || reader.read_rounds(&remaining, scope, &mut obs, &second),
+        );
+        let host_obs = host_obs.unwrap_or_else(|| {
+            crate::model::observation::host::HostObservation::skipped(
+                "not read: the host reading thread panicked",
+            )
         });
         kube?;
         obs.hosts = host_obs;

@@ -111,14 +111,12 @@ pub fn preview(
             }
             TargetKind::Lima => {
                 // limactl and the bench's reads in parallel.
-                let (vms, kube) = std::thread::scope(|threads| {
-                    let vms = threads.spawn(|| reader::lima_instances(ground.runner));
-                    let kube = session.read(&plan, &hosts);
-                    let vms = vms
-                        .join()
-                        .unwrap_or_else(|_| Err(Error::internal("the limactl thread panicked")));
-                    (vms, kube)
-                });
+                let (vms, kube) = crate::pool::beside(
+                    || reader::lima_instances(ground.runner),
+                    || session.read(&plan, &hosts),
+                );
+                let vms =
+                    vms.unwrap_or_else(|| Err(Error::internal("the limactl thread panicked")));
                 Reading {
                     obs: kube?,
                     target: Some(session.target_ref()),

@@ -14,6 +14,7 @@ mod completion;
 mod confirmed_by;
 mod contract;
 mod current;
+mod fanout;
 mod fetch;
 mod foundation;
 mod harness_checks;

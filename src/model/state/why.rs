@@ -14,21 +14,26 @@ use super::workloads::{rollout_status, select, RolloutStatus};
 /// The words of the architecture hint.
 pub const OTHER_ARCHITECTURE: &str = "likely an image built for another architecture";
 
-/// The second read round: the pods of every workload these selections (a read plan's
-/// `workloads`) find that is not rolled out (scaled to zero has no pods to tell why), by its
-/// own selector.
+/// The second read round: the pods of the workloads these selections (a read plan's
+/// `workloads`) find that are not rolled out (scaled to zero has no pods to tell why), by
+/// their own selector: at most the first [`super::MAX_NAMED`] not rolled out of each
+/// selection, the ones its evidence names (SPEC §9 "Bounded per run": 2500 Deployments
+/// mid-rollout were 2500 pod lists; the evidence counts the others "not inspected").
 pub fn pod_reads(selections: &[WorkloadCheck], obs: &Observation) -> Vec<ReadRequest> {
     let mut reads = BTreeSet::new();
-    {
-        for w in selections {
-            for (kind, workload) in select(obs, w).0 {
-                if explains(kind, workload) {
-                    if let Some(selector) = &workload.selector {
-                        reads.insert(ReadRequest::Pods {
-                            namespace: workload.namespace.clone(),
-                            selector: selector.clone(),
-                        });
-                    }
+    for w in selections {
+        let failing = select(obs, w)
+            .0
+            .into_iter()
+            .filter(|(k, w)| rollout_status(*k, w) != RolloutStatus::Complete)
+            .take(super::MAX_NAMED);
+        for (kind, workload) in failing {
+            if explains(kind, workload) {
+                if let Some(selector) = &workload.selector {
+                    reads.insert(ReadRequest::Pods {
+                        namespace: workload.namespace.clone(),
+                        selector: selector.clone(),
+                    });
                 }
             }
         }
@@ -104,4 +109,66 @@ fn pod_line(obs: &Observation, p: &PodStatus) -> String {
         String::new()
     };
     format!("pod {}{on}: {} {}{hint}", p.name, c.name, said.join(", "))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::model::state::Phase;
+
+    /// `n` Deployments `app-0000`... in `ns`, each mid-rollout (1 of 3 updated and
+    /// available), with their own selector: an upgrade in progress, as the API lists it.
+    fn mid_rollout(n: usize) -> Observation {
+        let items: Vec<serde_json::Value> = (0..n)
+            .map(|i| {
+                serde_json::json!({
+                    "apiVersion": "apps/v1", "kind": "Deployment",
+                    "metadata": {"name": format!("app-{i:04}"), "namespace": "ns", "generation": 2},
+                    "spec": {"replicas": 3, "selector": {"matchLabels": {"app": format!("app-{i:04}")}}},
+                    "status": {"observedGeneration": 2, "replicas": 4, "updatedReplicas": 1,
+                               "readyReplicas": 3, "availableReplicas": 1}
+                })
+            })
+            .collect();
+        let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+        let mut obs = Observation::skipped("not read");
+        obs.record(&ReadRequest::Deployments, Ok(&list.to_string()));
+        obs
+    }
+
+    #[test]
+    fn the_second_round_inspects_at_most_five_workloads_of_a_selection() {
+        let obs = mid_rollout(2500);
+        let check = WorkloadCheck {
+            kind: Some(WorkloadKind::Deployment),
+            namespace: "ns".into(),
+            name: None,
+            name_prefix: Some("app-".into()),
+        };
+        let reads = pod_reads(std::slice::from_ref(&check), &obs);
+        let want: Vec<ReadRequest> = (0..5)
+            .map(|i| ReadRequest::Pods {
+                namespace: "ns".into(),
+                selector: format!("app=app-{i:04}"),
+            })
+            .collect();
+        assert_eq!(reads, want);
+        let outcome = super::super::workloads::workload(&obs, Phase::Healthy, &check);
+        let named: Vec<String> = (0..5)
+            .map(|i| format!("Deployment ns/app-{i:04}: rollout in progress: 1/3 updated"))
+            .collect();
+        assert_eq!(
+            outcome.evidence,
+            format!(
+                "0/2500 Deployment ns/app-* rolled out; {}; and 2495 more not inspected",
+                named.join("; ")
+            )
+        );
+        // Five or fewer: every one is inspected, nothing is counted.
+        let few = mid_rollout(5);
+        assert_eq!(pod_reads(std::slice::from_ref(&check), &few).len(), 5);
+        let outcome = super::super::workloads::workload(&few, Phase::Healthy, &check);
+        assert!(!outcome.evidence.contains("more"), "{}", outcome.evidence);
+    }
 }

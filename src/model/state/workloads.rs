@@ -5,7 +5,7 @@
 use crate::model::catalog::{WorkloadCheck, WorkloadKind};
 use crate::model::observation::{Observation, ReadFailure, Workload};
 
-use super::{capped, CheckOutcome, Phase};
+use super::{CheckOutcome, Phase};
 
 /// Where a workload's rollout stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -216,13 +216,20 @@ pub(crate) fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -
             CheckOutcome::yes(summary(&matches)).with_flaws(deleting)
         }
         Phase::Healthy if !failing.is_empty() => {
-            // Each failing workload with why: its pods, when the second round read them.
-            let named = capped(
-                failing
-                    .iter()
-                    .map(|(k, w)| show(*k, w) + &super::why::pods_of(obs, *k, w))
-                    .collect(),
-            );
+            // Each failing workload with why: its pods, when the second round read them (the
+            // first [`super::MAX_NAMED`] only: the others are counted, never inspected).
+            let mut shown: Vec<String> = failing
+                .iter()
+                .take(super::MAX_NAMED)
+                .map(|(k, w)| show(*k, w) + &super::why::pods_of(obs, *k, w))
+                .collect();
+            if failing.len() > super::MAX_NAMED {
+                shown.push(format!(
+                    "and {} more not inspected",
+                    failing.len() - super::MAX_NAMED
+                ));
+            }
+            let named = shown.join("; ");
             if matches.len() > 1 {
                 CheckOutcome::no(format!(
                     "{}/{} {} rolled out; {named}",

@@ -1,6 +1,7 @@
 //! Reads through the API proxy ([`crate::read::proxy`]): every [`ReadRequest`] of a batch becomes
 //! the GET that `kubectl get ... -o json` itself sends (same API paths, `Accept:
-//! application/json`), and all of them go out at once, one std thread each. The List JSON
+//! application/json`), at most [`crate::pool::API_READS_IN_FLIGHT`] in flight on as many
+//! threads, whatever the batch holds (SPEC §9 "Bounded per run"). The List JSON
 //! answered is handed to the same parsers as kubectl's stdout: a `NodeList` differs from
 //! kubectl's `List` only in wrapper fields the parsers ignore.
 //!
@@ -142,47 +143,32 @@ pub fn read_into(
         }
     }
     // Custom resources: most are settled by the first round; the others (another preferred
-    // version, or not at the expected version) are resolved in parallel.
-    let resources: Vec<(&String, TypeRead)> = requests
-        .iter()
-        .filter_map(ReadRequest::custom_type)
-        .map(|t| (t, discovery.resolve(t, &mut lists)))
-        .collect();
-    let settled: Vec<(String, Read<Vec<CustomObject>>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = resources
-            .into_iter()
-            .map(|(t, resolution)| {
-                let discovery = &discovery;
-                (
-                    t.clone(),
-                    s.spawn(move || match resolution {
-                        TypeRead::Done(result) => result,
-                        TypeRead::Fetch(versions) => discovery.fetch_resource(
-                            kubectl,
-                            proxy,
-                            t,
-                            &versions,
-                            scope.keep.get(t).unwrap_or(&NOTHING),
-                        ),
-                    }),
-                )
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|(t, h)| {
-                let result = h.join().unwrap_or_else(|_| {
-                    Err(ReadFailure::new(
-                        FailureKind::ApiError,
-                        "a read thread panicked",
-                    ))
-                });
-                (t, result)
-            })
-            .collect()
-    });
-    for (t, result) in settled {
-        obs.resources.insert(t, result);
+    // version, or not at the expected version) are resolved in parallel, as bounded.
+    let mut fetches: Vec<(&String, Vec<String>)> = Vec::new();
+    for t in requests.iter().filter_map(ReadRequest::custom_type) {
+        match discovery.resolve(t, &mut lists) {
+            TypeRead::Done(result) => {
+                obs.resources.insert(t.clone(), result);
+            }
+            TypeRead::Fetch(versions) => fetches.push((t, versions)),
+        }
+    }
+    let fetched = crate::pool::map(
+        &fetches,
+        crate::pool::API_READS_IN_FLIGHT,
+        |(t, versions)| {
+            let keep = scope.keep.get(*t).unwrap_or(&NOTHING);
+            discovery.fetch_resource(kubectl, proxy, t, versions, keep)
+        },
+    );
+    for ((t, _), result) in fetches.iter().zip(fetched) {
+        let result = result.unwrap_or_else(|| {
+            Err(ReadFailure::new(
+                FailureKind::ApiError,
+                "a read thread panicked",
+            ))
+        });
+        obs.resources.insert((*t).clone(), result);
     }
 }
 
@@ -225,7 +211,7 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     targets.into_iter().collect()
 }
 
-/// GET every target at once; one thread per request, answers by target. Targets `keep`
+/// GET every target, at most [`crate::pool::API_READS_IN_FLIGHT`] at once; answers by target. Targets `keep`
 /// names (custom resource lists) are decoded while they arrive, into what the checks use.
 fn fetch_all<'k>(
     kubectl: &Kubectl,
@@ -237,31 +223,19 @@ fn fetch_all<'k>(
         Buffered(Answer),
         Listed(ListAnswer),
     }
-    let got: Vec<(String, Got)> = std::thread::scope(|s| {
-        let handles: Vec<_> = targets
-            .into_iter()
-            .map(|t| {
-                let handle = s.spawn({
-                    let t = t.clone();
-                    move || match keep(&t) {
-                        Some(uses) => Got::Listed(fetch_list(kubectl, proxy, &t, uses)),
-                        None => Got::Buffered(fetch(kubectl, proxy, &t)),
-                    }
-                });
-                (t, handle)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|(t, h)| {
-                let answer = h.join().unwrap_or_else(|_| {
-                    Got::Buffered(Err(HttpError::Malformed(
-                        "a read thread panicked".to_string(),
-                    )))
-                });
-                (t, answer)
-            })
-            .collect()
+    let got = crate::pool::map(&targets, crate::pool::API_READS_IN_FLIGHT, |t| {
+        match keep(t) {
+            Some(uses) => Got::Listed(fetch_list(kubectl, proxy, t, uses)),
+            None => Got::Buffered(fetch(kubectl, proxy, t)),
+        }
+    });
+    let got = targets.into_iter().zip(got).map(|(t, g)| {
+        let answer = g.unwrap_or_else(|| {
+            Got::Buffered(Err(HttpError::Malformed(
+                "a read thread panicked".to_string(),
+            )))
+        });
+        (t, answer)
     });
     let mut answers = BTreeMap::new();
     let mut lists = BTreeMap::new();

@@ -9,6 +9,7 @@ pub mod allowlist;
 pub(crate) mod hermetic;
 pub(crate) use crate::redact;
 mod service;
+mod watchdog;
 
 pub use service::Service;
 
@@ -76,6 +77,8 @@ pub enum Failure {
     Missing { tool: Tool, detail: String },
     /// The OS could not start it.
     Spawn { detail: String },
+    /// The OS refused a process or a thread for lack of resources (memory, `ulimit -u`/`-v`).
+    Exhausted { detail: String },
     /// It ran past the deadline and was killed.
     TimedOut { after: Duration, stderr: String },
     /// It was killed by a signal.
@@ -109,6 +112,14 @@ impl ExecError {
             Failure::Spawn { detail } => Error::input(
                 format!("cannot start {tool}: {detail}"),
                 self.tool.install_hint(),
+            ),
+            Failure::Exhausted { detail } => Error::input(
+                format!("cannot run `{}`: {detail}", self.argv),
+                format!(
+                    "the system refused a thread or process: check memory and `ulimit -u`/`ulimit -v` (nestor runs at most {} API reads and {} ssh at once)",
+                    crate::pool::API_READS_IN_FLIGHT,
+                    crate::pool::SSH_IN_FLIGHT
+                ),
             ),
             Failure::TimedOut { after, .. } => Error::unreachable(
                 format!("`{}` did not finish within {:.1}s and was killed", self.argv, after.as_secs_f64()),
@@ -200,8 +211,22 @@ impl Runner {
         Ok((program, shown))
     }
 
-    /// Run `tool args` and wait, bounded by the timeout plus [`KILL_MARGIN`].
+    /// Run `tool args` and wait, bounded by the timeout plus [`KILL_MARGIN`], its stdout by
+    /// [`MAX_STDOUT_BYTES`].
     pub fn run(&self, tool: Tool, args: &[String]) -> Result<Output, ExecError> {
+        self.run_capped(tool, args, MAX_STDOUT_BYTES)
+    }
+
+    /// [`Runner::run`] for a consumer that reads at most `stdout_cap` bytes (a host check's
+    /// 1 MiB): the output is cut there while it is read, the child killed, and the run is
+    /// `TooLarge { limit: stdout_cap }` (never buffered to the larger cap first).
+    pub fn run_capped(
+        &self,
+        tool: Tool,
+        args: &[String],
+        stdout_cap: u64,
+    ) -> Result<Output, ExecError> {
+        let stdout_cap = stdout_cap.min(MAX_STDOUT_BYTES);
         let (program, shown) = self.admit(tool, args)?;
         let fail = |failure| ExecError {
             tool,
@@ -222,6 +247,10 @@ impl Runner {
                 detail: e.to_string(),
             })
         };
+        // Killed with nestor however it ends, SIGKILL included (`watchdog`): dropped only
+        // once the child is reaped, at the end of this call.
+        let leash = watchdog::Leash::new().map_err(spawn_err)?;
+        let leash_fd = leash.fd();
         let (out_r, out_w) = os_pipe::pipe().map_err(spawn_err)?;
         let (err_r, err_w) = os_pipe::pipe().map_err(spawn_err)?;
         let expression = duct::cmd(&program, args)
@@ -237,6 +266,7 @@ impl Runner {
                 if own_group {
                     std::os::unix::process::CommandExt::process_group(command, 0);
                 }
+                watchdog::arm(command, leash_fd, own_group);
                 Ok(())
             });
         // Killed with nestor if a signal ends it (signals.rs), like a service: the group, or
@@ -262,14 +292,29 @@ impl Runner {
         // The expression holds the pipes' write ends: closed here, so that the readers see
         // the end of the output when the child (and its children) are gone.
         drop(expression);
-        let handle = started_child.map_err(|e| {
-            fail(Failure::Spawn {
-                detail: e.to_string(),
-            })
-        })?;
+        let handle = started_child.map_err(|e| fail(spawn_failure(&e)))?;
         let overflow = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let stdout = capped_reader(out_r, MAX_STDOUT_BYTES, overflow.clone());
-        let stderr_reader = capped_reader(err_r, MAX_STDERR_BYTES, overflow.clone());
+        // A reader thread the OS refuses is an error with a hint, never a panic: the child
+        // (already running) is killed and reaped first.
+        let readers = capped_reader(out_r, stdout_cap, overflow.clone()).and_then(|out| {
+            capped_reader(err_r, MAX_STDERR_BYTES, overflow.clone()).map(|err| (out, err))
+        });
+        let (stdout, stderr_reader) = match readers {
+            Ok(r) => r,
+            Err(e) => {
+                if own_group {
+                    for pid in handle.pids() {
+                        kill_group(pid);
+                    }
+                }
+                let _ = handle.kill();
+                let _ = handle.wait();
+                drop(tracked);
+                return Err(fail(Failure::Exhausted {
+                    detail: format!("cannot start a thread to read its output: {e}"),
+                }));
+            }
+        };
         let until = started + deadline;
         let finished = loop {
             let step = until
@@ -306,9 +351,7 @@ impl Runner {
         if too_large {
             drop(tracked);
             self.trace(&format!("exec: killed, output over its cap: {shown}"));
-            return Err(fail(Failure::TooLarge {
-                limit: MAX_STDOUT_BYTES,
-            }));
+            return Err(fail(Failure::TooLarge { limit: stdout_cap }));
         }
         let output = match (finished, collected) {
             (Some(o), (Ok(out), Ok(err))) => StdOutput {
@@ -377,9 +420,9 @@ fn capped_reader(
     pipe: os_pipe::PipeReader,
     cap: u64,
     overflow: std::sync::Arc<std::sync::atomic::AtomicBool>,
-) -> std::sync::mpsc::Receiver<Vec<u8>> {
+) -> std::io::Result<std::sync::mpsc::Receiver<Vec<u8>>> {
     let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
+    std::thread::Builder::new().spawn(move || {
         use std::io::Read;
         let mut bytes = Vec::new();
         let mut limited = pipe.take(cap + 1);
@@ -391,8 +434,17 @@ fn capped_reader(
         // The pipe is closed only now, after the flag: the child's SIGPIPE comes after it.
         drop(limited);
         let _ = tx.send(bytes);
-    });
-    rx
+    })?;
+    Ok(rx)
+}
+
+/// Why a spawn failed: the system out of resources (`EAGAIN`, `ENOMEM`), or another reason.
+fn spawn_failure(e: &std::io::Error) -> Failure {
+    let detail = e.to_string();
+    match e.raw_os_error() {
+        Some(libc::EAGAIN | libc::ENOMEM) => Failure::Exhausted { detail },
+        _ => Failure::Spawn { detail },
+    }
 }
 
 fn describe_status(o: &StdOutput) -> String {

@@ -8,10 +8,11 @@
 //! with it), which also keeps the terminal's Ctrl-C from reaching it. So that nestor killed by
 //! a signal leaves no proxy behind: SIGINT, SIGTERM and SIGHUP first kill every live child
 //! (`crate::signals`; one-shot runs are registered the same way), then take their default
-//! action; and on Linux the child gets
-//! `PR_SET_PDEATHSIG=SIGKILL` (it covers SIGKILL of nestor too, but only for a kubectl
-//! executed directly: the Cloud SDK dispatcher's Go runtime re-executes from another thread,
-//! which drops the setting).
+//! action; every child is on a leash (`watchdog`: a tiny watchdog in its group kills it when
+//! nestor's end of a pipe closes, however nestor ends, SIGKILL included, on any Unix); and on
+//! Linux the child also gets `PR_SET_PDEATHSIG=SIGKILL` (only for a kubectl executed
+//! directly: the Cloud SDK dispatcher's Go runtime re-executes from another thread, which
+//! drops the setting).
 
 use std::fs::File;
 use std::path::Path;
@@ -19,6 +20,10 @@ use std::process::{Child, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{kill_group, ExecError, Failure, Runner, Tool};
+
+/// Tests only (docs/testing.md): set, a service gets no Linux parent-death signal, so that a
+/// test proves the watchdog alone takes it along when nestor is SIGKILLed (as on macOS).
+pub const NO_PARENT_DEATH_SIGNAL: &str = "NESTOR_TEST_NO_PARENT_DEATH_SIGNAL";
 
 /// A running child that nestor owns until it is dropped.
 ///
@@ -38,6 +43,9 @@ pub struct Service {
     /// The read end of the child's stdout, kept open while it runs (closing it would kill a
     /// child that writes once more with SIGPIPE); `None` once it reached its end.
     stdout: Option<ChildStdout>,
+    /// Its watchdog's leash (`watchdog`): the child dies with nestor, SIGKILL included.
+    /// Dropped after the child is reaped.
+    _leash: super::watchdog::Leash,
 }
 
 impl Runner {
@@ -77,7 +85,13 @@ impl Runner {
         }
         // A group of its own: stopping it also stops what a dispatcher or wrapper started.
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        die_with_parent(&mut command);
+        // The watchdog on every platform; Linux's parent-death signal besides, unless a test
+        // turns it off to prove the watchdog alone is enough.
+        let leash = super::watchdog::Leash::new().map_err(|e| fail(super::spawn_failure(&e)))?;
+        super::watchdog::arm(&mut command, leash.fd(), true);
+        if std::env::var_os(NO_PARENT_DEATH_SIGNAL).is_none() {
+            die_with_parent(&mut command);
+        }
         // A SIGTERM between the spawn and the tracking would kill nestor before it knows the
         // group to take along: a signal caught until it does waits (`Held`, no signal mask:
         // the child would inherit it).
@@ -88,11 +102,7 @@ impl Runner {
             .ok()
             .map(|child| crate::signals::Tracked::group(child.id()));
         drop(held);
-        let mut child = spawned.map_err(|e| {
-            fail(Failure::Spawn {
-                detail: e.to_string(),
-            })
-        })?;
+        let mut child = spawned.map_err(|e| fail(super::spawn_failure(&e)))?;
         let stdout = child.stdout.take();
         Ok(Service {
             child,
@@ -103,6 +113,7 @@ impl Runner {
             reaped: false,
             tracked,
             stdout,
+            _leash: leash,
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Reads the host-level layers (SPEC §13) over ssh: which hosts (the stack's Ansible
 //! inventory, the reader `kubeconfig fetch` uses), the exact remote command of each check
 //! (built from the catalog's validated fields, every word shell-quoted), one ssh per check,
-//! hosts in parallel and at most [`MAX_SSH_PER_HOST`] checks of one host at a time, each ssh
+//! at most [`crate::pool::SSH_IN_FLIGHT`] ssh at once and [`MAX_SSH_PER_HOST`] of one host, each ssh
 //! bounded by `--request-timeout`.
 //!
 //! The remote string ssh hands the host's shell is exactly one of SPEC §13's forms:
@@ -25,6 +25,7 @@ use crate::model::observation::{FailureKind, ReadFailure};
 use crate::stack::inventory::Inventory;
 
 mod run;
+mod schedule;
 pub(crate) use run::read;
 #[cfg(test)]
 use run::ssh_failure;

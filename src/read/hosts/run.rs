@@ -1,6 +1,7 @@
-//! Running the host checks: one ssh per check, hosts in parallel and at most
-//! [`MAX_SSH_PER_HOST`] checks of one host at a time; ssh's exit status, stdout and stderr
-//! turned into facts or failed reads (see the parent module and docs/host-checks.md).
+//! Running the host checks: one ssh per check, at most [`crate::pool::SSH_IN_FLIGHT`] at once
+//! for the whole inventory and at most [`MAX_SSH_PER_HOST`] checks of one host at a time
+//! (`schedule`); ssh's exit status, stdout and stderr turned into facts or failed reads (see
+//! the parent module and docs/host-checks.md).
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;
@@ -15,19 +16,19 @@ use crate::model::observation::host::{
 use crate::model::observation::{FailureKind, ReadFailure};
 use crate::read::exec::{ExecError, Failure, Runner, Tool};
 
-/// Read every host of the plan, in parallel; each ssh is bounded by the runner's timeout.
+/// Read every host of the plan, hosts side by side within the run's ssh bound; each ssh is
+/// bounded by the runner's timeout.
 pub(crate) fn read(runner: &Runner, plan: &HostPlan) -> HostObservation {
     let mut obs = HostObservation {
         groups: plan.groups.clone(),
         ..HostObservation::default()
     };
-    // One worker per host, as many as there are hosts; each bounds its own ssh.
-    let readings = crate::pool::map(&plan.jobs, plan.jobs.len(), |job| read_one(runner, job));
+    let runs = run_checks(runner, &plan.jobs);
     let results = plan
         .jobs
         .iter()
-        .zip(readings)
-        .map(|(job, r)| (job.name.clone(), r.unwrap_or_else(|| Err(panicked()))));
+        .zip(runs)
+        .map(|(job, runs)| (job.name.clone(), reading(job, runs)));
     obs.hosts.extend(results);
     obs
 }
@@ -49,14 +50,10 @@ pub struct RemoteRun {
     pub stderr: String,
 }
 
-/// Every check of one host, each its own ssh. When no check reached the host (every ssh
-/// failed: unreachable, refused, host key, timed out), the host is unread, with the first
-/// check's reason; otherwise each check has its own result.
-pub(crate) fn read_one(
-    runner: &Runner,
-    job: &HostJob,
-) -> std::result::Result<HostReading, ReadFailure> {
-    let runs = run_checks(runner, job);
+/// One host's checks, each its own ssh, into its reading. When no check reached the host
+/// (every ssh failed: unreachable, refused, host key, timed out), the host is unread, with
+/// the first check's reason; otherwise each check has its own result.
+fn reading(job: &HostJob, runs: Vec<Run>) -> std::result::Result<HostReading, ReadFailure> {
     if let Some(Err(first)) = runs.first() {
         if runs.iter().all(|r| r.is_err()) {
             return Err(first.clone());
@@ -71,29 +68,48 @@ pub(crate) fn read_one(
     Ok(reading)
 }
 
-/// The checks of `job`, at most [`MAX_SSH_PER_HOST`] at a time, results in check order.
-/// Once an ssh finds the host unreachable, refusing or out of time, the checks not yet
-/// started get that failure instead of waiting out another timeout.
-fn run_checks(runner: &Runner, job: &HostJob) -> Vec<std::result::Result<RemoteRun, ReadFailure>> {
-    let down: Mutex<Option<ReadFailure>> = Mutex::new(None);
-    crate::pool::map(&job.checks, MAX_SSH_PER_HOST, |check| {
-        let known = down.lock().map(|d| d.clone()).unwrap_or(None);
-        let r = match known {
-            Some(failure) => Err(failure),
-            None => run_check(runner, job, check),
-        };
-        if let Err(f) = &r {
-            if host_down(f) {
-                if let Ok(mut d) = down.lock() {
-                    d.get_or_insert_with(|| f.clone());
+/// What one check's ssh gave.
+type Run = std::result::Result<RemoteRun, ReadFailure>;
+
+/// The checks of every job (`schedule::run_all`: the run's ssh bound and the host's), results
+/// by job in check order. Once an ssh finds a host unreachable, refusing or out of time, that
+/// host's checks not yet started get that failure instead of waiting out another timeout.
+fn run_checks(runner: &Runner, jobs: &[HostJob]) -> Vec<Vec<Run>> {
+    let down: Vec<Mutex<Option<ReadFailure>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+    let counts: Vec<usize> = jobs.iter().map(|j| j.checks.len()).collect();
+    let runs = super::schedule::run_all(
+        &counts,
+        crate::pool::SSH_IN_FLIGHT,
+        MAX_SSH_PER_HOST,
+        |h, c| {
+            let (Some(job), Some(down)) = (jobs.get(h), down.get(h)) else {
+                return Err(panicked());
+            };
+            let Some(check) = job.checks.get(c) else {
+                return Err(panicked());
+            };
+            let known = down.lock().map(|d| d.clone()).unwrap_or(None);
+            let r = match known {
+                Some(failure) => Err(failure),
+                None => run_check(runner, job, check),
+            };
+            if let Err(f) = &r {
+                if host_down(f) {
+                    if let Ok(mut d) = down.lock() {
+                        d.get_or_insert_with(|| f.clone());
+                    }
                 }
             }
-        }
-        r
-    })
-    .into_iter()
-    .map(|r| r.unwrap_or_else(|| Err(panicked())))
-    .collect()
+            r
+        },
+    );
+    runs.into_iter()
+        .map(|host| {
+            host.into_iter()
+                .map(|r| r.unwrap_or_else(|| Err(panicked())))
+                .collect()
+        })
+        .collect()
 }
 
 fn panicked() -> ReadFailure {
@@ -121,7 +137,9 @@ fn run_check(
             format!("`{check}` is read through its parts, never as one command"),
         ));
     };
-    match runner.run(Tool::Ssh, &argv) {
+    // Cut at the bound the evidence states while it is read (four hosts printing 40 MB each
+    // were 700-850 MiB when buffered to the process layer's own cap first).
+    match runner.run_capped(Tool::Ssh, &argv, MAX_HOST_OUTPUT as u64) {
         Ok(out) => Ok(RemoteRun {
             status: 0,
             stdout: out.stdout,
@@ -135,6 +153,16 @@ fn run_check(
             stdout: Vec::new(),
             stderr,
         }),
+        Err(ExecError {
+            failure: Failure::TooLarge { limit },
+            ..
+        }) => Err(ReadFailure::new(
+            FailureKind::BadOutput,
+            format!(
+                "the command printed more than the {} MiB nestor reads: cut there while it was read, nothing of it used",
+                limit >> 20
+            ),
+        )),
         Err(e) => Err(ssh_failure(e, &job.destination)),
     }
 }
