@@ -103,7 +103,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             &mut preview,
             &built.catalog,
             built.hosts.as_ref(),
-            &stack.node_names(),
+            &stack.declared_nodes(),
             &built.observation,
         );
     }
@@ -185,7 +185,7 @@ pub fn build(
             reading
         }
     };
-    let declared = stack.node_names();
+    let declared = stack.declared_nodes();
     let reports = state::evaluate(&catalog, &layer_ids, &declared, &reading.obs);
     let instances = stack.instance_names();
     let (vm_plan, vm_rows) = match &reading.vms {

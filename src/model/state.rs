@@ -80,6 +80,9 @@ pub struct EvidenceCommand {
 /// The value of one check (the same three values as a host check's).
 pub use hosts::Verdict;
 
+/// A node the stack declares (and, on a Lima bench, the hostname it may register under).
+pub use nodes::DeclaredNode;
+
 /// Whether a check is used to detect a layer or to judge its health. Only workloads differ:
 /// detect means "exists", healthy means "ready".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,7 +140,7 @@ pub(crate) const NOT_OBSERVABLE: &str = "not observable through Kubernetes";
 pub fn evaluate(
     catalog: &Catalog,
     layer_ids: &[String],
-    declared_nodes: &[String],
+    declared_nodes: &[DeclaredNode],
     obs: &Observation,
 ) -> Vec<LayerReport> {
     layer_ids
@@ -163,7 +166,7 @@ pub fn evaluate(
 /// Evaluate one layer of the catalog.
 pub(crate) fn evaluate_layer(
     layer: &Layer,
-    declared_nodes: &[String],
+    declared_nodes: &[DeclaredNode],
     obs: &Observation,
 ) -> LayerReport {
     let report = |state, evidence: Vec<String>, reason: String| LayerReport {
@@ -258,7 +261,7 @@ fn dedup(lines: Vec<String>) -> Vec<String> {
 pub(crate) fn evaluate_check(
     check: &Check,
     phase: Phase,
-    declared_nodes: &[String],
+    declared_nodes: &[DeclaredNode],
     obs: &Observation,
 ) -> CheckOutcome {
     match &check.kind {
@@ -366,6 +369,8 @@ mod drift_tests;
 /// Observations shared by the state and plan tests, built from the kubectl fixtures.
 #[cfg(test)]
 pub(crate) mod fixtures;
+#[cfg(test)]
+mod nodes_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

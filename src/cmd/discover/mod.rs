@@ -179,10 +179,14 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     session.reachable(&obs)?;
     let target = session.target_ref();
     // Detection judges the cluster as found: its registered nodes are the declared ones.
-    let registered: Vec<String> = obs
+    let registered: Vec<state::DeclaredNode> = obs
         .nodes
         .as_ref()
-        .map(|n| n.iter().map(|n| n.name.clone()).collect())
+        .map(|n| {
+            n.iter()
+                .map(|n| state::DeclaredNode::named(&n.name))
+                .collect()
+        })
         .unwrap_or_default();
     let reports = state::evaluate(&catalog, &all, &registered, &obs);
     if let Some(path) = &args.save {

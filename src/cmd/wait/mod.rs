@@ -106,7 +106,7 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
     let plan = catalog
         .read_plan(&ids, Workloads::InTheirNamespaces)
         .first(ReadRequest::Nodes);
-    let declared = stack.node_names();
+    let declared = stack.declared_nodes();
     // The target policy (SPEC §5: the endpoint checked before any kubectl without a prompt,
     // or the prompt, once, before the first poll) and kubectl's own reading of the file;
     // every poll is pinned to the result. `None`: a lima bench not up yet.

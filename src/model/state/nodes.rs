@@ -1,14 +1,68 @@
 //! `nodes:` checks: registered and Ready counts, InternalIPs distinct (bench #3, #4: every
 //! VM announced its NAT address 10.0.2.15), no node with a taint (a Cilium agent that is not
 //! ready taints its node `node.cilium.io/agent-not-ready`: pods there have no network).
+//!
+//! A declared node of a Lima bench may register under Lima's hostname (`lima-<instance>`,
+//! SPEC §18) when the bench does not pass kubeadm `--node-name`: it matches either way, and
+//! the evidence says which.
 
 use std::collections::BTreeMap;
 
-use super::{capped, plural, CheckOutcome};
+use super::{capped, plural, CheckOutcome, MAX_NAMED};
 use crate::model::catalog::{Count, NodesCheck};
 use crate::model::observation::{Node, Observation};
 
-pub(super) fn nodes(obs: &Observation, check: &NodesCheck, declared: &[String]) -> CheckOutcome {
+/// A node the stack declares, and the other name it may register under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclaredNode {
+    /// The topology's node name.
+    pub name: String,
+    /// A Lima stack's guest hostname, `lima-<instance>`: the node name kubeadm registers
+    /// when the bench does not set `--node-name`. None on prod stacks.
+    pub lima_hostname: Option<String>,
+}
+
+impl DeclaredNode {
+    /// A node that registers under its own name only (prod stacks, or every registered node
+    /// when none is declared).
+    pub fn named(name: impl Into<String>) -> DeclaredNode {
+        DeclaredNode {
+            name: name.into(),
+            lima_hostname: None,
+        }
+    }
+
+    /// A Lima bench node `name` whose VM is the instance `instance`: Lima names the guest
+    /// `lima-` + the instance name with dots and underscores made dashes, and the kubelet
+    /// registers the hostname lowercased.
+    pub fn lima(name: impl Into<String>, instance: &str) -> DeclaredNode {
+        let host: String = instance
+            .chars()
+            .map(|c| match c {
+                '.' | '_' => '-',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect();
+        DeclaredNode {
+            name: name.into(),
+            lima_hostname: Some(format!("lima-{host}")),
+        }
+    }
+
+    /// The registered node that is this one: its own name first, else Lima's hostname.
+    fn find<'a>(&self, list: &'a [Node]) -> Option<&'a Node> {
+        list.iter().find(|n| n.name == self.name).or_else(|| {
+            let host = self.lima_hostname.as_deref()?;
+            list.iter().find(|n| n.name == host)
+        })
+    }
+}
+
+pub(super) fn nodes(
+    obs: &Observation,
+    check: &NodesCheck,
+    declared: &[DeclaredNode],
+) -> CheckOutcome {
     let list = match &obs.nodes {
         Err(f) => return CheckOutcome::failed("nodes", f),
         Ok(list) => list,
@@ -31,27 +85,35 @@ pub(super) fn nodes(obs: &Observation, check: &NodesCheck, declared: &[String]) 
             }
         }
         Count::All => {
-            let (targets, label): (Vec<&str>, &str) = if declared.is_empty() {
-                (list.iter().map(|n| n.name.as_str()).collect(), "nodes")
+            let every: Vec<DeclaredNode>;
+            let (targets, label): (&[DeclaredNode], &str) = if declared.is_empty() {
+                every = list.iter().map(|n| DeclaredNode::named(&n.name)).collect();
+                (&every, "nodes")
             } else {
-                (
-                    declared.iter().map(String::as_str).collect(),
-                    "declared nodes",
-                )
+                (declared, "declared nodes")
             };
             if targets.is_empty() {
                 return CheckOutcome::no("no node registered");
             }
             let mut problems = Vec::new();
-            for name in &targets {
-                match list.iter().find(|n| n.name == *name) {
-                    None => problems.push(format!("{name} not registered")),
-                    Some(n) if want_ready && !n.ready => problems.push(format!("{name} NotReady")),
-                    Some(_) => {}
+            let mut renamed = Vec::new();
+            for d in targets {
+                let Some(n) = d.find(list) else {
+                    problems.push(format!("{} not registered", d.name));
+                    continue;
+                };
+                if n.name != d.name {
+                    renamed.push(format!("{} registered as {}", d.name, n.name));
+                }
+                if want_ready && !n.ready {
+                    problems.push(format!("{} NotReady", d.name));
                 }
             }
             let good = targets.len() - problems.len();
-            let summary = format!("{good}/{} {label} {word}", targets.len());
+            let mut summary = format!("{good}/{} {label} {word}", targets.len());
+            if !renamed.is_empty() {
+                summary.push_str(&format!(" ({})", comma_capped(renamed)));
+            }
             if problems.is_empty() {
                 CheckOutcome::yes(summary)
             } else {
@@ -59,6 +121,16 @@ pub(super) fn nodes(obs: &Observation, check: &NodesCheck, declared: &[String]) 
             }
         }
     }
+}
+
+/// Names joined with `, `, the first [`MAX_NAMED`] of them, then `and N more`.
+fn comma_capped(names: Vec<String>) -> String {
+    let n = names.len();
+    let mut shown: Vec<String> = names.into_iter().take(MAX_NAMED).collect();
+    if n > MAX_NAMED {
+        shown.push(format!("and {} more", n - MAX_NAMED));
+    }
+    shown.join(", ")
 }
 
 /// No two nodes with the same InternalIP: each shared address names its nodes. A node
