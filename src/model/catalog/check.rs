@@ -23,6 +23,8 @@ pub use drift::{
 };
 mod agents;
 pub use agents::{AnnotatedCheck, PodsOf, StartedAfterCheck};
+mod nodes;
+pub use nodes::{ExpectedTaint, SchedulableCheck, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
@@ -313,6 +315,9 @@ pub enum NodesCheck {
     DistinctInternalIps,
     /// No node carries a taint with this key (`node.cilium.io/agent-not-ready`).
     WithoutTaint(String),
+    /// Every Ready node doing its job: no pressure or NetworkUnavailable condition True, not
+    /// cordoned, no NoSchedule/NoExecute taint but the expected ones (SPEC §6 v0.4).
+    Schedulable(SchedulableCheck),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -188,6 +188,22 @@ pub fn by_hand(check: &Check) -> ByHand {
                 "{.status.addresses[?(@.type==\"InternalIP\")].address}",
             ),
         ),
+        CheckKind::Nodes(NodesCheck::Schedulable(_)) => get(
+            "nodes",
+            None,
+            shape(
+                false,
+                &format!(
+                    "{} unschedulable={{.spec.unschedulable}} taints={{range .spec.taints[*]}}{{.key}}:{{.effect}} {{end}}",
+                    // Ready first: only Ready nodes are judged.
+                    std::iter::once(&"Ready")
+                        .chain(&crate::model::observation::TROUBLE_CONDITIONS)
+                        .map(|c| condition(c))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+            ),
+        ),
         CheckKind::Nodes(NodesCheck::WithoutTaint(_)) => {
             get("nodes", None, shape(false, "{.spec.taints[*].key}"))
         }

@@ -5,11 +5,20 @@
 //! A declared node of a Lima bench may register under Lima's hostname (`lima-<instance>`,
 //! SPEC §18) when the bench does not pass kubeadm `--node-name`: it matches either way, and
 //! the evidence says which.
+//!
+//! A Ready node can still keep pods away (SPEC §6 v0.4): a pressure or `NetworkUnavailable`
+//! condition True, a cordon, a `NoSchedule`/`NoExecute` taint nobody expects. The taints
+//! Kubernetes derives from a condition or the cordon (`node.kubernetes.io/disk-pressure`,
+//! `node.kubernetes.io/unschedulable`, ...) are that finding, not a second one; a taint
+//! another check judges (`withoutTaint:`, cni's `node.cilium.io/agent-not-ready`) is that
+//! check's.
 
 use std::collections::BTreeMap;
 
 use super::{capped, plural, CheckOutcome, MAX_NAMED};
-use crate::model::catalog::{Count, NodesCheck};
+use crate::model::catalog::{
+    Count, NodesCheck, SchedulableCheck, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY,
+};
 use crate::model::observation::{Node, Observation};
 
 /// A node the stack declares, and the other name it may register under.
@@ -72,6 +81,7 @@ pub(super) fn nodes(
         NodesCheck::Registered(c) => (*c, false),
         NodesCheck::DistinctInternalIps => return distinct_internal_ips(list),
         NodesCheck::WithoutTaint(key) => return without_taint(list, key),
+        NodesCheck::Schedulable(s) => return schedulable(list, s),
     };
     let word = if want_ready { "Ready" } else { "registered" };
     match count {
@@ -168,4 +178,82 @@ fn without_taint(list: &[Node], key: &str) -> CheckOutcome {
     } else {
         CheckOutcome::no(format!("tainted {key}: {}", capped(tainted)))
     }
+}
+
+/// The taint the node lifecycle controller adds for each trouble condition (TaintNodesByCondition)
+/// and for a cordon: reported through that condition or cordon, never twice.
+const DERIVED_TAINTS: [(&str, &str); 5] = [
+    ("node.kubernetes.io/memory-pressure", "MemoryPressure"),
+    ("node.kubernetes.io/disk-pressure", "DiskPressure"),
+    ("node.kubernetes.io/pid-pressure", "PIDPressure"),
+    (
+        "node.kubernetes.io/network-unavailable",
+        "NetworkUnavailable",
+    ),
+    ("node.kubernetes.io/unschedulable", CORDONED),
+];
+const CORDONED: &str = "spec.unschedulable";
+
+/// Every Ready node schedulable as expected; the others named with what keeps pods away.
+fn schedulable(list: &[Node], check: &SchedulableCheck) -> CheckOutcome {
+    let ready: Vec<&Node> = list.iter().filter(|n| n.ready).collect();
+    let mut findings = Vec::new();
+    let mut bad = 0;
+    for n in &ready {
+        let found = node_findings(n, check);
+        bad += usize::from(!found.is_empty());
+        findings.extend(found);
+    }
+    let summary = format!(
+        "{}/{} Ready nodes schedulable",
+        ready.len() - bad,
+        ready.len()
+    );
+    if findings.is_empty() {
+        CheckOutcome::yes(format!(
+            "{summary} (no pressure, cordon or unexpected taint)"
+        ))
+    } else {
+        CheckOutcome::no(format!("{summary}: {}", capped(findings)))
+    }
+}
+
+/// What keeps pods away from one Ready node, one line each.
+fn node_findings(n: &Node, check: &SchedulableCheck) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut reported: Vec<&str> = Vec::new();
+    for c in &n.troubles {
+        let mut line = format!("{} {}=True", n.name, c.type_);
+        if !c.last_transition_time.is_empty() {
+            line.push_str(&format!(" since {}", c.last_transition_time));
+        }
+        // Escaped and capped when decoded: joined as they are.
+        let words: Vec<&str> = [c.reason.as_str(), c.message.as_str()]
+            .into_iter()
+            .filter(|w| !w.is_empty())
+            .collect();
+        if !words.is_empty() {
+            line.push_str(&format!(" ({})", words.join(": ")));
+        }
+        out.push(line);
+        reported.push(c.type_.as_str());
+    }
+    if n.unschedulable {
+        out.push(format!("{} cordoned ({CORDONED})", n.name));
+        reported.push(CORDONED);
+    }
+    let control_plane = n.roles.iter().any(|r| r == "control-plane");
+    for t in &n.blocking_taints {
+        let derived = DERIVED_TAINTS
+            .iter()
+            .any(|(key, by)| t.key == *key && reported.contains(by));
+        let expected =
+            (control_plane && t.key == CONTROL_PLANE_KEY && t.effect == CONTROL_PLANE_EFFECT)
+                || check.expected.iter().any(|e| e.matches(&t.key, &t.effect))
+                || check.judged_elsewhere.contains(&t.key);
+        if !derived && !expected {
+            out.push(format!("{} tainted {}:{}", n.name, t.key, t.effect));
+        }
+    }
+    out
 }

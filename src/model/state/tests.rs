@@ -41,7 +41,8 @@ fn incident_cluster_states() {
         [
             "4 nodes registered",
             "4/4 declared nodes Ready",
-            "4 nodes with distinct InternalIPs"
+            "4 nodes with distinct InternalIPs",
+            "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)"
         ]
     );
     assert_eq!(
