@@ -263,6 +263,16 @@ pub struct CountCheck {
     pub wanted: Wanted,
 }
 
+/// Ceph's capacity health codes (SPEC §6 v0.4): a cluster filling up is never benign, so a
+/// `benign:` list naming one is refused when the catalog is read.
+pub const NEVER_BENIGN: [&str; 5] = [
+    "OSD_NEARFULL",
+    "OSD_BACKFILLFULL",
+    "OSD_FULL",
+    "POOL_NEARFULL",
+    "POOL_FULL",
+];
+
 /// `field` in `ok` → true; `field == warn` and every key of the map at `details` in
 /// `benign` → true, the warning kept in the evidence; anything else → false.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -30,7 +30,7 @@ pub use check::{
     NodesCheck, Objects, ParentsCheck, PodFlagsCheck, PodsOf, Predicate, ResourceCheck,
     SchedulableCheck, StartedAfterCheck, TolerateCheck, Wanted, Wants, WorkloadCheck, WorkloadKind,
     BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY,
-    NETWORK_POLICIES, NP_PATHS,
+    NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS,
 };
 use scalars::is_dns_label;
 
@@ -43,6 +43,8 @@ mod parse;
 use parse::*;
 #[cfg(test)]
 mod agents_tests;
+#[cfg(test)]
+mod ceph_tests;
 #[cfg(test)]
 mod gateway_tests;
 #[cfg(test)]

@@ -313,6 +313,12 @@ impl RawCheck {
             if t.ok.is_empty() {
                 return Err("`tolerate:` needs at least one `ok:` value".to_string());
             }
+            if let Some(code) = t.benign.iter().find(|b| NEVER_BENIGN.contains(&b.as_str())) {
+                return Err(format!(
+                    "`benign: [{code}]`: {code} is a capacity warning and never benign ({}): a cluster filling up is repaired, not tolerated; remove it from `benign:`",
+                    NEVER_BENIGN.join(", ")
+                ));
+            }
             return Ok(CheckKind::Tolerate(TolerateCheck {
                 objects: objects(t.resource, t.kind, t.namespace, t.name)?,
                 field: FieldPath::parse(&t.field)?,
