@@ -120,16 +120,16 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         return Err(different_endpoints(&la.side.endpoint, &lb.side.endpoint));
     }
     let (catalog, ids, declared) = match &stack {
-        Some(s) => (s.catalog.clone(), s.layer_ids(), s.node_names()),
+        Some(s) => (s.catalog.clone(), s.layer_ids(), s.declared_nodes()),
         None => {
             let c = crate::model::catalog::catalog_for(None)?;
             let ids = c.ids().into_iter().map(String::from).collect();
             // No declaration: every node either side saw is expected.
-            let mut names: Vec<String> = vec![];
+            let mut names: Vec<state::DeclaredNode> = vec![];
             for o in [&la.obs, &lb.obs] {
                 for n in o.nodes.as_ref().map(|n| n.as_slice()).unwrap_or_default() {
-                    if !names.contains(&n.name) {
-                        names.push(n.name.clone());
+                    if !names.iter().any(|d| d.name == n.name) {
+                        names.push(state::DeclaredNode::named(&n.name));
                     }
                 }
             }

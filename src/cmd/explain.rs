@@ -16,7 +16,7 @@ pub fn add(
     preview: &mut Preview,
     catalog: &Catalog,
     hosts: Option<&HostPlan>,
-    declared: &[String],
+    declared: &[state::DeclaredNode],
     obs: &Observation,
 ) {
     let Some(target) = preview.target.clone() else {

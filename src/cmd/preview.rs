@@ -93,7 +93,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             &mut preview,
             &stack.catalog,
             built.hosts.as_ref(),
-            &stack.node_names(),
+            &stack.declared_nodes(),
             &built.observation,
         );
     }

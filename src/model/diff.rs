@@ -143,7 +143,7 @@ mod tests {
             internal_ip: None,
             kubelet_version: kubelet.into(),
             architecture: String::new(),
-            taints: Vec::new(),
+            ..Default::default()
         }
     }
 

@@ -82,6 +82,9 @@ pub struct EvidenceCommand {
 pub use hosts::Verdict;
 pub use no_cluster::without_cluster;
 
+/// A node the stack declares (and, on a Lima bench, the hostname it may register under).
+pub use nodes::DeclaredNode;
+
 /// Whether a check is used to detect a layer or to judge its health. Only workloads differ:
 /// detect means "exists", healthy means "ready".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,7 +142,7 @@ pub(crate) const NOT_OBSERVABLE: &str = "not observable through Kubernetes";
 pub fn evaluate(
     catalog: &Catalog,
     layer_ids: &[String],
-    declared_nodes: &[String],
+    declared_nodes: &[DeclaredNode],
     obs: &Observation,
 ) -> Vec<LayerReport> {
     layer_ids
@@ -165,7 +168,7 @@ pub fn evaluate(
 /// Evaluate one layer of the catalog.
 pub(crate) fn evaluate_layer(
     layer: &Layer,
-    declared_nodes: &[String],
+    declared_nodes: &[DeclaredNode],
     obs: &Observation,
 ) -> LayerReport {
     let report = |state, evidence: Vec<String>, reason: String| LayerReport {
@@ -260,7 +263,7 @@ fn dedup(lines: Vec<String>) -> Vec<String> {
 pub(crate) fn evaluate_check(
     check: &Check,
     phase: Phase,
-    declared_nodes: &[String],
+    declared_nodes: &[DeclaredNode],
     obs: &Observation,
 ) -> CheckOutcome {
     match &check.kind {
@@ -368,6 +371,8 @@ mod drift_tests;
 /// Observations shared by the state and plan tests, built from the kubectl fixtures.
 #[cfg(test)]
 pub(crate) mod fixtures;
+#[cfg(test)]
+mod nodes_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

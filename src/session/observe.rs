@@ -138,7 +138,7 @@ pub fn preview(
             }
         }
     };
-    let declared = stack.node_names();
+    let declared = stack.declared_nodes();
     let reports = judge(catalog, &layer_ids, &declared, &reading);
     let instances = stack.instance_names();
     let (vm_plan, vm_rows) = match &reading.vms {
@@ -171,7 +171,7 @@ pub fn preview(
 fn judge(
     catalog: &Catalog,
     ids: &[String],
-    declared: &[String],
+    declared: &[state::DeclaredNode],
     reading: &Reading,
 ) -> Vec<LayerReport> {
     match &reading.no_cluster {
@@ -268,7 +268,7 @@ impl Polls<'_, '_, '_> {
                 return Err(Error::internal("a wait without its reader"))
             }
         };
-        let declared = w.stack.node_names();
+        let declared = w.stack.declared_nodes();
         Ok(judge(&w.stack.catalog, &w.ids, &declared, &reading))
     }
 
@@ -362,10 +362,14 @@ impl<'r, 's> Survey<'r, 's> {
         }
         self.session.reachable(&obs)?;
         // Detection judges the cluster as found: its registered nodes are the declared ones.
-        let registered: Vec<String> = obs
+        let registered: Vec<state::DeclaredNode> = obs
             .nodes
             .as_ref()
-            .map(|n| n.iter().map(|n| n.name.clone()).collect())
+            .map(|n| {
+                n.iter()
+                    .map(|n| state::DeclaredNode::named(&n.name))
+                    .collect()
+            })
             .unwrap_or_default();
         let layers = state::evaluate(&self.catalog, &self.ids, &registered, &obs);
         Ok(Surveyed {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use crate::env::{expand_tilde, Environment};
 use crate::error::{Error, Result};
 use crate::model::catalog::Catalog;
+use crate::model::state::DeclaredNode;
 pub use schema::{NodeDecl, RawTopology, Role, TargetKind};
 
 /// The name of the active-stack symlink inside the stacks directory.
@@ -325,16 +326,36 @@ impl Topology {
 
     /// Lima instance names: prefix + node name.
     pub fn instance_names(&self) -> Vec<String> {
-        let prefix = self
-            .raw
-            .lima
-            .as_ref()
-            .map(|l| l.instance_prefix.as_str())
-            .unwrap_or("");
+        let prefix = self.instance_prefix();
         self.raw
             .nodes
             .iter()
             .map(|n| format!("{prefix}{}", n.name))
+            .collect()
+    }
+
+    fn instance_prefix(&self) -> &str {
+        self.raw
+            .lima
+            .as_ref()
+            .map(|l| l.instance_prefix.as_str())
+            .unwrap_or("")
+    }
+
+    /// The declared nodes as the layer checks match them: on a Lima bench a node also
+    /// matches the name Lima gives its guest (`lima-<instance>`, SPEC §18); on prod only its
+    /// own name.
+    pub fn declared_nodes(&self) -> Vec<DeclaredNode> {
+        let prefix = self.instance_prefix();
+        self.raw
+            .nodes
+            .iter()
+            .map(|n| match self.kind() {
+                TargetKind::Lima => {
+                    DeclaredNode::lima(n.name.as_str(), &format!("{prefix}{}", n.name))
+                }
+                TargetKind::Prod => DeclaredNode::named(n.name.as_str()),
+            })
             .collect()
     }
 

@@ -186,7 +186,7 @@ mod tests {
             internal_ip: None,
             kubelet_version: "v1.31.0".to_string(),
             architecture: String::new(),
-            taints: Vec::new(),
+            ..Default::default()
         }
     }
 

@@ -215,3 +215,34 @@ fn show_words_the_age_bound_as_a_duration() {
     );
     assert!(!text.contains("93600"), "{text}");
 }
+
+/// Ceph's capacity codes are never benign (SPEC §6 v0.4): a stack catalog that says so is
+/// refused by every command that reads it, with the file position, and nothing is read or
+/// written.
+#[test]
+fn a_capacity_code_on_the_benign_list_is_refused_exit_1() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    std::fs::write(
+        bed.stacks.join("layers.yaml"),
+        "- id: ceph\n  title: Rook-Ceph cluster\n  detect:\n    - apiGroup: ceph.rook.io\n  healthy:\n    - tolerate: {resource: cephclusters.ceph.rook.io, kind: CephCluster, namespace: rook-ceph, field: .status.ceph.health, ok: [HEALTH_OK], warn: HEALTH_WARN, details: .status.ceph.details, benign: [RECENT_MGR_MODULE_CRASH, OSD_NEARFULL]}\n  install: ansible-playbook platform/ceph.yaml\n",
+    )
+    .expect("write");
+    let topology = PROD_DECLARED.replace("layers:", "catalog: layers.yaml\nlayers:");
+    bed.write_stack("dirqual", &topology);
+    let before = bed.tree();
+    for args in [
+        &["--stack", "dirqual", "catalog", "show", "ceph"][..],
+        &["preview", "--no-input"],
+    ] {
+        let out = bed.stable(run(&bed, args));
+        out.code(1);
+        out.no_stdout();
+        assert_eq!(
+            stderr_of(&out),
+            "kubectl-nestor: error: /t/repo/stacks/layers.yaml:6:5: [0].healthy: `benign: [OSD_NEARFULL]`: OSD_NEARFULL is a capacity warning and never benign (OSD_NEARFULL, OSD_BACKFILLFULL, OSD_FULL, POOL_NEARFULL, POOL_FULL): a cluster filling up is repaired, not tolerated; remove it from `benign:`\nhint: a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:`, `host:` (the built-in catalog, src/model/catalog/builtin.yaml, is the example)\n",
+            "{args:?}"
+        );
+    }
+    assert_eq!(bed.tree(), before, "nothing written");
+    assert!(bed.requests().is_empty(), "{:?}", bed.requests());
+}

@@ -21,6 +21,7 @@ mod harness_checks;
 mod help;
 mod hosts;
 mod krew;
+mod lima_nodes;
 mod packaging;
 mod preview;
 mod readme;

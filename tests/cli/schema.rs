@@ -110,6 +110,15 @@ fn documents_match_docs_output_md() {
     let mut samples: Vec<Value> = vec![];
 
     // Prod: present, degraded, absent and unknown layers, live and replayed.
+    // Nodes: dirqual2 under DiskPressure, dirqual3 cordoned (`troubles`, `unschedulable`).
+    let nodes = match Cluster::replay_read("node-disk-pressure", "nodes") {
+        Answer::Ok(list) => {
+            let mut v: Value = serde_json::from_str(&list).expect("a node list");
+            v["items"][2]["spec"]["unschedulable"] = serde_json::json!(true);
+            Answer::Ok(v.to_string())
+        }
+        _ => panic!("node-disk-pressure serves nodes"),
+    };
     let cluster = Cluster::dirqual()
         .with(
             "cephclusters.ceph.rook.io",
@@ -117,6 +126,17 @@ fn documents_match_docs_output_md() {
         )
         .with("clusters.postgresql.cnpg.io", Answer::Status(403));
     let bed = Bed::dirqual("https://10.67.2.11:6443", &cluster);
+    let troubled = Bed::dirqual(
+        "https://10.67.2.11:6443",
+        &Cluster::dirqual().with("nodes", nodes),
+    );
+    for args in [
+        &["preview", "--no-input", "-o", "json"][..],
+        &["discover", "-o", "json"],
+        &["target", "--no-input", "-o", "json"],
+    ] {
+        samples.push(json(troubled.cmd().args(args).run()));
+    }
     samples.push(json(
         bed.cmd()
             .args(["preview", "--no-input", "-o", "json"])

@@ -25,6 +25,7 @@ mod health;
 mod integrity;
 mod isolation;
 mod junit;
+mod nodes;
 mod quickstart;
 mod readonly;
 mod readpath;

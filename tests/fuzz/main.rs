@@ -522,7 +522,11 @@ fn evaluate(request: &ReadRequest, text: &str) {
     let ids: Vec<String> = catalog.ids().into_iter().map(String::from).collect();
     obs.keep = catalog.object_fields(&ids);
     obs.record(request, Ok(text));
-    let declared: Vec<String> = (1..=4).map(|i| format!("dirqual{i}")).collect();
+    let declared: Vec<nestor::model::state::DeclaredNode> = (1..=4)
+        .map(|i| {
+            nestor::model::state::DeclaredNode::lima(format!("dirqual{i}"), &format!("dirqual{i}"))
+        })
+        .collect();
     let reports = nestor::model::state::evaluate(catalog, &ids, &declared, &obs);
     let _ = nestor::model::plan::Plan::build(catalog, &reports, Default::default());
     let _ = serde_json::to_string(&obs);

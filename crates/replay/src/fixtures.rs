@@ -54,7 +54,8 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         "big" => Some(big()),
         other => crate::scenarios::by_name(other)
             .or_else(|| crate::wireguard::by_name(other))
-            .or_else(|| crate::gateway::by_name(other)),
+            .or_else(|| crate::gateway::by_name(other))
+            .or_else(|| crate::nodes::by_name(other)),
     }
 }
 

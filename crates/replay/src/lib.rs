@@ -23,6 +23,7 @@ pub mod fixture;
 pub mod fixtures;
 pub mod gateway;
 pub mod http;
+pub mod nodes;
 pub mod scenarios;
 pub mod select;
 pub mod server;

@@ -23,6 +23,8 @@ pub use drift::{
 };
 mod agents;
 pub use agents::{AnnotatedCheck, PodsOf, StartedAfterCheck};
+mod nodes;
+pub use nodes::{ExpectedTaint, SchedulableCheck, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
@@ -261,6 +263,16 @@ pub struct CountCheck {
     pub wanted: Wanted,
 }
 
+/// Ceph's capacity health codes (SPEC §6 v0.4): a cluster filling up is never benign, so a
+/// `benign:` list naming one is refused when the catalog is read.
+pub const NEVER_BENIGN: [&str; 5] = [
+    "OSD_NEARFULL",
+    "OSD_BACKFILLFULL",
+    "OSD_FULL",
+    "POOL_NEARFULL",
+    "POOL_FULL",
+];
+
 /// `field` in `ok` → true; `field == warn` and every key of the map at `details` in
 /// `benign` → true, the warning kept in the evidence; anything else → false.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -313,6 +325,9 @@ pub enum NodesCheck {
     DistinctInternalIps,
     /// No node carries a taint with this key (`node.cilium.io/agent-not-ready`).
     WithoutTaint(String),
+    /// Every Ready node doing its job: no pressure or NetworkUnavailable condition True, not
+    /// cordoned, no NoSchedule/NoExecute taint but the expected ones (SPEC §6 v0.4).
+    Schedulable(SchedulableCheck),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -236,6 +236,7 @@ impl fmt::Display for CheckKind {
                     NodesCheck::WithoutTaint(key) => {
                         return write!(f, "no node carries the taint {key}")
                     }
+                    NodesCheck::Schedulable(s) => return schedulable(f, s),
                 };
                 match count {
                     Count::All => write!(f, "every declared node {word}"),
@@ -307,4 +308,28 @@ fn exempted(added: &[String]) -> String {
             .filter(|n| !super::check::BUILTIN_EXEMPT.contains(n)),
     );
     all.join(", ")
+}
+
+/// `nodes: {schedulable: true}` in words: what a Ready node must not show, the taints it may
+/// carry, and the ones another check judges.
+fn schedulable(f: &mut fmt::Formatter<'_>, s: &super::SchedulableCheck) -> fmt::Result {
+    write!(
+        f,
+        "every Ready node schedulable: no {} condition True, not cordoned (spec.unschedulable), no NoSchedule/NoExecute taint but {}:{} on control-plane nodes",
+        crate::model::observation::TROUBLE_CONDITIONS.join("/"),
+        super::CONTROL_PLANE_KEY,
+        super::CONTROL_PLANE_EFFECT,
+    )?;
+    for t in &s.expected {
+        write!(f, ", {t}")?;
+    }
+    if !s.judged_elsewhere.is_empty() {
+        let keys: Vec<&str> = s.judged_elsewhere.iter().map(String::as_str).collect();
+        write!(
+            f,
+            " (not counted here, another check judges it: {})",
+            keys.join(", ")
+        )?;
+    }
+    Ok(())
 }

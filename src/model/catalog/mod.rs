@@ -26,10 +26,11 @@ pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
     is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck, Check, CheckKind,
     ConditionCheck, ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted, CsiDriverCheck,
-    DefaultDenyCheck, EveryCheck, Expect, Filter, Known, NamespaceLabelCheck, NodesCheck, Objects,
-    ParentsCheck, PodFlagsCheck, PodsOf, Predicate, ResourceCheck, StartedAfterCheck,
-    TolerateCheck, Wanted, Wants, WorkloadCheck, WorkloadKind, BUILTIN_EXEMPT,
-    CILIUM_NETWORK_POLICIES, CNP_PATHS, NETWORK_POLICIES, NP_PATHS,
+    DefaultDenyCheck, EveryCheck, Expect, ExpectedTaint, Filter, Known, NamespaceLabelCheck,
+    NodesCheck, Objects, ParentsCheck, PodFlagsCheck, PodsOf, Predicate, ResourceCheck,
+    SchedulableCheck, StartedAfterCheck, TolerateCheck, Wanted, Wants, WorkloadCheck, WorkloadKind,
+    BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY,
+    NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS,
 };
 use scalars::is_dns_label;
 
@@ -42,6 +43,8 @@ mod parse;
 use parse::*;
 #[cfg(test)]
 mod agents_tests;
+#[cfg(test)]
+mod ceph_tests;
 #[cfg(test)]
 mod gateway_tests;
 #[cfg(test)]
@@ -169,8 +172,33 @@ impl Catalog {
             }
         }
         next.validate_after()?;
+        next.link_taints();
         *self = next;
         Ok(())
+    }
+
+    /// A taint key a `withoutTaint:` check judges (cni's `node.cilium.io/agent-not-ready`) is
+    /// that check's finding: every `schedulable` check is told so, and never counts it twice.
+    fn link_taints(&mut self) {
+        let owned: BTreeSet<String> = self
+            .layers
+            .iter()
+            .flat_map(|l| l.detect.iter().chain(&l.healthy))
+            .filter_map(|c| {
+                if let CheckKind::Nodes(NodesCheck::WithoutTaint(key)) = &c.kind {
+                    Some(key.clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        for layer in &mut self.layers {
+            for check in layer.detect.iter_mut().chain(layer.healthy.iter_mut()) {
+                if let CheckKind::Nodes(NodesCheck::Schedulable(s)) = &mut check.kind {
+                    s.judged_elsewhere = owned.clone();
+                }
+            }
+        }
     }
 
     /// Layer ids in catalog order.

@@ -198,6 +198,8 @@ struct RawNodes {
     #[serde(rename = "distinctInternalIPs")]
     distinct_internal_ips: Option<bool>,
     without_taint: Option<String>,
+    schedulable: Option<bool>,
+    expected_taints: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]

@@ -11,10 +11,11 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::meta::Deletion;
+use super::node_truth::{blocking, troubles, NodeCondition, NodeTaint, RawNodeCondition};
 use crate::error::{Error, Result};
 
 /// One cluster node as the state logic needs it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Node {
     pub name: String,
@@ -33,6 +34,17 @@ pub struct Node {
     /// dropped. Absent in older snapshots.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub taints: Vec<String>,
+    /// The conditions `MemoryPressure`, `DiskPressure`, `PIDPressure`, `NetworkUnavailable`
+    /// that are `True` (SPEC §6 v0.4). Absent in older snapshots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub troubles: Vec<NodeCondition>,
+    /// `spec.unschedulable: true`: cordoned. Absent in older snapshots.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unschedulable: bool,
+    /// The `NoSchedule` and `NoExecute` taints of `spec.taints`, key and effect. Absent in
+    /// older snapshots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocking_taints: Vec<NodeTaint>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
@@ -189,18 +201,20 @@ struct RawNode {
 #[serde(default)]
 struct RawNodeSpec {
     taints: Vec<RawTaint>,
+    unschedulable: bool,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RawTaint {
     key: String,
+    effect: String,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct RawNodeStatus {
-    conditions: Vec<RawCondition>,
+    conditions: Vec<RawNodeCondition>,
     addresses: Vec<RawAddress>,
     node_info: RawNodeInfo,
 }
@@ -260,6 +274,14 @@ pub fn parse_nodes(text: &str) -> Result<Vec<Node>> {
                 .map(|a| a.address.clone()),
             kubelet_version: n.status.node_info.kubelet_version,
             architecture: super::meta::words(&n.status.node_info.architecture),
+            troubles: troubles(&n.status.conditions),
+            unschedulable: n.spec.unschedulable,
+            blocking_taints: blocking(
+                n.spec
+                    .taints
+                    .iter()
+                    .map(|t| (t.key.as_str(), t.effect.as_str())),
+            ),
             taints: n.spec.taints.into_iter().map(|t| t.key).collect(),
             name: n.metadata.name,
         })

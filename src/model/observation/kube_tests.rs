@@ -29,6 +29,12 @@ fn nodes_of_dirqual() {
             kubelet_version: "v1.30.4".into(),
             architecture: "amd64".into(),
             taints: vec!["node-role.kubernetes.io/control-plane".into()],
+            troubles: vec![],
+            unschedulable: false,
+            blocking_taints: vec![NodeTaint {
+                key: "node-role.kubernetes.io/control-plane".into(),
+                effect: "NoSchedule".into(),
+            }],
         }
     );
     assert_eq!(nodes[3].roles, ["worker"]);

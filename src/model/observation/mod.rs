@@ -15,6 +15,7 @@ mod lima;
 mod lists;
 mod members;
 mod meta;
+mod node_truth;
 mod objects;
 mod pods;
 mod repr;
@@ -39,6 +40,7 @@ pub use kube::{
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
 pub use lists::{RouteParent, MAX_ITEMS};
 pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
+pub use node_truth::{NodeCondition, NodeTaint, BLOCKING_EFFECTS, TROUBLE_CONDITIONS};
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
 pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
 pub use repr::{read_map_serde, read_serde, ReadMapRepr, ReadRepr};

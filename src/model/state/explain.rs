@@ -8,7 +8,7 @@ use crate::model::catalog::{
     WorkloadKind,
 };
 use crate::model::observation::{Observation, APISERVER_NAMESPACE, APISERVER_SELECTOR};
-use crate::model::state::{evaluate_check, Phase};
+use crate::model::state::{evaluate_check, DeclaredNode, Phase};
 
 /// A read-only kubectl read, without the target (`--kubeconfig`, `--context`), which the
 /// read layer adds.
@@ -37,7 +37,7 @@ pub struct Explained {
 
 /// Each check of a layer (detect, then health) with its evidence line, as `evaluate_layer`
 /// words it, and the read behind it. Host-level and unobservable layers have none here.
-pub fn layer(layer: &Layer, declared_nodes: &[String], obs: &Observation) -> Vec<Explained> {
+pub fn layer(layer: &Layer, declared_nodes: &[DeclaredNode], obs: &Observation) -> Vec<Explained> {
     if layer.host.is_some() || !layer.observable {
         return vec![];
     }
@@ -186,6 +186,22 @@ pub fn by_hand(check: &Check) -> ByHand {
             shape(
                 false,
                 "{.status.addresses[?(@.type==\"InternalIP\")].address}",
+            ),
+        ),
+        CheckKind::Nodes(NodesCheck::Schedulable(_)) => get(
+            "nodes",
+            None,
+            shape(
+                false,
+                &format!(
+                    "{} unschedulable={{.spec.unschedulable}} taints={{range .spec.taints[*]}}{{.key}}:{{.effect}} {{end}}",
+                    // Ready first: only Ready nodes are judged.
+                    std::iter::once(&"Ready")
+                        .chain(&crate::model::observation::TROUBLE_CONDITIONS)
+                        .map(|c| condition(c))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
             ),
         ),
         CheckKind::Nodes(NodesCheck::WithoutTaint(_)) => {

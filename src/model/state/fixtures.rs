@@ -168,8 +168,10 @@ pub fn with_certs(mut obs: Observation) -> Observation {
     obs
 }
 
-pub(crate) fn declared() -> Vec<String> {
-    (1..=4).map(|i| format!("dirqual{i}")).collect()
+pub(crate) fn declared() -> Vec<super::DeclaredNode> {
+    (1..=4)
+        .map(|i| super::DeclaredNode::named(format!("dirqual{i}")))
+        .collect()
 }
 
 pub(crate) fn layers() -> Vec<String> {

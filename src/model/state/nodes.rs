@@ -1,14 +1,77 @@
 //! `nodes:` checks: registered and Ready counts, InternalIPs distinct (bench #3, #4: every
 //! VM announced its NAT address 10.0.2.15), no node with a taint (a Cilium agent that is not
 //! ready taints its node `node.cilium.io/agent-not-ready`: pods there have no network).
+//!
+//! A declared node of a Lima bench may register under Lima's hostname (`lima-<instance>`,
+//! SPEC §18) when the bench does not pass kubeadm `--node-name`: it matches either way, and
+//! the evidence says which.
+//!
+//! A Ready node can still keep pods away (SPEC §6 v0.4): a pressure or `NetworkUnavailable`
+//! condition True, a cordon, a `NoSchedule`/`NoExecute` taint nobody expects. The taints
+//! Kubernetes derives from a condition or the cordon (`node.kubernetes.io/disk-pressure`,
+//! `node.kubernetes.io/unschedulable`, ...) are that finding, not a second one; a taint
+//! another check judges (`withoutTaint:`, cni's `node.cilium.io/agent-not-ready`) is that
+//! check's.
 
 use std::collections::BTreeMap;
 
-use super::{capped, plural, CheckOutcome};
-use crate::model::catalog::{Count, NodesCheck};
+use super::{capped, plural, CheckOutcome, MAX_NAMED};
+use crate::model::catalog::{
+    Count, NodesCheck, SchedulableCheck, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY,
+};
 use crate::model::observation::{Node, Observation};
 
-pub(super) fn nodes(obs: &Observation, check: &NodesCheck, declared: &[String]) -> CheckOutcome {
+/// A node the stack declares, and the other name it may register under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclaredNode {
+    /// The topology's node name.
+    pub name: String,
+    /// A Lima stack's guest hostname, `lima-<instance>`: the node name kubeadm registers
+    /// when the bench does not set `--node-name`. None on prod stacks.
+    pub lima_hostname: Option<String>,
+}
+
+impl DeclaredNode {
+    /// A node that registers under its own name only (prod stacks, or every registered node
+    /// when none is declared).
+    pub fn named(name: impl Into<String>) -> DeclaredNode {
+        DeclaredNode {
+            name: name.into(),
+            lima_hostname: None,
+        }
+    }
+
+    /// A Lima bench node `name` whose VM is the instance `instance`: Lima names the guest
+    /// `lima-` + the instance name with dots and underscores made dashes, and the kubelet
+    /// registers the hostname lowercased.
+    pub fn lima(name: impl Into<String>, instance: &str) -> DeclaredNode {
+        let host: String = instance
+            .chars()
+            .map(|c| match c {
+                '.' | '_' => '-',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect();
+        DeclaredNode {
+            name: name.into(),
+            lima_hostname: Some(format!("lima-{host}")),
+        }
+    }
+
+    /// The registered node that is this one: its own name first, else Lima's hostname.
+    fn find<'a>(&self, list: &'a [Node]) -> Option<&'a Node> {
+        list.iter().find(|n| n.name == self.name).or_else(|| {
+            let host = self.lima_hostname.as_deref()?;
+            list.iter().find(|n| n.name == host)
+        })
+    }
+}
+
+pub(super) fn nodes(
+    obs: &Observation,
+    check: &NodesCheck,
+    declared: &[DeclaredNode],
+) -> CheckOutcome {
     let list = match &obs.nodes {
         Err(f) => return CheckOutcome::failed("nodes", f),
         Ok(list) => list,
@@ -18,6 +81,7 @@ pub(super) fn nodes(obs: &Observation, check: &NodesCheck, declared: &[String]) 
         NodesCheck::Registered(c) => (*c, false),
         NodesCheck::DistinctInternalIps => return distinct_internal_ips(list),
         NodesCheck::WithoutTaint(key) => return without_taint(list, key),
+        NodesCheck::Schedulable(s) => return schedulable(list, s),
     };
     let word = if want_ready { "Ready" } else { "registered" };
     match count {
@@ -31,27 +95,35 @@ pub(super) fn nodes(obs: &Observation, check: &NodesCheck, declared: &[String]) 
             }
         }
         Count::All => {
-            let (targets, label): (Vec<&str>, &str) = if declared.is_empty() {
-                (list.iter().map(|n| n.name.as_str()).collect(), "nodes")
+            let every: Vec<DeclaredNode>;
+            let (targets, label): (&[DeclaredNode], &str) = if declared.is_empty() {
+                every = list.iter().map(|n| DeclaredNode::named(&n.name)).collect();
+                (&every, "nodes")
             } else {
-                (
-                    declared.iter().map(String::as_str).collect(),
-                    "declared nodes",
-                )
+                (declared, "declared nodes")
             };
             if targets.is_empty() {
                 return CheckOutcome::no("no node registered");
             }
             let mut problems = Vec::new();
-            for name in &targets {
-                match list.iter().find(|n| n.name == *name) {
-                    None => problems.push(format!("{name} not registered")),
-                    Some(n) if want_ready && !n.ready => problems.push(format!("{name} NotReady")),
-                    Some(_) => {}
+            let mut renamed = Vec::new();
+            for d in targets {
+                let Some(n) = d.find(list) else {
+                    problems.push(format!("{} not registered", d.name));
+                    continue;
+                };
+                if n.name != d.name {
+                    renamed.push(format!("{} registered as {}", d.name, n.name));
+                }
+                if want_ready && !n.ready {
+                    problems.push(format!("{} NotReady", d.name));
                 }
             }
             let good = targets.len() - problems.len();
-            let summary = format!("{good}/{} {label} {word}", targets.len());
+            let mut summary = format!("{good}/{} {label} {word}", targets.len());
+            if !renamed.is_empty() {
+                summary.push_str(&format!(" ({})", comma_capped(renamed)));
+            }
             if problems.is_empty() {
                 CheckOutcome::yes(summary)
             } else {
@@ -59,6 +131,16 @@ pub(super) fn nodes(obs: &Observation, check: &NodesCheck, declared: &[String]) 
             }
         }
     }
+}
+
+/// Names joined with `, `, the first [`MAX_NAMED`] of them, then `and N more`.
+fn comma_capped(names: Vec<String>) -> String {
+    let n = names.len();
+    let mut shown: Vec<String> = names.into_iter().take(MAX_NAMED).collect();
+    if n > MAX_NAMED {
+        shown.push(format!("and {} more", n - MAX_NAMED));
+    }
+    shown.join(", ")
 }
 
 /// No two nodes with the same InternalIP: each shared address names its nodes. A node
@@ -96,4 +178,82 @@ fn without_taint(list: &[Node], key: &str) -> CheckOutcome {
     } else {
         CheckOutcome::no(format!("tainted {key}: {}", capped(tainted)))
     }
+}
+
+/// The taint the node lifecycle controller adds for each trouble condition (TaintNodesByCondition)
+/// and for a cordon: reported through that condition or cordon, never twice.
+const DERIVED_TAINTS: [(&str, &str); 5] = [
+    ("node.kubernetes.io/memory-pressure", "MemoryPressure"),
+    ("node.kubernetes.io/disk-pressure", "DiskPressure"),
+    ("node.kubernetes.io/pid-pressure", "PIDPressure"),
+    (
+        "node.kubernetes.io/network-unavailable",
+        "NetworkUnavailable",
+    ),
+    ("node.kubernetes.io/unschedulable", CORDONED),
+];
+const CORDONED: &str = "spec.unschedulable";
+
+/// Every Ready node schedulable as expected; the others named with what keeps pods away.
+fn schedulable(list: &[Node], check: &SchedulableCheck) -> CheckOutcome {
+    let ready: Vec<&Node> = list.iter().filter(|n| n.ready).collect();
+    let mut findings = Vec::new();
+    let mut bad = 0;
+    for n in &ready {
+        let found = node_findings(n, check);
+        bad += usize::from(!found.is_empty());
+        findings.extend(found);
+    }
+    let summary = format!(
+        "{}/{} Ready nodes schedulable",
+        ready.len() - bad,
+        ready.len()
+    );
+    if findings.is_empty() {
+        CheckOutcome::yes(format!(
+            "{summary} (no pressure, cordon or unexpected taint)"
+        ))
+    } else {
+        CheckOutcome::no(format!("{summary}: {}", capped(findings)))
+    }
+}
+
+/// What keeps pods away from one Ready node, one line each.
+fn node_findings(n: &Node, check: &SchedulableCheck) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut reported: Vec<&str> = Vec::new();
+    for c in &n.troubles {
+        let mut line = format!("{} {}=True", n.name, c.type_);
+        if !c.last_transition_time.is_empty() {
+            line.push_str(&format!(" since {}", c.last_transition_time));
+        }
+        // Escaped and capped when decoded: joined as they are.
+        let words: Vec<&str> = [c.reason.as_str(), c.message.as_str()]
+            .into_iter()
+            .filter(|w| !w.is_empty())
+            .collect();
+        if !words.is_empty() {
+            line.push_str(&format!(" ({})", words.join(": ")));
+        }
+        out.push(line);
+        reported.push(c.type_.as_str());
+    }
+    if n.unschedulable {
+        out.push(format!("{} cordoned ({CORDONED})", n.name));
+        reported.push(CORDONED);
+    }
+    let control_plane = n.roles.iter().any(|r| r == "control-plane");
+    for t in &n.blocking_taints {
+        let derived = DERIVED_TAINTS
+            .iter()
+            .any(|(key, by)| t.key == *key && reported.contains(by));
+        let expected =
+            (control_plane && t.key == CONTROL_PLANE_KEY && t.effect == CONTROL_PLANE_EFFECT)
+                || check.expected.iter().any(|e| e.matches(&t.key, &t.effect))
+                || check.judged_elsewhere.contains(&t.key);
+        if !derived && !expected {
+            out.push(format!("{} tainted {}:{}", n.name, t.key, t.effect));
+        }
+    }
+    out
 }

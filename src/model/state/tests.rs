@@ -41,7 +41,8 @@ fn incident_cluster_states() {
         [
             "4 nodes registered",
             "4/4 declared nodes Ready",
-            "4 nodes with distinct InternalIPs"
+            "4 nodes with distinct InternalIPs",
+            "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)"
         ]
     );
     assert_eq!(
@@ -413,4 +414,35 @@ fn with_nothing_read_no_builtin_check_says_no() {
             );
         }
     }
+}
+
+/// A CephCluster in HEALTH_WARN with these `status.ceph.details` (Rook copies Ceph's checks:
+/// severity and message per code).
+/// (SPEC §6 v0.4: Ceph's capacity codes are never benign.)
+fn ceph_warn_with(details: serde_json::Value) -> Observation {
+    let list = serde_json::json!({"apiVersion": "ceph.rook.io/v1", "kind": "CephClusterList", "items": [{
+        "apiVersion": "ceph.rook.io/v1", "kind": "CephCluster",
+        "metadata": {"name": "rook-ceph", "namespace": "rook-ceph"},
+        "spec": {"mon": {"count": 3}},
+        "status": {"phase": "Ready", "ceph": {"health": "HEALTH_WARN", "details": details}}}]});
+    let mut obs = dirqual();
+    obs.record(
+        &crate::model::observation::ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
+        Ok(&list.to_string()),
+    );
+    obs
+}
+
+#[test]
+fn a_nearfull_warning_is_degraded_beside_a_benign_one() {
+    let obs = ceph_warn_with(serde_json::json!({
+        "RECENT_MGR_MODULE_CRASH": {"message": "1 mgr modules have recently crashed", "severity": "HEALTH_WARN"},
+        "OSD_NEARFULL": {"message": "1 nearfull osd(s)", "severity": "HEALTH_WARN"}
+    }));
+    let r = evaluate(&catalog(), &["ceph".into()], &[], &obs).remove(0);
+    assert_eq!(r.state, State::Degraded);
+    assert_eq!(
+        r.reason,
+        "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OSD_NEARFULL (1 nearfull osd(s)) not on the benign list (RECENT_MGR_MODULE_CRASH)"
+    );
 }

@@ -121,24 +121,47 @@ impl RawCheck {
             return s.into_check().map(CheckKind::StartedAfter);
         }
         if let Some(n) = self.nodes {
-            const ONE: &str = "`nodes:` needs exactly one of `ready:`, `registered:`, `distinctInternalIPs: true` or `withoutTaint: KEY`";
+            const ONE: &str = "`nodes:` needs exactly one of `ready:`, `registered:`, `distinctInternalIPs: true`, `withoutTaint: KEY` or `schedulable: true`";
+            if n.expected_taints.is_some() && n.schedulable != Some(true) {
+                return Err(
+                    "`expectedTaints:` goes with `schedulable: true` (the taints a schedulable node may carry)"
+                        .to_string(),
+                );
+            }
             return match (
                 n.ready,
                 n.registered,
                 n.distinct_internal_ips,
                 n.without_taint,
+                n.schedulable,
             ) {
-                (Some(c), None, None, None) => Ok(CheckKind::Nodes(NodesCheck::Ready(c))),
-                (None, Some(c), None, None) => Ok(CheckKind::Nodes(NodesCheck::Registered(c))),
-                (None, None, Some(true), None) => {
+                (Some(c), None, None, None, None) => Ok(CheckKind::Nodes(NodesCheck::Ready(c))),
+                (None, Some(c), None, None, None) => {
+                    Ok(CheckKind::Nodes(NodesCheck::Registered(c)))
+                }
+                (None, None, Some(true), None, None) => {
                     Ok(CheckKind::Nodes(NodesCheck::DistinctInternalIps))
                 }
-                (None, None, None, Some(key)) if is_label_key(&key) => {
+                (None, None, None, Some(key), None) if is_label_key(&key) => {
                     Ok(CheckKind::Nodes(NodesCheck::WithoutTaint(key)))
                 }
-                (None, None, None, Some(key)) => Err(format!(
+                (None, None, None, Some(key), None) => Err(format!(
                     "`withoutTaint: {key}` is not a taint key like `node.cilium.io/agent-not-ready`"
                 )),
+                (None, None, None, None, Some(true)) => {
+                    let expected = n
+                        .expected_taints
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|t| ExpectedTaint::parse(t, is_label_key))
+                        .collect::<std::result::Result<Vec<_>, _>>()?;
+                    Ok(CheckKind::Nodes(NodesCheck::Schedulable(
+                        SchedulableCheck {
+                            expected,
+                            judged_elsewhere: Default::default(),
+                        },
+                    )))
+                }
                 _ => Err(ONE.to_string()),
             };
         }
@@ -289,6 +312,12 @@ impl RawCheck {
         if let Some(t) = self.tolerate {
             if t.ok.is_empty() {
                 return Err("`tolerate:` needs at least one `ok:` value".to_string());
+            }
+            if let Some(code) = t.benign.iter().find(|b| NEVER_BENIGN.contains(&b.as_str())) {
+                return Err(format!(
+                    "`benign: [{code}]`: {code} is a capacity warning and never benign ({}): a cluster filling up is repaired, not tolerated; remove it from `benign:`",
+                    NEVER_BENIGN.join(", ")
+                ));
             }
             return Ok(CheckKind::Tolerate(TolerateCheck {
                 objects: objects(t.resource, t.kind, t.namespace, t.name)?,
