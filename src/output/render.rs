@@ -155,20 +155,8 @@ pub fn table(rows: &[Vec<String>]) -> String {
     text
 }
 
-/// Width of a cell without ANSI colour sequences.
-fn visible_len(s: &str) -> usize {
-    let mut n = 0;
-    let mut in_escape = false;
-    for c in s.chars() {
-        match (in_escape, c) {
-            (false, '\u{1b}') => in_escape = true,
-            (true, 'm') => in_escape = false,
-            (true, _) => {}
-            (false, _) => n += 1,
-        }
-    }
-    n
-}
+/// Width of a cell in terminal columns, without ANSI colour sequences (the one width rule).
+use crate::output::layout::visible_width as visible_len;
 
 /// The nodes as an indented table: name, Ready, roles, InternalIP, kubelet version.
 /// Empty when there are no nodes.

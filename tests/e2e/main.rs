@@ -31,3 +31,4 @@ mod readpath;
 mod scenarios;
 mod truth;
 mod wait;
+mod widths;
