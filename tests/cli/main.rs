@@ -28,4 +28,5 @@ mod schema;
 mod select;
 mod signals;
 mod sshd;
+mod usage_errors;
 mod yaml11;
