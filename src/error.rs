@@ -101,18 +101,27 @@ pub fn one_line(text: &str) -> String {
 }
 
 /// `": <text on one line>"`, or nothing when `text` is blank: how a child's stderr is
-/// appended to a message — summarised, never echoed wholesale: redacted, on one line, and at
-/// most [`QUOTE_MAX`] characters.
+/// appended to a message — summarised, never echoed wholesale: redacted, on one line,
+/// escaped and at most [`QUOTE_MAX`] characters ([`capped_line`]).
 pub fn quoted(text: &str) -> String {
-    let line = one_line(&crate::redact::text(text));
+    let line = capped_line(&crate::redact::text(text));
     if line.is_empty() {
         return String::new();
     }
-    if line.chars().count() > QUOTE_MAX {
-        let cut: String = line.chars().take(QUOTE_MAX).collect();
-        return format!(": {cut} …");
-    }
     format!(": {line}")
+}
+
+/// `text` on one line ([`one_line`]), control characters escaped ([`crate::term::escape`]),
+/// then at most [`QUOTE_MAX`] characters of the escaped text and ` …` when it was cut: the
+/// cap counts what is printed (an ESC is the four characters `\x1b`), and an escape is never
+/// cut in half. How a child's stderr or a host's output is quoted anywhere.
+pub fn capped_line(text: &str) -> String {
+    let line = one_line(text);
+    let capped = crate::term::escape_capped(&line, QUOTE_MAX);
+    match capped.strip_suffix('…') {
+        Some(cut) if capped != crate::term::escape(&line) => format!("{cut} …"),
+        Some(_) | None => capped,
+    }
 }
 
 /// The longest child output quoted in a message.
@@ -130,5 +139,18 @@ mod tests {
             "kubectl-nestor: error: line one | line two\nhint: do this"
         );
         assert_eq!(e.exit.code(), 3);
+    }
+
+    /// Issue 31: the cap counted raw characters, so 300 ESC bytes were 1200 printed ones.
+    #[test]
+    fn quotes_are_escaped_then_capped() {
+        assert_eq!(quoted("  \n "), "");
+        assert_eq!(quoted("a\u{1b}[2Jb\nc"), ": a\\x1b[2Jb | c");
+        assert_eq!(
+            quoted(&"\u{1b}".repeat(300)),
+            format!(": {} …", "\\x1b".repeat(QUOTE_MAX / 4))
+        );
+        assert_eq!(capped_line("ends with …"), "ends with …");
+        assert_eq!(capped_line(&"y".repeat(QUOTE_MAX)), "y".repeat(QUOTE_MAX));
     }
 }

@@ -22,6 +22,28 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// [`escape`], then at most `max` characters of the escaped text: the cap counts what is
+/// printed (an ESC is the four characters `\x1b`), so a string of control bytes cannot make
+/// a capped quote four times longer, and an escape is never cut in half. `…` follows a cut
+/// one (so the result is at most `max + 1` characters).
+pub fn escape_capped(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max * 4));
+    let mut len = 0;
+    let mut one = String::new();
+    for c in s.chars() {
+        one.clear();
+        push_escaped(&mut one, c);
+        let n = one.chars().count();
+        if len + n > max {
+            out.push('…');
+            break;
+        }
+        out.push_str(&one);
+        len += n;
+    }
+    out
+}
+
 fn dangerous(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
@@ -95,5 +117,22 @@ mod tests {
         assert!(t.starts_with("\u{1b}[32mok\u{1b}[0m "), "{t:?}");
         assert!(!t.contains("\u{1b}[1A") && !t.contains('\r'), "{t:?}");
         set_color(false);
+    }
+
+    /// Issue 31: the cap counted raw characters, so 300 ESC bytes became an 841-character
+    /// quote. It counts escaped characters now, and never cuts an escape in half.
+    #[test]
+    fn the_cap_counts_what_is_printed() {
+        assert_eq!(escape_capped("short", 10), "short");
+        assert_eq!(escape_capped(&"\u{1b}".repeat(300), 10), "\\x1b\\x1b…");
+        assert_eq!(
+            escape_capped(&"\u{1b}".repeat(300), 200).chars().count(),
+            201
+        );
+        assert_eq!(escape_capped("ab\u{202e}cd", 5), "ab…");
+        assert_eq!(escape_capped("ab\u{202e}cd", 10), "ab\\u{202e}…");
+        assert_eq!(escape_capped("ab\u{202e}cd", 11), "ab\\u{202e}c…");
+        assert_eq!(escape_capped("ab\u{202e}cd", 12), "ab\\u{202e}cd");
+        assert_eq!(escape_capped(&"é".repeat(5), 3), "ééé…");
     }
 }

@@ -62,6 +62,10 @@ where
                 &e.render().to_string(),
                 &command_path(&command, name, &args),
             );
+            // `-o json|yaml` somewhere in the words: the error is a document too (SPEC §16).
+            if let Some(format) = crate::cli::usage::format_asked(&args) {
+                crate::output::error_doc::print(format, &e);
+            }
             print_error(&e);
             return e.exit;
         }

@@ -1,9 +1,43 @@
 //! clap's usage errors in nestor's own two-line form (`kubectl-nestor: error: ...` /
 //! `hint: ...`, exit 1; SPEC §8 and §16): clap's rendering is several lines (the error,
 //! indented details, `tip:` lines, the usage line, "For more information"), which breaks
-//! the one contract scripts and people read errors by. Pure: text in, `Error` out.
+//! the one contract scripts and people read errors by. Pure: text in, `Error` out; and the
+//! output format a command line asked for, read from its words when clap could not parse
+//! them ([`format_asked`]), so that `-o json` gets its `Error` document for a usage error too.
+
+use std::ffi::OsString;
 
 use crate::error::Error;
+use crate::output::render::Format;
+
+/// The document format the words ask for, when clap refused them: the last `-o`/`--output`
+/// before `--` whose value is `json` or `yaml` (`-o json`, `-ojson`, `-o=json`, `--output
+/// json`, `--output=json`). Any other value (`-o xml`, `-o text`, `-o junit`, none) asks for
+/// no document: the usage error is then the two stderr lines alone. The last occurrence
+/// decides, so `-o json … -o xml` is no document (its last word asked for something else).
+pub fn format_asked(args: &[OsString]) -> Option<Format> {
+    let mut asked = None;
+    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(w) = words.next() {
+        let value = match w.as_ref() {
+            "--" => break,
+            "-o" | "--output" => words.next().map(|v| v.into_owned()),
+            w => w
+                .strip_prefix("--output=")
+                .or_else(|| w.strip_prefix("-o="))
+                .or_else(|| w.strip_prefix("-o"))
+                .map(String::from),
+        };
+        if let Some(v) = value {
+            asked = match v.as_str() {
+                "json" => Some(Format::Json),
+                "yaml" => Some(Format::Yaml),
+                _ => None,
+            };
+        }
+    }
+    asked
+}
 
 /// The usage error clap rendered (`rendered`, without styles) as one `Error`: clap's error
 /// line and its details as the message; its tips, the usage line and the `--help` to run as
@@ -32,11 +66,12 @@ pub fn error(rendered: &str, typed: &str) -> Error {
         let sep = if message.ends_with(':') { ", " } else { " " };
         message = format!("{message} {}", details.join(sep));
     }
-    // The command whose --help to read: the usage line up to its first placeholder.
+    // The command whose --help to read: the usage line up to its first placeholder or flag
+    // (`wait --for <CONDITION>` is `wait`'s usage, not a command `wait --for`).
     let command = usage
         .map(|u| {
             u.split_whitespace()
-                .take_while(|w| !w.starts_with(['[', '<']))
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
                 .collect::<Vec<_>>()
                 .join(" ")
         })
@@ -55,6 +90,33 @@ pub fn error(rendered: &str, typed: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_format_asked_is_the_last_valid_output_flag() {
+        let asked = |words: &[&str]| {
+            let mut args = vec![OsString::from("kubectl-nestor")];
+            args.extend(words.iter().map(OsString::from));
+            format_asked(&args)
+        };
+        assert_eq!(
+            asked(&["preview", "-o", "json", "--bogus"]),
+            Some(Format::Json)
+        );
+        assert_eq!(asked(&["--bogus", "--output=yaml"]), Some(Format::Yaml));
+        assert_eq!(asked(&["wait", "-ojson"]), Some(Format::Json));
+        assert_eq!(asked(&["wait", "-o=yaml"]), Some(Format::Yaml));
+        assert_eq!(asked(&["--output", "json", "wait"]), Some(Format::Json));
+        assert_eq!(asked(&["preview", "-o", "xml"]), None);
+        assert_eq!(asked(&["preview", "-o", "json", "-o", "xml"]), None);
+        assert_eq!(
+            asked(&["preview", "-o", "text", "-o", "json"]),
+            Some(Format::Json)
+        );
+        assert_eq!(asked(&["preview", "-o"]), None);
+        assert_eq!(asked(&["preview", "--", "-o", "json"]), None);
+        assert_eq!(asked(&["preview", "--bogus"]), None);
+        assert_eq!(asked(&["-o", "junit", "--bogus"]), None);
+    }
 
     // clap 4.6's renderings, as `kubectl-nestor` prints them (styles stripped).
     #[test]

@@ -3,7 +3,7 @@
 //! degraded or absent layer (its failing evidence in the body), `skipped` for an unknown
 //! one (nestor could not tell: never a pass, never a failure), nothing for a present one.
 //! Pure; every string from a cluster is escaped for XML 1.0, which cannot hold most control
-//! characters at all.
+//! characters at all, nor U+FFFE/U+FFFF: whatever a string holds, the report is well-formed.
 
 use crate::model::state::State;
 use crate::output::layers::failing;
@@ -11,7 +11,8 @@ use crate::output::render::escape;
 use crate::output::report::Preview;
 
 /// Text for an XML attribute or element: control characters written visibly (`\x1b`) as
-/// everywhere else, then the five XML specials as entities.
+/// everywhere else, then the five XML specials as entities, then every character XML 1.0
+/// cannot hold replaced by U+FFFD (see [`xml_char`]).
 fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in escape(s).chars() {
@@ -21,10 +22,25 @@ fn xml(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
+            c if !xml_char(c) => out.push(char::REPLACEMENT_CHARACTER),
             c => out.push(c),
         }
     }
     out
+}
+
+/// Whether `c` may appear in an XML 1.0 document as itself: the `Char` production (tab, LF,
+/// CR, U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF: so never another C0 control nor
+/// U+FFFE/U+FFFF), and no Unicode non-character (U+FDD0-U+FDEF, the last two code points of
+/// every plane), which XML 1.0 §2.2 tells documents to avoid and some readers refuse. Lone
+/// surrogates (U+D800-U+DFFF) are outside `Char` too, but a Rust `str` cannot hold one (and
+/// serde_json refuses a JSON string whose `\ud800` has no pair: that answer is a failed read).
+fn xml_char(c: char) -> bool {
+    let n = c as u32;
+    let allowed =
+        matches!(n, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF);
+    let nonchar = (0xFDD0..=0xFDEF).contains(&n) || n & 0xFFFE == 0xFFFE;
+    allowed && !nonchar
 }
 
 /// The counts of a testsuite: (tests, failures, skipped).
@@ -148,5 +164,25 @@ mod tests {
             xml("a<b & \"c\" 'd'>\u{1b}[2J\n"),
             "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\\x1b[2J\\n"
         );
+    }
+
+    #[test]
+    fn characters_xml_cannot_hold_are_replaced() {
+        assert_eq!(
+            xml("a\u{ffff}b\u{fffe}c\u{fdd0}d\u{1fffe}e\u{10ffff}f"),
+            "a\u{fffd}b\u{fffd}c\u{fffd}d\u{fffd}e\u{fffd}f"
+        );
+        // Escaped visibly rather than replaced: C0 and C1 controls, as in text output.
+        assert_eq!(xml("\u{0}\u{8}\u{85}"), "\\x00\\x08\\x85");
+        // What XML allows stays itself: CJK, astral characters, U+FFFD, the last BMP ones.
+        let kept = "名前 \u{1f600} \u{fffd} \u{fffc} \u{e000} \u{10fffd}";
+        assert_eq!(xml(kept), kept);
+        // Every code point a string can hold, in an attribute and in text: a real parser reads it.
+        let every: String = (0..=0x10FFFFu32).filter_map(char::from_u32).collect();
+        let x = xml(&every);
+        let doc = format!("<a b=\"{x}\">{x}</a>");
+        if let Err(e) = roxmltree::Document::parse(&doc) {
+            panic!("not XML: {e}");
+        }
     }
 }

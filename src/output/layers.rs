@@ -99,7 +99,7 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
     for r in rows {
         let pad = if state_w > 0 { state_w + 2 } else { 0 };
         let prefix = format!("  {:<label_w$}  {:pad$}", r.label, "");
-        let indent = prefix.chars().count();
+        let indent = visible_width(&prefix);
         for l in hang(&prefix, &escape(&r.text), indent, layout.width) {
             line(l);
         }

@@ -84,7 +84,24 @@ fn stamped<T: Serialize>(format: Format, doc: &T, observed_at: Option<&str>) -> 
 
 /// Terminal safety and the colour switch live in the base layer (`crate::term`), used by
 /// `target` and `read` too; output writes through them.
-pub use crate::term::{escape, terminal_safe};
+pub use crate::term::terminal_safe;
+
+/// The longest word of cluster text printed whole: 320 characters, room for the longest
+/// `namespace/name` Kubernetes admits (63 + 1 + 253, a DNS label and a DNS subdomain) and
+/// a short suffix, so no real name is ever cut.
+pub const MAX_WORD: usize = 320;
+
+/// A cluster string as the text output prints it: [`crate::term::escape`]d, and each word
+/// (run of non-spaces) capped at [`MAX_WORD`] characters of the escaped text, then `…`. An
+/// object name no Kubernetes admits (a 100 KB one from a hostile server) is cut like a
+/// message, not printed whole; condition messages are capped already, when they are read
+/// (`model::observation::meta::words`).
+pub fn escape(s: &str) -> String {
+    s.split(' ')
+        .map(|w| crate::term::escape_capped(w, MAX_WORD))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// Print a JUnit XML report on stdout (built by `output::junit`, which escapes every string).
 pub fn junit(xml: &str) -> Result<()> {
@@ -155,20 +172,8 @@ pub fn table(rows: &[Vec<String>]) -> String {
     text
 }
 
-/// Width of a cell without ANSI colour sequences.
-fn visible_len(s: &str) -> usize {
-    let mut n = 0;
-    let mut in_escape = false;
-    for c in s.chars() {
-        match (in_escape, c) {
-            (false, '\u{1b}') => in_escape = true,
-            (true, 'm') => in_escape = false,
-            (true, _) => {}
-            (false, _) => n += 1,
-        }
-    }
-    n
-}
+/// Width of a cell in terminal columns, without ANSI colour sequences (the one width rule).
+use crate::output::layout::visible_width as visible_len;
 
 /// The nodes as an indented table: name, Ready, roles, InternalIP, kubelet version.
 /// Empty when there are no nodes.
@@ -181,7 +186,7 @@ pub fn node_table(nodes: &[crate::model::observation::Node], paint: Paint) -> St
         .to_vec()];
     for n in nodes {
         rows.push(vec![
-            format!("  {}", n.name),
+            format!("  {}", escape(&n.name)),
             if n.ready {
                 paint.green("Ready")
             } else {
@@ -190,10 +195,10 @@ pub fn node_table(nodes: &[crate::model::observation::Node], paint: Paint) -> St
             if n.roles.is_empty() {
                 "<none>".to_string()
             } else {
-                n.roles.join(",")
+                escape(&n.roles.join(","))
             },
-            n.internal_ip.clone().unwrap_or_else(|| "-".into()),
-            n.kubelet_version.clone(),
+            n.internal_ip.as_deref().map_or_else(|| "-".into(), escape),
+            escape(&n.kubelet_version),
         ]);
     }
     table(&rows)
@@ -202,10 +207,11 @@ pub fn node_table(nodes: &[crate::model::observation::Node], paint: Paint) -> St
 /// `dirqual1..4, 4/4 Ready` — the nodes seen, compactly (SPEC §5).
 pub fn nodes_line(nodes: &[crate::model::observation::Node]) -> String {
     let ready = nodes.iter().filter(|n| n.ready).count();
-    let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+    let names: Vec<String> = nodes.iter().map(|n| escape(&n.name)).collect();
     if names.is_empty() {
         return "no nodes registered".to_string();
     }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     format!("{}, {ready}/{} Ready", compact_names(&names), names.len())
 }
 
@@ -288,6 +294,28 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[1], "longer  no  y");
         assert!(lines[0].starts_with("a       "));
+    }
+
+    /// Issue 31: a 100 KB object name was printed whole. Words are capped at the longest
+    /// name Kubernetes admits, counted after escaping, never inside an escape.
+    #[test]
+    fn a_word_longer_than_any_kubernetes_name_is_capped() {
+        let real = format!("{}/{}", "n".repeat(63), "a".repeat(253));
+        assert_eq!(
+            escape(&format!("Pod {real} not Ready")),
+            format!("Pod {real} not Ready")
+        );
+        let huge = "n".repeat(100 * 1024);
+        assert_eq!(
+            escape(&format!("Pod ns/{huge} not Ready")),
+            format!("Pod ns/{}… not Ready", "n".repeat(MAX_WORD - 3))
+        );
+        let escapes = "\u{1b}".repeat(300);
+        assert_eq!(
+            escape(&escapes),
+            format!("{}…", "\\x1b".repeat(MAX_WORD / 4))
+        );
+        assert_eq!(escape("a\u{1b}b"), "a\\x1bb");
     }
 
     #[test]

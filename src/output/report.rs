@@ -279,7 +279,7 @@ impl Preview {
         }
         let w = rows
             .iter()
-            .map(|(l, _)| l.chars().count())
+            .map(|(l, _)| crate::output::layout::visible_width(l))
             .max()
             .unwrap_or(0);
         for (label, text) in rows {

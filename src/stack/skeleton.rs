@@ -149,18 +149,11 @@ fn scalar(s: &str) -> String {
     }
 }
 
-/// One comment line's worth of `s`: control characters escaped, so nothing read from a
-/// cluster can end the comment and write YAML.
+/// One comment line's worth of `s`: control characters (line breaks included) and
+/// bidirectional overrides escaped by [`crate::term::escape`], the one escaping, so nothing
+/// read from a cluster can end the comment and write YAML, nor reorder what a reader sees.
 fn comment(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
+    crate::term::escape(s)
 }
 
 fn clip(s: &str) -> String {
@@ -331,5 +324,15 @@ mod tests {
             crate::stack::schema::parse(&text, Path::new("empty.yaml"), "empty", Some(&known()))
                 .unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert!(raw.layers.is_empty() && raw.nodes.is_empty());
+    }
+
+    /// Issue 30: a comment holding a bidirectional override or a line break stays one
+    /// visible line (the private copy let the overrides through).
+    #[test]
+    fn comments_escape_bidi_overrides_and_line_breaks() {
+        assert_eq!(
+            comment("ctx\u{202e}\u{2067}\nkind: Evil"),
+            "ctx\\u{202e}\\u{2067}\\nkind: Evil"
+        );
     }
 }

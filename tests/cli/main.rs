@@ -30,4 +30,5 @@ mod schema;
 mod select;
 mod signals;
 mod sshd;
+mod usage_errors;
 mod yaml11;

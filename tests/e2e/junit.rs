@@ -200,3 +200,65 @@ fn fleet_junit_has_one_testsuite_per_stack_and_one_testcase_per_layer() {
         );
     }
 }
+
+/// Issue 31: U+FFFF and U+FFFE are not XML 1.0 characters, so a condition message or a
+/// stack file name holding them made `-o junit` a report no parser reads. Now each is
+/// replaced by U+FFFD wherever it lands (an attribute, a failure's text, a suite's name),
+/// and a real parser reads the whole report back.
+#[test]
+fn junit_stays_well_formed_xml_when_a_cluster_string_holds_non_characters() {
+    let mut fixture = nestor_replay::fixtures::by_name("issuer-acme-failed").expect("fixture");
+    let hostile = "ACME says \u{ffff}no\u{fffe} & <nothing>";
+    for o in fixture.objects.iter_mut() {
+        if o["kind"] == "ClusterIssuer" && o["metadata"]["name"] == "letsencrypt-prod" {
+            o["status"]["conditions"][0]["message"] = hostile.into();
+        }
+    }
+    let bed = bed_or_skip!(E2e::with_config(nestor_replay::Config::new(fixture)));
+    let r = bed.run(&["preview", "--no-input", "-o", "junit"]);
+    r.code(0);
+    let doc = roxmltree::Document::parse(&r.stdout)
+        .unwrap_or_else(|e| panic!("not XML: {e}\n{}", r.stdout));
+    let certs = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testcase") && n.attribute("name") == Some("certs"))
+        .and_then(|c| c.children().find(|n| n.has_tag_name("failure")))
+        .unwrap_or_else(|| panic!("no certs failure in\n{}", r.stdout));
+    let reason = "ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: ACME says \u{fffd}no\u{fffd} & <nothing>)";
+    assert_eq!(certs.attribute("type"), Some("degraded"));
+    assert_eq!(
+        certs.attribute("message"),
+        Some(format!("degraded: {reason}").as_str())
+    );
+    assert_eq!(certs.text(), Some(reason));
+    assert!(!r.stdout.contains(['\u{ffff}', '\u{fffe}']), "{}", r.stdout);
+}
+
+/// The same for a stack's file name in `preview --all -o junit`: a file `edge\u{ffff}.yaml`
+/// (a YAML that cannot hold U+FFFF either, so an `error` testsuite named after the file).
+#[test]
+fn fleet_junit_stays_well_formed_xml_for_a_stack_file_named_with_non_characters() {
+    let f = bed_or_skip!(crate::fleet::fleet());
+    let bed = &f.bed;
+    let odd = "odd\u{ffff}\u{fffe}";
+    bed.write_stack(
+        odd,
+        &crate::fleet::prod_stack(odd, &bed.server.url(), crate::fleet::PRESENT_LAYERS),
+    );
+    let r = bed.run(&["preview", "--all", "--no-input", "-o", "junit"]);
+    r.code(3);
+    let doc = roxmltree::Document::parse(&r.stdout)
+        .unwrap_or_else(|e| panic!("not XML: {e}\n{}", r.stdout));
+    let names: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .filter_map(|n| n.attribute("name"))
+        .collect();
+    assert_eq!(
+        names,
+        ["decoy", "edge", "odd\u{fffd}\u{fffd}", "prodok", "staging"],
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains(['\u{ffff}', '\u{fffe}']), "{}", r.stdout);
+}

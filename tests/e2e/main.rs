@@ -32,3 +32,4 @@ mod readpath;
 mod scenarios;
 mod truth;
 mod wait;
+mod widths;

@@ -121,15 +121,11 @@ pub struct SshdConfig {
     pub values: BTreeMap<String, Vec<String>>,
 }
 
-/// `text` (stderr, or output that did not parse) on one line, at most
-/// [`crate::error::QUOTE_MAX`] characters: how host output is quoted in evidence.
+/// `text` (stderr, or output that did not parse) on one line, escaped, at most
+/// [`crate::error::QUOTE_MAX`] characters of the escaped text: how host output is quoted in
+/// evidence ([`crate::error::capped_line`]).
 pub fn summary(text: &str) -> String {
-    let line = crate::error::one_line(text);
-    if line.chars().count() > crate::error::QUOTE_MAX {
-        let cut: String = line.chars().take(crate::error::QUOTE_MAX).collect();
-        return format!("{cut} …");
-    }
-    line
+    crate::error::capped_line(text)
 }
 
 /// `Key=value` lines of `systemctl show`.

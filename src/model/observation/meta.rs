@@ -73,31 +73,15 @@ pub fn suspension(key: &str, value: &str) -> Option<&'static str> {
         .map(|(_, _, says)| *says)
 }
 
-/// At most this many characters of a cluster-written text are kept.
+/// At most this many characters of a cluster-written text are kept, counted escaped.
 pub const MAX_WORDS: usize = 200;
 
 /// A cluster-written text (a condition's message) made safe to keep and print: control
-/// characters escaped (`\n`, `\x1b`), bidirectional overrides escaped, at most
-/// [`MAX_WORDS`] characters (then `…`).
+/// characters and bidirectional overrides escaped ([`crate::term::escape`]: `\n`, `\x1b`,
+/// `\u{202e}`), then at most [`MAX_WORDS`] characters of the escaped text (then `…`): the
+/// cap counts what is printed, so 300 ESC bytes are a 200-character quote, not 1200.
 pub fn words(text: &str) -> String {
-    let mut out = String::new();
-    for (n, c) in text.trim().chars().enumerate() {
-        if n == MAX_WORDS {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::term::escape_capped(text.trim(), MAX_WORDS)
 }
 
 /// "(Reason: message)" for a condition's words; empty when it has none.
@@ -122,6 +106,15 @@ mod tests {
         let w = words(&long);
         assert_eq!(w.chars().count(), MAX_WORDS + 1);
         assert!(w.ends_with('…'));
+        // Issue 31: 300 ESC bytes were an 841-character quote; the cap counts escapes.
+        assert_eq!(
+            words(&"\u{1b}".repeat(300)),
+            format!("{}…", "\\x1b".repeat(50))
+        );
+        assert_eq!(
+            words(&format!("{}\u{202e}tail", "x".repeat(195))),
+            format!("{}…", "x".repeat(195))
+        );
         assert_eq!(
             condition_words("ErrInitIssuer", "secret root-ca-secret not found"),
             "ErrInitIssuer: secret root-ca-secret not found"

@@ -85,15 +85,23 @@ fn not_read() -> crate::model::observation::ReadFailure {
     crate::model::observation::ReadFailure::skipped("not read")
 }
 
-/// A value read from the cluster never drives the terminal.
+/// A value read from the cluster never drives the terminal: [`crate::term::escape`] (control characters
+/// and bidirectional overrides written visibly, `\x1b`, `\u{202e}`), the one escaping.
 fn clean(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
+    crate::term::escape(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 30: this private escaping let bidirectional overrides through; it is
+    /// `term::escape` now, which writes them visibly.
+    #[test]
+    fn a_value_with_bidi_overrides_or_escapes_is_written_visibly() {
+        assert_eq!(
+            clean("true\u{202e}eslaf\u{2066}x\u{1b}[2J"),
+            "true\\u{202e}eslaf\\u{2066}x\\x1b[2J"
+        );
+    }
 }

@@ -232,17 +232,10 @@ fn check(c: &HostCheck, reading: &HostReading) -> Outcome {
     }
 }
 
-/// Host output never drives the terminal: control characters are shown escaped (`\u{1b}`).
+/// Host output never drives the terminal: [`crate::term::escape`] (control characters
+/// and bidirectional overrides written visibly, `\x1b`, `\u{202e}`), the one escaping.
 fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::term::escape(s)
 }
 
 /// `0 B`, `512 B`, `24.6 MB` (powers of 1000, as `ls -h --si`).

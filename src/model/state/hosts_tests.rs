@@ -301,11 +301,7 @@ fn host_strings_never_drive_the_terminal() {
     );
     let rep = eval(&obs(vec![("dirqual1", Ok(r))]));
     assert!(!rep.reason.contains('\u{1b}'), "{}", rep.reason);
-    assert!(
-        rep.reason.contains("etcd-\\u{1b}[31mx.db"),
-        "{}",
-        rep.reason
-    );
+    assert!(rep.reason.contains("etcd-\\x1b[31mx.db"), "{}", rep.reason);
 }
 
 #[test]
@@ -435,4 +431,14 @@ fn os_hardening_is_detected_by_auditd_only() {
         ("dirqual2", hardening([false, false, false], false)),
     ]);
     assert_eq!(l.state, State::Degraded);
+}
+
+/// Issue 30: host output with bidirectional overrides is escaped (the private copy let them
+/// through; `term::escape` does not).
+#[test]
+fn host_output_with_bidi_overrides_is_written_visibly() {
+    assert_eq!(
+        clean("active\u{202d}\u{2069}\r"),
+        "active\\u{202d}\\u{2069}\\r"
+    );
 }
