@@ -79,7 +79,7 @@ pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec
     let mut de = serde_json::Deserializer::from_str(text);
     let items = ListSeed {
         trie: &trie,
-        group: None,
+        of: None,
     }
     .deserialize(&mut de)
     .and_then(|items| de.end().map(|()| items));
@@ -93,19 +93,21 @@ pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec
 
 /// [`parse_custom_objects`] from a reader, decoding while the bytes arrive: only what is
 /// kept is ever in memory. The error is serde's, so the caller can tell an I/O failure (a
-/// timeout, a size cap) from a malformed document. The list is the API server's own: its
-/// `kind` must be a `...List` and its `apiVersion` of `group` (a ConfigMapList answered for
-/// a custom resource is malformed, never a list of its objects).
+/// timeout, a size cap) from a malformed document. The list is the API server's own list of
+/// `plural.group` ([`super::answer::check_custom_list`]: a ConfigMapList, or a GatewayList
+/// answered for gatewayclasses, is refused, saying what came back, never a list of its
+/// objects).
 pub fn decode_custom_objects<R: std::io::Read>(
     reader: R,
     uses: &BTreeSet<FieldUse>,
+    plural: &str,
     group: &str,
 ) -> std::result::Result<Vec<CustomObject>, serde_json::Error> {
     let trie = Trie::build(uses);
     let mut de = serde_json::Deserializer::from_reader(reader);
     let items = ListSeed {
         trie: &trie,
-        group: Some(group),
+        of: Some((plural, group)),
     }
     .deserialize(&mut de)?;
     de.end()?;
@@ -114,8 +116,9 @@ pub fn decode_custom_objects<R: std::io::Read>(
 
 struct ListSeed<'t> {
     trie: &'t Trie,
-    /// The group the list must be of (the API server's list); None: kubectl's `List`.
-    group: Option<&'t str>,
+    /// The `(plural, group)` the list must be of (the API server's list); None: kubectl's
+    /// `List`.
+    of: Option<(&'t str, &'t str)>,
 }
 
 impl<'de> DeserializeSeed<'de> for ListSeed<'_> {
@@ -145,17 +148,9 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
                 }
             }
         }
-        if let Some(group) = self.group {
-            let kind = kind.unwrap_or_default();
-            let api_version = api_version.unwrap_or_default();
-            let of_group = api_version.split_once('/').is_some_and(|(g, _)| g == group);
-            if kind.len() <= "List".len() || !kind.ends_with("List") || !of_group {
-                return Err(de::Error::custom(format!(
-                    "a list of kind `{}` and apiVersion `{}`, not a list of group {group}",
-                    crate::term::escape(&kind),
-                    crate::term::escape(&api_version)
-                )));
-            }
+        if let Some((plural, group)) = self.of {
+            let head = super::answer::Head::of_list(api_version, kind);
+            super::answer::check_custom_list(&head, group, plural).map_err(de::Error::custom)?;
         }
         items.ok_or_else(|| de::Error::missing_field("items"))
     }
