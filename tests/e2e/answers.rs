@@ -112,10 +112,7 @@ fn a_status_of_success_for_a_config_map_is_unknown() {
 
 #[test]
 fn a_gateway_list_for_gatewayclasses_is_unknown() {
-    let faults = [format!(
-        "GET /apis/gateway.networking.k8s.io/v1/gatewayclasses=serve:/apis/gateway.networking.k8s.io/v1/gateways"
-    )];
-    let faults: Vec<&str> = faults.iter().map(String::as_str).collect();
+    let faults = ["GET /apis/gateway.networking.k8s.io/v1/gatewayclasses=serve:/apis/gateway.networking.k8s.io/v1/gateways"];
     let bed = bed_or_skip!(E2e::new("gateway", &faults));
     bed.write_stack(
         "dirqual",
