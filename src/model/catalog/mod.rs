@@ -39,6 +39,7 @@ pub use host::{HostCheck, HostProbe, HostSpec};
 pub use read_plan::{ReadPlan, Workloads};
 
 mod parse;
+mod proxy_budget;
 use parse::*;
 #[cfg(test)]
 mod agents_tests;
@@ -169,6 +170,8 @@ impl Catalog {
             }
         }
         next.validate_after()?;
+        let every: Vec<String> = next.ids().iter().map(|id| id.to_string()).collect();
+        proxy_budget::check(&next.required_reads(&every), file)?;
         *self = next;
         Ok(())
     }
