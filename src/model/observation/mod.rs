@@ -16,6 +16,7 @@ mod lima;
 mod lists;
 mod members;
 mod meta;
+mod object_list;
 mod objects;
 mod pods;
 mod repr;

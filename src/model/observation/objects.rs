@@ -18,6 +18,7 @@ use super::kube::RawCondition;
 use super::lists::{parents_of, ItemSeed, RawParent, RouteParent, MAX_ITEMS};
 use super::members::{joined_members, MemberVisitor};
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED};
+use super::object_list::ListSeed;
 use super::trie::{Keep, Trie};
 use super::{annotation_field, FieldPath, FieldUse};
 use crate::error::{Error, Result};
@@ -114,93 +115,10 @@ pub fn decode_custom_objects<R: std::io::Read>(
     Ok(items)
 }
 
-struct ListSeed<'t> {
-    trie: &'t Trie,
-    /// The `(plural, group)` the list must be of (the API server's list); None: kubectl's
-    /// `List`.
-    of: Option<(&'t str, &'t str)>,
-}
-
-impl<'de> DeserializeSeed<'de> for ListSeed<'_> {
-    type Value = Vec<CustomObject>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ListSeed<'_> {
-    type Value = Vec<CustomObject>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a List document")
-    }
-    fn visit_map<A: MapAccess<'de>>(
-        self,
-        mut map: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        let (mut items, mut kind, mut api_version) = (None, None, None);
-        while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
-                "items" => items = Some(map.next_value_seed(ItemsSeed { trie: self.trie })?),
-                "kind" => kind = map.next_value::<Option<String>>()?,
-                "apiVersion" => api_version = map.next_value::<Option<String>>()?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        if let Some((plural, group)) = self.of {
-            let head = super::answer::Head::of_list(api_version, kind);
-            super::answer::check_custom_list(&head, group, plural).map_err(de::Error::custom)?;
-        }
-        items.ok_or_else(|| de::Error::missing_field("items"))
-    }
-}
-
-struct ItemsSeed<'t> {
-    trie: &'t Trie,
-}
-
-impl<'de> DeserializeSeed<'de> for ItemsSeed<'_> {
-    type Value = Vec<CustomObject>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ItemsSeed<'_> {
-    type Value = Vec<CustomObject>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a sequence of objects")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(
-        self,
-        mut seq: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        let mut out = Vec::new();
-        loop {
-            let mut object = CustomObject::default();
-            let seed = NodeSeed {
-                trie: self.trie,
-                out: &mut object,
-            };
-            match seq.next_element_seed(seed)? {
-                Some(()) => {
-                    // A blocked condition without a deletion timestamp blocks nothing.
-                    if object.deleting.as_ref().is_some_and(|d| d.since.is_empty()) {
-                        object.deleting = None;
-                    }
-                    out.push(object)
-                }
-                None => return Ok(out),
-            }
-        }
-    }
-}
-
 /// One node of an object: keeps what the trie says, walks into its children, skips the rest.
-struct NodeSeed<'t, 'o> {
-    trie: &'t Trie,
-    out: &'o mut CustomObject,
+pub(super) struct NodeSeed<'t, 'o> {
+    pub(super) trie: &'t Trie,
+    pub(super) out: &'o mut CustomObject,
 }
 
 impl NodeSeed<'_, '_> {

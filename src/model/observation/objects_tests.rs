@@ -25,6 +25,12 @@ fn a_streamed_list_must_be_of_its_group_and_kind() {
     ] {
         assert!(decode(bad).is_err(), "{bad} was read");
     }
+    // The list asked for holding an item of another kind.
+    let inside = r#"{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{"apiVersion":"v1","kind":"Secret","metadata":{"name":"c"}}]}"#;
+    assert_eq!(
+        super::super::answer::refusal_of(&decode(inside).unwrap_err()).unwrap(),
+        "the answer was a List with an item of kind Secret, not a list of CephCluster objects"
+    );
     // Same group, another kind: what came back is said.
     let other = r#"{"kind":"CephObjectStoreList","apiVersion":"ceph.rook.io/v1","items":[]}"#;
     assert_eq!(
