@@ -167,6 +167,27 @@ pub type SnapshotTarget = TargetRef;
 /// The largest snapshot read: 64 MiB (a snapshot of a large cluster is a few MiB).
 pub const MAX_SNAPSHOT_BYTES: u64 = 64 << 20;
 
+/// How far ahead of this machine's clock a snapshot's `takenAt` may be (clocks drift).
+const FUTURE_SKEW_SECS: i64 = 300;
+
+/// A snapshot taken "after now" (issue 31 item 8: dated 400 days ahead) is refused, named as
+/// from the future: every age in it (a stale status, a certificate's expiry) would be judged
+/// as of a time that has not come, so nothing in it may count as fresh.
+fn not_from_the_future(taken_at: &str, shown: &str, now: i64) -> Result<()> {
+    match crate::clock::parse_rfc3339(taken_at) {
+        Some(at) if at > now.saturating_add(FUTURE_SKEW_SECS) => Err(Error::input(
+            format!(
+                "snapshot {shown} is from the future: taken {}, {} ahead of this machine's clock ({})",
+                crate::term::escape(taken_at),
+                crate::duration::rough(at - now),
+                crate::clock::rfc3339(now)
+            ),
+            "check this machine's clock and the one that took it, or take the snapshot again with `kubectl nestor discover --save FILE`",
+        )),
+        Some(_) | None => Ok(()),
+    }
+}
+
 impl Snapshot {
     pub fn new(target: SnapshotTarget, observation: Observation) -> Snapshot {
         Snapshot {
@@ -236,6 +257,7 @@ impl Snapshot {
         }
         // Ages (a stale status, a certificate's expiry) are judged as of the reading.
         snap.observation.observed_at = crate::clock::parse_rfc3339(&snap.taken_at);
+        not_from_the_future(&snap.taken_at, &shown.to_string(), crate::clock::now_secs())?;
         Ok(snap)
     }
 
@@ -246,5 +268,26 @@ impl Snapshot {
         json.push('\n');
         // 0600 even over an existing file of another mode: it holds what a cluster holds.
         crate::fs::write_private(path, json.as_bytes())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_from_the_future_is_refused_naming_it() {
+        let now = crate::clock::parse_rfc3339("2026-12-01T22:00:00Z").unwrap();
+        let e = not_from_the_future("2028-01-05T22:00:00Z", "s.json", now).unwrap_err();
+        assert_eq!(
+            e.message,
+            "snapshot s.json is from the future: taken 2028-01-05T22:00:00Z, 400d ahead of this machine's clock (2026-12-01T22:00:00Z)"
+        );
+        assert_eq!(e.exit, crate::error::Exit::Error);
+        // A few minutes of clock skew, the past, and no parsable time are not refused here.
+        for ok in ["2026-12-01T22:04:00Z", "2026-11-30T08:00:00Z", "yesterday"] {
+            assert!(not_from_the_future(ok, "s.json", now).is_ok(), "{ok}");
+        }
     }
 }

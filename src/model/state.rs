@@ -125,7 +125,14 @@ impl CheckOutcome {
             flaws: Vec::new(),
         }
     }
+    /// A failed read; an answer that was not the object asked for says what came back.
     fn failed(what: &str, failure: &ReadFailure) -> Self {
+        if failure
+            .message
+            .starts_with(crate::model::observation::answer::NOT_ASKED)
+        {
+            return CheckOutcome::unknown(format!("read of {what} failed: {failure}"));
+        }
         CheckOutcome::unknown(format!("read of {what} failed: {}", failure.kind))
     }
     /// True, with what makes the thing found unhealthy.

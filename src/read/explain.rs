@@ -1,6 +1,7 @@
 //! `--explain`: the kubectl command line a person runs to see an evidence line by hand,
 //! built from the pure description of the read (`model::state::explain::ByHand`) and checked
-//! against the same allowlist nestor's own argv pass — with the pins nestor adds for itself
+//! against the allowlist's grammar of printed lines (`allowlist::printed_kubectl`, separate
+//! from what may spawn: every `get` is refused there) — with the pins nestor adds for itself
 //! (`--server`, `--cache-dir`) only for the check, not in the printed line, which names the
 //! target by `--kubeconfig` and `--context` as a person would. Spawns nothing.
 
@@ -57,7 +58,8 @@ pub fn command(kubeconfig: &str, context: &str, by_hand: &ByHand) -> Result<Stri
     .map(String::from)
     .to_vec();
     pinned.extend(args.iter().cloned());
-    allowlist::check(Tool::Kubectl, &pinned)?;
+    // Printed, never spawned: its own grammar, which cannot widen what may spawn.
+    allowlist::printed_kubectl(&pinned)?;
     // `~/...` as the operator wrote it stays `~/...`, outside the quotes, for the shell to
     // expand (a quoted `~` is a directory named `~`).
     let file = match kubeconfig.strip_prefix("~/") {

@@ -242,6 +242,17 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
         }
     };
     check_name(&current, "current-context", path)?;
+    if current.starts_with('-') {
+        // kubectl would read `--context -x` as a flag (issue 31 item 8): a usage error, never
+        // an argv the allowlist must refuse as nestor's bug.
+        return Err(Error::input(
+            format!(
+                "kubeconfig {shown}: current-context `{}` starts with `-`: kubectl would read it as a flag",
+                crate::term::escape(&current)
+            ),
+            "rename the context so it does not start with `-` (and point current-context at it), or fetch the file again with `kubectl nestor kubeconfig fetch`",
+        ));
+    }
     let ctx = file
         .contexts
         .iter()
@@ -461,6 +472,10 @@ users:
     #[test]
     fn each_failure_is_distinct() {
         assert_eq!(err(""), "kubeconfig /k/c is empty");
+        assert_eq!(
+            err(&GOOD.replace("kubernetes-admin@dirqual", "-x")),
+            "kubeconfig /k/c: current-context `-x` starts with `-`: kubectl would read it as a flag"
+        );
         assert_eq!(
             err(&GOOD.replace("current-context: kubernetes-admin@dirqual\n", "")),
             "kubeconfig /k/c has no current-context"

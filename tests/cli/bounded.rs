@@ -247,3 +247,37 @@ fn a_fifo_stack_file_ends_every_lima_command_and_the_fleet() {
         }
     }
 }
+
+/// Issue 31 item 8: a catalog naming 2700 ConfigMaps (204 KB, under the 1 MiB file bound)
+/// would make the proxy's one `--accept-paths` argument too long for Linux (E2BIG, once
+/// worded as a TMPDIR problem). It is refused when the catalog is read, before any process,
+/// naming the file and the count (the built-in catalog's three ConfigMaps included): exit 1,
+/// a hint, nothing written.
+#[test]
+fn a_catalog_whose_config_maps_overflow_the_proxy_argument_is_refused_naming_it() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
+    let checks: String = (0..2700)
+        .map(|i| {
+            format!("    - configMapKey: {{namespace: kube-system, name: generated-config-{i:04}, key: k, in: [\"true\"]}}\n")
+        })
+        .collect();
+    let catalog =
+        format!("- id: many\n  title: Many ConfigMaps\n  detect:\n{checks}  install: make many\n");
+    assert!(catalog.len() > 200_000 && catalog.len() < 1024 * 1024);
+    fs::write(bed.stacks.join("layers.yaml"), catalog).expect("write");
+    let stack = fs::read_to_string(bed.stacks.join("dirqual.yaml")).expect("stack");
+    bed.write_stack("dirqual", &format!("{stack}catalog: layers.yaml\n"));
+    let before = bed.tree();
+    let out = bed.cmd().args(["--no-input", "preview"]).run();
+    out.code(1);
+    assert_eq!(
+        stderr_of(&out),
+        format!(
+            "kubectl-nestor: error: catalog {} reads 2703 ConfigMaps by name: their 175 KiB of `kubectl proxy --accept-paths` are over the 96 KiB nestor allows them (one argument holds 128 KiB)\nhint: check fewer ConfigMaps (a layer's checks may share one ConfigMap: each is read once, by name), or split the catalog between stacks\n",
+            bed.stacks.join("layers.yaml").display()
+        )
+    );
+    assert_eq!(stdout_of(&out), "");
+    assert_eq!(bed.tree(), before, "nothing written");
+    assert!(bed.calls("kubectl").is_empty(), "no kubectl run");
+}

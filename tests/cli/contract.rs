@@ -548,3 +548,47 @@ fn every_exit_code_of_the_contract() {
     assert_eq!(v["plan"]["empty"], false);
     assert_eq!(v["plan"]["undecided"][0]["id"], "ceph");
 }
+
+/// Issue 31 item 8: a snapshot dated ahead of this machine's clock (here 2999) is refused,
+/// named as from the future, never replayed as fresh: exit 1 with a hint, nothing on stdout,
+/// nothing written, no kubectl. The days ahead depend on today's date, so the line is
+/// compared up to them.
+#[test]
+fn a_snapshot_from_the_future_is_refused_naming_it() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let snap = bed.tmp.path().join("future.json");
+    bed.cmd()
+        .args(["discover", "-o", "json", "--save"])
+        .arg(&snap)
+        .run()
+        .code(0);
+    let mut saved: Value =
+        serde_json::from_str(&fs::read_to_string(&snap).expect("snapshot")).expect("json");
+    saved["takenAt"] = Value::from("2999-01-01T00:00:00Z");
+    fs::write(&snap, saved.to_string()).expect("write");
+    let calls = bed.calls("kubectl").len();
+    let before = bed.tree();
+    let out = bed
+        .cmd()
+        .args(["preview", "--no-input", "--snapshot"])
+        .arg(&snap)
+        .run();
+    out.code(1);
+    let err = stderr_of(&out);
+    let (line, hint) = err.split_once('\n').expect("two lines");
+    let head = format!(
+        "kubectl-nestor: error: snapshot {} is from the future: taken 2999-01-01T00:00:00Z, ",
+        snap.display()
+    );
+    assert!(
+        line.starts_with(&head) && line.contains("d ahead of this machine's clock ("),
+        "{err}"
+    );
+    assert_eq!(
+        hint,
+        "hint: check this machine's clock and the one that took it, or take the snapshot again with `kubectl nestor discover --save FILE`\n"
+    );
+    assert_eq!(stdout_of(&out), "");
+    assert_eq!(bed.tree(), before, "nothing written");
+    assert_eq!(bed.calls("kubectl").len(), calls, "no kubectl");
+}

@@ -321,6 +321,38 @@ fn current_context_rules() {
     }
 }
 
+/// Issue 31 item 8: a context named `-x...` is a usage error (kubectl would read `--context
+/// -x` as a flag), exit 1 with a hint, nothing written, no kubectl — never "internal ... a
+/// bug in kubectl-nestor" from the allowlist.
+#[test]
+fn a_context_starting_with_a_dash_is_a_usage_error() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    bed.select("dirqual");
+    let path = bed.home.join(".kube/dirqual.config");
+    bed.kubeconfig(&path, "x");
+    let text = kubeconfig_text("https://10.67.2.11:6443")
+        .replace("kubernetes-admin@dirqual", "-x@dirqual");
+    fs::write(&path, text).expect("write");
+    bed.kubectl_serving_nodes(&nodes_dirqual());
+    for cmd in ["target", "preview"] {
+        let before = bed.tree();
+        let out = bed.cmd().args(["--no-input", cmd]).run();
+        out.code(1);
+        assert_eq!(
+            stderr_of(&out),
+            format!(
+                "kubectl-nestor: error: kubeconfig {}: current-context `-x@dirqual` starts with `-`: kubectl would read it as a flag\nhint: rename the context so it does not start with `-` (and point current-context at it), or fetch the file again with `kubectl nestor kubeconfig fetch`\n",
+                path.display()
+            ),
+            "{cmd}"
+        );
+        assert_eq!(stdout_of(&out), "", "{cmd}");
+        assert_eq!(bed.tree(), before, "{cmd}: nothing written");
+        assert!(bed.calls("kubectl").is_empty(), "{cmd}: no kubectl");
+    }
+}
+
 #[test]
 fn unreadable_kubeconfig_is_its_own_error() {
     let bed = Bed::new();

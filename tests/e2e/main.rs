@@ -12,6 +12,7 @@ mod harness;
 mod support;
 mod trap;
 
+mod answers;
 mod diff;
 mod documents;
 mod drifts;

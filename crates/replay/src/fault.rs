@@ -8,7 +8,8 @@
 //! ConfigMap served as the StorageClass list), `items-null` (the answer with its `items`
 //! set to `null`) or `proxy-error:TEXT` (a plain-text `500` whose body is TEXT: what
 //! `kubectl proxy` answers when it cannot reach the API server, e.g. `dial tcp
-//! 10.67.2.11:6443: connect: connection refused`). METHOD is `GET`, `HEAD`, ... or
+//! 10.67.2.11:6443: connect: connection refused`) or `body:JSON` (a `200 OK` answering that
+//! JSON document: `{}`, a Secret, a `Status` of success where an object was asked for). METHOD is `GET`, `HEAD`, ... or
 //! `*` (any; the default). PATH-PREFIX matches whole segments: `/api` matches `/api` and
 //! `/api/v1/nodes`, not `/apis`.
 
@@ -32,6 +33,9 @@ pub enum FaultAction {
     ItemsNull,
     /// A plain-text `500` with this body, as `kubectl proxy` answers a transport error.
     ProxyError(String),
+    /// A `200 OK` whose JSON body is this text (a hostile answer: `{}`, a Secret, a `Status`
+    /// of success where an object was asked for).
+    Body(String),
 }
 
 /// One fault rule.
@@ -49,7 +53,7 @@ impl FaultRule {
     /// Parses `GET /apis/ceph.rook.io=403`, `/api/v1/nodes=hang:30`, `* /apis=delay:200`.
     pub fn parse(spec: &str) -> Result<FaultRule, String> {
         let bad = |why: &str| {
-            format!("bad fault {spec:?}: {why} (want '[METHOD ]/PATH=403|hang:SECS|delay:MS|redirect:URL|serve:PATH|items-null|proxy-error:TEXT')")
+            format!("bad fault {spec:?}: {why} (want '[METHOD ]/PATH=403|hang:SECS|delay:MS|redirect:URL|serve:PATH|items-null|proxy-error:TEXT|body:JSON')")
         };
         let (lhs, action) = spec.rsplit_once('=').ok_or_else(|| bad("no '='"))?;
         let lhs = lhs.trim();
@@ -82,6 +86,11 @@ impl FaultRule {
                 return Err(bad("proxy-error needs a text"));
             }
             FaultAction::ProxyError(text.to_string())
+        } else if let Some(text) = action.strip_prefix("body:") {
+            if serde_json::from_str::<serde_json::Value>(text).is_err() {
+                return Err(bad("body needs a JSON document (with no '=')"));
+            }
+            FaultAction::Body(text.to_string())
         } else if action == "items-null" {
             FaultAction::ItemsNull
         } else if let Some(ms) = action.strip_prefix("delay:") {
@@ -128,6 +137,7 @@ impl fmt::Display for FaultRule {
             FaultAction::Serve(path) => write!(f, "serve:{path}"),
             FaultAction::ItemsNull => write!(f, "items-null"),
             FaultAction::ProxyError(text) => write!(f, "proxy-error:{text}"),
+            FaultAction::Body(text) => write!(f, "body:{text}"),
         }
     }
 }

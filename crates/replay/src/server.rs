@@ -507,6 +507,10 @@ fn serve_connection<S: Stream>(stream: S, shared: &Shared) {
                             route(shared, cluster, &other)
                         }
                         FaultAction::ProxyError(text) => Response::text(500, &format!("{text}\n")),
+                        FaultAction::Body(text) => Response {
+                            body: text.clone().into_bytes(),
+                            ..Response::json(200, &serde_json::Value::Null)
+                        },
                         FaultAction::ItemsNull => {
                             let mut resp = route(shared, cluster, &req);
                             if let Ok(mut v) =

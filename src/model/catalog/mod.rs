@@ -40,6 +40,7 @@ pub use host::{HostCheck, HostProbe, HostSpec};
 pub use read_plan::{ReadPlan, Workloads};
 
 mod parse;
+mod proxy_budget;
 use parse::*;
 #[cfg(test)]
 mod agents_tests;
@@ -173,6 +174,8 @@ impl Catalog {
         }
         next.validate_after()?;
         next.link_taints();
+        let every: Vec<String> = next.ids().iter().map(|id| id.to_string()).collect();
+        proxy_budget::check(&next.required_reads(&every), file)?;
         *self = next;
         Ok(())
     }

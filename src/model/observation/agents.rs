@@ -80,7 +80,12 @@ struct RawRunning {
 /// `kubectl get pods -n NS -l SELECTOR -o json`: every pod, with `container`'s start time
 /// (a timestamp that does not parse is dropped, as not running). Sorted by name.
 pub fn parse_container_starts(text: &str, container: &str) -> Result<Vec<PodStart>> {
-    let raw: Vec<RawPod> = parse_list(text, "get pods -n NS -l SELECTOR -o json", "Pod")?;
+    let raw: Vec<RawPod> = parse_list(
+        text,
+        "GET /api/v1/namespaces/NS/pods?labelSelector=SELECTOR",
+        "",
+        "Pod",
+    )?;
     let mut pods: Vec<PodStart> = raw
         .into_iter()
         .map(|p| PodStart {
@@ -143,7 +148,7 @@ mod tests {
     #[test]
     fn pods_keep_name_node_and_the_named_containers_start_only() {
         let text = format!(
-            r#"{{"kind":"PodList","items":[{},{},{}]}}"#,
+            r#"{{"apiVersion":"v1","kind":"PodList","items":[{},{},{}]}}"#,
             pod(
                 "cilium-b",
                 "dirqual2",

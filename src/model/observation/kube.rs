@@ -1,8 +1,9 @@
-//! Parsers of `kubectl get <type> -o json` List documents and of `kubectl api-versions`.
+//! Parsers of the API server's List documents (what `GET /api/v1/nodes` answers) and of API
+//! discovery's group versions.
 //!
 //! Lenient on purpose: kubectl's objects carry far more than we use and change between
 //! versions, so only the fields used are declared and every one has a default. What is
-//! required is the shape: a JSON document with an `items` array.
+//! required is the shape: the List asked for ([`super::answer`]) with an `items` array.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,6 +11,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::answer::{self, Head};
 use super::meta::Deletion;
 use super::node_truth::{blocking, troubles, NodeCondition, NodeTaint, RawNodeCondition};
 use crate::error::{Error, Result};
@@ -123,12 +125,13 @@ pub struct Rollout {
     pub paused: bool,
 }
 
-/// A List document: its `kind` and its items (each with its own `kind`, when it says one).
+/// A List document: what it says it is ([`Head`]) and its items (each with its own `kind`,
+/// when it says one).
 #[derive(Deserialize)]
 struct List<T> {
-    #[serde(default)]
-    kind: Option<String>,
-    items: Vec<Kinded<T>>,
+    #[serde(flatten)]
+    head: Head,
+    items: Option<Vec<Kinded<T>>>,
 }
 
 #[derive(Deserialize)]
@@ -151,40 +154,37 @@ struct Meta {
     finalizers: Vec<String>,
 }
 
-/// Parse one List document of `kind` objects; `what` names the command for the error
-/// message. `{"items": null}`, a list without a kind, or a list of another kind (a
-/// ConfigMapList answered for the storage classes) is malformed: a failed read, never an
-/// empty one. kubectl's own `List` is accepted, its items then checked one by one.
+/// Parse one List document of `kind` objects of API `group`; `what` names the read (`GET
+/// /api/v1/nodes`) for the error message. The answer must be that list ([`answer`]: a
+/// Secret, `{}` or a ConfigMapList answered for the storage classes is refused, saying
+/// what came back); `{"items": null}` is malformed: a failed read, never an empty one.
+/// kubectl's own `List` is accepted only when every item says it is of `kind`.
+///
+/// [`answer`]: super::answer
 pub(super) fn parse_list<T: DeserializeOwned>(
     text: &str,
     what: &str,
+    group: &str,
     kind: &str,
 ) -> Result<Vec<T>> {
     let malformed = |detail: String| {
         Error::input(
-            format!("malformed output of `kubectl {what}`: {detail}"),
-            format!(
-                "expected one JSON List document of {kind} objects with `items`; run `kubectl {what}` by hand to see what it prints"
-            ),
+            format!("malformed answer to {what}: {detail}"),
+            format!("expected one JSON List document of {kind} objects with `items`"),
         )
     };
+    let not_asked = |message: String| Error::input(message, "");
     let list = serde_json::from_str::<List<T>>(text).map_err(|e| malformed(e.to_string()))?;
-    let list_kind = list.kind.as_deref().unwrap_or_default();
-    if list_kind != "List" && list_kind.strip_suffix("List") != Some(kind) {
-        return Err(malformed(format!(
-            "a list of kind `{}`, not `{kind}List`",
-            crate::term::escape(list_kind)
-        )));
-    }
-    list.items
+    let items_kind = answer::check_list(&list.head, group, kind).map_err(not_asked)?;
+    let items = list
+        .items
+        .ok_or_else(|| malformed("invalid type: null or missing `items`".to_string()))?;
+    items
         .into_iter()
-        .map(|k| match k.kind.as_deref() {
-            None => Ok(k.item),
-            Some(k2) if k2 == kind => Ok(k.item),
-            Some(other) => Err(malformed(format!(
-                "an item of kind `{}` in a list of {kind} objects",
-                crate::term::escape(other)
-            ))),
+        .map(|k| {
+            answer::check_item(k.kind.as_deref(), items_kind, kind)
+                .map(|()| k.item)
+                .map_err(not_asked)
         })
         .collect()
 }
@@ -249,7 +249,7 @@ const ROLE_LABEL: &str = "node-role.kubernetes.io/";
 
 /// `kubectl get nodes -o json`.
 pub fn parse_nodes(text: &str) -> Result<Vec<Node>> {
-    let raw: Vec<RawNode> = parse_list(text, "get nodes -o json", "Node")?;
+    let raw: Vec<RawNode> = parse_list(text, "GET /api/v1/nodes", "", "Node")?;
     Ok(raw
         .into_iter()
         .map(|n| Node {
@@ -303,7 +303,7 @@ struct RawPhase {
 
 /// `kubectl get namespaces -o json`, keeping only the labels named in `labels`.
 pub fn parse_namespaces(text: &str, labels: &BTreeSet<String>) -> Result<Vec<Namespace>> {
-    let raw: Vec<RawNamespace> = parse_list(text, "get namespaces -o json", "Namespace")?;
+    let raw: Vec<RawNamespace> = parse_list(text, "GET /api/v1/namespaces", "", "Namespace")?;
     Ok(raw
         .into_iter()
         .map(|n| Namespace {
@@ -332,7 +332,12 @@ const DEFAULT_CLASS_BETA: &str = "storageclass.beta.kubernetes.io/is-default-cla
 
 /// `kubectl get storageclasses -o json`.
 pub fn parse_storage_classes(text: &str) -> Result<Vec<StorageClass>> {
-    let raw: Vec<RawStorageClass> = parse_list(text, "get storageclasses -o json", "StorageClass")?;
+    let raw: Vec<RawStorageClass> = parse_list(
+        text,
+        "GET /apis/storage.k8s.io/v1/storageclasses",
+        "storage.k8s.io",
+        "StorageClass",
+    )?;
     Ok(raw
         .into_iter()
         .map(|s| {
@@ -347,7 +352,7 @@ pub fn parse_storage_classes(text: &str) -> Result<Vec<StorageClass>> {
         .collect())
 }
 
-/// `kubectl api-versions`: one `group/version` per line (`v1` is the core group `""`).
+/// API discovery as text: one `group/version` per line (`v1` is the core group `""`).
 pub fn parse_api_versions(text: &str) -> Result<BTreeSet<String>> {
     let mut groups = BTreeSet::new();
     for (n, line) in text.lines().enumerate() {
@@ -363,10 +368,10 @@ pub fn parse_api_versions(text: &str) -> Result<BTreeSet<String>> {
         if !valid {
             return Err(Error::input(
                 format!(
-                    "malformed output of `kubectl api-versions`, line {}: {line:?}",
+                    "malformed API discovery (/api, /apis), line {}: {line:?}",
                     n + 1
                 ),
-                "expected one `group/version` (or `v1`) per line; run `kubectl api-versions` by hand",
+                "expected one `group/version` (or `v1`) per line",
             ));
         }
         let group = line.split_once('/').map_or("", |(g, _)| g);

@@ -199,7 +199,7 @@ fn deployments_default_ready_to_zero() {
 #[test]
 fn replicas_default_to_one() {
     let text = r#"{"apiVersion":"v1","kind":"List","items":[
-            {"metadata":{"name":"x","namespace":"n"},"spec":{},"status":{}}],
+            {"kind":"Deployment","metadata":{"name":"x","namespace":"n"},"spec":{},"status":{}}],
             "metadata":{"resourceVersion":""}}"#;
     assert_eq!(summary(&parse_deployments(text).unwrap()), ["n/x 0/1"]);
 }
@@ -240,17 +240,18 @@ fn api_versions_to_groups() {
 
 #[test]
 fn malformed_documents_say_what_and_hint() {
-    let e = parse_nodes(r#"{"kind":"Node","metadata":{"name":"a"}}"#).unwrap_err();
+    let e = parse_nodes(r#"{"apiVersion":"v1","kind":"NodeList","metadata":{}}"#).unwrap_err();
     assert_eq!(
-            e.message,
-            "malformed output of `kubectl get nodes -o json`: missing field `items` at line 1 column 39"
-        );
+        e.message,
+        "malformed answer to GET /api/v1/nodes: invalid type: null or missing `items`"
+    );
     assert!(e.hint.contains("`items`"));
     let e = parse_namespaces("", &BTreeSet::new()).unwrap_err();
     assert!(e
         .message
-        .starts_with("malformed output of `kubectl get namespaces -o json`: EOF"));
-    let e = parse_daemonsets(r#"{"items": {}}"#).unwrap_err();
+        .starts_with("malformed answer to GET /api/v1/namespaces: EOF"));
+    let e = parse_daemonsets(r#"{"apiVersion":"apps/v1","kind":"DaemonSetList","items": {}}"#)
+        .unwrap_err();
     assert!(
         e.message.contains("invalid type: map, expected a sequence"),
         "{}",
@@ -259,7 +260,7 @@ fn malformed_documents_say_what_and_hint() {
     let e = parse_api_versions("apps/v1\nerror: You must be logged in\n").unwrap_err();
     assert_eq!(
         e.message,
-        "malformed output of `kubectl api-versions`, line 2: \"error: You must be logged in\""
+        "malformed API discovery (/api, /apis), line 2: \"error: You must be logged in\""
     );
 }
 
@@ -267,36 +268,53 @@ fn malformed_documents_say_what_and_hint() {
 fn a_null_list_or_a_list_of_another_kind_is_malformed_never_empty() {
     // The API server's own List kinds and kubectl's `List` are read.
     assert_eq!(
-        parse_storage_classes(r#"{"kind":"StorageClassList","items":[]}"#)
-            .map(|v| v.len())
-            .ok(),
+        parse_storage_classes(
+            r#"{"apiVersion":"storage.k8s.io/v1","kind":"StorageClassList","items":[]}"#
+        )
+        .map(|v| v.len())
+        .ok(),
         Some(0)
     );
-    assert!(
-        parse_nodes(r#"{"kind":"List","items":[{"kind":"Node","metadata":{"name":"n1"}}]}"#)
-            .is_ok()
-    );
-    // items: null, no kind, another list kind, an item of another kind in kubectl's List.
+    assert!(parse_nodes(
+        r#"{"apiVersion":"v1","kind":"List","items":[{"kind":"Node","metadata":{"name":"n1"}}]}"#
+    )
+    .is_ok());
+    let not = ", not storage.k8s.io/v1 StorageClassList";
+    // items: null, no kind, another list kind, another group, an item of another kind.
     for (text, said) in [
-        (r#"{"kind":"NodeList","items":null}"#, "invalid type: null"),
-        (r#"{"items":[]}"#, "a list of kind ``"),
         (
-            r#"{"kind":"ConfigMapList","items":[{"metadata":{"name":"rook-ceph-mon-endpoints","namespace":"rook-ceph"},"data":{"csi-cluster-config-json":"[]"}}]}"#,
-            "a list of kind `ConfigMapList`, not `StorageClassList`",
+            r#"{"apiVersion":"storage.k8s.io/v1","kind":"StorageClassList","items":null}"#,
+            "malformed answer to GET /apis/storage.k8s.io/v1/storageclasses: invalid type: null or missing `items`".to_string(),
         ),
         (
-            r#"{"kind":"List","items":[{"kind":"ConfigMap","metadata":{"name":"x"}}]}"#,
-            "an item of kind `ConfigMap` in a list of StorageClass objects",
+            r#"{"items":[]}"#,
+            format!("the answer was an object without apiVersion, kind or name{not}"),
+        ),
+        (
+            r#"{"apiVersion":"v1","kind":"ConfigMapList","items":[{"metadata":{"name":"rook-ceph-mon-endpoints","namespace":"rook-ceph"},"data":{"csi-cluster-config-json":"[]"}}]}"#,
+            format!("the answer was v1 ConfigMapList{not}"),
+        ),
+        (
+            r#"{"apiVersion":"v1","kind":"StorageClassList","items":[]}"#,
+            format!("the answer was v1 StorageClassList{not}"),
+        ),
+        (
+            r#"{"apiVersion":"v1","kind":"List","items":[{"kind":"ConfigMap","metadata":{"name":"x"}}]}"#,
+            "the answer was a List with an item of kind ConfigMap, not a list of StorageClass objects".to_string(),
+        ),
+        (
+            r#"{"apiVersion":"storage.k8s.io/v1","kind":"StorageClassList","items":[{"kind":"Secret","metadata":{"name":"x"}}]}"#,
+            "the answer was a List with an item of kind Secret, not a list of StorageClass objects".to_string(),
         ),
     ] {
         let e = parse_storage_classes(text)
             .err()
             .unwrap_or_else(|| panic!("{text} was read"));
-        assert!(e.message.contains(said), "{text}: {}", e.message);
-        assert!(e.hint.contains("StorageClass objects"), "{}", e.hint);
+        assert_eq!(e.message, said, "{text}");
     }
-    let e = parse_nodes(r#"{"kind":"NodeList","items":null}"#).err();
+    let e = parse_nodes(r#"{"apiVersion":"v1","kind":"NodeList","items":null}"#).err();
     assert!(e.is_some());
-    let e = parse_deployments(r#"{"kind":"StatefulSetList","items":[]}"#).err();
-    assert!(e.is_some_and(|e| e.message.contains("not `DeploymentList`")));
+    let e =
+        parse_deployments(r#"{"apiVersion":"apps/v1","kind":"StatefulSetList","items":[]}"#).err();
+    assert!(e.is_some_and(|e| e.message.ends_with("not apps/v1 DeploymentList")));
 }

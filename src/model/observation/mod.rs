@@ -6,6 +6,7 @@
 //! [`classify_kubectl_stderr`]) and they never spawn anything.
 
 mod agents;
+pub mod answer;
 mod classify;
 mod failure;
 mod fields;
@@ -16,6 +17,7 @@ mod lists;
 mod members;
 mod meta;
 mod node_truth;
+mod object_list;
 mod objects;
 mod pods;
 mod repr;
@@ -265,7 +267,11 @@ impl Observation {
             ReadRequest::ApiServerPods => {
                 self.apiserver_pods = parsed(outcome, parse_apiserver_pods)
             }
-            ReadRequest::ConfigMap { name, keys, .. } => {
+            ReadRequest::ConfigMap {
+                namespace,
+                name,
+                keys,
+            } => {
                 let key = request.key().unwrap_or_default();
                 let gone = format!("configmaps \"{name}\" not found");
                 let read = match outcome {
@@ -276,7 +282,9 @@ impl Observation {
                         Ok(None)
                     }
                     other => other
-                        .and_then(|text| parse_config_map(text, keys).map_err(bad_output))
+                        .and_then(|text| {
+                            parse_config_map(text, namespace, name, keys).map_err(bad_output)
+                        })
                         .map(Some),
                 };
                 // Two requests for one ConfigMap: the keys of both.
@@ -320,7 +328,7 @@ fn complete_discovery(groups: BTreeSet<String>) -> Read<BTreeSet<String>> {
     Err(ReadFailure::new(
         FailureKind::ApiError,
         format!(
-            "`kubectl api-versions` listed no apps/v1 group (only: {}): API discovery of /apis was refused or incomplete",
+            "API discovery (/api, /apis) listed no apps/v1 group (only: {}): /apis was refused or incomplete",
             groups
                 .iter()
                 .map(|g| if g.is_empty() { "v1" } else { g.as_str() })
@@ -330,8 +338,12 @@ fn complete_discovery(groups: BTreeSet<String>) -> Read<BTreeSet<String>> {
     ))
 }
 
-/// A parser's error as a failed read.
+/// A parser's error as a failed read; an answer that is not the object asked for says what
+/// came back, alone (its evidence quotes it whole).
 fn bad_output(e: crate::error::Error) -> ReadFailure {
+    if e.message.starts_with(answer::NOT_ASKED) || e.hint.is_empty() {
+        return ReadFailure::new(FailureKind::BadOutput, e.message);
+    }
     ReadFailure::new(
         FailureKind::BadOutput,
         format!("{} ({})", e.message, e.hint),
@@ -407,7 +419,7 @@ mod tests {
         assert_eq!(f.kind, FailureKind::ApiError);
         assert!(
             f.message
-                .starts_with("`kubectl api-versions` listed no apps/v1 group (only: v1)"),
+                .starts_with("API discovery (/api, /apis) listed no apps/v1 group (only: v1)"),
             "{f}"
         );
         obs.record(
@@ -425,7 +437,7 @@ mod tests {
         let mut obs = Observation::skipped("not read");
         let list = |ns: &str, name: &str| {
             format!(
-                r#"{{"kind":"DeploymentList","items":[{{"metadata":{{"namespace":"{ns}","name":"{name}"}},"spec":{{"replicas":2}},"status":{{"readyReplicas":2}}}}]}}"#
+                r#"{{"apiVersion":"apps/v1","kind":"DeploymentList","items":[{{"metadata":{{"namespace":"{ns}","name":"{name}"}},"spec":{{"replicas":2}},"status":{{"readyReplicas":2}}}}]}}"#
             )
         };
         let (a, b) = (list("cert-manager", "cm"), list("registry", "registry"));

@@ -18,6 +18,7 @@ use super::kube::RawCondition;
 use super::lists::{parents_of, ItemSeed, RawParent, RouteParent, MAX_ITEMS};
 use super::members::{joined_members, MemberVisitor};
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED};
+use super::object_list::ListSeed;
 use super::trie::{Keep, Trie};
 use super::{annotation_field, FieldPath, FieldUse};
 use crate::error::{Error, Result};
@@ -79,7 +80,7 @@ pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec
     let mut de = serde_json::Deserializer::from_str(text);
     let items = ListSeed {
         trie: &trie,
-        group: None,
+        of: None,
     }
     .deserialize(&mut de)
     .and_then(|items| de.end().map(|()| items));
@@ -93,119 +94,31 @@ pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec
 
 /// [`parse_custom_objects`] from a reader, decoding while the bytes arrive: only what is
 /// kept is ever in memory. The error is serde's, so the caller can tell an I/O failure (a
-/// timeout, a size cap) from a malformed document. The list is the API server's own: its
-/// `kind` must be a `...List` and its `apiVersion` of `group` (a ConfigMapList answered for
-/// a custom resource is malformed, never a list of its objects).
+/// timeout, a size cap) from a malformed document. The list is the API server's own list of
+/// `plural.group` ([`super::answer::check_custom_list`]: a ConfigMapList, or a GatewayList
+/// answered for gatewayclasses, is refused, saying what came back, never a list of its
+/// objects).
 pub fn decode_custom_objects<R: std::io::Read>(
     reader: R,
     uses: &BTreeSet<FieldUse>,
+    plural: &str,
     group: &str,
 ) -> std::result::Result<Vec<CustomObject>, serde_json::Error> {
     let trie = Trie::build(uses);
     let mut de = serde_json::Deserializer::from_reader(reader);
     let items = ListSeed {
         trie: &trie,
-        group: Some(group),
+        of: Some((plural, group)),
     }
     .deserialize(&mut de)?;
     de.end()?;
     Ok(items)
 }
 
-struct ListSeed<'t> {
-    trie: &'t Trie,
-    /// The group the list must be of (the API server's list); None: kubectl's `List`.
-    group: Option<&'t str>,
-}
-
-impl<'de> DeserializeSeed<'de> for ListSeed<'_> {
-    type Value = Vec<CustomObject>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ListSeed<'_> {
-    type Value = Vec<CustomObject>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a List document")
-    }
-    fn visit_map<A: MapAccess<'de>>(
-        self,
-        mut map: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        let (mut items, mut kind, mut api_version) = (None, None, None);
-        while let Some(key) = map.next_key::<String>()? {
-            match key.as_str() {
-                "items" => items = Some(map.next_value_seed(ItemsSeed { trie: self.trie })?),
-                "kind" => kind = map.next_value::<Option<String>>()?,
-                "apiVersion" => api_version = map.next_value::<Option<String>>()?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        if let Some(group) = self.group {
-            let kind = kind.unwrap_or_default();
-            let api_version = api_version.unwrap_or_default();
-            let of_group = api_version.split_once('/').is_some_and(|(g, _)| g == group);
-            if kind.len() <= "List".len() || !kind.ends_with("List") || !of_group {
-                return Err(de::Error::custom(format!(
-                    "a list of kind `{}` and apiVersion `{}`, not a list of group {group}",
-                    crate::term::escape(&kind),
-                    crate::term::escape(&api_version)
-                )));
-            }
-        }
-        items.ok_or_else(|| de::Error::missing_field("items"))
-    }
-}
-
-struct ItemsSeed<'t> {
-    trie: &'t Trie,
-}
-
-impl<'de> DeserializeSeed<'de> for ItemsSeed<'_> {
-    type Value = Vec<CustomObject>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ItemsSeed<'_> {
-    type Value = Vec<CustomObject>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a sequence of objects")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(
-        self,
-        mut seq: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        let mut out = Vec::new();
-        loop {
-            let mut object = CustomObject::default();
-            let seed = NodeSeed {
-                trie: self.trie,
-                out: &mut object,
-            };
-            match seq.next_element_seed(seed)? {
-                Some(()) => {
-                    // A blocked condition without a deletion timestamp blocks nothing.
-                    if object.deleting.as_ref().is_some_and(|d| d.since.is_empty()) {
-                        object.deleting = None;
-                    }
-                    out.push(object)
-                }
-                None => return Ok(out),
-            }
-        }
-    }
-}
-
 /// One node of an object: keeps what the trie says, walks into its children, skips the rest.
-struct NodeSeed<'t, 'o> {
-    trie: &'t Trie,
-    out: &'o mut CustomObject,
+pub(super) struct NodeSeed<'t, 'o> {
+    pub(super) trie: &'t Trie,
+    pub(super) out: &'o mut CustomObject,
 }
 
 impl NodeSeed<'_, '_> {

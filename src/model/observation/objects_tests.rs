@@ -5,9 +5,17 @@
 use super::*;
 
 #[test]
-fn a_streamed_list_must_be_of_its_group() {
+fn a_streamed_list_must_be_of_its_group_and_kind() {
     let ok = r#"{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{"metadata":{"name":"c"}}]}"#;
-    let got = decode_custom_objects(ok.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
+    let decode = |text: &str| {
+        decode_custom_objects(
+            text.as_bytes(),
+            &BTreeSet::new(),
+            "cephclusters",
+            "ceph.rook.io",
+        )
+    };
+    let got = decode(ok);
     assert_eq!(got.map(|v| v.len()).ok(), Some(1));
     for bad in [
         r#"{"kind":"ConfigMapList","apiVersion":"v1","items":[{"metadata":{"name":"c"}}]}"#,
@@ -15,9 +23,20 @@ fn a_streamed_list_must_be_of_its_group() {
         r#"{"kind":"List","apiVersion":"ceph.rook.io/v1","items":[]}"#,
         r#"{"items":null}"#,
     ] {
-        let e = decode_custom_objects(bad.as_bytes(), &BTreeSet::new(), "ceph.rook.io");
-        assert!(e.is_err(), "{bad} was read");
+        assert!(decode(bad).is_err(), "{bad} was read");
     }
+    // The list asked for holding an item of another kind.
+    let inside = r#"{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{"apiVersion":"v1","kind":"Secret","metadata":{"name":"c"}}]}"#;
+    assert_eq!(
+        super::super::answer::refusal_of(&decode(inside).unwrap_err()).unwrap(),
+        "the answer was a List with an item of kind Secret, not a list of CephCluster objects"
+    );
+    // Same group, another kind: what came back is said.
+    let other = r#"{"kind":"CephObjectStoreList","apiVersion":"ceph.rook.io/v1","items":[]}"#;
+    assert_eq!(
+        super::super::answer::refusal_of(&decode(other).unwrap_err()).unwrap(),
+        "the answer was ceph.rook.io/v1 CephObjectStoreList, not a list of cephclusters.ceph.rook.io"
+    );
 }
 
 fn uses(list: &[FieldUse]) -> BTreeSet<FieldUse> {

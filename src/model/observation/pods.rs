@@ -83,8 +83,10 @@ fn flag_names(words: &[String]) -> BTreeSet<String> {
 
 /// `kubectl get pods -n kube-system -l component=kube-apiserver -o json`.
 pub fn parse_apiserver_pods(text: &str) -> Result<Vec<ApiServerPod>> {
-    let what = format!("get pods -n {APISERVER_NAMESPACE} -l {APISERVER_SELECTOR} -o json");
-    let items: Vec<RawPod> = super::kube::parse_list(text, &what, "Pod")?;
+    let what = format!(
+        "GET /api/v1/namespaces/{APISERVER_NAMESPACE}/pods?labelSelector={APISERVER_SELECTOR}"
+    );
+    let items: Vec<RawPod> = super::kube::parse_list(text, &what, "", "Pod")?;
     Ok(items
         .into_iter()
         .map(|p| ApiServerPod {
@@ -111,7 +113,7 @@ mod tests {
 
     #[test]
     fn flags_are_names_only() {
-        let text = r#"{"kind":"PodList","items":[{"metadata":{"name":"kube-apiserver-cp1","namespace":"kube-system","annotations":{"kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint":"10.0.0.1:6443"}},
+        let text = r#"{"apiVersion":"v1","kind":"PodList","items":[{"metadata":{"name":"kube-apiserver-cp1","namespace":"kube-system","annotations":{"kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint":"10.0.0.1:6443"}},
           "spec":{"nodeName":"cp1","containers":[{"name":"kube-apiserver","command":["kube-apiserver","--advertise-address=10.0.0.1","--audit-log-path=/var/log/kubernetes/audit.log","--audit-policy-file","/etc/kubernetes/audit.yaml","--encryption-provider-config=","--oidc-client-secret=SECRET-MARKER","--allow-privileged"]}]},
           "status":{"phase":"Running"}}]}"#;
         let pods = parse_apiserver_pods(text).unwrap();

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::answer::{check_object, Head};
 use super::kube::parse_list;
 use super::meta::words;
 use crate::error::{Error, Result};
@@ -24,15 +25,27 @@ struct RawConfigMap {
     metadata: super::agents::RawMeta,
 }
 
-/// `kubectl get configmap NAME -n NS -o json`: only the named keys, escaped and capped; with
-/// [`super::agents::LAST_CHANGE`] among them, its newest `managedFields[].time` under that key.
-pub fn parse_config_map(text: &str, keys: &[String]) -> Result<BTreeMap<String, String>> {
-    let raw: RawConfigMap = serde_json::from_str(text).map_err(|e| {
+/// The ConfigMap `namespace/name` (`GET /api/v1/namespaces/NS/configmaps/NAME`): only the
+/// named keys, escaped and capped; with [`super::agents::LAST_CHANGE`] among them, its newest
+/// `managedFields[].time` under that key. The answer must be that ConfigMap
+/// ([`super::answer::check_object`]): anything else is refused, saying what came back.
+pub fn parse_config_map(
+    text: &str,
+    namespace: &str,
+    name: &str,
+    keys: &[String],
+) -> Result<BTreeMap<String, String>> {
+    let malformed = |e: serde_json::Error| {
         Error::input(
-            format!("malformed output of `kubectl get configmap NAME -o json`: {e}"),
-            "expected one ConfigMap object; run `kubectl get configmap NAME -n NS -o json` by hand",
+            format!(
+                "malformed answer to GET /api/v1/namespaces/{namespace}/configmaps/{name}: {e}"
+            ),
+            "expected one ConfigMap object",
         )
-    })?;
+    };
+    let head: Head = serde_json::from_str(text).map_err(malformed)?;
+    check_object(&head, "", "ConfigMap", Some(namespace), name).map_err(|m| Error::input(m, ""))?;
+    let raw: RawConfigMap = serde_json::from_str(text).map_err(malformed)?;
     let mut kept: BTreeMap<String, String> = raw
         .data
         .into_iter()
@@ -175,7 +188,12 @@ struct RawTerminated {
 /// `kubectl get pods -n NS -l SELECTOR -o json`, at most [`MAX_PODS`] pods (not-ready ones
 /// first, then by name).
 pub fn parse_workload_pods(text: &str) -> Result<Vec<PodStatus>> {
-    let raw: Vec<RawPod> = parse_list(text, "get pods -n NS -l SELECTOR -o json", "Pod")?;
+    let raw: Vec<RawPod> = parse_list(
+        text,
+        "GET /api/v1/namespaces/NS/pods?labelSelector=SELECTOR",
+        "",
+        "Pod",
+    )?;
     let mut pods: Vec<PodStatus> = raw
         .into_iter()
         .map(|p| {
@@ -227,11 +245,20 @@ mod tests {
     fn a_config_map_keeps_only_the_named_keys() {
         let text = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"rook-ceph-mon-endpoints","namespace":"rook-ceph"},
             "data":{"data":"a=10.0.0.1:6789,b=10.0.0.2:6789","mapping":"{\"node\":{}}","maxMonId":"2","outOfQuorum":"b","csi-cluster-config-json":"SECRETISH"}}"#;
-        let kept = parse_config_map(text, &["outOfQuorum".to_string()]).unwrap();
+        let parse = |text: &str, keys: &[String]| {
+            parse_config_map(text, "rook-ceph", "rook-ceph-mon-endpoints", keys)
+        };
+        let kept = parse(text, &["outOfQuorum".to_string()]).unwrap();
         assert_eq!(kept.len(), 1);
         assert_eq!(kept["outOfQuorum"], "b");
-        assert!(parse_config_map("not json", &[]).is_err());
-        assert!(parse_config_map(r#"{"data":{"k":1}}"#, &[]).is_err());
+        assert!(parse("not json", &[]).is_err());
+        let typed = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"rook-ceph-mon-endpoints","namespace":"rook-ceph"},"data":{"k":1}}"#;
+        assert!(parse(typed, &[]).is_err());
+        // `{}` is not that ConfigMap, never an empty one (issue 31: ceph read as present).
+        assert_eq!(
+            parse("{}", &["outOfQuorum".to_string()]).unwrap_err().message,
+            "the answer was an object without apiVersion, kind or name, not v1 ConfigMap rook-ceph/rook-ceph-mon-endpoints"
+        );
     }
 
     #[test]

@@ -92,10 +92,10 @@ fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workl
     }
 }
 
-/// `kubectl get daemonsets --all-namespaces -o json`.
+/// The DaemonSet list (`GET /apis/apps/v1/daemonsets`, or one namespace's).
 pub fn parse_daemonsets(text: &str) -> Result<Vec<Workload>> {
     let raw: Vec<RawWorkload> =
-        parse_list(text, "get daemonsets --all-namespaces -o json", "DaemonSet")?;
+        parse_list(text, "GET /apis/apps/v1/daemonsets", "apps", "DaemonSet")?;
     Ok(raw
         .into_iter()
         .map(|w| {
@@ -121,7 +121,7 @@ fn replicated(text: &str, what: &str, statefulset: bool) -> Result<Vec<Workload>
     } else {
         "Deployment"
     };
-    let raw: Vec<RawWorkload> = parse_list(text, what, kind)?;
+    let raw: Vec<RawWorkload> = parse_list(text, what, "apps", kind)?;
     Ok(raw
         .into_iter()
         .map(|w| {
@@ -156,12 +156,12 @@ fn replicated(text: &str, what: &str, statefulset: bool) -> Result<Vec<Workload>
         .collect())
 }
 
-/// `kubectl get deployments --all-namespaces -o json`.
+/// The Deployment list (`GET /apis/apps/v1/deployments`, or one namespace's).
 pub fn parse_deployments(text: &str) -> Result<Vec<Workload>> {
-    replicated(text, "get deployments --all-namespaces -o json", false)
+    replicated(text, "GET /apis/apps/v1/deployments", false)
 }
 
-/// `kubectl get statefulsets --all-namespaces -o json`.
+/// The StatefulSet list (`GET /apis/apps/v1/statefulsets`, or one namespace's).
 pub fn parse_statefulsets(text: &str) -> Result<Vec<Workload>> {
-    replicated(text, "get statefulsets --all-namespaces -o json", true)
+    replicated(text, "GET /apis/apps/v1/statefulsets", true)
 }

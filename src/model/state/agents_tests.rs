@@ -92,7 +92,7 @@ fn observe(c: &Cluster) -> Observation {
                 json!({"kind": "CiliumNodeList", "items": nodes}).to_string()
             }
             ReadRequest::ContainerStarts { .. } => {
-                json!({"kind": "PodList", "items": pods}).to_string()
+                json!({"apiVersion": "v1", "kind": "PodList", "items": pods}).to_string()
             }
             _ => continue,
         };

@@ -58,7 +58,8 @@ fn judge(layer: &str, resource: &str, object: Value) -> Vec<CheckOutcome> {
         .flat_map(|c| c.kind.object_reads())
         .flat_map(|(_, u)| u)
         .collect();
-    let list = json!({"kind": "List", "items": [object]}).to_string();
+    let list =
+        json!({"apiVersion": "apps/v1", "kind": "DeploymentList", "items": [object]}).to_string();
     obs.resources.insert(
         resource.to_string(),
         Ok(parse_custom_objects(&list, &uses).unwrap()),
@@ -509,7 +510,8 @@ fn deployment_cases() {
         ),
     ] {
         let mut obs = dirqual();
-        let list = json!({"kind": "List", "items": [object]}).to_string();
+        let list = json!({"apiVersion": "apps/v1", "kind": "DeploymentList", "items": [object]})
+            .to_string();
         obs.deployments = Ok(parse_deployments(&list).unwrap());
         obs.workload_scope.clear();
         let outcome = evaluate_check(&check, Phase::Healthy, &[], &obs);

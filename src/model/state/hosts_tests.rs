@@ -138,6 +138,47 @@ fn the_phantom_backup_is_degraded_with_the_age_and_the_failed_run() {
     );
 }
 
+/// Issue 31 item 8: an etcd snapshot dated 400 days ahead, or an mtime of 1e300, is named
+/// as from the future and never counts as fresh; a few seconds of clock skew still do.
+#[test]
+fn a_snapshot_from_the_future_is_named_and_never_fresh() {
+    let ahead = |age_secs| {
+        reading(
+            unit("active", "success", None),
+            unit("inactive", "success", None),
+            file(age_secs, 24_600_000),
+        )
+    };
+    let r = eval(&obs(vec![("dirqual1", Ok(ahead(-400 * 86_400)))]));
+    assert_eq!(r.state, State::Degraded, "{r:?}");
+    assert_eq!(
+        r.reason,
+        "dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service succeeded, newest etcd-x.db is from the future: dated 400d ahead of the reading, etcdutl in /usr/local/bin, crictl in /usr/bin"
+    );
+    // `find -printf '%T@'` printing 1e300: the age saturates, still from the future.
+    let far = crate::model::observation::host::parse_find(
+        "1e300 24600000 /var/lib/etcd-backups/etcd-x.db\n",
+        1_764_000_000.0,
+    );
+    let r = eval(&obs(vec![(
+        "dirqual1",
+        Ok(reading(
+            unit("active", "success", None),
+            unit("inactive", "success", None),
+            HostFact::NewestFile(far),
+        )),
+    )]));
+    assert_eq!(r.state, State::Degraded, "{r:?}");
+    assert!(
+        r.reason
+            .contains("newest etcd-x.db is from the future: dated "),
+        "{}",
+        r.reason
+    );
+    let skewed = eval(&obs(vec![("dirqual1", Ok(ahead(-5)))]));
+    assert_eq!(skewed.state, State::Present, "{skewed:?}");
+}
+
 #[test]
 fn no_snapshot_at_all_and_an_empty_snapshot_are_degraded() {
     let none = reading(

@@ -441,7 +441,7 @@ fn a_workload_not_rolled_out_says_why_from_its_pods() {
 
 #[test]
 fn pods_are_decoded_into_the_fields_that_explain_them_only() {
-    let text = json!({"kind": "PodList", "items": [{
+    let text = json!({"apiVersion": "v1", "kind": "PodList", "items": [{
         "metadata": {"name": "p-1", "labels": {"app": "x"}, "annotations": {"a": "SECRET-MARKER"}},
         "spec": {"nodeName": "n2", "containers": [{"name": "c", "image": "r/x@sha256:abc",
                  "env": [{"name": "PASSWORD", "value": "SECRET-MARKER"}]}]},

@@ -72,8 +72,10 @@ pub(super) fn bad_discovery(target: &str, e: serde_json::Error) -> ReadFailure {
 
 impl ApiDiscovery {
     pub(super) fn from_answers(answers: &BTreeMap<String, Answer>) -> ApiDiscovery {
+        let not_asked = |said: String| ReadFailure::new(FailureKind::BadOutput, said);
         let core = answers.get("/api").map(|a| {
             text_of("/api", a).and_then(|text| {
+                answer::check_discovery(&text, "APIVersions").map_err(not_asked)?;
                 serde_json::from_str::<RawApiVersions>(&text)
                     .map(|v| v.versions)
                     .map_err(|e| bad_discovery("/api", e))
@@ -81,6 +83,7 @@ impl ApiDiscovery {
         });
         let groups = answers.get("/apis").map(|a| {
             text_of("/apis", a).and_then(|text| {
+                answer::check_discovery(&text, "APIGroupList").map_err(not_asked)?;
                 serde_json::from_str::<RawGroupList>(&text)
                     .map(|l| {
                         l.groups
@@ -170,6 +173,8 @@ impl ApiDiscovery {
                 let list_target = format!("/apis/{group}/{version}");
                 let served = fetch(kubectl, proxy, &list_target);
                 let text = text_of(&list_target, &served)?;
+                answer::check_discovery(&text, "APIResourceList")
+                    .map_err(|said| ReadFailure::new(FailureKind::BadOutput, said))?;
                 let list: RawResourceList =
                     serde_json::from_str(&text).map_err(|e| bad_discovery(&list_target, e))?;
                 if !list.resources.iter().any(|r| r.name == plural) {

@@ -33,6 +33,7 @@ use std::time::Instant;
 
 use serde::Deserialize;
 
+use crate::model::observation::answer;
 use crate::model::observation::Scope;
 use crate::model::observation::{
     classify_kubectl_stderr, decode_custom_objects, CustomObject, FailureKind, FieldUse,
@@ -284,12 +285,13 @@ fn fetch_list(
         }));
     }
     let mut body = answer.body;
-    // `/apis/GROUP/VERSION/...`: the group the answer must be a list of.
-    let group = target
-        .strip_prefix("/apis/")
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_default();
-    let decoded = decode_custom_objects(std::io::BufReader::new(&mut body), uses, group);
+    // `/apis/GROUP/VERSION/PLURAL`: the list the answer must be.
+    let segments: Vec<&str> = target.split('/').collect();
+    let (group, plural) = match segments.as_slice() {
+        ["", "apis", group, _, plural] => (*group, *plural),
+        _ => ("", ""),
+    };
+    let decoded = decode_custom_objects(std::io::BufReader::new(&mut body), uses, plural, group);
     let bytes = body.bytes_read();
     kubectl.runner().trace(&format!(
         "get: {target}: {} ({bytes} bytes, decoded as they arrived) in {:.2}s",
@@ -310,6 +312,8 @@ fn fetch_list(
             Some(std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock)
         ) {
             transport_failure(target, &HttpError::TimedOut(started.elapsed()))
+        } else if let Some(said) = answer::refusal_of(&e) {
+            ReadFailure::new(FailureKind::BadOutput, said)
         } else if e.is_io() {
             transport_failure(target, &HttpError::Io(std::io::Error::other(e.to_string())))
         } else {

@@ -114,6 +114,10 @@ pub(super) fn unit_outcome(
     Outcome::new(ok, phrases.join(", "), Some(true))
 }
 
+/// How far ahead of the reading a file's mtime may be (hosts' clocks drift) before it is
+/// named as dated in the future.
+pub(super) const FUTURE_SKEW_SECS: i64 = 300;
+
 pub(super) fn file_outcome(
     dir: &str,
     pattern: &str,
@@ -134,7 +138,20 @@ pub(super) fn file_outcome(
             Some(true),
         );
     }
-    let shown_age = crate::duration::rough(f.age_secs);
+    // A file dated ahead of the reading (beyond a clock skew) is not fresh: its age says
+    // nothing (issue 31 item 8: an mtime 400 days ahead, or 1e300, read as "fresh").
+    if f.age_secs < -FUTURE_SKEW_SECS {
+        return Outcome::new(
+            false,
+            format!(
+                "newest {} is from the future: dated {} ahead of the reading",
+                clean(&f.name),
+                crate::duration::rough(f.age_secs.saturating_neg())
+            ),
+            Some(true),
+        );
+    }
+    let shown_age = crate::duration::rough(f.age_secs.max(0));
     let mut problems = Vec::new();
     if f.age_secs > i64::try_from(max_age).unwrap_or(i64::MAX) {
         problems.push(format!(

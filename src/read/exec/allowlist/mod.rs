@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::Tool;
 
+mod printed;
 mod proxy;
 use proxy::*;
 pub use proxy::{accept_paths_ok, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
@@ -58,7 +59,9 @@ fn is_pin_server(v: &str) -> bool {
         && !v.chars().any(|c| c.is_control() || c.is_whitespace())
 }
 
-fn kubectl(args: &[String]) -> Result<(), String> {
+/// The words after kubectl's pins, once every pin is checked: exactly one explicit
+/// `--kubeconfig`, `--cache-dir`, `--context` and `--server` (SPEC §4), nothing unpinning.
+fn pinned_words(args: &[String]) -> Result<Vec<&str>, String> {
     let (mut kubeconfigs, mut contexts, mut servers, mut caches, mut tls_names) = (0, 0, 0, 0, 0);
     let mut rest: Vec<&String> = Vec::new();
     let mut i = 0;
@@ -120,193 +123,38 @@ fn kubectl(args: &[String]) -> Result<(), String> {
             "kubectl: every call is pinned with exactly one --context and one --server".into(),
         );
     }
-    let words: Vec<&str> = rest.iter().map(|s| s.as_str()).collect();
+    Ok(rest.iter().map(|s| s.as_str()).collect())
+}
+
+/// What nestor runs (SPEC §9 v0.4), exactly: kubectl's own reading of the kubeconfig
+/// (`config view --minify -o=json` for the target, `config view -o=json` for `kubeconfig
+/// fetch`'s users) and the one pinned `proxy`. Every other form — `get`, `version`,
+/// `api-resources`, `config current-context`, ... — is refused like a write: a form no
+/// command uses never passes.
+fn kubectl(args: &[String]) -> Result<(), String> {
+    let words = pinned_words(args)?;
     match words.as_slice() {
-        ["get", tail @ ..] => kubectl_get(tail),
-        ["version", tail @ ..] => only(tail, &[&["-o", "json"], &["--output=json"], &["-o=json"]]),
-        ["api-versions"] => Ok(()),
-        ["api-resources", tail @ ..] => kubectl_api_resources(tail),
-        ["config", "view", tail @ ..] => {
-            only_flags(tail, &["--minify", "-o=json", "--output=json", "-o=yaml"])
-        }
-        ["config", "current-context"] => Ok(()),
-        ["config", "get-contexts", tail @ ..] => only_flags(tail, &["-o=name", "--no-headers"]),
+        ["config", "view", "--minify", "-o=json"] | ["config", "view", "-o=json"] => Ok(()),
         ["proxy", tail @ ..] => kubectl_proxy(tail),
         [verb, ..] => Err(format!(
-            "kubectl: `{verb}` is not a read-only verb nestor uses"
+            "kubectl: `{}` is not a form nestor runs (only `config view [--minify] -o=json` and the pinned `proxy`)",
+            crate::term::escape(verb)
         )),
         [] => Err("kubectl: no verb".into()),
     }
 }
 
-/// The tail must be empty or exactly one of the allowed spellings.
-fn only(tail: &[&str], allowed: &[&[&str]]) -> Result<(), String> {
-    if tail.is_empty() || allowed.contains(&tail) {
-        Ok(())
-    } else {
-        Err(format!(
-            "kubectl: arguments `{}` are not allowed",
-            tail.join(" ")
-        ))
-    }
-}
-
-fn only_flags(tail: &[&str], allowed: &[&str]) -> Result<(), String> {
-    match tail.iter().find(|t| !allowed.contains(t)) {
-        None => Ok(()),
-        Some(t) => Err(format!("kubectl: `{t}` is not allowed here")),
-    }
-}
-
-fn kubectl_api_resources(tail: &[&str]) -> Result<(), String> {
-    for t in tail {
-        let ok = matches!(*t, "-o=name" | "-o=wide" | "--no-headers" | "--cached")
-            || t.strip_prefix("--api-group=").is_some_and(is_name_list);
-        if !ok {
-            return Err(format!("kubectl: `{t}` is not allowed for api-resources"));
-        }
-    }
-    Ok(())
-}
-
-fn is_name_list(s: &str) -> bool {
-    s.bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b".-,/".contains(&b))
-}
-
-fn names_secret(resource: &str) -> bool {
-    resource.split([',', '/']).any(|r| {
-        let kind = r.split('.').next().unwrap_or_default();
-        kind == "secret" || kind == "secrets"
-    })
-}
-
-/// The kind a `get` argument names (`pods`, `configmap` of `configmap.v1`, `cm/x`).
-fn kinds_of(resource: &str) -> impl Iterator<Item = &str> {
-    resource
-        .split(',')
-        .map(|r| r.split(['/', '.']).next().unwrap_or_default())
-}
-
-/// Pods and ConfigMaps have one allowed form each (SPEC §6, §9): a namespace's pods by a
-/// label selector (`get pods -n NS -l k=v`), one ConfigMap by name (`get configmap NAME -n
-/// NS`). Never every pod, never a ConfigMap list.
-fn pods_and_configmaps(
-    positional: &[&str],
-    namespace: Option<&str>,
-    selector: Option<&str>,
-    all_namespaces: bool,
-) -> Result<(), String> {
-    let is = |names: &[&str]| {
-        positional
-            .iter()
-            .any(|p| kinds_of(p).any(|k| names.contains(&k)))
-    };
-    let label_chars = |v: &str| {
-        v.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=,".contains(&b))
-    };
-    if is(&["pod", "pods", "po"]) {
-        let ok = matches!(positional, ["pods"])
-            && namespace.is_some()
-            && !all_namespaces
-            && selector.is_some_and(|s| s.contains('=') && label_chars(s));
-        if !ok {
-            return Err(
-                "kubectl get: pods are read only as `get pods -n NAMESPACE -l KEY=VALUE` (a workload's own selector)"
-                    .into(),
-            );
-        }
-    }
-    if is(&["configmap", "configmaps", "cm"]) {
-        let ok = matches!(positional, ["configmap", name] if !name.contains([',', '/']))
-            && namespace.is_some()
-            && !all_namespaces
-            && selector.is_none();
-        if !ok {
-            return Err(
-                "kubectl get: ConfigMaps are read only by name (`get configmap NAME -n NAMESPACE`), never listed"
-                    .into(),
-            );
-        }
-    }
-    Ok(())
-}
-
-/// The `get` forms nestor still checks: `--explain`'s by-hand lines, printed for a person and
-/// never run (`-n`, `-A`, `-l`, `--ignore-not-found`, `-o jsonpath=`). nestor itself reads a
-/// cluster only through the proxy (issue 21: the verification reads of `target`, `stack
-/// select` and `kubeconfig fetch` too); the forms only the removed processes path used
-/// (`--show-managed-fields`, `--chunk-size`) and `--raw` (used by nothing) are refused.
-fn kubectl_get(tail: &[&str]) -> Result<(), String> {
-    let mut resources = 0;
-    let mut positional: Vec<&str> = Vec::new();
-    let (mut namespace, mut selector, mut all_namespaces) = (None, None, false);
-    let mut i = 0;
-    while i < tail.len() {
-        let t = tail[i];
-        let next = tail.get(i + 1).copied();
-        match t {
-            "-A" | "--all-namespaces" => {
-                all_namespaces = true;
-                i += 1
-            }
-            "--ignore-not-found" => i += 1,
-            "-o" | "--output" => {
-                output_format(next.unwrap_or_default())?;
-                i += 2;
-            }
-            "-n" | "--namespace" | "-l" | "--selector" => {
-                match next {
-                    Some(v) if !v.starts_with('-') && !v.is_empty() => {
-                        if t.starts_with("-n") || t == "--namespace" {
-                            namespace = Some(v);
-                        } else {
-                            selector = Some(v);
-                        }
-                    }
-                    _ => return Err(format!("kubectl get: `{t}` needs a value")),
-                }
-                i += 2;
-            }
-            _ if t.starts_with("-o=") || t.starts_with("--output=") => {
-                output_format(t.split_once('=').map(|x| x.1).unwrap_or_default())?;
-                i += 1;
-            }
-            _ if t.starts_with("--namespace=") => {
-                namespace = t.split_once('=').map(|x| x.1);
-                i += 1
-            }
-            _ if t.starts_with("--selector=") => {
-                selector = t.split_once('=').map(|x| x.1);
-                i += 1
-            }
-            _ if t.starts_with('-') => {
-                return Err(format!("kubectl get: flag `{t}` is not allowed"));
-            }
-            _ => {
-                if !is_name_list(t) {
-                    return Err(format!("kubectl get: `{t}` is not a resource name"));
-                }
-                if names_secret(t) {
-                    return Err("kubectl get: secrets are never read".into());
-                }
-                positional.push(t);
-                resources += 1;
-                i += 1;
-            }
-        }
-    }
-    if resources == 0 {
-        return Err("kubectl get: no resource named".into());
-    }
-    pods_and_configmaps(&positional, namespace, selector, all_namespaces)
-}
-
-fn output_format(f: &str) -> Result<(), String> {
-    if matches!(f, "json" | "yaml" | "name") || f.starts_with("jsonpath=") {
-        Ok(())
-    } else {
-        Err(format!("kubectl get: output `{f}` is not allowed"))
+/// A kubectl line `--explain` PRINTS for a person (never spawned: [`check`] refuses it):
+/// the same pins, then `get` in its read-only forms ([`printed::get`]) or `api-versions`.
+pub fn printed_kubectl(args: &[String]) -> Result<(), String> {
+    let words = pinned_words(args)?;
+    match words.as_slice() {
+        ["get", tail @ ..] => printed::get(tail),
+        ["api-versions"] => Ok(()),
+        [verb, ..] => Err(format!(
+            "kubectl: `{}` is not a read a person is shown",
+            crate::term::escape(verb)
+        )),
+        [] => Err("kubectl: no verb".into()),
     }
 }

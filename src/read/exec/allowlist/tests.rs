@@ -14,6 +14,16 @@ fn kube(s: &str) -> Result<(), String> {
     check(Tool::Kubectl, &argv(&format!("{PIN} {s}")))
 }
 
+/// A line `--explain` prints (never spawned).
+fn printed(s: &str) -> Result<(), String> {
+    printed_kubectl(&argv(&format!("{PIN} {s}")))
+}
+
+/// Refused both to spawn and to print.
+fn refused_everywhere(s: &str) -> bool {
+    kube(s).is_err() && printed(s).is_err()
+}
+
 #[test]
 fn every_call_is_pinned() {
     for unpinned in [
@@ -28,38 +38,27 @@ fn every_call_is_pinned() {
         "--kubeconfig /k/c --cache-dir=/c config view --minify -o=json",
     ] {
         assert!(check(Tool::Kubectl, &argv(unpinned)).is_err(), "{unpinned}");
+        assert!(printed_kubectl(&argv(unpinned)).is_err(), "{unpinned}");
     }
     for escape in ["-s https://y", "--cluster=x", "--user=x"] {
-        assert!(kube(&format!("{escape} get nodes")).is_err(), "{escape}");
+        assert!(
+            refused_everywhere(&format!("{escape} get nodes")),
+            "{escape}"
+        );
     }
-    assert_eq!(kube("--tls-server-name=api.lan get nodes -o json"), Ok(()));
+    assert_eq!(
+        printed("--tls-server-name=api.lan get nodes -o json"),
+        Ok(())
+    );
     assert_eq!(kube("config view --minify -o=json"), Ok(()));
 }
 
+/// SPEC §9 v0.4: the allowlist is exactly what runs — kubectl's `config view` of the target
+/// (`--minify`) and of the whole file (`kubeconfig fetch`), and the pinned proxy.
 #[test]
-fn reads_pass() {
-    for ok in [
-        "get nodes -o json",
-        "--request-timeout=10s get nodes,namespaces -o json",
-        "get daemonsets -A -o json",
-        "get cephclusters.ceph.rook.io -n rook-ceph -o json",
-        "api-versions",
-        "version -o json",
-        "config current-context",
-        "get configmap cilium-config -n kube-system -o json",
-    ] {
-        assert_eq!(kube(ok), Ok(()), "{ok}");
-    }
-    // The forms only the removed processes path used, and `--raw`, which nothing runs
-    // (issue 21): cluster reads go through the proxy.
-    for gone in [
-        "get --raw /apis",
-        "get --raw /api/v1/nodes",
-        "get ns --chunk-size=500 -o json",
-        "get configmap cilium-config -n kube-system -o json --show-managed-fields",
-    ] {
-        assert!(kube(gone).is_err(), "{gone}");
-    }
+fn only_the_forms_nestor_runs_pass() {
+    assert_eq!(kube("config view --minify -o=json"), Ok(()));
+    assert_eq!(kube("config view -o=json"), Ok(()));
     assert_eq!(check(Tool::Limactl, &argv("list --json")), Ok(()));
     assert_eq!(
         check(
@@ -75,6 +74,70 @@ fn reads_pass() {
         ),
         Ok(())
     );
+}
+
+/// Issue 30 item 3: the forms no command runs any more are refused like a write, with the
+/// reason naming what does run.
+#[test]
+fn removed_forms_are_refused_like_a_write() {
+    for gone in [
+        "get nodes -o json",
+        "--request-timeout=10s get nodes,namespaces -o json",
+        "get daemonsets -A -o json",
+        "get cephclusters.ceph.rook.io -n rook-ceph -o json",
+        "get configmap cilium-config -n kube-system -o json",
+        "api-versions",
+        "version -o json",
+        "version",
+        "api-resources",
+        "api-resources -o=name --api-group=ceph.rook.io",
+        "config current-context",
+        "config get-contexts -o=name",
+        "config view",
+        "config view --minify",
+        "config view --minify -o=yaml",
+        "config view --minify --output=json",
+        "config view -o=json --minify",
+        "config view --minify -o=json --raw",
+    ] {
+        let verb = gone
+            .split_whitespace()
+            .find(|w| !w.starts_with("--request"))
+            .unwrap();
+        assert_eq!(
+            kube(gone),
+            Err(format!("kubectl: `{verb}` is not a form nestor runs (only `config view [--minify] -o=json` and the pinned `proxy`)")),
+            "{gone}"
+        );
+    }
+    // The forms only the removed processes path used, and `--raw` (issue 21), are not even
+    // printed.
+    for gone in [
+        "get --raw /apis",
+        "get --raw /api/v1/nodes",
+        "get ns --chunk-size=500 -o json",
+        "get configmap cilium-config -n kube-system -o json --show-managed-fields",
+    ] {
+        assert!(refused_everywhere(gone), "{gone}");
+    }
+}
+
+/// `--explain`'s printed lines keep their own grammar (reads a person may run by hand).
+#[test]
+fn printed_reads_pass_their_own_grammar_only() {
+    for ok in [
+        "get nodes -o json",
+        "get daemonsets -A -o json",
+        "get cephclusters.ceph.rook.io rook-ceph -n rook-ceph --ignore-not-found -o jsonpath={.status.ceph.health}",
+        "api-versions",
+        "get configmap cilium-config -n kube-system -o json",
+    ] {
+        assert_eq!(printed(ok), Ok(()), "{ok}");
+        assert!(kube(ok).is_err(), "{ok} may spawn");
+    }
+    for not_printed in ["config view --minify -o=json", "proxy", "version -o json"] {
+        assert!(printed(not_printed).is_err(), "{not_printed}");
+    }
 }
 
 #[test]
@@ -147,7 +210,7 @@ fn mutations_and_escapes_are_refused() {
         "auth can-i get nodes",
         "get",
     ] {
-        assert!(kube(bad).is_err(), "{bad} passed");
+        assert!(refused_everywhere(bad), "{bad} passed");
     }
     assert!(check(Tool::Kubectl, &argv("get nodes -o json")).is_err());
     assert!(check(
@@ -244,7 +307,7 @@ fn pods_by_selector_and_configmaps_by_name_only() {
         "get pods -n dataops -l app=a,tier=b -o json",
         "get configmap rook-ceph-mon-endpoints -n rook-ceph -o json",
     ] {
-        assert_eq!(kube(ok), Ok(()), "{ok}");
+        assert_eq!(printed(ok), Ok(()), "{ok}");
     }
     for refused in [
         "get pods -A -o json",
@@ -270,7 +333,7 @@ fn pods_by_selector_and_configmaps_by_name_only() {
         "get --raw /api/v1/namespaces/rook-ceph/configmaps/rook-ceph-mon-endpoints",
         "get --raw /api/v1/namespaces/argocd/pods",
     ] {
-        assert!(kube(refused).is_err(), "{refused}");
+        assert!(refused_everywhere(refused), "{refused}");
     }
     assert!(
         accept_paths_ok("^/api/v1/namespaces/rook-ceph/configmaps/rook-ceph-mon-endpoints$")
@@ -297,7 +360,7 @@ fn configmaps_only_by_name_secrets_never_other_pods_never() {
         "get --raw /api/v1/namespaces/kube-system/configmaps/cilium-config",
         "get --raw /api/v1/namespaces/kube-system/pods",
     ] {
-        assert!(kube(refused).is_err(), "{refused}");
+        assert!(refused_everywhere(refused), "{refused}");
     }
     assert_eq!(
         accept_paths_ok("^/api/v1/namespaces/kube-system/configmaps/cilium-config$"),

@@ -1,0 +1,151 @@
+//! The list level of a custom resource answer, decoded while it arrives: the List itself
+//! (its `kind` and `apiVersion` checked against the type asked for, [`super::answer`]), its
+//! items, and each item's own `kind` (an item of another kind is refused); each item's
+//! fields are walked by [`NodeSeed`] from the field-use trie.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::objects::{CustomObject, NodeSeed};
+use super::trie::Trie;
+
+pub(super) struct ListSeed<'t> {
+    pub(super) trie: &'t Trie,
+    /// The `(plural, group)` the list must be of (the API server's list); None: kubectl's
+    /// `List`.
+    pub(super) of: Option<(&'t str, &'t str)>,
+}
+
+impl<'de> DeserializeSeed<'de> for ListSeed<'_> {
+    type Value = Vec<CustomObject>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ListSeed<'_> {
+    type Value = Vec<CustomObject>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a List document")
+    }
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let (mut items, mut kind, mut api_version) = (None, None, None);
+        let mut item_kinds = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "items" => {
+                    items = Some(map.next_value_seed(ItemsSeed {
+                        trie: self.trie,
+                        kinds: &mut item_kinds,
+                    })?)
+                }
+                "kind" => kind = map.next_value::<Option<String>>()?,
+                "apiVersion" => api_version = map.next_value::<Option<String>>()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if let Some((plural, group)) = self.of {
+            let head = super::answer::Head::of_list(api_version, kind);
+            super::answer::check_custom_list(&head, group, plural).map_err(de::Error::custom)?;
+            // Every item that names its kind is of the list's (a Secret inside is refused).
+            let of = head.kind.as_deref().and_then(|k| k.strip_suffix("List"));
+            for k in &item_kinds {
+                super::answer::check_item(
+                    Some(k),
+                    super::answer::Items::MayOmitKind,
+                    of.unwrap_or_default(),
+                )
+                .map_err(de::Error::custom)?;
+            }
+        }
+        items.ok_or_else(|| de::Error::missing_field("items"))
+    }
+}
+
+struct ItemsSeed<'t, 'k> {
+    trie: &'t Trie,
+    /// The `kind` each item names (items that name none are not listed).
+    kinds: &'k mut Vec<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_> {
+    type Value = Vec<CustomObject>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
+    type Value = Vec<CustomObject>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence of objects")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        loop {
+            let mut object = CustomObject::default();
+            let mut kind = None;
+            let seed = ObjectSeed {
+                trie: self.trie,
+                out: &mut object,
+                kind: &mut kind,
+            };
+            match seq.next_element_seed(seed)? {
+                Some(()) => {
+                    self.kinds.extend(kind);
+                    // A blocked condition without a deletion timestamp blocks nothing.
+                    if object.deleting.as_ref().is_some_and(|d| d.since.is_empty()) {
+                        object.deleting = None;
+                    }
+                    out.push(object)
+                }
+                None => return Ok(out),
+            }
+        }
+    }
+}
+
+/// One item of a list: its own `kind` noted, everything else walked as the object's root.
+struct ObjectSeed<'t, 'o> {
+    trie: &'t Trie,
+    out: &'o mut CustomObject,
+    kind: &'o mut Option<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for ObjectSeed<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ObjectSeed<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "kind" {
+                *self.kind = map.next_value::<Option<String>>()?;
+            } else if let Some(child) = self.trie.children.get(&key) {
+                map.next_value_seed(NodeSeed {
+                    trie: child,
+                    out: self.out,
+                })?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
