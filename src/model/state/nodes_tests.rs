@@ -367,7 +367,8 @@ fn condition_words_are_escaped_and_capped() {
     let o = schedulable(&observed(vec![n]));
     let want = format!(
         "0/1 Ready nodes schedulable: dirqual2 DiskPressure=True since 2026-11-30T08:12:00Z (Kubelet\\u{{202e}}HasDiskPressure: disk \\x1b[31mfull\\n{}…)",
-        "x".repeat(200 - "disk \u{1b}[31mfull\n".chars().count())
+        // The cap counts what is printed (SPEC §9): the escaped prefix is 19 characters.
+        "x".repeat(200 - r"disk \x1b[31mfull\n".chars().count())
     );
     assert_eq!(o.evidence, want);
 }
