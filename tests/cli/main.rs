@@ -20,6 +20,7 @@ mod harness_checks;
 mod help;
 mod hosts;
 mod krew;
+mod lima;
 mod packaging;
 mod preview;
 mod readme;
