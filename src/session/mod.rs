@@ -158,6 +158,7 @@ impl<'r> Session<'r> {
             Some(kc) => kc,
             None => authority::precheck_chosen(&resolution.path, resolution.rule)?,
         };
+        crate::target::context::unchanged(stack, &resolution, &kc, ground.env)?;
         match (confirmation, stack) {
             (Confirmation::Endpoint, Some(stack)) => confirm::by_endpoint(
                 stack,

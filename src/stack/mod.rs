@@ -279,6 +279,11 @@ impl Topology {
         })
     }
 
+    /// The recorded `context:` (the kubeconfig's current-context it was written for).
+    pub fn context(&self) -> Option<&str> {
+        self.raw.context.as_deref()
+    }
+
     /// The declared `kubeconfig:`, resolved.
     pub fn declared_kubeconfig(&self, env: &Environment) -> Result<Option<PathBuf>> {
         self.raw

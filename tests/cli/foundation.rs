@@ -637,6 +637,8 @@ fn topology_errors_name_file_line_column() {
         ("name: a\ntarget_kind: prod\nnodes: 3\n", "a.yaml:3:8: invalid type: integer `3`, expected a sequence", "fix the file"),
         ("name: a\ntarget_kind: lima\nlima:\n  instance_prefx: x\n", "a.yaml:4:3: unknown key `instance_prefx` (did you mean `instance_prefix`?)", "instance_prefix"),
         ("name: a\ntarget_kind: prod\nadmin_conf: \"/etc/k; rm -rf /\"\n", "a.yaml:3:13: admin_conf `/etc/k; rm -rf /` is not a plain absolute path", "absolute"),
+        ("name: a\ntarget_kind: prod\ncontext: \"\"\n", "a.yaml:3:10: context `` is not a context name", "kubectl config current-context"),
+        ("name: a\ntarget_kind: prod\ncontext: \"a\\u001b[2J\"\n", "a.yaml:3:10: context `a\\u{1b}[2J` is not a context name", "no control characters"),
         ("", "a.yaml: the topology file is empty", "name:"),
     ];
     for (yaml, message, hint) in cases {

@@ -12,6 +12,7 @@ mod harness;
 mod support;
 mod trap;
 
+mod context;
 mod diff;
 mod documents;
 mod drifts;

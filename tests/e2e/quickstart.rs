@@ -365,7 +365,7 @@ fn a_kubeconfig_with_several_contexts_is_warned_about_and_recorded() {
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
         r.stderr.contains(&format!(
-            "kubectl-nestor: warning: {} holds 2 contexts: nestor reads its current-context replay only (the topology records it)\n",
+            "kubectl-nestor: warning: {} holds 2 contexts: nestor reads its current-context replay only (the topology records it: `context: replay`)\n",
             kc.display()
         )),
         "{r:?}"

@@ -147,9 +147,9 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             kc.contexts,
             kc.context,
             if emit {
-                " (the topology records it)"
+                format!(" (the topology records it: `context: {}`)", kc.context)
             } else {
-                ""
+                String::new()
             }
         ));
     }
