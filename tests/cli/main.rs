@@ -20,6 +20,7 @@ mod harness_checks;
 mod help;
 mod hosts;
 mod krew;
+mod laptop;
 mod lima;
 mod packaging;
 mod preview;
