@@ -167,6 +167,8 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             ));
         }
     }
+    // Not stacks (one spelling, `.yaml`): said, never silently skipped.
+    let misnamed = dir.misnamed_files();
     if ctx.format() == Format::Text {
         let mut table = vec![vec![
             String::new(),
@@ -194,6 +196,14 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
         }
         for w in rows.iter().flat_map(|r| &r.warnings) {
             render::notice(&format!("warning: {w}"));
+        }
+        for f in &misnamed {
+            let stem = f.file_stem().map(|s| s.to_string_lossy().to_lowercase());
+            render::notice(&format!(
+                "warning: {} is not read: stack files are named NAME.yaml (rename it to {}.yaml)",
+                f.display(),
+                stem.unwrap_or_default()
+            ));
         }
     } else {
         render::document(

@@ -56,3 +56,68 @@ fn a_long_tmpdir_still_reads_through_a_socket_within_the_limit() {
         }
     }
 }
+
+/// A stack file whose name differs in case is refused by name, with a hint naming the exact
+/// file: on a case-insensitive file system (APFS) `stacks/dirqual.yaml` opens
+/// `Dirqual.YAML`, which `stack list` does not show. The check is by directory entry, so it
+/// holds on Linux too.
+#[test]
+fn stack_names_are_compared_exactly() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    let dir = bed.stacks.display().to_string();
+    std::fs::rename(
+        bed.stacks.join("dirqual.yaml"),
+        bed.stacks.join("Dirqual.YAML"),
+    )
+    .expect("rename");
+    let before = bed.tree();
+    let out = bed
+        .cmd()
+        .args(["--stack", "dirqual", "stack", "show"])
+        .run();
+    out.code(1);
+    out.stdout_eq("");
+    out.stderr_eq(&format!(
+        "kubectl-nestor: error: no stack `dirqual`: the file here is {dir}/Dirqual.YAML, whose name differs in case (a case-insensitive file system would open it for dirqual.yaml)\nhint: stack names are compared exactly: rename it, `mv {dir}/Dirqual.YAML {dir}/dirqual.yaml`\n"
+    ));
+    let out = bed.cmd().args(["stack", "list"]).run();
+    out.code(0);
+    out.stderr_eq(&format!(
+        "kubectl-nestor: no stacks in {dir}\nkubectl-nestor: warning: {dir}/Dirqual.YAML is not read: stack files are named NAME.yaml (rename it to dirqual.yaml)\n"
+    ));
+    assert_eq!(bed.tree(), before, "nothing written");
+
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    let dir = bed.stacks.display().to_string();
+    let out = bed
+        .cmd()
+        .args(["--stack", "DIRQUAL", "stack", "show"])
+        .run();
+    out.code(1);
+    out.stderr_eq(&format!(
+        "kubectl-nestor: error: `DIRQUAL` is not a stack name\nhint: stack names are lowercase DNS-1123 labels, compared exactly: the file here is {dir}/dirqual.yaml (`kubectl nestor stack list` shows the names)\n"
+    ));
+}
+
+/// `stacks/*.yml` is not read (one spelling, `.yaml`), never silently: `stack list` warns,
+/// `--stack NAME` names the file and the `mv` that makes it a stack.
+#[test]
+fn a_yml_stack_file_is_named_not_ignored() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    std::fs::write(bed.stacks.join("lab.yml"), "name: lab\ntarget_kind: prod\n").expect("write");
+    let dir = bed.stacks.display().to_string();
+    let out = bed.cmd().args(["stack", "list"]).run();
+    out.code(0);
+    out.stdout_eq("   NAME     KIND  KUBECONFIG\n   dirqual  prod  ~/.kube/dirqual.config\n");
+    out.stderr_eq(&format!(
+        "kubectl-nestor: warning: {dir}/lab.yml is not read: stack files are named NAME.yaml (rename it to lab.yaml)\n"
+    ));
+    let out = bed.cmd().args(["--stack", "lab", "stack", "show"]).run();
+    out.code(1);
+    out.stderr_eq(&format!(
+        "kubectl-nestor: error: no stack `lab` in {dir}: {dir}/lab.yml is not read (stack files end in .yaml)\nhint: rename it, `mv {dir}/lab.yml {dir}/lab.yaml`\n"
+    ));
+}
