@@ -121,3 +121,31 @@ fn a_yml_stack_file_is_named_not_ignored() {
         "kubectl-nestor: error: no stack `lab` in {dir}: {dir}/lab.yml is not read (stack files end in .yaml)\nhint: rename it, `mv {dir}/lab.yml {dir}/lab.yaml`\n"
     ));
 }
+
+/// The project's scripts run with BSD tools too (macOS): no bare `nproc` (it falls back to
+/// `sysctl -n hw.ncpu`), no `sed -i` (GNU and BSD spell it differently), no `\s` in sed.
+#[test]
+fn the_scripts_use_no_gnu_only_tool() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts");
+    let mut found = vec![];
+    for entry in std::fs::read_dir(dir).expect("scripts/").flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|x| x != "sh") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with('#') {
+                continue;
+            }
+            let bare_nproc = code.contains("nproc") && !code.contains("sysctl -n hw.ncpu");
+            let sed_in_place = code.contains("sed -i");
+            let sed_s = code.contains("sed ") && code.contains("\\s");
+            if bare_nproc || sed_in_place || sed_s {
+                found.push(format!("{}:{}: {code}", path.display(), n + 1));
+            }
+        }
+    }
+    assert_eq!(found, Vec::<String>::new());
+}
