@@ -149,3 +149,88 @@ fn the_scripts_use_no_gnu_only_tool() {
     }
     assert_eq!(found, Vec::<String>::new());
 }
+
+/// `stack env --shell fish` read back by the real fish, on a path that POSIX and fish quote
+/// differently (a quote, a backslash, a `$`, a space); the POSIX form by sh, the default.
+#[test]
+fn stack_env_for_fish_is_read_back_by_fish() {
+    let bed = Bed::new();
+    bed.write_stack(
+        "dirqual",
+        &PROD_DECLARED.replace(
+            "~/.kube/dirqual.config",
+            "\"~/it's a \\\\dir/$HOME (x).config\"",
+        ),
+    );
+    let expected = bed.home.join("it's a \\dir/$HOME (x).config");
+    let out = bed
+        .cmd()
+        .args(["stack", "env", "--shell", "fish", "dirqual"])
+        .run();
+    out.code(0);
+    out.stdout_eq(&format!(
+        "set -gx KUBECONFIG '{}/it\\'s a \\\\dir/$HOME (x).config'\n",
+        bed.home.display()
+    ));
+    let line = stdout_of(&out);
+    let read = match bed
+        .cmd_program("fish")
+        .arg("-c")
+        .arg(format!("{line}\nprintf %s \"$KUBECONFIG\""))
+        .try_run()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "fish: {e} (scripts/test.sh installs fish)"
+            );
+            eprintln!("SKIP stack_env_for_fish: fish not installed ({e})");
+            return;
+        }
+    };
+    read.code(0);
+    assert_eq!(read.stdout, expected.to_string_lossy());
+    let posix = bed.cmd().args(["stack", "env", "dirqual"]).run();
+    posix.code(0);
+    let read = Run::new("sh")
+        .arg("-c")
+        .arg(format!("{}\nprintf %s \"$KUBECONFIG\"", stdout_of(&posix)))
+        .run();
+    assert_eq!(read.stdout, expected.to_string_lossy());
+    let bad = bed
+        .cmd()
+        .args(["stack", "env", "--shell", "tcsh", "dirqual"])
+        .run();
+    bad.code(1);
+    assert_eq!(
+        bad.stderr.lines().next(),
+        Some("kubectl-nestor: error: invalid value 'tcsh' for '--shell <SHELL>' [possible values: posix, fish]")
+    );
+}
+
+/// kubectl's `-v=6` is accepted as `-v` (nestor has one verbose level); a malformed level is
+/// still clap's usage error.
+#[test]
+fn kubectl_style_verbosity_is_accepted() {
+    let bed = Bed::new();
+    bed.write_stack("dirqual", PROD_DECLARED);
+    let plain = bed.cmd().args(["-v", "stack", "list"]).run();
+    plain.code(0);
+    let leveled = bed.cmd().args(["-v=6", "stack", "list"]).run();
+    leveled.code(0);
+    assert_eq!(leveled.stdout, plain.stdout);
+    // The verbose usage lines (their numbers vary from run to run) are there in both.
+    let kinds = |e: &str| -> Vec<String> {
+        e.lines()
+            .map(|l| l.split(':').take(2).collect::<Vec<_>>().join(":"))
+            .collect()
+    };
+    assert_eq!(kinds(&leveled.stderr), kinds(&plain.stderr));
+    assert_eq!(
+        kinds(&plain.stderr),
+        ["kubectl-nestor: usage", "kubectl-nestor: step"]
+    );
+    let bad = bed.cmd().args(["-v=x", "stack", "list"]).run();
+    bad.code(1);
+}

@@ -265,7 +265,7 @@ fn a_second_cluster_onboards_with_another_stack_active() {
     assert_eq!(
         r.stderr,
         format!(
-            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n\
+            "kubectl-nestor: not stack dirqual (active here): discovering the cluster of {} alone (rule flag)\n\
              kubectl-nestor: wrote {} (stack staging): review its layers, then `kubectl nestor stack select staging`\n",
             kc.display(),
             file.display()

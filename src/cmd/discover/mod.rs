@@ -114,15 +114,17 @@ pub fn run(ctx: &Invocation, args: &Args) -> Result<Exit> {
             )?);
         }
         if stack.is_none() {
-            let dir = match ctx.stacks_dir() {
-                Ok(_) => String::new(),
-                Err(_) => {
+            let (what, dir) = match ctx.stacks_dir().map(|d| d.active_name()) {
+                Ok(Some(active)) => (format!("not stack {active} (active here): "), String::new()),
+                Ok(None) => ("no stack: ".to_string(), String::new()),
+                Err(_) => (
+                    "no stack: ".to_string(),
                     " (no stacks/ directory here or above: nothing else is needed for discover)"
-                        .to_string()
-                }
+                        .to_string(),
+                ),
             };
             render::notice(&format!(
-                "no stack: discovering the cluster of {} alone (rule {}){dir}",
+                "{what}discovering the cluster of {} alone (rule {}){dir}",
                 resolution.path.display(),
                 resolution.rule.name()
             ));
