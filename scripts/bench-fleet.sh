@@ -18,6 +18,8 @@
 # Usage: scripts/bench.sh fleet
 #        KUBECTL=/path/to/kubectl RUNS=5 STACKS=10 LATENCY=100 scripts/bench.sh fleet
 set -euo pipefail
+# The CPU count with GNU or BSD tools (nproc and /proc are Linux's; macOS has sysctl).
+ncpu() { nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1; }
 cd "$(dirname "$0")/.."
 
 RUNS=${RUNS:-5}
@@ -117,7 +119,7 @@ done
 fl=$(cut -d' ' -f1 <"$WORK/t.fleet" | median)
 single_cpu=$(cut -d' ' -f2 <"$WORK/t.$slowest_name" | median)
 fleet_cpu=$(cut -d' ' -f2 <"$WORK/t.fleet" | median)
-cpus=$(nproc)
+cpus=$(ncpu)
 fleet_procs=$( (cd "$WORK/repo" && "$KUBECTL" nestor preview --all -o json -v 2>&1 >/dev/null) | grep -c '^kubectl-nestor: exec: kubectl ' || true)
 one_cpu=
 if command -v taskset >/dev/null 2>&1 && [ "$cpus" -gt 1 ]; then
@@ -143,7 +145,7 @@ later=$(sed -n 's/.*wait: poll \([0-9]*\) read in \([0-9.]*\)s/\1 \2/p' "$WORK/w
 
 kubectl_version=$("$KUBECTL" version --client -o json 2>/dev/null | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -1)
 echo
-echo "$(date -u +%Y-%m-%d) · $(nproc) CPUs · kubectl $KUBECTL (${kubectl_version:-?}) · $LATENCY ms per request · $RUNS runs, medians"
+echo "$(date -u +%Y-%m-%d) · $(ncpu) CPUs · kubectl $KUBECTL (${kubectl_version:-?}) · $LATENCY ms per request · $RUNS runs, medians"
 echo
 echo "| | wall |"
 echo "|---|---|"

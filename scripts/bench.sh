@@ -30,6 +30,9 @@
 #        CLUSTERS=dirqual LATENCIES=100 scripts/bench.sh
 #        CLUSTERS=big LATENCIES=20 LAYERS="[k8s, cni, pod-security, hubble]" scripts/bench.sh
 set -euo pipefail
+# CPU count and model with GNU or BSD tools (nproc and /proc are Linux's; macOS has sysctl).
+ncpu() { nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1; }
+cpu_model() { sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1 || true; sysctl -n machdep.cpu.brand_string 2>/dev/null || true; }
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = fleet ]; then exec bash scripts/bench-fleet.sh; fi
 if [ "${1:-}" = bounds ]; then exec bash scripts/bench-bounds.sh; fi
@@ -70,7 +73,8 @@ export PATH="$WORK/bin:$PATH" HOME="$WORK/home"
 unset NESTOR_KUBECTL NESTOR_READ_PATH NESTOR_STACKS_DIR
 export NESTOR_KUBECTL="$KUBECTL"
 
-now_ns() { date +%s%N; }
+# BSD date has no %N (it prints a literal N): python3's clock there.
+now_ns() { local t; t=$(date +%s%N); case $t in *N) python3 -c 'import time; print(time.time_ns())' ;; *) echo "$t" ;; esac; }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 max() { sort -n | tail -1; }
 
@@ -210,7 +214,7 @@ done
 
 kubectl_version=$("$KUBECTL" version --client -o json 2>/dev/null | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -1)
 echo
-echo "$(date -u +%Y-%m-%d) · $(nproc) CPUs · $(sed -n 's/^model name\s*: //p' /proc/cpuinfo 2>/dev/null | head -1) · kubectl $KUBECTL (${kubectl_version:-?}) · $RUNS runs after $WARMUP warm-up rounds, medians"
+echo "$(date -u +%Y-%m-%d) · $(ncpu) CPUs · $(cpu_model) · kubectl $KUBECTL (${kubectl_version:-?}) · $RUNS runs after $WARMUP warm-up rounds, medians"
 echo
 echo "| cluster | latency | floor | preview | ratio | kubectl-nestor direct (ratio) | kubectl procs | HTTP requests | bytes served | nestor CPU (of wall) | nestor peak RSS (max) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"

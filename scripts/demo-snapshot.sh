@@ -29,6 +29,8 @@ chmod 600 "$work/home/.kube/dirqual.config"
 HOME="$work/home" ./target/release/kubectl-nestor --kubeconfig "$work/home/.kube/dirqual.config" \
   discover --save examples/demo/dirqual.snapshot.json >/dev/null
 # The kubeconfig path recorded is the throwaway one; name it as an operator would have it.
-sed -i "s#\"kubeconfig\": \"$work/home/#\"kubeconfig\": \"~/#" examples/demo/dirqual.snapshot.json
+# (No `sed -i`: GNU and BSD sed spell it differently.)
+sed "s#\"kubeconfig\": \"$work/home/#\"kubeconfig\": \"~/#" examples/demo/dirqual.snapshot.json >"$work/snap.json"
+mv "$work/snap.json" examples/demo/dirqual.snapshot.json
 chmod 644 examples/demo/dirqual.snapshot.json
 echo "recorded examples/demo/dirqual.snapshot.json"

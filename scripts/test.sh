@@ -2,7 +2,7 @@
 # The README's test command, and the install + test step of .ci/run (which calls this very
 # script, so the two cannot drift). On a fresh Debian or Ubuntu machine it installs what the
 # tests need, skipping what is present (Debian packages by name, with sudo when not root),
-# then runs the whole suite: `cargo test --workspace --locked` plus any arguments given.
+# (with Homebrew instead on macOS) then runs the whole suite: `cargo test --workspace --locked` plus any arguments given.
 #
 #   bash scripts/test.sh                  # install what is missing, then every test
 #   bash scripts/test.sh --install-only   # only the install step
@@ -27,7 +27,20 @@ for shell in zsh fish; do
   command -v "$shell" >/dev/null 2>&1 || missing+=("$shell")
 done
 
-if [ "${#missing[@]}" -gt 0 ]; then
+if [ "${#missing[@]}" -gt 0 ] && ! command -v apt-get >/dev/null 2>&1 && command -v brew >/dev/null 2>&1; then
+  # macOS (the repository's macos-14 job): the same tools by their Homebrew names; macOS has
+  # its own /usr/sbin/sshd, Homebrew's openssh stands in where it does not.
+  formulae=()
+  for p in "${missing[@]}"; do
+    case "$p" in
+      openssh-server) formulae+=(openssh) ;;
+      kubernetes-client) formulae+=(kubernetes-cli) ;;
+      *) formulae+=("$p") ;;
+    esac
+  done
+  say "installing ${formulae[*]} (Homebrew formulae)"
+  brew install -q "${formulae[@]}" >/dev/null
+elif [ "${#missing[@]}" -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "scripts/test.sh: error: the tests need these Debian packages: ${missing[*]}" >&2
     echo "hint: no apt-get here: install their equivalents with your package manager, then run this again" >&2

@@ -36,7 +36,7 @@ pub const REMOVED_READ_PATH: &str = "NESTOR_READ_PATH";
 /// anything is read, spawned or written.
 pub fn removed_read_path() -> Error {
     Error::input(
-        "NESTOR_READ_PATH is no longer read: nestor reads a cluster only through kubectl proxy (issue 21)",
+        "NESTOR_READ_PATH is no longer read: nestor reads a cluster only through kubectl proxy, its one read path",
         "unset NESTOR_READ_PATH",
     )
 }

@@ -1,5 +1,6 @@
-//! POSIX shell quoting: for argv shown to humans (`-v`, error messages), for the `export`
-//! line of `stack env`, and for the one string ssh hands the remote shell.
+//! Shell quoting: POSIX for argv shown to humans (`-v`, error messages), for the `export`
+//! line of `stack env`, and for the one string ssh hands the remote shell; fish for
+//! `stack env --shell fish` (fish's single quotes escape `\\` and `\'`, POSIX's nothing).
 
 /// An argv rendered for humans, quoted the way a POSIX shell would read it back.
 pub(crate) fn words(args: &[String]) -> String {
@@ -18,6 +19,26 @@ pub fn quote(s: &str) -> String {
     }
 }
 
+/// The shells `stack env` writes for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Shell {
+    /// sh, bash, zsh, dash, ksh: `export NAME='value'`.
+    Posix,
+    /// fish: `set -gx NAME 'value'`.
+    Fish,
+}
+
+/// The line that sets and exports `name` to `value` in `shell`, the value always quoted.
+pub fn export_line(shell: Shell, name: &str, value: &str) -> String {
+    match shell {
+        Shell::Posix => format!("export {name}='{}'\n", value.replace('\'', "'\\''")),
+        Shell::Fish => format!(
+            "set -gx {name} '{}'\n",
+            value.replace('\\', "\\\\").replace('\'', "\\'")
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,5 +54,19 @@ mod tests {
     #[test]
     fn words_quote_each_argument() {
         assert_eq!(words(&["get".into(), "a b".into()]), "get 'a b'");
+    }
+
+    #[test]
+    fn export_lines_quote_for_their_shell() {
+        let v = "/h/it's a \\dir/$x.config";
+        assert_eq!(
+            export_line(Shell::Posix, "KUBECONFIG", v),
+            "export KUBECONFIG='/h/it'\\''s a \\dir/$x.config'\n"
+        );
+        assert_eq!(
+            export_line(Shell::Fish, "KUBECONFIG", v),
+            "set -gx KUBECONFIG '/h/it\\'s a \\\\dir/$x.config'\n"
+        );
+        assert_eq!(export_line(Shell::Posix, "K", "/a"), "export K='/a'\n");
     }
 }

@@ -76,8 +76,8 @@ Examples:
   # What the active stack really lacks
   kubectl nestor preview
 
-  # Point nestor at your own cluster: write its stack file (lab), make it the active stack
-  kubectl nestor discover --kubeconfig ~/.kube/lab.config --emit-topology > stacks/lab.yaml
+  # Point nestor at your own cluster: write its stack file (stacks/lab.yaml), make it active
+  kubectl nestor discover --kubeconfig ~/.kube/lab.config --write
   kubectl nestor stack select lab
 
 Exit codes: 0 success, 1 error, 2 work to do (--detailed-exitcode), 3 target refused, 4 cluster unreachable, 5 nothing to do but something undecided (--detailed-exitcode), or `wait` timed out.";

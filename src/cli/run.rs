@@ -14,6 +14,29 @@ use crate::cmd::fetch::KubeconfigCommand;
 use crate::env::Environment;
 use crate::error::{Exit, Result};
 
+/// kubectl's habit, `-v=6` (and `--v=N`, `--verbose=N`): nestor has one verbose level, so
+/// any level above 0 is `-v` and 0 is nothing. Only these exact forms, before any `--`.
+fn kubectl_verbosity(args: Vec<OsString>) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut rest = false;
+    for a in args {
+        let level = a.to_str().filter(|_| !rest).and_then(|s| {
+            let n = ["-v=", "--v=", "--verbose="]
+                .iter()
+                .find_map(|p| s.strip_prefix(p))?;
+            (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| n.trim_start_matches('0').is_empty())
+        });
+        rest |= a == "--";
+        match level {
+            Some(true) => {}
+            Some(false) => out.push(OsString::from("-v")),
+            None => out.push(a),
+        }
+    }
+    out
+}
+
 /// Run with the given argv and return the exit code of SPEC §8.
 pub fn run<I, T>(args: I) -> Exit
 where
@@ -36,6 +59,7 @@ where
             }
         };
     }
+    let args = kubectl_verbosity(args);
     let name = crate::cli::display_name(
         args.first().map(OsString::as_os_str),
         crate::env::kubectl_path().as_deref(),
@@ -155,5 +179,28 @@ fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Stack(command) => cmd::stack::run(&ctx()?, command),
         Command::Catalog(command) => cmd::catalog::run(&ctx()?, command),
         Command::Kubeconfig(KubeconfigCommand::Fetch) => cmd::fetch::run(&ctx()?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(args: &[&str]) -> Vec<String> {
+        kubectl_verbosity(args.iter().map(OsString::from).collect())
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn kubectl_style_levels_are_one_verbose_flag() {
+        assert_eq!(words(&["n", "-v=6", "preview"]), ["n", "-v", "preview"]);
+        assert_eq!(words(&["n", "--v=9", "--verbose=2"]), ["n", "-v", "-v"]);
+        assert_eq!(words(&["n", "-v=0", "preview"]), ["n", "preview"]);
+        assert_eq!(words(&["n", "-v=00"]), ["n"]);
+        // Not a level: left to clap, which says what is wrong.
+        assert_eq!(words(&["n", "-v=x", "-v="]), ["n", "-v=x", "-v="]);
+        assert_eq!(words(&["n", "--", "-v=6"]), ["n", "--", "-v=6"]);
     }
 }

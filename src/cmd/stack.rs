@@ -45,7 +45,10 @@ Examples:
   eval \"$(kubectl nestor stack env)\"
 
   # Another stack's
-  eval \"$(kubectl nestor stack env dirqual)\"";
+  eval \"$(kubectl nestor stack env dirqual)\"
+
+  # In fish
+  kubectl nestor stack env --shell fish | source";
 
 const SELECT_EXAMPLES: &str = "\
 Examples:
@@ -74,6 +77,9 @@ pub enum StackCommand {
     Env {
         /// Stack name (default: --stack, else NESTOR_STACK, else the active stack).
         name: Option<String>,
+        /// The shell that reads the line: `posix` (sh, bash, zsh: `export KUBECONFIG='...'`) or `fish` (`set -gx KUBECONFIG '...'`).
+        #[arg(long, value_enum, default_value_t = crate::shell::Shell::Posix)]
+        shell: crate::shell::Shell,
     },
     /// Make NAME the active stack (stacks/current.yaml); for prod, offer to declare and fetch its kubeconfig.
     #[command(
@@ -92,7 +98,7 @@ pub fn run(ctx: &Invocation, command: &StackCommand) -> Result<Exit> {
         StackCommand::List => list(ctx),
         StackCommand::Current => crate::cmd::current::run(ctx),
         StackCommand::Show { name } => show(ctx, name.as_deref()),
-        StackCommand::Env { name } => env(ctx, name.as_deref()),
+        StackCommand::Env { name, shell } => env(ctx, name.as_deref(), *shell),
         StackCommand::Select { name } => crate::cmd::select::run(ctx, name),
     }
 }
@@ -167,6 +173,8 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             ));
         }
     }
+    // Not stacks (one spelling, `.yaml`): said, never silently skipped.
+    let misnamed = dir.misnamed_files();
     if ctx.format() == Format::Text {
         let mut table = vec![vec![
             String::new(),
@@ -194,6 +202,14 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
         }
         for w in rows.iter().flat_map(|r| &r.warnings) {
             render::notice(&format!("warning: {w}"));
+        }
+        for f in &misnamed {
+            let stem = f.file_stem().map(|s| s.to_string_lossy().to_lowercase());
+            render::notice(&format!(
+                "warning: {} is not read: stack files are named NAME.yaml (rename it to {}.yaml)",
+                f.display(),
+                stem.unwrap_or_default()
+            ));
         }
     } else {
         render::document(
@@ -335,7 +351,7 @@ pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
 }
 
 /// `stack env`: the stack's own kubeconfig (topology or lima bench), never the exported one.
-pub fn env(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
+pub fn env(ctx: &Invocation, name: Option<&str>, shell: crate::shell::Shell) -> Result<Exit> {
     let t = ctx.topology(name)?;
     let path = match t.kind() {
         TargetKind::Lima => {
@@ -354,16 +370,6 @@ pub fn env(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
             "use a UTF-8 path",
         )
     })?;
-    render::out(&format!("export KUBECONFIG={}\n", always_quoted(text)))?;
+    render::out(&crate::shell::export_line(shell, "KUBECONFIG", text))?;
     Ok(Exit::Ok)
-}
-
-/// Single-quoted for any POSIX shell, even when the path is plain.
-fn always_quoted(s: &str) -> String {
-    let q = crate::shell::quote(s);
-    if q.starts_with('\'') {
-        q
-    } else {
-        format!("'{q}'")
-    }
 }

@@ -1,4 +1,5 @@
-//! `version`: the plugin's version, as text or a nestor/v1 document.
+//! `version`: the plugin's version, the commit it was built from and the platform, as text
+//! or a nestor/v1 document.
 
 use crate::error::{Exit, Result};
 use crate::output::documents::version::Version;
@@ -14,16 +15,24 @@ Examples:
   # As JSON
   kubectl nestor version -o json";
 
+/// The commit it was built from (`build.rs`: `unknown` without `.git`).
+pub const COMMIT: &str = env!("NESTOR_COMMIT");
+
 pub fn run(format: Format) -> Result<Exit> {
     let version = env!("CARGO_PKG_VERSION");
+    let platform = format!("{}/{}", std::env::consts::OS, std::env::consts::ARCH);
     match format {
-        Format::Text => render::out(&format!("kubectl-nestor {version}\n"))?,
+        Format::Text => render::out(&format!(
+            "kubectl-nestor {version} (commit {COMMIT}, {platform})\n"
+        ))?,
         f => render::document(
             f,
             &Version {
                 api_version: API_VERSION,
                 kind: "Version",
                 version,
+                commit: COMMIT,
+                platform,
             },
         )?,
     }

@@ -199,6 +199,10 @@ pub fn vm_plan(declared: &[String], instances: &[LimaInstance]) -> VmPlan {
                 name: name.clone(),
                 status: s.clone(),
             }),
+            Some(LimaStatus::Unreadable(why)) => plan.undecided.push(UndecidedVm {
+                name: name.clone(),
+                status: format!("unreadable in `limactl list --json`: {why}"),
+            }),
         }
     }
     plan

@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::observation::{LimaInstance, Node, Observation};
+use crate::model::observation::{LimaInstance, LimaStatus, Node, Observation};
 use crate::model::plan::Plan;
 pub use crate::model::snapshot::TargetRef;
 use crate::model::state::LayerReport;
@@ -62,6 +62,9 @@ pub struct VmRow {
     pub name: String,
     /// `Running`, `Stopped`, `Broken`, another limactl status, or `missing`.
     pub status: String,
+    /// Why Lima says it is broken, as its JSON words it (absent when it gives no text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -185,7 +188,14 @@ impl Preview {
         if let Some(vms) = &self.real.vms {
             let list: Vec<String> = vms
                 .iter()
-                .map(|v| format!("{} {}", v.name, v.status))
+                .map(|v| match (v.status.as_str(), v.errors.is_empty()) {
+                    ("Broken", true) => format!(
+                        "{} Broken (no reason in its JSON: `limactl list {}` prints it)",
+                        v.name, v.name
+                    ),
+                    (_, true) => format!("{} {}", v.name, v.status),
+                    (_, false) => format!("{} {} ({})", v.name, v.status, v.errors.join("; ")),
+                })
                 .collect();
             rows.push(Row {
                 label: "VMs".to_string(),
@@ -227,12 +237,17 @@ impl Preview {
                 counts.push(format!("{n} {what}"));
             }
         };
-        count(p.vms_to_create.len(), "VM(s) to create");
-        count(p.vms_to_start.len(), "VM(s) to start");
+        let vms = |n: usize| if n == 1 { "VM" } else { "VMs" };
+        let looked = p.vms_broken.len() + p.vms_undecided.len();
         count(
-            p.vms_broken.len() + p.vms_undecided.len(),
-            "VM(s) to look at",
+            p.vms_to_create.len(),
+            &format!("{} to create", vms(p.vms_to_create.len())),
         );
+        count(
+            p.vms_to_start.len(),
+            &format!("{} to start", vms(p.vms_to_start.len())),
+        );
+        count(looked, &format!("{} to look at", vms(looked)));
         count(p.install.len(), "to install");
         count(p.repair.len(), "to repair");
         count(p.undecided.len(), "undecided");
@@ -297,13 +312,21 @@ impl Preview {
 pub fn vm_rows(declared: &[String], instances: &[LimaInstance]) -> Vec<VmRow> {
     declared
         .iter()
-        .map(|name| VmRow {
-            name: name.clone(),
-            status: instances
-                .iter()
-                .find(|i| &i.name == name)
-                .map(|i| i.status.as_str().to_string())
-                .unwrap_or_else(|| "missing".to_string()),
+        .map(|name| match instances.iter().find(|i| &i.name == name) {
+            Some(i) => VmRow {
+                name: name.clone(),
+                status: i.status.as_str().to_string(),
+                errors: if let LimaStatus::Unreadable(why) = &i.status {
+                    vec![why.clone()]
+                } else {
+                    i.errors.clone()
+                },
+            },
+            None => VmRow {
+                name: name.clone(),
+                status: "missing".to_string(),
+                errors: vec![],
+            },
         })
         .collect()
 }

@@ -52,7 +52,7 @@ impl ApiProxy {
         let dir = private_dir().map_err(|e| {
             StartError::Unavailable(format!("cannot make a private socket directory: {e}"))
         })?;
-        let socket = dir.path().join("proxy.sock");
+        let socket = dir.path().join(SOCKET_NAME);
         let stderr = dir.path().join("proxy.stderr");
         let on_signal = crate::signals::TrackedDir::new(dir.path(), &[&socket, &stderr]);
         let argv = kubectl.proxy_argv(&socket, accept);
@@ -157,17 +157,48 @@ impl ApiProxy {
     }
 }
 
-/// A fresh directory only the user can enter, for the socket. Under the system temp dir,
-/// unless that path is so long the socket path would pass the 108-byte `sun_path` limit.
+/// The longest socket path this platform binds and connects to: `sun_path`'s size (104 bytes
+/// on macOS and the BSDs, 108 on Linux) less the terminating NUL that Rust's std requires.
+pub(crate) fn socket_path_max() -> usize {
+    std::mem::size_of::<libc::sockaddr_un>() - std::mem::offset_of!(libc::sockaddr_un, sun_path) - 1
+}
+
+/// The directory's name (the prefix and tempfile's six random characters) and the socket's.
+const DIR_PREFIX: &str = "kubectl-nestor-";
+const SOCKET_NAME: &str = "proxy.sock";
+
+/// The socket path a private directory under `base` gives, in bytes.
+fn socket_path_len(base: &Path) -> usize {
+    base.join(format!("{DIR_PREFIX}XXXXXX"))
+        .join(SOCKET_NAME)
+        .as_os_str()
+        .len()
+}
+
+/// The first of `candidates` (the system temp dir, then the shorter `/tmp`) under which the
+/// whole socket path fits in `max` bytes; else a refusal naming each and its length.
+fn socket_base(candidates: &[PathBuf], max: usize) -> Result<PathBuf, String> {
+    if let Some(fits) = candidates.iter().find(|b| socket_path_len(b) <= max) {
+        return Ok(fits.clone());
+    }
+    let tried: Vec<String> = candidates
+        .iter()
+        .map(|b| format!("{} ({} bytes)", b.display(), socket_path_len(b)))
+        .collect();
+    Err(format!(
+        "no directory gives the proxy's unix socket a path within this platform's limit of {max} bytes: tried {}; set TMPDIR to a shorter directory (e.g. `export TMPDIR=/tmp`)",
+        tried.join(", ")
+    ))
+}
+
+/// A fresh directory only the user can enter, for the socket: under the system temp dir
+/// unless the socket path would pass the platform's `sun_path` limit (a long macOS TMPDIR),
+/// then under `/tmp`.
 fn private_dir() -> std::io::Result<tempfile::TempDir> {
-    let base = std::env::temp_dir();
-    let base = if base.as_os_str().len() > 80 {
-        PathBuf::from("/tmp")
-    } else {
-        base
-    };
+    let candidates = [std::env::temp_dir(), PathBuf::from("/tmp")];
+    let base = socket_base(&candidates, socket_path_max()).map_err(std::io::Error::other)?;
     let dir = tempfile::Builder::new()
-        .prefix("kubectl-nestor-")
+        .prefix(DIR_PREFIX)
         .permissions(std::fs::Permissions::from_mode(0o700))
         .tempdir_in(base)?;
     // The umask can only have removed bits; set them exactly (the allowlist checks 0700).
@@ -182,4 +213,40 @@ fn quoted_stderr(path: &Path) -> String {
     crate::error::quoted(&crate::read::exec::redact::text(
         String::from_utf8_lossy(tail).trim(),
     ))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_is_the_platforms_sun_path_less_its_nul() {
+        let want = if cfg!(any(target_os = "linux", target_os = "android")) {
+            107
+        } else {
+            103
+        };
+        assert_eq!(socket_path_max(), want);
+    }
+
+    /// The whole path counts: a 77-byte TMPDIR gives a 110-byte socket path (over Linux's
+    /// 107), a 120-byte one 153; both fall back to /tmp; a base that leaves 107 exactly fits.
+    #[test]
+    fn a_long_temp_dir_falls_back_to_tmp_and_none_fitting_is_refused() {
+        let long = |n: usize| PathBuf::from(format!("/{}", "t".repeat(n - 1)));
+        assert_eq!(socket_path_len(&long(77)), 110);
+        for n in [77, 120] {
+            let base = socket_base(&[long(n), PathBuf::from("/tmp")], 107).unwrap();
+            assert_eq!(base, PathBuf::from("/tmp"));
+        }
+        assert_eq!(
+            socket_base(&[long(74), PathBuf::from("/tmp")], 107).unwrap(),
+            long(74)
+        );
+        assert_eq!(
+            socket_base(&[long(40), PathBuf::from("/tmp")], 30).unwrap_err(),
+            format!("no directory gives the proxy's unix socket a path within this platform's limit of 30 bytes: tried /{} (73 bytes), /tmp (37 bytes); set TMPDIR to a shorter directory (e.g. `export TMPDIR=/tmp`)", "t".repeat(39))
+        );
+    }
 }

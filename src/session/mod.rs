@@ -111,6 +111,7 @@ impl<'r> Session<'r> {
             Some(target) => target,
             None => authority::precheck_chosen(&chosen.path, chosen.rule)?,
         };
+        crate::target::context::unchanged(stack, &chosen, &prechecked, ground.env)?;
         match (confirmation, stack) {
             (Confirmation::Endpoint, Some(stack)) => confirm::by_endpoint(
                 stack,

@@ -101,6 +101,64 @@ impl StacksDir {
         Ok(files)
     }
 
+    /// Files that look like stack files but are not read: `NAME.yml`, `NAME.YAML`, ... (one
+    /// spelling, `.yaml`, so that listing and opening agree on every file system, including
+    /// the case-insensitive ones). `stack list` warns about each; `--stack NAME` names it.
+    pub fn misnamed_files(&self) -> Vec<PathBuf> {
+        let Ok(entries) = fs::read_dir(&self.path) else {
+            return vec![];
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|x| {
+                    x != "yaml" && (x.eq_ignore_ascii_case("yaml") || x.eq_ignore_ascii_case("yml"))
+                })
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// The entry of this directory whose name is `file_name` exactly (`Ok(true)`), or whose
+    /// name differs only in case (`Err(that entry)`): a case-insensitive file system opens it
+    /// for `file_name`, and the stack would then not be the one `stack list` shows.
+    fn exact_entry(&self, file_name: &str) -> std::result::Result<bool, PathBuf> {
+        let Ok(entries) = fs::read_dir(&self.path) else {
+            return Ok(false);
+        };
+        let mut other_case = None;
+        for e in entries.flatten() {
+            let name = e.file_name();
+            if name.as_os_str() == std::ffi::OsStr::new(file_name) {
+                return Ok(true);
+            }
+            if name.to_string_lossy().eq_ignore_ascii_case(file_name) {
+                other_case = Some(e.path());
+            }
+        }
+        other_case.map_or(Ok(false), Err)
+    }
+
+    /// The stack file whose name equals `arg` but for case, or with `.yml`: for hints.
+    fn near_file(&self, arg: &str) -> Option<PathBuf> {
+        let Ok(entries) = fs::read_dir(&self.path) else {
+            return None;
+        };
+        let mut near: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let ext_ok = p.extension().is_some_and(|x| {
+                    x.eq_ignore_ascii_case("yaml") || x.eq_ignore_ascii_case("yml")
+                });
+                ext_ok && stem(p).is_some_and(|s| s.eq_ignore_ascii_case(arg))
+            })
+            .collect();
+        near.sort();
+        near.into_iter().next()
+    }
+
     /// The stack `current.yaml` points at, if the link exists and is not dangling.
     pub fn active_name(&self) -> Option<String> {
         let target = fs::read_link(self.path.join(CURRENT)).ok()?;
@@ -142,13 +200,45 @@ pub fn select_file(stack: Option<&str>, dir: &StacksDir, env: &Environment) -> R
             return Ok(path);
         }
         if !schema::is_dns1123_label(arg) {
+            let hint = match dir.near_file(arg) {
+                Some(near) => format!(
+                    "stack names are lowercase DNS-1123 labels, compared exactly: the file here is {} (`kubectl nestor stack list` shows the names)",
+                    near.display()
+                ),
+                None => "stack names are DNS-1123 labels (see `kubectl nestor stack list`); a path needs a '/' or a .yaml suffix".to_string(),
+            };
+            return Err(Error::input(format!("`{arg}` is not a stack name"), hint));
+        }
+        let file_name = format!("{arg}.yaml");
+        let path = dir.path.join(&file_name);
+        if let Err(actual) = dir.exact_entry(&file_name) {
             return Err(Error::input(
-                format!("`{arg}` is not a stack name"),
-                "stack names are DNS-1123 labels (see `kubectl nestor stack list`); a path needs a '/' or a .yaml suffix",
+                format!(
+                    "no stack `{arg}`: the file here is {}, whose name differs in case (a case-insensitive file system would open it for {file_name})",
+                    actual.display()
+                ),
+                format!(
+                    "stack names are compared exactly: rename it, `mv {} {}`",
+                    crate::shell::quote(&actual.display().to_string()),
+                    crate::shell::quote(&path.display().to_string())
+                ),
             ));
         }
-        let path = dir.path.join(format!("{arg}.yaml"));
         if !path.is_file() {
+            if let Some(near) = dir.near_file(arg) {
+                return Err(Error::input(
+                    format!(
+                        "no stack `{arg}` in {}: {} is not read (stack files end in .yaml)",
+                        dir.path.display(),
+                        near.display()
+                    ),
+                    format!(
+                        "rename it, `mv {} {}`",
+                        crate::shell::quote(&near.display().to_string()),
+                        crate::shell::quote(&path.display().to_string())
+                    ),
+                ));
+            }
             let names: Vec<String> = dir.stack_files()?.iter().filter_map(|p| stem(p)).collect();
             return Err(Error::input(
                 format!(
@@ -286,6 +376,11 @@ impl Topology {
         } else {
             self.repo_root.join(expanded)
         })
+    }
+
+    /// The recorded `context:` (the kubeconfig's current-context it was written for).
+    pub fn context(&self) -> Option<&str> {
+        self.raw.context.as_deref()
     }
 
     /// The declared `kubeconfig:`, resolved.

@@ -24,6 +24,7 @@ pub const TOPOLOGY_KEYS: &[&str] = &[
     "target_kind",
     "kubeconfig",
     "endpoint",
+    "context",
     "inventory",
     "control_group",
     "admin_conf",
@@ -78,6 +79,8 @@ pub struct RawTopology {
     pub target_kind: TargetKind,
     pub kubeconfig: Option<String>,
     pub endpoint: Option<Endpoint>,
+    /// The kubeconfig's current-context when the stack was written: a switch since refuses.
+    pub context: Option<String>,
     pub inventory: Option<String>,
     pub control_group: Option<String>,
     pub admin_conf: Option<RemotePath>,
@@ -335,6 +338,17 @@ fn check_instance_prefix(s: &str) -> Check {
     Err((
         format!("lima instance_prefix `{s}` is not a valid Lima instance name prefix"),
         "use letters, digits, '-', '_' or '.', not starting with '-' or '.'".into(),
+    ))
+}
+
+/// A context name as kubeconfigs hold them: anything printable, not empty.
+pub(crate) fn check_context(s: &str) -> Check {
+    if !s.trim().is_empty() && s.len() <= 253 && !s.chars().any(char::is_control) {
+        return Ok(());
+    }
+    Err((
+        format!("context `{}` is not a context name", s.escape_debug()),
+        "write the kubeconfig's current-context as `kubectl config current-context` prints it (at most 253 characters, no control characters), or remove the key".into(),
     ))
 }
 

@@ -1,10 +1,11 @@
 //! The stack file `discover --emit-topology` prints: what was found, in the topology format,
 //! so that `discover ... > stacks/NAME.yaml` then `stack select NAME` just works.
 //!
-//! `name:` is the stack's (the file name it will be saved as), `kubeconfig:` and `endpoint:`
-//! are the file and the server that were read, the nodes carry their roles. Layers found
-//! present or degraded are declared; absent and unknown ones are written as comments with
-//! their reason, so the operator decides. Everything here comes from a cluster and is
+//! `name:` is the stack's (the file name it will be saved as), `kubeconfig:`, `endpoint:` and
+//! `context:` are the file, the server and the current-context that were read (a later
+//! `kubectl config use-context` is refused, `target::context`), the nodes carry their roles.
+//! Layers found present or degraded are declared; absent and unknown ones are written as
+//! comments with their reason, so the operator decides. Everything here comes from a cluster and is
 //! hostile: scalars are quoted unless plainly safe, comments are one line, control
 //! characters escaped, and the length is bounded.
 
@@ -61,6 +62,9 @@ pub fn emit(f: &Found) -> String {
     if f.kind == TargetKind::Prod {
         y.push_str(&format!("kubeconfig: {}\n", scalar(f.kubeconfig)));
         y.push_str(&format!("endpoint: {}\n", scalar(f.endpoint)));
+        if crate::stack::schema::check_context(f.context).is_ok() {
+            y.push_str(&format!("context: {}\n", scalar(f.context)));
+        }
     }
     let (valid, invalid): (Vec<&Node>, Vec<&Node>) =
         f.nodes.iter().partition(|n| is_dns1123_subdomain(&n.name));
@@ -234,6 +238,7 @@ mod tests {
                 "target_kind: prod",
                 "kubeconfig: ~/.kube/lab.config",
                 "endpoint: https://10.0.0.1:6443",
+                "context: admin@lab",
                 "nodes:",
                 "  - { name: lab1, role: control-plane }",
                 "  - { name: lab2, role: worker }",

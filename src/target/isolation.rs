@@ -103,7 +103,7 @@ fn plainly_lima(file: &Path) -> bool {
 }
 
 const UNCHECKED: &str =
-    "the bench never runs unless every prod stack of its stacks directory is known (SPEC §14)";
+    "the bench never runs unless every prod stack of its stacks directory is known, so that it can never read a prod cluster";
 
 fn unknown_stack(file: &Path, e: &Error) -> Error {
     Error::refused(

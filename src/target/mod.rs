@@ -4,6 +4,7 @@
 
 pub(crate) mod authority;
 pub(crate) mod confirm;
+pub(crate) mod context;
 pub(crate) mod credentials;
 pub(crate) mod fetched;
 pub(crate) mod isolation;

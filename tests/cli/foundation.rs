@@ -2,6 +2,7 @@
 //! `target`, `stack list|show|env`, exit codes.
 
 use std::fs;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nestor::env::Environment;
@@ -669,6 +670,8 @@ fn topology_errors_name_file_line_column() {
         ("name: a\ntarget_kind: prod\nnodes: 3\n", "a.yaml:3:8: invalid type: integer `3`, expected a sequence", "fix the file"),
         ("name: a\ntarget_kind: lima\nlima:\n  instance_prefx: x\n", "a.yaml:4:3: unknown key `instance_prefx` (did you mean `instance_prefix`?)", "instance_prefix"),
         ("name: a\ntarget_kind: prod\nadmin_conf: \"/etc/k; rm -rf /\"\n", "a.yaml:3:13: admin_conf `/etc/k; rm -rf /` is not a plain absolute path", "absolute"),
+        ("name: a\ntarget_kind: prod\ncontext: \"\"\n", "a.yaml:3:10: context `` is not a context name", "kubectl config current-context"),
+        ("name: a\ntarget_kind: prod\ncontext: \"a\\u001b[2J\"\n", "a.yaml:3:10: context `a\\u{1b}[2J` is not a context name", "no control characters"),
         ("", "a.yaml: the topology file is empty", "name:"),
     ];
     for (yaml, message, hint) in cases {
@@ -912,14 +915,45 @@ fn usage_errors_exit_1_not_2() {
 fn version_text_and_json() {
     let bed = Bed::new();
     let out = bed.cmd().arg("version").run();
+    // This checkout's HEAD, read the way build.rs reads it (a worktree's `.git` is a file).
+    let head = {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dotgit = root.join(".git");
+        let gitdir = match fs::read_to_string(&dotgit) {
+            Ok(t) => PathBuf::from(t.trim().trim_start_matches("gitdir:").trim()),
+            Err(_) => dotgit,
+        };
+        let head = fs::read_to_string(gitdir.join("HEAD")).unwrap_or_default();
+        match head.trim().strip_prefix("ref: ") {
+            Some(r) => {
+                let common = fs::read_to_string(gitdir.join("commondir"))
+                    .map(|c| gitdir.join(c.trim()))
+                    .unwrap_or(gitdir.clone());
+                fs::read_to_string(gitdir.join(r))
+                    .or_else(|_| fs::read_to_string(common.join(r)))
+                    .unwrap_or_default()
+            }
+            None => head,
+        }
+    };
+    let commit: String = match head.trim() {
+        "" => "unknown".to_string(),
+        id => id.chars().take(12).collect(),
+    };
+    let platform = format!("{}/{}", std::env::consts::OS, std::env::consts::ARCH);
     assert_eq!(
         stdout_of(&out),
-        format!("kubectl-nestor {}\n", env!("CARGO_PKG_VERSION"))
+        format!(
+            "kubectl-nestor {} (commit {commit}, {platform})\n",
+            env!("CARGO_PKG_VERSION")
+        )
     );
     let out = bed.cmd().args(["version", "-o", "json"]).run();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("json");
     crate::doc_schema::check(&v);
     assert_eq!(v["kind"], "Version");
+    assert_eq!(v["commit"], commit.as_str());
+    assert_eq!(v["platform"], platform.as_str());
 }
 
 // ---- NESTOR_READ_PATH is gone (issue 21) -------------------------------------------------------
@@ -939,7 +973,7 @@ fn nestor_read_path_set_to_anything_is_refused_before_anything_runs() {
         ] {
             let out = bed.cmd().args(args).env("NESTOR_READ_PATH", value).run();
             out.code(1).no_stdout().stderr_eq(
-                "kubectl-nestor: error: NESTOR_READ_PATH is no longer read: nestor reads a cluster only through kubectl proxy (issue 21)\n\
+                "kubectl-nestor: error: NESTOR_READ_PATH is no longer read: nestor reads a cluster only through kubectl proxy, its one read path\n\
                  hint: unset NESTOR_READ_PATH\n",
             );
         }

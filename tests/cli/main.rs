@@ -21,6 +21,8 @@ mod harness_checks;
 mod help;
 mod hosts;
 mod krew;
+mod laptop;
+mod lima;
 mod lima_nodes;
 mod packaging;
 mod preview;

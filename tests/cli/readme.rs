@@ -306,3 +306,21 @@ fn the_test_script_without_apt_get_names_the_packages_and_stops() {
     );
     assert_eq!(calls, Vec::<String>::new());
 }
+
+/// macOS (no apt-get, Homebrew): the same tools by their formula names (issue 32).
+#[test]
+fn the_test_script_on_macos_installs_with_homebrew() {
+    let m = Scratch::new(501, &["sshd", "zsh"]);
+    fs::remove_file(m.bin().join("apt-get")).expect("rm");
+    m.stub(
+        "brew",
+        &format!("printf 'brew %s\\n' \"$*\" >> '{}'", m.log().display()),
+    );
+    let (code, stdout, stderr, calls) = m.install();
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert_eq!(calls, ["brew install -q kubernetes-cli fish"]);
+    assert_eq!(
+        stdout,
+        "== installing kubernetes-cli fish (Homebrew formulae)\n"
+    );
+}

@@ -13,6 +13,7 @@ mod support;
 mod trap;
 
 mod answers;
+mod context;
 mod diff;
 mod documents;
 mod drifts;

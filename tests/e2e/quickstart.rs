@@ -265,7 +265,7 @@ fn a_second_cluster_onboards_with_another_stack_active() {
     assert_eq!(
         r.stderr,
         format!(
-            "kubectl-nestor: no stack: discovering the cluster of {} alone (rule flag)\n\
+            "kubectl-nestor: not stack dirqual (active here): discovering the cluster of {} alone (rule flag)\n\
              kubectl-nestor: wrote {} (stack staging): review its layers, then `kubectl nestor stack select staging`\n",
             kc.display(),
             file.display()
@@ -365,7 +365,7 @@ fn a_kubeconfig_with_several_contexts_is_warned_about_and_recorded() {
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
         r.stderr.contains(&format!(
-            "kubectl-nestor: warning: {} holds 2 contexts: nestor reads its current-context replay only (the topology records it)\n",
+            "kubectl-nestor: warning: {} holds 2 contexts: nestor reads its current-context replay only (the topology records it: `context: replay`)\n",
             kc.display()
         )),
         "{r:?}"

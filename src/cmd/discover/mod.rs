@@ -97,13 +97,17 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         false => None,
     };
     if stack.is_none() {
-        let dir = match invocation.stacks_dir() {
-            Ok(_) => String::new(),
-            Err(_) => " (no stacks/ directory here or above: nothing else is needed for discover)"
-                .to_string(),
+        let (what, dir) = match invocation.stacks_dir().map(|d| d.active_name()) {
+            Ok(Some(active)) => (format!("not stack {active} (active here): "), String::new()),
+            Ok(None) => ("no stack: ".to_string(), String::new()),
+            Err(_) => (
+                "no stack: ".to_string(),
+                " (no stacks/ directory here or above: nothing else is needed for discover)"
+                    .to_string(),
+            ),
         };
         render::notice(&format!(
-            "no stack: discovering the cluster of {} alone (rule {}){dir}",
+            "{what}discovering the cluster of {} alone (rule {}){dir}",
             chosen.path.display(),
             chosen.rule.name()
         ));
@@ -120,9 +124,9 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             agreed.contexts,
             agreed.context,
             if emit {
-                " (the topology records it)"
+                format!(" (the topology records it: `context: {}`)", agreed.context)
             } else {
-                ""
+                String::new()
             }
         ));
     }

@@ -210,16 +210,18 @@ fn text(doc: &WaitDoc, paint: Paint) -> String {
     }
     let head = if doc.reached {
         format!(
-            "reached: every layer {} after {:.1}s ({} polls)\n",
+            "reached: every layer {} after {:.1}s ({} poll{})\n",
             doc.condition,
             doc.elapsed_ms as f64 / 1000.0,
-            doc.polls
+            doc.polls,
+            if doc.polls == 1 { "" } else { "s" }
         )
     } else {
         format!(
-            "timed out after {:.1}s ({} polls): not every layer {}\n",
+            "timed out after {:.1}s ({} poll{}): not every layer {}\n",
             doc.elapsed_ms as f64 / 1000.0,
             doc.polls,
+            if doc.polls == 1 { "" } else { "s" },
             doc.condition
         )
     };

@@ -87,6 +87,7 @@ impl<'de> Visitor<'de> for Topology<'_> {
         let mut seen = BTreeSet::new();
         let (mut name, mut target_kind) = (None, None);
         let (mut kubeconfig, mut endpoint, mut inventory) = (None, None, None);
+        let mut context = None;
         let (mut control_group, mut admin_conf, mut catalog, mut lima) = (None, None, None, None);
         let (mut nodes, mut layers) = (Vec::new(), Vec::new());
         while let Some(key) = map.next_key_seed(Key(TOPOLOGY_KEYS))? {
@@ -100,6 +101,7 @@ impl<'de> Visitor<'de> for Topology<'_> {
                 "target_kind" => target_kind = Some(map.next_value()?),
                 "kubeconfig" => kubeconfig = map.next_value()?,
                 "endpoint" => endpoint = map.next_value()?,
+                "context" => context = Some(map.next_value_seed(Checked(super::check_context))?),
                 "inventory" => inventory = map.next_value()?,
                 "control_group" => control_group = map.next_value()?,
                 "admin_conf" => admin_conf = map.next_value()?,
@@ -115,6 +117,7 @@ impl<'de> Visitor<'de> for Topology<'_> {
             target_kind: target_kind.ok_or_else(|| de::Error::missing_field("target_kind"))?,
             kubeconfig,
             endpoint,
+            context,
             inventory,
             control_group,
             admin_conf,
