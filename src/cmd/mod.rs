@@ -11,6 +11,7 @@ pub mod explain;
 pub mod fetch;
 pub(crate) mod fetch_checks;
 pub mod fleet;
+pub mod gate;
 pub mod hosts;
 pub mod preview;
 pub mod schema;

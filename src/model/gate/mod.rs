@@ -6,6 +6,7 @@
 //! blockers in the owners' words, or CANNOT TELL when a read a blocker rule needs failed.
 //! No process, no network: the reads are the session's.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 mod components;
@@ -22,12 +23,14 @@ pub use table::{builtin, parse, Component, PlatformRange, RemovedApi, Rule, Sour
 pub use verdict::{evaluate, Check, Evaluation, Finding, Outcome, Request, Status, Verdict};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
 mod upgrade_tests;
 
 /// The four gates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Gate {
     Drain,
@@ -55,7 +58,7 @@ impl Gate {
 }
 
 /// A blocker stops the change (NO-GO); a warning is printed and does not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Severity {
     Blocker,
@@ -72,7 +75,9 @@ impl Severity {
 }
 
 /// What a rule reads (`host-*`: over ssh).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Read {
     /// PodDisruptionBudgets of every namespace (`policy/v1`).
@@ -139,7 +144,9 @@ impl Read {
 }
 
 /// Every rule nestor implements; the table gives each its severity, reads and source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum RuleId {
     DrainPdbBlocks,

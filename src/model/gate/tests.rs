@@ -19,7 +19,7 @@ macro_rules! fixture {
 /// 2026-12-01T21:42:00Z: two minutes after the CephCluster's lastChecked.
 pub(super) const NOW: i64 = 1_796_161_320;
 
-pub(super) fn forbidden() -> ReadFailure {
+pub(crate) fn forbidden() -> ReadFailure {
     ReadFailure::new(
         FailureKind::Forbidden,
         "poddisruptionbudgets.policy is forbidden: User \"viewer\" cannot list resource",
@@ -34,7 +34,7 @@ fn ok<T>(r: crate::error::Result<T>) -> T {
 }
 
 /// Everything every gate reads, from the fixtures of a healthy 4-node cluster.
-pub(super) fn cluster() -> Facts {
+pub(crate) fn cluster() -> Facts {
     let mut f = Facts::unread("not read");
     f.observed_at = Some(NOW);
     f.pdbs = Ok(ok(decode::pdbs(fixture!("pdbs.json"))));
@@ -77,7 +77,7 @@ pub(super) fn cluster() -> Facts {
     f
 }
 
-pub(super) fn drain(node: &str) -> Request {
+pub(crate) fn drain(node: &str) -> Request {
     Request {
         gate: Gate::Drain,
         node: Some(node.to_string()),
