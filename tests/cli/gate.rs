@@ -66,3 +66,20 @@ fn gate_rules_has_no_junit_form() {
     out.stdout_eq("");
     out.stderr_eq("kubectl-nestor: error: `gate rules` has no JUnit form\nhint: -o junit is for a gate's verdict; use -o json or -o yaml for the table\n");
 }
+
+/// docs/gates.md lists every rule of the table with its source: the two cannot drift.
+#[test]
+fn docs_gates_md_lists_every_rule_with_its_source() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gates.md"))
+        .expect("docs/gates.md");
+    for r in &nestor::model::gate::builtin().rules {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", r.id.as_str())))
+            .unwrap_or_else(|| panic!("docs/gates.md has no row for {}", r.id.as_str()));
+        assert!(
+            row.contains(&format!("]({})", r.source.url)) && row.contains(r.severity.as_str()),
+            "{row}"
+        );
+    }
+}
