@@ -461,3 +461,36 @@ fn rook_one_minor_one_version_and_ceph_not_in_error() {
     );
     assert_eq!(evidence, ["HEALTH_ERR: MON_DOWN: 2/3 mons down, quorum a"]);
 }
+
+#[test]
+fn a_removed_api_in_a_crds_stored_versions_blocks() {
+    // A row for a custom group (as a release of a platform component would add one).
+    let text = include_str!("rules.yaml").replacen(
+        "removedApis:\n",
+        "removedApis:\n  - {minor: \"1.35\", group: cilium.io, version: v2alpha1, resources: [ciliumloadbalancerippools]}\n",
+        1,
+    );
+    let table = parse(&text, "rules.yaml").unwrap_or_else(|e| panic!("{}", e.message));
+    let mut f = ready_for_135();
+    f.removed_api_objects.insert(
+        "cilium.io/v2alpha1/ciliumloadbalancerippools".into(),
+        Ok(None),
+    );
+    let ev = evaluate(&k8s("1.35.0"), &f, &table);
+    assert_eq!(outcome(&ev, RuleId::K8sRemovedApis).status, Status::Holds);
+    f.crds = decode::crds(include_str!(
+        "../../../tests/fixtures/gate/crds-unserved.json"
+    ))
+    .map_err(|e| ReadFailure::skipped(e.message));
+    let ev = evaluate(&k8s("1.35.0"), &f, &table);
+    let o = outcome(&ev, RuleId::K8sRemovedApis);
+    assert_eq!(o.status, Status::Fails);
+    assert_eq!(
+        o.findings[0].subject,
+        "CustomResourceDefinition ciliumloadbalancerippools.cilium.io"
+    );
+    assert_eq!(
+        o.findings[0].evidence,
+        "status.storedVersions lists v2alpha1, which 1.35 removes"
+    );
+}
