@@ -13,7 +13,7 @@ use crate::output::report::Preview;
 /// Text for an XML attribute or element: control characters written visibly (`\x1b`) as
 /// everywhere else, then the five XML specials as entities, then every character XML 1.0
 /// cannot hold replaced by U+FFFD (see [`xml_char`]).
-fn xml(s: &str) -> String {
+pub(crate) fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in escape(s).chars() {
         match c {

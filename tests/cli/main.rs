@@ -17,6 +17,7 @@ mod current;
 mod fanout;
 mod fetch;
 mod foundation;
+mod gate;
 mod harness_checks;
 mod help;
 mod hosts;
