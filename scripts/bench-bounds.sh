@@ -128,7 +128,8 @@ say "$HOSTS hosts through a stub ssh ($SSH_MS ms per call)"
 SERVER_PID=$!
 for _ in $(seq 1 600); do [ -s "$WORK/port.2" ] && break; sleep 0.1; done
 PORT=$(cat "$WORK/port.2")
-sed -i.bak "s|127.0.0.1:[0-9]*|127.0.0.1:$PORT|" "$WORK/kubeconfig" && rm -f "$WORK/kubeconfig.bak"
+sed "s|127.0.0.1:[0-9]*|127.0.0.1:$PORT|" "$WORK/kubeconfig" >"$WORK/kubeconfig.new" &&
+  mv "$WORK/kubeconfig.new" "$WORK/kubeconfig"
 stack "[k8s, sshd-hardening]"
 {
   echo "all:"; echo "  hosts:"
