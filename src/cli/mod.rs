@@ -53,6 +53,9 @@ pub enum Command {
     /// What each layer detects and checks, and why: the stack's catalog (built-in plus overrides).
     #[command(subcommand, after_help = cmd::catalog::EXAMPLES)]
     Catalog(cmd::catalog::CatalogCommand),
+    /// Before you touch it: may I drain a node or upgrade now? (`gate rules`: the rules and their sources).
+    #[command(subcommand, after_help = cmd::gate::EXAMPLES)]
+    Gate(cmd::gate::GateCommand),
     /// Repatriate a prod stack's kubeconfig from its control-plane host.
     #[command(subcommand, after_help = cmd::fetch::KUBECONFIG_EXAMPLES)]
     Kubeconfig(cmd::fetch::KubeconfigCommand),

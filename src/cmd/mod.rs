@@ -10,6 +10,7 @@ pub mod discover;
 pub mod explain;
 pub mod fetch;
 pub mod fleet;
+pub mod gate;
 pub mod preview;
 pub mod schema;
 pub mod select;

@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub(crate) mod diff;
+pub mod gate;
 pub mod observation;
 pub mod plan;
 pub(crate) mod snapshot;

@@ -12,7 +12,7 @@ use crate::output::report::Preview;
 
 /// Text for an XML attribute or element: control characters written visibly (`\x1b`) as
 /// everywhere else, then the five XML specials as entities.
-fn xml(s: &str) -> String {
+pub(crate) fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in escape(s).chars() {
         match c {

@@ -6,6 +6,7 @@
 
 pub(crate) mod documents;
 pub(crate) mod error_doc;
+pub(crate) mod gate;
 pub(crate) mod junit;
 pub(crate) mod layers;
 pub(crate) mod layout;

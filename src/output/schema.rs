@@ -14,7 +14,9 @@ use schemars::{generate::SchemaSettings, JsonSchema, Schema};
 use serde_json::{json, Value};
 
 use crate::model::snapshot::Snapshot;
-use crate::output::documents::{catalog, diff, discover, fleet, stack, target, version, wait};
+use crate::output::documents::{
+    catalog, diff, discover, fleet, gate, stack, target, version, wait,
+};
 use crate::output::error_doc::ErrorDoc;
 use crate::output::render::API_VERSION;
 use crate::output::report::Preview;
@@ -53,6 +55,8 @@ const KINDS: &[Kind] = &[
     kind("Diff", Stamp::Version, root::<diff::DiffDoc>),
     kind("Discovery", Stamp::Observed, root::<discover::Discovery>),
     kind("Error", Stamp::Version, root::<ErrorDoc>),
+    kind("Gate", Stamp::Observed, root::<gate::GateDoc>),
+    kind("GateRules", Stamp::Version, root::<gate::GateRulesDoc>),
     kind("Preview", Stamp::Observed, root::<Preview>),
     kind("PreviewList", Stamp::Observed, root::<fleet::PreviewList>),
     kind("Snapshot", Stamp::Own, root::<Snapshot>),

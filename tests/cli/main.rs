@@ -16,6 +16,7 @@ mod contract;
 mod current;
 mod fetch;
 mod foundation;
+mod gate;
 mod harness_checks;
 mod help;
 mod hosts;

@@ -205,6 +205,7 @@ fn documents_match_docs_output_md() {
         &["catalog", "list", "-o", "json"][..],
         &["catalog", "show", "ceph", "-o", "json"],
         &["catalog", "show", "etcd-backup", "-o", "json"],
+        &["gate", "rules", "-o", "json"],
     ] {
         samples.push(json(bed.cmd().args(args).run()));
     }
@@ -311,7 +312,9 @@ fn documents_match_docs_output_md() {
     }
     let kinds: BTreeSet<&str> = samples.iter().filter_map(|s| s["kind"].as_str()).collect();
     for kind in all_kinds() {
-        if kind != "Snapshot" && !kinds.contains(kind.as_str()) {
+        // Gate: no command prints one until `gate drain|upgrade` read the cluster (issue 33);
+        // output::gate's unit test validates a real-shaped one against this same schema.
+        if kind != "Snapshot" && kind != "Gate" && !kinds.contains(kind.as_str()) {
             errors.push(format!("no sample of kind {kind} was validated"));
         }
     }

@@ -40,6 +40,7 @@ pub use read_plan::{ReadPlan, Workloads};
 
 mod parse;
 use parse::*;
+pub(crate) use parse::{locate_id, yaml_error_with};
 #[cfg(test)]
 mod agents_tests;
 #[cfg(test)]

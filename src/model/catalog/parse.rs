@@ -28,7 +28,7 @@ pub(super) fn parse_layers(text: &str, file: &str) -> Result<Vec<(Layer, Defined
 }
 
 /// Line and column (1-based) of the `nth` (0-based) `id: <id>` in the text.
-pub(super) fn locate_id(text: &str, id: &str, nth: usize) -> Option<(usize, usize)> {
+pub(crate) fn locate_id(text: &str, id: &str, nth: usize) -> Option<(usize, usize)> {
     text.lines()
         .enumerate()
         .filter_map(|(n, line)| {
@@ -44,6 +44,11 @@ pub(super) fn locate_id(text: &str, id: &str, nth: usize) -> Option<(usize, usiz
 
 /// Turn a yaml_serde error into `file:line:column: message` with a did-you-mean.
 pub(super) fn yaml_error(file: &str, e: &yaml_serde::Error) -> Error {
+    yaml_error_with(file, e, LAYER_FORMAT_HINT)
+}
+
+/// The same for another strict file of nestor's own (the gate rule table), with its hint.
+pub(crate) fn yaml_error_with(file: &str, e: &yaml_serde::Error, hint: &str) -> Error {
     let problem = crate::suggest::YamlProblem::of(e);
     let place = match problem.location {
         Some((line, column)) => format!("{file}:{line}:{column}"),
@@ -69,10 +74,7 @@ pub(super) fn yaml_error(file: &str, e: &yaml_serde::Error) -> Error {
             format!("valid {noun}s here: {list}"),
         );
     }
-    Error::input(
-        format!("{place}: {prefix}{}", problem.message),
-        LAYER_FORMAT_HINT,
-    )
+    Error::input(format!("{place}: {prefix}{}", problem.message), hint)
 }
 
 // ---- strict deserialization ------------------------------------------------------------

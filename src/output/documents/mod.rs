@@ -13,6 +13,7 @@
 //! | `Catalog`, `CatalogLayer` | `CatalogDoc`, `CatalogLayerDoc` (`Source`, `LayerDoc`, `HostDoc`, `CheckDoc`) | `catalog.rs` |
 //! | `StackList`, `Stack`, `StackCurrent` | `StackList` (`StackRow`), `StackDoc` (`NodeRow`), `StackCurrent` | `stack.rs` |
 //! | `Version` | `Version` | `version.rs` |
+//! | `Gate`, `GateRules` | `GateDoc` (`VerdictDoc`, `OutcomeDoc`, `FindingDoc`), `GateRulesDoc` (`RuleDoc`) | `gate.rs` |
 //! | `Snapshot` | `model::snapshot::Snapshot` (read back as well as written: model) | — |
 //!
 //! The `target` block every document shares is `model::snapshot::TargetRef`. Every struct
@@ -23,6 +24,7 @@ pub(crate) mod catalog;
 pub(crate) mod diff;
 pub(crate) mod discover;
 pub(crate) mod fleet;
+pub(crate) mod gate;
 pub(crate) mod stack;
 pub(crate) mod target;
 pub(crate) mod version;

@@ -1,0 +1,179 @@
+//! The rules of `gate upgrade cilium|rook VERSION` (SPEC §17): one minor at a time, one
+//! version across the component's workloads now, and for Rook a Ceph that is not HEALTH_ERR.
+
+use std::collections::BTreeSet;
+
+use super::facts::Facts;
+use super::verdict::{Check, Finding, Request};
+use super::version::Version;
+
+/// The step from `current` to `target`: same minor or the next, never backwards.
+fn step(what: &str, current: Version, target: Version) -> Check {
+    let (cm, tm) = (current.minor(), target.minor());
+    if target < current {
+        return Check::Fails(vec![Finding::new(
+            what,
+            format!("{what} runs {current}; {target} is older"),
+            "name a version at or after the running one",
+        )]);
+    }
+    if tm != cm && tm != cm.next() {
+        return Check::Fails(vec![Finding::new(
+            what,
+            format!(
+                "{what} runs {current}; {target} skips {} (one minor at a time)",
+                cm.next()
+            ),
+            format!("upgrade to {} first", cm.next()),
+        )]);
+    }
+    Check::Holds(format!("{current} -> {target}: one minor at most"))
+}
+
+/// The agent's and the operator's images and their versions.
+fn cilium_versions(facts: &Facts) -> Result<Vec<(String, Version)>, Check> {
+    let Ok(images) = &facts.cilium_images else {
+        return Err(Check::Unknown("Cilium images not read".into()));
+    };
+    let ours: Vec<_> = images
+        .iter()
+        .filter(|i| i.container == "cilium-agent" || i.container == "cilium-operator")
+        .collect();
+    if ours.is_empty() {
+        return Err(Check::Fails(vec![Finding::new(
+            "cilium",
+            "no cilium-agent or cilium-operator container in kube-system: Cilium is not installed",
+            "install Cilium first (kubectl nestor preview says how)",
+        )]));
+    }
+    ours.iter()
+        .map(|i| {
+            Version::of_image(&i.image)
+                .map(|v| (format!("{} ({})", i.workload, i.container), v))
+                .ok_or_else(|| {
+                    Check::Unknown(format!(
+                        "{}: image `{}` carries no version tag",
+                        i.workload,
+                        crate::term::escape(&i.image)
+                    ))
+                })
+        })
+        .collect()
+}
+
+pub(super) fn cilium_one_minor(req: &Request, facts: &Facts) -> Check {
+    let Some(t) = req.version else {
+        return Check::Unknown("no VERSION was named".into());
+    };
+    match cilium_versions(facts) {
+        Ok(v) => match v.iter().map(|(_, v)| *v).max() {
+            Some(current) => step("cilium", current, t),
+            None => Check::Unknown("no Cilium version".into()),
+        },
+        Err(c) => c,
+    }
+}
+
+fn one_version(what: &str, each: &[(String, Version)], clears: &str) -> Check {
+    let distinct: BTreeSet<Version> = each.iter().map(|(_, v)| *v).collect();
+    if distinct.len() > 1 {
+        return Check::Fails(vec![Finding::new(
+            what,
+            format!(
+                "{} versions run now: {}",
+                distinct.len(),
+                each.iter()
+                    .map(|(w, v)| format!("{w} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            clears,
+        )]);
+    }
+    Check::Holds(format!("{} workloads on one version", each.len()))
+}
+
+pub(super) fn cilium_one_version(facts: &Facts) -> Check {
+    match cilium_versions(facts) {
+        Ok(v) => one_version(
+            "cilium",
+            &v,
+            "finish the rollout in progress: agent and operator on one version first",
+        ),
+        Err(c) => c,
+    }
+}
+
+fn rook_labels(facts: &Facts) -> Result<Vec<(String, Version)>, Check> {
+    let Ok(labels) = &facts.rook_versions else {
+        return Err(Check::Unknown("rook-version labels not read".into()));
+    };
+    let mut out = Vec::new();
+    for l in labels {
+        let Some(text) = &l.rook_version else {
+            continue;
+        };
+        let v = Version::parse(text).ok_or_else(|| {
+            Check::Unknown(format!(
+                "Deployment {}: rook-version `{}` does not parse",
+                l.deployment,
+                crate::term::escape(text)
+            ))
+        })?;
+        out.push((format!("Deployment {}", l.deployment), v));
+    }
+    if out.is_empty() {
+        return Err(Check::Unknown(
+            "no Deployment in rook-ceph carries a rook-version label".into(),
+        ));
+    }
+    Ok(out)
+}
+
+pub(super) fn rook_one_minor(req: &Request, facts: &Facts) -> Check {
+    let Some(t) = req.version else {
+        return Check::Unknown("no VERSION was named".into());
+    };
+    match rook_labels(facts) {
+        Ok(v) => match v.iter().map(|(_, v)| *v).max() {
+            Some(current) => step("rook", current, t),
+            None => Check::Unknown("no Rook version".into()),
+        },
+        Err(c) => c,
+    }
+}
+
+pub(super) fn rook_one_version(facts: &Facts) -> Check {
+    match rook_labels(facts) {
+        Ok(v) => one_version("rook", &v, "wait until every Rook Deployment shows one rook-version (the last upgrade is still rolling)"),
+        Err(c) => c,
+    }
+}
+
+pub(super) fn ceph_not_error(facts: &Facts) -> Check {
+    let Ok(ceph) = &facts.ceph else {
+        return Check::Unknown("CephCluster not read".into());
+    };
+    let Some(c) = ceph else {
+        return Check::Holds("no CephCluster in the cluster".into());
+    };
+    match c.health.as_str() {
+        "" => Check::Unknown(format!(
+            "CephCluster {}/{}: Rook has not written status.ceph.health",
+            c.namespace, c.name
+        )),
+        "HEALTH_ERR" => Check::Fails(vec![Finding::new(
+            format!("CephCluster {}/{}", c.namespace, c.name),
+            format!(
+                "HEALTH_ERR: {}",
+                c.checks
+                    .iter()
+                    .map(|k| format!("{}: {}", k.name, k.message))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            "clear the HEALTH_ERR checks first: Rook does not upgrade Ceph in HEALTH_ERR",
+        )]),
+        health => Check::Holds(format!("CephCluster {}/{}: {health}", c.namespace, c.name)),
+    }
+}

@@ -1,0 +1,362 @@
+//! The gate reads' decoders: the API server's JSON (List documents as `kubectl get -o json`
+//! and the proxy serve them) into `facts`, keeping only the fields the rules use. Lenient
+//! inside an object (every field defaulted, as upstream omits empty ones), strict on the
+//! shape: a list of another kind, or no `items`, is a failed read, never an empty one.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use super::facts::*;
+use crate::error::{Error, Result};
+
+mod quantity;
+mod raw;
+use raw::*;
+
+pub use quantity::{parse_bytes, parse_cpu_milli};
+
+/// A List of `kind` objects (`PodList`, or kubectl's `List` whose items say their kind).
+fn list<T: DeserializeOwned>(text: &str, kind: &str) -> Result<Vec<T>> {
+    #[derive(Deserialize)]
+    struct Kinded<T> {
+        #[serde(default)]
+        kind: Option<String>,
+        #[serde(flatten)]
+        item: T,
+    }
+    #[derive(Deserialize)]
+    struct List<T> {
+        #[serde(default)]
+        kind: String,
+        items: Vec<Kinded<T>>,
+    }
+    let bad = |detail: String| {
+        Error::input(
+            format!("malformed {kind}List: {detail}"),
+            format!("expected one JSON List of {kind} objects with `items`, as the API server serves it"),
+        )
+    };
+    let l: List<T> = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    if l.kind != "List" && l.kind.strip_suffix("List") != Some(kind) {
+        return Err(bad(format!(
+            "a list of kind `{}`",
+            crate::term::escape(&l.kind)
+        )));
+    }
+    l.items
+        .into_iter()
+        .map(|k| match k.kind.as_deref() {
+            None => Ok(k.item),
+            Some(x) if x == kind => Ok(k.item),
+            Some(other) => Err(bad(format!(
+                "an item of kind `{}`",
+                crate::term::escape(other)
+            ))),
+        })
+        .collect()
+}
+
+fn selector(s: RawSelector) -> Selector {
+    Selector {
+        match_labels: s.match_labels,
+        match_expressions: s
+            .match_expressions
+            .into_iter()
+            .map(|r| Requirement {
+                key: r.key,
+                operator: r.operator,
+                values: r.values,
+            })
+            .collect(),
+    }
+}
+
+/// `policy/v1` PodDisruptionBudgetList.
+pub fn pdbs(text: &str) -> Result<Vec<Pdb>> {
+    Ok(list::<RawPdb>(text, "PodDisruptionBudget")?
+        .into_iter()
+        .map(|p| Pdb {
+            namespace: p.metadata.namespace,
+            name: p.metadata.name,
+            selector: p.spec.selector.map(selector),
+            disruptions_allowed: p.status.disruptions_allowed,
+            current_healthy: p.status.current_healthy,
+            desired_healthy: p.status.desired_healthy,
+            expected_pods: p.status.expected_pods,
+        })
+        .collect())
+}
+
+fn requests(containers: &[RawContainer]) -> Result<Resources> {
+    let mut sum = Resources::default();
+    for c in containers {
+        let r = &c.resources.requests;
+        let cpu = r
+            .get("cpu")
+            .map(|q| parse_cpu_milli(q))
+            .transpose()?
+            .unwrap_or(0);
+        let mem = r
+            .get("memory")
+            .map(|q| parse_bytes(q))
+            .transpose()?
+            .unwrap_or(0);
+        sum = sum.plus(Resources {
+            cpu_milli: cpu,
+            memory_bytes: mem,
+        });
+    }
+    Ok(sum)
+}
+
+/// PodList (pods of a node, mirror pods, mon pods).
+pub fn pods(text: &str) -> Result<Vec<Pod>> {
+    list::<RawPod>(text, "Pod")?
+        .into_iter()
+        .map(|p| {
+            Ok(Pod {
+                requests: requests(&p.spec.containers)?,
+                images: p.spec.containers.iter().map(|c| c.image.clone()).collect(),
+                namespace: p.metadata.namespace,
+                name: p.metadata.name,
+                node: p.spec.node_name,
+                labels: p.metadata.labels,
+                owners: p
+                    .metadata
+                    .owner_references
+                    .into_iter()
+                    .map(|o| Owner {
+                        kind: o.kind,
+                        name: o.name,
+                        controller: o.controller,
+                    })
+                    .collect(),
+                volumes: p
+                    .spec
+                    .volumes
+                    .into_iter()
+                    .map(|v| {
+                        let kind = if let Some(h) = v.host_path {
+                            VolumeKind::HostPath(h.path)
+                        } else if v.empty_dir.is_some() {
+                            VolumeKind::EmptyDir
+                        } else if let Some(c) = v.persistent_volume_claim {
+                            VolumeKind::Claim(c.claim_name)
+                        } else {
+                            VolumeKind::Other
+                        };
+                        (v.name, kind)
+                    })
+                    .collect(),
+                phase: p.status.phase,
+                ready: p
+                    .status
+                    .conditions
+                    .iter()
+                    .any(|c| c.type_ == "Ready" && c.status == "True"),
+            })
+        })
+        .collect()
+}
+
+/// NodeList.
+pub fn nodes(text: &str) -> Result<Vec<Node>> {
+    list::<RawNode>(text, "Node")?
+        .into_iter()
+        .map(|n| {
+            let a = &n.status.allocatable;
+            let allocatable = Resources {
+                cpu_milli: a
+                    .get("cpu")
+                    .map(|q| parse_cpu_milli(q))
+                    .transpose()?
+                    .unwrap_or(0),
+                memory_bytes: a
+                    .get("memory")
+                    .map(|q| parse_bytes(q))
+                    .transpose()?
+                    .unwrap_or(0),
+            };
+            let roles = n
+                .metadata
+                .labels
+                .keys()
+                .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
+                .filter(|r| !r.is_empty())
+                .map(str::to_string)
+                .collect();
+            Ok(Node {
+                ready: n
+                    .status
+                    .conditions
+                    .iter()
+                    .any(|c| c.type_ == "Ready" && c.status == "True"),
+                roles,
+                hostname: n.metadata.labels.get("kubernetes.io/hostname").cloned(),
+                unschedulable: n.spec.unschedulable,
+                hard_taints: n
+                    .spec
+                    .taints
+                    .into_iter()
+                    .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+                    .map(|t| t.key)
+                    .collect(),
+                kubelet_version: n.status.node_info.kubelet_version,
+                container_runtime_version: n.status.node_info.container_runtime_version,
+                allocatable,
+                name: n.metadata.name,
+            })
+        })
+        .collect()
+}
+
+/// PersistentVolumeList.
+pub fn pvs(text: &str) -> Result<Vec<Pv>> {
+    Ok(list::<RawPv>(text, "PersistentVolume")?
+        .into_iter()
+        .map(|p| Pv {
+            claim: p.spec.claim_ref.map(|c| (c.namespace, c.name)),
+            local: p.spec.local.is_some(),
+            host_path: p.spec.host_path.is_some(),
+            pinned_hosts: p
+                .spec
+                .node_affinity
+                .and_then(|a| a.required)
+                .map(|r| r.node_selector_terms)
+                .unwrap_or_default()
+                .into_iter()
+                .flat_map(|t| t.match_expressions)
+                .filter(|e| e.key == "kubernetes.io/hostname" && e.operator == "In")
+                .flat_map(|e| e.values)
+                .collect(),
+            name: p.metadata.name,
+        })
+        .collect())
+}
+
+/// CustomResourceDefinitionList (`apiextensions.k8s.io/v1`).
+pub fn crds(text: &str) -> Result<Vec<Crd>> {
+    Ok(list::<RawCrd>(text, "CustomResourceDefinition")?
+        .into_iter()
+        .map(|c| Crd {
+            name: c.metadata.name,
+            group: c.spec.group,
+            versions: c
+                .spec
+                .versions
+                .into_iter()
+                .map(|v| CrdVersion {
+                    name: v.name,
+                    served: v.served,
+                    storage: v.storage,
+                })
+                .collect(),
+            stored_versions: c.status.stored_versions,
+        })
+        .collect())
+}
+
+/// CephClusterList: the first CephCluster, `None` when the list is empty.
+pub fn ceph_clusters(text: &str) -> Result<Option<Ceph>> {
+    let Some(c) = list::<RawCephCluster>(text, "CephCluster")?
+        .into_iter()
+        .next()
+    else {
+        return Ok(None);
+    };
+    let last_checked = match c.status.ceph.last_checked.as_deref() {
+        None | Some("") => None,
+        Some(t) => Some(crate::clock::parse_rfc3339(t).ok_or_else(|| {
+            Error::input(
+                format!(
+                    "CephCluster status.ceph.lastChecked `{}` is not an RFC 3339 time",
+                    crate::term::escape(t)
+                ),
+                "Rook writes it as 2024-05-01T10:00:00Z",
+            )
+        })?),
+    };
+    Ok(Some(Ceph {
+        namespace: c.metadata.namespace,
+        name: c.metadata.name,
+        health: c.status.ceph.health,
+        checks: c
+            .status
+            .ceph
+            .details
+            .into_iter()
+            .map(|(name, d)| CephCheck {
+                name,
+                severity: d.severity,
+                message: d.message,
+            })
+            .collect(),
+        last_checked,
+        mon_count: c.spec.mon.count.unwrap_or(3),
+    }))
+}
+
+/// `/readyz?verbose`: `[+]name ok` / `[-]name failed: ...` lines; the last line
+/// (`readyz check passed` / `failed`) is not a check.
+pub fn readyz(text: &str) -> Result<Vec<ReadyzCheck>> {
+    let checks: Vec<ReadyzCheck> = text
+        .lines()
+        .filter_map(|l| {
+            let (ok, rest) = if let Some(r) = l.strip_prefix("[+]") {
+                (true, r)
+            } else {
+                (false, l.strip_prefix("[-]")?)
+            };
+            let name = rest.split_whitespace().next()?.to_string();
+            Some(ReadyzCheck { name, ok })
+        })
+        .collect();
+    if checks.is_empty() {
+        return Err(Error::input(
+            "the API server's /readyz?verbose listed no check",
+            "expected lines such as `[+]etcd ok`; run `kubectl get --raw '/readyz?verbose'` to see it",
+        ));
+    }
+    Ok(checks)
+}
+
+/// DaemonSetList or DeploymentList (`kind`): every container image of every workload.
+pub fn workload_images(text: &str, kind: &str) -> Result<Vec<WorkloadImage>> {
+    Ok(list::<RawWorkload>(text, kind)?
+        .into_iter()
+        .flat_map(|w| {
+            let workload = format!("{kind} {}/{}", w.metadata.namespace, w.metadata.name);
+            w.spec
+                .template
+                .spec
+                .containers
+                .into_iter()
+                .map(move |c| WorkloadImage {
+                    workload: workload.clone(),
+                    container: c.name,
+                    image: c.image,
+                })
+        })
+        .collect())
+}
+
+/// DeploymentList of rook-ceph: each Deployment's `rook-version` label.
+pub fn rook_versions(text: &str) -> Result<Vec<RookLabel>> {
+    Ok(list::<RawWorkload>(text, "Deployment")?
+        .into_iter()
+        .map(|w| RookLabel {
+            rook_version: w.metadata.labels.get("rook-version").cloned(),
+            deployment: w.metadata.name,
+        })
+        .collect())
+}
+
+/// How many objects a List holds (the objects of a removed API the server still serves).
+pub fn count(text: &str, kind: &str) -> Result<usize> {
+    Ok(list::<BTreeMap<String, serde::de::IgnoredAny>>(text, kind)?.len())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,296 @@
+//! The upstream API types, reduced to the fields the gate rules use (k8s.io/api's
+//! `policy/v1.PodDisruptionBudget`, `core/v1.Pod`, `Node`, `PersistentVolume`,
+//! `apiextensions/v1.CustomResourceDefinition`, Rook's `CephCluster`, `apps/v1` workloads).
+//! Every field is defaulted: the API server omits empty ones.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct Meta {
+    pub(super) name: String,
+    pub(super) namespace: String,
+    pub(super) labels: BTreeMap<String, String>,
+    pub(super) owner_references: Vec<RawOwner>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawOwner {
+    pub(super) kind: String,
+    pub(super) name: String,
+    pub(super) controller: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawSelector {
+    pub(super) match_labels: BTreeMap<String, String>,
+    pub(super) match_expressions: Vec<RawRequirement>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawRequirement {
+    pub(super) key: String,
+    pub(super) operator: String,
+    pub(super) values: Vec<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawPdb {
+    pub(super) metadata: Meta,
+    pub(super) spec: RawPdbSpec,
+    pub(super) status: RawPdbStatus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawPdbSpec {
+    pub(super) selector: Option<RawSelector>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawPdbStatus {
+    pub(super) disruptions_allowed: i64,
+    pub(super) current_healthy: i64,
+    pub(super) desired_healthy: i64,
+    pub(super) expected_pods: i64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawPod {
+    pub(super) metadata: Meta,
+    pub(super) spec: RawPodSpec,
+    pub(super) status: RawPodStatus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawPodSpec {
+    pub(super) node_name: String,
+    pub(super) containers: Vec<RawContainer>,
+    pub(super) volumes: Vec<RawVolume>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawContainer {
+    pub(super) name: String,
+    pub(super) image: String,
+    pub(super) resources: RawResources,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawResources {
+    pub(super) requests: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawVolume {
+    pub(super) name: String,
+    pub(super) host_path: Option<RawHostPath>,
+    pub(super) empty_dir: Option<serde::de::IgnoredAny>,
+    pub(super) persistent_volume_claim: Option<RawClaim>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawHostPath {
+    pub(super) path: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawClaim {
+    pub(super) claim_name: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawPodStatus {
+    pub(super) phase: String,
+    pub(super) conditions: Vec<RawCondition>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCondition {
+    #[serde(rename = "type")]
+    pub(super) type_: String,
+    pub(super) status: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawNode {
+    pub(super) metadata: Meta,
+    pub(super) spec: RawNodeSpec,
+    pub(super) status: RawNodeStatus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawNodeSpec {
+    pub(super) unschedulable: bool,
+    pub(super) taints: Vec<RawTaint>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawTaint {
+    pub(super) key: String,
+    pub(super) effect: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawNodeStatus {
+    pub(super) conditions: Vec<RawCondition>,
+    pub(super) node_info: RawNodeInfo,
+    pub(super) allocatable: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawNodeInfo {
+    pub(super) kubelet_version: String,
+    pub(super) container_runtime_version: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawPv {
+    pub(super) metadata: Meta,
+    pub(super) spec: RawPvSpec,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawPvSpec {
+    pub(super) claim_ref: Option<RawClaimRef>,
+    pub(super) local: Option<serde::de::IgnoredAny>,
+    pub(super) host_path: Option<serde::de::IgnoredAny>,
+    pub(super) node_affinity: Option<RawVolumeNodeAffinity>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawClaimRef {
+    pub(super) namespace: String,
+    pub(super) name: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawVolumeNodeAffinity {
+    pub(super) required: Option<RawNodeSelector>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawNodeSelector {
+    pub(super) node_selector_terms: Vec<RawNodeSelectorTerm>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawNodeSelectorTerm {
+    pub(super) match_expressions: Vec<RawRequirement>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCrd {
+    pub(super) metadata: Meta,
+    pub(super) spec: RawCrdSpec,
+    pub(super) status: RawCrdStatus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCrdSpec {
+    pub(super) group: String,
+    pub(super) versions: Vec<RawCrdVersion>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCrdVersion {
+    pub(super) name: String,
+    pub(super) served: bool,
+    pub(super) storage: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawCrdStatus {
+    pub(super) stored_versions: Vec<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCephCluster {
+    pub(super) metadata: Meta,
+    pub(super) spec: RawCephSpec,
+    pub(super) status: RawCephStatus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCephSpec {
+    pub(super) mon: RawMonSpec,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawMonSpec {
+    pub(super) count: Option<u32>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCephStatus {
+    pub(super) ceph: RawCephHealth,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawCephHealth {
+    pub(super) health: String,
+    pub(super) details: BTreeMap<String, RawCephDetail>,
+    pub(super) last_checked: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCephDetail {
+    pub(super) message: String,
+    pub(super) severity: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawWorkload {
+    pub(super) metadata: Meta,
+    pub(super) spec: RawWorkloadSpec,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawWorkloadSpec {
+    pub(super) template: RawTemplate,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawTemplate {
+    pub(super) spec: RawPodSpec,
+}

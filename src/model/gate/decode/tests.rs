@@ -1,0 +1,158 @@
+//! The decoders on real-shaped fixtures, and the shapes that are failed reads.
+
+use super::*;
+
+macro_rules! fixture {
+    ($name:literal) => {
+        include_str!(concat!("../../../../tests/fixtures/gate/", $name))
+    };
+}
+
+#[test]
+fn pdbs_keep_the_disruption_controllers_status() {
+    let p = pdbs(fixture!("pdbs.json")).unwrap_or_default();
+    let primary = p.iter().find(|p| p.name == "pg-main-primary");
+    assert_eq!(
+        primary.map(|p| (
+            p.disruptions_allowed,
+            p.current_healthy,
+            p.desired_healthy,
+            p.expected_pods
+        )),
+        Some((0, 1, 1, 1))
+    );
+    let web = p
+        .iter()
+        .find(|p| p.name == "web")
+        .and_then(|p| p.selector.clone());
+    let labels = |v: &str| [("app".to_string(), v.to_string())].into_iter().collect();
+    assert_eq!(
+        web.as_ref()
+            .map(|s| (s.matches(&labels("web")), s.matches(&labels("db")))),
+        Some((true, false))
+    );
+}
+
+#[test]
+fn pods_keep_owners_volumes_and_requests() {
+    let p = pods(fixture!("pods-dirqual2.json")).unwrap_or_default();
+    assert_eq!(p.len(), 6);
+    let pg = &p[1];
+    assert_eq!(pg.reference(), "cnpg/pg-main-2");
+    assert_eq!(
+        pg.volumes,
+        [
+            ("pgdata".to_string(), VolumeKind::Claim("pg-main-2".into())),
+            ("scratch-data".to_string(), VolumeKind::EmptyDir),
+            ("shm".to_string(), VolumeKind::EmptyDir),
+        ]
+    );
+    assert_eq!(
+        pg.requests,
+        Resources {
+            cpu_milli: 500,
+            memory_bytes: 1 << 30
+        }
+    );
+    assert!(p[0].is_daemonset() && !p[4].is_daemonset());
+    assert!(p[5].is_finished() && pg.ready);
+    assert_eq!(p[4].volumes[0].1, VolumeKind::Other);
+}
+
+#[test]
+fn nodes_keep_roles_versions_and_allocatable() {
+    let n = nodes(fixture!("nodes.json")).unwrap_or_default();
+    let cp = &n[0];
+    assert!(cp.is_control_plane() && cp.ready && !n[1].is_control_plane());
+    assert_eq!(cp.kubelet_version, "v1.34.8");
+    assert_eq!(cp.container_runtime_version, "containerd://1.7.22");
+    assert_eq!(cp.hard_taints, ["node-role.kubernetes.io/control-plane"]);
+    assert_eq!(
+        cp.allocatable,
+        Resources {
+            cpu_milli: 4000,
+            memory_bytes: 7_901_552 * 1024
+        }
+    );
+    assert_eq!(n[3].kubelet_version, "v1.33.5");
+}
+
+#[test]
+fn pvs_crds_ceph_readyz_and_images() {
+    let local = pvs(fixture!("pvs-local.json")).unwrap_or_default();
+    assert_eq!(
+        local
+            .first()
+            .map(|p| (p.local, p.pinned_hosts.clone(), p.claim.clone())),
+        Some((
+            true,
+            vec!["dirqual2".to_string()],
+            Some(("cnpg".into(), "pg-main-2".into()))
+        ))
+    );
+    let c = crds(fixture!("crds-unserved.json")).unwrap_or_default();
+    assert_eq!(c[0].stored_versions, ["v2alpha1", "v2"]);
+    assert_eq!(c[0].versions.iter().filter(|v| v.served).count(), 1);
+    let ceph = ceph_clusters(fixture!("cephclusters-warn.json"))
+        .ok()
+        .flatten();
+    assert_eq!(
+        ceph.as_ref()
+            .map(|c| (c.health.as_str(), c.checks.len(), c.mon_count)),
+        Some(("HEALTH_WARN", 3, 3))
+    );
+    assert_eq!(ceph.and_then(|c| c.last_checked), Some(1_796_161_202));
+    let r = readyz(fixture!("readyz-failed.txt")).unwrap_or_default();
+    assert_eq!(
+        r.iter()
+            .filter(|c| !c.ok)
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>(),
+        ["etcd"]
+    );
+    let img =
+        workload_images(fixture!("cilium-deployments.json"), "Deployment").unwrap_or_default();
+    assert_eq!(img[0].workload, "Deployment kube-system/cilium-operator");
+    let rook = rook_versions(fixture!("rook-deployments.json")).unwrap_or_default();
+    assert_eq!(
+        rook.iter()
+            .filter_map(|r| r.rook_version.as_deref())
+            .collect::<Vec<_>>(),
+        ["v1.14.9"; 3]
+    );
+    assert_eq!(
+        count(
+            r#"{"kind":"FlowSchemaList","items":[{"metadata":{"name":"a"}},{}]}"#,
+            "FlowSchema"
+        )
+        .ok(),
+        Some(2)
+    );
+}
+
+#[test]
+fn the_wrong_shape_is_a_failed_read_never_an_empty_list() {
+    let e = |r: Result<Vec<Pdb>>| r.err().map(|e| e.message).unwrap_or_default();
+    assert_eq!(
+        e(pdbs(r#"{"kind":"ConfigMapList","items":[]}"#)),
+        "malformed PodDisruptionBudgetList: a list of kind `ConfigMapList`"
+    );
+    assert!(
+        e(pdbs(r#"{"kind":"PodDisruptionBudgetList","items":null}"#))
+            .starts_with("malformed PodDisruptionBudgetList: invalid type: null")
+    );
+    assert!(e(pdbs("{}")).starts_with("malformed PodDisruptionBudgetList: missing field `items`"));
+    assert_eq!(
+        e(pdbs(r#"{"kind":"List","items":[{"kind":"Pod"}]}"#)),
+        "malformed PodDisruptionBudgetList: an item of kind `Pod`"
+    );
+    assert!(readyz("ok").is_err());
+    let bad_quantity = r#"{"kind":"PodList","items":[{"spec":{"containers":[{"resources":{"requests":{"cpu":"lots"}}}]}}]}"#;
+    assert_eq!(
+        pods(bad_quantity)
+            .err()
+            .map(|e| e.message)
+            .unwrap_or_default(),
+        "`lots` is not a Kubernetes quantity"
+    );
+}

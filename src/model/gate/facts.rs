@@ -1,0 +1,326 @@
+//! What the gate rules read, typed and reduced to the fields they use (decoded from the
+//! API's JSON by `decode`). Every read is a `Read<T>`: a failed, forbidden or skipped read
+//! is data, and a blocker rule that needs it is undecided (CANNOT TELL), never GO.
+
+use std::collections::BTreeMap;
+
+use super::table::Component;
+use super::version::Version;
+use super::Read as ReadKind;
+use crate::model::observation::{Read, ReadFailure};
+
+/// CPU in millicores and memory in bytes (`resources.requests`, `status.allocatable`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resources {
+    pub cpu_milli: u64,
+    pub memory_bytes: u64,
+}
+
+impl Resources {
+    pub fn plus(self, o: Resources) -> Resources {
+        Resources {
+            cpu_milli: self.cpu_milli.saturating_add(o.cpu_milli),
+            memory_bytes: self.memory_bytes.saturating_add(o.memory_bytes),
+        }
+    }
+    pub fn minus(self, o: Resources) -> Resources {
+        Resources {
+            cpu_milli: self.cpu_milli.saturating_sub(o.cpu_milli),
+            memory_bytes: self.memory_bytes.saturating_sub(o.memory_bytes),
+        }
+    }
+}
+
+/// A `metav1.LabelSelector`: `matchLabels` and `matchExpressions`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selector {
+    pub match_labels: BTreeMap<String, String>,
+    pub match_expressions: Vec<Requirement>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Requirement {
+    pub key: String,
+    /// `In`, `NotIn`, `Exists`, `DoesNotExist` (anything else matches nothing).
+    pub operator: String,
+    pub values: Vec<String>,
+}
+
+impl Selector {
+    /// Whether `labels` satisfy every term (an empty selector selects everything, as a
+    /// `policy/v1` PodDisruptionBudget's does).
+    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+        self.match_labels
+            .iter()
+            .all(|(k, v)| labels.get(k) == Some(v))
+            && self.match_expressions.iter().all(|r| {
+                let value = labels.get(&r.key);
+                match r.operator.as_str() {
+                    "In" => value.is_some_and(|v| r.values.contains(v)),
+                    "NotIn" => value.is_none_or(|v| !r.values.contains(v)),
+                    "Exists" => value.is_some(),
+                    "DoesNotExist" => value.is_none(),
+                    _ => false,
+                }
+            })
+    }
+}
+
+/// A PodDisruptionBudget as the disruption controller writes its status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pdb {
+    pub namespace: String,
+    pub name: String,
+    /// `None`: no `spec.selector`, which selects no pod.
+    pub selector: Option<Selector>,
+    pub disruptions_allowed: i64,
+    pub current_healthy: i64,
+    pub desired_healthy: i64,
+    pub expected_pods: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    pub kind: String,
+    pub name: String,
+    pub controller: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VolumeKind {
+    HostPath(String),
+    EmptyDir,
+    /// `persistentVolumeClaim.claimName`.
+    Claim(String),
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pod {
+    pub namespace: String,
+    pub name: String,
+    /// `spec.nodeName`.
+    pub node: String,
+    pub labels: BTreeMap<String, String>,
+    pub owners: Vec<Owner>,
+    pub volumes: Vec<(String, VolumeKind)>,
+    /// The sum of its containers' requests.
+    pub requests: Resources,
+    /// `status.phase`.
+    pub phase: String,
+    /// Condition `Ready` is `True`.
+    pub ready: bool,
+    /// Its containers' images.
+    pub images: Vec<String>,
+}
+
+impl Pod {
+    /// The owner marked `controller: true`.
+    pub fn controller(&self) -> Option<&Owner> {
+        self.owners.iter().find(|o| o.controller)
+    }
+
+    pub fn is_daemonset(&self) -> bool {
+        self.controller().is_some_and(|o| o.kind == "DaemonSet")
+    }
+
+    /// A pod the kubelet runs from a file (its controller is the Node).
+    pub fn is_mirror(&self) -> bool {
+        self.controller().is_some_and(|o| o.kind == "Node")
+    }
+
+    /// Succeeded or Failed: nothing to evict.
+    pub fn is_finished(&self) -> bool {
+        self.phase == "Succeeded" || self.phase == "Failed"
+    }
+
+    pub fn reference(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub name: String,
+    pub ready: bool,
+    /// `node-role.kubernetes.io/<role>` labels.
+    pub roles: Vec<String>,
+    /// The `kubernetes.io/hostname` label (a local PV's node affinity names it).
+    pub hostname: Option<String>,
+    /// `spec.unschedulable` (cordoned).
+    pub unschedulable: bool,
+    /// `NoSchedule`/`NoExecute` taint keys.
+    pub hard_taints: Vec<String>,
+    pub kubelet_version: String,
+    pub container_runtime_version: String,
+    pub allocatable: Resources,
+}
+
+impl Node {
+    pub fn is_control_plane(&self) -> bool {
+        self.roles
+            .iter()
+            .any(|r| r == "control-plane" || r == "master")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pv {
+    pub name: String,
+    /// `spec.claimRef` namespace and name.
+    pub claim: Option<(String, String)>,
+    /// `spec.local` is set.
+    pub local: bool,
+    /// `spec.hostPath` is set.
+    pub host_path: bool,
+    /// The `kubernetes.io/hostname In [...]` values of its required node affinity.
+    pub pinned_hosts: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrdVersion {
+    pub name: String,
+    pub served: bool,
+    pub storage: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crd {
+    pub name: String,
+    pub group: String,
+    pub versions: Vec<CrdVersion>,
+    /// `status.storedVersions`.
+    pub stored_versions: Vec<String>,
+}
+
+/// One health check of `status.ceph.details`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CephCheck {
+    pub name: String,
+    pub severity: String,
+    pub message: String,
+}
+
+/// The CephCluster's status as Rook writes it (and its mon count).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ceph {
+    pub namespace: String,
+    pub name: String,
+    /// `status.ceph.health`; empty when Rook has not written it.
+    pub health: String,
+    pub checks: Vec<CephCheck>,
+    /// `status.ceph.lastChecked`, seconds since the epoch.
+    pub last_checked: Option<i64>,
+    /// `spec.mon.count` (Rook's default is 3).
+    pub mon_count: u32,
+}
+
+/// One line of `/readyz?verbose`: `[+]etcd ok`, `[-]etcd failed: reason withheld`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadyzCheck {
+    pub name: String,
+    pub ok: bool,
+}
+
+/// A container image of a workload (`DaemonSet kube-system/cilium`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkloadImage {
+    pub workload: String,
+    pub container: String,
+    pub image: String,
+}
+
+/// A Deployment and its `rook-version` label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RookLabel {
+    pub deployment: String,
+    pub rook_version: Option<String>,
+}
+
+/// Per host (inventory name): what the host check showed, or why it could not be read.
+pub type PerHost<T> = BTreeMap<String, Read<T>>;
+
+/// Everything a gate reads. A field not read is `Skipped`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Facts {
+    /// When the cluster was read (seconds since the epoch): the "now" of stale statuses.
+    pub observed_at: Option<i64>,
+    pub pdbs: Read<Vec<Pdb>>,
+    pub node_pods: Read<Vec<Pod>>,
+    pub cluster_pods: Read<Vec<Pod>>,
+    pub nodes: Read<Vec<Node>>,
+    pub pvs: Read<Vec<Pv>>,
+    pub crds: Read<Vec<Crd>>,
+    /// `None`: the cluster has no CephCluster.
+    pub ceph: Read<Option<Ceph>>,
+    pub mon_pods: Read<Vec<Pod>>,
+    pub etcd_pods: Read<Vec<Pod>>,
+    pub apiserver_pods: Read<Vec<Pod>>,
+    pub readyz: Read<Vec<ReadyzCheck>>,
+    /// `group/version/resource` → how many objects it lists, `None` when the server no
+    /// longer serves it (one read per removed API of the table).
+    pub removed_api_objects: BTreeMap<String, Read<Option<usize>>>,
+    /// Installed components → their version (`None`: not installed).
+    pub components: BTreeMap<Component, Read<Option<Version>>>,
+    pub cilium_images: Read<Vec<WorkloadImage>>,
+    pub rook_versions: Read<Vec<RookLabel>>,
+    /// `timedatectl show`: `NTPSynchronized=yes`.
+    pub host_time_sync: Read<PerHost<bool>>,
+    /// `cgroup.controllers` exists: cgroup v2.
+    pub host_cgroup: Read<PerHost<bool>>,
+}
+
+impl Facts {
+    /// Nothing read yet: every read `Skipped` with `reason`.
+    pub fn unread(reason: &str) -> Facts {
+        fn f<T>(reason: &str) -> Read<T> {
+            Err(ReadFailure::skipped(reason))
+        }
+        Facts {
+            observed_at: None,
+            pdbs: f(reason),
+            node_pods: f(reason),
+            cluster_pods: f(reason),
+            nodes: f(reason),
+            pvs: f(reason),
+            crds: f(reason),
+            ceph: f(reason),
+            mon_pods: f(reason),
+            etcd_pods: f(reason),
+            apiserver_pods: f(reason),
+            readyz: f(reason),
+            removed_api_objects: BTreeMap::new(),
+            components: BTreeMap::new(),
+            cilium_images: f(reason),
+            rook_versions: f(reason),
+            host_time_sync: f(reason),
+            host_cgroup: f(reason),
+        }
+    }
+
+    /// Why `read` is not known, if it is not.
+    pub fn failure(&self, read: ReadKind) -> Option<&ReadFailure> {
+        fn err<T>(r: &Read<T>) -> Option<&ReadFailure> {
+            r.as_ref().err()
+        }
+        match read {
+            ReadKind::Pdbs => err(&self.pdbs),
+            ReadKind::NodePods => err(&self.node_pods),
+            ReadKind::ClusterPods => err(&self.cluster_pods),
+            ReadKind::Nodes => err(&self.nodes),
+            ReadKind::Pvs => err(&self.pvs),
+            ReadKind::Crds => err(&self.crds),
+            ReadKind::CephCluster => err(&self.ceph),
+            ReadKind::MonPods => err(&self.mon_pods),
+            ReadKind::EtcdPods => err(&self.etcd_pods),
+            ReadKind::ApiserverPods => err(&self.apiserver_pods),
+            ReadKind::Readyz => err(&self.readyz),
+            ReadKind::RemovedApiObjects => self.removed_api_objects.values().find_map(err),
+            ReadKind::ComponentVersions => self.components.values().find_map(err),
+            ReadKind::CiliumImages => err(&self.cilium_images),
+            ReadKind::RookVersions => err(&self.rook_versions),
+            ReadKind::HostTimeSync => err(&self.host_time_sync),
+            ReadKind::HostCgroup => err(&self.host_cgroup),
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Gates (SPEC §17): "may I do this now?" — drain a node, upgrade Kubernetes, Cilium or
+//! Rook — answered from what the cluster shows, read-only. The rules are data
+//! (`rules.yaml`: severity, reads, upstream source; per-release facts as rows); this module
+//! holds their typed inputs (`facts`, decoded from the API's own JSON by `decode`) and
+//! their pure evaluation (`evaluate`), which gives a `Verdict`: GO, NO-GO with the
+//! blockers in the owners' words, or CANNOT TELL when a read a blocker rule needs failed.
+//! No process, no network: the reads are the session's.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+mod components;
+pub mod decode;
+mod drain;
+pub mod facts;
+mod table;
+mod upgrade;
+mod verdict;
+pub mod version;
+
+pub use facts::Facts;
+pub use table::{builtin, parse, Component, PlatformRange, RemovedApi, Rule, Source, Table};
+pub use verdict::{evaluate, Check, Evaluation, Finding, Outcome, Request, Status, Verdict};
+
+#[cfg(test)]
+pub(crate) mod tests;
+#[cfg(test)]
+mod upgrade_tests;
+
+/// The four gates.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Gate {
+    Drain,
+    UpgradeKubernetes,
+    UpgradeCilium,
+    UpgradeRook,
+}
+
+impl Gate {
+    pub const ALL: [Gate; 4] = [
+        Gate::Drain,
+        Gate::UpgradeKubernetes,
+        Gate::UpgradeCilium,
+        Gate::UpgradeRook,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gate::Drain => "drain",
+            Gate::UpgradeKubernetes => "upgrade-kubernetes",
+            Gate::UpgradeCilium => "upgrade-cilium",
+            Gate::UpgradeRook => "upgrade-rook",
+        }
+    }
+}
+
+/// A blocker stops the change (NO-GO); a warning is printed and does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    Blocker,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Blocker => "blocker",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// What a rule reads (`host-*`: over ssh).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Read {
+    /// PodDisruptionBudgets of every namespace (`policy/v1`).
+    Pdbs,
+    /// The pods of NODE (`spec.nodeName=NODE` field selector).
+    NodePods,
+    /// Every pod's node and requests (the other nodes' free allocatable).
+    ClusterPods,
+    Nodes,
+    /// PersistentVolumes (their claim, `local`, `nodeAffinity`).
+    Pvs,
+    /// CustomResourceDefinitions (served versions, `status.storedVersions`).
+    Crds,
+    /// The CephCluster (`status.ceph`, `spec.mon.count`).
+    CephCluster,
+    /// The mon pods (`app=rook-ceph-mon` in rook-ceph).
+    MonPods,
+    /// The etcd mirror pods (`component=etcd` in kube-system).
+    EtcdPods,
+    /// The kube-apiserver mirror pods (`component=kube-apiserver` in kube-system).
+    ApiserverPods,
+    /// `/readyz?verbose`.
+    Readyz,
+    /// The objects of every API version VERSION removes that the server still serves.
+    RemovedApiObjects,
+    /// The installed platform components' versions (images, `rook-version` labels).
+    ComponentVersions,
+    /// The Cilium agent DaemonSet's and operator Deployment's images.
+    CiliumImages,
+    /// The `rook-version` labels of rook-ceph's Deployments.
+    RookVersions,
+    /// `timedatectl show` on every node.
+    HostTimeSync,
+    /// `/sys/fs/cgroup/cgroup.controllers` on every node.
+    HostCgroup,
+}
+
+impl Read {
+    pub fn is_host(self) -> bool {
+        matches!(self, Read::HostTimeSync | Read::HostCgroup)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Read::Pdbs => "pdbs",
+            Read::NodePods => "node-pods",
+            Read::ClusterPods => "cluster-pods",
+            Read::Nodes => "nodes",
+            Read::Pvs => "pvs",
+            Read::Crds => "crds",
+            Read::CephCluster => "ceph-cluster",
+            Read::MonPods => "mon-pods",
+            Read::EtcdPods => "etcd-pods",
+            Read::ApiserverPods => "apiserver-pods",
+            Read::Readyz => "readyz",
+            Read::RemovedApiObjects => "removed-api-objects",
+            Read::ComponentVersions => "component-versions",
+            Read::CiliumImages => "cilium-images",
+            Read::RookVersions => "rook-versions",
+            Read::HostTimeSync => "host-time-sync",
+            Read::HostCgroup => "host-cgroup",
+        }
+    }
+}
+
+/// Every rule nestor implements; the table gives each its severity, reads and source.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleId {
+    DrainPdbBlocks,
+    DrainCephHealth,
+    DrainMonMajority,
+    DrainControlPlane,
+    DrainEtcdMajority,
+    DrainNodeBoundVolumes,
+    DrainUnmanagedPods,
+    DrainEmptydir,
+    DrainCapacity,
+    DrainTimeSync,
+    K8sOneMinor,
+    K8sApiserversOneVersion,
+    K8sKubeletSkew,
+    K8sControlPlaneReady,
+    K8sReadyz,
+    K8sRemovedApis,
+    K8sCrdUnservedStored,
+    K8sNodeContainerd,
+    K8sNodeCgroupV2,
+    K8sPlatformRanges,
+    K8sPdbZero,
+    CiliumOneMinor,
+    CiliumOneVersion,
+    RookOneMinor,
+    RookOneVersion,
+    RookCephNotError,
+}
+
+impl RuleId {
+    pub const ALL: [RuleId; 26] = [
+        RuleId::DrainPdbBlocks,
+        RuleId::DrainCephHealth,
+        RuleId::DrainMonMajority,
+        RuleId::DrainControlPlane,
+        RuleId::DrainEtcdMajority,
+        RuleId::DrainNodeBoundVolumes,
+        RuleId::DrainUnmanagedPods,
+        RuleId::DrainEmptydir,
+        RuleId::DrainCapacity,
+        RuleId::DrainTimeSync,
+        RuleId::K8sOneMinor,
+        RuleId::K8sApiserversOneVersion,
+        RuleId::K8sKubeletSkew,
+        RuleId::K8sControlPlaneReady,
+        RuleId::K8sReadyz,
+        RuleId::K8sRemovedApis,
+        RuleId::K8sCrdUnservedStored,
+        RuleId::K8sNodeContainerd,
+        RuleId::K8sNodeCgroupV2,
+        RuleId::K8sPlatformRanges,
+        RuleId::K8sPdbZero,
+        RuleId::CiliumOneMinor,
+        RuleId::CiliumOneVersion,
+        RuleId::RookOneMinor,
+        RuleId::RookOneVersion,
+        RuleId::RookCephNotError,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleId::DrainPdbBlocks => "drain-pdb-blocks",
+            RuleId::DrainCephHealth => "drain-ceph-health",
+            RuleId::DrainMonMajority => "drain-mon-majority",
+            RuleId::DrainControlPlane => "drain-control-plane",
+            RuleId::DrainEtcdMajority => "drain-etcd-majority",
+            RuleId::DrainNodeBoundVolumes => "drain-node-bound-volumes",
+            RuleId::DrainUnmanagedPods => "drain-unmanaged-pods",
+            RuleId::DrainEmptydir => "drain-emptydir",
+            RuleId::DrainCapacity => "drain-capacity",
+            RuleId::DrainTimeSync => "drain-time-sync",
+            RuleId::K8sOneMinor => "k8s-one-minor",
+            RuleId::K8sApiserversOneVersion => "k8s-apiservers-one-version",
+            RuleId::K8sKubeletSkew => "k8s-kubelet-skew",
+            RuleId::K8sControlPlaneReady => "k8s-control-plane-ready",
+            RuleId::K8sReadyz => "k8s-readyz",
+            RuleId::K8sRemovedApis => "k8s-removed-apis",
+            RuleId::K8sCrdUnservedStored => "k8s-crd-unserved-stored",
+            RuleId::K8sNodeContainerd => "k8s-node-containerd",
+            RuleId::K8sNodeCgroupV2 => "k8s-node-cgroup-v2",
+            RuleId::K8sPlatformRanges => "k8s-platform-ranges",
+            RuleId::K8sPdbZero => "k8s-pdb-zero",
+            RuleId::CiliumOneMinor => "cilium-one-minor",
+            RuleId::CiliumOneVersion => "cilium-one-version",
+            RuleId::RookOneMinor => "rook-one-minor",
+            RuleId::RookOneVersion => "rook-one-version",
+            RuleId::RookCephNotError => "rook-ceph-not-error",
+        }
+    }
+
+    /// The gate the rule's code is written for.
+    pub fn gate(self) -> Gate {
+        match self {
+            RuleId::DrainPdbBlocks
+            | RuleId::DrainCephHealth
+            | RuleId::DrainMonMajority
+            | RuleId::DrainControlPlane
+            | RuleId::DrainEtcdMajority
+            | RuleId::DrainNodeBoundVolumes
+            | RuleId::DrainUnmanagedPods
+            | RuleId::DrainEmptydir
+            | RuleId::DrainCapacity
+            | RuleId::DrainTimeSync => Gate::Drain,
+            RuleId::K8sOneMinor
+            | RuleId::K8sApiserversOneVersion
+            | RuleId::K8sKubeletSkew
+            | RuleId::K8sControlPlaneReady
+            | RuleId::K8sReadyz
+            | RuleId::K8sRemovedApis
+            | RuleId::K8sCrdUnservedStored
+            | RuleId::K8sNodeContainerd
+            | RuleId::K8sNodeCgroupV2
+            | RuleId::K8sPlatformRanges
+            | RuleId::K8sPdbZero => Gate::UpgradeKubernetes,
+            RuleId::CiliumOneMinor | RuleId::CiliumOneVersion => Gate::UpgradeCilium,
+            RuleId::RookOneMinor | RuleId::RookOneVersion | RuleId::RookCephNotError => {
+                Gate::UpgradeRook
+            }
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! The gates on real-shaped fixtures (tests/fixtures/gate: JSON as the API server serves
+//! it, decoded by `decode`): the built-in table, then each rule of `gate drain` in its GO
+//! form, its NO-GO form and its failed-read form (CANNOT TELL for a blocker). The upgrade
+//! gates' rules are in `upgrade_tests.rs`.
+
+use std::collections::BTreeMap;
+
+use super::facts::{Facts, VolumeKind};
+use super::version::Version;
+use super::*;
+use crate::model::observation::{FailureKind, ReadFailure};
+
+macro_rules! fixture {
+    ($name:literal) => {
+        include_str!(concat!("../../../tests/fixtures/gate/", $name))
+    };
+}
+
+/// 2026-12-01T21:42:00Z: two minutes after the CephCluster's lastChecked.
+pub(super) const NOW: i64 = 1_796_161_320;
+
+pub(crate) fn forbidden() -> ReadFailure {
+    ReadFailure::new(
+        FailureKind::Forbidden,
+        "poddisruptionbudgets.policy is forbidden: User \"viewer\" cannot list resource",
+    )
+}
+
+fn ok<T>(r: crate::error::Result<T>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("fixture does not decode: {e}"),
+    }
+}
+
+/// Everything every gate reads, from the fixtures of a healthy 4-node cluster.
+pub(crate) fn cluster() -> Facts {
+    let mut f = Facts::unread("not read");
+    f.observed_at = Some(NOW);
+    f.pdbs = Ok(ok(decode::pdbs(fixture!("pdbs.json"))));
+    f.node_pods = Ok(ok(decode::pods(fixture!("pods-dirqual2.json"))));
+    f.cluster_pods = Ok(ok(decode::pods(fixture!("cluster-pods.json"))));
+    f.nodes = Ok(ok(decode::nodes(fixture!("nodes.json"))));
+    f.pvs = Ok(ok(decode::pvs(fixture!("pvs.json"))));
+    f.crds = Ok(ok(decode::crds(fixture!("crds.json"))));
+    f.ceph = Ok(ok(decode::ceph_clusters(fixture!("cephclusters.json"))));
+    f.mon_pods = Ok(ok(decode::pods(fixture!("mon-pods.json"))));
+    f.etcd_pods = Ok(ok(decode::pods(fixture!("etcd-pods.json"))));
+    f.apiserver_pods = Ok(ok(decode::pods(fixture!("apiserver-pods.json"))));
+    f.readyz = Ok(ok(decode::readyz(fixture!("readyz.txt"))));
+    let mut images = ok(decode::workload_images(
+        fixture!("cilium-daemonsets.json"),
+        "DaemonSet",
+    ));
+    images.extend(ok(decode::workload_images(
+        fixture!("cilium-deployments.json"),
+        "Deployment",
+    )));
+    f.cilium_images = Ok(images);
+    f.rook_versions = Ok(ok(decode::rook_versions(fixture!("rook-deployments.json"))));
+    let hosts = |v: bool| -> BTreeMap<String, _> {
+        ["dirqual1", "dirqual2", "dirqual3", "dirqual4"]
+            .into_iter()
+            .map(|h| (h.to_string(), Ok(v)))
+            .collect()
+    };
+    f.host_time_sync = Ok(hosts(true));
+    f.host_cgroup = Ok(hosts(true));
+    f.components = [
+        (Component::Cilium, Ok(Version::parse("v1.18.2"))),
+        (Component::Rook, Ok(Version::parse("v1.14.9"))),
+        (Component::CertManager, Ok(Version::parse("v1.19.1"))),
+        (Component::Cnpg, Ok(None)),
+    ]
+    .into_iter()
+    .collect();
+    f
+}
+
+pub(crate) fn drain(node: &str) -> Request {
+    Request {
+        gate: Gate::Drain,
+        node: Some(node.to_string()),
+        version: None,
+    }
+}
+
+pub(super) fn eval(req: &Request, facts: &Facts) -> Evaluation {
+    evaluate(req, facts, builtin())
+}
+
+pub(super) fn outcome(ev: &Evaluation, id: RuleId) -> &Outcome {
+    match ev.outcomes.iter().find(|o| o.rule.id == id) {
+        Some(o) => o,
+        None => panic!("no outcome for {}", id.as_str()),
+    }
+}
+
+/// The rule's status, its findings' evidence, and the verdict line.
+pub(super) fn seen(ev: &Evaluation, id: RuleId) -> (Status, Vec<String>, String) {
+    let o = outcome(ev, id);
+    (
+        o.status,
+        o.findings.iter().map(|f| f.evidence.clone()).collect(),
+        ev.verdict.line(),
+    )
+}
+
+// ---- the table --------------------------------------------------------------------------
+
+#[test]
+fn builtin_table_parses_and_every_rule_is_there_once() {
+    let t = builtin();
+    assert_eq!(t.rules.len(), RuleId::ALL.len());
+    for id in RuleId::ALL {
+        let r = t
+            .rule(id)
+            .map(|r| (r.gate, r.source.url.starts_with("https://")));
+        assert_eq!(r, Some((id.gate(), true)), "{}", id.as_str());
+    }
+    let drain: Vec<&str> = t.of(Gate::Drain).map(|r| r.id.as_str()).collect();
+    assert_eq!(drain.len(), 10);
+    assert!(t
+        .removed_apis
+        .iter()
+        .any(|r| r.minor.to_string() == "1.25" && r.group == "policy"));
+}
+
+#[test]
+fn table_is_strict_with_line_column_and_did_you_mean() {
+    let text = "rules:\n  - id: drain-capacity\n    gate: drain\n    severty: warning\n";
+    let e = parse(text, "rules.yaml").err().map(|e| e.message);
+    let e = e.unwrap_or_default();
+    assert!(
+        e.starts_with("rules.yaml:4:5: rules[0]: unknown key `severty`, did you mean `severity`?"),
+        "{e}"
+    );
+    let text = "rules:\n  - id: drain-capasity\n";
+    let e = parse(text, "rules.yaml")
+        .err()
+        .map(|e| e.message)
+        .unwrap_or_default();
+    assert!(
+        e.contains("unknown value `drain-capasity`, did you mean `drain-capacity`?"),
+        "{e}"
+    );
+}
+
+#[test]
+fn table_refuses_what_serde_cannot_see() {
+    let base = include_str!("rules.yaml");
+    // A host rule that does not say `host: true`.
+    let no_host = base.replacen(
+        "    reads: [host-time-sync]\n    host: true\n",
+        "    reads: [host-time-sync]\n",
+        1,
+    );
+    let e = parse(&no_host, "r.yaml")
+        .err()
+        .map(|e| e.message)
+        .unwrap_or_default();
+    assert!(
+        e.contains("rule `drain-time-sync`: `host: true` exactly when it reads over ssh"),
+        "{e}"
+    );
+    // A rule given to another gate than its code's.
+    let moved = base.replacen(
+        "  - id: drain-capacity\n    gate: drain\n",
+        "  - id: drain-capacity\n    gate: upgrade-rook\n",
+        1,
+    );
+    let e = parse(&moved, "r.yaml")
+        .err()
+        .map(|e| e.message)
+        .unwrap_or_default();
+    assert!(
+        e.contains("rule `drain-capacity` belongs to gate `drain`, not `upgrade-rook`"),
+        "{e}"
+    );
+    // A rule the code implements missing from the table.
+    let start = base.find("  - id: drain-capacity").unwrap_or(0);
+    let end = base.find("  - id: drain-time-sync").unwrap_or(0);
+    let missing = format!("{}{}", &base[..start], &base[end..]);
+    let e = parse(&missing, "r.yaml")
+        .err()
+        .map(|e| e.message)
+        .unwrap_or_default();
+    assert_eq!(
+        e,
+        "r.yaml: rule `drain-capacity` is implemented but not in the table"
+    );
+}
+
+// ---- drain ------------------------------------------------------------------------------
+
+#[test]
+fn drain_of_a_healthy_worker_is_go_with_its_emptydir_warning() {
+    let ev = eval(&drain("dirqual2"), &cluster());
+    assert_eq!(ev.verdict, Verdict::Go);
+    let fails: Vec<&str> = ev
+        .outcomes
+        .iter()
+        .filter(|o| o.status != Status::Holds)
+        .map(|o| o.rule.id.as_str())
+        .collect();
+    // CNPG keeps scratch data and shared memory in emptyDirs: a warning, never a blocker.
+    assert_eq!(fails, ["drain-emptydir"]);
+    assert_eq!(
+        seen(&ev, RuleId::DrainEmptydir).1,
+        ["emptyDir scratch-data, shm: its data is deleted with the pod"]
+    );
+    // The DaemonSet pod's hostPath and the finished Job pod are ignored.
+    assert_eq!(
+        outcome(&ev, RuleId::DrainNodeBoundVolumes).note,
+        "no pod on dirqual2 has a node-bound volume"
+    );
+}
+
+#[test]
+fn a_cnpg_primary_on_node_blocks_with_cnpgs_words() {
+    let mut f = cluster();
+    // A failover put the primary on dirqual2.
+    if let Ok(pods) = &mut f.node_pods {
+        for p in pods.iter_mut().filter(|p| p.name == "pg-main-2") {
+            p.labels
+                .insert("cnpg.io/instanceRole".into(), "primary".into());
+        }
+    }
+    let ev = eval(&drain("dirqual2"), &f);
+    let o = outcome(&ev, RuleId::DrainPdbBlocks);
+    assert_eq!(o.status, Status::Fails);
+    assert_eq!(
+        o.findings[0].subject,
+        "PodDisruptionBudget cnpg/pg-main-primary"
+    );
+    assert_eq!(
+        o.findings[0].evidence,
+        "CloudNativePG's primary budget: the primary of cluster pg-main runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-main-2 on dirqual2"
+    );
+    assert_eq!(
+        o.findings[0].clears,
+        "switch over first: `kubectl cnpg promote pg-main <replica> -n cnpg`"
+    );
+    assert_eq!(ev.verdict.line(), "NO-GO: 1 blocker");
+    assert_eq!(ev.verdict.exit(), crate::error::Exit::PlanNotEmpty);
+}
+
+#[test]
+fn rooks_osd_and_mon_budgets_block_with_rooks_reasons() {
+    let mut f = cluster();
+    if let Ok(pdbs) = &mut f.pdbs {
+        for p in pdbs.iter_mut() {
+            if p.name == "rook-ceph-osd" || p.name == "rook-ceph-mon-pdb" {
+                p.disruptions_allowed = 0;
+            }
+        }
+    }
+    let (status, evidence, verdict) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainPdbBlocks);
+    assert_eq!(status, Status::Fails);
+    assert_eq!(verdict, "NO-GO: 2 blockers");
+    assert_eq!(
+        evidence,
+        [
+            "Rook's mon budget: a mon is already down; disruptionsAllowed 0 (currentHealthy 3, desiredHealthy 2, expectedPods 3); selects rook-ceph-mon-b-5d8c7f9b4-zz7lm on dirqual2",
+            "Rook's OSD budget: Ceph is not clean (Rook blocks the other failure domains while PGs recover); disruptionsAllowed 0 (currentHealthy 3, desiredHealthy 2, expectedPods 3); selects rook-ceph-osd-1-6c9f8d7b5-q2x8r on dirqual2",
+        ]
+    );
+}
+
+#[test]
+fn every_drain_blocker_with_a_forbidden_read_cannot_tell() {
+    for (id, read) in [
+        (RuleId::DrainPdbBlocks, Read::Pdbs),
+        (RuleId::DrainCephHealth, Read::CephCluster),
+        (RuleId::DrainMonMajority, Read::MonPods),
+        (RuleId::DrainControlPlane, Read::Nodes),
+        (RuleId::DrainEtcdMajority, Read::EtcdPods),
+        (RuleId::DrainNodeBoundVolumes, Read::Pvs),
+        (RuleId::DrainTimeSync, Read::HostTimeSync),
+    ] {
+        let mut f = cluster();
+        match read {
+            Read::Pdbs => f.pdbs = Err(forbidden()),
+            Read::CephCluster => f.ceph = Err(forbidden()),
+            Read::MonPods => f.mon_pods = Err(forbidden()),
+            Read::Nodes => f.nodes = Err(forbidden()),
+            Read::EtcdPods => f.etcd_pods = Err(forbidden()),
+            Read::Pvs => f.pvs = Err(forbidden()),
+            Read::HostTimeSync => {
+                f.host_time_sync = Err(ReadFailure::new(
+                    FailureKind::Timeout,
+                    "ssh: connect to host 10.67.2.12 port 22: Connection timed out",
+                ))
+            }
+            other => panic!("{other:?}"),
+        }
+        let ev = eval(&drain("dirqual2"), &f);
+        assert_eq!(outcome(&ev, id).status, Status::Unknown, "{}", id.as_str());
+        match &ev.verdict {
+            Verdict::CannotTell { undecided } => {
+                assert!(undecided.contains(&id), "{}", id.as_str())
+            }
+            other => panic!("{}: {other:?}", id.as_str()),
+        }
+        assert_eq!(ev.verdict.exit(), crate::error::Exit::Undecided);
+    }
+    let mut f = cluster();
+    f.ceph = Err(forbidden());
+    assert_eq!(
+        outcome(&eval(&drain("dirqual2"), &f), RuleId::DrainCephHealth).note,
+        "the read of ceph-cluster failed: Forbidden: poddisruptionbudgets.policy is forbidden: User \"viewer\" cannot list resource"
+    );
+}
+
+#[test]
+fn warnings_with_a_failed_read_are_undecided_but_never_decide_the_verdict() {
+    let mut f = cluster();
+    f.cluster_pods = Err(forbidden());
+    let ev = eval(&drain("dirqual2"), &f);
+    assert_eq!(outcome(&ev, RuleId::DrainCapacity).status, Status::Unknown);
+    assert_eq!(ev.verdict, Verdict::Go);
+}
+
+#[test]
+fn ceph_health_go_benign_warn_no_go_and_stale() {
+    let mut f = cluster();
+    let warn = ok(decode::ceph_clusters(fixture!("cephclusters-warn.json")));
+    f.ceph = Ok(warn.clone());
+    let (status, evidence, verdict) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainCephHealth);
+    assert_eq!(status, Status::Fails);
+    assert_eq!(verdict, "NO-GO: 2 blockers");
+    assert_eq!(
+        evidence,
+        [
+            "HEALTH_WARN: OSD_DOWN (HEALTH_WARN): 3 osds down",
+            "HEALTH_WARN: PG_DEGRADED (HEALTH_WARN): Degraded data redundancy: 1204/3612 objects degraded (33.333%), 41 pgs degraded",
+        ]
+    );
+    // Only the benign check left: GO.
+    if let Ok(Some(c)) = &mut f.ceph {
+        c.checks.retain(|k| k.name == "RECENT_MGR_MODULE_CRASH");
+    }
+    let ev = eval(&drain("dirqual2"), &f);
+    assert_eq!(outcome(&ev, RuleId::DrainCephHealth).status, Status::Holds);
+    assert_eq!(ev.verdict, Verdict::Go);
+    // A status Rook stopped writing 11 minutes ago is stale: never GO.
+    f.observed_at = Some(NOW + 10 * 60);
+    let ev = eval(&drain("dirqual2"), &f);
+    assert_eq!(
+        outcome(&ev, RuleId::DrainCephHealth).note,
+        "CephCluster rook-ceph/rook-ceph: status.ceph is stale (last checked 11m ago, more than 10m): Rook stopped writing it"
+    );
+    assert_eq!(
+        ev.verdict.line(),
+        "CANNOT TELL: drain-ceph-health undecided"
+    );
+}
+
+#[test]
+fn mon_majority_go_and_no_go() {
+    let ev = eval(&drain("dirqual2"), &cluster());
+    assert_eq!(
+        outcome(&ev, RuleId::DrainMonMajority).note,
+        "without dirqual2: 2 of 3 mons Ready on 2 distinct nodes (majority 2)"
+    );
+    let mut f = cluster();
+    if let Ok(mons) = &mut f.mon_pods {
+        mons[2].ready = false;
+    }
+    let (status, evidence, verdict) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainMonMajority);
+    assert_eq!(
+        (status, verdict.as_str()),
+        (Status::Fails, "NO-GO: 1 blocker")
+    );
+    assert_eq!(
+        evidence,
+        ["mon count 3: without dirqual2 1 mon(s) Ready (rook-ceph-mon-a-6b7d9c5f8-2lq9x on dirqual1), a majority needs 2"]
+    );
+    // Two mons left, but on one node: one more node lost costs quorum.
+    let mut f = cluster();
+    if let Ok(mons) = &mut f.mon_pods {
+        mons[2].node = "dirqual1".into();
+    }
+    let (status, evidence, _) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainMonMajority);
+    assert_eq!(status, Status::Fails);
+    assert!(
+        evidence[0].starts_with("without dirqual2 the Ready mons share 1 node(s)"),
+        "{evidence:?}"
+    );
+}
+
+#[test]
+fn a_lone_control_plane_node_and_its_etcd_block() {
+    let ev = eval(&drain("dirqual1"), &cluster());
+    let cp = seen(&ev, RuleId::DrainControlPlane);
+    assert_eq!(cp.0, Status::Fails);
+    assert_eq!(
+        cp.1,
+        ["dirqual1 is the only Ready control-plane node: the API server goes down with it"]
+    );
+    let etcd = seen(&ev, RuleId::DrainEtcdMajority);
+    assert_eq!(
+        etcd.1,
+        ["1 etcd members: without dirqual1 0 Ready, a majority needs 1"]
+    );
+    // A worker has no etcd member and is no control-plane node.
+    let ev = eval(&drain("dirqual3"), &cluster());
+    assert_eq!(
+        outcome(&ev, RuleId::DrainControlPlane).note,
+        "dirqual3 is not a control-plane node"
+    );
+    assert_eq!(
+        outcome(&ev, RuleId::DrainEtcdMajority).note,
+        "no etcd member runs on dirqual3 (1 mirror pods)"
+    );
+    // Three control-plane nodes, etcd on each: dirqual1 may go.
+    let mut f = cluster();
+    if let (Ok(nodes), Ok(etcd)) = (&mut f.nodes, &mut f.etcd_pods) {
+        for n in nodes.iter_mut().filter(|n| n.name != "dirqual4") {
+            n.roles = vec!["control-plane".into()];
+        }
+        for name in ["dirqual2", "dirqual3"] {
+            let mut p = etcd[0].clone();
+            p.node = name.into();
+            p.name = format!("etcd-{name}");
+            etcd.push(p);
+        }
+    }
+    let ev = eval(&drain("dirqual1"), &f);
+    assert_eq!(
+        outcome(&ev, RuleId::DrainControlPlane).status,
+        Status::Holds
+    );
+    assert_eq!(
+        outcome(&ev, RuleId::DrainEtcdMajority).note,
+        "without dirqual1: 2 of 3 etcd members Ready (majority 2)"
+    );
+}
+
+#[test]
+fn node_bound_volumes_block() {
+    let mut f = cluster();
+    f.pvs = Ok(ok(decode::pvs(fixture!("pvs-local.json"))));
+    let (status, evidence, verdict) =
+        seen(&eval(&drain("dirqual2"), &f), RuleId::DrainNodeBoundVolumes);
+    assert_eq!(
+        (status, verdict.as_str()),
+        (Status::Fails, "NO-GO: 1 blocker")
+    );
+    assert_eq!(
+        evidence,
+        ["volume pgdata: claim pg-main-2 is bound to PersistentVolume local-pv-dirqual2-nvme0, a local volume on dirqual2: the pod cannot move"]
+    );
+    // A StatefulSet pod keeping a hostPath.
+    let mut f = cluster();
+    if let Ok(pods) = &mut f.node_pods {
+        for p in pods.iter_mut().filter(|p| p.name.starts_with("web-")) {
+            p.owners[0].kind = "StatefulSet".into();
+            p.owners[0].name = "web".into();
+            p.volumes
+                .push(("data".into(), VolumeKind::HostPath("/srv/web".into())));
+        }
+    }
+    let (_, evidence, _) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainNodeBoundVolumes);
+    assert_eq!(evidence, ["StatefulSet web keeps volume data in hostPath /srv/web on dirqual2: its data stays there"]);
+}
+
+#[test]
+fn pods_without_a_controller_and_emptydirs_are_warnings() {
+    let mut f = cluster();
+    if let Ok(pods) = &mut f.node_pods {
+        for p in pods.iter_mut() {
+            p.volumes
+                .retain(|(_, k)| *k != VolumeKind::EmptyDir || p.name.starts_with("cilium"));
+            if p.name.starts_with("web-") {
+                p.owners.clear();
+            }
+        }
+    }
+    let ev = eval(&drain("dirqual2"), &f);
+    assert_eq!(
+        outcome(&ev, RuleId::DrainEmptydir).note,
+        "no evicted pod keeps data in an emptyDir"
+    );
+    let o = outcome(&ev, RuleId::DrainUnmanagedPods);
+    assert_eq!(o.status, Status::Fails);
+    assert_eq!(o.findings[0].subject, "pod apps/web-7d9c6b8f5-4kq2n");
+    assert_eq!(ev.verdict, Verdict::Go);
+    let ev = eval(&drain("dirqual2"), &cluster());
+    assert_eq!(
+        outcome(&ev, RuleId::DrainUnmanagedPods).status,
+        Status::Holds
+    );
+}
+
+#[test]
+fn capacity_is_a_sum_and_a_warning() {
+    let ev = eval(&drain("dirqual2"), &cluster());
+    // dirqual1 is tainted NoSchedule: only dirqual3 and dirqual4 take pods.
+    assert_eq!(
+        outcome(&ev, RuleId::DrainCapacity).note,
+        "2250m CPU, 6400 MiB requested fits in 14250m CPU, 26197 MiB free on 2 nodes"
+    );
+    let mut f = cluster();
+    if let Ok(nodes) = &mut f.nodes {
+        for n in nodes.iter_mut().filter(|n| n.name == "dirqual3") {
+            n.unschedulable = true;
+        }
+        for n in nodes.iter_mut().filter(|n| n.name == "dirqual4") {
+            n.allocatable.cpu_milli = 2000;
+        }
+    }
+    let ev = eval(&drain("dirqual2"), &f);
+    let (status, evidence, verdict) = seen(&ev, RuleId::DrainCapacity);
+    assert_eq!((status, verdict.as_str()), (Status::Fails, "GO"));
+    assert_eq!(evidence, ["its pods request 2250m CPU, 6400 MiB; the 1 other schedulable nodes have 1000m CPU, 11690 MiB free"]);
+}
+
+#[test]
+fn time_sync_no_go_and_skipped_without_ssh() {
+    let mut f = cluster();
+    if let Ok(hosts) = &mut f.host_time_sync {
+        hosts.insert("dirqual3".into(), Ok(false));
+    }
+    let (status, evidence, verdict) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainTimeSync);
+    assert_eq!(
+        (status, verdict.as_str()),
+        (Status::Fails, "NO-GO: 1 blocker")
+    );
+    assert_eq!(evidence, ["timedatectl show: NTPSynchronized=no"]);
+    f.host_time_sync = Err(ReadFailure::skipped("--no-ssh"));
+    let ev = eval(&drain("dirqual2"), &f);
+    let o = outcome(&ev, RuleId::DrainTimeSync);
+    assert_eq!(
+        (o.status, o.note.as_str()),
+        (Status::Skipped, "not read: --no-ssh")
+    );
+    assert_eq!(ev.verdict, Verdict::Go);
+}

@@ -1,0 +1,162 @@
+//! The upgrade rules read from the table's per-release rows: node prerequisites (the
+//! containerd minimum, cgroup v2) and each platform component's supported range.
+
+use super::target;
+use crate::model::gate::facts::Facts;
+use crate::model::gate::table::Table;
+use crate::model::gate::verdict::{Check, Finding, Request};
+use crate::model::gate::version::Version;
+
+pub(in crate::model::gate) fn node_containerd(
+    req: &Request,
+    facts: &Facts,
+    table: &Table,
+) -> Check {
+    let t = match target(req) {
+        Ok(t) => t.minor(),
+        Err(c) => return c,
+    };
+    let Ok(nodes) = &facts.nodes else {
+        return Check::Unknown("nodes not read".into());
+    };
+    let need = table
+        .node_prerequisites
+        .iter()
+        .filter(|p| p.minor <= t)
+        .filter_map(|p| {
+            p.containerd_at_least
+                .as_deref()
+                .and_then(Version::parse)
+                .map(|v| (v, p))
+        })
+        .max_by_key(|(v, _)| *v);
+    let Some((min, row)) = need else {
+        return Check::Holds(format!("the table sets no containerd minimum up to {t}"));
+    };
+    let mut findings = Vec::new();
+    for n in nodes {
+        let rt = &n.container_runtime_version;
+        let Some(v) = rt.strip_prefix("containerd://").and_then(Version::parse) else {
+            if rt.starts_with("containerd://") || rt.is_empty() {
+                return Check::Unknown(format!(
+                    "node {}: runtime `{}` does not parse",
+                    n.name,
+                    crate::term::escape(rt)
+                ));
+            }
+            continue;
+        };
+        if v < min {
+            findings.push(Finding::new(
+                format!("node {}", n.name),
+                format!(
+                    "containerd {v}; {t} needs {min} or later ({})",
+                    row.source.title
+                ),
+                format!("upgrade containerd on {} to {min} or later first", n.name),
+            ));
+        }
+    }
+    if findings.is_empty() {
+        Check::Holds(format!("every containerd node runs {min} or later"))
+    } else {
+        Check::Fails(findings)
+    }
+}
+
+pub(in crate::model::gate) fn node_cgroup_v2(req: &Request, facts: &Facts, table: &Table) -> Check {
+    let t = match target(req) {
+        Ok(t) => t.minor(),
+        Err(c) => return c,
+    };
+    let Some(row) = table
+        .node_prerequisites
+        .iter()
+        .find(|p| p.minor <= t && p.cgroup_v2)
+    else {
+        return Check::Holds(format!("the table needs no cgroup v2 up to {t}"));
+    };
+    let Ok(hosts) = &facts.host_cgroup else {
+        return Check::Unknown("cgroups not read".into());
+    };
+    let findings: Vec<Finding> = hosts
+        .iter()
+        .filter(|(_, r)| matches!(r, Ok(false)))
+        .map(|(h, _)| {
+            Finding::new(
+                format!("host {h}"),
+                format!("no /sys/fs/cgroup/cgroup.controllers: cgroup v1; from {} the kubelet refuses it ({})", row.minor, row.source.title),
+                "boot the host with the unified cgroup hierarchy (systemd.unified_cgroup_hierarchy=1) first",
+            )
+        })
+        .collect();
+    if !findings.is_empty() {
+        return Check::Fails(findings);
+    }
+    if let Some((h, Err(f))) = hosts.iter().find(|(_, r)| r.is_err()) {
+        return Check::Unknown(format!("host {h}: {f}"));
+    }
+    Check::Holds(format!("{} hosts on cgroup v2", hosts.len()))
+}
+
+pub(in crate::model::gate) fn platform_ranges(
+    req: &Request,
+    facts: &Facts,
+    table: &Table,
+) -> Check {
+    let t = match target(req) {
+        Ok(t) => t.minor(),
+        Err(c) => return c,
+    };
+    if facts.components.is_empty() {
+        return Check::Unknown("no component version was read".into());
+    }
+    let mut findings = Vec::new();
+    let mut holds = Vec::new();
+    for (component, read) in &facts.components {
+        let v = match read {
+            Ok(Some(v)) => *v,
+            Ok(None) => continue,
+            Err(f) => return Check::Unknown(format!("{}: {f}", component.as_str())),
+        };
+        let Some(row) = table
+            .platform_ranges
+            .iter()
+            .find(|r| r.component == *component && r.release == v.minor())
+        else {
+            return Check::Unknown(format!(
+                "{} {}: the table holds no verified Kubernetes range for this release",
+                component.as_str(),
+                v.minor()
+            ));
+        };
+        let (lo, hi) = row.kubernetes;
+        if t < lo || t > hi {
+            findings.push(Finding::new(
+                format!("{} {v}", component.as_str()),
+                format!(
+                    "supports Kubernetes {lo} to {hi}, not {t} ({})",
+                    row.source.title
+                ),
+                format!(
+                    "upgrade {} to a release that supports {t} first",
+                    component.as_str()
+                ),
+            ));
+        } else {
+            holds.push(format!("{} {}", component.as_str(), v.minor()));
+        }
+    }
+    if findings.is_empty() {
+        Check::Holds(format!(
+            "{t} is supported by: {}",
+            if holds.is_empty() {
+                "no installed component".into()
+            } else {
+                holds.join(", ")
+            }
+        ))
+    } else {
+        Check::Fails(findings)
+    }
+}

@@ -1,0 +1,221 @@
+//! The one evaluation of a gate: every rule of the gate in table order, each given one
+//! status from the facts (a rule whose read failed is undecided, a host rule whose ssh
+//! read was skipped is skipped), then the verdict. Pure.
+//!
+//! A blocker rule that fails makes NO-GO; a blocker rule that is undecided makes CANNOT TELL
+//! unless another blocker already makes NO-GO (2 wins over 5, as for preview; the undecided
+//! rules are listed too). A warning never changes the verdict.
+
+use super::facts::Facts;
+use super::table::{Rule, Table};
+use super::version::Version;
+use super::{components, drain, upgrade, Gate, RuleId, Severity};
+use crate::error::Exit;
+use crate::model::observation::FailureKind;
+
+/// What the operator asked: the gate, and its NODE or VERSION.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub gate: Gate,
+    /// `gate drain NODE`.
+    pub node: Option<String>,
+    /// `gate upgrade COMPONENT VERSION`.
+    pub version: Option<Version>,
+}
+
+/// One thing a rule found, in the owner's words, and what would clear it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What it is about (`pdb cnpg/pg-main-primary`, `node dirqual2`).
+    pub subject: String,
+    pub evidence: String,
+    pub clears: String,
+}
+
+impl Finding {
+    pub fn new(
+        subject: impl Into<String>,
+        evidence: impl Into<String>,
+        clears: impl Into<String>,
+    ) -> Self {
+        Finding {
+            subject: subject.into(),
+            evidence: evidence.into(),
+            clears: clears.into(),
+        }
+    }
+}
+
+/// What one rule's code concluded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    /// Holds; the words say what was checked.
+    Holds(String),
+    Fails(Vec<Finding>),
+    /// Cannot be decided from what was read; the words say why.
+    Unknown(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Holds,
+    Fails,
+    Unknown,
+    /// A host rule not run (`--no-ssh`).
+    Skipped,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Holds => "holds",
+            Status::Fails => "fails",
+            Status::Unknown => "unknown",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// One rule's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub rule: Rule,
+    pub status: Status,
+    /// Holds / Unknown / Skipped: what was checked, or why it could not be.
+    pub note: String,
+    /// Fails: each finding.
+    pub findings: Vec<Finding>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Go,
+    NoGo {
+        blockers: usize,
+    },
+    /// The blocker rules that could not be decided.
+    CannotTell {
+        undecided: Vec<RuleId>,
+    },
+}
+
+impl Verdict {
+    /// `GO`, `NO-GO: 2 blockers`, `CANNOT TELL: drain-ceph-health undecided`.
+    pub fn line(&self) -> String {
+        match self {
+            Verdict::Go => "GO".to_string(),
+            Verdict::NoGo { blockers: 1 } => "NO-GO: 1 blocker".to_string(),
+            Verdict::NoGo { blockers } => format!("NO-GO: {blockers} blockers"),
+            Verdict::CannotTell { undecided } => format!(
+                "CANNOT TELL: {} undecided",
+                undecided
+                    .iter()
+                    .map(|r| r.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
+    /// 0 go, 2 no-go, 5 cannot tell (SPEC §17).
+    pub fn exit(&self) -> Exit {
+        match self {
+            Verdict::Go => Exit::Ok,
+            Verdict::NoGo { .. } => Exit::PlanNotEmpty,
+            Verdict::CannotTell { .. } => Exit::Undecided,
+        }
+    }
+}
+
+/// The gate's verdict and every rule's outcome, in table order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evaluation {
+    pub verdict: Verdict,
+    pub outcomes: Vec<Outcome>,
+}
+
+fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
+    match id {
+        RuleId::DrainPdbBlocks => drain::pdb_blocks(req, facts),
+        RuleId::DrainCephHealth => drain::ceph_health(facts, table),
+        RuleId::DrainMonMajority => drain::mon_majority(req, facts),
+        RuleId::DrainControlPlane => drain::control_plane(req, facts),
+        RuleId::DrainEtcdMajority => drain::etcd_majority(req, facts),
+        RuleId::DrainNodeBoundVolumes => drain::node_bound_volumes(req, facts),
+        RuleId::DrainUnmanagedPods => drain::unmanaged_pods(facts),
+        RuleId::DrainEmptydir => drain::emptydir(facts),
+        RuleId::DrainCapacity => drain::capacity(req, facts),
+        RuleId::DrainTimeSync => drain::time_sync(facts),
+        RuleId::K8sOneMinor => upgrade::one_minor(req, facts),
+        RuleId::K8sApiserversOneVersion => upgrade::apiservers_one_version(facts),
+        RuleId::K8sKubeletSkew => upgrade::kubelet_skew(req, facts),
+        RuleId::K8sControlPlaneReady => upgrade::control_plane_ready(facts),
+        RuleId::K8sReadyz => upgrade::readyz(facts),
+        RuleId::K8sRemovedApis => upgrade::removed_apis(req, facts, table),
+        RuleId::K8sCrdUnservedStored => upgrade::crd_unserved_stored(facts),
+        RuleId::K8sNodeContainerd => upgrade::node_containerd(req, facts, table),
+        RuleId::K8sNodeCgroupV2 => upgrade::node_cgroup_v2(req, facts, table),
+        RuleId::K8sPlatformRanges => upgrade::platform_ranges(req, facts, table),
+        RuleId::K8sPdbZero => upgrade::pdb_zero(facts),
+        RuleId::CiliumOneMinor => components::cilium_one_minor(req, facts),
+        RuleId::CiliumOneVersion => components::cilium_one_version(facts),
+        RuleId::RookOneMinor => components::rook_one_minor(req, facts),
+        RuleId::RookOneVersion => components::rook_one_version(facts),
+        RuleId::RookCephNotError => components::ceph_not_error(facts),
+    }
+}
+
+fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome {
+    let make = |status, note: String, findings| Outcome {
+        rule: rule.clone(),
+        status,
+        note,
+        findings,
+    };
+    for read in &rule.reads {
+        if let Some(f) = facts.failure(*read) {
+            if read.is_host() && f.kind == FailureKind::Skipped {
+                return make(Status::Skipped, format!("not read: {}", f.message), vec![]);
+            }
+            return make(
+                Status::Unknown,
+                format!("the read of {} failed: {f}", read.as_str()),
+                vec![],
+            );
+        }
+    }
+    match run(rule.id, req, facts, table) {
+        Check::Holds(note) => make(Status::Holds, note, vec![]),
+        Check::Fails(findings) => make(Status::Fails, String::new(), findings),
+        Check::Unknown(note) => make(Status::Unknown, note, vec![]),
+    }
+}
+
+/// Evaluate `req.gate`'s rules of `table` on `facts`.
+pub fn evaluate(req: &Request, facts: &Facts, table: &Table) -> Evaluation {
+    let outcomes: Vec<Outcome> = table
+        .of(req.gate)
+        .map(|rule| outcome(rule, req, facts, table))
+        .collect();
+    let blocker = |o: &&Outcome| o.rule.severity == Severity::Blocker;
+    let blockers: usize = outcomes
+        .iter()
+        .filter(blocker)
+        .filter(|o| o.status == Status::Fails)
+        .map(|o| o.findings.len().max(1))
+        .sum();
+    let undecided: Vec<RuleId> = outcomes
+        .iter()
+        .filter(blocker)
+        .filter(|o| o.status == Status::Unknown)
+        .map(|o| o.rule.id)
+        .collect();
+    let verdict = if blockers > 0 {
+        Verdict::NoGo { blockers }
+    } else if !undecided.is_empty() {
+        Verdict::CannotTell { undecided }
+    } else {
+        Verdict::Go
+    };
+    Evaluation { verdict, outcomes }
+}
