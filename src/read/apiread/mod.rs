@@ -18,6 +18,7 @@
 #[cfg(test)]
 mod agents_tests;
 mod discovery;
+pub mod gate;
 mod paths;
 mod status;
 #[cfg(test)]
