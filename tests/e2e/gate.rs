@@ -161,3 +161,29 @@ fn gate_drain_sends_only_get_and_pods_only_by_selector() {
     }
     assert_read_only(&bed.server);
 }
+
+/// The README's "Before you touch it" outputs are the ones these tests assert, not
+/// hand-written: its two `text` blocks are `$ kubectl nestor gate drain NODE` and then
+/// exactly [`GO_DIRQUAL4`] and [`NO_GO_DIRQUAL3`].
+#[test]
+fn readme_shows_the_recorded_go_and_no_go() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let section = readme
+        .split("\n## Before you touch it\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a `## Before you touch it` section");
+    let blocks: Vec<&str> = section
+        .split("```text\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .collect();
+    assert_eq!(
+        blocks,
+        [
+            format!("$ kubectl nestor gate drain dirqual4\n{GO_DIRQUAL4}"),
+            format!("$ kubectl nestor gate drain dirqual3\n{NO_GO_DIRQUAL3}"),
+        ]
+    );
+}
