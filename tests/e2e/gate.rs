@@ -187,3 +187,28 @@ fn readme_shows_the_recorded_go_and_no_go() {
         ]
     );
 }
+
+/// `--no-ssh` names the host rule it skipped; `-o yaml` is the same Gate document; `-o
+/// junit` fails the suite on the CNPG primary's budget, one testcase per drain rule.
+#[test]
+fn gate_drain_no_ssh_yaml_and_junit() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "--no-ssh"]);
+    r.code(0);
+    assert!(
+        stable(&r).contains("skipped:\n  drain-time-sync  not read: --no-ssh\n"),
+        "{r:?}"
+    );
+    let y = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "yaml"]);
+    y.code(2);
+    let v: serde_json::Value = yaml_serde::from_str(&y.stdout).expect("yaml");
+    crate::doc_schema::check(&v);
+    assert_eq!(v["kind"], "Gate", "{v}");
+    assert_eq!(v["verdict"]["blockers"], 1, "{v}");
+    let j = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "junit"]);
+    j.code(2);
+    assert_eq!(j.stdout.matches("<testcase ").count(), 10, "{}", j.stdout);
+    assert_eq!(j.stdout.matches("<failure ").count(), 1, "{}", j.stdout);
+    assert!(j.stdout.contains("pg-primary"), "{}", j.stdout);
+    assert_read_only(&bed.server);
+}
