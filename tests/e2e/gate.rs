@@ -212,3 +212,27 @@ fn gate_drain_no_ssh_yaml_and_junit() {
     assert!(j.stdout.contains("pg-primary"), "{}", j.stdout);
     assert_read_only(&bed.server);
 }
+
+/// The target policy and reachability are preview's: a prod stack whose declared endpoint is
+/// not the kubeconfig's server is refused before anything is read (exit 3); credentials
+/// refused on the nodes read are exit 4, never a verdict.
+#[test]
+fn gate_drain_wrong_target_is_3_and_unreachable_is_4() {
+    let bed = bed_or_skip!(gates(&[]));
+    bed.write_stack("dirqual", &dirqual_topology("https://10.67.2.11:6443"));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input"]);
+    r.code(3);
+    assert_eq!(r.stdout, "", "{r:?}");
+    assert!(r.stderr.contains("https://10.67.2.11:6443"), "{r:?}");
+    assert!(bed.server.audit().is_empty(), "{:?}", bed.server.audit());
+
+    let bed = bed_or_skip!(gates(&["GET /api/v1/nodes=401"]));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input"]);
+    r.code(4);
+    assert_eq!(r.stdout, "", "{r:?}");
+    assert!(
+        r.stderr.contains("unreachable (credentials refused)"),
+        "{r:?}"
+    );
+    assert_read_only(&bed.server);
+}
