@@ -168,7 +168,7 @@ fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Completion { shell } => cmd::completion::run(*shell, Cli::command()),
         Command::Version => cmd::version::run(cli.global.output),
         Command::Schema(args) => cmd::schema::run(cli.global.output, args),
-        Command::Gate(command) => cmd::gate::run(cli.global.output, command),
+        Command::Gate(command) => cmd::gate::run(cli.global.output, command, &ctx),
         Command::Preview(args) if args.all => {
             cmd::fleet::run(&ctx()?, args.detailed_exitcode, args.no_ssh)
         }

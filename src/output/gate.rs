@@ -3,10 +3,6 @@
 //! and what clears it, the undecided rules, the warnings, what was skipped, what holds.
 //! Every string from a cluster is escaped; lines are cut and wrapped to the width.
 
-// `gate drain NODE` and `gate upgrade` print these once the session reads their facts
-// (issue 33, the live wiring); until then only the tests call them.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use crate::model::gate::Severity;
 use crate::output::documents::gate::{GateDoc, GateResult, OutcomeDoc, StatusDoc};
 use crate::output::junit::xml;

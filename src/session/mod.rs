@@ -27,6 +27,7 @@ use crate::target::kubeconfig::KubeTarget;
 use crate::target::{authority, confirm, Chosen, Rule};
 
 mod early;
+pub mod gate;
 pub mod hosts;
 pub mod observe;
 mod open;

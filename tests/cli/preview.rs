@@ -398,7 +398,7 @@ fn lima_without_its_bench_kubeconfig_is_not_bootstrapped_yet() {
         "\
 stack  bench (lima)
 
-PLAN: 1 VM(s) to create, 1 VM(s) to start, 2 to install
+PLAN: 1 VM to create, 1 VM to start, 2 to install
   create VMs   node3
   start VMs    node2
   install k8s  ansible-playbook bootstrap/k8s.yaml

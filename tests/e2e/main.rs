@@ -21,6 +21,7 @@ mod encryption;
 mod explain;
 mod failures;
 mod fleet;
+mod gate;
 mod gateway;
 mod golden_text;
 mod health;

@@ -52,6 +52,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         "degraded" => Some(degraded()),
         "bench" => Some(bench()),
         "big" => Some(big()),
+        "dirqual-gates" => Some(crate::gates::dirqual_gates()),
         other => crate::scenarios::by_name(other)
             .or_else(|| crate::wireguard::by_name(other))
             .or_else(|| crate::gateway::by_name(other))

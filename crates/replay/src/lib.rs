@@ -21,6 +21,7 @@ pub mod drifts;
 pub mod fault;
 pub mod fixture;
 pub mod fixtures;
+pub mod gates;
 pub mod gateway;
 pub mod http;
 pub mod nodes;

@@ -177,11 +177,12 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
             if read.is_host() && f.kind == FailureKind::Skipped {
                 return make(Status::Skipped, format!("not read: {}", f.message), vec![]);
             }
-            return make(
-                Status::Unknown,
-                format!("the read of {} failed: {f}", read.as_str()),
-                vec![],
-            );
+            // A read the gate does not make is "not read", never worded as a failure.
+            let note = match f.kind {
+                FailureKind::Skipped => format!("{} not read: {}", read.as_str(), f.message),
+                _ => format!("the read of {} failed: {f}", read.as_str()),
+            };
+            return make(Status::Unknown, note, vec![]);
         }
     }
     match run(rule.id, req, facts, table) {

@@ -19,6 +19,7 @@
 #[cfg(test)]
 mod agents_tests;
 mod discovery;
+pub mod gate;
 mod paths;
 mod status;
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::Tool;
 mod printed;
 mod proxy;
 use proxy::*;
-pub use proxy::{accept_paths_ok, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
+pub use proxy::{accept_paths_ok, GATE_MARKER, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
 pub mod hostcmd;
 mod ssh;
 use ssh::*;

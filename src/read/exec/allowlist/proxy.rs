@@ -29,6 +29,12 @@ pub(super) const FORBIDDEN_SEGMENTS: &[&str] = &[
     "watch",
 ];
 
+/// The accept-path of the PDB list, which only a gate reads: it marks the gate's form.
+pub const GATE_MARKER: &str = "^/apis/policy/v1/poddisruptionbudgets$";
+
+/// The cluster-wide pod list, admitted only in the gate's form.
+const GATE_NODE_PODS: &str = "^/api/v1/pods$";
+
 /// `kubectl proxy --accept-paths`: a comma-separated list of anchored regexps, each the
 /// exact path of one read (`^/api/v1/nodes$`, dots escaped) or a custom resource's list or
 /// group-version document at any version (`^/apis/GROUP/[a-z0-9]+(/PLURAL)?$`), nothing
@@ -37,7 +43,14 @@ pub fn accept_paths_ok(value: &str) -> Result<(), String> {
     if value.is_empty() {
         return Err("kubectl proxy: --accept-paths is empty".into());
     }
+    // A gate's proxy form (its PDB list beside it) may also name the cluster-wide pod list,
+    // which the gate reads only by `spec.nodeName` field selector (SPEC §17); preview's
+    // form never can.
+    let gate = value.split(',').any(|re| re == GATE_MARKER);
     for re in value.split(',') {
+        if gate && re == GATE_NODE_PODS {
+            continue;
+        }
         let bad = || format!("kubectl proxy: accept-path `{re}` is not an exact read path");
         let inner = re
             .strip_prefix("^/")

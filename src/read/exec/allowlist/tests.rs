@@ -377,3 +377,22 @@ fn configmaps_only_by_name_secrets_never_other_pods_never() {
         assert!(accept_paths_ok(refused).is_err(), "{refused}");
     }
 }
+
+/// SPEC §17: the cluster-wide pod list (the gate reads NODE's pods by `spec.nodeName` field
+/// selector) is admitted only in the gate's proxy form, beside its PDB list; preview's form
+/// (no PDB list) refuses it, and the gate's form still refuses every other pod path.
+#[test]
+fn cluster_pod_list_only_in_the_gate_form() {
+    let gate = "^/api/v1/nodes$,^/api/v1/pods$,^/apis/policy/v1/poddisruptionbudgets$";
+    assert_eq!(accept_paths_ok(gate), Ok(()));
+    for refused in [
+        "^/api/v1/nodes$,^/api/v1/pods$",
+        "^/api/v1/pods$,^/apis/policy/[a-z0-9]+/poddisruptionbudgets$",
+        "^/apis/policy/v1/poddisruptionbudgets$,^/api/v1/pods/x$",
+        "^/apis/policy/v1/poddisruptionbudgets$,^/api/v1/pods/.*$",
+        "^/apis/policy/v1/poddisruptionbudgets$,^/api/v1/secrets$",
+        "^/apis/policy/v1/poddisruptionbudgets$,^/api/v1/namespaces/a/pods/b/log$",
+    ] {
+        assert!(accept_paths_ok(refused).is_err(), "{refused}");
+    }
+}

@@ -1,0 +1,180 @@
+//! `dirqual-gates`: the healthy 4-node dirqual cluster plus what `gate drain` reads, shaped
+//! as the API server and the controllers write it: PodDisruptionBudgets with the status the
+//! disruption controller computes (CNPG's `pg-primary` budget at 0 allowed disruptions,
+//! its replicas' `pg` budget, Rook's `rook-ceph-mon-pdb` and `rook-ceph-osd`), the pods of
+//! each node with `spec.nodeName` and their controller, the etcd mirror pod. Only this
+//! fixture serves `policy/v1` and PersistentVolumes, so every other fixture is unchanged.
+//!
+//! Layout: dirqual1 control plane (etcd, mon a); dirqual2 (mon b, osd 1, pg-2);
+//! dirqual3 (mon c, osd 2, pg-1: the primary); dirqual4 (osd 3, pg-3).
+
+use serde_json::{json, Value};
+
+use crate::fixture::{Fixture, ResourceType};
+use crate::fixtures::{dirqual_builder, K8S_VERSION, T_CEPH, T_DATA};
+
+fn kind(group: &str, kind: &str, plural: &str, namespaced: bool) -> ResourceType {
+    ResourceType {
+        group: group.into(),
+        version: "v1".into(),
+        kind: kind.into(),
+        plural: plural.into(),
+        singular: kind.to_ascii_lowercase(),
+        namespaced,
+        verbs: crate::fixture::ALL_VERBS
+            .iter()
+            .map(|v| v.to_string())
+            .collect(),
+        short_names: vec![],
+        categories: vec![],
+        printer_columns: vec![],
+        subresources: vec!["status".into()],
+    }
+}
+
+/// A PodDisruptionBudget with the status the disruption controller writes.
+pub fn pdb(ns: &str, name: &str, spec: Value, healthy: i64, desired: i64, expected: i64) -> Value {
+    json!({
+        "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+        "metadata": {"name": name, "namespace": ns, "creationTimestamp": T_DATA, "generation": 1},
+        "spec": spec,
+        "status": {
+            "observedGeneration": 1,
+            "disruptionsAllowed": (healthy - desired).max(0),
+            "currentHealthy": healthy, "desiredHealthy": desired, "expectedPods": expected,
+            "conditions": [{
+                "type": "DisruptionAllowed",
+                "status": if healthy > desired { "True" } else { "False" },
+                "reason": if healthy > desired { "SufficientPods" } else { "InsufficientPods" },
+                "message": "", "observedGeneration": 1, "lastTransitionTime": T_DATA
+            }]
+        }
+    })
+}
+
+/// A running, ready pod on `node`, controlled by `owner` (kind, name).
+pub fn pod(
+    ns: &str,
+    name: &str,
+    node: &str,
+    labels: Value,
+    owner: (&str, &str),
+    image: &str,
+) -> Value {
+    let api = match owner.0 {
+        "Node" => "v1",
+        "Cluster" => "postgresql.cnpg.io/v1",
+        _ => "apps/v1",
+    };
+    let mut md = json!({
+        "name": name, "namespace": ns, "creationTimestamp": T_CEPH, "labels": labels,
+        "ownerReferences": [{"apiVersion": api, "kind": owner.0, "name": owner.1,
+                             "uid": format!("uid-{}", owner.1), "controller": true, "blockOwnerDeletion": true}]
+    });
+    if owner.0 == "Node" {
+        md["annotations"] =
+            json!({"kubernetes.io/config.mirror": "3f8a", "kubernetes.io/config.source": "file"});
+    }
+    json!({
+        "apiVersion": "v1", "kind": "Pod", "metadata": md,
+        "spec": {
+            "nodeName": node,
+            "containers": [{"name": "main", "image": image,
+                            "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}],
+            "volumes": [{"name": "kube-api-access", "projected": {"sources": [{"serviceAccountToken": {"path": "token"}}]}}]
+        },
+        "status": {
+            "phase": "Running",
+            "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": T_CEPH}],
+            "startTime": T_CEPH
+        }
+    })
+}
+
+pub fn dirqual_gates() -> Fixture {
+    let mut b = dirqual_builder(&[], "HEALTH_OK");
+    b.resources.push(kind(
+        "policy",
+        "PodDisruptionBudget",
+        "poddisruptionbudgets",
+        true,
+    ));
+    b.resources
+        .push(kind("", "PersistentVolume", "persistentvolumes", false));
+    // etcd: one member, the control plane's mirror pod.
+    b.obj(pod(
+        "kube-system",
+        "etcd-dirqual1",
+        "dirqual1",
+        json!({"component": "etcd", "tier": "control-plane"}),
+        ("Node", "dirqual1"),
+        "registry.k8s.io/etcd:3.5.16-0",
+    ));
+    let ceph = "quay.io/ceph/ceph:v18.2.4";
+    for (m, node) in [("a", "dirqual1"), ("b", "dirqual2"), ("c", "dirqual3")] {
+        b.obj(pod(
+            "rook-ceph",
+            &format!("rook-ceph-mon-{m}-6d4f8c7b9-x{m}q2w"),
+            node,
+            json!({"app": "rook-ceph-mon", "mon": m, "ceph_daemon_type": "mon", "ceph_daemon_id": m, "rook_cluster": "rook-ceph"}),
+            ("ReplicaSet", &format!("rook-ceph-mon-{m}-6d4f8c7b9")),
+            ceph,
+        ));
+    }
+    for (i, node) in [(1, "dirqual2"), (2, "dirqual3"), (3, "dirqual4")] {
+        b.obj(pod(
+            "rook-ceph",
+            &format!("rook-ceph-osd-{i}-7c9b5d6f4-k{i}m8p"),
+            node,
+            json!({"app": "rook-ceph-osd", "ceph-osd-id": i.to_string(), "ceph_daemon_type": "osd", "rook_cluster": "rook-ceph"}),
+            ("ReplicaSet", &format!("rook-ceph-osd-{i}-7c9b5d6f4")),
+            ceph,
+        ));
+    }
+    let pg = "ghcr.io/cloudnative-pg/postgresql:16.6";
+    for (name, node, role) in [
+        ("pg-1", "dirqual3", "primary"),
+        ("pg-2", "dirqual2", "replica"),
+        ("pg-3", "dirqual4", "replica"),
+    ] {
+        b.obj(pod(
+            "dataops",
+            name,
+            node,
+            json!({"cnpg.io/cluster": "pg", "cnpg.io/instanceName": name, "cnpg.io/instanceRole": role, "role": role, "cnpg.io/podRole": "instance"}),
+            ("Cluster", "pg"),
+            pg,
+        ));
+    }
+    // CNPG: the primary's budget (minAvailable 1 of 1: 0 disruptions) and the replicas'.
+    b.obj(pdb(
+        "dataops",
+        "pg-primary",
+        json!({"minAvailable": 1, "selector": {"matchLabels": {"cnpg.io/cluster": "pg", "cnpg.io/instanceRole": "primary"}}}),
+        1, 1, 1,
+    ));
+    b.obj(pdb(
+        "dataops",
+        "pg",
+        json!({"minAvailable": 1, "selector": {"matchLabels": {"cnpg.io/cluster": "pg", "cnpg.io/instanceRole": "replica"}}}),
+        2, 1, 2,
+    ));
+    // Rook's managed budgets: at most one mon and one OSD down.
+    b.obj(pdb(
+        "rook-ceph",
+        "rook-ceph-mon-pdb",
+        json!({"maxUnavailable": 1, "selector": {"matchLabels": {"app": "rook-ceph-mon"}}}),
+        3,
+        2,
+        3,
+    ));
+    b.obj(pdb(
+        "rook-ceph",
+        "rook-ceph-osd",
+        json!({"maxUnavailable": 1, "selector": {"matchLabels": {"app": "rook-ceph-osd"}}}),
+        3,
+        2,
+        3,
+    ));
+    b.finish(K8S_VERSION)
+}

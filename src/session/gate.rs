@@ -1,0 +1,134 @@
+//! The gates' reads (SPEC §17): for `gate drain NODE`, one round of parallel GETs through a
+//! restricted proxy whose accept-paths are exactly the drain rules' paths
+//! (`read::apiread::gate`), each answer decoded by the gate's decoders into `Facts` (a
+//! failed, forbidden or undecodable read kept as the failed read it is: its rules are
+//! undecided, never GO), then the pure evaluation. A NODE the cluster does not list is the
+//! operator's error (exit 1); an unreachable API server is exit 4, as for preview.
+
+use crate::error::{Error, Result};
+use crate::model::gate::{self, decode, Evaluation, Facts, Gate, Request};
+use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
+use crate::read::apiread::gate::{drain_accept_paths, read_drain, DrainRead, NodeName};
+use crate::read::proxy::{ApiProxy, StartError};
+
+use super::Session;
+
+/// The host rules' reason for not being read: `--no-ssh`, or the remote form missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostReads {
+    /// `--no-ssh`.
+    NoSsh,
+    /// `timedatectl show` is not (yet) a form the ssh allowlist admits.
+    FormUnavailable,
+}
+
+impl HostReads {
+    fn reason(self) -> &'static str {
+        match self {
+            HostReads::NoSsh => "--no-ssh",
+            HostReads::FormUnavailable => "timedatectl form not available",
+        }
+    }
+}
+
+/// A decoded answer, or the failure that says why there is none (an undecodable body is
+/// `BadOutput`, never an empty list).
+fn decoded<T>(text: &Result<String, ReadFailure>, decode: fn(&str) -> Result<T>) -> Read<T> {
+    match text {
+        Ok(t) => decode(t).map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string())),
+        Err(f) => Err(f.clone()),
+    }
+}
+
+/// The CephCluster list: a 404 means the API server does not serve `ceph.rook.io/v1`
+/// CephClusters at all (no Rook), which is the cluster's answer, not a failed read.
+fn ceph(text: &Result<String, ReadFailure>) -> Read<Option<gate::facts::Ceph>> {
+    match text {
+        Err(f) if f.kind == FailureKind::NotFound => Ok(None),
+        other => decoded(other, decode::ceph_clusters),
+    }
+}
+
+impl Session<'_> {
+    /// `gate drain NODE`: read what the drain rules need and evaluate them.
+    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Evaluation> {
+        let accept = drain_accept_paths(node);
+        let proxy = match ApiProxy::start(&self.kubectl, &accept) {
+            Ok(p) => p,
+            Err(StartError::Fatal(e)) => return Err(e.into_error()),
+            Err(StartError::Unavailable(detail)) => {
+                return Err(Error::input(
+                    format!(
+                        "kubectl cannot serve nestor's read proxy, so nothing was read: {}",
+                        crate::error::one_line(&detail)
+                    ),
+                    "nestor reads a cluster only through `kubectl proxy` on a private unix socket: make TMPDIR an existing directory you can write (or unset it), and point NESTOR_KUBECTL (or PATH) at a real kubectl",
+                ))
+            }
+            Err(StartError::TimedOut { detail, .. }) => {
+                return Err(Error::unreachable(format!(
+                    "the API server {} did not answer: {}",
+                    self.agreed.server,
+                    crate::error::one_line(&detail)
+                ),
+                    "check that the API server is up and reachable from here (`kubectl nestor target`)",
+                ))
+            }
+        };
+        let observed_at = crate::clock::now_secs();
+        let answers = read_drain(&self.kubectl, &proxy, node);
+        drop(proxy);
+        let text = |r: DrainRead| {
+            answers
+                .get(&r)
+                .cloned()
+                .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "not sent")))
+        };
+        // Unreachable is exit 4, by the same rule as preview's nodes read.
+        let nodes_text = text(DrainRead::Nodes);
+        let mut obs = Observation::skipped("not read");
+        obs.record(
+            &ReadRequest::Nodes,
+            nodes_text.as_deref().map_err(Clone::clone),
+        );
+        self.reachable(&obs)?;
+        let nodes = decoded(&nodes_text, decode::nodes);
+        if let Ok(listed) = &nodes {
+            if !listed.iter().any(|n| n.name == node.as_str()) {
+                let names: Vec<&str> = listed.iter().map(|n| n.name.as_str()).collect();
+                return Err(Error::input(
+                    format!(
+                        "the cluster at {} has no node `{}`",
+                        self.agreed.server,
+                        node.as_str()
+                    ),
+                    format!(
+                        "its nodes are: {} (`kubectl nestor target` lists them)",
+                        crate::term::terminal_safe(&names.join(", "))
+                    ),
+                ));
+            }
+        }
+        let mut facts = Facts::unread("not read by the drain gate");
+        facts.observed_at = Some(observed_at);
+        facts.pdbs = decoded(&text(DrainRead::Pdbs), decode::pdbs);
+        facts.node_pods = decoded(&text(DrainRead::NodePods), decode::pods);
+        facts.nodes = nodes;
+        facts.pvs = decoded(&text(DrainRead::Pvs), decode::pvs);
+        facts.ceph = ceph(&text(DrainRead::CephClusters));
+        facts.mon_pods = decoded(&text(DrainRead::MonPods), decode::pods);
+        facts.etcd_pods = decoded(&text(DrainRead::EtcdPods), decode::pods);
+        // Every pod of the cluster would be a list without a selector: never read (SPEC §9).
+        facts.cluster_pods = Err(ReadFailure::skipped(
+            "pods only by a selector (every pod of the cluster is a list without one)",
+        ));
+        facts.host_time_sync = Err(ReadFailure::skipped(hosts.reason()));
+        facts.host_cgroup = Err(ReadFailure::skipped(hosts.reason()));
+        let request = Request {
+            gate: Gate::Drain,
+            node: Some(node.as_str().to_string()),
+            version: None,
+        };
+        Ok(gate::evaluate(&request, &facts, gate::builtin()))
+    }
+}

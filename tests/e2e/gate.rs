@@ -1,0 +1,238 @@
+//! `gate drain NODE` through the real kubectl against the replay server (SPEC §17): GO for
+//! a worker nothing holds, NO-GO for the node of CNPG's primary (its budget allows 0
+//! disruptions), CANNOT TELL (never GO) when the PDB read is forbidden, a NODE the cluster
+//! does not have is a usage error, `-o json` is a valid `Gate` document, and the server saw
+//! nothing but GET.
+
+use crate::bed_or_skip;
+use crate::support::*;
+
+fn gates(faults: &[&str]) -> Option<E2e> {
+    E2e::new("dirqual-gates", faults)
+}
+
+/// The text without the target line's endpoint (a loopback port that changes per run).
+fn stable(out: &Outcome) -> String {
+    let mut lines = out.stdout.lines();
+    let first = lines.next().unwrap_or_default();
+    let first = match first.split_once(" on http://127.0.0.1:") {
+        Some((head, tail)) => {
+            let rest = tail.split_once(' ').map(|(_, r)| r).unwrap_or_default();
+            format!("{head} on SERVER {rest}")
+        }
+        None => first.to_string(),
+    };
+    // The CephCluster's `lastChecked` is written 45 s before the server starts: its age
+    // in whole seconds depends on when the gate ran.
+    let age = |l: &str| match l.split_once(", checked ") {
+        Some((head, tail)) if tail.ends_with("s ago") => format!("{head}, checked Ns ago"),
+        _ => l.to_string(),
+    };
+    std::iter::once(first)
+        .chain(lines.map(age))
+        .map(|l| l + "\n")
+        .collect()
+}
+
+pub const GO_DIRQUAL4: &str = r#"gate drain dirqual4 on SERVER (context replay, rule: topology)
+GO
+warnings:
+  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
+                  (every pod of the cluster is a list without one)
+skipped:
+  drain-time-sync  not read: timedatectl form not available
+holds:
+  drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
+  drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
+  drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
+  drain-control-plane  dirqual4 is not a control-plane node
+  drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
+  drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
+  drain-unmanaged-pods  every evicted pod has a controller
+  drain-emptydir  no evicted pod keeps data in an emptyDir
+"#;
+
+pub const NO_GO_DIRQUAL3: &str = r#"gate drain dirqual3 on SERVER (context replay, rule: topology)
+NO-GO: 1 blocker
+blockers:
+  drain-pdb-blocks  PodDisruptionBudget dataops/pg-primary
+      CloudNativePG's primary budget: the primary of cluster pg runs here;
+      disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1);
+      selects pg-1 on dirqual3
+      clears: switch over first: `kubectl cnpg promote pg <replica> -n dataops`
+warnings:
+  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
+                  (every pod of the cluster is a list without one)
+skipped:
+  drain-time-sync  not read: timedatectl form not available
+holds:
+  drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
+  drain-mon-majority  without dirqual3: 2 of 3 mons Ready on 2 distinct nodes (…
+  drain-control-plane  dirqual3 is not a control-plane node
+  drain-etcd-majority  no etcd member runs on dirqual3 (1 mirror pods)
+  drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
+  drain-unmanaged-pods  every evicted pod has a controller
+  drain-emptydir  no evicted pod keeps data in an emptyDir
+"#;
+
+#[test]
+fn gate_drain_go_for_a_worker_nothing_holds() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input"]);
+    r.code(0);
+    assert_eq!(stable(&r), GO_DIRQUAL4, "{r:?}");
+    assert_read_only(&bed.server);
+}
+
+#[test]
+fn gate_drain_no_go_for_the_cnpg_primarys_node() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "drain", "dirqual3", "--no-input"]);
+    r.code(2);
+    assert_eq!(stable(&r), NO_GO_DIRQUAL3, "{r:?}");
+    assert_read_only(&bed.server);
+}
+
+#[test]
+fn gate_drain_forbidden_pdbs_cannot_tell_never_go() {
+    let bed = bed_or_skip!(gates(&["GET /apis/policy/v1/poddisruptionbudgets=403"]));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "-o", "json"]);
+    r.code(5);
+    let v = r.json();
+    assert_eq!(v["kind"], "Gate", "{v}");
+    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
+    let undecided = &v["verdict"]["undecided"];
+    assert_eq!(undecided, &serde_json::json!(["drain-pdb-blocks"]), "{v}");
+    assert_read_only(&bed.server);
+}
+
+#[test]
+fn gate_drain_json_is_a_gate_document() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "json"]);
+    r.code(2);
+    // `json()` validates the document against `schema Gate`.
+    let v = r.json();
+    assert_eq!(v["kind"], "Gate");
+    assert_eq!(v["subject"]["node"], "dirqual3");
+    assert_eq!(v["verdict"]["result"], "NO-GO", "{v}");
+    assert_eq!(v["verdict"]["exitCode"], 2, "{v}");
+}
+
+#[test]
+fn gate_drain_unknown_node_is_a_usage_error() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "drain", "dirqual9", "--no-input"]);
+    r.code(1);
+    assert_eq!(r.stdout, "", "{r:?}");
+    let url = bed.server.url();
+    r.stderr_eq(&format!(
+        "kubectl-nestor: error: the cluster at {url} has no node `dirqual9`\n\
+         hint: its nodes are: dirqual1, dirqual2, dirqual3, dirqual4 (`kubectl nestor target` lists them)\n"
+    ));
+    let j = bed.run(&["gate", "drain", "dirqual9", "--no-input", "-o", "json"]);
+    j.code(1);
+    let v = j.json();
+    assert_eq!(v["kind"], "Error", "{v}");
+    // A name that is not a DNS-1123 subdomain never reaches a path: nothing is read.
+    let before = bed.server.audit().len();
+    let bad = bed.run(&["gate", "drain", "a&fieldSelector=x", "--no-input"]);
+    bad.code(1);
+    assert_eq!(bed.server.audit().len(), before, "{bad:?}");
+    assert_read_only(&bed.server);
+}
+
+/// Every request the gate sent is a GET, and it read pods only by a selector.
+#[test]
+fn gate_drain_sends_only_get_and_pods_only_by_selector() {
+    let bed = bed_or_skip!(gates(&[]));
+    bed.run(&["gate", "drain", "dirqual2", "--no-input"]);
+    let audit = bed.server.audit();
+    assert!(!audit.is_empty());
+    assert!(audit.iter().all(|e| e.method == "GET"), "{audit:?}");
+    for e in &audit {
+        assert!(!e.path.contains("secrets"), "{e:?}");
+        if e.path.ends_with("/pods") {
+            assert!(
+                e.query.contains("fieldSelector=") || e.query.contains("labelSelector="),
+                "{e:?}"
+            );
+        }
+    }
+    assert_read_only(&bed.server);
+}
+
+/// The README's "Before you touch it" outputs are the ones these tests assert, not
+/// hand-written: its two `text` blocks are `$ kubectl nestor gate drain NODE` and then
+/// exactly [`GO_DIRQUAL4`] and [`NO_GO_DIRQUAL3`].
+#[test]
+fn readme_shows_the_recorded_go_and_no_go() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let section = readme
+        .split("\n## Before you touch it\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a `## Before you touch it` section");
+    let blocks: Vec<&str> = section
+        .split("```text\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .collect();
+    assert_eq!(
+        blocks,
+        [
+            format!("$ kubectl nestor gate drain dirqual4\n{GO_DIRQUAL4}"),
+            format!("$ kubectl nestor gate drain dirqual3\n{NO_GO_DIRQUAL3}"),
+        ]
+    );
+}
+
+/// `--no-ssh` names the host rule it skipped; `-o yaml` is the same Gate document; `-o
+/// junit` fails the suite on the CNPG primary's budget, one testcase per drain rule.
+#[test]
+fn gate_drain_no_ssh_yaml_and_junit() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "--no-ssh"]);
+    r.code(0);
+    assert!(
+        stable(&r).contains("skipped:\n  drain-time-sync  not read: --no-ssh\n"),
+        "{r:?}"
+    );
+    let y = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "yaml"]);
+    y.code(2);
+    let v: serde_json::Value = yaml_serde::from_str(&y.stdout).expect("yaml");
+    crate::doc_schema::check(&v);
+    assert_eq!(v["kind"], "Gate", "{v}");
+    assert_eq!(v["verdict"]["blockers"], 1, "{v}");
+    let j = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "junit"]);
+    j.code(2);
+    assert_eq!(j.stdout.matches("<testcase ").count(), 10, "{}", j.stdout);
+    assert_eq!(j.stdout.matches("<failure ").count(), 1, "{}", j.stdout);
+    assert!(j.stdout.contains("pg-primary"), "{}", j.stdout);
+    assert_read_only(&bed.server);
+}
+
+/// The target policy and reachability are preview's: a prod stack whose declared endpoint is
+/// not the kubeconfig's server is refused before anything is read (exit 3); credentials
+/// refused on the nodes read are exit 4, never a verdict.
+#[test]
+fn gate_drain_wrong_target_is_3_and_unreachable_is_4() {
+    let bed = bed_or_skip!(gates(&[]));
+    bed.write_stack("dirqual", &dirqual_topology("https://10.67.2.11:6443"));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input"]);
+    r.code(3);
+    assert_eq!(r.stdout, "", "{r:?}");
+    assert!(r.stderr.contains("https://10.67.2.11:6443"), "{r:?}");
+    assert!(bed.server.audit().is_empty(), "{:?}", bed.server.audit());
+
+    let bed = bed_or_skip!(gates(&["GET /api/v1/nodes=401"]));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input"]);
+    r.code(4);
+    assert_eq!(r.stdout, "", "{r:?}");
+    assert!(
+        r.stderr.contains("unreachable (credentials refused)"),
+        "{r:?}"
+    );
+    assert_read_only(&bed.server);
+}
