@@ -329,7 +329,7 @@ fn huge_remote_outputs_are_cut_at_1_mib_while_read() {
 /// A tight address-space limit: a thread or process the OS refuses is a failure with a
 /// `hint:` (exit 1), never a panic (`failed to spawn thread`, exit 101, as on main). Here,
 /// at 24 MiB the reader thread of kubectl's `config view` is refused (the `hint:` names the
-/// limits); from 32 MiB the run succeeds. (Below ~20 MiB the binary cannot even start.)
+/// limits); from 32 MiB the run usually succeeds. (Below ~20 MiB the binary cannot even start.)
 #[test]
 fn a_tight_ulimit_is_never_a_panic() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(200));
@@ -351,6 +351,11 @@ fn a_tight_ulimit_is_never_a_panic() {
                     .contains("\nhint: the system refused a thread or process"),
                 "{said}"
             ),
+            // The allocator itself out of address space (glibc's per-thread arenas reserve
+            // 64 MiB each, so where this happens depends on thread timing): Rust aborts with
+            // this line, which no program can turn into a hint. Never a panic, never exit 101
+            // (main's `failed to spawn thread`): those still fail here.
+            None if out.stderr.starts_with("memory allocation of ") => {}
             _ => panic!("{said}"),
         }
     }
