@@ -1,14 +1,17 @@
 //! `gate`: "may I do this now?" (SPEC §17). `gate rules`, the built-in rule table with each
 //! rule's severity and upstream source, reads no cluster; `gate drain NODE` asks the session
 //! for its evaluation (the target confirmed as for preview, the drain reads through the
-//! restricted proxy) and renders it: text (verdict first), `-o json|yaml` (a `Gate`
+//! restricted proxy); `gate upgrade kubernetes VERSION` likewise (VERSION parsed first: one
+//! that does not parse is a usage error; cilium and rook are refused as not wired yet); both
+//! render it: text (verdict first), `-o json|yaml` (a `Gate`
 //! document), `-o junit`; exit 0 GO, 2 NO-GO, 5 CANNOT TELL.
 
 use clap::{Args, Subcommand};
 
 use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
-use crate::model::gate::{self, Gate};
+use crate::model::gate::version::Version;
+use crate::model::gate::{self, Evaluation, Gate};
 use crate::output::documents::gate::{GateDoc, GateRulesDoc, Subject};
 use crate::output::render::{self, Format, Paint};
 use crate::read::apiread::gate::NodeName;
@@ -19,6 +22,9 @@ pub const EXAMPLES: &str = "\
 Examples:
   # May I drain dirqual2 now? (GO, NO-GO with the blockers, or CANNOT TELL)
   kubectl nestor gate drain dirqual2
+
+  # May the control plane move to Kubernetes 1.32 now?
+  kubectl nestor gate upgrade kubernetes 1.32
 
   # Every gate rule, its severity and the upstream document it encodes
   kubectl nestor gate rules";
@@ -48,6 +54,62 @@ pub enum GateCommand {
     /// CephCluster and the nodes, read-only; exit 0 GO, 2 NO-GO, 5 CANNOT TELL.
     #[command(after_help = DRAIN_EXAMPLES)]
     Drain(DrainArgs),
+    /// May the cluster move to VERSION now? Read-only; exit 0 GO, 2 NO-GO, 5 CANNOT TELL.
+    ///
+    /// For kubernetes: reads the nodes, the kube-apiserver mirror pods, the PDBs, the CRDs,
+    /// `/readyz?verbose` and one list per API VERSION removes. The platform components'
+    /// versions and the host rules are not read yet: their rules say so, and a blocker among
+    /// them is never GO. cilium and rook are not wired yet (a usage error).
+    #[command(after_help = UPGRADE_EXAMPLES)]
+    Upgrade(UpgradeArgs),
+}
+
+const UPGRADE_EXAMPLES: &str = "\
+Examples:
+  # May the control plane move to Kubernetes 1.32 now?
+  kubectl nestor gate upgrade kubernetes 1.32
+
+  # A patch, as JSON for a script (exit 0 GO, 2 NO-GO, 5 CANNOT TELL)
+  kubectl nestor gate upgrade kubernetes v1.32.4 --no-input -o json";
+
+/// What `gate upgrade` upgrades.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UpgradeComponent {
+    Kubernetes,
+    Cilium,
+    Rook,
+}
+
+#[derive(Debug, Args)]
+pub struct UpgradeArgs {
+    /// What to upgrade: kubernetes (cilium and rook are not wired yet).
+    #[arg(value_enum)]
+    pub component: UpgradeComponent,
+    /// The version to move to: `1.32`, `1.32.4` or `v1.32.4`.
+    pub version: String,
+    /// Do not read the host rules over ssh (k8s-node-cgroup-v2): reported as skipped.
+    #[arg(long)]
+    pub no_ssh: bool,
+}
+
+/// VERSION as the operator writes it: `1.32`, `1.32.4`, `v1.32.4` (nothing else).
+fn parse_version(text: &str) -> Result<Version> {
+    let plain = text.strip_prefix('v').unwrap_or(text);
+    let parts: Vec<&str> = plain.split('.').collect();
+    let ok = (2..=3).contains(&parts.len())
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit()));
+    match Version::parse(plain).filter(|_| ok) {
+        Some(v) => Ok(v),
+        None => Err(Error::input(
+            format!(
+                "`{}` is not a version",
+                crate::term::terminal_safe(&text.chars().take(80).collect::<String>())
+            ),
+            "write VERSION as MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v: 1.32, 1.32.4, v1.32.4",
+        )),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -67,7 +129,59 @@ pub fn run(
     match command {
         GateCommand::Rules => rules(format),
         GateCommand::Drain(args) => drain(&invocation()?, args),
+        GateCommand::Upgrade(args) => upgrade(invocation, args),
     }
+}
+
+fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> Result<Exit> {
+    match args.component {
+        UpgradeComponent::Kubernetes => {}
+        UpgradeComponent::Cilium | UpgradeComponent::Rook => {
+            return Err(Error::input(
+                format!(
+                    "`gate upgrade {}` is not wired yet",
+                    if args.component == UpgradeComponent::Cilium { "cilium" } else { "rook" }
+                ),
+                "the live upgrade gate is `gate upgrade kubernetes VERSION`; `kubectl nestor gate rules` lists the cilium and rook rules",
+            ))
+        }
+    }
+    let version = parse_version(&args.version)?;
+    let invocation = invocation()?;
+    let (stack, session) = open(&invocation)?;
+    let hosts = if args.no_ssh {
+        HostReads::NoSsh
+    } else {
+        HostReads::FormUnavailable
+    };
+    let evaluation = session.upgrade_kubernetes(version, hosts)?;
+    let subject = Subject {
+        gate: Gate::UpgradeKubernetes,
+        node: None,
+        version: Some(version.to_string()),
+    };
+    show(
+        &invocation,
+        &stack,
+        &session,
+        subject,
+        &evaluation,
+        &format!("gate upgrade kubernetes {version}"),
+    )
+}
+
+type Stack = Option<crate::stack::Topology>;
+
+fn open(invocation: &Invocation) -> Result<(Stack, session::Session<'_>)> {
+    let stack = invocation.optional_topology()?;
+    let session = session::resolve(invocation.ground(), stack.as_ref())?.open_live(
+        None,
+        &match &stack {
+            Some(s) => format!("stack {} has no cluster to gate yet", s.name()),
+            None => "no cluster to gate yet".to_string(),
+        },
+    )?;
+    Ok((stack, session))
 }
 
 fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
@@ -77,14 +191,7 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
             "name a node as `kubectl get nodes` lists it (`kubectl nestor target` shows them)",
         )
     })?;
-    let stack = invocation.optional_topology()?;
-    let session = session::resolve(invocation.ground(), stack.as_ref())?.open_live(
-        None,
-        &match &stack {
-            Some(s) => format!("stack {} has no cluster to gate yet", s.name()),
-            None => "no cluster to gate yet".to_string(),
-        },
-    )?;
+    let (stack, session) = open(invocation)?;
     // The ssh allowlist has no `timedatectl show` form yet: the time-sync rule is skipped
     // and named, never read by an unreviewed remote command.
     let hosts = if args.no_ssh {
@@ -98,11 +205,31 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
         node: Some(node.as_str().to_string()),
         version: None,
     };
+    show(
+        invocation,
+        &stack,
+        &session,
+        subject,
+        &evaluation,
+        &format!("gate drain {}", node.as_str()),
+    )
+}
+
+/// The gate's answer: text (`HEADER on ENDPOINT (context, rule)`, verdict first), a `Gate`
+/// document or JUnit; its exit code says the verdict.
+fn show(
+    invocation: &Invocation,
+    stack: &Stack,
+    session: &session::Session<'_>,
+    subject: Subject,
+    evaluation: &Evaluation,
+    header: &str,
+) -> Result<Exit> {
     let doc = GateDoc::new(
         stack.as_ref().map(|s| s.name().to_string()),
         session.target_ref(),
         subject,
-        &evaluation,
+        evaluation,
     );
     let now = crate::clock::now_rfc3339();
     match invocation.format() {
@@ -114,8 +241,7 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
             };
             let target = session.target_ref();
             render::out(&format!(
-                "gate drain {} on {} (context {}, rule: {})\n{}",
-                node.as_str(),
+                "{header} on {} (context {}, rule: {})\n{}",
                 render::escape(&target.endpoint),
                 render::escape(&target.context),
                 session.chosen.rule.name(),

@@ -33,7 +33,10 @@ impl HostReads {
 
 /// A decoded answer, or the failure that says why there is none (an undecodable body is
 /// `BadOutput`, never an empty list).
-fn decoded<T>(text: &Result<String, ReadFailure>, decode: fn(&str) -> Result<T>) -> Read<T> {
+pub(super) fn decoded<T>(
+    text: &Result<String, ReadFailure>,
+    decode: fn(&str) -> Result<T>,
+) -> Read<T> {
     match text {
         Ok(t) => decode(t).map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string())),
         Err(f) => Err(f.clone()),
@@ -50,14 +53,13 @@ fn ceph(text: &Result<String, ReadFailure>) -> Read<Option<gate::facts::Ceph>> {
 }
 
 impl Session<'_> {
-    /// `gate drain NODE`: read what the drain rules need and evaluate them.
-    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Evaluation> {
-        let accept = drain_accept_paths(node);
-        let proxy = match ApiProxy::start(&self.kubectl, &accept) {
-            Ok(p) => p,
-            Err(StartError::Fatal(e)) => return Err(e.into_error()),
+    /// A gate's restricted proxy on `accept`, or the error that says why there is none.
+    pub(super) fn gate_proxy(&self, accept: &[String]) -> Result<ApiProxy> {
+        match ApiProxy::start(&self.kubectl, accept) {
+            Ok(p) => Ok(p),
+            Err(StartError::Fatal(e)) => Err(e.into_error()),
             Err(StartError::Unavailable(detail)) => {
-                return Err(Error::input(
+                Err(Error::input(
                     format!(
                         "kubectl cannot serve nestor's read proxy, so nothing was read: {}",
                         crate::error::one_line(&detail)
@@ -66,7 +68,7 @@ impl Session<'_> {
                 ))
             }
             Err(StartError::TimedOut { detail, .. }) => {
-                return Err(Error::unreachable(format!(
+                Err(Error::unreachable(format!(
                     "the API server {} did not answer: {}",
                     self.agreed.server,
                     crate::error::one_line(&detail)
@@ -74,7 +76,13 @@ impl Session<'_> {
                     "check that the API server is up and reachable from here (`kubectl nestor target`)",
                 ))
             }
-        };
+        }
+    }
+
+    /// `gate drain NODE`: read what the drain rules need and evaluate them.
+    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Evaluation> {
+        let accept = drain_accept_paths(node);
+        let proxy = self.gate_proxy(&accept)?;
         let observed_at = crate::clock::now_secs();
         let answers = read_drain(&self.kubectl, &proxy, node);
         drop(proxy);

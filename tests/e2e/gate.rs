@@ -12,7 +12,7 @@ fn gates(faults: &[&str]) -> Option<E2e> {
 }
 
 /// The text without the target line's endpoint (a loopback port that changes per run).
-fn stable(out: &Outcome) -> String {
+pub fn stable(out: &Outcome) -> String {
     let mut lines = out.stdout.lines();
     let first = lines.next().unwrap_or_default();
     let first = match first.split_once(" on http://127.0.0.1:") {

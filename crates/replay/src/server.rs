@@ -543,6 +543,9 @@ fn serve_connection<S: Stream>(stream: S, shared: &Shared) {
     }
 }
 
+/// `/readyz?verbose` as kube-apiserver writes it (its check names, then the summary line).
+const READYZ_VERBOSE: &str = "[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]etcd-readiness ok\n[+]informer-sync ok\n[+]poststarthook/start-apiserver-admission-initializer ok\n[+]poststarthook/generic-apiserver-start-informers ok\n[+]poststarthook/start-apiextensions-controllers ok\n[+]poststarthook/crd-informer-synced ok\n[+]poststarthook/bootstrap-controller ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]poststarthook/apiservice-registration-controller ok\n[+]shutdown ok\nreadyz check passed\n";
+
 fn is_watch(req: &Request) -> bool {
     matches!(req.query_param("watch").as_deref(), Some("true" | "1"))
 }
@@ -553,6 +556,7 @@ fn route(shared: &Shared, cluster: &Cluster, req: &Request) -> Response {
     let segs: Vec<&str> = path.split('/').skip(1).collect();
     match segs.as_slice() {
         ["version"] => Response::json(200, &cluster.version),
+        ["readyz"] if req.query_param("verbose").is_some() => Response::text(200, READYZ_VERBOSE),
         ["healthz" | "livez" | "readyz"] => Response::text(200, "ok"),
         ["api"] => match negotiate(accept, shared.aggregated, false) {
             Representation::Aggregated(v) => Response::json_typed(

@@ -360,3 +360,24 @@ pub fn count(text: &str, kind: &str) -> Result<usize> {
 
 #[cfg(test)]
 mod tests;
+
+/// How many objects a list of a removed API holds, whatever its kind (the table names the
+/// resource, not its kind): a JSON object ending in `List` with `items`.
+pub fn count_items(text: &str) -> Result<usize> {
+    #[derive(Deserialize)]
+    struct AnyList {
+        kind: String,
+        items: Vec<serde::de::IgnoredAny>,
+    }
+    match serde_json::from_str::<AnyList>(text) {
+        Ok(l) if l.kind.ends_with("List") => Ok(l.items.len()),
+        Ok(l) => Err(Error::input(
+            format!("a list of kind `{}`", crate::term::escape(&l.kind)),
+            "expected a JSON List with `items`, as the API server serves it",
+        )),
+        Err(e) => Err(Error::input(
+            format!("malformed list: {e}"),
+            "expected a JSON List with `items`, as the API server serves it",
+        )),
+    }
+}

@@ -35,6 +35,10 @@ pub const GATE_MARKER: &str = "^/apis/policy/v1/poddisruptionbudgets$";
 /// The cluster-wide pod list, admitted only in the gate's form.
 const GATE_NODE_PODS: &str = "^/api/v1/pods$";
 
+/// The API server's readiness checks (`/readyz?verbose`, a non-resource path), admitted only
+/// in the gate's form.
+const GATE_READYZ: &str = "^/readyz$";
+
 /// `kubectl proxy --accept-paths`: a comma-separated list of anchored regexps, each the
 /// exact path of one read (`^/api/v1/nodes$`, dots escaped) or a custom resource's list or
 /// group-version document at any version (`^/apis/GROUP/[a-z0-9]+(/PLURAL)?$`), nothing
@@ -44,11 +48,12 @@ pub fn accept_paths_ok(value: &str) -> Result<(), String> {
         return Err("kubectl proxy: --accept-paths is empty".into());
     }
     // A gate's proxy form (its PDB list beside it) may also name the cluster-wide pod list,
-    // which the gate reads only by `spec.nodeName` field selector (SPEC §17); preview's
-    // form never can.
+    // which the gate reads only by `spec.nodeName` field selector, and `/readyz` (the
+    // upgrade gate's `/readyz?verbose`, a non-resource path) (SPEC §17); preview's form
+    // never can.
     let gate = value.split(',').any(|re| re == GATE_MARKER);
     for re in value.split(',') {
-        if gate && re == GATE_NODE_PODS {
+        if gate && (re == GATE_NODE_PODS || re == GATE_READYZ) {
             continue;
         }
         let bad = || format!("kubectl proxy: accept-path `{re}` is not an exact read path");

@@ -1,0 +1,107 @@
+//! `gate upgrade kubernetes VERSION`'s reads (SPEC §17): one round of parallel GETs through
+//! a restricted proxy whose accept-paths are exactly the upgrade rules' paths
+//! (`read::apiread::gate_upgrade`: nodes, kube-apiserver mirror pods, PDBs, CRDs,
+//! `/readyz?verbose`, one list per API VERSION removes), decoded by the gate's decoders
+//! into `Facts`, then the pure evaluation. A removed API's 404 means it is not served (the
+//! cluster's answer); any other failure leaves its rule undecided (CANNOT TELL, never GO).
+//! The platform components' versions and the host rules are not read yet: their rules say
+//! "not read", and a blocker among them is never GO.
+
+use crate::error::Result;
+use crate::model::gate::version::Version;
+use crate::model::gate::{self, decode, Component, Evaluation, Facts, Gate, Request};
+use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
+use crate::read::apiread::gate_upgrade::{self as reads, read_targets, removed_api_target};
+
+use super::gate::{decoded, HostReads};
+use super::Session;
+
+/// Every component of the platform-range table: none is read by this gate yet.
+const COMPONENTS: [Component; 5] = [
+    Component::Cilium,
+    Component::Rook,
+    Component::CertManager,
+    Component::Cnpg,
+    Component::ArgoCd,
+];
+
+/// A removed API's list: how many objects it holds, `None` when the server does not serve
+/// it (404).
+fn removed_count(text: &Result<String, ReadFailure>) -> Read<Option<usize>> {
+    match text {
+        Err(f) if f.kind == FailureKind::NotFound => Ok(None),
+        other => decoded(other, decode::count_items).map(Some),
+    }
+}
+
+impl Session<'_> {
+    /// `gate upgrade kubernetes VERSION`: read what its rules need and evaluate them.
+    pub fn upgrade_kubernetes(&self, version: Version, hosts: HostReads) -> Result<Evaluation> {
+        let table = gate::builtin();
+        let mut removed: Vec<(String, Option<String>)> = Vec::new();
+        for row in table
+            .removed_apis
+            .iter()
+            .filter(|r| r.minor == version.minor())
+        {
+            for resource in &row.resources {
+                let key = format!("{}/{}/{resource}", row.group, row.version);
+                removed.push((key, removed_api_target(&row.group, &row.version, resource)));
+            }
+        }
+        let removed_targets: Vec<String> = removed.iter().filter_map(|(_, t)| t.clone()).collect();
+        let targets = reads::upgrade_targets(&removed_targets);
+        let proxy = self.gate_proxy(&reads::upgrade_accept_paths(&targets))?;
+        let answers = read_targets(&self.kubectl, &proxy, &targets);
+        drop(proxy);
+        let text = |t: &str| {
+            answers
+                .get(t)
+                .cloned()
+                .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "not sent")))
+        };
+        // Unreachable is exit 4, by the same rule as preview's nodes read.
+        let nodes_text = text(reads::NODES);
+        let mut obs = Observation::skipped("not read");
+        obs.record(
+            &ReadRequest::Nodes,
+            nodes_text.as_deref().map_err(Clone::clone),
+        );
+        self.reachable(&obs)?;
+        let mut facts = Facts::unread("not read by the upgrade gate");
+        facts.observed_at = Some(crate::clock::now_secs());
+        facts.nodes = decoded(&nodes_text, decode::nodes);
+        facts.apiserver_pods = decoded(&text(reads::APISERVER_PODS), decode::pods);
+        facts.pdbs = decoded(&text(reads::PDBS), decode::pdbs);
+        facts.crds = decoded(&text(reads::CRDS), decode::crds);
+        facts.readyz = decoded(&text(reads::READYZ), decode::readyz);
+        for (key, target) in removed {
+            let read = match target {
+                Some(t) => removed_count(&text(&t)),
+                None => Err(ReadFailure::new(
+                    FailureKind::BadOutput,
+                    format!("the table's API {key} is not a plain path"),
+                )),
+            };
+            facts.removed_api_objects.insert(key, read);
+        }
+        for c in COMPONENTS {
+            facts.components.insert(
+                c,
+                Err(ReadFailure::skipped(
+                    "the platform components' versions are not read by this gate yet",
+                )),
+            );
+        }
+        facts.host_cgroup = Err(ReadFailure::skipped(match hosts {
+            HostReads::NoSsh => "--no-ssh",
+            HostReads::FormUnavailable => "cgroup.controllers form not available",
+        }));
+        let request = Request {
+            gate: Gate::UpgradeKubernetes,
+            node: None,
+            version: Some(version),
+        };
+        Ok(gate::evaluate(&request, &facts, table))
+    }
+}

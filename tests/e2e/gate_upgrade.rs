@@ -1,0 +1,160 @@
+//! `gate upgrade kubernetes VERSION` through the real kubectl against the replay server
+//! (SPEC §17), on the `dirqual-gates` fixture (nodes and the kube-apiserver mirror pod at
+//! v1.31.4, CRDs with `status.storedVersions`, `/readyz?verbose` as kube-apiserver writes
+//! it): the next minor, a skipped minor (NO-GO), a forbidden CRD read (exit 5), a VERSION
+//! or component that does not parse (exit 1, an Error document), only GETs.
+
+use crate::bed_or_skip;
+use crate::gate::stable;
+use crate::support::*;
+
+fn gates(faults: &[&str]) -> Option<E2e> {
+    E2e::new("dirqual-gates", faults)
+}
+
+/// The next minor: every rule read here holds, but the platform components' versions
+/// are not read yet, so the blocker `k8s-platform-ranges` is undecided: CANNOT TELL, never GO.
+pub const NEXT_MINOR: &str = r#"gate upgrade kubernetes 1.32.0 on SERVER (context replay, rule: topology)
+CANNOT TELL: k8s-platform-ranges undecided
+undecided (never GO):
+  k8s-platform-ranges  component-versions not read: the platform components'
+                       versions are not read by this gate yet
+warnings:
+  k8s-pdb-zero  PodDisruptionBudget dataops/pg-primary
+      allows 0 disruptions (currentHealthy 1, desiredHealthy 1, expectedPods 1):
+      the drain of its pods' nodes will stop on it
+      clears: plan those nodes' drains (gate drain NODE says what clears each)
+skipped:
+  k8s-node-cgroup-v2  not read: cgroup.controllers form not available
+holds:
+  k8s-one-minor  1.31.4 -> 1.32.0: one minor at most
+  k8s-apiservers-one-version  1 kube-apiserver pods, one version
+  k8s-kubelet-skew  4 kubelets within the skew of 1.32
+  k8s-control-plane-ready  1 control-plane nodes Ready
+  k8s-readyz  13 readyz checks pass
+  k8s-removed-apis  2 APIs 1.32 removes: none holds objects
+  k8s-crd-unserved-stored  28 CRDs: every stored version is served
+  k8s-node-containerd  the table sets no containerd minimum up to 1.32
+"#;
+pub const SKIPS_A_MINOR: &str = r#"gate upgrade kubernetes 1.33.2 on SERVER (context replay, rule: topology)
+NO-GO: 1 blocker
+blockers:
+  k8s-one-minor  control plane
+      the API server runs 1.31.4; 1.33.2 skips 1.32 (kubeadm upgrades one minor
+      at a time)
+      clears: upgrade to 1.32 first
+undecided (never GO):
+  k8s-platform-ranges  component-versions not read: the platform components'
+                       versions are not read by this gate yet
+warnings:
+  k8s-pdb-zero  PodDisruptionBudget dataops/pg-primary
+      allows 0 disruptions (currentHealthy 1, desiredHealthy 1, expectedPods 1):
+      the drain of its pods' nodes will stop on it
+      clears: plan those nodes' drains (gate drain NODE says what clears each)
+skipped:
+  k8s-node-cgroup-v2  not read: cgroup.controllers form not available
+holds:
+  k8s-apiservers-one-version  1 kube-apiserver pods, one version
+  k8s-kubelet-skew  4 kubelets within the skew of 1.33
+  k8s-control-plane-ready  1 control-plane nodes Ready
+  k8s-readyz  13 readyz checks pass
+  k8s-removed-apis  0 APIs 1.33 removes: none holds objects
+  k8s-crd-unserved-stored  28 CRDs: every stored version is served
+  k8s-node-containerd  the table sets no containerd minimum up to 1.33
+"#;
+
+#[test]
+fn gate_upgrade_kubernetes_next_minor() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "upgrade", "kubernetes", "1.32", "--no-input"]);
+    assert_eq!(stable(&r), NEXT_MINOR, "{r:?}");
+    r.code(5);
+    assert_read_only(&bed.server);
+}
+
+#[test]
+fn gate_upgrade_kubernetes_skipping_a_minor_is_no_go() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "upgrade", "kubernetes", "v1.33.2", "--no-input"]);
+    assert_eq!(stable(&r), SKIPS_A_MINOR, "{r:?}");
+    r.code(2);
+    assert_read_only(&bed.server);
+}
+
+/// A forbidden CRD read leaves both CRD rules undecided: exit 5, never GO.
+#[test]
+fn gate_upgrade_kubernetes_forbidden_crds_cannot_tell() {
+    let bed = bed_or_skip!(gates(&[
+        "GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions=403"
+    ]));
+    let r = bed.run(&[
+        "gate",
+        "upgrade",
+        "kubernetes",
+        "1.32",
+        "--no-input",
+        "-o",
+        "json",
+    ]);
+    r.code(5);
+    let v = r.json();
+    assert_eq!(v["kind"], "Gate", "{v}");
+    assert_eq!(v["subject"]["version"], "1.32.0", "{v}");
+    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
+    assert_eq!(
+        v["verdict"]["undecided"],
+        serde_json::json!([
+            "k8s-removed-apis",
+            "k8s-crd-unserved-stored",
+            "k8s-platform-ranges"
+        ]),
+        "{v}"
+    );
+    assert_read_only(&bed.server);
+}
+
+/// A VERSION that does not parse, or a component nestor has no gate for, is a usage error
+/// (exit 1, a hint, an Error document with `-o json`) and reads nothing.
+#[test]
+fn gate_upgrade_bad_version_or_component_is_a_usage_error() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "upgrade", "kubernetes", "1.x", "--no-input"]);
+    r.code(1);
+    assert_eq!(r.stdout, "", "{r:?}");
+    r.stderr_eq(
+        "kubectl-nestor: error: `1.x` is not a version\n\
+         hint: write VERSION as MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v: 1.32, 1.32.4, v1.32.4\n",
+    );
+    for bad in ["1", "1.32.4.1", "containerd://1.32", "1.32-rc.1", "latest"] {
+        let j = bed.run(&[
+            "gate",
+            "upgrade",
+            "kubernetes",
+            bad,
+            "--no-input",
+            "-o",
+            "json",
+        ]);
+        j.code(1);
+        let v = j.json();
+        assert_eq!(v["kind"], "Error", "{bad}: {v}");
+    }
+    let c = bed.run(&["gate", "upgrade", "rook", "1.15", "--no-input"]);
+    c.code(1);
+    c.stderr_eq(
+        "kubectl-nestor: error: `gate upgrade rook` is not wired yet\n\
+         hint: the live upgrade gate is `gate upgrade kubernetes VERSION`; `kubectl nestor gate rules` lists the cilium and rook rules\n",
+    );
+    let k = bed.run(&[
+        "gate",
+        "upgrade",
+        "kubelet",
+        "1.32",
+        "--no-input",
+        "-o",
+        "json",
+    ]);
+    k.code(1);
+    assert_eq!(k.json()["kind"], "Error", "{k:?}");
+    assert!(bed.server.audit().is_empty(), "{:?}", bed.server.audit());
+}
