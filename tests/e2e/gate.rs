@@ -163,8 +163,8 @@ fn gate_drain_sends_only_get_and_pods_only_by_selector() {
 }
 
 /// The README's "Before you touch it" outputs are the ones these tests assert, not
-/// hand-written: its two `text` blocks are `$ kubectl nestor gate drain NODE` and then
-/// exactly [`GO_DIRQUAL4`] and [`NO_GO_DIRQUAL3`].
+/// hand-written: its `text` blocks are the command and then exactly [`GO_DIRQUAL4`],
+/// [`NO_GO_DIRQUAL3`] and `gate_upgrade`'s `NEXT_MINOR` and `SKIPS_A_MINOR`.
 #[test]
 fn readme_shows_the_recorded_go_and_no_go() {
     let readme =
@@ -184,6 +184,14 @@ fn readme_shows_the_recorded_go_and_no_go() {
         [
             format!("$ kubectl nestor gate drain dirqual4\n{GO_DIRQUAL4}"),
             format!("$ kubectl nestor gate drain dirqual3\n{NO_GO_DIRQUAL3}"),
+            format!(
+                "$ kubectl nestor gate upgrade kubernetes 1.32\n{}",
+                crate::gate_upgrade::NEXT_MINOR
+            ),
+            format!(
+                "$ kubectl nestor gate upgrade kubernetes v1.33.2\n{}",
+                crate::gate_upgrade::SKIPS_A_MINOR
+            ),
         ]
     );
 }
