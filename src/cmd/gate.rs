@@ -282,3 +282,45 @@ fn rules(format: Format) -> Result<Exit> {
     }
     Ok(Exit::Ok)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_version;
+
+    #[test]
+    fn versions_parse_only_as_an_operator_writes_them() {
+        for (text, want) in [
+            ("1.34", "1.34.0"),
+            ("1.34.8", "1.34.8"),
+            ("v1.34.8", "1.34.8"),
+        ] {
+            assert_eq!(
+                parse_version(text).map(|v| v.to_string()).ok().as_deref(),
+                Some(want),
+                "{text}"
+            );
+        }
+        for bad in [
+            "",
+            "1",
+            "v",
+            "1.",
+            "1.34.",
+            "1.34.8.1",
+            "1.x",
+            "latest",
+            "1.34-rc.1",
+            "1.34+k3s1",
+            "containerd://1.34",
+            "vv1.34",
+            " 1.34",
+            "1234567890.1",
+        ] {
+            assert!(parse_version(bad).is_err(), "{bad:?}");
+        }
+        let err = parse_version("1.\u{1b}[31m")
+            .expect_err("refused")
+            .to_string();
+        assert!(!err.contains('\u{1b}'), "{err}");
+    }
+}

@@ -156,3 +156,16 @@ fn the_wrong_shape_is_a_failed_read_never_an_empty_list() {
         "`lots` is not a Kubernetes quantity"
     );
 }
+
+#[test]
+fn a_removed_apis_list_counts_its_items_whatever_its_kind() {
+    let list = r#"{"kind":"FlowSchemaList","apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","metadata":{"resourceVersion":"1"},"items":[{"metadata":{"name":"exempt"}},{"metadata":{"name":"catch-all"}}]}"#;
+    assert_eq!(count_items(list).ok(), Some(2));
+    assert_eq!(
+        count_items(r#"{"kind":"FlowSchemaList","items":[]}"#).ok(),
+        Some(0)
+    );
+    assert!(count_items(r#"{"kind":"Status","items":[]}"#).is_err());
+    assert!(count_items(r#"{"kind":"FlowSchemaList"}"#).is_err());
+    assert!(count_items("not json").is_err());
+}
