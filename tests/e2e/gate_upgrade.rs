@@ -1,7 +1,8 @@
 //! `gate upgrade kubernetes VERSION` through the real kubectl against the replay server
 //! (SPEC §17), on the `dirqual-gates` fixture (nodes and the kube-apiserver mirror pod at
 //! v1.31.4, CRDs with `status.storedVersions`, `/readyz?verbose` as kube-apiserver writes
-//! it): the next minor, a skipped minor (NO-GO), a forbidden CRD read (exit 5), a VERSION
+//! it): the next minor, a skipped minor (NO-GO), a CRD storing an unserved version (NO-GO),
+//! a forbidden CRD read (exit 5), a VERSION
 //! or component that does not parse (exit 1, an Error document), only GETs.
 
 use crate::bed_or_skip;
@@ -157,4 +158,41 @@ fn gate_upgrade_bad_version_or_component_is_a_usage_error() {
     k.code(1);
     assert_eq!(k.json()["kind"], "Error", "{k:?}");
     assert!(bed.server.audit().is_empty(), "{:?}", bed.server.audit());
+}
+
+/// A CRD whose `status.storedVersions` still lists a version it no longer serves (as
+/// cert-manager's did after v1alpha2 was dropped) is a blocker of any upgrade: NO-GO from
+/// the data, with what clears it.
+#[test]
+fn gate_upgrade_kubernetes_crd_with_an_unserved_stored_version_is_no_go() {
+    let crds = r#"{"kind":"CustomResourceDefinitionList","apiVersion":"apiextensions.k8s.io/v1","metadata":{"resourceVersion":"8123"},"items":[{"metadata":{"name":"certificates.cert-manager.io"},"spec":{"group":"cert-manager.io","names":{"plural":"certificates","singular":"certificate","kind":"Certificate","listKind":"CertificateList"},"scope":"Namespaced","versions":[{"name":"v1","served":true,"storage":true}]},"status":{"acceptedNames":{"plural":"certificates","kind":"Certificate"},"storedVersions":["v1alpha2","v1"]}}]}"#;
+    let fault = format!("GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions=body:{crds}");
+    let bed = bed_or_skip!(gates(&[&fault]));
+    let r = bed.run(&[
+        "gate",
+        "upgrade",
+        "kubernetes",
+        "1.32",
+        "--no-input",
+        "-o",
+        "json",
+    ]);
+    r.code(2);
+    let v = r.json();
+    assert_eq!(v["verdict"]["result"], "NO-GO", "{v}");
+    assert_eq!(v["verdict"]["blockers"], 1, "{v}");
+    let text = bed.run(&["gate", "upgrade", "kubernetes", "1.32", "--no-input"]);
+    text.code(2);
+    let out = stable(&text);
+    let blockers = out
+        .split("blockers:\n")
+        .nth(1)
+        .and_then(|s| s.split("undecided (never GO):\n").next())
+        .unwrap_or_default();
+    assert_eq!(
+        blockers,
+        "  k8s-crd-unserved-stored  CustomResourceDefinition certificates.cert-manager.io\n      status.storedVersions lists v1alpha2, which it no longer serves\n      clears: rewrite its objects in v1 (a storage version migration), then\n      remove v1alpha2 from status.storedVersions\n",
+        "{text:?}"
+    );
+    assert_read_only(&bed.server);
 }
