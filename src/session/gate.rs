@@ -25,7 +25,7 @@ pub enum HostReads {
 impl HostReads {
     fn reason(self) -> &'static str {
         match self {
-            HostReads::NoSsh => "--no-ssh",
+            HostReads::NoSsh => gate::NO_SSH,
             HostReads::FormUnavailable => "timedatectl form not available",
         }
     }

@@ -76,6 +76,10 @@ impl Status {
     }
 }
 
+/// The reason a host read carries when the operator asked `--no-ssh`: the one skip that is
+/// the operator's choice, named in the output and never counted as undecided.
+pub const NO_SSH: &str = "--no-ssh";
+
 /// One rule's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
@@ -174,7 +178,9 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
     };
     for read in &rule.reads {
         if let Some(f) = facts.failure(*read) {
-            if read.is_host() && f.kind == FailureKind::Skipped {
+            // Skipped only when the operator said `--no-ssh` (the output names it); a host
+            // read nestor cannot make is a read it lacks: a blocker then cannot say GO.
+            if read.is_host() && f.kind == FailureKind::Skipped && f.message == NO_SSH {
                 return make(Status::Skipped, format!("not read: {}", f.message), vec![]);
             }
             // A read the gate does not make is "not read", never worded as a failure.
