@@ -46,7 +46,8 @@ pub struct Global {
     #[arg(long, global = true, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
     pub request_timeout: Duration,
 
-    /// Print each subprocess command line on stderr, secrets redacted.
+    /// Print each subprocess command line on stderr, secrets redacted. kubectl's -v=N is
+    /// accepted: any N above 0 is -v, -v=0 is quiet.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 }

@@ -280,16 +280,25 @@ impl Preview {
             rows.push((format!("install {}", s.id), s.hint.clone()));
         }
         // Repairs and undecided layers share their hint: one row per hint, not per layer.
+        // Under a repair row, each layer's reason (the JSON's), one line cut to the width.
+        let mut why: Vec<(usize, String)> = vec![];
         for (verb, steps) in [("repair", &p.repair), ("undecided", &p.undecided)] {
-            let mut hints: Vec<(&str, Vec<&str>)> = vec![];
+            let mut hints: Vec<(&str, Vec<&crate::model::plan::PlanStep>)> = vec![];
             for s in steps {
                 match hints.iter_mut().find(|(h, _)| *h == s.hint) {
-                    Some((_, ids)) => ids.push(&s.id),
-                    None => hints.push((&s.hint, vec![&s.id])),
+                    Some((_, of)) => of.push(s),
+                    None => hints.push((&s.hint, vec![s])),
                 }
             }
-            for (hint, ids) in hints {
+            for (hint, of) in hints {
+                let ids: Vec<&str> = of.iter().map(|s| s.id.as_str()).collect();
                 rows.push((format!("{verb} {}", ids.join(", ")), hint.to_string()));
+                if verb == "repair" {
+                    why.extend(
+                        of.iter()
+                            .map(|s| (rows.len() - 1, format!("{}: {}", s.id, s.reason))),
+                    );
+                }
             }
         }
         let w = rows
@@ -297,10 +306,15 @@ impl Preview {
             .map(|(l, _)| crate::output::layout::visible_width(l))
             .max()
             .unwrap_or(0);
-        for (label, text) in rows {
+        for (n, (label, text)) in rows.into_iter().enumerate() {
             let prefix = format!("  {label:<w$}  ");
             for l in hang(&prefix, &escape(&text), w + 4, layout.width) {
                 out.push_str(&l);
+                out.push('\n');
+            }
+            for (_, reason) in why.iter().filter(|(row, _)| *row == n) {
+                let line = format!("    {}", escape(reason));
+                out.push_str(&crate::output::layout::cut(&line, layout.width));
                 out.push('\n');
             }
         }

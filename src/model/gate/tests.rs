@@ -438,6 +438,66 @@ fn a_lone_control_plane_node_and_its_etcd_block() {
 }
 
 #[test]
+fn no_etcd_pod_on_a_control_plane_node_cannot_tell_but_a_worker_holds() {
+    // A control-plane NODE and no etcd mirror pod at all: finding none is no evidence.
+    let mut f = cluster();
+    f.etcd_pods = Ok(vec![]);
+    let ev = eval(&drain("dirqual1"), &f);
+    let o = outcome(&ev, RuleId::DrainEtcdMajority);
+    assert_eq!(
+        (o.status, o.note.as_str()),
+        (
+            Status::Unknown,
+            "no etcd mirror pod found in kube-system (component=etcd): external etcd? nestor cannot tell the quorum"
+        )
+    );
+    // A worker holds no stacked etcd member; a NODE the cluster lacks is never "none there".
+    let ev = eval(&drain("dirqual3"), &f);
+    let o = outcome(&ev, RuleId::DrainEtcdMajority);
+    assert_eq!(
+        (o.status, o.note.as_str()),
+        (
+            Status::Holds,
+            "no etcd member runs on dirqual3: it is not a control-plane node"
+        )
+    );
+    let ev = eval(&drain("dirqual9"), &f);
+    let o = outcome(&ev, RuleId::DrainEtcdMajority);
+    assert_eq!(
+        (o.status, o.note.as_str()),
+        (Status::Unknown, "the cluster has no node dirqual9")
+    );
+}
+
+#[test]
+fn no_rook_holds_the_ceph_rules_and_a_cephcluster_without_mon_pods_blocks() {
+    // Rook not installed: the CephCluster list is a 404 (the session makes it `None`) and the
+    // rook-ceph namespace lists no mon pod. Both Ceph rules hold: nothing to keep in quorum.
+    let mut f = cluster();
+    f.ceph = Ok(None);
+    f.mon_pods = Ok(vec![]);
+    let ev = eval(&drain("dirqual2"), &f);
+    for id in [RuleId::DrainCephHealth, RuleId::DrainMonMajority] {
+        let o = outcome(&ev, id);
+        assert_eq!(
+            (o.status, o.note.as_str()),
+            (Status::Holds, "no CephCluster in the cluster"),
+            "{}",
+            id.as_str()
+        );
+    }
+    // A CephCluster of 3 mons and no mon pod found: no majority is left, a NO-GO (never GO).
+    let mut f = cluster();
+    f.mon_pods = Ok(vec![]);
+    let (status, evidence, _) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainMonMajority);
+    assert_eq!(status, Status::Fails);
+    assert_eq!(
+        evidence,
+        ["mon count 3: without dirqual2 0 mon(s) Ready (none), a majority needs 2"]
+    );
+}
+
+#[test]
 fn node_bound_volumes_block() {
     let mut f = cluster();
     f.pvs = Ok(ok(decode::pvs(fixture!("pvs-local.json"))));

@@ -23,7 +23,7 @@ pub(crate) struct StackRow {
     pub(crate) kubeconfig: Option<String>,
     pub(crate) active: bool,
     pub(crate) error: Option<String>,
-    /// Isolation findings (SPEC §14): a lima stack that would read prod, prod stacks
+    /// Isolation findings: a lima stack that would read a prod cluster, prod stacks
     /// sharing an endpoint.
     pub(crate) warnings: Vec<String>,
 }

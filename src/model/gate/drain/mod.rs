@@ -259,6 +259,9 @@ pub(super) fn etcd_majority(req: &Request, facts: &Facts) -> Check {
     let Some(name) = req.node.as_deref() else {
         return Check::Unknown("no NODE was named".into());
     };
+    if etcd.is_empty() {
+        return no_etcd_pod(name, facts);
+    }
     let members = etcd.len() as u32;
     if !etcd.iter().any(|p| p.node == name) {
         return Check::Holds(format!(
@@ -291,6 +294,23 @@ pub(super) fn etcd_majority(req: &Request, facts: &Facts) -> Check {
         "without {name}: {} of {members} etcd members Ready (majority {majority})",
         ready.len()
     ))
+}
+
+/// No etcd mirror pod at all: a worker holds no stacked member, but for a control-plane
+/// NODE finding none is no evidence (external etcd, or pods nestor's selector misses).
+fn no_etcd_pod(name: &str, facts: &Facts) -> Check {
+    let Ok(nodes) = &facts.nodes else {
+        return Check::Unknown("nodes not read".into());
+    };
+    match nodes.iter().find(|n| n.name == name) {
+        None => Check::Unknown(format!("the cluster has no node {name}")),
+        Some(n) if !n.is_control_plane() => Check::Holds(format!(
+            "no etcd member runs on {name}: it is not a control-plane node"
+        )),
+        Some(_) => Check::Unknown(
+            "no etcd mirror pod found in kube-system (component=etcd): external etcd? nestor cannot tell the quorum".into(),
+        ),
+    }
 }
 
 pub(super) fn time_sync(facts: &Facts) -> Check {
