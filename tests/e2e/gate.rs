@@ -40,7 +40,7 @@ warnings:
   drain-capacity  could not tell: cluster-pods not read: pods only by a selector
                   (every pod of the cluster is a list without one)
 skipped:
-  drain-time-sync  not read: timedatectl form not available
+  drain-time-sync  not read: --no-ssh
 holds:
   drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
@@ -64,7 +64,7 @@ warnings:
   drain-capacity  could not tell: cluster-pods not read: pods only by a selector
                   (every pod of the cluster is a list without one)
 skipped:
-  drain-time-sync  not read: timedatectl form not available
+  drain-time-sync  not read: --no-ssh
 holds:
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual3: 2 of 3 mons Ready on 2 distinct nodes (…
@@ -78,7 +78,7 @@ holds:
 #[test]
 fn gate_drain_go_for_a_worker_nothing_holds() {
     let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input"]);
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "--no-ssh"]);
     r.code(0);
     assert_eq!(stable(&r), GO_DIRQUAL4, "{r:?}");
     assert_read_only(&bed.server);
@@ -87,7 +87,7 @@ fn gate_drain_go_for_a_worker_nothing_holds() {
 #[test]
 fn gate_drain_no_go_for_the_cnpg_primarys_node() {
     let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "drain", "dirqual3", "--no-input"]);
+    let r = bed.run(&["gate", "drain", "dirqual3", "--no-input", "--no-ssh"]);
     r.code(2);
     assert_eq!(stable(&r), NO_GO_DIRQUAL3, "{r:?}");
     assert_read_only(&bed.server);
@@ -96,13 +96,35 @@ fn gate_drain_no_go_for_the_cnpg_primarys_node() {
 #[test]
 fn gate_drain_forbidden_pdbs_cannot_tell_never_go() {
     let bed = bed_or_skip!(gates(&["GET /apis/policy/v1/poddisruptionbudgets=403"]));
-    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "-o", "json"]);
+    let r = bed.run(&[
+        "gate",
+        "drain",
+        "dirqual4",
+        "--no-input",
+        "--no-ssh",
+        "-o",
+        "json",
+    ]);
     r.code(5);
     let v = r.json();
     assert_eq!(v["kind"], "Gate", "{v}");
     assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
     let undecided = &v["verdict"]["undecided"];
     assert_eq!(undecided, &serde_json::json!(["drain-pdb-blocks"]), "{v}");
+    assert_read_only(&bed.server);
+}
+
+/// A host blocker nestor cannot read (`timedatectl show` is not an allowlisted form yet) is
+/// undecided, never skipped: only the operator's `--no-ssh` skips it, and says so.
+#[test]
+fn gate_drain_with_its_time_sync_unread_cannot_tell_never_go() {
+    let bed = bed_or_skip!(gates(&[]));
+    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "-o", "json"]);
+    r.code(5);
+    let v = r.json();
+    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
+    let undecided = &v["verdict"]["undecided"];
+    assert_eq!(undecided, &serde_json::json!(["drain-time-sync"]), "{v}");
     assert_read_only(&bed.server);
 }
 
@@ -182,14 +204,14 @@ fn readme_shows_the_recorded_go_and_no_go() {
     assert_eq!(
         blocks,
         [
-            format!("$ kubectl nestor gate drain dirqual4\n{GO_DIRQUAL4}"),
-            format!("$ kubectl nestor gate drain dirqual3\n{NO_GO_DIRQUAL3}"),
+            format!("$ kubectl nestor gate drain dirqual4 --no-ssh\n{GO_DIRQUAL4}"),
+            format!("$ kubectl nestor gate drain dirqual3 --no-ssh\n{NO_GO_DIRQUAL3}"),
             format!(
-                "$ kubectl nestor gate upgrade kubernetes 1.32\n{}",
+                "$ kubectl nestor gate upgrade kubernetes 1.32 --no-ssh\n{}",
                 crate::gate_upgrade::NEXT_MINOR
             ),
             format!(
-                "$ kubectl nestor gate upgrade kubernetes v1.33.2\n{}",
+                "$ kubectl nestor gate upgrade kubernetes v1.33.2 --no-ssh\n{}",
                 crate::gate_upgrade::SKIPS_A_MINOR
             ),
         ]

@@ -26,7 +26,7 @@ warnings:
       the drain of its pods' nodes will stop on it
       clears: plan those nodes' drains (gate drain NODE says what clears each)
 skipped:
-  k8s-node-cgroup-v2  not read: cgroup.controllers form not available
+  k8s-node-cgroup-v2  not read: --no-ssh
 holds:
   k8s-one-minor  1.31.4 -> 1.32.0: one minor at most
   k8s-apiservers-one-version  1 kube-apiserver pods, one version
@@ -53,7 +53,7 @@ warnings:
       the drain of its pods' nodes will stop on it
       clears: plan those nodes' drains (gate drain NODE says what clears each)
 skipped:
-  k8s-node-cgroup-v2  not read: cgroup.controllers form not available
+  k8s-node-cgroup-v2  not read: --no-ssh
 holds:
   k8s-apiservers-one-version  1 kube-apiserver pods, one version
   k8s-kubelet-skew  4 kubelets within the skew of 1.33
@@ -67,7 +67,14 @@ holds:
 #[test]
 fn gate_upgrade_kubernetes_next_minor() {
     let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "upgrade", "kubernetes", "1.32", "--no-input"]);
+    let r = bed.run(&[
+        "gate",
+        "upgrade",
+        "kubernetes",
+        "1.32",
+        "--no-input",
+        "--no-ssh",
+    ]);
     assert_eq!(stable(&r), NEXT_MINOR, "{r:?}");
     r.code(5);
     assert_read_only(&bed.server);
@@ -76,7 +83,14 @@ fn gate_upgrade_kubernetes_next_minor() {
 #[test]
 fn gate_upgrade_kubernetes_skipping_a_minor_is_no_go() {
     let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "upgrade", "kubernetes", "v1.33.2", "--no-input"]);
+    let r = bed.run(&[
+        "gate",
+        "upgrade",
+        "kubernetes",
+        "v1.33.2",
+        "--no-input",
+        "--no-ssh",
+    ]);
     assert_eq!(stable(&r), SKIPS_A_MINOR, "{r:?}");
     r.code(2);
     assert_read_only(&bed.server);
@@ -94,6 +108,7 @@ fn gate_upgrade_kubernetes_forbidden_crds_cannot_tell() {
         "kubernetes",
         "1.32",
         "--no-input",
+        "--no-ssh",
         "-o",
         "json",
     ]);

@@ -20,7 +20,9 @@ pub mod version;
 
 pub use facts::Facts;
 pub use table::{builtin, parse, Component, PlatformRange, RemovedApi, Rule, Source, Table};
-pub use verdict::{evaluate, Check, Evaluation, Finding, Outcome, Request, Status, Verdict, NO_SSH};
+pub use verdict::{
+    evaluate, Check, Evaluation, Finding, Outcome, Request, Status, Verdict, NO_SSH,
+};
 
 #[cfg(test)]
 pub(crate) mod tests;
