@@ -10,7 +10,7 @@ use crate::error::{Error, Exit, Result};
 use crate::model::plan::Outcome;
 use crate::model::state::State;
 use crate::output::documents::fleet::{ErrorDoc, Item, PreviewList, SharedEndpoint, Total};
-use crate::output::layout::{cut, hang, Layout};
+use crate::output::layout::{cut, hang, visible_width, Layout};
 use crate::output::render::{self, escape, Format, Paint, API_VERSION};
 use crate::output::report::Preview;
 use crate::session::{observe, Ground, Prompt};
@@ -348,7 +348,7 @@ fn text(list: &PreviewList, paint: Paint, layout: Layout) -> String {
             for l in hang(
                 &head,
                 &escape(&e.message),
-                head.chars().count(),
+                visible_width(&head),
                 layout.width,
             ) {
                 out.push_str(&l);

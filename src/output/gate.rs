@@ -6,13 +6,13 @@
 use crate::model::gate::Severity;
 use crate::output::documents::gate::{GateDoc, GateResult, OutcomeDoc, StatusDoc};
 use crate::output::junit::xml;
-use crate::output::layout::{cut, hang, wrap, Layout};
+use crate::output::layout::{cut, hang, visible_width, wrap, Layout};
 use crate::output::render::{escape, Paint};
 
 fn head(o: &OutcomeDoc, text: &str, layout: Layout) -> Vec<String> {
     let id = o.rule.as_str();
     let prefix = format!("  {id}  ");
-    hang(&prefix, &escape(text), prefix.chars().count(), layout.width)
+    hang(&prefix, &escape(text), visible_width(&prefix), layout.width)
 }
 
 fn findings(o: &OutcomeDoc, layout: Layout, out: &mut Vec<String>) {

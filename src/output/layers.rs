@@ -4,7 +4,7 @@
 //! printed once; `-v`/`--explain` show every evidence line. Pure.
 
 use crate::model::state::{LayerReport, State};
-use crate::output::layout::{cut, hang, visible_width, Layout};
+use crate::output::layout::{self, cut, hang, visible_width, Layout};
 use crate::output::render::{escape, Paint};
 
 /// Where an evidence line's text starts under its layer.
@@ -78,8 +78,8 @@ pub struct Row {
 pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout) -> String {
     let label_w = rows
         .iter()
-        .map(|r| r.label.len())
-        .chain(reports.iter().map(|r| r.id.len()))
+        .map(|r| visible_width(&r.label))
+        .chain(reports.iter().map(|r| visible_width(&escape(&r.id))))
         .max()
         .unwrap_or(0);
     let state_w = reports
@@ -98,7 +98,7 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
     // A row's text (a failed read of the nodes, say) is wrapped, not cut: it is the reason.
     for r in rows {
         let pad = if state_w > 0 { state_w + 2 } else { 0 };
-        let prefix = format!("  {:<label_w$}  {:pad$}", r.label, "");
+        let prefix = format!("  {}  {:pad$}", layout::pad(&r.label, label_w), "");
         let indent = visible_width(&prefix);
         for l in hang(&prefix, &escape(&r.text), indent, layout.width) {
             line(l);
@@ -108,8 +108,8 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
         let state = paint.state(r.state);
         let fill = state_w.saturating_sub(visible_width(r.state.as_str()));
         line(format!(
-            "  {:<label_w$}  {state}{}  {}",
-            escape(&r.id),
+            "  {}  {state}{}  {}",
+            layout::pad(&escape(&r.id), label_w),
             " ".repeat(fill),
             summary(r)
         ));

@@ -57,6 +57,14 @@ pub fn visible_width(s: &str) -> usize {
     n
 }
 
+/// `s` followed by spaces up to `width` terminal columns (`format!("{:<w$}")` pads by
+/// characters, which misaligns a column holding a wide character).
+pub fn pad(s: &str, width: usize) -> String {
+    let mut out = s.to_string();
+    out.push_str(&" ".repeat(width.saturating_sub(visible_width(s))));
+    out
+}
+
 /// At most `width` terminal columns; a cut line ends with `…` (and a colour reset when it
 /// was cut inside a coloured span, so the colour does not run on). A wide character that
 /// would straddle the edge goes whole, never half; zero-width marks stay with their base.
@@ -163,6 +171,9 @@ fn split_at_columns(s: &str, room: usize) -> (&str, &str) {
 /// less than a third of the width, the text starts on its own line under it.
 pub fn hang(prefix: &str, text: &str, indent: usize, width: usize) -> Vec<String> {
     let prefix_w = visible_width(prefix).max(indent);
+    // The lines after the first start under the text, whatever the caller counted: a prefix
+    // holding wide characters is wider in columns than in characters.
+    let indent = prefix_w;
     if prefix_w + MIN_WIDTH / 2 > width || prefix_w > width * 2 / 3 {
         let mut lines = vec![cut(prefix.trim_end(), width)];
         lines.extend(wrap(text, 6, width));
@@ -218,6 +229,20 @@ mod tests {
         let narrow = hang(&format!("  {}  ", "y".repeat(30)), "the text", 34, 40);
         assert_eq!(narrow[1], "      the text");
         assert!(narrow.iter().all(|l| visible_width(l) <= 40), "{narrow:?}");
+    }
+
+    /// A prefix of wide characters: the continuation lines start under the text, and a
+    /// padded label fills columns, not characters.
+    #[test]
+    fn hang_and_pad_count_columns() {
+        let lines = hang("名前名前: ", "one two three four five six", 4, 24);
+        assert_eq!(
+            lines,
+            ["名前名前: one two three", "          four five six"]
+        );
+        assert_eq!(pad("名前", 6), "名前  ");
+        assert_eq!(pad("ab", 6), "ab    ");
+        assert_eq!(pad("toolong", 3), "toolong");
     }
 
     /// Issue 31: the width rule counted characters, so 60 CJK characters were 114 columns

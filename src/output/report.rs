@@ -307,7 +307,7 @@ impl Preview {
             .max()
             .unwrap_or(0);
         for (n, (label, text)) in rows.into_iter().enumerate() {
-            let prefix = format!("  {label:<w$}  ");
+            let prefix = format!("  {}  ", crate::output::layout::pad(&label, w));
             for l in hang(&prefix, &escape(&text), w + 4, layout.width) {
                 out.push_str(&l);
                 out.push('\n');
