@@ -84,6 +84,8 @@ enum Kind {
 /// The kind of value `arg` of the subcommand at `path` takes. Stack names: `--stack` and the
 /// NAME of `stack show|env|select`; layer ids: an argument named or shown as LAYER(S), and the
 /// ID of `catalog show`.
+// clap::ValueHint is #[non_exhaustive]: every hint but these completes as free text.
+#[allow(clippy::wildcard_enum_match_arm)]
 fn kind(path: &[String], arg: &Arg) -> Kind {
     let values: Vec<(String, String)> = arg
         .get_possible_values()

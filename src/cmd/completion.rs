@@ -106,6 +106,8 @@ complete -c kubectl-nestor -f -a '(__kubectl_nestor_complete)'
 "#;
 
 /// The script for `shell`; `root` is the clap definition (for clap_complete's shells).
+// clap_complete::Shell is #[non_exhaustive]: shells nestor does not generate for are refused.
+#[allow(clippy::wildcard_enum_match_arm)]
 pub fn script(shell: clap_complete::Shell, mut root: Command) -> String {
     use clap_complete::Shell;
     match shell {

@@ -37,7 +37,7 @@ pub fn run(ctx: &Invocation) -> Result<Exit> {
     };
     match ctx.format() {
         Format::Text => render::out(&text(&doc, source, named))?,
-        f => render::document(f, &doc)?,
+        f @ (Format::Json | Format::Yaml | Format::Junit) => render::document(f, &doc)?,
     }
     Ok(Exit::Ok)
 }

@@ -157,7 +157,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
                 on: invocation.color(),
             },
         ))?,
-        f => render::document(f, &doc)?,
+        f @ (Format::Json | Format::Yaml | Format::Junit) => render::document(f, &doc)?,
     }
     Ok(exit_code(doc.changed, args.detailed_exitcode))
 }

@@ -126,7 +126,9 @@ pub fn run(invocation: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Re
             invocation.layout(false),
         ))?,
         Format::Junit => render::junit(&junit(&list))?,
-        f => render::observed(f, &list, &crate::clock::now_rfc3339())?,
+        f @ (Format::Json | Format::Yaml) => {
+            render::observed(f, &list, &crate::clock::now_rfc3339())?
+        }
     }
     Ok(exit_of(worst))
 }
@@ -186,7 +188,7 @@ fn preview_one(
             outcome: match e.exit {
                 Exit::Refused => "refused",
                 Exit::Unreachable => "unreachable",
-                _ => "error",
+                Exit::Ok | Exit::Error | Exit::PlanNotEmpty | Exit::Undecided => "error",
             },
             exit_code: e.exit.code(),
             preview: None,

@@ -107,7 +107,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         Format::Junit => render::junit(&crate::output::junit::report(&[
             crate::output::junit::Suite::Read(&preview, observed_at(&preview)),
         ]))?,
-        f => render::observed(f, &preview, &observed_at(&preview))?,
+        f @ (Format::Json | Format::Yaml) => render::observed(f, &preview, &observed_at(&preview))?,
     }
     if !args.detailed_exitcode {
         return Ok(Exit::Ok);

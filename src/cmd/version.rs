@@ -25,7 +25,7 @@ pub fn run(format: Format) -> Result<Exit> {
         Format::Text => render::out(&format!(
             "kubectl-nestor {version} (commit {COMMIT}, {platform})\n"
         ))?,
-        f => render::document(
+        f @ (Format::Json | Format::Yaml | Format::Junit) => render::document(
             f,
             &Version {
                 api_version: API_VERSION,

@@ -57,7 +57,13 @@ pub fn ssh_error(
 ) -> Error {
     let (code, stderr) = match &e.failure {
         Failure::Exit { code, stderr } => (*code, stderr.clone()),
-        _ => return e.into_error(),
+        Failure::Refused { .. }
+        | Failure::Missing { .. }
+        | Failure::Spawn { .. }
+        | Failure::Exhausted { .. }
+        | Failure::TimedOut { .. }
+        | Failure::Signaled { .. }
+        | Failure::TooLarge { .. } => return e.into_error(),
     };
     let has = |needle: &str| {
         stderr

@@ -88,6 +88,8 @@ fn decode_body<R: BufRead>(
     }
 }
 
+// std::io::ErrorKind is #[non_exhaustive]: every other I/O error is an I/O failure.
+#[allow(clippy::wildcard_enum_match_arm)]
 fn io_error(e: std::io::Error, budget: Duration) -> HttpError {
     match e.kind() {
         std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {

@@ -62,7 +62,14 @@ impl ApiProxy {
                 .start(Tool::Kubectl, &argv, &stderr)
                 .map_err(|e| match e.failure {
                     Failure::Refused { .. } | Failure::Missing { .. } => StartError::Fatal(e),
-                    _ => StartError::Unavailable(format!("`{}`: {:?}", e.argv, e.failure)),
+                    Failure::Spawn { .. }
+                    | Failure::Exhausted { .. }
+                    | Failure::TimedOut { .. }
+                    | Failure::Signaled { .. }
+                    | Failure::Exit { .. }
+                    | Failure::TooLarge { .. } => {
+                        StartError::Unavailable(format!("`{}`: {:?}", e.argv, e.failure))
+                    }
                 })?;
         let limit = runner.timeout + KILL_MARGIN;
         loop {
@@ -70,7 +77,12 @@ impl ApiProxy {
                 let how = match failure {
                     Failure::Exit { code, .. } => format!("exited with code {code}"),
                     Failure::Signaled { signal, .. } => format!("was killed by signal {signal}"),
-                    other => format!("{other:?}"),
+                    other @ (Failure::Refused { .. }
+                    | Failure::Missing { .. }
+                    | Failure::Spawn { .. }
+                    | Failure::Exhausted { .. }
+                    | Failure::TimedOut { .. }
+                    | Failure::TooLarge { .. }) => format!("{other:?}"),
                 };
                 return Err(StartError::Unavailable(format!(
                     "`{}` {how}{}",

@@ -205,7 +205,12 @@ pub fn unreachable_error(obs: &Observation, server: &str) -> Option<Error> {
         FailureKind::Timeout => " (timed out)",
         FailureKind::Tls => " (TLS failure)",
         FailureKind::Unauthorized => " (credentials refused)",
-        _ => "",
+        FailureKind::Forbidden
+        | FailureKind::NotFound
+        | FailureKind::Unreachable
+        | FailureKind::ApiError
+        | FailureKind::BadOutput
+        | FailureKind::Skipped => "",
     };
     Some(Error::unreachable(
         format!(

@@ -39,6 +39,8 @@ impl Read for TimedStream {
     }
 }
 
+// std::io::ErrorKind is #[non_exhaustive]: every other I/O error is an I/O failure.
+#[allow(clippy::wildcard_enum_match_arm)]
 fn io_error(e: io::Error, deadline: Instant, started: Instant) -> HttpError {
     match e.kind() {
         io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => {
@@ -76,7 +78,10 @@ pub fn open(
     let mut inner = BufReader::with_capacity(64 * 1024, TimedStream { stream, deadline });
     let (status, framing) = read_head(&mut inner).map_err(|e| match e {
         HttpError::Io(e) => io_error(e, deadline, started),
-        e => e,
+        e @ (HttpError::Connect(_)
+        | HttpError::TimedOut(_)
+        | HttpError::Malformed(_)
+        | HttpError::TooLarge(_)) => e,
     })?;
     Ok(Answer {
         status,

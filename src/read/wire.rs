@@ -155,7 +155,7 @@ impl<R: BufRead> Read for Body<R> {
                     self.done = true;
                     Ok(0)
                 }
-                _ => Err(malformed("body cut short")),
+                Framing::Length(_) | Framing::Chunked => Err(malformed("body cut short")),
             };
         }
         self.read += n as u64;

@@ -206,6 +206,8 @@ pub fn normalize(url: &str) -> Option<String> {
 }
 
 /// The host part of a URL (no port, IPv6 brackets removed), for messages and DNS checks.
+// url::Host: only its IPv6 form is bracketed, every other host is printed as it is.
+#[allow(clippy::wildcard_enum_match_arm)]
 pub fn host(url: &str) -> Option<String> {
     let u = url::Url::parse(url.trim()).ok()?;
     match u.host()? {

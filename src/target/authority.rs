@@ -124,7 +124,13 @@ fn config_view(
     kubectl.run(&args).map_err(|e| {
         let why = match &e.failure {
             Failure::Exit { stderr, .. } => crate::model::observation::kubectl_message(stderr),
-            _ => return e.into_error(),
+            Failure::Refused { .. }
+            | Failure::Missing { .. }
+            | Failure::Spawn { .. }
+            | Failure::Exhausted { .. }
+            | Failure::TimedOut { .. }
+            | Failure::Signaled { .. }
+            | Failure::TooLarge { .. } => return e.into_error(),
         };
         let why = crate::term::escape(&crate::redact::text(&why));
         refused(why.chars().take(300).collect())

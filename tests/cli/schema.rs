@@ -52,6 +52,8 @@ fn type_of(v: &Value) -> &'static str {
 }
 
 /// Walk `v`, checking each field against `doc` and collecting the paths seen.
+// a serde Value: every shape but the expected ones is the same error.
+#[allow(clippy::wildcard_enum_match_arm)]
 fn walk(
     v: &Value,
     path: &str,
@@ -117,7 +119,7 @@ fn documents_match_docs_output_md() {
             v["items"][2]["spec"]["unschedulable"] = serde_json::json!(true);
             Answer::Ok(v.to_string())
         }
-        _ => panic!("node-disk-pressure serves nodes"),
+        Answer::Status(_) | Answer::Hang => panic!("node-disk-pressure serves nodes"),
     };
     let cluster = Cluster::dirqual()
         .with(

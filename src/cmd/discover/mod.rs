@@ -187,7 +187,9 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             },
             invocation.layout(false),
         ))?,
-        f => render::observed(f, &doc, &crate::clock::now_rfc3339())?,
+        f @ (Format::Json | Format::Yaml | Format::Junit) => {
+            render::observed(f, &doc, &crate::clock::now_rfc3339())?
+        }
     }
     Ok(Exit::Ok)
 }

@@ -156,7 +156,9 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
                 on: invocation.color(),
             },
         ))?,
-        f => render::observed(f, &doc, &crate::clock::now_rfc3339())?,
+        f @ (Format::Json | Format::Yaml | Format::Junit) => {
+            render::observed(f, &doc, &crate::clock::now_rfc3339())?
+        }
     }
     if ok {
         return Ok(Exit::Ok);

@@ -77,7 +77,27 @@ impl CheckKind {
             CheckKind::PodFlags(_) if detect => {
                 "kube-apiserver pods (kube-system, component=kube-apiserver) exist".to_string()
             }
-            other => other.to_string(),
+            other @ (CheckKind::ApiGroup(_)
+            | CheckKind::Namespace(_)
+            | CheckKind::StorageClass { .. }
+            | CheckKind::Workload(_)
+            | CheckKind::Resource(_)
+            | CheckKind::Condition(_)
+            | CheckKind::All(_)
+            | CheckKind::Count(_)
+            | CheckKind::Tolerate(_)
+            | CheckKind::PodFlags(_)
+            | CheckKind::Nodes(_)
+            | CheckKind::ConfigMap(_)
+            | CheckKind::NamespaceLabel(_)
+            | CheckKind::DefaultDenyIngress(_)
+            | CheckKind::ConfigMapKey(_)
+            | CheckKind::Absent(_)
+            | CheckKind::Annotated(_)
+            | CheckKind::StartedAfter(_)
+            | CheckKind::Every(_)
+            | CheckKind::Parents(_)
+            | CheckKind::CsiDriver(_)) => other.to_string(),
         }
     }
 }

@@ -186,7 +186,14 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
             // A read the gate does not make is "not read", never worded as a failure.
             let note = match f.kind {
                 FailureKind::Skipped => format!("{} not read: {}", read.as_str(), f.message),
-                _ => format!("the read of {} failed: {f}", read.as_str()),
+                FailureKind::Forbidden
+                | FailureKind::Unauthorized
+                | FailureKind::NotFound
+                | FailureKind::Timeout
+                | FailureKind::Unreachable
+                | FailureKind::Tls
+                | FailureKind::ApiError
+                | FailureKind::BadOutput => format!("the read of {} failed: {f}", read.as_str()),
             };
             return make(Status::Unknown, note, vec![]);
         }

@@ -124,6 +124,8 @@ impl LimaInstance {
 
 /// `errors` as any JSON value: strings as written, objects by their text (see [`text_of`]),
 /// `null`, `[]` and `{}` as nothing.
+// a serde Value: every shape but the expected ones is the same error.
+#[allow(clippy::wildcard_enum_match_arm)]
 fn error_texts<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
     let value = Value::deserialize(d)?;
     let items = match value {

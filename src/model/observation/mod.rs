@@ -180,7 +180,15 @@ impl Observation {
             ReadRequest::DaemonSets => parse_daemonsets,
             ReadRequest::Deployments => parse_deployments,
             ReadRequest::StatefulSets => parse_statefulsets,
-            other => {
+            other @ (ReadRequest::Nodes
+            | ReadRequest::ApiGroups
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::ApiServerPods
+            | ReadRequest::Resource(_)
+            | ReadRequest::ConfigMap { .. }
+            | ReadRequest::Pods { .. }
+            | ReadRequest::ContainerStarts { .. }) => {
                 let first = parts.into_iter().next().unwrap_or_else(|| {
                     Err(ReadFailure::new(FailureKind::ApiError, "nothing was read"))
                 });

@@ -160,7 +160,18 @@ impl NodeSeed<'_, '_> {
             .iter()
             .filter_map(|k| match k {
                 Keep::Members(p) => Some(p.clone()),
-                _ => None,
+                Keep::Name
+                | Keep::Namespace
+                | Keep::Value(_)
+                | Keep::Details(_)
+                | Keep::Conditions
+                | Keep::Blocked
+                | Keep::DeletionTimestamp
+                | Keep::Finalizers
+                | Keep::Annotation(_)
+                | Keep::Messages
+                | Keep::Items(..)
+                | Keep::Parents(_) => None,
             })
             .collect()
     }
@@ -245,7 +256,17 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
             match k {
                 Keep::Parents(c) => controllers.push(c),
                 Keep::Items(label, key) => items.push((label, key)),
-                _ => {}
+                Keep::Name
+                | Keep::Namespace
+                | Keep::Value(_)
+                | Keep::Details(_)
+                | Keep::Conditions
+                | Keep::Blocked
+                | Keep::DeletionTimestamp
+                | Keep::Finalizers
+                | Keep::Annotation(_)
+                | Keep::Members(_)
+                | Keep::Messages => {}
             }
         }
         let members: Vec<String> = self.members();
@@ -317,7 +338,18 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
             .iter()
             .filter_map(|k| match k {
                 Keep::Details(p) => Some(p.clone()),
-                _ => None,
+                Keep::Name
+                | Keep::Namespace
+                | Keep::Value(_)
+                | Keep::Conditions
+                | Keep::Blocked
+                | Keep::DeletionTimestamp
+                | Keep::Finalizers
+                | Keep::Annotation(_)
+                | Keep::Members(_)
+                | Keep::Messages
+                | Keep::Items(..)
+                | Keep::Parents(_) => None,
             })
             .collect();
         let members = self.members();

@@ -94,7 +94,16 @@ fn observe(c: &Cluster) -> Observation {
             ReadRequest::ContainerStarts { .. } => {
                 json!({"apiVersion": "v1", "kind": "PodList", "items": pods}).to_string()
             }
-            _ => continue,
+            ReadRequest::Nodes
+            | ReadRequest::ApiGroups
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::DaemonSets
+            | ReadRequest::Deployments
+            | ReadRequest::StatefulSets
+            | ReadRequest::ApiServerPods
+            | ReadRequest::Resource(_)
+            | ReadRequest::Pods { .. } => continue,
         };
         asked += 1;
         obs.record(r, Ok(&text));

@@ -149,7 +149,14 @@ fn namespaces_keep_only_the_labels_the_catalog_names() {
         .iter()
         .filter_map(|u| match u {
             crate::model::observation::FieldUse::Label(k) => Some(k.clone()),
-            _ => None,
+            crate::model::observation::FieldUse::Value(_)
+            | crate::model::observation::FieldUse::Details(_)
+            | crate::model::observation::FieldUse::Conditions
+            | crate::model::observation::FieldUse::Annotation(_)
+            | crate::model::observation::FieldUse::Members(_)
+            | crate::model::observation::FieldUse::ConditionMessages
+            | crate::model::observation::FieldUse::Items(..)
+            | crate::model::observation::FieldUse::Parents(_) => None,
         })
         .collect();
     let ns = parse_namespaces(&text, &labels).unwrap();

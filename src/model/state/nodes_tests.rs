@@ -98,7 +98,27 @@ fn schedulable_of(c: &Catalog) -> NodesCheck {
         .iter()
         .find_map(|ch| match &ch.kind {
             CheckKind::Nodes(n @ NodesCheck::Schedulable(_)) => Some(n.clone()),
-            _ => None,
+            CheckKind::ApiGroup(_)
+            | CheckKind::Namespace(_)
+            | CheckKind::StorageClass { .. }
+            | CheckKind::Workload(_)
+            | CheckKind::Resource(_)
+            | CheckKind::Condition(_)
+            | CheckKind::All(_)
+            | CheckKind::Count(_)
+            | CheckKind::Tolerate(_)
+            | CheckKind::PodFlags(_)
+            | CheckKind::Nodes(_)
+            | CheckKind::ConfigMap(_)
+            | CheckKind::NamespaceLabel(_)
+            | CheckKind::DefaultDenyIngress(_)
+            | CheckKind::ConfigMapKey(_)
+            | CheckKind::Absent(_)
+            | CheckKind::Annotated(_)
+            | CheckKind::StartedAfter(_)
+            | CheckKind::Every(_)
+            | CheckKind::Parents(_)
+            | CheckKind::CsiDriver(_) => None,
         })
         .unwrap()
 }

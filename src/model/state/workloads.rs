@@ -241,7 +241,7 @@ pub(crate) fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -
                 CheckOutcome::no(named)
             }
         }
-        _ => match failure {
+        Phase::Detect | Phase::Healthy => match failure {
             Some(f) => f,
             None if matches.is_empty() => CheckOutcome::no(format!("no {}", check.selector())),
             None => CheckOutcome::yes(summary(&matches)),

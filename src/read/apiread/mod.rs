@@ -204,7 +204,13 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
                 }
             }
             ReadRequest::Resource(t) => targets.extend(resource_targets(t)),
-            other => {
+            other @ (ReadRequest::Nodes
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::ApiServerPods
+            | ReadRequest::ConfigMap { .. }
+            | ReadRequest::Pods { .. }
+            | ReadRequest::ContainerStarts { .. }) => {
                 if let Some(p) = builtin_path(other) {
                     targets.insert(p);
                 }

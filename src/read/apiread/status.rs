@@ -11,7 +11,10 @@ pub fn transport_failure(target: &str, e: &HttpError) -> ReadFailure {
                 after.as_secs_f64()
             ),
         ),
-        other => ReadFailure::new(
+        other @ (HttpError::Connect(_)
+        | HttpError::Io(_)
+        | HttpError::Malformed(_)
+        | HttpError::TooLarge(_)) => ReadFailure::new(
             FailureKind::ApiError,
             format!("GET {target} through kubectl proxy: {other}"),
         ),
@@ -76,7 +79,12 @@ pub fn status_failure(status: u16, body: &str) -> ReadFailure {
             kind @ (FailureKind::Unreachable | FailureKind::Tls | FailureKind::Timeout) => {
                 ReadFailure::new(kind, unable_to_connect(&message))
             }
-            _ => ReadFailure::new(
+            FailureKind::Forbidden
+            | FailureKind::Unauthorized
+            | FailureKind::NotFound
+            | FailureKind::ApiError
+            | FailureKind::BadOutput
+            | FailureKind::Skipped => ReadFailure::new(
                 FailureKind::ApiError,
                 format!(
                     "Error from server ({reason}): an error on the server ({message:?}) has prevented the request from succeeding"

@@ -201,7 +201,7 @@ fn resources_are_settled_by_discovery() {
                 "error: the server doesn't have a resource type \"things\""
             );
         }
-        _ => panic!("not settled"),
+        TypeRead::Done(_) | TypeRead::Fetch(_) => panic!("not settled"),
     }
     // Another preferred version: fetched again there (then the others).
     assert!(matches!(
@@ -239,7 +239,7 @@ fn a_403_on_a_served_group_stays_forbidden() {
             assert_eq!(f.kind, FailureKind::Forbidden);
             assert_eq!(f.message, "Error from server (Forbidden): cephclusters.ceph.rook.io is forbidden: User \"nestor\" cannot list resource \"cephclusters\" in API group \"ceph.rook.io\" at the cluster scope");
         }
-        _ => panic!("not settled"),
+        TypeRead::Done(_) | TypeRead::Fetch(_) => panic!("not settled"),
     }
 }
 

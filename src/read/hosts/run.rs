@@ -249,7 +249,11 @@ pub(crate) fn ssh_failure(e: ExecError, destination: &str) -> ReadFailure {
                 format!("refused to run a non-read-only command: {reason}"),
             )
         }
-        _ => {
+        Failure::Missing { .. }
+        | Failure::Spawn { .. }
+        | Failure::Exhausted { .. }
+        | Failure::Signaled { .. }
+        | Failure::TooLarge { .. } => {
             let err = e.into_error();
             return ReadFailure::new(
                 FailureKind::ApiError,

@@ -122,7 +122,14 @@ pub(super) fn scan(text: &str, base: usize) -> std::result::Result<Vec<Line>, St
                                 "has its top-level keys indented (line {number}); they must start at column 0"
                             ))
                         }
-                        _ => {
+                        Kind::Blank
+                        | Kind::Comment
+                        | Kind::DocStart
+                        | Kind::DocEnd
+                        | Kind::Directive
+                        | Kind::SeqEntry
+                        | Kind::OtherCol0
+                        | Kind::Continuation => {
                             return Err(format!(
                                 "does not start with a `key: value` line (line {number}); a topology is a block mapping"
                             ))
@@ -131,7 +138,14 @@ pub(super) fn scan(text: &str, base: usize) -> std::result::Result<Vec<Line>, St
                 }
                 seen_content = true;
             }
-            _ => {}
+            Kind::Blank
+            | Kind::Comment
+            | Kind::Directive
+            | Kind::TopKey
+            | Kind::SeqEntry
+            | Kind::OtherCol0
+            | Kind::Indented
+            | Kind::Continuation => {}
         }
         lines.push(Line {
             number,

@@ -47,6 +47,8 @@ impl Inventory {
     }
 
     /// A YAML key as a name: strings as written, numbers and booleans as text (as Ansible does).
+    // a serde Value: every shape but the expected ones is the same error.
+    #[allow(clippy::wildcard_enum_match_arm)]
     pub(super) fn name_of(&self, key: &Value, what: &str) -> Result<String> {
         let name = match key {
             Value::String(s) => s.clone(),
@@ -75,6 +77,8 @@ impl Inventory {
         Ok(name)
     }
 
+    // a serde Value: every shape but the expected ones is the same error.
+    #[allow(clippy::wildcard_enum_match_arm)]
     pub(super) fn section<'a>(
         &self,
         group: &str,
@@ -101,6 +105,8 @@ impl Inventory {
         }
     }
 
+    // a serde Value: every shape but the expected ones is the same error.
+    #[allow(clippy::wildcard_enum_match_arm)]
     pub(super) fn parse_group(&mut self, name: &str, body: &Value) -> Result<usize> {
         let gi = self.group(name);
         let Value::Mapping(body) = body else {
@@ -197,6 +203,8 @@ impl Inventory {
         Ok(gi)
     }
 
+    // a serde Value: every shape but the expected ones is the same error.
+    #[allow(clippy::wildcard_enum_match_arm)]
     pub(super) fn priority_of(&self, group: &str, value: &Value) -> Result<i64> {
         let parsed = match value {
             Value::Number(n) => n.as_i64(),

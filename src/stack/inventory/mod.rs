@@ -128,6 +128,8 @@ impl Inventory {
     }
 
     /// Parse inventory `text`; `path` is only used in messages.
+    // a serde Value: every shape but the expected ones is the same error.
+    #[allow(clippy::wildcard_enum_match_arm)]
     pub fn parse(text: &str, path: &Path) -> Result<Inventory> {
         let shown = path.display();
         let structure_hint = format!(

@@ -75,6 +75,8 @@ impl Inventory {
         )
     }
 
+    // a serde Value: every shape but the expected ones is the same error.
+    #[allow(clippy::wildcard_enum_match_arm)]
     pub(super) fn string_var(&self, host: &str, var: &str, v: &Value) -> Result<String> {
         let s = match v {
             Value::String(s) => s.clone(),
@@ -107,6 +109,8 @@ impl Inventory {
         Ok(s)
     }
 
+    // a serde Value: every shape but the expected ones is the same error.
+    #[allow(clippy::wildcard_enum_match_arm)]
     pub(super) fn port_var(&self, host: &str, var: &str, v: &Value) -> Result<u16> {
         let bad = |shown: String| {
             self.var_error(host, var, format!("is {shown}, not a port number 1-65535"))
