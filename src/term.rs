@@ -2,15 +2,6 @@
 //! reaches a terminal, and only nestor's own SGR colours pass when colour is on. Base layer,
 //! because `target` and `read` word errors with cluster strings as well as `output`.
 
-/// Whether nestor's own colours are on (set once per run from the validated context).
-static COLOR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Record whether this run paints its output: only then may an SGR colour sequence reach
-/// the terminal; every other escape sequence never does.
-pub fn set_color(on: bool) {
-    COLOR.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
 /// One string from a cluster, a host or a file, made inert for a terminal: every control
 /// character (C0 including newline and carriage return, DEL, C1) and every bidirectional
 /// override is written as a visible escape (`\x1b`, `\r`, `\u{202e}`).
@@ -59,13 +50,17 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
-/// Text about to be written to the terminal (stdout or stderr), made safe as a whole: line
-/// breaks stay, every other control character is escaped, and an ESC survives only as a
-/// complete SGR colour sequence (`ESC [ digits;... m`) when colours are on — nestor's own
-/// `Paint`. Cursor moves, erases, carriage returns and title changes never pass, whatever a
-/// cluster string holds.
+/// Text about to be written to the terminal (stderr, or stdout without colours), made safe
+/// as a whole: line breaks stay, every other control character is escaped. Cursor moves,
+/// erases, carriage returns and title changes never pass, whatever a cluster string holds.
 pub fn terminal_safe(text: &str) -> String {
-    let color = COLOR.load(std::sync::atomic::Ordering::Relaxed);
+    terminal_safe_painted(text, false)
+}
+
+/// [`terminal_safe`], except that with `color` an ESC survives as a complete SGR colour
+/// sequence (`ESC [ digits;... m`) — nestor's own `Paint`, on a run whose printer paints
+/// (`output::render::Printer`).
+pub fn terminal_safe_painted(text: &str, color: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -107,16 +102,17 @@ mod tests {
             e,
             "HEALTH_WARN\\x1b[1A\\x1b[2K\\rHEALTH_OK present\\x9b2J\\u{202e}x"
         );
-        set_color(false);
         let t = terminal_safe(&format!("a\n{evil}\n"));
         assert!(!t.contains('\u{1b}') && !t.contains('\r'), "{t}");
         assert_eq!(t.lines().count(), 2);
-        set_color(true);
         let green = "\u{1b}[32mok\u{1b}[0m";
-        let t = terminal_safe(&format!("{green} {evil}"));
+        let t = terminal_safe_painted(&format!("{green} {evil}"), true);
         assert!(t.starts_with("\u{1b}[32mok\u{1b}[0m "), "{t:?}");
         assert!(!t.contains("\u{1b}[1A") && !t.contains('\r'), "{t:?}");
-        set_color(false);
+        assert!(
+            !terminal_safe(green).contains('\u{1b}'),
+            "stderr never paints"
+        );
     }
 
     /// Issue 31: the cap counted raw characters, so 300 ESC bytes became an 841-character

@@ -2,6 +2,7 @@
 //! error as two lines (`kubectl-nestor: error: ...` / `hint: ...`). Nothing here exits the
 //! process; `main` does.
 
+use crate::output::render::Printer;
 use std::ffi::OsString;
 use std::io::Write;
 
@@ -45,13 +46,15 @@ where
 {
     crate::usage::mark_start();
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // The run's one stdout: what it prints decides whether an error still gets a document.
+    let printer = crate::output::render::Printer::plain();
     // `__complete WORDS...` (kubectl's plugin-completion protocol) is answered before clap
     // parses anything: the words are the user's half-typed command line, not ours to validate.
     if args.get(1).is_some_and(|a| a == "__complete") {
         let words: Vec<String> = (args.iter().skip(2))
             .map(|w| w.to_string_lossy().into_owned())
             .collect();
-        return match cmd::complete::run(Cli::command(), &words) {
+        return match cmd::complete::run(&printer, Cli::command(), &words) {
             Ok(code) => code,
             Err(e) => {
                 let _ = writeln!(std::io::stderr(), "{e}");
@@ -88,7 +91,7 @@ where
             );
             // `-o json|yaml` somewhere in the words: the error is a document too (SPEC §16).
             if let Some(format) = crate::cli::usage::format_asked(&args) {
-                crate::output::error_doc::print(format, &e);
+                crate::output::error_doc::print(&printer, format, &e);
             }
             print_error(&e);
             return e.exit;
@@ -97,11 +100,11 @@ where
     let verbose = cli.global.verbose > 0;
     let format = cli.global.output;
     let at_start = crate::usage::own_usage();
-    let code = match dispatch(cli) {
+    let code = match dispatch(cli, &printer) {
         Ok(code) => code,
         Err(e) => {
             // A script reading `-o json` gets the error as a document too (SPEC §16).
-            crate::output::error_doc::print(format, &e);
+            crate::output::error_doc::print(&printer, format, &e);
             print_error(&e);
             e.exit
         }
@@ -160,15 +163,19 @@ fn report_usage(at_start: Option<crate::usage::Usage>) {
     );
 }
 
-fn dispatch(cli: Cli) -> Result<Exit> {
+fn dispatch(cli: Cli, printer: &Printer) -> Result<Exit> {
     let ctx = || -> Result<Invocation> {
-        Ok(Invocation::new(cli.global.clone(), Environment::capture()?))
+        Ok(Invocation::new(
+            cli.global.clone(),
+            Environment::capture()?,
+            printer,
+        ))
     };
     match &cli.command {
-        Command::Completion { shell } => cmd::completion::run(*shell, Cli::command()),
-        Command::Version => cmd::version::run(cli.global.output),
-        Command::Schema(args) => cmd::schema::run(cli.global.output, args),
-        Command::Gate(command) => cmd::gate::run(cli.global.output, command, &ctx),
+        Command::Completion { shell } => cmd::completion::run(printer, *shell, Cli::command()),
+        Command::Version => cmd::version::run(printer, cli.global.output),
+        Command::Schema(args) => cmd::schema::run(printer, cli.global.output, args),
+        Command::Gate(command) => cmd::gate::run(printer, cli.global.output, command, &ctx),
         Command::Preview(args) if args.all => {
             cmd::fleet::run(&ctx()?, args.detailed_exitcode, args.no_ssh)
         }

@@ -196,7 +196,7 @@ fn list(ctx: &Invocation, catalog: &Catalog, source: Source) -> Result<Exit> {
                 .map(|l| layer_doc(catalog, l))
                 .collect(),
         };
-        render::document(ctx.format(), &doc)?;
+        ctx.printer.document(ctx.format(), &doc)?;
         return Ok(Exit::Ok);
     }
     let mut rows = vec![["ID", "TITLE", "AFTER", "DETECT", "HEALTHY"]
@@ -215,7 +215,7 @@ fn list(ctx: &Invocation, catalog: &Catalog, source: Source) -> Result<Exit> {
         };
         rows.push(vec![l.id.clone(), l.title.clone(), after, detect, healthy]);
     }
-    render::out(&render::table(&rows))?;
+    ctx.printer.out(&render::table(&rows))?;
     Ok(Exit::Ok)
 }
 
@@ -232,7 +232,7 @@ fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result
     };
     let doc = layer_doc(catalog, layer);
     if ctx.format() != Format::Text {
-        render::document(
+        ctx.printer.document(
             ctx.format(),
             &CatalogLayerDoc {
                 api_version: API_VERSION,
@@ -289,6 +289,6 @@ fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result
             }
         }
     }
-    render::out(&out)?;
+    ctx.printer.out(&out)?;
     Ok(Exit::Ok)
 }

@@ -13,6 +13,7 @@
 //! ids from the stack's catalog (read at completion time: the catalog is data, never a list
 //! here). Completion never spawns a process and never contacts a cluster.
 
+use crate::output::render::Printer;
 use std::path::PathBuf;
 
 use clap::builder::ValueHint;
@@ -368,12 +369,12 @@ impl Values for FsValues {
 
 /// `__complete WORDS...`: print the completion of the last word. `root` is the clap
 /// definition of the whole command line.
-pub fn run(mut root: Command, words: &[String]) -> Result<Exit> {
+pub fn run(printer: &Printer, mut root: Command, words: &[String]) -> Result<Exit> {
     root.build();
     let values = FsValues {
         env: Environment::capture()?,
     };
-    crate::output::render::out(&complete(&root, words, &values).render())?;
+    printer.out(&complete(&root, words, &values).render())?;
     Ok(Exit::Ok)
 }
 

@@ -7,6 +7,7 @@
 //! level completes (an open clap_complete bug). elvish and powershell keep clap_complete's
 //! scripts (static: subcommands and flags, no stack names).
 
+use crate::output::render::Printer;
 use clap::Command;
 
 use crate::error::{Exit, Result};
@@ -122,7 +123,7 @@ pub fn script(shell: clap_complete::Shell, mut root: Command) -> String {
     }
 }
 
-pub fn run(shell: clap_complete::Shell, root: Command) -> Result<Exit> {
-    crate::output::render::out(&script(shell, root))?;
+pub fn run(printer: &Printer, shell: clap_complete::Shell, root: Command) -> Result<Exit> {
+    printer.out(&script(shell, root))?;
     Ok(Exit::Ok)
 }

@@ -1,6 +1,7 @@
 //! The validated configuration of one run: the CLI flags plus the captured environment,
 //! resolving the stack and its target before any process is spawned.
 
+use crate::output::render::Printer;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -99,17 +100,20 @@ pub struct Invocation {
     pub global: Global,
     pub env: Environment,
     pub runner: Runner,
+    /// The run's stdout, colours decided here (`output::render::Printer`).
+    pub printer: Printer,
 }
 
 impl Invocation {
-    pub fn new(global: Global, env: Environment) -> Invocation {
+    pub fn new(global: Global, env: Environment, printer: &Printer) -> Invocation {
         let runner = Runner::new(&env, global.request_timeout, global.verbose > 0);
-        let invocation = Invocation {
+        let mut invocation = Invocation {
             global,
             env,
             runner,
+            printer: printer.clone(),
         };
-        crate::term::set_color(invocation.color());
+        invocation.printer = printer.painted(invocation.color());
         invocation
     }
 
@@ -130,7 +134,7 @@ impl Invocation {
 
     /// Colour on stdout: never with `--no-color` or `NO_COLOR`; else as `anstream` decides
     /// for the stream (`CLICOLOR_FORCE`, `CLICOLOR=0`, a terminal whose `TERM` has colours).
-    pub fn color(&self) -> bool {
+    fn color(&self) -> bool {
         self.color_on(&std::io::stdout())
     }
 

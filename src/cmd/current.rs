@@ -36,8 +36,8 @@ pub fn run(ctx: &Invocation) -> Result<Exit> {
         active: dir.active_name(),
     };
     match ctx.format() {
-        Format::Text => render::out(&text(&doc, source, named))?,
-        f @ (Format::Json | Format::Yaml | Format::Junit) => render::document(f, &doc)?,
+        Format::Text => ctx.printer.out(&text(&doc, source, named))?,
+        f @ (Format::Json | Format::Yaml | Format::Junit) => ctx.printer.document(f, &doc)?,
     }
     Ok(Exit::Ok)
 }

@@ -151,13 +151,15 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         layers,
     };
     match invocation.format() {
-        Format::Text => render::out(&text(
+        Format::Text => invocation.printer.out(&text(
             &doc,
             Paint {
-                on: invocation.color(),
+                on: invocation.printer.color(),
             },
         ))?,
-        f @ (Format::Json | Format::Yaml | Format::Junit) => render::document(f, &doc)?,
+        f @ (Format::Json | Format::Yaml | Format::Junit) => {
+            invocation.printer.document(f, &doc)?
+        }
     }
     Ok(exit_code(doc.changed, args.detailed_exitcode))
 }

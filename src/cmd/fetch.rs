@@ -188,9 +188,9 @@ pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
         }
     };
     let paint = render::Paint {
-        on: invocation.color(),
+        on: invocation.printer.color(),
     };
-    render::out(
+    invocation.printer.out(
         &[
             field("stack", &format!("{} (prod)", t.name())),
             field(
@@ -226,7 +226,7 @@ pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
         ),
     );
     text.push_str(&render::node_table(&found, paint));
-    render::out(&text)?;
+    invocation.printer.out(&text)?;
     Ok(Exit::Ok)
 }
 

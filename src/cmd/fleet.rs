@@ -118,16 +118,18 @@ pub fn run(invocation: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Re
         shared_endpoints: shared,
     };
     match invocation.format() {
-        Format::Text => render::out(&text(
+        Format::Text => invocation.printer.out(&text(
             &list,
             Paint {
-                on: invocation.color(),
+                on: invocation.printer.color(),
             },
             invocation.layout(false),
         ))?,
-        Format::Junit => render::junit(&junit(&list))?,
+        Format::Junit => invocation.printer.junit(&junit(&list))?,
         f @ (Format::Json | Format::Yaml) => {
-            render::observed(f, &list, &crate::clock::now_rfc3339())?
+            invocation
+                .printer
+                .observed(f, &list, &crate::clock::now_rfc3339())?
         }
     }
     Ok(exit_of(worst))

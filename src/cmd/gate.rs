@@ -6,6 +6,7 @@
 //! render it: text (verdict first), `-o json|yaml` (a `Gate`
 //! document), `-o junit`; exit 0 GO, 2 NO-GO, 5 CANNOT TELL.
 
+use crate::output::render::Printer;
 use clap::{Args, Subcommand};
 
 use crate::cmd::context::Invocation;
@@ -122,12 +123,13 @@ pub struct DrainArgs {
 }
 
 pub fn run(
+    printer: &Printer,
     format: Format,
     command: &GateCommand,
     invocation: &dyn Fn() -> Result<Invocation>,
 ) -> Result<Exit> {
     match command {
-        GateCommand::Rules => rules(format),
+        GateCommand::Rules => rules(printer, format),
         GateCommand::Drain(args) => drain(&invocation()?, args),
         GateCommand::Upgrade(args) => upgrade(invocation, args),
     }
@@ -233,14 +235,20 @@ fn show(
     );
     let now = crate::clock::now_rfc3339();
     match invocation.format() {
-        Format::Json | Format::Yaml => render::observed(invocation.format(), &doc, &now)?,
-        Format::Junit => render::out(&crate::output::gate::junit(&doc, &now))?,
+        Format::Json | Format::Yaml => {
+            invocation
+                .printer
+                .observed(invocation.format(), &doc, &now)?
+        }
+        Format::Junit => invocation
+            .printer
+            .out(&crate::output::gate::junit(&doc, &now))?,
         Format::Text => {
             let paint = Paint {
-                on: invocation.color(),
+                on: invocation.printer.color(),
             };
             let target = session.target_ref();
-            render::out(&format!(
+            invocation.printer.out(&format!(
                 "{header} on {} (context {}, rule: {})\n{}",
                 render::escape(&target.endpoint),
                 render::escape(&target.context),
@@ -252,11 +260,11 @@ fn show(
     Ok(evaluation.verdict.exit())
 }
 
-fn rules(format: Format) -> Result<Exit> {
+fn rules(printer: &Printer, format: Format) -> Result<Exit> {
     let table = gate::builtin();
     match format {
         Format::Json | Format::Yaml => {
-            render::document(format, &GateRulesDoc::new(&table.rules))?;
+            printer.document(format, &GateRulesDoc::new(&table.rules))?;
         }
         Format::Junit => {
             return Err(Error::input(
@@ -277,7 +285,7 @@ fn rules(format: Format) -> Result<Exit> {
                     r.source.url.clone(),
                 ]);
             }
-            render::out(&render::table(&rows))?;
+            printer.out(&render::table(&rows))?;
         }
     }
     Ok(Exit::Ok)

@@ -98,16 +98,20 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         );
     }
     match invocation.format() {
-        Format::Text => render::out(&preview.text(
+        Format::Text => invocation.printer.out(&preview.text(
             Paint {
-                on: invocation.color(),
+                on: invocation.printer.color(),
             },
             invocation.layout(args.explain),
         ))?,
-        Format::Junit => render::junit(&crate::output::junit::report(&[
+        Format::Junit => invocation.printer.junit(&crate::output::junit::report(&[
             crate::output::junit::Suite::Read(&preview, observed_at(&preview)),
         ]))?,
-        f @ (Format::Json | Format::Yaml) => render::observed(f, &preview, &observed_at(&preview))?,
+        f @ (Format::Json | Format::Yaml) => {
+            invocation
+                .printer
+                .observed(f, &preview, &observed_at(&preview))?
+        }
     }
     if !args.detailed_exitcode {
         return Ok(Exit::Ok);

@@ -2,10 +2,11 @@
 //! that print it (`output::schema`), so a script can validate what it reads; without KIND,
 //! the kinds. The same schemas are committed under `docs/schema/`.
 
+use crate::output::render::Printer;
 use clap::builder::PossibleValuesParser;
 
 use crate::error::{Error, Exit, Result};
-use crate::output::render::{self, Format};
+use crate::output::render::Format;
 use crate::output::schema;
 
 /// `schema --help` examples, in kubectl's style.
@@ -30,10 +31,10 @@ fn kinds() -> PossibleValuesParser {
     PossibleValuesParser::new(schema::kinds())
 }
 
-pub fn run(format: Format, args: &Args) -> Result<Exit> {
+pub fn run(printer: &Printer, format: Format, args: &Args) -> Result<Exit> {
     let Some(kind) = &args.kind else {
         let list: String = schema::kinds().map(|k| format!("{k}\n")).collect();
-        render::out(&list)?;
+        printer.out(&list)?;
         return Ok(Exit::Ok);
     };
     let doc = schema::schema(kind).ok_or_else(|| {
@@ -49,6 +50,6 @@ pub fn run(format: Format, args: &Args) -> Result<Exit> {
             .map(|s| s + "\n")
             .map_err(|e| Error::internal(format!("cannot encode JSON: {e}")))?,
     };
-    render::out(&text)?;
+    printer.out(&text)?;
     Ok(Exit::Ok)
 }

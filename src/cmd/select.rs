@@ -33,7 +33,7 @@ pub fn run(ctx: &Invocation, name: &str) -> Result<Exit> {
         crate::target::isolation::check_lima(&t, &bench, &ctx.env)?;
     }
     switch_current(&dir.path, name)?;
-    render::out(&format!(
+    ctx.printer.out(&format!(
         "selected stack {name} ({}): {} -> {name}.yaml\n",
         t.kind().as_str(),
         dir.path.join(CURRENT).display()
@@ -136,7 +136,7 @@ fn offer_kubeconfig_line(ctx: &Invocation, t: &Topology) -> Result<Option<Topolo
     })?;
     let edited = edit::add_kubeconfig_line(&original, name)?;
     crate::fs::write_atomically(&t.file, &edited)?;
-    render::out(&format!("added `{line}` to {file}\n"))?;
+    ctx.printer.out(&format!("added `{line}` to {file}\n"))?;
     Topology::load(&t.file, &t.stacks_dir).map(Some)
 }
 
@@ -162,7 +162,7 @@ fn check_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<Exit> {
             Err(e) => Some(e.message),
             Ok(session) => match session.nodes() {
                 Ok(found) => {
-                    render::out(&format!(
+                    ctx.printer.out(&format!(
                         "cluster {} reachable through {}: {}\n",
                         session.agreed.server,
                         path.display(),

@@ -198,7 +198,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
         if rows.is_empty() {
             render::notice(&format!("no stacks in {}", dir.path.display()));
         } else {
-            render::out(&render::table(&table))?;
+            ctx.printer.out(&render::table(&table))?;
         }
         for w in rows.iter().flat_map(|r| &r.warnings) {
             render::notice(&format!("warning: {w}"));
@@ -212,7 +212,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             ));
         }
     } else {
-        render::document(
+        ctx.printer.document(
             ctx.format(),
             &StackList {
                 api_version: API_VERSION,
@@ -286,7 +286,7 @@ pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
         instance_prefix: t.raw.lima.as_ref().map(|l| l.instance_prefix.to_string()),
     };
     if ctx.format() != Format::Text {
-        render::document(ctx.format(), &doc)?;
+        ctx.printer.document(ctx.format(), &doc)?;
         return Ok(Exit::Ok);
     }
     let none = || "-".to_string();
@@ -346,7 +346,7 @@ pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
     if let Some(c) = &doc.catalog {
         rows.push(vec!["catalog".to_string(), c.clone()]);
     }
-    render::out(&render::table(&rows))?;
+    ctx.printer.out(&render::table(&rows))?;
     Ok(Exit::Ok)
 }
 
@@ -370,6 +370,7 @@ pub fn env(ctx: &Invocation, name: Option<&str>, shell: crate::shell::Shell) -> 
             "use a UTF-8 path",
         )
     })?;
-    render::out(&crate::shell::export_line(shell, "KUBECONFIG", text))?;
+    ctx.printer
+        .out(&crate::shell::export_line(shell, "KUBECONFIG", text))?;
     Ok(Exit::Ok)
 }

@@ -61,11 +61,13 @@ pub fn run(invocation: &Invocation) -> Result<Exit> {
         nodes,
     };
     if invocation.format() != Format::Text {
-        render::observed(invocation.format(), &doc, &crate::clock::now_rfc3339())?;
+        invocation
+            .printer
+            .observed(invocation.format(), &doc, &crate::clock::now_rfc3339())?;
         return Ok(Exit::Ok);
     }
     let paint = render::Paint {
-        on: invocation.color(),
+        on: invocation.printer.color(),
     };
     let mut rows = vec![];
     if let (Some(name), Some(kind)) = (&doc.stack, doc.target_kind) {
@@ -91,6 +93,6 @@ pub fn run(invocation: &Invocation) -> Result<Exit> {
     rows.push(vec!["nodes".to_string(), render::nodes_line(&doc.nodes)]);
     let mut text = render::table(&rows);
     text.push_str(&render::node_table(&doc.nodes, paint));
-    render::out(&text)?;
+    invocation.printer.out(&text)?;
     Ok(Exit::Ok)
 }

@@ -36,10 +36,10 @@ impl ErrorDoc {
 
 /// Print the error as a document when the output is one and no document was printed before
 /// it (that one stands, and the exit code says the rest); nothing for text or JUnit.
-pub fn print(format: Format, e: &Error) {
+pub fn print(printer: &render::Printer, format: Format, e: &Error) {
     match format {
-        Format::Json | Format::Yaml if !render::document_printed() => {
-            let _ = render::document(format, &ErrorDoc::new(e));
+        Format::Json | Format::Yaml if !printer.document_printed() => {
+            let _ = printer.document(format, &ErrorDoc::new(e));
         }
         Format::Json | Format::Yaml | Format::Text | Format::Junit => {}
     }

@@ -35,28 +35,80 @@ struct Stamped<'a, T: Serialize> {
     observed_at: Option<&'a str>,
 }
 
-/// Print a document as JSON or YAML on stdout, with `nestorVersion`.
-pub fn document<T: Serialize>(format: Format, doc: &T) -> Result<()> {
-    stamped(format, doc, None)
+/// Everything a run writes on stdout goes through its one `Printer`, made once per run
+/// (`cli::run`) and lent to the commands: whether nestor's own colours may reach the terminal,
+/// and whether a document is already on stdout (a command that prints its document and then
+/// fails, `stack list` over an invalid file, gets no second `Error` document after it). No
+/// global flag: two printers in one process (a test, the fleet's stacks) never disagree.
+#[derive(Debug, Clone)]
+pub struct Printer {
+    color: bool,
+    printed: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
-/// Print the document of an observation (read at `observed_at`, RFC 3339), with
-/// `nestorVersion` and `observedAt`.
-pub fn observed<T: Serialize>(format: Format, doc: &T, observed_at: &str) -> Result<()> {
-    stamped(format, doc, Some(observed_at))
-}
+impl Printer {
+    /// A run's printer before its context is known: no colour.
+    pub fn plain() -> Printer {
+        Printer {
+            color: false,
+            printed: Default::default(),
+        }
+    }
 
-/// Whether this run has printed a document: a command that prints its document and then
-/// fails (`stack list` over an invalid file) gets no second, `Error` document after it.
-static PRINTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    /// The same run's printer, colours on or off (decided from the context's flags and
+    /// stdout); what it prints still counts for the run.
+    pub fn painted(&self, color: bool) -> Printer {
+        Printer {
+            color,
+            printed: self.printed.clone(),
+        }
+    }
 
-/// A document is already on stdout.
-pub fn document_printed() -> bool {
-    PRINTED.load(std::sync::atomic::Ordering::Relaxed)
+    /// Whether nestor's own SGR colours may reach stdout.
+    pub fn color(&self) -> bool {
+        self.color
+    }
+
+    /// A document is already on stdout.
+    pub fn document_printed(&self) -> bool {
+        self.printed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Print a document as JSON or YAML on stdout, with `nestorVersion`.
+    pub fn document<T: Serialize>(&self, format: Format, doc: &T) -> Result<()> {
+        self.stamped(format, doc, None)
+    }
+
+    /// Print the document of an observation (read at `observed_at`, RFC 3339), with
+    /// `nestorVersion` and `observedAt`.
+    pub fn observed<T: Serialize>(&self, format: Format, doc: &T, observed_at: &str) -> Result<()> {
+        self.stamped(format, doc, Some(observed_at))
+    }
+
+    /// Print a JUnit XML report on stdout (built by `output::junit`, which escapes every
+    /// string).
+    pub fn junit(&self, xml: &str) -> Result<()> {
+        write_stdout(xml)
+    }
+
+    /// Text on stdout, made terminal-safe: only this printer's own colours pass.
+    pub fn out(&self, text: &str) -> Result<()> {
+        write_stdout(&crate::term::terminal_safe_painted(text, self.color))
+    }
+
+    fn stamped<T: Serialize>(
+        &self,
+        format: Format,
+        doc: &T,
+        observed_at: Option<&str>,
+    ) -> Result<()> {
+        self.printed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        stamped(format, doc, observed_at)
+    }
 }
 
 fn stamped<T: Serialize>(format: Format, doc: &T, observed_at: Option<&str>) -> Result<()> {
-    PRINTED.store(true, std::sync::atomic::Ordering::Relaxed);
     let doc = &Stamped {
         doc,
         nestor_version: NESTOR_VERSION,
@@ -82,8 +134,8 @@ fn stamped<T: Serialize>(format: Format, doc: &T, observed_at: Option<&str>) -> 
     write_stdout(&text)
 }
 
-/// Terminal safety and the colour switch live in the base layer (`crate::term`), used by
-/// `target` and `read` too; output writes through them.
+/// Terminal safety lives in the base layer (`crate::term`), used by `target` and `read`
+/// too; output writes through it.
 pub use crate::term::terminal_safe;
 
 /// The longest word of cluster text printed whole: 320 characters, room for the longest
@@ -101,17 +153,6 @@ pub fn escape(s: &str) -> String {
         .map(|w| crate::term::escape_capped(w, MAX_WORD))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Print a JUnit XML report on stdout (built by `output::junit`, which escapes every string).
-pub fn junit(xml: &str) -> Result<()> {
-    write_stdout(xml)
-}
-
-/// Write to stdout; a closed pipe (`| head`) is not an error worth a message. Text output is
-/// made [`terminal_safe`].
-pub fn out(text: &str) -> Result<()> {
-    write_stdout(&terminal_safe(text))
 }
 
 /// Write a document (JSON/YAML, whose encoders escape control characters) to stdout.

@@ -7,7 +7,7 @@
 //! false`; serde never writes an unknown field), every field serde always writes is required,
 //! `apiVersion` and `kind` are constants, and `nestorVersion` (every printed document) and
 //! `observedAt` (the documents of an observation) are required at the top level, as
-//! `render::document`/`render::observed` stamp them.
+//! `render::Printer::document`/`observed` stamp them.
 
 use schemars::transform::RecursiveTransform;
 use schemars::{generate::SchemaSettings, JsonSchema, Schema};
@@ -24,9 +24,9 @@ use crate::output::report::Preview;
 /// What the printer adds to a kind's own fields at the top level.
 #[derive(Clone, Copy)]
 enum Stamp {
-    /// `nestorVersion` (`render::document`).
+    /// `nestorVersion` (`render::Printer::document`).
     Version,
-    /// `nestorVersion` and `observedAt` (`render::observed`).
+    /// `nestorVersion` and `observedAt` (`render::Printer::observed`).
     Observed,
     /// Nothing: a file nestor writes and reads back (`Snapshot`, whose `nestorVersion` is a
     /// field of its own): its schema is what nestor accepts.

@@ -175,20 +175,22 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         });
         match &write_to {
             Some(path) => write::create(path, &name, &text)?,
-            None => render::out(&text)?,
+            None => invocation.printer.out(&text)?,
         }
         return Ok(Exit::Ok);
     }
     match invocation.format() {
-        Format::Text => render::out(&text(
+        Format::Text => invocation.printer.out(&text(
             &doc,
             Paint {
-                on: invocation.color(),
+                on: invocation.printer.color(),
             },
             invocation.layout(false),
         ))?,
         f @ (Format::Json | Format::Yaml | Format::Junit) => {
-            render::observed(f, &doc, &crate::clock::now_rfc3339())?
+            invocation
+                .printer
+                .observed(f, &doc, &crate::clock::now_rfc3339())?
         }
     }
     Ok(Exit::Ok)

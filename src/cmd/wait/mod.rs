@@ -150,14 +150,16 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             .collect(),
     };
     match invocation.format() {
-        Format::Text => render::out(&text(
+        Format::Text => invocation.printer.out(&text(
             &doc,
             Paint {
-                on: invocation.color(),
+                on: invocation.printer.color(),
             },
         ))?,
         f @ (Format::Json | Format::Yaml | Format::Junit) => {
-            render::observed(f, &doc, &crate::clock::now_rfc3339())?
+            invocation
+                .printer
+                .observed(f, &doc, &crate::clock::now_rfc3339())?
         }
     }
     if ok {
