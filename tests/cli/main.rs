@@ -24,6 +24,7 @@ mod hosts;
 mod krew;
 mod laptop;
 mod lima;
+mod lima_fleet;
 mod lima_nodes;
 mod packaging;
 mod preview;
