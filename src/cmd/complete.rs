@@ -11,7 +11,10 @@
 //! value), so a new subcommand or flag completes without a line here. Values come from the
 //! definition (`value_enum`) and from [`Values`]: stack names from the stacks directory, layer
 //! ids from the stack's catalog (read at completion time: the catalog is data, never a list
-//! here). Completion never spawns a process and never contacts a cluster.
+//! here), node names (`gate drain NODE`) from the stack's declared `nodes:`. Completion never
+//! spawns a process and never contacts a cluster: a TAB must not read a production cluster
+//! (nor ask for its confirmation), so NODE offers what the stack declares, and a node the
+//! cluster has but the stack does not is typed by hand (the gate then names it in its verdict).
 
 use crate::output::render::Printer;
 use std::path::PathBuf;
@@ -66,6 +69,8 @@ pub trait Values {
     fn stacks(&self, typed: &Typed) -> Vec<String>;
     /// The layer ids of the stack's catalog (the built-in one plus its `catalog:` file).
     fn layers(&self, typed: &Typed) -> Vec<String>;
+    /// The node names the stack declares (`nodes:`), in its order.
+    fn nodes(&self, typed: &Typed) -> Vec<String>;
 }
 
 /// What kind of value an argument takes.
@@ -77,6 +82,8 @@ enum Kind {
         paths: bool,
     },
     Layer,
+    /// A node of the stack (`gate drain NODE`).
+    Node,
     File,
     Dir,
     Free,
@@ -120,6 +127,9 @@ fn kind(path: &[String], arg: &Arg) -> Kind {
         || (first == Some("catalog") && id == "id")
     {
         return Kind::Layer;
+    }
+    if first == Some("gate") && id == "node" {
+        return Kind::Node;
     }
     match arg.get_value_hint() {
         ValueHint::DirPath => Kind::Dir,
@@ -309,6 +319,7 @@ fn values_of(
         Kind::Stack { paths: true } => (listed(values.stacks(typed)), DEFAULT),
         Kind::Stack { paths: false } => (listed(values.stacks(typed)), NO_FILE_COMP),
         Kind::Layer => (listed(values.layers(typed)), NO_FILE_COMP),
+        Kind::Node => (listed(values.nodes(typed)), NO_FILE_COMP),
         Kind::File => (Vec::new(), DEFAULT),
         Kind::Dir => (Vec::new(), FILTER_DIRS),
         Kind::Free => (Vec::new(), NO_FILE_COMP),
@@ -342,6 +353,13 @@ impl FsValues {
     fn stacks_dir(&self, typed: &Typed) -> Option<StacksDir> {
         StacksDir::locate(typed.stacks_dir.as_deref(), &self.env).ok()
     }
+
+    /// The stack typed so far (`--stack`), else the active one; `None` when unreadable.
+    fn topology(&self, typed: &Typed) -> Option<Topology> {
+        let dir = self.stacks_dir(typed)?;
+        let file = topology::select_file(typed.stack.as_deref(), &dir, &self.env).ok()?;
+        Topology::load(&file, &dir.path).ok()
+    }
 }
 
 impl Values for FsValues {
@@ -355,14 +373,17 @@ impl Values for FsValues {
     }
 
     fn layers(&self, typed: &Typed) -> Vec<String> {
-        let catalog = self.stacks_dir(typed).and_then(|dir| {
-            let file = topology::select_file(typed.stack.as_deref(), &dir, &self.env).ok()?;
-            Some(Topology::load(&file, &dir.path).ok()?.catalog)
-        });
+        let catalog = self.topology(typed).map(|t| t.catalog);
         catalog
             .map(Ok)
             .unwrap_or_else(crate::model::catalog::Catalog::builtin)
             .map(|c| c.ids().into_iter().map(String::from).collect())
+            .unwrap_or_default()
+    }
+
+    fn nodes(&self, typed: &Typed) -> Vec<String> {
+        self.topology(typed)
+            .map(|t| t.node_names())
             .unwrap_or_default()
     }
 }

@@ -23,6 +23,12 @@ impl Values for Table {
             _ => vec!["ceph".into(), "cni".into(), "gitops".into()],
         }
     }
+    fn nodes(&self, typed: &Typed) -> Vec<String> {
+        match typed.stack.as_deref() {
+            Some("bench") => vec!["node1".into(), "node2".into()],
+            _ => vec!["dirqual1".into(), "dirqual2".into(), "edge1".into()],
+        }
+    }
 }
 
 fn root() -> Cmd {
@@ -91,6 +97,19 @@ fn root() -> Cmd {
                     .required(true),
             ),
         )
+        .subcommand(
+            Cmd::new("gate")
+                .subcommand(Cmd::new("drain").arg(Arg::new("node").required(true)))
+                .subcommand(
+                    Cmd::new("upgrade")
+                        .arg(Arg::new("component").required(true).value_parser([
+                            "kubernetes",
+                            "cilium",
+                            "rook",
+                        ]))
+                        .arg(Arg::new("version").required(true)),
+                ),
+        )
         .subcommand(Cmd::new("internal").hide(true));
     root.build();
     root
@@ -122,7 +141,7 @@ fn subcommands_at_every_level_hidden_ones_left_out() {
     assert_eq!(
         values(""),
         (
-            v(&["preview", "stack", "catalog", "wait", "help"]),
+            v(&["preview", "stack", "catalog", "wait", "gate", "help"]),
             NO_FILE_COMP
         )
     );
@@ -191,7 +210,7 @@ fn enum_values_after_the_flag_after_equals_and_after_a_short_flag() {
     assert_eq!(
         values("--output stack "),
         (
-            v(&["preview", "stack", "catalog", "wait", "help"]),
+            v(&["preview", "stack", "catalog", "wait", "gate", "help"]),
             NO_FILE_COMP
         )
     );
@@ -234,6 +253,26 @@ fn layer_ids_from_the_catalog_of_the_stack_typed_so_far() {
     assert_eq!(values("wait ceph c"), (v(&["ceph", "cni"]), NO_FILE_COMP));
 }
 
+/// `gate drain NODE`: the nodes the stack typed so far declares (never read from a cluster);
+/// the component of `gate upgrade` from its subcommands; VERSION left to the user.
+#[test]
+fn gate_nodes_from_the_stack_and_components_from_the_definition() {
+    let nodes = v(&["dirqual1", "dirqual2", "edge1"]);
+    assert_eq!(values("gate drain "), (nodes, NO_FILE_COMP));
+    assert_eq!(
+        values("gate drain d"),
+        (v(&["dirqual1", "dirqual2"]), NO_FILE_COMP)
+    );
+    assert_eq!(
+        values("--stack bench gate drain "),
+        (v(&["node1", "node2"]), NO_FILE_COMP)
+    );
+    assert_eq!(values("gate drain dirqual2 "), (v(&[]), NO_FILE_COMP));
+    let (components, _) = values("gate upgrade ");
+    assert_eq!(components, v(&["kubernetes", "cilium", "rook"]));
+    assert_eq!(values("gate upgrade kubernetes "), (v(&[]), NO_FILE_COMP));
+}
+
 #[test]
 fn paths_leave_the_shell_its_file_and_directory_completion() {
     assert_eq!(values("preview --snapshot "), (v(&[]), DEFAULT));
@@ -247,7 +286,7 @@ fn unknown_words_and_the_double_dash_complete_nothing_and_never_fail() {
     assert_eq!(
         values("--nosuch "),
         (
-            v(&["preview", "stack", "catalog", "wait", "help"]),
+            v(&["preview", "stack", "catalog", "wait", "gate", "help"]),
             NO_FILE_COMP
         )
     );

@@ -11,6 +11,7 @@ mod support;
 mod bounded;
 mod catalog;
 mod completion;
+mod completion_gate;
 mod confirmed_by;
 mod contract;
 mod current;
