@@ -121,12 +121,16 @@ fn truncated_output_changes_nothing_read_through_the_proxy() {
 
 #[test]
 fn kubectl_killed_by_a_signal_is_a_failure_never_a_result() {
-    // The nodes list hangs; 1 s after the proxy starts the wrapper SIGKILLs its whole process
-    // group (the real kubectl, and the versioned kubectl a dispatcher runs), as an OOM killer
-    // would.
+    // The nodes list hangs; 1 s after the proxy listens (its socket exists: counted from the
+    // spawn, a loaded machine killed it before it served, a different failure) the wrapper
+    // SIGKILLs its whole process group (the real kubectl, and the versioned kubectl a
+    // dispatcher runs), as an OOM killer would.
     let bed = bed_or_skip!(E2e::new("dirqual", &["/api/v1/nodes=hang:20"]));
     bed.wrap_kubectl(
-        r#"case " $* " in *" proxy "*) (sleep 1; kill -9 0) & ;; esac
+        r#"case " $* " in *" proxy "*)
+  for a in "$@"; do case "$a" in --unix-socket=*) sock="${a#--unix-socket=}";; esac; done
+  (n=0; while [ ! -S "$sock" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n+1)); done; sleep 1; kill -9 0) & ;;
+esac
 exec "$REAL" "$@""#,
     );
     let r = run_writing_nothing(&bed, &["target"]);
