@@ -29,8 +29,7 @@ pub fn run(ctx: &Invocation, name: &str) -> Result<Exit> {
     let t = Topology::load(&file, &dir.path)?;
     if t.kind() == TargetKind::Lima {
         // A bench that would read prod is never made the active stack (SPEC §14).
-        let bench = t.bench_kubeconfig(&ctx.env)?;
-        crate::target::isolation::check_lima(&t, &bench, &ctx.env)?;
+        crate::target::isolation::checked_bench(&t, &ctx.env)?;
     }
     switch_current(&dir.path, name)?;
     ctx.printer.out(&format!(

@@ -117,9 +117,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
         let row = match Topology::load(&file, &dir.path) {
             Ok(t) => StackRow {
                 warnings: match t.kind() {
-                    TargetKind::Lima => t
-                        .bench_kubeconfig(&ctx.env)
-                        .and_then(|b| target::isolation::check_lima(&t, &b, &ctx.env))
+                    TargetKind::Lima => target::isolation::checked_bench(&t, &ctx.env)
                         .err()
                         .filter(|e| e.exit == Exit::Refused)
                         .map(|e| e.message)
@@ -256,10 +254,7 @@ fn invalid_files(mut errors: Vec<Error>) -> Option<Error> {
 
 pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
     let t = ctx.topology(name)?;
-    let kubeconfig_path = match t.kind() {
-        TargetKind::Lima => Some(t.bench_kubeconfig(&ctx.env)?),
-        TargetKind::Prod => t.declared_kubeconfig(&ctx.env)?,
-    };
+    let kubeconfig_path = t.kubeconfig_path(&ctx.env)?;
     let doc = StackDoc {
         api_version: API_VERSION,
         kind: "Stack",
@@ -354,12 +349,8 @@ pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
 pub fn env(ctx: &Invocation, name: Option<&str>, shell: crate::shell::Shell) -> Result<Exit> {
     let t = ctx.topology(name)?;
     let path = match t.kind() {
-        TargetKind::Lima => {
-            // `eval` of this line must never point a bench shell at prod (SPEC §14).
-            let bench = t.bench_kubeconfig(&ctx.env)?;
-            target::isolation::check_lima(&t, &bench, &ctx.env)?;
-            bench
-        }
+        // `eval` of this line must never point a bench shell at prod (SPEC §14).
+        TargetKind::Lima => target::isolation::checked_bench(&t, &ctx.env)?,
         TargetKind::Prod => t
             .declared_kubeconfig(&ctx.env)?
             .ok_or_else(|| target::not_declared(t.name()))?,

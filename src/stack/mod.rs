@@ -392,6 +392,15 @@ impl Topology {
             .transpose()
     }
 
+    /// The kubeconfig this stack's commands read: a bench's ([`Self::bench_kubeconfig`]), a
+    /// prod stack's declared one (`None`: it declares none, and its commands refuse).
+    pub fn kubeconfig_path(&self, env: &Environment) -> Result<Option<PathBuf>> {
+        match self.kind() {
+            TargetKind::Lima => self.bench_kubeconfig(env).map(Some),
+            TargetKind::Prod => self.declared_kubeconfig(env),
+        }
+    }
+
     /// The Lima bench kubeconfig: the declared one, else the harness's path in the repo.
     pub fn bench_kubeconfig(&self, env: &Environment) -> Result<PathBuf> {
         Ok(match self.declared_kubeconfig(env)? {

@@ -188,6 +188,14 @@ pub fn check_lima(
     Ok(Some(kc))
 }
 
+/// The bench kubeconfig of a lima `stack`, checked never to point at a prod stack (SPEC
+/// §14): what `stack select`, `stack env` and `stack list` rely on before they name a bench.
+pub fn checked_bench(stack: &Topology, env: &Environment) -> Result<std::path::PathBuf> {
+    let bench = stack.bench_kubeconfig(env)?;
+    check_lima(stack, &bench, env)?;
+    Ok(bench)
+}
+
 /// Exit 3 when `server` (the bench kubeconfig's) is the listener of a prod stack of any of
 /// the stack's [`stacks_dirs`], or when those prod stacks cannot all be known.
 fn refuse_prod(
