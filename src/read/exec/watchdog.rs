@@ -76,7 +76,9 @@ unsafe fn watch(fd: RawFd, child: libc::pid_t, own_group: bool) -> ! {
         let mut byte = [0u8; 1];
         loop {
             let n = libc::read(fd, byte.as_mut_ptr().cast(), 1);
-            if n == 0 || (n < 0 && *errno() != libc::EINTR) {
+            // errno as std reads it on every unix (no allocation: an `Os` error is a code).
+            let interrupted = std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
+            if n == 0 || (n < 0 && !interrupted) {
                 break;
             }
         }
@@ -96,20 +98,6 @@ unsafe fn watch(fd: RawFd, child: libc::pid_t, own_group: bool) -> ! {
         }
         libc::_exit(0)
     }
-}
-
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-unsafe fn errno() -> *mut libc::c_int {
-    // SAFETY: the calling thread's errno.
-    unsafe { libc::__errno_location() }
-}
-
-#[cfg(not(target_os = "linux"))]
-#[allow(unsafe_code)]
-unsafe fn errno() -> *mut libc::c_int {
-    // SAFETY: the calling thread's errno (macOS and the BSDs).
-    unsafe { libc::__error() }
 }
 
 /// Close every descriptor but `keep`: the child's stdio (nestor reads those to their end)
