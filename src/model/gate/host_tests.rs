@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use super::cert::parse_certificate;
 use super::facts::{CertFile, PerHost};
 use super::host::TimeSync;
-use super::tests::{cluster, drain, eval, outcome};
+use super::tests::{cluster, drain, eval, outcome, seen};
 use super::upgrade_tests::ready_for_135;
 use super::version::Version;
 use super::*;
@@ -299,4 +299,33 @@ fn the_table_lists_only_public_certificate_paths() {
         e.contains("`/etc/kubernetes/pki/apiserver.key` is not a certificate path nestor reads: only `*.crt` files (never a key, never a kubeconfig)"),
         "{e}"
     );
+}
+
+#[test]
+fn time_sync_no_go_and_skipped_without_ssh() {
+    let mut f = cluster();
+    if let Ok(hosts) = &mut f.host_time_sync {
+        hosts.insert(
+            "dirqual3".into(),
+            Ok(TimeSync {
+                synchronized: false,
+                ntp: Some(true),
+                time: Some("Wed 2026-12-02 00:48:53 UTC".into()),
+            }),
+        );
+    }
+    let (status, evidence, verdict) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainTimeSync);
+    assert_eq!(
+        (status, verdict.as_str()),
+        (Status::Fails, "NO-GO: 1 blocker")
+    );
+    assert_eq!(evidence, ["timedatectl show: NTPSynchronized=no; NTP=yes: a time service is on but has not synchronised the clock; its clock said Wed 2026-12-02 00:48:53 UTC"]);
+    f.host_time_sync = Err(ReadFailure::skipped("--no-ssh"));
+    let ev = eval(&drain("dirqual2"), &f);
+    let o = outcome(&ev, RuleId::DrainTimeSync);
+    assert_eq!(
+        (o.status, o.note.as_str()),
+        (Status::Skipped, "not read: --no-ssh")
+    );
+    assert_eq!(ev.verdict, Verdict::Go);
 }

@@ -136,6 +136,14 @@ impl Table {
         self.rules.iter().find(|r| r.id == id)
     }
 
+    /// The row that makes a kubelet of `minor` refuse cgroup v1, if one does: the cgroup
+    /// rule is asked (and its hosts read) only then.
+    pub fn cgroup_v2_row(&self, minor: Minor) -> Option<&NodePrerequisite> {
+        self.node_prerequisites
+            .iter()
+            .find(|p| p.minor <= minor && p.cgroup_v2)
+    }
+
     /// The rules of one gate, in table order.
     pub fn of(&self, gate: Gate) -> impl Iterator<Item = &Rule> {
         self.rules.iter().filter(move |r| r.gate == gate)

@@ -583,32 +583,3 @@ fn capacity_is_a_sum_and_a_warning() {
     assert_eq!((status, verdict.as_str()), (Status::Fails, "GO"));
     assert_eq!(evidence, ["its pods request 2250m CPU, 6400 MiB; the 1 other schedulable nodes have 1000m CPU, 11690 MiB free"]);
 }
-
-#[test]
-fn time_sync_no_go_and_skipped_without_ssh() {
-    let mut f = cluster();
-    if let Ok(hosts) = &mut f.host_time_sync {
-        hosts.insert(
-            "dirqual3".into(),
-            Ok(TimeSync {
-                synchronized: false,
-                ntp: Some(true),
-                time: Some("Wed 2026-12-02 00:48:53 UTC".into()),
-            }),
-        );
-    }
-    let (status, evidence, verdict) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainTimeSync);
-    assert_eq!(
-        (status, verdict.as_str()),
-        (Status::Fails, "NO-GO: 1 blocker")
-    );
-    assert_eq!(evidence, ["timedatectl show: NTPSynchronized=no; NTP=yes: a time service is on but has not synchronised the clock; its clock said Wed 2026-12-02 00:48:53 UTC"]);
-    f.host_time_sync = Err(ReadFailure::skipped("--no-ssh"));
-    let ev = eval(&drain("dirqual2"), &f);
-    let o = outcome(&ev, RuleId::DrainTimeSync);
-    assert_eq!(
-        (o.status, o.note.as_str()),
-        (Status::Skipped, "not read: --no-ssh")
-    );
-    assert_eq!(ev.verdict, Verdict::Go);
-}

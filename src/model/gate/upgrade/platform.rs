@@ -69,11 +69,7 @@ pub(in crate::model::gate) fn node_cgroup_v2(req: &Request, facts: &Facts, table
         Ok(t) => t.minor(),
         Err(c) => return c,
     };
-    let Some(row) = table
-        .node_prerequisites
-        .iter()
-        .find(|p| p.minor <= t && p.cgroup_v2)
-    else {
+    let Some(row) = table.cgroup_v2_row(t) else {
         return Check::Holds(format!("the table needs no cgroup v2 up to {t}"));
     };
     let (Ok(hosts), Ok(nodes)) = (&facts.host_cgroup, &facts.nodes) else {
