@@ -1,8 +1,8 @@
 //! `gate`: "may I do this now?" (SPEC §17). `gate rules`, the built-in rule table with each
 //! rule's severity and upstream source, reads no cluster; `gate drain NODE` asks the session
 //! for its evaluation (the target confirmed as for preview, the drain reads through the
-//! restricted proxy); `gate upgrade kubernetes VERSION` likewise (VERSION parsed first: one
-//! that does not parse is a usage error; cilium and rook are refused as not wired yet); both
+//! restricted proxy, the host rules' inventory decided before any ssh); `gate upgrade
+//! kubernetes VERSION` likewise (VERSION parsed first: one that does not parse is a usage error; cilium and rook are refused as not wired yet); both
 //! render it: text (verdict first), `-o json|yaml` (a `Gate`
 //! document), `-o junit`; exit 0 GO, 2 NO-GO, 5 CANNOT TELL.
 
@@ -58,9 +58,10 @@ pub enum GateCommand {
     /// May the cluster move to VERSION now? Read-only; exit 0 GO, 2 NO-GO, 5 CANNOT TELL.
     ///
     /// For kubernetes: reads the nodes, the kube-apiserver mirror pods, the PDBs, the CRDs,
-    /// `/readyz?verbose` and one list per API VERSION removes. The platform components'
-    /// versions and the host rules are not read yet: their rules say so, and a blocker among
-    /// them is never GO. cilium and rook are not wired yet (a usage error).
+    /// `/readyz?verbose` and one list per API VERSION removes; over ssh, the control-plane
+    /// certificates and (from 1.35) each node's cgroup version. The platform components'
+    /// versions are not read yet: their rule says so, and a blocker is never GO. cilium and
+    /// rook are not wired yet (a usage error).
     #[command(after_help = UPGRADE_EXAMPLES)]
     Upgrade(UpgradeArgs),
 }
@@ -88,7 +89,8 @@ pub struct UpgradeArgs {
     pub component: UpgradeComponent,
     /// The version to move to: `1.32`, `1.32.4` or `v1.32.4`.
     pub version: String,
-    /// Do not read the host rules over ssh (k8s-node-cgroup-v2): reported as skipped.
+    /// Do not read the host rules over ssh (k8s-node-cgroup-v2, k8s-certs-*): reported as
+    /// skipped.
     #[arg(long)]
     pub no_ssh: bool,
 }
@@ -151,11 +153,7 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
     let version = parse_version(&args.version)?;
     let invocation = invocation()?;
     let (stack, session) = open(&invocation)?;
-    let hosts = if args.no_ssh {
-        HostReads::NoSsh
-    } else {
-        HostReads::FormUnavailable
-    };
+    let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
     let evaluation = session.upgrade_kubernetes(version, hosts)?;
     let subject = Subject {
         gate: Gate::UpgradeKubernetes,
@@ -194,13 +192,8 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
         )
     })?;
     let (stack, session) = open(invocation)?;
-    // The ssh allowlist has no `timedatectl show` form yet: the time-sync rule is skipped
-    // and named, never read by an unreviewed remote command.
-    let hosts = if args.no_ssh {
-        HostReads::NoSsh
-    } else {
-        HostReads::FormUnavailable
-    };
+    // The inventory decided (and every host's connection validated) before any ssh runs.
+    let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
     let evaluation = session.drain(&node, hosts)?;
     let subject = Subject {
         gate: Gate::Drain,

@@ -13,23 +13,7 @@ use crate::read::proxy::{ApiProxy, StartError};
 
 use super::Session;
 
-/// The host rules' reason for not being read: `--no-ssh`, or the remote form missing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HostReads {
-    /// `--no-ssh`.
-    NoSsh,
-    /// `timedatectl show` is not (yet) a form the ssh allowlist admits.
-    FormUnavailable,
-}
-
-impl HostReads {
-    fn reason(self) -> &'static str {
-        match self {
-            HostReads::NoSsh => gate::NO_SSH,
-            HostReads::FormUnavailable => "timedatectl form not available",
-        }
-    }
-}
+pub use super::gate_hosts::HostReads;
 
 /// A decoded answer, or the failure that says why there is none (an undecodable body is
 /// `BadOutput`, never an empty list).
@@ -130,8 +114,8 @@ impl Session<'_> {
         facts.cluster_pods = Err(ReadFailure::skipped(
             "pods only by a selector (every pod of the cluster is a list without one)",
         ));
-        facts.host_time_sync = Err(ReadFailure::skipped(hosts.reason()));
-        facts.host_cgroup = Err(ReadFailure::skipped(hosts.reason()));
+        // Over ssh, once the nodes say which hosts stay (every node but NODE).
+        facts.host_time_sync = hosts.time_sync(self.runner, &facts.nodes, node.as_str());
         let request = Request {
             gate: Gate::Drain,
             node: Some(node.as_str().to_string()),

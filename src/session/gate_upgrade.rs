@@ -4,8 +4,10 @@
 //! `/readyz?verbose`, one list per API VERSION removes), decoded by the gate's decoders
 //! into `Facts`, then the pure evaluation. A removed API's 404 means it is not served (the
 //! cluster's answer); any other failure leaves its rule undecided (CANNOT TELL, never GO).
-//! The platform components' versions and the host rules are not read yet: their rules say
-//! "not read", and a blocker among them is never GO.
+//! The host rules are read over ssh once the nodes are listed (`gate_hosts`): the cgroup
+//! probe only when VERSION's kubelet refuses cgroup v1, the control-plane certificates on
+//! every control-plane node. The platform components' versions are not read yet: their
+//! rule says "not read", and a blocker is never GO.
 
 use crate::error::Result;
 use crate::model::gate::version::Version;
@@ -93,10 +95,13 @@ impl Session<'_> {
                 )),
             );
         }
-        facts.host_cgroup = Err(ReadFailure::skipped(match hosts {
-            HostReads::NoSsh => "--no-ssh",
-            HostReads::FormUnavailable => "cgroup.controllers form not available",
-        }));
+        // Over ssh, once the nodes are listed: the cgroup probe only when VERSION's kubelet
+        // refuses cgroup v1 (else its rule holds from the table), the certificates always.
+        facts.host_cgroup = match table.cgroup_v2_row(version.minor()) {
+            Some(_) => hosts.cgroup(self.runner, &facts.nodes),
+            None => Ok(Default::default()),
+        };
+        facts.host_certs = hosts.certs(self.runner, &facts.nodes, &table.certificates.files);
         let request = Request {
             gate: Gate::UpgradeKubernetes,
             node: None,

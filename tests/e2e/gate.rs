@@ -114,8 +114,9 @@ fn gate_drain_forbidden_pdbs_cannot_tell_never_go() {
     assert_read_only(&bed.server);
 }
 
-/// A host blocker nestor cannot read (`timedatectl show` is not an allowlisted form yet) is
-/// undecided, never skipped: only the operator's `--no-ssh` skips it, and says so.
+/// A host blocker nestor cannot read (this bed's stack has no Ansible inventory, so no node
+/// can be reached) is undecided, never skipped: only the operator's `--no-ssh` skips it, and
+/// says so (`gate_hosts.rs` reads it through real sshd servers).
 #[test]
 fn gate_drain_with_its_time_sync_unread_cannot_tell_never_go() {
     let bed = bed_or_skip!(gates(&[]));
@@ -185,7 +186,8 @@ fn gate_drain_sends_only_get_and_pods_only_by_selector() {
 }
 
 /// The README's "Before you touch it" outputs are the ones these tests assert, not
-/// hand-written: its `text` blocks are the command and then exactly [`GO_DIRQUAL4`],
+/// hand-written: its `text` blocks are the command and then exactly `gate_hosts`'
+/// `GO_DIRQUAL4_OVER_SSH` (through real sshd servers), [`GO_DIRQUAL4`],
 /// [`NO_GO_DIRQUAL3`] and `gate_upgrade`'s `NEXT_MINOR` and `SKIPS_A_MINOR`.
 #[test]
 fn readme_shows_the_recorded_go_and_no_go() {
@@ -204,6 +206,10 @@ fn readme_shows_the_recorded_go_and_no_go() {
     assert_eq!(
         blocks,
         [
+            format!(
+                "$ kubectl nestor gate drain dirqual4\n{}",
+                crate::gate_hosts::GO_DIRQUAL4_OVER_SSH
+            ),
             format!("$ kubectl nestor gate drain dirqual4 --no-ssh\n{GO_DIRQUAL4}"),
             format!("$ kubectl nestor gate drain dirqual3 --no-ssh\n{NO_GO_DIRQUAL3}"),
             format!(

@@ -26,7 +26,8 @@ warnings:
       the drain of its pods' nodes will stop on it
       clears: plan those nodes' drains (gate drain NODE says what clears each)
 skipped:
-  k8s-node-cgroup-v2  not read: --no-ssh
+  k8s-certs-expired  not read: --no-ssh
+  k8s-certs-expiring  not read: --no-ssh
 holds:
   k8s-one-minor  1.31.4 -> 1.32.0: one minor at most
   k8s-apiservers-one-version  1 kube-apiserver pods, one version
@@ -36,6 +37,7 @@ holds:
   k8s-removed-apis  2 APIs 1.32 removes: none holds objects
   k8s-crd-unserved-stored  28 CRDs: every stored version is served
   k8s-node-containerd  the table sets no containerd minimum up to 1.32
+  k8s-node-cgroup-v2  the table needs no cgroup v2 up to 1.32
 "#;
 pub const SKIPS_A_MINOR: &str = r#"gate upgrade kubernetes 1.33.2 on SERVER (context replay, rule: topology)
 NO-GO: 1 blocker
@@ -53,7 +55,8 @@ warnings:
       the drain of its pods' nodes will stop on it
       clears: plan those nodes' drains (gate drain NODE says what clears each)
 skipped:
-  k8s-node-cgroup-v2  not read: --no-ssh
+  k8s-certs-expired  not read: --no-ssh
+  k8s-certs-expiring  not read: --no-ssh
 holds:
   k8s-apiservers-one-version  1 kube-apiserver pods, one version
   k8s-kubelet-skew  4 kubelets within the skew of 1.33
@@ -62,6 +65,7 @@ holds:
   k8s-removed-apis  0 APIs 1.33 removes: none holds objects
   k8s-crd-unserved-stored  28 CRDs: every stored version is served
   k8s-node-containerd  the table sets no containerd minimum up to 1.33
+  k8s-node-cgroup-v2  the table needs no cgroup v2 up to 1.33
 "#;
 
 #[test]

@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use super::cert::{Cert, PkiPath};
+pub use super::host::TimeSync;
 use super::table::Component;
 use super::version::Version;
 use super::Read as ReadKind;
@@ -264,10 +266,20 @@ pub struct Facts {
     pub components: BTreeMap<Component, Read<Option<Version>>>,
     pub cilium_images: Read<Vec<WorkloadImage>>,
     pub rook_versions: Read<Vec<RookLabel>>,
-    /// `timedatectl show`: `NTPSynchronized=yes`.
-    pub host_time_sync: Read<PerHost<bool>>,
-    /// `cgroup.controllers` exists: cgroup v2.
+    /// `timedatectl show` on every node that stays (keyed by node name).
+    pub host_time_sync: Read<PerHost<TimeSync>>,
+    /// `/sys/fs/cgroup/cgroup.controllers` exists: cgroup v2 (keyed by node name).
     pub host_cgroup: Read<PerHost<bool>>,
+    /// The control-plane certificate files of each control-plane node (`None`: no such file).
+    pub host_certs: Read<PerHost<Vec<CertFile>>>,
+}
+
+/// One certificate file of a control-plane node: what it showed, `None` when the node has no
+/// such file (an external etcd has no `etcd/*.crt`), or why it could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CertFile {
+    pub path: PkiPath,
+    pub read: Read<Option<Cert>>,
 }
 
 impl Facts {
@@ -295,6 +307,7 @@ impl Facts {
             rook_versions: f(reason),
             host_time_sync: f(reason),
             host_cgroup: f(reason),
+            host_certs: f(reason),
         }
     }
 
@@ -321,6 +334,7 @@ impl Facts {
             ReadKind::RookVersions => err(&self.rook_versions),
             ReadKind::HostTimeSync => err(&self.host_time_sync),
             ReadKind::HostCgroup => err(&self.host_cgroup),
+            ReadKind::HostCerts => err(&self.host_certs),
         }
     }
 }

@@ -9,25 +9,31 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub mod cert;
 mod components;
 pub mod decode;
 mod drain;
 pub mod facts;
+pub mod host;
 mod table;
 mod upgrade;
 mod verdict;
 pub mod version;
 
 pub use facts::Facts;
-pub use table::{builtin, parse, Component, PlatformRange, RemovedApi, Rule, Source, Table};
+pub use table::{
+    builtin, parse, CertRules, Component, PlatformRange, RemovedApi, Rule, Source, Table,
+};
 pub use verdict::{
     evaluate, Check, Evaluation, Finding, Outcome, Request, Status, Verdict, NO_SSH,
 };
 
 #[cfg(test)]
+mod host_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
-mod upgrade_tests;
+pub(crate) mod upgrade_tests;
 
 /// The four gates.
 #[derive(
@@ -115,11 +121,16 @@ pub enum Read {
     HostTimeSync,
     /// `/sys/fs/cgroup/cgroup.controllers` on every node.
     HostCgroup,
+    /// The public `*.crt` files under `/etc/kubernetes/pki` of every control-plane node.
+    HostCerts,
 }
 
 impl Read {
     pub fn is_host(self) -> bool {
-        matches!(self, Read::HostTimeSync | Read::HostCgroup)
+        matches!(
+            self,
+            Read::HostTimeSync | Read::HostCgroup | Read::HostCerts
+        )
     }
 
     pub fn as_str(self) -> &'static str {
@@ -141,6 +152,7 @@ impl Read {
             Read::RookVersions => "rook-versions",
             Read::HostTimeSync => "host-time-sync",
             Read::HostCgroup => "host-cgroup",
+            Read::HostCerts => "host-certs",
         }
     }
 }
@@ -177,10 +189,12 @@ pub enum RuleId {
     RookOneMinor,
     RookOneVersion,
     RookCephNotError,
+    K8sCertsExpired,
+    K8sCertsExpiring,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 26] = [
+    pub const ALL: [RuleId; 28] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -207,6 +221,8 @@ impl RuleId {
         RuleId::RookOneMinor,
         RuleId::RookOneVersion,
         RuleId::RookCephNotError,
+        RuleId::K8sCertsExpired,
+        RuleId::K8sCertsExpiring,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -237,6 +253,8 @@ impl RuleId {
             RuleId::RookOneMinor => "rook-one-minor",
             RuleId::RookOneVersion => "rook-one-version",
             RuleId::RookCephNotError => "rook-ceph-not-error",
+            RuleId::K8sCertsExpired => "k8s-certs-expired",
+            RuleId::K8sCertsExpiring => "k8s-certs-expiring",
         }
     }
 
@@ -263,7 +281,9 @@ impl RuleId {
             | RuleId::K8sNodeContainerd
             | RuleId::K8sNodeCgroupV2
             | RuleId::K8sPlatformRanges
-            | RuleId::K8sPdbZero => Gate::UpgradeKubernetes,
+            | RuleId::K8sPdbZero
+            | RuleId::K8sCertsExpired
+            | RuleId::K8sCertsExpiring => Gate::UpgradeKubernetes,
             RuleId::CiliumOneMinor | RuleId::CiliumOneVersion => Gate::UpgradeCilium,
             RuleId::RookOneMinor | RuleId::RookOneVersion | RuleId::RookCephNotError => {
                 Gate::UpgradeRook

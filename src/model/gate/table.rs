@@ -8,13 +8,14 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use super::cert::PkiPath;
 use super::version::Minor;
 use super::{Gate, Read, RuleId, Severity};
 use crate::error::{Error, Result};
 
 const BUILTIN: &str = include_str!("rules.yaml");
 const BUILTIN_NAME: &str = "builtin gate rules (src/model/gate/rules.yaml)";
-const FORMAT_HINT: &str = "the gate rule table is a YAML map: `rules:` (each `id`, `gate`, `severity`, `title`, `reads`, `source`, `host`), `ceph:`, `removedApis:`, `nodePrerequisites:`, `platformRanges:`";
+const FORMAT_HINT: &str = "the gate rule table is a YAML map: `rules:` (each `id`, `gate`, `severity`, `title`, `reads`, `source`, `host`), `ceph:`, `removedApis:`, `nodePrerequisites:`, `platformRanges:`, `certificates:`";
 
 /// Where a rule or a row comes from: the upstream document or policy it encodes.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -107,6 +108,16 @@ pub struct PlatformRange {
     pub source: Source,
 }
 
+/// The control-plane certificates the `k8s-certs-*` rules read, and the warning's window.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CertRules {
+    /// A certificate whose notAfter is this close is a warning.
+    pub warn_within_days: u32,
+    pub files: Vec<PkiPath>,
+    pub source: Source,
+}
+
 /// The whole table.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -116,12 +127,21 @@ pub struct Table {
     pub removed_apis: Vec<RemovedApi>,
     pub node_prerequisites: Vec<NodePrerequisite>,
     pub platform_ranges: Vec<PlatformRange>,
+    pub certificates: CertRules,
 }
 
 impl Table {
     /// The rule `id` (every id is in the built-in table: `parse` checks it).
     pub fn rule(&self, id: RuleId) -> Option<&Rule> {
         self.rules.iter().find(|r| r.id == id)
+    }
+
+    /// The row that makes a kubelet of `minor` refuse cgroup v1, if one does: the cgroup
+    /// rule is asked (and its hosts read) only then.
+    pub fn cgroup_v2_row(&self, minor: Minor) -> Option<&NodePrerequisite> {
+        self.node_prerequisites
+            .iter()
+            .find(|p| p.minor <= minor && p.cgroup_v2)
     }
 
     /// The rules of one gate, in table order.
@@ -223,6 +243,15 @@ fn validate(table: &Table, text: &str, file: &str) -> Result<()> {
                 ),
             );
         }
+    }
+    let certs = &table.certificates;
+    let distinct: BTreeSet<&PkiPath> = certs.files.iter().collect();
+    if certs.files.is_empty() || distinct.len() != certs.files.len() || certs.warn_within_days == 0
+    {
+        return fail(
+            None,
+            "certificates: `files` lists each certificate once (at least one), `warnWithinDays` is at least 1".into(),
+        );
     }
     for n in &table.node_prerequisites {
         if let Some(v) = &n.containerd_at_least {

@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 
 use super::facts::{Facts, VolumeKind};
+use super::host::TimeSync;
+use super::host_tests::control_plane_certs;
 use super::version::Version;
 use super::*;
 use crate::model::observation::{FailureKind, ReadFailure};
@@ -64,8 +66,14 @@ pub(crate) fn cluster() -> Facts {
             .map(|h| (h.to_string(), Ok(v)))
             .collect()
     };
-    f.host_time_sync = Ok(hosts(true));
+    f.host_time_sync = Ok(hosts(true)
+        .into_iter()
+        .map(|(h, r)| (h, r.map(|_: bool| TimeSync::synced())))
+        .collect());
     f.host_cgroup = Ok(hosts(true));
+    f.host_certs = Ok(control_plane_certs(include_bytes!(
+        "../../../tests/fixtures/gate/pki/apiserver-valid.crt"
+    )));
     f.components = [
         (Component::Cilium, Ok(Version::parse("v1.18.2"))),
         (Component::Rook, Ok(Version::parse("v1.14.9"))),
@@ -151,8 +159,8 @@ fn table_refuses_what_serde_cannot_see() {
     let base = include_str!("rules.yaml");
     // A host rule that does not say `host: true`.
     let no_host = base.replacen(
-        "    reads: [host-time-sync]\n    host: true\n",
-        "    reads: [host-time-sync]\n",
+        "    reads: [host-time-sync, nodes]\n    host: true\n",
+        "    reads: [host-time-sync, nodes]\n",
         1,
     );
     let e = parse(&no_host, "r.yaml")
@@ -564,26 +572,4 @@ fn capacity_is_a_sum_and_a_warning() {
     let (status, evidence, verdict) = seen(&ev, RuleId::DrainCapacity);
     assert_eq!((status, verdict.as_str()), (Status::Fails, "GO"));
     assert_eq!(evidence, ["its pods request 2250m CPU, 6400 MiB; the 1 other schedulable nodes have 1000m CPU, 11690 MiB free"]);
-}
-
-#[test]
-fn time_sync_no_go_and_skipped_without_ssh() {
-    let mut f = cluster();
-    if let Ok(hosts) = &mut f.host_time_sync {
-        hosts.insert("dirqual3".into(), Ok(false));
-    }
-    let (status, evidence, verdict) = seen(&eval(&drain("dirqual2"), &f), RuleId::DrainTimeSync);
-    assert_eq!(
-        (status, verdict.as_str()),
-        (Status::Fails, "NO-GO: 1 blocker")
-    );
-    assert_eq!(evidence, ["timedatectl show: NTPSynchronized=no"]);
-    f.host_time_sync = Err(ReadFailure::skipped("--no-ssh"));
-    let ev = eval(&drain("dirqual2"), &f);
-    let o = outcome(&ev, RuleId::DrainTimeSync);
-    assert_eq!(
-        (o.status, o.note.as_str()),
-        (Status::Skipped, "not read: --no-ssh")
-    );
-    assert_eq!(ev.verdict, Verdict::Go);
 }

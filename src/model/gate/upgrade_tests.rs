@@ -25,7 +25,7 @@ fn eval(req: &Request, f: &Facts) -> Evaluation {
 }
 
 /// The cluster with only components whose range the table knows to include 1.35.
-fn ready_for_135() -> Facts {
+pub(super) fn ready_for_135() -> Facts {
     let mut f = cluster();
     f.components = [
         (Component::CertManager, Ok(Version::parse("v1.19.1"))),
@@ -148,7 +148,8 @@ fn control_plane_and_readyz_block_and_cannot_tell() {
     );
     assert_eq!(seen(&ev, RuleId::K8sReadyz).1, ["[-]etcd failed"]);
     assert_eq!(ev.verdict.line(), "NO-GO: 2 blockers");
-    // No node says it is a control-plane node: undecided, never GO.
+    // No node says it is a control-plane node: undecided, never GO (nor are the
+    // control-plane certificates: nestor cannot tell which nodes hold them).
     let mut f = ready_for_135();
     if let Ok(nodes) = &mut f.nodes {
         nodes[0].roles.clear();
@@ -156,7 +157,7 @@ fn control_plane_and_readyz_block_and_cannot_tell() {
     let ev = eval(&k8s("1.35.0"), &f);
     assert_eq!(
         ev.verdict.line(),
-        "CANNOT TELL: k8s-control-plane-ready undecided"
+        "CANNOT TELL: k8s-control-plane-ready, k8s-certs-expired undecided"
     );
 }
 

@@ -149,7 +149,7 @@ fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
         RuleId::DrainUnmanagedPods => drain::unmanaged_pods(facts),
         RuleId::DrainEmptydir => drain::emptydir(facts),
         RuleId::DrainCapacity => drain::capacity(req, facts),
-        RuleId::DrainTimeSync => drain::time_sync(facts),
+        RuleId::DrainTimeSync => drain::time_sync(req, facts),
         RuleId::K8sOneMinor => upgrade::one_minor(req, facts),
         RuleId::K8sApiserversOneVersion => upgrade::apiservers_one_version(facts),
         RuleId::K8sKubeletSkew => upgrade::kubelet_skew(req, facts),
@@ -166,6 +166,8 @@ fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
         RuleId::RookOneMinor => components::rook_one_minor(req, facts),
         RuleId::RookOneVersion => components::rook_one_version(facts),
         RuleId::RookCephNotError => components::ceph_not_error(facts),
+        RuleId::K8sCertsExpired => upgrade::certs_expired(facts),
+        RuleId::K8sCertsExpiring => upgrade::certs_expiring(facts, table),
     }
 }
 

@@ -24,6 +24,7 @@ use crate::model::catalog::{Catalog, HostCheck, HostProbe};
 use crate::model::observation::{FailureKind, ReadFailure};
 use crate::stack::inventory::Inventory;
 
+pub(crate) mod gate;
 mod run;
 mod schedule;
 pub(crate) use run::read;

@@ -10,7 +10,9 @@ use super::table::Table;
 use super::verdict::{Check, Finding, Request};
 use super::version::{Minor, Version};
 
+mod certs;
 mod platform;
+pub(super) use certs::{certs_expired, certs_expiring};
 pub(super) use platform::{node_cgroup_v2, node_containerd, platform_ranges};
 
 pub(in crate::model::gate) fn target(req: &Request) -> Result<Version, Check> {

@@ -69,22 +69,22 @@ pub(in crate::model::gate) fn node_cgroup_v2(req: &Request, facts: &Facts, table
         Ok(t) => t.minor(),
         Err(c) => return c,
     };
-    let Some(row) = table
-        .node_prerequisites
-        .iter()
-        .find(|p| p.minor <= t && p.cgroup_v2)
-    else {
+    let Some(row) = table.cgroup_v2_row(t) else {
         return Check::Holds(format!("the table needs no cgroup v2 up to {t}"));
     };
-    let Ok(hosts) = &facts.host_cgroup else {
-        return Check::Unknown("cgroups not read".into());
+    let (Ok(hosts), Ok(nodes)) = (&facts.host_cgroup, &facts.nodes) else {
+        return Check::Unknown("cgroups or nodes not read".into());
     };
+    // Every node's kubelet moves to VERSION: a node not read is undecided, never v2.
+    if let Some(n) = nodes.iter().find(|n| !hosts.contains_key(&n.name)) {
+        return Check::Unknown(format!("node {}: its cgroups were not read", n.name));
+    }
     let findings: Vec<Finding> = hosts
         .iter()
         .filter(|(_, r)| matches!(r, Ok(false)))
         .map(|(h, _)| {
             Finding::new(
-                format!("host {h}"),
+                format!("node {h}"),
                 format!("no /sys/fs/cgroup/cgroup.controllers: cgroup v1; from {} the kubelet refuses it ({})", row.minor, row.source.title),
                 "boot the host with the unified cgroup hierarchy (systemd.unified_cgroup_hierarchy=1) first",
             )
@@ -94,9 +94,13 @@ pub(in crate::model::gate) fn node_cgroup_v2(req: &Request, facts: &Facts, table
         return Check::Fails(findings);
     }
     if let Some((h, Err(f))) = hosts.iter().find(|(_, r)| r.is_err()) {
-        return Check::Unknown(format!("host {h}: {f}"));
+        return Check::Unknown(format!("node {h}: {f}"));
     }
-    Check::Holds(format!("{} hosts on cgroup v2", hosts.len()))
+    Check::Holds(format!(
+        "{} nodes on cgroup v2 ({} needs it)",
+        hosts.len(),
+        row.minor
+    ))
 }
 
 pub(in crate::model::gate) fn platform_ranges(

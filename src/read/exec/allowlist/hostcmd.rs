@@ -9,7 +9,8 @@
 //! ['sudo' '-n'] 'sshd' '-T'
 //! ```
 //!
-//! `sudo -n` never for `root@`. Anything else — another flag, `-exec`, `-delete`, an unquoted
+//! and the gates' `'timedatectl' 'show'` and `'cat' '/etc/kubernetes/pki/[DIR/]NAME.crt'`
+//! (`hostgate`, never behind `sudo`). `sudo -n` never for `root@`. Anything else — another flag, `-exec`, `-delete`, an unquoted
 //! word, a second command, `;`, `&&`, `|`, a redirection, `echo` — is refused. The exit status
 //! comes from ssh itself, so nothing needs to be appended. This check is independent of the
 //! builder in `read::hosts`: a builder bug is caught here, before anything is spawned.
@@ -39,15 +40,22 @@ pub fn admits(dest: &str, words: &[&str]) -> Result<(), String> {
         return Err("ssh: no remote command".into());
     }
     let root = dest.split_once('@').is_some_and(|(u, _)| u == "root");
-    let command = match words {
+    let (command, sudo) = match words {
         [sudo, n, rest @ ..] if unquote(sudo) == Some("sudo") && unquote(n) == Some("-n") => {
             if root {
                 return Err("ssh: `sudo` is never used as root".into());
             }
-            rest
+            (rest, true)
         }
-        _ => words,
+        _ => (words, false),
     };
+    let q: Vec<Option<&str>> = command.iter().map(|w| unquote(w)).collect();
+    if sudo && matches!(super::hostgate::form(&q), Some(Ok(_))) {
+        return Err(
+            "ssh: a gate's `timedatectl show` and `cat` of a certificate run never behind sudo"
+                .into(),
+        );
+    }
     let used = form(command)?;
     match command.get(used..) {
         Some([]) => Ok(()),
@@ -62,6 +70,9 @@ pub fn admits(dest: &str, words: &[&str]) -> Result<(), String> {
 /// The length of the allowed command form at the start of `words`.
 fn form(words: &[&str]) -> Result<usize, String> {
     let q: Vec<Option<&str>> = words.iter().map(|w| unquote(w)).collect();
+    if let Some(gate) = super::hostgate::form(&q) {
+        return gate;
+    }
     let shown = || words.iter().take(11).copied().collect::<Vec<_>>().join(" ");
     match q.as_slice() {
         [Some("systemctl"), Some("show"), Some(unit), Some(props), ..] => {

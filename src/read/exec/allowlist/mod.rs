@@ -11,6 +11,7 @@ mod proxy;
 use proxy::*;
 pub use proxy::{accept_paths_ok, GATE_MARKER, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
 pub mod hostcmd;
+mod hostgate;
 mod ssh;
 use ssh::*;
 pub use ssh::{is_ssh_host, is_ssh_user};

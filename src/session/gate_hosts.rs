@@ -1,0 +1,274 @@
+//! The gates' host reads (SPEC §17): which hosts, decided from the stack before any ssh runs
+//! (`--no-ssh`; no stack or no Ansible inventory: nothing can be read, so the host rules are
+//! undecided; otherwise every inventory host's connection validated first, a hostile value an
+//! input error), then, once the nodes are listed, one ssh per probe to the inventory host of
+//! each node's name (`read::hosts::gate`) and each answer interpreted into the facts the
+//! rules use. A node without an inventory host of its name, or whose ssh failed, is a
+//! failed read of that node: its rule is undecided, never GO.
+
+use std::collections::BTreeMap;
+
+use crate::error::Result;
+use crate::model::gate::cert::{parse_certificate, Cert, PkiPath};
+use crate::model::gate::facts::{CertFile, Node, PerHost};
+use crate::model::gate::host::{parse_cgroup, parse_timedatectl, TimeSync};
+use crate::model::gate::NO_SSH;
+use crate::model::observation::host::{classify_command_failure, summary};
+use crate::model::observation::{FailureKind, Read, ReadFailure};
+use crate::output::render;
+use crate::read::hosts::gate::{self as probes, GateHost, GateProbe, ProbeRun};
+use crate::read::hosts::RemoteRun;
+use crate::stack::inventory::Inventory;
+use crate::stack::Topology;
+
+use super::{Ground, Prompt};
+
+/// What a gate can read over ssh.
+pub enum HostReads {
+    /// The operator's `--no-ssh`: the host rules are skipped, and the output says so.
+    NoSsh,
+    /// Nothing can be read (no stack, no inventory): the reason, a failed read of each rule.
+    Unavailable(String),
+    /// Every host of the inventory, by its inventory name, its connection validated.
+    Inventory(BTreeMap<String, GateHost>, String),
+}
+
+impl HostReads {
+    /// Decide before any ssh: `--no-ssh`, the stack's inventory, every host's connection.
+    pub fn prepare(ground: Ground, stack: Option<&Topology>, no_ssh: bool) -> Result<HostReads> {
+        if no_ssh {
+            return Ok(HostReads::NoSsh);
+        }
+        let Some(stack) = stack else {
+            return Ok(HostReads::Unavailable(
+                "no stack, so no Ansible inventory to reach the nodes (name one with --stack, or say --no-ssh)".into(),
+            ));
+        };
+        let path = stack.inventory(ground.env)?;
+        if !path.exists() {
+            return Ok(HostReads::Unavailable(format!(
+                "no Ansible inventory at {} (set `inventory:` in {}, or say --no-ssh)",
+                path.display(),
+                stack.file.display()
+            )));
+        }
+        let inventory = Inventory::load(&path)?;
+        for w in inventory.warnings() {
+            render::notice(&format!("warning: {w}"));
+        }
+        let home = ground.env.home.as_deref();
+        let mut hosts = BTreeMap::new();
+        for name in inventory.hosts_of("all")? {
+            let target = inventory.ssh_target(&name, home)?;
+            let key = target.key.as_ref().map(|k| {
+                if k.is_absolute() {
+                    k.clone()
+                } else {
+                    stack.repo_root.join(k)
+                }
+            });
+            let (destination, ssh_options) = crate::read::ssh::connection(
+                &target,
+                key.as_deref(),
+                ground.runner.timeout,
+                ground.prompt == Prompt::Never,
+                &name,
+                inventory.path(),
+            )?;
+            hosts.insert(
+                name.clone(),
+                GateHost {
+                    name,
+                    destination,
+                    ssh_options,
+                },
+            );
+        }
+        Ok(HostReads::Inventory(hosts, path.display().to_string()))
+    }
+
+    /// Why nothing is read, as the failed read every host fact carries.
+    fn unread(&self) -> Option<ReadFailure> {
+        match self {
+            HostReads::NoSsh => Some(ReadFailure::skipped(NO_SSH)),
+            HostReads::Unavailable(why) => Some(ReadFailure::new(FailureKind::Skipped, why)),
+            HostReads::Inventory(..) => None,
+        }
+    }
+
+    /// Run `probes` on each of `nodes` (by name), all in one bounded round: per node, each
+    /// probe's run, or why the node could not be asked.
+    fn ask(
+        &self,
+        runner: &crate::read::exec::Runner,
+        nodes: &[String],
+        probes: &[GateProbe],
+    ) -> Read<BTreeMap<String, Read<Vec<ProbeRun>>>> {
+        if let Some(f) = self.unread() {
+            return Err(f);
+        }
+        let HostReads::Inventory(hosts, inventory) = self else {
+            return Err(ReadFailure::new(FailureKind::ApiError, "no inventory"));
+        };
+        let mut out = BTreeMap::new();
+        let mut jobs = Vec::new();
+        for node in nodes {
+            match hosts.get(node) {
+                Some(h) => jobs.push((h.clone(), probes.to_vec())),
+                None => {
+                    out.insert(
+                        node.clone(),
+                        Err(ReadFailure::new(
+                            FailureKind::Skipped,
+                            format!("no host `{node}` in the inventory {inventory}; hint: name the inventory's hosts as the cluster names its nodes"),
+                        )),
+                    );
+                }
+            }
+        }
+        for ((host, _), runs) in jobs.iter().zip(probes::run(runner, &jobs)) {
+            // Every probe failing the same way (ssh down) is the node unread.
+            let read = match runs.iter().find_map(|r| r.as_ref().err()) {
+                Some(f) if runs.iter().all(|r| r.is_err()) => Err(f.clone()),
+                _ => Ok(runs),
+            };
+            out.insert(host.name.clone(), read);
+        }
+        Ok(out)
+    }
+
+    /// `timedatectl show` on every node but `drained` (the nodes that stay).
+    pub(super) fn time_sync(
+        &self,
+        runner: &crate::read::exec::Runner,
+        nodes: &Read<Vec<Node>>,
+        drained: &str,
+    ) -> Read<PerHost<TimeSync>> {
+        if let Some(f) = self.unread() {
+            return Err(f);
+        }
+        let names: Vec<String> = nodes_of(nodes)?
+            .iter()
+            .filter(|n| n.name != drained)
+            .map(|n| n.name.clone())
+            .collect();
+        let asked = self.ask(runner, &names, &[GateProbe::TimeSync])?;
+        Ok(per_node(asked, |runs| first(runs).and_then(time_sync)))
+    }
+
+    /// The cgroup probe on every node.
+    pub(super) fn cgroup(
+        &self,
+        runner: &crate::read::exec::Runner,
+        nodes: &Read<Vec<Node>>,
+    ) -> Read<PerHost<bool>> {
+        if let Some(f) = self.unread() {
+            return Err(f);
+        }
+        let names: Vec<String> = nodes_of(nodes)?.iter().map(|n| n.name.clone()).collect();
+        let asked = self.ask(runner, &names, &[GateProbe::Cgroup])?;
+        Ok(per_node(asked, |runs| first(runs).and_then(cgroup)))
+    }
+
+    /// Each of `files` on every control-plane node.
+    pub(super) fn certs(
+        &self,
+        runner: &crate::read::exec::Runner,
+        nodes: &Read<Vec<Node>>,
+        files: &[PkiPath],
+    ) -> Read<PerHost<Vec<CertFile>>> {
+        if let Some(f) = self.unread() {
+            return Err(f);
+        }
+        let names: Vec<String> = nodes_of(nodes)?
+            .iter()
+            .filter(|n| n.is_control_plane())
+            .map(|n| n.name.clone())
+            .collect();
+        let wanted: Vec<GateProbe> = files.iter().cloned().map(GateProbe::Cert).collect();
+        let asked = self.ask(runner, &names, &wanted)?;
+        Ok(per_node(asked, |runs| {
+            Ok(files
+                .iter()
+                .zip(runs)
+                .map(|(path, run)| CertFile {
+                    path: path.clone(),
+                    read: run.clone().and_then(|r| cert(&r, path)),
+                })
+                .collect())
+        }))
+    }
+}
+
+fn nodes_of(nodes: &Read<Vec<Node>>) -> Read<&Vec<Node>> {
+    nodes.as_ref().map_err(|f| {
+        ReadFailure::new(
+            f.kind,
+            format!("the nodes were not read, so nestor cannot tell which hosts to ask: {f}"),
+        )
+    })
+}
+
+fn per_node<T>(
+    asked: BTreeMap<String, Read<Vec<ProbeRun>>>,
+    f: impl Fn(&[ProbeRun]) -> Read<T>,
+) -> PerHost<T> {
+    asked
+        .into_iter()
+        .map(|(node, runs)| (node, runs.and_then(|r| f(&r))))
+        .collect()
+}
+
+fn first(runs: &[ProbeRun]) -> Read<RemoteRun> {
+    runs.first()
+        .cloned()
+        .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "no probe was run")))
+}
+
+/// A remote command that exited non-zero, as a failed read (sudo, permission, 127, or its
+/// own words).
+fn failed(run: &RemoteRun) -> ReadFailure {
+    classify_command_failure(run.status, &run.stderr).unwrap_or_else(|| {
+        ReadFailure::new(
+            FailureKind::ApiError,
+            format!("exit status {}: {}", run.status, summary(&run.stderr)),
+        )
+    })
+}
+
+fn bad(message: String) -> ReadFailure {
+    ReadFailure::new(FailureKind::BadOutput, message)
+}
+
+/// `timedatectl show`'s run → the clock facts.
+pub(crate) fn time_sync(run: RemoteRun) -> Read<TimeSync> {
+    if run.status != 0 {
+        return Err(failed(&run));
+    }
+    parse_timedatectl(&String::from_utf8_lossy(&run.stdout)).map_err(bad)
+}
+
+/// The cgroup probe's run → cgroup v2 or not (a missing `/sys/fs/cgroup` is a failed read).
+pub(crate) fn cgroup(run: RemoteRun) -> Read<bool> {
+    if run.status != 0 {
+        return Err(failed(&run));
+    }
+    parse_cgroup(&String::from_utf8_lossy(&run.stdout)).map_err(bad)
+}
+
+/// `cat PATH`'s run → the certificate, `None` when cat says the file does not exist.
+pub(crate) fn cert(run: &RemoteRun, path: &PkiPath) -> Read<Option<Cert>> {
+    if run.status != 0 {
+        let missing = run.stderr.lines().any(|l| {
+            l.starts_with("cat: ")
+                && l.contains(path.as_str())
+                && l.ends_with("No such file or directory")
+        });
+        return if missing { Ok(None) } else { Err(failed(run)) };
+    }
+    parse_certificate(&run.stdout).map(Some).map_err(bad)
+}
+
+#[cfg(test)]
+#[path = "gate_hosts_tests.rs"]
+mod tests;
