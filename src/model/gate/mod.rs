@@ -13,6 +13,7 @@ mod components;
 pub mod decode;
 mod drain;
 pub mod facts;
+mod release;
 mod table;
 mod upgrade;
 mod verdict;
@@ -24,6 +25,8 @@ pub use verdict::{
     evaluate, Check, Evaluation, Finding, Outcome, Request, Status, Verdict, NO_SSH,
 };
 
+#[cfg(test)]
+mod components_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
@@ -177,10 +180,14 @@ pub enum RuleId {
     RookOneMinor,
     RookOneVersion,
     RookCephNotError,
+    CiliumPresent,
+    CiliumK8sRange,
+    RookPresent,
+    RookK8sRange,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 26] = [
+    pub const ALL: [RuleId; 30] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -207,6 +214,10 @@ impl RuleId {
         RuleId::RookOneMinor,
         RuleId::RookOneVersion,
         RuleId::RookCephNotError,
+        RuleId::CiliumPresent,
+        RuleId::CiliumK8sRange,
+        RuleId::RookPresent,
+        RuleId::RookK8sRange,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -237,6 +248,10 @@ impl RuleId {
             RuleId::RookOneMinor => "rook-one-minor",
             RuleId::RookOneVersion => "rook-one-version",
             RuleId::RookCephNotError => "rook-ceph-not-error",
+            RuleId::CiliumPresent => "cilium-present",
+            RuleId::CiliumK8sRange => "cilium-k8s-range",
+            RuleId::RookPresent => "rook-present",
+            RuleId::RookK8sRange => "rook-k8s-range",
         }
     }
 
@@ -264,10 +279,15 @@ impl RuleId {
             | RuleId::K8sNodeCgroupV2
             | RuleId::K8sPlatformRanges
             | RuleId::K8sPdbZero => Gate::UpgradeKubernetes,
-            RuleId::CiliumOneMinor | RuleId::CiliumOneVersion => Gate::UpgradeCilium,
-            RuleId::RookOneMinor | RuleId::RookOneVersion | RuleId::RookCephNotError => {
-                Gate::UpgradeRook
-            }
+            RuleId::CiliumOneMinor
+            | RuleId::CiliumOneVersion
+            | RuleId::CiliumPresent
+            | RuleId::CiliumK8sRange => Gate::UpgradeCilium,
+            RuleId::RookOneMinor
+            | RuleId::RookOneVersion
+            | RuleId::RookCephNotError
+            | RuleId::RookPresent
+            | RuleId::RookK8sRange => Gate::UpgradeRook,
         }
     }
 }

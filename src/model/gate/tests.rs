@@ -57,7 +57,9 @@ pub(crate) fn cluster() -> Facts {
         "Deployment",
     )));
     f.cilium_images = Ok(images);
-    f.rook_versions = Ok(ok(decode::rook_versions(fixture!("rook-deployments.json"))));
+    let mut rook = ok(decode::rook_versions(fixture!("rook-deployments.json")));
+    rook.push(ok(decode::rook_operator(fixture!("rook-operator.json"))));
+    f.rook_versions = Ok(rook);
     let hosts = |v: bool| -> BTreeMap<String, _> {
         ["dirqual1", "dirqual2", "dirqual3", "dirqual4"]
             .into_iter()
