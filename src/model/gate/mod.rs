@@ -28,6 +28,8 @@ pub use verdict::{
 #[cfg(test)]
 mod components_tests;
 #[cfg(test)]
+mod table_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
 mod upgrade_tests;
