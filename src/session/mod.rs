@@ -28,6 +28,7 @@ use crate::target::{authority, confirm, Chosen, Rule};
 
 mod early;
 pub mod gate;
+pub mod gate_components;
 pub mod gate_upgrade;
 pub mod hosts;
 pub mod observe;

@@ -192,9 +192,9 @@ pub(super) fn cilium_present(facts: &Facts) -> Check {
     };
     let mut findings = Vec::new();
     let mut holds = Vec::new();
-    for w in [
-        "DaemonSet kube-system/cilium",
-        "Deployment kube-system/cilium-operator",
+    for (w, short) in [
+        ("DaemonSet kube-system/cilium", "agent"),
+        ("Deployment kube-system/cilium-operator", "operator"),
     ] {
         match images.iter().find(|i| i.workload == w) {
             None => findings.push(Finding::new(
@@ -208,12 +208,12 @@ pub(super) fn cilium_present(facts: &Facts) -> Check {
                 "let Cilium's rollout finish first (kubectl nestor preview shows the cni layer)",
             ) {
                 Some(f) => findings.push(f),
-                None => holds.push(format!("{w} {}/{}", i.pods.0, i.pods.1)),
+                None => holds.push(format!("{short} {}/{}", i.pods.0, i.pods.1)),
             },
         }
     }
     if findings.is_empty() {
-        Check::Holds(format!("ready: {}", holds.join(", ")))
+        Check::Holds(format!("{} pods ready", holds.join(", ")))
     } else {
         Check::Fails(findings)
     }
@@ -232,7 +232,7 @@ pub(super) fn rook_present(facts: &Facts) -> Check {
         )]),
         Some(op) => match ready(w, op.pods, "let the Rook operator's rollout finish first") {
             Some(f) => Check::Fails(vec![f]),
-            None => Check::Holds(format!("ready: {w} {}/{}", op.pods.0, op.pods.1)),
+            None => Check::Holds(format!("operator {}/{} pods ready", op.pods.0, op.pods.1)),
         },
     }
 }

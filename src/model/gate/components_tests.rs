@@ -29,7 +29,7 @@ fn cilium_present_needs_the_agent_and_the_operator_ready() {
     let ev = eval(&upgrade(Gate::UpgradeCilium, "1.19.0"), &cluster());
     assert_eq!(
         outcome(&ev, RuleId::CiliumPresent).note,
-        "ready: DaemonSet kube-system/cilium 4/4, Deployment kube-system/cilium-operator 2/2"
+        "agent 4/4, operator 2/2 pods ready"
     );
     let mut f = cluster();
     if let Ok(images) = &mut f.cilium_images {
@@ -62,7 +62,7 @@ fn cilium_k8s_range_reads_the_target_releases_row() {
     assert_eq!(ev.verdict, Verdict::Go);
     assert_eq!(
         outcome(&ev, RuleId::CiliumK8sRange).note,
-        "cilium 1.19 supports Kubernetes 1.32 to 1.35; the control plane runs 1.34.8"
+        "1.19 supports 1.32 to 1.35; the control plane runs 1.34.8"
     );
     let mut f = cluster();
     set_apiserver(&mut f, "registry.k8s.io/kube-apiserver:v1.31.4");
@@ -111,7 +111,7 @@ fn rook_present_and_its_range() {
     assert_eq!(ev.verdict, Verdict::Go, "{:?}", ev.outcomes);
     assert_eq!(
         outcome(&ev, RuleId::RookPresent).note,
-        "ready: Deployment rook-ceph/rook-ceph-operator 1/1"
+        "operator 1/1 pods ready"
     );
     assert_eq!(
         outcome(&ev, RuleId::RookOneVersion).note,

@@ -59,7 +59,7 @@ pub(super) fn k8s_range(
     let runs: std::collections::BTreeSet<String> =
         versions.iter().map(|(_, v)| v.to_string()).collect();
     Check::Holds(format!(
-        "{name} {t} supports Kubernetes {lo} to {hi}; the control plane runs {}",
+        "{t} supports {lo} to {hi}; the control plane runs {}",
         runs.into_iter().collect::<Vec<_>>().join(", ")
     ))
 }
