@@ -2,7 +2,8 @@
 //! rule's severity and upstream source, reads no cluster; `gate drain NODE` asks the session
 //! for its evaluation (the target confirmed as for preview, the drain reads through the
 //! restricted proxy, the host rules' inventory decided before any ssh); `gate upgrade
-//! kubernetes VERSION` likewise (VERSION parsed first: one that does not parse is a usage error; cilium and rook are refused as not wired yet); both
+//! kubernetes|cilium|rook VERSION` likewise (VERSION parsed first: one that does not parse is
+//! a usage error); each
 //! render it: text (verdict first), `-o json|yaml` (a `Gate`
 //! document), `-o junit`; exit 0 GO, 2 NO-GO, 5 CANNOT TELL.
 
@@ -16,6 +17,7 @@ use crate::model::gate::{self, Evaluation, Gate};
 use crate::output::documents::gate::{GateDoc, GateRulesDoc, Subject};
 use crate::output::render::{self, Format, Paint};
 use crate::read::apiread::gate::NodeName;
+use crate::read::apiread::gate_components::ComponentGate;
 use crate::session::{self, gate::HostReads};
 
 /// `gate --help` examples, in kubectl's style.
@@ -58,10 +60,11 @@ pub enum GateCommand {
     /// May the cluster move to VERSION now? Read-only; exit 0 GO, 2 NO-GO, 5 CANNOT TELL.
     ///
     /// For kubernetes: reads the nodes, the kube-apiserver mirror pods, the PDBs, the CRDs,
-    /// `/readyz?verbose` and one list per API VERSION removes; over ssh, the control-plane
-    /// certificates and (from 1.35) each node's cgroup version. The platform components'
-    /// versions are not read yet: their rule says so, and a blocker is never GO. cilium and
-    /// rook are not wired yet (a usage error).
+    /// `/readyz?verbose`, one list per API VERSION removes and the platform components'
+    /// workloads by name (their versions); over ssh, the control-plane certificates and (from
+    /// 1.35) each node's cgroup version. For cilium: the agent DaemonSet and the
+    /// operator Deployment; for rook: the operator, the mon/mgr/OSD Deployments'
+    /// rook-version labels and the CephCluster; both with the kube-apiserver mirror pods.
     #[command(after_help = UPGRADE_EXAMPLES)]
     Upgrade(UpgradeArgs),
 }
@@ -72,7 +75,11 @@ Examples:
   kubectl nestor gate upgrade kubernetes 1.32
 
   # A patch, as JSON for a script (exit 0 GO, 2 NO-GO, 5 CANNOT TELL)
-  kubectl nestor gate upgrade kubernetes v1.32.4 --no-input -o json";
+  kubectl nestor gate upgrade kubernetes v1.32.4 --no-input -o json
+
+  # May Cilium move to 1.19 now? May Rook move to 1.17?
+  kubectl nestor gate upgrade cilium 1.19
+  kubectl nestor gate upgrade rook 1.17";
 
 /// What `gate upgrade` upgrades.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -84,13 +91,13 @@ pub enum UpgradeComponent {
 
 #[derive(Debug, Args)]
 pub struct UpgradeArgs {
-    /// What to upgrade: kubernetes (cilium and rook are not wired yet).
+    /// What to upgrade: kubernetes, cilium or rook.
     #[arg(value_enum)]
     pub component: UpgradeComponent,
     /// The version to move to: `1.32`, `1.32.4` or `v1.32.4`.
     pub version: String,
     /// Do not read the host rules over ssh (k8s-node-cgroup-v2, k8s-certs-*): reported as
-    /// skipped.
+    /// skipped (cilium and rook have no host rule).
     #[arg(long)]
     pub no_ssh: bool,
 }
@@ -138,25 +145,31 @@ pub fn run(
 }
 
 fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> Result<Exit> {
-    match args.component {
-        UpgradeComponent::Kubernetes => {}
-        UpgradeComponent::Cilium | UpgradeComponent::Rook => {
-            return Err(Error::input(
-                format!(
-                    "`gate upgrade {}` is not wired yet",
-                    if args.component == UpgradeComponent::Cilium { "cilium" } else { "rook" }
-                ),
-                "the live upgrade gate is `gate upgrade kubernetes VERSION`; `kubectl nestor gate rules` lists the cilium and rook rules",
-            ))
-        }
-    }
     let version = parse_version(&args.version)?;
     let invocation = invocation()?;
     let (stack, session) = open(&invocation)?;
-    let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
-    let evaluation = session.upgrade_kubernetes(version, hosts)?;
+    let (gate, name, evaluation) = match args.component {
+        UpgradeComponent::Kubernetes => {
+            let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
+            (
+                Gate::UpgradeKubernetes,
+                "kubernetes",
+                session.upgrade_kubernetes(version, hosts)?,
+            )
+        }
+        UpgradeComponent::Cilium => (
+            Gate::UpgradeCilium,
+            "cilium",
+            session.upgrade_component(ComponentGate::Cilium, version)?,
+        ),
+        UpgradeComponent::Rook => (
+            Gate::UpgradeRook,
+            "rook",
+            session.upgrade_component(ComponentGate::Rook, version)?,
+        ),
+    };
     let subject = Subject {
-        gate: Gate::UpgradeKubernetes,
+        gate,
         node: None,
         version: Some(version.to_string()),
     };
@@ -166,7 +179,7 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
         &session,
         subject,
         &evaluation,
-        &format!("gate upgrade kubernetes {version}"),
+        &format!("gate upgrade {name} {version}"),
     )
 }
 

@@ -29,7 +29,7 @@ pub(super) fn decoded<T>(
 
 /// The CephCluster list: a 404 means the API server does not serve `ceph.rook.io/v1`
 /// CephClusters at all (no Rook), which is the cluster's answer, not a failed read.
-fn ceph(text: &Result<String, ReadFailure>) -> Read<Option<gate::facts::Ceph>> {
+pub(super) fn ceph(text: &Result<String, ReadFailure>) -> Read<Option<gate::facts::Ceph>> {
     match text {
         Err(f) if f.kind == FailureKind::NotFound => Ok(None),
         other => decoded(other, decode::ceph_clusters),

@@ -4,28 +4,19 @@
 //! `/readyz?verbose`, one list per API VERSION removes), decoded by the gate's decoders
 //! into `Facts`, then the pure evaluation. A removed API's 404 means it is not served (the
 //! cluster's answer); any other failure leaves its rule undecided (CANNOT TELL, never GO).
-//! The host rules are read over ssh once the nodes are listed (`gate_hosts`): the cgroup
-//! probe only when VERSION's kubelet refuses cgroup v1, the control-plane certificates on
-//! every control-plane node. The platform components' versions are not read yet: their
-//! rule says "not read", and a blocker is never GO.
+//! The platform components' versions are read by name (`session::gate_components`) for
+//! `k8s-platform-ranges`. The host rules are read over ssh once the nodes are listed
+//! (`gate_hosts`): the cgroup probe only when VERSION's kubelet refuses cgroup v1, the
+//! control-plane certificates on every control-plane node.
 
 use crate::error::Result;
 use crate::model::gate::version::Version;
-use crate::model::gate::{self, decode, Component, Evaluation, Facts, Gate, Request};
+use crate::model::gate::{self, decode, Evaluation, Facts, Gate, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
 use crate::read::apiread::gate_upgrade::{self as reads, read_targets, removed_api_target};
 
 use super::gate::{decoded, HostReads};
 use super::Session;
-
-/// Every component of the platform-range table: none is read by this gate yet.
-const COMPONENTS: [Component; 5] = [
-    Component::Cilium,
-    Component::Rook,
-    Component::CertManager,
-    Component::Cnpg,
-    Component::ArgoCd,
-];
 
 /// A removed API's list: how many objects it holds, `None` when the server does not serve
 /// it (404).
@@ -87,14 +78,7 @@ impl Session<'_> {
             };
             facts.removed_api_objects.insert(key, read);
         }
-        for c in COMPONENTS {
-            facts.components.insert(
-                c,
-                Err(ReadFailure::skipped(
-                    "the platform components' versions are not read by this gate yet",
-                )),
-            );
-        }
+        facts.components = super::gate_components::platform_versions(&answers);
         // Over ssh, once the nodes are listed: the cgroup probe only when VERSION's kubelet
         // refuses cgroup v1 (else its rule holds from the table), the certificates always.
         facts.host_cgroup = match table.cgroup_v2_row(version.minor()) {

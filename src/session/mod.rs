@@ -28,6 +28,7 @@ use crate::target::{authority, confirm, Chosen, Rule};
 
 mod early;
 pub mod gate;
+pub mod gate_components;
 mod gate_hosts;
 pub mod gate_upgrade;
 pub mod hosts;

@@ -22,6 +22,7 @@ mod explain;
 mod failures;
 mod fleet;
 mod gate;
+mod gate_components;
 mod gate_hosts;
 mod gate_upgrade;
 mod gateway;

@@ -5,6 +5,8 @@
 //! each node with `spec.nodeName` and their controller, the etcd mirror pod. Only this
 //! fixture serves `policy/v1` and PersistentVolumes, so every other fixture is unchanged.
 //!
+//! Cilium (1.18.2) and Rook (1.16.4) are shaped as upstream writes them (`versions`).
+//!
 //! Layout: dirqual1 control plane (etcd, mon a); dirqual2 (mon b, osd 1, pg-2);
 //! dirqual3 (mon c, osd 2, pg-1: the primary); dirqual4 (osd 3, pg-3).
 
@@ -176,5 +178,8 @@ pub fn dirqual_gates() -> Fixture {
         2,
         3,
     ));
-    b.finish(K8S_VERSION)
+    let mut f = b.finish(K8S_VERSION);
+    // Cilium and Rook as their charts and operators write them, on one version each.
+    crate::versions::one_version(&mut f);
+    f
 }

@@ -32,6 +32,7 @@ pub mod status;
 pub mod table;
 pub mod timeline;
 pub mod truth;
+pub mod versions;
 pub mod when;
 pub mod wireguard;
 

@@ -120,11 +120,13 @@ fn rook_labels(facts: &Facts) -> Result<Vec<(String, Version)>, Check> {
                 crate::term::escape(text)
             ))
         })?;
-        out.push((format!("Deployment {}", l.deployment), v));
+        let how = if l.from_image { " (image)" } else { "" };
+        out.push((format!("Deployment {}{how}", l.deployment), v));
     }
     if out.is_empty() {
         return Err(Check::Unknown(
-            "no Deployment in rook-ceph carries a rook-version label".into(),
+            "no Deployment in rook-ceph carries a rook-version label, and no operator was read"
+                .into(),
         ));
     }
     Ok(out)
@@ -175,5 +177,62 @@ pub(super) fn ceph_not_error(facts: &Facts) -> Check {
             "clear the HEALTH_ERR checks first: Rook does not upgrade Ceph in HEALTH_ERR",
         )]),
         health => Check::Holds(format!("CephCluster {}/{}: {health}", c.namespace, c.name)),
+    }
+}
+
+/// A workload's pods, ready as its controller counts them, or the finding that says not.
+fn ready(workload: &str, (ready, desired): (i64, i64), clears: &str) -> Option<Finding> {
+    (desired == 0 || ready < desired)
+        .then(|| Finding::new(workload, format!("{ready} of {desired} pods ready"), clears))
+}
+
+pub(super) fn cilium_present(facts: &Facts) -> Check {
+    let Ok(images) = &facts.cilium_images else {
+        return Check::Unknown("Cilium images not read".into());
+    };
+    let mut findings = Vec::new();
+    let mut holds = Vec::new();
+    for (w, short) in [
+        ("DaemonSet kube-system/cilium", "agent"),
+        ("Deployment kube-system/cilium-operator", "operator"),
+    ] {
+        match images.iter().find(|i| i.workload == w) {
+            None => findings.push(Finding::new(
+                w,
+                format!("no {w}: Cilium is not installed"),
+                "install Cilium first (kubectl nestor preview says how)",
+            )),
+            Some(i) => match ready(
+                w,
+                i.pods,
+                "let Cilium's rollout finish first (kubectl nestor preview shows the cni layer)",
+            ) {
+                Some(f) => findings.push(f),
+                None => holds.push(format!("{short} {}/{}", i.pods.0, i.pods.1)),
+            },
+        }
+    }
+    if findings.is_empty() {
+        Check::Holds(format!("{} pods ready", holds.join(", ")))
+    } else {
+        Check::Fails(findings)
+    }
+}
+
+pub(super) fn rook_present(facts: &Facts) -> Check {
+    let Ok(labels) = &facts.rook_versions else {
+        return Check::Unknown("rook-version labels not read".into());
+    };
+    let w = "Deployment rook-ceph/rook-ceph-operator";
+    match labels.iter().find(|l| l.from_image) {
+        None => Check::Fails(vec![Finding::new(
+            w,
+            format!("no {w}: Rook is not installed"),
+            "install Rook first (kubectl nestor preview says how)",
+        )]),
+        Some(op) => match ready(w, op.pods, "let the Rook operator's rollout finish first") {
+            Some(f) => Check::Fails(vec![f]),
+            None => Check::Holds(format!("operator {}/{} pods ready", op.pods.0, op.pods.1)),
+        },
     }
 }

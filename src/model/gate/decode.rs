@@ -13,12 +13,17 @@ use crate::error::{Error, Result};
 
 mod quantity;
 mod raw;
+mod workloads;
 use raw::*;
+
+pub use workloads::{
+    component_version, rook_operator, rook_versions, workload_images, workload_object,
+};
 
 pub use quantity::{parse_bytes, parse_cpu_milli};
 
 /// A List of `kind` objects (`PodList`, or kubectl's `List` whose items say their kind).
-fn list<T: DeserializeOwned>(text: &str, kind: &str) -> Result<Vec<T>> {
+pub(super) fn list<T: DeserializeOwned>(text: &str, kind: &str) -> Result<Vec<T>> {
     #[derive(Deserialize)]
     struct Kinded<T> {
         #[serde(default)]
@@ -320,37 +325,6 @@ pub fn readyz(text: &str) -> Result<Vec<ReadyzCheck>> {
         ));
     }
     Ok(checks)
-}
-
-/// DaemonSetList or DeploymentList (`kind`): every container image of every workload.
-pub fn workload_images(text: &str, kind: &str) -> Result<Vec<WorkloadImage>> {
-    Ok(list::<RawWorkload>(text, kind)?
-        .into_iter()
-        .flat_map(|w| {
-            let workload = format!("{kind} {}/{}", w.metadata.namespace, w.metadata.name);
-            w.spec
-                .template
-                .spec
-                .containers
-                .into_iter()
-                .map(move |c| WorkloadImage {
-                    workload: workload.clone(),
-                    container: c.name,
-                    image: c.image,
-                })
-        })
-        .collect())
-}
-
-/// DeploymentList of rook-ceph: each Deployment's `rook-version` label.
-pub fn rook_versions(text: &str) -> Result<Vec<RookLabel>> {
-    Ok(list::<RawWorkload>(text, "Deployment")?
-        .into_iter()
-        .map(|w| RookLabel {
-            rook_version: w.metadata.labels.get("rook-version").cloned(),
-            deployment: w.metadata.name,
-        })
-        .collect())
 }
 
 /// How many objects a List holds (the objects of a removed API the server still serves).

@@ -230,13 +230,19 @@ pub struct WorkloadImage {
     pub workload: String,
     pub container: String,
     pub image: String,
+    /// The workload's pods: (ready, desired) as its controller counts them.
+    pub pods: (i64, i64),
 }
 
-/// A Deployment and its `rook-version` label.
+/// A Deployment and its `rook-version` label (the operator's: its image's tag).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RookLabel {
     pub deployment: String,
     pub rook_version: Option<String>,
+    /// The version is the operator's image tag, not a `rook-version` label.
+    pub from_image: bool,
+    /// (ready, desired) replicas.
+    pub pods: (i64, i64),
 }
 
 /// Per host (inventory name): what the host check showed, or why it could not be read.

@@ -15,6 +15,7 @@ pub mod decode;
 mod drain;
 pub mod facts;
 pub mod host;
+mod release;
 mod table;
 mod upgrade;
 mod verdict;
@@ -29,7 +30,11 @@ pub use verdict::{
 };
 
 #[cfg(test)]
+mod components_tests;
+#[cfg(test)]
 mod host_tests;
+#[cfg(test)]
+mod table_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
@@ -189,12 +194,16 @@ pub enum RuleId {
     RookOneMinor,
     RookOneVersion,
     RookCephNotError,
+    CiliumPresent,
+    CiliumK8sRange,
+    RookPresent,
+    RookK8sRange,
     K8sCertsExpired,
     K8sCertsExpiring,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 28] = [
+    pub const ALL: [RuleId; 32] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -223,6 +232,10 @@ impl RuleId {
         RuleId::RookCephNotError,
         RuleId::K8sCertsExpired,
         RuleId::K8sCertsExpiring,
+        RuleId::CiliumPresent,
+        RuleId::CiliumK8sRange,
+        RuleId::RookPresent,
+        RuleId::RookK8sRange,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -255,6 +268,10 @@ impl RuleId {
             RuleId::RookCephNotError => "rook-ceph-not-error",
             RuleId::K8sCertsExpired => "k8s-certs-expired",
             RuleId::K8sCertsExpiring => "k8s-certs-expiring",
+            RuleId::CiliumPresent => "cilium-present",
+            RuleId::CiliumK8sRange => "cilium-k8s-range",
+            RuleId::RookPresent => "rook-present",
+            RuleId::RookK8sRange => "rook-k8s-range",
         }
     }
 
@@ -284,10 +301,15 @@ impl RuleId {
             | RuleId::K8sPdbZero
             | RuleId::K8sCertsExpired
             | RuleId::K8sCertsExpiring => Gate::UpgradeKubernetes,
-            RuleId::CiliumOneMinor | RuleId::CiliumOneVersion => Gate::UpgradeCilium,
-            RuleId::RookOneMinor | RuleId::RookOneVersion | RuleId::RookCephNotError => {
-                Gate::UpgradeRook
-            }
+            RuleId::CiliumOneMinor
+            | RuleId::CiliumOneVersion
+            | RuleId::CiliumPresent
+            | RuleId::CiliumK8sRange => Gate::UpgradeCilium,
+            RuleId::RookOneMinor
+            | RuleId::RookOneVersion
+            | RuleId::RookCephNotError
+            | RuleId::RookPresent
+            | RuleId::RookK8sRange => Gate::UpgradeRook,
         }
     }
 }

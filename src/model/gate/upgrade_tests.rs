@@ -359,6 +359,10 @@ fn every_upgrade_blocker_with_a_failed_read_cannot_tell() {
     ];
     for (gate, v, id, break_it) in cases {
         let mut f = ready_for_135();
+        if gate == Gate::UpgradeRook {
+            // Rook 1.15 supports Kubernetes 1.26 to 1.31 (rook-k8s-range).
+            set_apiserver(&mut f, "registry.k8s.io/kube-apiserver:v1.30.6");
+        }
         break_it(&mut f);
         let ev = eval(&upgrade(gate, v), &f);
         assert_eq!(outcome(&ev, id).status, Status::Unknown, "{}", id.as_str());
@@ -420,6 +424,12 @@ fn cilium_one_minor_and_one_version() {
 
 #[test]
 fn rook_one_minor_one_version_and_ceph_not_in_error() {
+    let cluster = || {
+        let mut f = super::tests::cluster();
+        // Rook 1.15 supports Kubernetes 1.26 to 1.31 (rook-k8s-range).
+        set_apiserver(&mut f, "registry.k8s.io/kube-apiserver:v1.30.6");
+        f
+    };
     let ev = eval(&upgrade(Gate::UpgradeRook, "v1.15.2"), &cluster());
     assert_eq!(ev.verdict, Verdict::Go);
     let (_, evidence, _) = seen(

@@ -7,9 +7,10 @@
 //! rules are listed too). A warning never changes the verdict.
 
 use super::facts::Facts;
+use super::table::Component;
 use super::table::{Rule, Table};
 use super::version::Version;
-use super::{components, drain, upgrade, Gate, RuleId, Severity};
+use super::{components, drain, release, upgrade, Gate, RuleId, Severity};
 use crate::error::Exit;
 use crate::model::observation::FailureKind;
 
@@ -168,6 +169,10 @@ fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
         RuleId::RookCephNotError => components::ceph_not_error(facts),
         RuleId::K8sCertsExpired => upgrade::certs_expired(facts),
         RuleId::K8sCertsExpiring => upgrade::certs_expiring(facts, table),
+        RuleId::CiliumPresent => components::cilium_present(facts),
+        RuleId::CiliumK8sRange => release::k8s_range(Component::Cilium, req, facts, table),
+        RuleId::RookPresent => components::rook_present(facts),
+        RuleId::RookK8sRange => release::k8s_range(Component::Rook, req, facts, table),
     }
 }
 

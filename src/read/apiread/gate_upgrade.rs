@@ -38,10 +38,12 @@ pub fn removed_api_target(group: &str, version: &str, resource: &str) -> Option<
     })
 }
 
-/// Every GET of the upgrade gate: the fixed reads, then `removed` (the removed APIs' lists).
+/// Every GET of the upgrade gate: the fixed reads, the platform components' versions
+/// (`gate_components::PLATFORM_VERSIONS`), then `removed` (the removed APIs' lists).
 pub fn upgrade_targets(removed: &[String]) -> Vec<String> {
     [NODES, APISERVER_PODS, PDBS, CRDS, READYZ]
         .iter()
+        .chain(super::gate_components::PLATFORM_VERSIONS.iter())
         .map(|s| s.to_string())
         .chain(removed.iter().cloned())
         .collect()
@@ -125,6 +127,10 @@ mod tests {
                 "^/api/v1/namespaces/kube-system/pods$",
                 "^/api/v1/nodes$",
                 "^/apis/apiextensions\\.k8s\\.io/v1/customresourcedefinitions$",
+                "^/apis/apps/v1/namespaces/cert-manager/deployments/cert-manager$",
+                "^/apis/apps/v1/namespaces/cnpg-system/deployments/cnpg-controller-manager$",
+                "^/apis/apps/v1/namespaces/kube-system/daemonsets/cilium$",
+                "^/apis/apps/v1/namespaces/rook-ceph/deployments/rook-ceph-operator$",
                 "^/apis/flowcontrol\\.apiserver\\.k8s\\.io/v1beta3/flowschemas$",
                 "^/apis/policy/v1/poddisruptionbudgets$",
                 "^/readyz$",

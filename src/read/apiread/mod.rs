@@ -20,6 +20,7 @@
 mod agents_tests;
 mod discovery;
 pub mod gate;
+pub mod gate_components;
 pub mod gate_upgrade;
 mod paths;
 mod status;

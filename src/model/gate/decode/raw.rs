@@ -279,14 +279,26 @@ pub(super) struct RawCephDetail {
 #[derive(Deserialize, Default)]
 #[serde(default)]
 pub(super) struct RawWorkload {
+    pub(super) kind: Option<String>,
     pub(super) metadata: Meta,
     pub(super) spec: RawWorkloadSpec,
+    pub(super) status: RawWorkloadStatus,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 pub(super) struct RawWorkloadSpec {
+    pub(super) replicas: Option<i64>,
     pub(super) template: RawTemplate,
+}
+
+/// The counts a DaemonSet's or a Deployment's controller writes.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawWorkloadStatus {
+    pub(super) desired_number_scheduled: i64,
+    pub(super) number_ready: i64,
+    pub(super) ready_replicas: i64,
 }
 
 #[derive(Deserialize, Default)]

@@ -21,7 +21,9 @@ pub(in crate::model::gate) fn target(req: &Request) -> Result<Version, Check> {
 }
 
 /// Each kube-apiserver pod and the version its image carries.
-fn apiserver_versions(pods: &[Pod]) -> Result<Vec<(&Pod, Version)>, Check> {
+pub(in crate::model::gate) fn apiserver_versions(
+    pods: &[Pod],
+) -> Result<Vec<(&Pod, Version)>, Check> {
     if pods.is_empty() {
         return Err(Check::Unknown(
             "no kube-system kube-apiserver mirror pod: nestor cannot see the control plane's version".into(),

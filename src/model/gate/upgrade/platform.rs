@@ -3,7 +3,7 @@
 
 use super::target;
 use crate::model::gate::facts::Facts;
-use crate::model::gate::table::Table;
+use crate::model::gate::table::{Component, Table};
 use crate::model::gate::verdict::{Check, Finding, Request};
 use crate::model::gate::version::Version;
 
@@ -152,12 +152,28 @@ pub(in crate::model::gate) fn platform_ranges(
         }
     }
     if findings.is_empty() {
+        let unread: Vec<&str> = [
+            Component::Cilium,
+            Component::Rook,
+            Component::CertManager,
+            Component::Cnpg,
+            Component::ArgoCd,
+        ]
+        .into_iter()
+        .filter(|c| !facts.components.contains_key(c))
+        .map(Component::as_str)
+        .collect();
         Check::Holds(format!(
-            "{t} is supported by: {}",
+            "{t}: {}{}",
             if holds.is_empty() {
                 "no installed component".into()
             } else {
                 holds.join(", ")
+            },
+            if unread.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} unread)", unread.join(", "))
             }
         ))
     } else {

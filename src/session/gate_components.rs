@@ -1,0 +1,135 @@
+//! `gate upgrade cilium|rook VERSION`'s reads (SPEC §17): one round of parallel GETs through
+//! a restricted proxy whose accept-paths are exactly the component rules' paths
+//! (`read::apiread::gate_components`: the nodes, the kube-apiserver mirror pods, the
+//! component's named workloads, Rook's daemons by selector and the CephCluster), decoded
+//! into `Facts`, then the pure evaluation. A named workload's 404 is the cluster's answer
+//! (not installed: `cilium-present`/`rook-present` say so); any other failure leaves its
+//! rules undecided (CANNOT TELL, exit 5), never GO. Also the platform components' versions
+//! `gate upgrade kubernetes` reads for `k8s-platform-ranges`.
+
+use std::collections::BTreeMap;
+
+use crate::error::Result;
+use crate::model::gate::facts::{RookLabel, WorkloadImage};
+use crate::model::gate::version::Version;
+use crate::model::gate::{self, decode, Component, Evaluation, Facts, Gate, Request};
+use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
+use crate::read::apiread::gate_components::{self as reads, component_targets, ComponentGate};
+use crate::read::apiread::gate_upgrade::{
+    read_targets, upgrade_accept_paths, APISERVER_PODS, NODES,
+};
+
+use super::gate::{ceph, decoded};
+use super::Session;
+
+type Texts = BTreeMap<String, Result<String, ReadFailure>>;
+
+fn text(answers: &Texts, target: &str) -> Result<String, ReadFailure> {
+    answers
+        .get(target)
+        .cloned()
+        .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "not sent")))
+}
+
+/// A named object's answer: `None` for a 404 (the cluster has no such object).
+fn named<T>(
+    answers: &Texts,
+    target: &str,
+    decode: impl Fn(&str) -> crate::error::Result<T>,
+) -> Read<Option<T>> {
+    match text(answers, target) {
+        Err(f) if f.kind == FailureKind::NotFound => Ok(None),
+        Err(f) => Err(f),
+        Ok(t) => decode(&t)
+            .map(Some)
+            .map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string())),
+    }
+}
+
+/// The Cilium agent's and operator's images (a 404 leaves its workload out).
+fn cilium_images(answers: &Texts) -> Read<Vec<WorkloadImage>> {
+    let agent = named(answers, reads::CILIUM_AGENT, |t| {
+        decode::workload_object(t, "DaemonSet")
+    })?;
+    let operator = named(answers, reads::CILIUM_OPERATOR, |t| {
+        decode::workload_object(t, "Deployment")
+    })?;
+    Ok(agent.into_iter().chain(operator).flatten().collect())
+}
+
+/// Rook's daemons' `rook-version` labels and its operator (a 404 leaves it out).
+fn rook_versions(answers: &Texts) -> Read<Vec<RookLabel>> {
+    let mut labels = decoded(&text(answers, reads::ROOK_DAEMONS), decode::rook_versions)?;
+    if let Some(op) = named(answers, reads::ROOK_OPERATOR, decode::rook_operator)? {
+        labels.push(op);
+    }
+    Ok(labels)
+}
+
+/// Each platform component's version for `k8s-platform-ranges`, from its workload read
+/// by name (`None`: not installed). Argo CD is not read: the table holds no verified range.
+pub(super) fn platform_versions(answers: &Texts) -> BTreeMap<Component, Read<Option<Version>>> {
+    let v = |target: &str, kind: &'static str, container: Option<&'static str>| {
+        named(answers, target, move |t| {
+            decode::component_version(t, kind, container)
+        })
+    };
+    [
+        (
+            Component::Cilium,
+            v(reads::CILIUM_AGENT, "DaemonSet", Some("cilium-agent")),
+        ),
+        (
+            Component::Rook,
+            v(
+                reads::ROOK_OPERATOR,
+                "Deployment",
+                Some("rook-ceph-operator"),
+            ),
+        ),
+        (
+            Component::CertManager,
+            v(reads::CERT_MANAGER, "Deployment", None),
+        ),
+        (Component::Cnpg, v(reads::CNPG, "Deployment", None)),
+    ]
+    .into_iter()
+    .collect()
+}
+
+impl Session<'_> {
+    /// `gate upgrade cilium|rook VERSION`: read what its rules need and evaluate them.
+    pub fn upgrade_component(&self, which: ComponentGate, version: Version) -> Result<Evaluation> {
+        let targets = component_targets(which);
+        let proxy = self.gate_proxy(&upgrade_accept_paths(&targets))?;
+        let answers = read_targets(&self.kubectl, &proxy, &targets);
+        drop(proxy);
+        // Unreachable is exit 4, by the same rule as preview's nodes read.
+        let mut obs = Observation::skipped("not read");
+        obs.record(
+            &ReadRequest::Nodes,
+            text(&answers, NODES).as_deref().map_err(Clone::clone),
+        );
+        self.reachable(&obs)?;
+        let mut facts = Facts::unread("not read by this gate");
+        facts.observed_at = Some(crate::clock::now_secs());
+        facts.apiserver_pods = decoded(&text(&answers, APISERVER_PODS), decode::pods);
+        let gate = match which {
+            ComponentGate::Cilium => {
+                facts.cilium_images = cilium_images(&answers);
+                Gate::UpgradeCilium
+            }
+            ComponentGate::Rook => {
+                facts.rook_versions = rook_versions(&answers);
+                facts.ceph = ceph(&text(&answers, reads::CEPH_CLUSTERS));
+                Gate::UpgradeRook
+            }
+        };
+        let request = Request {
+            gate,
+            node: None,
+            version: Some(version),
+        };
+        Ok(gate::evaluate(&request, &facts, gate::builtin()))
+    }
+}
