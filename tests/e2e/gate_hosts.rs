@@ -717,3 +717,26 @@ fn gate_drain_a_hostile_inventory_is_refused_before_any_ssh() {
     );
     assert!(!Path::new("/tmp/nestor-pwned").exists());
 }
+
+#[test]
+fn gate_drain_an_answer_that_is_not_timedatectls_cannot_tell() {
+    let hb = bed_or_skip!(host_bed(&[]));
+    // `timedatectl status`'s human form where `show`'s Key=value lines belong.
+    fs::write(
+        hb.node("dirqual1").dir.join("timedatectl.out"),
+        "               Local time: Wed 2026-12-02 01:30:00 UTC\nSystem clock synchronized: yes\n",
+    )
+    .expect("timedatectl");
+    let r = hb.run(&["gate", "drain", "dirqual4", "--no-input", "-o", "json"]);
+    r.code(5);
+    let v = r.json();
+    assert_eq!(
+        v["verdict"]["undecided"],
+        serde_json::json!(["drain-time-sync"]),
+        "{v}"
+    );
+    assert_eq!(
+        rule(&v, "drain-time-sync").1,
+        "not read on dirqual1 (BadOutput: timedatectl show: `               Local time: Wed 2026-12-02 01:30:00 UTC` is not a Key=value line)"
+    );
+}
