@@ -96,13 +96,12 @@ impl HostReads {
         }
     }
 
-    /// Run `probes` on each of `nodes` (by name), all in one bounded round: per node, each
+    /// Run each node's probes (nodes by name), all in one bounded round: per node, each
     /// probe's run, or why the node could not be asked.
     fn ask(
         &self,
         runner: &crate::read::exec::Runner,
-        nodes: &[String],
-        probes: &[GateProbe],
+        wanted: &[(String, Vec<GateProbe>)],
     ) -> Read<BTreeMap<String, Read<Vec<ProbeRun>>>> {
         if let Some(f) = self.unread() {
             return Err(f);
@@ -112,9 +111,9 @@ impl HostReads {
         };
         let mut out = BTreeMap::new();
         let mut jobs = Vec::new();
-        for node in nodes {
+        for (node, probes) in wanted {
             match hosts.get(node) {
-                Some(h) => jobs.push((h.clone(), probes.to_vec())),
+                Some(h) => jobs.push((h.clone(), probes.clone())),
                 None => {
                     out.insert(
                         node.clone(),
@@ -152,51 +151,83 @@ impl HostReads {
             .filter(|n| n.name != drained)
             .map(|n| n.name.clone())
             .collect();
-        let asked = self.ask(runner, &names, &[GateProbe::TimeSync])?;
+        let wanted: Vec<(String, Vec<GateProbe>)> = names
+            .into_iter()
+            .map(|n| (n, vec![GateProbe::TimeSync]))
+            .collect();
+        let asked = self.ask(runner, &wanted)?;
         Ok(per_node(asked, |runs| first(runs).and_then(time_sync)))
     }
 
-    /// The cgroup probe on every node.
-    pub(super) fn cgroup(
+    /// `gate upgrade kubernetes`'s host reads in one round: the cgroup probe on every node
+    /// when `cgroup` (VERSION needs v2; else that rule holds from the table and nothing is
+    /// asked), each of `files` on every control-plane node.
+    pub(super) fn upgrade(
         &self,
         runner: &crate::read::exec::Runner,
         nodes: &Read<Vec<Node>>,
-    ) -> Read<PerHost<bool>> {
-        if let Some(f) = self.unread() {
-            return Err(f);
-        }
-        let names: Vec<String> = nodes_of(nodes)?.iter().map(|n| n.name.clone()).collect();
-        let asked = self.ask(runner, &names, &[GateProbe::Cgroup])?;
-        Ok(per_node(asked, |runs| first(runs).and_then(cgroup)))
-    }
-
-    /// Each of `files` on every control-plane node.
-    pub(super) fn certs(
-        &self,
-        runner: &crate::read::exec::Runner,
-        nodes: &Read<Vec<Node>>,
+        cgroup: bool,
         files: &[PkiPath],
-    ) -> Read<PerHost<Vec<CertFile>>> {
-        if let Some(f) = self.unread() {
-            return Err(f);
-        }
-        let names: Vec<String> = nodes_of(nodes)?
+    ) -> (Read<PerHost<bool>>, Read<PerHost<Vec<CertFile>>>) {
+        let not_asked = || {
+            if cgroup {
+                None
+            } else {
+                Some(Ok(PerHost::new()))
+            }
+        };
+        let listed = match (self.unread(), nodes_of(nodes)) {
+            (Some(f), _) | (None, Err(f)) => {
+                return (not_asked().unwrap_or_else(|| Err(f.clone())), Err(f))
+            }
+            (None, Ok(listed)) => listed,
+        };
+        let certs: Vec<GateProbe> = files.iter().cloned().map(GateProbe::Cert).collect();
+        let wanted: Vec<(String, Vec<GateProbe>)> = listed
+            .iter()
+            .map(|n| {
+                let mut probes = Vec::new();
+                if cgroup {
+                    probes.push(GateProbe::Cgroup);
+                }
+                if n.is_control_plane() {
+                    probes.extend(certs.iter().cloned());
+                }
+                (n.name.clone(), probes)
+            })
+            .filter(|(_, probes)| !probes.is_empty())
+            .collect();
+        let asked = match self.ask(runner, &wanted) {
+            Ok(a) => a,
+            Err(f) => return (not_asked().unwrap_or_else(|| Err(f.clone())), Err(f)),
+        };
+        let skip = usize::from(cgroup);
+        let v2 = match not_asked() {
+            Some(done) => done,
+            None => Ok(per_node(asked.clone(), |runs| {
+                first(runs).and_then(cgroup_of)
+            })),
+        };
+        let control: Vec<&str> = listed
             .iter()
             .filter(|n| n.is_control_plane())
-            .map(|n| n.name.clone())
+            .map(|n| n.name.as_str())
             .collect();
-        let wanted: Vec<GateProbe> = files.iter().cloned().map(GateProbe::Cert).collect();
-        let asked = self.ask(runner, &names, &wanted)?;
-        Ok(per_node(asked, |runs| {
+        let on_control = asked
+            .into_iter()
+            .filter(|(node, _)| control.contains(&node.as_str()))
+            .collect();
+        let pki = per_node(on_control, |runs| {
             Ok(files
                 .iter()
-                .zip(runs)
+                .zip(runs.iter().skip(skip))
                 .map(|(path, run)| CertFile {
                     path: path.clone(),
                     read: run.clone().and_then(|r| cert(&r, path)),
                 })
                 .collect())
-        }))
+        });
+        (v2, Ok(pki))
     }
 }
 
@@ -249,7 +280,7 @@ pub(crate) fn time_sync(run: RemoteRun) -> Read<TimeSync> {
 }
 
 /// The cgroup probe's run → cgroup v2 or not (a missing `/sys/fs/cgroup` is a failed read).
-pub(crate) fn cgroup(run: RemoteRun) -> Read<bool> {
+pub(crate) fn cgroup_of(run: RemoteRun) -> Read<bool> {
     if run.status != 0 {
         return Err(failed(&run));
     }

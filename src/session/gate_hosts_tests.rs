@@ -44,16 +44,16 @@ fn timedatectl_runs() {
 #[test]
 fn cgroup_runs() {
     assert_eq!(
-        cgroup(run(
+        cgroup_of(run(
             0,
             b"1764633600.0 0 /sys/fs/cgroup/cgroup.controllers\n",
             ""
         )),
         Ok(true)
     );
-    assert_eq!(cgroup(run(0, b"", "")), Ok(false));
+    assert_eq!(cgroup_of(run(0, b"", "")), Ok(false));
     // /sys/fs/cgroup itself missing: not "cgroup v1", a failed read.
-    let e = cgroup(run(
+    let e = cgroup_of(run(
         1,
         b"",
         "find: '/sys/fs/cgroup': No such file or directory\n",

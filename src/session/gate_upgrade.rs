@@ -81,11 +81,12 @@ impl Session<'_> {
         facts.components = super::gate_components::platform_versions(&answers);
         // Over ssh, once the nodes are listed: the cgroup probe only when VERSION's kubelet
         // refuses cgroup v1 (else its rule holds from the table), the certificates always.
-        facts.host_cgroup = match table.cgroup_v2_row(version.minor()) {
-            Some(_) => hosts.cgroup(self.runner, &facts.nodes),
-            None => Ok(Default::default()),
-        };
-        facts.host_certs = hosts.certs(self.runner, &facts.nodes, &table.certificates.files);
+        (facts.host_cgroup, facts.host_certs) = hosts.upgrade(
+            self.runner,
+            &facts.nodes,
+            table.cgroup_v2_row(version.minor()).is_some(),
+            &table.certificates.files,
+        );
         let request = Request {
             gate: Gate::UpgradeKubernetes,
             node: None,

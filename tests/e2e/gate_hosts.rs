@@ -661,3 +661,83 @@ fn gate_upgrade_no_ssh_names_the_host_rules_it_skipped() {
         hb.commands()
     );
 }
+
+#[test]
+fn gate_drain_a_node_without_an_inventory_host_cannot_tell() {
+    let hb = bed_or_skip!(host_bed(&[]));
+    let path = hb.bed.repo.join("bootstrap/hosts.yaml");
+    let inventory = fs::read_to_string(&path).expect("inventory");
+    // dirqual3 renamed in the inventory: nestor never guesses which host is the node.
+    fs::write(&path, inventory.replace("dirqual3:", "storage3:")).expect("inventory");
+    let r = hb.run(&["gate", "drain", "dirqual4", "--no-input", "-o", "json"]);
+    r.code(5);
+    let v = r.json();
+    let (status, note, _) = rule(&v, "drain-time-sync");
+    assert_eq!(status, "unknown");
+    assert_eq!(
+        note,
+        format!(
+            "not read on dirqual3 (Skipped: no host `dirqual3` in the inventory {}; hint: name the inventory's hosts as the cluster names its nodes)",
+            path.display()
+        )
+    );
+    assert!(hb.node("dirqual3").commands().is_empty());
+}
+
+#[test]
+fn gate_drain_a_hostile_inventory_is_refused_before_any_ssh() {
+    let hb = bed_or_skip!(host_bed(&[]));
+    let path = hb.bed.repo.join("bootstrap/hosts.yaml");
+    let inventory = fs::read_to_string(&path).expect("inventory");
+    let hostile = inventory.replacen(
+        "ansible_host: 127.0.0.1",
+        "ansible_host: -oProxyCommand=touch${IFS}/tmp/nestor-pwned",
+        1,
+    );
+    fs::write(&path, hostile).expect("inventory");
+    for format in [&[][..], &["-o", "json"][..]] {
+        let mut args = vec!["gate", "drain", "dirqual4", "--no-input"];
+        args.extend(format);
+        let r = hb.run(&args);
+        r.code(1);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            all.contains("host `dirqual1` in inventory ")
+                && all.contains("address `-oProxyCommand=touch${IFS}/tmp/nestor-pwned` is not a plain host name or IP address; no host was contacted"),
+            "{all}"
+        );
+        assert!(all.contains("ansible_host"), "{all}");
+        if !format.is_empty() {
+            assert_eq!(r.json()["kind"], "Error", "{all}");
+        }
+    }
+    assert!(
+        hb.commands().iter().all(|(_, c)| c.is_empty()),
+        "{:?}",
+        hb.commands()
+    );
+    assert!(!Path::new("/tmp/nestor-pwned").exists());
+}
+
+#[test]
+fn gate_drain_an_answer_that_is_not_timedatectls_cannot_tell() {
+    let hb = bed_or_skip!(host_bed(&[]));
+    // `timedatectl status`'s human form where `show`'s Key=value lines belong.
+    fs::write(
+        hb.node("dirqual1").dir.join("timedatectl.out"),
+        "               Local time: Wed 2026-12-02 01:30:00 UTC\nSystem clock synchronized: yes\n",
+    )
+    .expect("timedatectl");
+    let r = hb.run(&["gate", "drain", "dirqual4", "--no-input", "-o", "json"]);
+    r.code(5);
+    let v = r.json();
+    assert_eq!(
+        v["verdict"]["undecided"],
+        serde_json::json!(["drain-time-sync"]),
+        "{v}"
+    );
+    assert_eq!(
+        rule(&v, "drain-time-sync").1,
+        "not read on dirqual1 (BadOutput: timedatectl show: `               Local time: Wed 2026-12-02 01:30:00 UTC` is not a Key=value line)"
+    );
+}
