@@ -146,7 +146,8 @@ impl Bed {
         let mut r = Run::new(program);
         r.current_dir(&self.repo)
             .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()));
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .redact(self.tmp.path().display().to_string(), "/t");
         r
     }
 
@@ -174,7 +175,8 @@ impl Bed {
     /// Like [`Bed::pty`] with a whole `sh` command line (`$NESTOR` is the binary).
     pub fn pty_shell(&self, line: &str, input: &str, env: &[(&str, &Path)]) -> Outcome {
         let mut r = Run::pty_shell(line);
-        r.current_dir(&self.repo)
+        r.redact(self.tmp.path().display().to_string(), "/t")
+            .current_dir(&self.repo)
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
             .env("NESTOR", NESTOR)
@@ -189,6 +191,11 @@ impl Bed {
     /// `out` with this bed's temp dir shown as `/t`, for exact expectations.
     pub fn stable(&self, out: Outcome) -> Outcome {
         out.redacted(&self.tmp.path().display().to_string(), "/t")
+    }
+
+    /// `text` with this bed's temp dir shown as `/t` (what [`Bed::cmd`]'s runs redact).
+    pub fn redact(&self, text: &str) -> String {
+        text.replace(&self.tmp.path().display().to_string(), "/t")
     }
 
     /// Every recorded call of `tool`, as argv vectors.

@@ -239,7 +239,9 @@ impl E2e {
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
             // Everything that could redirect kubectl points at the decoy (SPEC §10).
-            .env("KUBERNETES_MASTER", decoy().url());
+            .env("KUBERNETES_MASTER", decoy().url())
+            .redact(self.server.url(), "http://127.0.0.1:PORT")
+            .redact(self.tmp.path().display().to_string(), "/t");
         c
     }
 
