@@ -2,6 +2,8 @@
 
 #[path = "../common/signals.rs"]
 mod common_signals;
+#[path = "../common/sshd.rs"]
+mod common_sshd;
 #[path = "../common/schema.rs"]
 mod doc_schema;
 #[path = "../common/run.rs"]
@@ -33,5 +35,6 @@ mod schema;
 mod select;
 mod signals;
 mod sshd;
+mod sshd_bed;
 mod usage_errors;
 mod yaml11;

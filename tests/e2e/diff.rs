@@ -8,6 +8,8 @@ use nestor_replay::{fixtures, Config, Fixture, Server};
 use serde_json::{json, Value};
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 /// dirqual, later: dirqual3 NotReady and Ceph HEALTH_WARN (the `degraded` fixture), dirqual4
@@ -190,9 +192,15 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
     bed.select("dirqual");
     saved.code(0);
 
-    let out = bed.run(&["diff", &a, &o]);
+    let out = run(bed
+        .command(&["diff", &a, &o])
+        .redact(other.url(), "http://127.0.0.1:OTHER-PORT"));
     out.error(3, "observations of different clusters");
-    assert!(out.stderr.contains(&other.url()) && out.stderr.contains("--force"));
+    out.stderr_snap(str![[r#"
+kubectl-nestor: error: A was read from http://127.0.0.1:PORT, B from http://127.0.0.1:OTHER-PORT: observations of different clusters
+hint: compare observations of one cluster, or pass --force to compare them anyway
+
+"#]]);
     let forced = bed.run(&["diff", &a, &o, "--force", "-o", "json"]);
     forced.code(0);
     assert_eq!(forced.json()["endpointsDiffer"], true);
@@ -254,7 +262,12 @@ fn the_readme_diff_lines_run_as_written() {
     // Nothing changed yet: 0, with and without --detailed-exitcode.
     let r = bed.sh(&lines[1]);
     assert_eq!(r.code, Some(0), "{}: {r:?}", lines[1]);
-    assert!(r.stdout.contains("no change: "), "{}", r.stdout);
+    r.stdout_snap(str![[r#"
+A  snapshot /t/repo/yesterday.json (taken NOW), http://127.0.0.1:PORT
+B  live read (NOW), http://127.0.0.1:PORT
+no change: same nodes, every layer in the same state with the same evidence
+
+"#]]);
     let unchanged = bed.run(&["diff", "yesterday.json", "-", "--detailed-exitcode"]);
     assert_eq!(unchanged.code, Some(0), "{unchanged:?}");
     // A day later the cluster changed: the scripted line sees 2 and accepts it.

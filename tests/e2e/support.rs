@@ -510,14 +510,33 @@ pub fn assert_evidence_has(v: &serde_json::Value, id: &str, line: &str) {
 /// `preview` as JSON and as text (`-v`, no colour) on the bed; both succeed. The text comes
 /// back as one line (evidence is wrapped to the width).
 pub fn preview(bed: &E2e) -> (serde_json::Value, String) {
+    let (v, text) = preview_runs(bed);
+    // Read back as one line (evidence is wrapped to the width).
+    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    (v, flat)
+}
+
+/// `preview -o json` (its document) and `preview --no-color -v` (`-v`: every evidence line;
+/// a present layer is one summary line otherwise), both exit 0.
+pub fn preview_runs(bed: &E2e) -> (serde_json::Value, Outcome) {
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
     json.code(0);
-    // `-v`: every evidence line (a present layer is one summary line otherwise), read back
-    // as one line (evidence is wrapped to the width).
     let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
     text.code(0);
-    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
-    (json.json(), flat)
+    (json.json(), text)
+}
+
+/// `kubectl nestor gate ARGS --no-input` on the `dirqual-gates` fixture with `faults` (replay
+/// `--fault` rules): the gate tests' one setup. The bed (its server's audit) and the run,
+/// which exited `code`; `None` without a kubectl (`bed_or_skip!`).
+pub fn gate(faults: &[&str], args: &[&str], code: i32) -> Option<(E2e, Outcome)> {
+    let bed = E2e::new("dirqual-gates", faults)?;
+    let mut all = vec!["gate"];
+    all.extend_from_slice(args);
+    all.push("--no-input");
+    let r = bed.run(&all);
+    r.code(code);
+    Some((bed, r))
 }
 
 /// The ids of a plan list (`install`, `repair`, `undecided`).
