@@ -36,5 +36,6 @@ mod select;
 mod signals;
 mod sshd;
 mod sshd_bed;
+mod test_counts;
 mod usage_errors;
 mod yaml11;
