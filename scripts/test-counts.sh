@@ -1,6 +1,7 @@
 #!/bin/sh
 # The test house's counts, reproducible (issue 30 item 4): how many `#[test]`s each
-# integration binary holds, how many whole-output assertions tests/cli and tests/e2e make
+# integration binary holds, how many whole-output assertions tests/cli, tests/e2e and
+# tests/readme_build (the test that left tests/cli for a binary of its own) make
 # (lines holding a snapshot, `str![` inline or `file![`, or a call of the harness's
 # exact-output expectations `stdout_eq(`, `stderr_eq(`, `golden(`, `golden_check(`; their
 # definitions are not counted, and the 20 help files that `help.rs` checks in one loop count
@@ -28,7 +29,7 @@ tests_in() { # DIR: its #[test] functions
 }
 
 # shellcheck disable=SC2046
-files=$(rs_files tests/cli; rs_files tests/e2e)
+files=$(rs_files tests/cli; rs_files tests/e2e; rs_files tests/readme_build)
 # shellcheck disable=SC2086
 whole=$(cat $files | grep -E 'str!\[|file!\[|(stdout_eq|stderr_eq|golden|golden_check)\(' \
     | grep -cvE '^[[:space:]]*(pub )?fn ' || true)
@@ -41,9 +42,10 @@ echo '| what | count |'
 echo '|---|---|'
 echo "| \`#[test]\` in tests/cli | $(tests_in tests/cli) |"
 echo "| \`#[test]\` in tests/e2e | $(tests_in tests/e2e) |"
+echo "| \`#[test]\` in tests/readme_build | $(tests_in tests/readme_build) |"
 echo "| \`#[test]\` in tests/fuzz | $(tests_in tests/fuzz) |"
 echo "| \`#[test]\` in src/ (unit) | $(tests_in src) |"
-echo "| whole-output assertions in tests/cli and tests/e2e | $whole |"
+echo "| whole-output assertions in tests/cli, tests/e2e, tests/readme_build | $whole |"
 echo "| golden files (tests/cli/golden, tests/e2e/golden) | $goldens |"
-echo "| \`.contains(\` lines in tests/cli and tests/e2e | $contains |"
+echo "| \`.contains(\` lines in tests/cli, tests/e2e, tests/readme_build | $contains |"
 echo '<!-- end of generated counts -->'

@@ -1,5 +1,7 @@
 //! The one integration-test binary: CLI flows with stub tools on PATH (see `support`).
 
+#[path = "../common/readme.rs"]
+mod common_readme;
 #[path = "../common/signals.rs"]
 mod common_signals;
 #[path = "../common/sshd.rs"]
