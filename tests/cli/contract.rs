@@ -527,7 +527,6 @@ fn the_operator_saying_no_names_the_rule() {
     let out = bed.pty(&["preview", "--no-color"], "n\n", &[]);
     out.code(3);
     out.stdout_snap(str![[r#"
-n
 Target for stack dirqual (prod):
   endpoint    https://10.67.2.11:6443 (matches the topology)
   context     kubernetes-admin@dirqual
@@ -546,7 +545,6 @@ hint: https://10.67.2.11:6443 is the endpoint stack dirqual's topology declares:
     let screen = stdout_of(&out);
     assert_eq!(out.status.code(), Some(3), "{screen}");
     out.stdout_snap(str![[r#"
-n
 Target for stack dirqual (prod):
   endpoint    https://10.99.0.1:6443 (the topology's endpoint is https://10.67.2.11:6443)
   context     kubernetes-admin@dirqual
@@ -566,7 +564,6 @@ fn the_prompt_says_whether_the_endpoint_matches_the_topology() {
     let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
     let out = bed.pty(&["preview", "--no-color"], "n\n", &[]);
     out.stdout_snap(str![[r#"
-n
 Target for stack dirqual (prod):
   endpoint    https://10.67.2.11:6443 (matches the topology)
   context     kubernetes-admin@dirqual
@@ -581,7 +578,6 @@ hint: https://10.67.2.11:6443 is the endpoint stack dirqual's topology declares:
     let out = bed.pty(&["preview", "--no-color"], "n\n", &[("KUBECONFIG", &wrong)]);
     out.code(3);
     out.stdout_snap(str![[r#"
-n
 Target for stack dirqual (prod):
   endpoint    https://10.99.0.1:6443 (the topology's endpoint is https://10.67.2.11:6443)
   context     kubernetes-admin@dirqual
@@ -643,7 +639,6 @@ REAL (read live, not stored)
     );
     out.code(3);
     out.stdout_snap(str![[r#"
-y
 kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is https://10.99.0.1:6443, the topology's endpoint is https://10.67.2.11:6443; kubeconfig /t/other.config (rule env: the KUBECONFIG environment variable) chose it
 hint: an exported KUBECONFIG wins over the topology: `unset KUBECONFIG`, or `eval "$(kubectl nestor stack env dirqual)"`
 
@@ -657,7 +652,6 @@ hint: an exported KUBECONFIG wins over the topology: `unset KUBECONFIG`, or `eva
     );
     out.code(3);
     out.stdout_snap(str![[r#"
-n
 Target for stack dirqual (prod):
   endpoint    https://10.67.2.11:6443 (matches the topology)
   context     kubernetes-admin@dirqual

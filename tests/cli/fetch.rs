@@ -332,7 +332,6 @@ fn an_interactive_yes_replaces_the_file_and_keeps_a_timestamped_backup() {
     text_snap(
         &transcript,
         str![[r#"
-y
 kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
 Replace /t/home/.kube/dirqual.config, whose content differs? The current file is kept as /t/home/.kube/dirqual.config.bak-NOW. [y/N] stack       dirqual (prod)
 source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
@@ -367,7 +366,6 @@ fn an_interactive_no_keeps_the_file() {
     let text = stdout_of(&out);
     out.code(1);
     out.stdout_snap(str![[r#"
-n
 kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
 Replace /t/home/.kube/dirqual.config, whose content differs? The current file is kept as /t/home/.kube/dirqual.config.bak-NOW. [y/N] kubectl-nestor: error: /t/home/.kube/dirqual.config already exists with different content; you said no, nothing was written
 hint: run `kubectl nestor kubeconfig fetch` in a terminal and answer yes to replace it (the old file is kept as /t/home/.kube/dirqual.config.bak-YYYYMMDDTHHMMSSZ), or move it away first
@@ -606,7 +604,6 @@ fn an_unresolvable_server_is_rewritten_to_the_endpoint_after_a_yes() {
         .pty(&["--no-color", "kubeconfig", "fetch"], "y\n", &[]);
     let text = stdout_of(&out);
     out.code(0).stdout_snap(str![[r#"
-y
 kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
 kubectl-nestor: the fetched kubeconfig's server https://cp.nestor-test.invalid:6443 names host `cp.nestor-test.invalid`, which does not resolve here
 Rewrite its server to the topology's endpoint https://10.67.2.11:6443? [y/N] stack       dirqual (prod)

@@ -1,5 +1,7 @@
 //! The one integration-test binary: CLI flows with stub tools on PATH (see `support`).
 
+#[path = "../common/bed.rs"]
+mod common_bed;
 #[path = "../common/readme.rs"]
 mod common_readme;
 #[path = "../common/signals.rs"]

@@ -100,8 +100,6 @@ fn golden_commented_topology_gains_exactly_one_line() {
         &file,
         &bed,
         str![[r#"
-y
-n
 selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
 Add "kubeconfig: ~/.kube/dirqual.config" to /t/repo/stacks/dirqual.yaml? [y/N] added `kubeconfig: ~/.kube/dirqual.config` to /t/repo/stacks/dirqual.yaml
 kubectl-nestor: kubeconfig /t/home/.kube/dirqual.config does not exist yet
@@ -129,8 +127,6 @@ fn golden_crlf_topology_gains_one_crlf_line() {
         &file,
         &bed,
         str![[r#"
-y
-n
 selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
 Add "kubeconfig: ~/.kube/dirqual.config" to /t/repo/stacks/dirqual.yaml? [y/N] added `kubeconfig: ~/.kube/dirqual.config` to /t/repo/stacks/dirqual.yaml
 kubectl-nestor: kubeconfig /t/home/.kube/dirqual.config does not exist yet
@@ -156,8 +152,6 @@ fn golden_symlinked_topology_is_edited_at_its_target() {
         &real,
         &bed,
         str![[r#"
-y
-n
 selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
 Add "kubeconfig: ~/.kube/dirqual.config" to /t/repo/stacks/dirqual.yaml? [y/N] added `kubeconfig: ~/.kube/dirqual.config` to /t/repo/stacks/dirqual.yaml
 kubectl-nestor: kubeconfig /t/home/.kube/dirqual.config does not exist yet
@@ -185,7 +179,6 @@ fn answering_no_leaves_the_topology_untouched() {
     out.code(0);
     assert_eq!(fs::read(&file).expect("read"), COMMENTED.as_bytes());
     out.stdout_snap(str![[r#"
-n
 selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
 Add "kubeconfig: ~/.kube/dirqual.config" to /t/repo/stacks/dirqual.yaml? [y/N] kubectl-nestor: /t/repo/stacks/dirqual.yaml left unchanged: add the line `kubeconfig: ~/.kube/dirqual.config` yourself before running prod commands on dirqual
 
@@ -216,8 +209,6 @@ fn a_failed_topology_write_leaves_the_original_intact_and_reports_it() {
     );
     out.code(1);
     out.stdout_snap(str![[r#"
-y
-n
 selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
 Add "kubeconfig: ~/.kube/dirqual.config" to /t/repo/stacks/dirqual.yaml? [y/N] kubectl-nestor: error: cannot write /t/repo/stacks/dirqual.yaml: File too large (os error 27) at path "/t/repo/stacks/.nestor-XXXXXX"
 hint: check that the directory of /t/repo/stacks/dirqual.yaml exists and is writable; the file was left unchanged
@@ -255,8 +246,6 @@ fn a_failed_topology_rename_leaves_the_original_intact_and_reports_it() {
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "y\nn\n", &[]);
     out.code(1);
     out.stdout_snap(str![[r#"
-y
-n
 selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
 Add "kubeconfig: ~/.kube/dirqual.config" to /t/repo/stacks/dirqual.yaml? [y/N] kubectl-nestor: error: cannot replace /t/repo/stacks/dirqual.yaml: Operation not permitted (os error 1)
 hint: check that the directory of /t/repo/stacks/dirqual.yaml exists and is writable; the file was left unchanged
@@ -307,7 +296,19 @@ fn no_input_never_writes_the_topology_and_names_the_line() {
         );
         assert_eq!(link_target(&bed), "dirqual.yaml");
     }
-    table.table_snap(str![]);
+    table.table_snap(str![[r#"
+== ["--no-input", "stack", "select", "dirqual"]: exit 0
+--- stdout
+selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
+--- stderr
+kubectl-nestor: warning: prod stack dirqual declares no kubeconfig, so its commands refuse to run (exit 3): add the line `kubeconfig: ~/.kube/dirqual.config` to /t/repo/stacks/dirqual.yaml (left unchanged: no prompt with --no-input or without a terminal)
+== ["stack", "select", "dirqual"]: exit 0
+--- stdout
+selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
+--- stderr
+kubectl-nestor: warning: prod stack dirqual declares no kubeconfig, so its commands refuse to run (exit 3): add the line `kubeconfig: ~/.kube/dirqual.config` to /t/repo/stacks/dirqual.yaml (left unchanged: no prompt with --no-input or without a terminal)
+
+"#]]);
     assert!(bed.calls("kubectl").is_empty() && bed.calls("ssh").is_empty());
 }
 
@@ -454,7 +455,6 @@ fn interactive_select_offers_the_fetch_when_the_cluster_is_unreachable() {
     let out = bed.pty(&["--no-color", "stack", "select", "dirqual"], "n\n", &[]);
     out.code(0);
     out.stdout_snap(str![[r#"
-n
 selected stack dirqual (prod): /t/repo/stacks/current.yaml -> dirqual.yaml
 kubectl-nestor: cluster https://10.67.2.11:6443 unreachable: Unable to connect to the server: dial tcp 10.67.2.11:6443: connect: connection refused | The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?
 Fetch it now with kubectl nestor kubeconfig fetch? [y/N] kubectl-nestor: not fetched: run `kubectl nestor kubeconfig fetch` when the control-plane host is reachable over ssh

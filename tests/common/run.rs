@@ -286,6 +286,16 @@ impl Run {
             ended_ms: unix_ms(),
             argv,
             redactions: self.redactions.clone(),
+            // Under a pty the terminal echoes what was typed, at a moment the child's output
+            // does not fix: the snapshots leave those lines out.
+            typed: match (&self.stdin, self.pty) {
+                (Some(input), true) => String::from_utf8_lossy(input)
+                    .lines()
+                    .map(str::to_string)
+                    .filter(|l| !l.is_empty())
+                    .collect(),
+                _ => vec![],
+            },
         })
     }
 }
@@ -324,6 +334,8 @@ pub struct Outcome {
     pub argv: String,
     /// [`Run::redact`]'s pairs, applied by the snapshot expectations.
     pub redactions: Vec<(String, String)>,
+    /// The lines typed into a pty (its echo is left out of the snapshots).
+    pub typed: Vec<String>,
 }
 
 impl std::fmt::Debug for Outcome {
@@ -387,7 +399,7 @@ impl Outcome {
         let text = pairs.iter().fold(text.to_string(), |t, (from, to)| {
             t.replace(from.as_str(), to)
         });
-        stable(&text)
+        stable(&without_echo(&text, &self.typed))
     }
 
     /// The whole stdout, redacted ([`Run::redact`]), equal to `want`: an inline snapshot
@@ -536,6 +548,22 @@ fn eq_with_diff(what: &str, actual: &str, want: &str, run: &Outcome) {
         "{what} differs from the expected text (- expected, + actual):\n{}\n{run:?}",
         diff(want, actual)
     );
+}
+
+/// `text` without the first whole line equal to each of `typed`, in order: a pty's echo of
+/// what was typed, which lands before or after the child's first output as the scheduler
+/// has it.
+pub fn without_echo(text: &str, typed: &[String]) -> String {
+    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for t in typed {
+        if let Some(at) = lines
+            .iter()
+            .position(|l| l.trim_end_matches(['\n', '\r']) == t)
+        {
+            lines.remove(at);
+        }
+    }
+    lines.concat()
 }
 
 /// `text` with what no run can fix shown as a placeholder, so that a snapshot holds plain

@@ -194,15 +194,11 @@ impl E2e {
     }
 
     pub fn write_stack(&self, name: &str, yaml: &str) -> PathBuf {
-        let p = self.stacks.join(format!("{name}.yaml"));
-        fs::write(&p, yaml).expect("write stack");
-        p
+        crate::common_bed::write_stack(&self.stacks, name, yaml)
     }
 
     pub fn select(&self, name: &str) {
-        let link = self.stacks.join("current.yaml");
-        let _ = fs::remove_file(&link);
-        std::os::unix::fs::symlink(format!("{name}.yaml"), link).expect("symlink");
+        crate::common_bed::select(&self.stacks, name);
     }
 
     /// A kubeconfig at `path` like the bed's own, with its server URL replaced by `server`.
@@ -346,33 +342,7 @@ pub fn run(c: &Run) -> Outcome {
 }
 
 pub fn tree_of(root: &Path, skip: &[PathBuf]) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = vec![];
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if skip.iter().any(|s| p.starts_with(s)) {
-                continue;
-            }
-            let Ok(meta) = fs::symlink_metadata(&p) else {
-                continue;
-            };
-            if meta.is_dir() {
-                out.push((p.clone(), b"<dir>".to_vec()));
-                stack.push(p);
-            } else if meta.file_type().is_symlink() {
-                let target = fs::read_link(&p).unwrap_or_default();
-                out.push((p, target.into_os_string().into_encoded_bytes()));
-            } else {
-                out.push((p.clone(), fs::read(&p).unwrap_or_default()));
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::common_bed::tree_of(root, skip, true)
 }
 
 /// One line per request that is not a plain GET (HEAD counts: nestor has no use for it).
@@ -480,25 +450,6 @@ pub fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
 
 /// Asserts that an evidence line of layer `id` of a Preview document holds `line`.
 #[track_caller]
-/// The text preview shows `line` (its evidence lines wrap at the width, 80 without a
-/// terminal: unwrapped, they are the same words) and plans `repair {id}`.
-pub fn assert_text_repairs(text: &Outcome, id: &str, line: &str) {
-    let unwrapped = text
-        .stdout
-        .replace("\n        ", " ")
-        .replace("\n      ", " ");
-    assert!(
-        unwrapped.contains(line),
-        "text lacks {line:?}:\n{}",
-        text.stdout
-    );
-    assert!(
-        text.stdout.contains(&format!("repair {id}")),
-        "{}",
-        text.stdout
-    );
-}
-
 pub fn assert_evidence_has(v: &serde_json::Value, id: &str, line: &str) {
     let ev = evidence(v, id);
     assert!(
@@ -537,6 +488,20 @@ pub fn gate(faults: &[&str], args: &[&str], code: i32) -> Option<(E2e, Outcome)>
     let r = bed.run(&all);
     r.code(code);
     Some((bed, r))
+}
+
+/// A `Gate` document whose verdict is CANNOT TELL with exactly the rules `undecided`
+/// undecided (never GO); the server saw only GETs.
+#[track_caller]
+pub fn assert_cannot_tell(bed: &E2e, v: &serde_json::Value, undecided: &[&str]) {
+    assert_eq!(v["kind"], "Gate", "{v}");
+    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
+    assert_eq!(
+        v["verdict"]["undecided"],
+        serde_json::json!(undecided),
+        "{v}"
+    );
+    assert_read_only(&bed.server);
 }
 
 /// The ids of a plan list (`install`, `repair`, `undecided`).

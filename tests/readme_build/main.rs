@@ -5,6 +5,8 @@
 //! `cargo test --test readme_build` alone.
 
 // Only what this one test uses of the shared bed is called.
+#[path = "../common/bed.rs"]
+mod common_bed;
 #[path = "../common/readme.rs"]
 mod common_readme;
 #[allow(dead_code)]
