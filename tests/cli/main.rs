@@ -38,6 +38,7 @@ mod readme_output;
 mod schema;
 mod select;
 mod signals;
+mod snapshot_checks;
 mod sshd;
 mod sshd_bed;
 mod test_counts;
