@@ -569,7 +569,8 @@ pub fn without_echo(text: &str, typed: &[String]) -> String {
 /// `text` with what no run can fix shown as a placeholder, so that a snapshot holds plain
 /// text: a duration (`0.03s`, `21.4..91.0 ms`) as `#.#`, the figures of `-v`'s `usage:` line
 /// (CPU, peak RSS), a pid as `#`, the random suffix of a temporary name
-/// (`kubectl-nestor-Ab3dEf`, `.nestor-Ab3dEf`, `.tmpAb3dEf`) as `XXXXXX`, and a UTC time
+/// (`kubectl-nestor-Ab3dEf`, `.nestor-Ab3dEf`, `.tmpAb3dEf`) as `XXXXXX`, the system's temp
+/// dir as `/tmp` (macOS's is elsewhere), and a UTC time
 /// within ten minutes of now (`2026-12-02T00:53:37Z`, a backup's `20261202T005347Z`) as
 /// `NOW`: the fixtures' own dates (hours or days ago) are kept.
 pub fn stable(text: &str) -> String {
@@ -587,6 +588,7 @@ pub fn stable(text: &str) -> String {
         + if text.ends_with('\n') { "\n" } else { "" };
     let text = durations(&text);
     let text = after_each(&text, "(pid ", digits, "#");
+    let text = system_temp_as_tmp(&text);
     let mut text = text;
     for prefix in [
         "kubectl-nestor-fetch-",
@@ -597,6 +599,25 @@ pub fn stable(text: &str) -> String {
         text = after_each(&text, prefix, random_suffix, "XXXXXX");
     }
     recent_times(&text)
+}
+
+/// `text` with the system's temp dir (`$TMPDIR`: `/var/folders/.../T` on macOS, and its
+/// canonical `/private/...` form) shown as `/tmp`, where it is on Linux: the snapshots hold
+/// one path on every platform.
+fn system_temp_as_tmp(text: &str) -> String {
+    let temp = std::env::temp_dir();
+    let mut forms = vec![temp.display().to_string()];
+    if let Ok(real) = temp.canonicalize() {
+        forms.push(real.display().to_string());
+    }
+    forms.into_iter().fold(text.to_string(), |t, form| {
+        let form = form.trim_end_matches('/');
+        if form.is_empty() || form == "/tmp" {
+            t
+        } else {
+            t.replace(form, "/tmp")
+        }
+    })
 }
 
 /// The length of the ASCII digits at the start of `s`.
