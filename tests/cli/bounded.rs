@@ -6,25 +6,26 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
+use snapbox::str;
+
+use crate::harness::Table;
 use crate::support::*;
 
 fn deep() -> String {
     "[".repeat(400 * 1024)
 }
 
-fn refused(bed: &Bed, args: &[&str], expected: &str) {
+/// `args` refused before parsing (exit 1, nothing written or run); its outcome recorded in
+/// `cases` as `args` (`expected` names what the refusal is about).
+fn refused(cases: &Table, bed: &Bed, args: &[&str], expected: &str) {
     let before = bed.tree();
     let started = Instant::now();
     let out = bed.cmd().args(args).run();
     let took = started.elapsed();
     let err = stderr_of(&out);
-    out.code(1);
-    assert!(
-        err.contains(expected),
-        "{args:?}: want `{expected}` in {err}"
-    );
-    assert!(err.contains("refused before parsing"), "{err}");
-    assert!(err.contains("\nhint: "), "{err}");
+    out.code(1).stderr_has_hint();
+    cases.add(&format!("{args:?} ({expected})"), &out);
+    let _ = err;
     assert!(took < Duration::from_secs(5), "{args:?} took {took:?}");
     assert_eq!(stdout_of(&out), "", "{args:?}");
     assert_eq!(bed.tree(), before, "{args:?}: nothing written");
@@ -34,27 +35,59 @@ fn refused(bed: &Bed, args: &[&str], expected: &str) {
 
 #[test]
 fn a_deep_or_huge_kubeconfig_is_refused_before_parsing() {
+    let cases = Table::new();
     let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
     let kc = bed.home.join(".kube/dirqual.config");
     fs::write(&kc, format!("apiVersion: v1\nclusters: {}", deep())).expect("write");
     for cmd in ["preview", "discover", "target"] {
-        refused(&bed, &["--no-input", cmd], "nested deeper than 64 levels");
+        refused(
+            &cases,
+            &bed,
+            &["--no-input", cmd],
+            "nested deeper than 64 levels",
+        );
     }
     fs::write(&kc, "a".repeat(2 * 1024 * 1024)).expect("write");
-    refused(&bed, &["--no-input", "target"], "larger than 1024 KiB");
+    refused(
+        &cases,
+        &bed,
+        &["--no-input", "target"],
+        "larger than 1024 KiB",
+    );
     assert!(bed.calls("kubectl").is_empty());
+    cases.table_snap(str![[r#"
+== ["--no-input", "preview"] (nested deeper than 64 levels): exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+== ["--no-input", "discover"] (nested deeper than 64 levels): exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+== ["--no-input", "target"] (nested deeper than 64 levels): exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+== ["--no-input", "target"] (larger than 1024 KiB): exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is larger than 1024 KiB: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+
+"#]]);
 }
 
 #[test]
 fn a_deep_topology_or_catalog_is_refused_before_parsing() {
+    let cases = Table::new();
     let bed = Bed::new();
     bed.write_stack(
         "dirqual",
         &format!("name: dirqual\ntarget_kind: prod\nlayers: {}", deep()),
     );
     bed.select("dirqual");
-    refused(&bed, &["stack", "show"], "topology");
+    refused(&cases, &bed, &["stack", "show"], "topology");
     refused(
+        &cases,
         &bed,
         &["--no-input", "preview"],
         "nested deeper than 64 levels",
@@ -64,18 +97,46 @@ fn a_deep_topology_or_catalog_is_refused_before_parsing() {
         "name: dirqual\ntarget_kind: prod\nkubeconfig: ~/.kube/dirqual.config\ncatalog: layers.yaml\nlayers: [k8s]\n",
     );
     fs::write(bed.stacks.join("layers.yaml"), deep()).expect("write");
-    refused(&bed, &["--no-input", "preview"], "catalog");
+    refused(&cases, &bed, &["--no-input", "preview"], "catalog");
+    cases.table_snap(str![[r#"
+== ["stack", "show"] (topology): exit 1
+--- stderr
+kubectl-nestor: error: topology /t/repo/stacks/dirqual.yaml is nested deeper than 64 levels: refused before parsing
+hint: a topology is a small hand-written file: check that the path names the right file
+== ["--no-input", "preview"] (nested deeper than 64 levels): exit 1
+--- stderr
+kubectl-nestor: error: topology /t/repo/stacks/dirqual.yaml is nested deeper than 64 levels: refused before parsing
+hint: a topology is a small hand-written file: check that the path names the right file
+== ["--no-input", "preview"] (catalog): exit 1
+--- stderr
+kubectl-nestor: error: catalog /t/repo/stacks/layers.yaml is nested deeper than 64 levels: refused before parsing
+hint: a catalog is a small hand-written file: check that the path names the right file
+
+"#]]);
 }
 
 #[test]
 fn a_deep_inventory_is_refused_before_parsing() {
+    let cases = Table::new();
     let bed = Bed::new();
     bed.write_stack("dirqual", PROD_DECLARED);
     bed.select("dirqual");
     let inventory = bed.repo.join("bootstrap/hosts.yaml");
     fs::create_dir_all(inventory.parent().expect("parent")).expect("mkdir");
     fs::write(&inventory, format!("all:\n  hosts: {}", deep())).expect("write");
-    refused(&bed, &["--no-input", "kubeconfig", "fetch"], "inventory");
+    refused(
+        &cases,
+        &bed,
+        &["--no-input", "kubeconfig", "fetch"],
+        "inventory",
+    );
+    cases.table_snap(str![[r#"
+== ["--no-input", "kubeconfig", "fetch"] (inventory): exit 1
+--- stderr
+kubectl-nestor: error: inventory /t/repo/bootstrap/hosts.yaml is nested deeper than 64 levels: refused before parsing
+hint: a inventory is a small hand-written file: check that the path names the right file
+
+"#]]);
 }
 
 fn mkfifo(path: &std::path::Path) {
@@ -103,14 +164,12 @@ fn fifos_and_devices_are_refused_as_every_input() {
         let out = bed.cmd().args(args).timeout(Duration::from_secs(20)).run();
         (out, started.elapsed())
     };
+    let cases = Table::new();
     let check = |what: &str, args: &[&str], file: &std::path::Path| {
         let (out, took) = run(args);
         let err = stderr_of(&out);
         assert_eq!(out.code, Some(1), "{what} {args:?}: {err}");
-        assert!(
-            err.contains("not a regular file") && err.contains(&file.display().to_string()),
-            "{what} {args:?}: {err}"
-        );
+        cases.add(&format!("{what} {}", file.display()), &out);
         assert!(
             took < Duration::from_secs(5),
             "{what} {args:?} took {took:?}"
@@ -148,8 +207,38 @@ fn fifos_and_devices_are_refused_as_every_input() {
     mkfifo(&stack);
     let (out, took) = run(&["stack", "list"]);
     assert!(took < Duration::from_secs(5), "stack list took {took:?}");
-    let all = format!("{}{}", stdout_of(&out), stderr_of(&out));
-    assert!(all.contains("not a regular file"), "{all}");
+    cases.add("stack list", &out);
+    cases.table_snap(str![[r#"
+== kubeconfig /t/input.fifo: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/input.fifo is not readable: a FIFO, not a regular file: refused before reading
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== snapshot /t/input.fifo: exit 1
+--- stderr
+kubectl-nestor: error: cannot read snapshot /t/input.fifo: a FIFO, not a regular file: refused before reading
+hint: pass a file written by `kubectl nestor discover --save FILE`
+== kubeconfig /dev/zero: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /dev/zero is not readable: a device, not a regular file: refused before reading
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== snapshot /dev/zero: exit 1
+--- stderr
+kubectl-nestor: error: cannot read snapshot /dev/zero: a device, not a regular file: refused before reading
+hint: pass a file written by `kubectl nestor discover --save FILE`
+== inventory /t/repo/bootstrap/hosts.yaml: exit 1
+--- stderr
+kubectl-nestor: error: cannot read inventory /t/repo/bootstrap/hosts.yaml: a FIFO, not a regular file: refused before reading
+hint: check that /t/repo/bootstrap/hosts.yaml is a readable file (permissions, not a directory)
+== stack list: exit 1
+--- stdout
+   NAME     KIND     KUBECONFIG
+*  dirqual  prod     ~/.kube/dirqual.config
+   ghost    invalid  -
+--- stderr
+kubectl-nestor: error: cannot read topology /t/repo/stacks/ghost.yaml: a FIFO, not a regular file: refused before reading
+hint: check that the file exists and is readable
+
+"#]]);
 }
 
 /// `extension: [a ', [[[...]]]]`: a quote inside a plain scalar is no quoted scalar, so the
@@ -171,6 +260,7 @@ fn a_quote_in_a_plain_scalar_does_not_hide_deep_nesting() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &Cluster::dirqual());
     let kc = bed.home.join(".kube/dirqual.config");
     let plain = fs::read_to_string(&kc).expect("read");
+    let cases = Table::new();
     for levels in [300, 300_000] {
         fs::write(&kc, format!("{plain}{}", quote_trick(levels))).expect("write");
         for cmd in ["target", "preview", "discover"] {
@@ -183,16 +273,40 @@ fn a_quote_in_a_plain_scalar_does_not_hide_deep_nesting() {
             let took = started.elapsed();
             let err = stderr_of(&out);
             assert_eq!(out.code, Some(1), "{levels} levels, {cmd}: {err}");
-            assert!(
-                err.contains("nested deeper than 64 levels") && err.contains("dirqual.config"),
-                "{levels} levels, {cmd}: {err}"
-            );
+            cases.add(&format!("{levels} levels, {cmd}"), &out);
             assert!(
                 took < Duration::from_secs(5),
                 "{levels} levels, {cmd} took {took:?}"
             );
         }
     }
+    cases.table_snap(str![[r#"
+== 300 levels, target: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+== 300 levels, preview: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+== 300 levels, discover: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+== 300000 levels, target: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+== 300000 levels, preview: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+== 300000 levels, discover: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/home/.kube/dirqual.config is nested deeper than 64 levels: refused before parsing
+hint: a kubeconfig is a small hand-written file: check that the path names the right file
+
+"#]]);
     assert!(bed.calls("kubectl").is_empty(), "no kubectl ran");
 }
 

@@ -2,6 +2,8 @@
 //! can work on two stacks of one repository whose `stacks/current.yaml` is shared; `stack
 //! current` says which stack a command would use here, and why.
 
+use snapbox::str;
+
 use crate::support::*;
 
 /// A repo with dirqual (prod, active) and bench (lima).
@@ -52,11 +54,10 @@ fn nestor_stack_is_the_default_of_stack_and_the_flag_wins() {
         .args(["stack", "env"])
         .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    assert!(
-        stdout_of(&out).contains("bench/lima/.work/kubeconfig"),
-        "{}",
-        stdout_of(&out)
-    );
+    out.stdout_snap(str![[r#"
+export KUBECONFIG='/t/repo/bench/lima/.work/kubeconfig'
+
+"#]]);
 }
 
 #[test]
@@ -87,13 +88,12 @@ fn stack_current_says_which_stack_and_why() {
         .env("NESTOR_STACK", "bench")
         .args(["--stack", "dirqual", "stack", "current"])
         .run();
-    assert!(
-        stdout_of(&out).contains(
-            "chosen by  --stack dirqual; the active stack (stacks/current.yaml) is dirqual\n"
-        ),
-        "{}",
-        stdout_of(&out)
-    );
+    out.stdout_snap(str![[r#"
+stack      dirqual (prod)
+file       /t/repo/stacks/dirqual.yaml
+chosen by  --stack dirqual; the active stack (stacks/current.yaml) is dirqual
+
+"#]]);
     // As a document, for a prompt or a script.
     for (env, args, name, source) in [
         (None, &[][..], "dirqual", "active"),
@@ -145,11 +145,11 @@ fn a_wrong_nestor_stack_says_it_came_from_the_environment() {
         )),
         "{err}"
     );
-    assert!(err.contains("(NESTOR_STACK=dirqal)\nhint: "), "{err}");
-    assert!(
-        err.contains("or `unset NESTOR_STACK` to use the active stack"),
-        "{err}"
-    );
+    out.stderr_snap(str![[r#"
+kubectl-nestor: error: no stack `dirqal` in /t/repo/stacks (did you mean `dirqual`?) (NESTOR_STACK=dirqal)
+hint: stacks here: bench, dirqual; or `unset NESTOR_STACK` to use the active stack
+
+"#]]);
 }
 
 /// `preview --all` takes no --stack; this shell's NESTOR_STACK is no reason to refuse it:
@@ -162,12 +162,18 @@ fn preview_all_ignores_nestor_stack_with_a_notice() {
         .env("NESTOR_STACK", "bench")
         .args(["preview", "--all"])
         .run();
-    let err = stderr_of(&out);
-    assert!(
-        err.contains("kubectl-nestor: NESTOR_STACK=bench is ignored by --all: every stack of the stacks directory is previewed"),
-        "{err}"
-    );
-    assert!(!err.contains("takes no --stack"), "{err}");
-    assert!(stdout_of(&out).contains("bench "), "{}", stdout_of(&out));
-    assert!(stdout_of(&out).contains("dirqual "), "{}", stdout_of(&out));
+    out.stderr_snap(str![[r#"
+kubectl-nestor: NESTOR_STACK=bench is ignored by --all: every stack of the stacks directory is previewed
+
+"#]]);
+    out.stdout_snap(str![[r#"
+STACK    OUTCOME  KIND  NODES  LAYERS P/D/A/U  PLAN  TARGET
+bench    work     lima  ?/3    0/0/2/0         5     -
+dirqual  error    prod  -      -               -     https://10.67.2.11:6443
+total: 2 stacks: 0 ok, 1 work, 0 undecided, 0 refused, 0 unreachable, 1 error
+dirqual (error): kubeconfig /t/home/.kube/dirqual.config does not
+                 exist
+  hint: fetch it with `kubectl nestor kubeconfig fetch`, or fix the path
+
+"#]]);
 }

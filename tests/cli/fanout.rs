@@ -135,9 +135,9 @@ fn osds_mid_rollout(n: usize) -> Cluster {
     cluster
 }
 
-#[test]
-fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() {
-    let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(2500));
+/// The run every measurement here samples: `preview` without a terminal or colour, with
+/// room for a loaded machine (60 s per request).
+fn preview_run(bed: &Bed) -> Run {
     let mut run = bed.cmd();
     run.args([
         "--no-input",
@@ -145,6 +145,13 @@ fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() 
         "preview",
         "--request-timeout=60s",
     ]);
+    run
+}
+
+#[test]
+fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() {
+    let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(2500));
+    let run = preview_run(&bed);
     let Sampled {
         code,
         stdout,
@@ -242,13 +249,7 @@ fn peak_running(log: &Path) -> usize {
 #[test]
 fn hundreds_of_hosts_keep_8_ssh_in_flight_and_few_threads() {
     let (bed, log) = inventory_bed(300, None);
-    let mut run = bed.cmd();
-    run.args([
-        "--no-input",
-        "--no-color",
-        "preview",
-        "--request-timeout=60s",
-    ]);
+    let run = preview_run(&bed);
     let out = run_sampled(run.command());
     let peak = peak_running(&log);
     eprintln!(
@@ -333,13 +334,7 @@ fn huge_remote_outputs_are_cut_at_1_mib_while_read() {
 #[test]
 fn a_tight_ulimit_is_never_a_panic() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(200));
-    let mut run = bed.cmd();
-    run.args([
-        "--no-input",
-        "--no-color",
-        "preview",
-        "--request-timeout=60s",
-    ]);
+    let run = preview_run(&bed);
     for mib in [24u64, 26, 28, 32, 48, 64] {
         let out = run_sampled(under_ulimit_v(&run.command(), mib << 10));
         let said = format!("ulimit -v {mib} MiB: exit {:?}\n{}", out.code, out.stderr);

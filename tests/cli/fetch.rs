@@ -6,6 +6,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use snapbox::str;
+
+use crate::harness::text_snap;
 use crate::support::*;
 
 const INVENTORY: &str = "\
@@ -132,32 +135,43 @@ fn inventory_port_and_key_become_p_and_i_and_the_file_is_written_0600() {
         calls[0].contains(&format!("--kubeconfig={}", f.dest.display())),
         "{calls:?}"
     );
-    assert!(
-        text.contains(&format!(
-            "kubeconfig  {} (written, mode 0600)",
-            f.dest.display()
-        )),
-        "{text}"
-    );
-    assert!(
-        text.contains("source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of"),
-        "{text}"
-    );
-    assert!(
-        text.contains("context     kubernetes-admin@kubernetes"),
-        "{text}"
-    );
-    assert!(
-        text.contains("verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready"),
-        "{text}"
-    );
-    assert!(text.contains("  dirqual1  Ready"), "{text}");
+    out.stdout_snap(str![[r#"
+stack       dirqual (prod)
+source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
+kubeconfig  /t/home/.kube/dirqual.config (written, mode 0600)
+context     kubernetes-admin@kubernetes
+endpoint    https://10.67.2.11:6443
+verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready
+  NAME      READY  ROLES          INTERNAL-IP  VERSION
+  dirqual1  Ready  control-plane  10.67.2.11   v1.31.4
+  dirqual2  Ready  <none>         10.67.2.12   v1.31.4
+  dirqual3  Ready  <none>         10.67.2.13   v1.31.4
+  dirqual4  Ready  <none>         10.67.2.14   v1.31.4
+
+"#]]);
     // -v shows each argv, never the content
-    assert!(
-        err.contains("kubectl-nestor: exec: ssh -p 2222 -i"),
-        "{err}"
-    );
+    out.stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: exec: kubectl --kubeconfig=/tmp/kubectl-nestor-fetch-XXXXXX/fetched.kubeconfig --context=kubernetes-admin@kubernetes --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache config view -o=json
+kubectl-nestor: exec: exit 0 in #.#s: kubectl
+kubectl-nestor: exec: kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@kubernetes --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache config view --minify -o=json
+kubectl-nestor: exec: exit 0 in #.#s: kubectl
+kubectl-nestor: step: authority (kubectl config view) #.#..#.# ms
+kubectl-nestor: read path: proxy (one kubectl proxy on a private unix socket)
+kubectl-nestor: exec: kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@kubernetes --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$' '--accept-paths=^/api/v1/nodes$' '--reject-paths=/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)' (in the background)
+kubectl-nestor: proxy: serving after #.#s (pid #)
+kubectl-nestor: step: proxy start (until its socket accepts) #.#..#.# ms
+kubectl-nestor: get: /api/v1/nodes: 200 (9221 bytes) in #.#s
+kubectl-nestor: step: reads (1 through the proxy) #.#..#.# ms
+kubectl-nestor: exec: stopped after #.#s: kubectl
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+
+"#]]);
     no_secret(&out);
+    let _ = (text, err);
     // no temporary file left next to the kubeconfig
     let names: Vec<_> = fs::read_dir(f.bed.home.join(".kube"))
         .expect("read_dir")
@@ -190,7 +204,20 @@ fn a_root_user_runs_plain_cat_and_a_host_without_user_has_no_at() {
     fs::write(&inv, "control_plane:\n  hosts:\n    cp1.lan:\n").expect("write");
     let (out, _) = f.run(FETCH);
     out.code(0);
-    out.stdout_has("(unchanged: same content as the fetched one)");
+    out.stdout_snap(str![[r#"
+stack       dirqual (prod)
+source      cp1.lan:/etc/kubernetes/admin.conf (host cp1.lan of /t/repo/bootstrap/hosts.yaml)
+kubeconfig  /t/home/.kube/dirqual.config (unchanged: same content as the fetched one)
+context     kubernetes-admin@kubernetes
+endpoint    https://10.67.2.11:6443
+verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready
+  NAME      READY  ROLES          INTERNAL-IP  VERSION
+  dirqual1  Ready  control-plane  10.67.2.11   v1.31.4
+  dirqual2  Ready  <none>         10.67.2.12   v1.31.4
+  dirqual3  Ready  <none>         10.67.2.13   v1.31.4
+  dirqual4  Ready  <none>         10.67.2.14   v1.31.4
+
+"#]]);
     assert_eq!(
         f.bed.calls("ssh"),
         vec![
@@ -228,25 +255,32 @@ fn a_different_existing_file_is_not_replaced_without_an_interactive_yes() {
     let f = setup("https://10.67.2.11:6443");
     f.bed.kubeconfig(&f.dest, "https://10.1.1.1:6443");
     let before = f.bed.tree();
+    let mut all = String::new();
     for args in [
         vec!["--no-input", "kubeconfig", "fetch"],
         vec!["kubeconfig", "fetch"],
     ] {
         let out = f.bed.cmd().args(&args).write_stdin("y\n").run();
-        let err = stderr_of(&out);
-        out.code(1);
-        assert!(
-            err.contains(&format!(
-                "{} already exists with different content; it is replaced only after an interactive yes, nothing was written",
-                f.dest.display()
-            )),
-            "{err}"
-        );
-        assert!(err.contains(".bak-YYYYMMDDTHHMMSSZ"), "{err}");
+        out.code(1).no_stdout();
+        all.push_str(&format!("== {args:?}\n{}", out.redact_text(&out.stderr)));
         assert_eq!(f.bed.tree(), before);
         assert!(f.bed.reads().is_empty());
         no_secret(&out);
     }
+    text_snap(
+        &all,
+        str![[r#"
+== ["--no-input", "kubeconfig", "fetch"]
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: /t/home/.kube/dirqual.config already exists with different content; it is replaced only after an interactive yes, nothing was written
+hint: run `kubectl nestor kubeconfig fetch` in a terminal and answer yes to replace it (the old file is kept as /t/home/.kube/dirqual.config.bak-YYYYMMDDTHHMMSSZ), or move it away first
+== ["kubeconfig", "fetch"]
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: /t/home/.kube/dirqual.config already exists with different content; it is replaced only after an interactive yes, nothing was written
+hint: run `kubectl nestor kubeconfig fetch` in a terminal and answer yes to replace it (the old file is kept as /t/home/.kube/dirqual.config.bak-YYYYMMDDTHHMMSSZ), or move it away first
+
+"#]],
+    );
 }
 
 fn backups(dir: &Path) -> Vec<PathBuf> {
@@ -293,17 +327,25 @@ fn an_interactive_yes_replaces_the_file_and_keeps_a_timestamped_backup() {
         fs::read(&f.remote).expect("read")
     );
     assert_eq!(mode(&f.dest), 0o600);
-    assert!(
-        text.contains(&format!(
-            "Replace {}, whose content differs? The current file is kept as {}. [y/N]",
-            f.dest.display(),
-            found[0].display()
-        )),
-        "{text}"
-    );
-    assert!(
-        text.contains(&format!("previous file kept as {}", found[0].display())),
-        "{text}"
+    // The terminal's whole transcript, the backup's timestamp shown as STAMP.
+    let transcript = out.redact_text(&text).replace(stamp, "STAMP");
+    text_snap(
+        &transcript,
+        str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+Replace /t/home/.kube/dirqual.config, whose content differs? The current file is kept as /t/home/.kube/dirqual.config.bak-NOW. [y/N] stack       dirqual (prod)
+source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
+kubeconfig  /t/home/.kube/dirqual.config (replaced, mode 0600; previous file kept as /t/home/.kube/dirqual.config.bak-NOW)
+context     kubernetes-admin@kubernetes
+endpoint    https://10.67.2.11:6443
+verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready
+  NAME      READY  ROLES          INTERNAL-IP  VERSION
+  dirqual1  Ready  control-plane  10.67.2.11   v1.31.4
+  dirqual2  Ready  <none>         10.67.2.12   v1.31.4
+  dirqual3  Ready  <none>         10.67.2.13   v1.31.4
+  dirqual4  Ready  <none>         10.67.2.14   v1.31.4
+
+"#]],
     );
     // interactive: no BatchMode, so ssh may ask for a passphrase on the terminal
     let calls = f.bed.calls("ssh");
@@ -323,7 +365,13 @@ fn an_interactive_no_keeps_the_file() {
         .pty(&["--no-color", "kubeconfig", "fetch"], "n\n", &[]);
     let text = stdout_of(&out);
     out.code(1);
-    assert!(text.contains("you said no, nothing was written"), "{text}");
+    out.stdout_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+Replace /t/home/.kube/dirqual.config, whose content differs? The current file is kept as /t/home/.kube/dirqual.config.bak-NOW. [y/N] kubectl-nestor: error: /t/home/.kube/dirqual.config already exists with different content; you said no, nothing was written
+hint: run `kubectl nestor kubeconfig fetch` in a terminal and answer yes to replace it (the old file is kept as /t/home/.kube/dirqual.config.bak-YYYYMMDDTHHMMSSZ), or move it away first
+
+"#]]);
+    let _ = text;
     assert_eq!(f.bed.tree(), before);
 }
 
@@ -331,15 +379,15 @@ fn an_interactive_no_keeps_the_file() {
 fn a_lima_stack_is_refused_the_bench_harness_writes_its_kubeconfig() {
     let f = setup("https://10.67.2.11:6443");
     f.bed.write_stack("bench", LIMA_BENCH);
-    let (_, err) = f.fails_unchanged(
+    let (out, _) = f.fails_unchanged(
         &["--no-input", "--stack", "bench", "kubeconfig", "fetch"],
         1,
     );
-    assert!(
-        err.contains("stack bench is a lima bench: its kubeconfig")
-            && err.contains("is written by the bench harness"),
-        "{err}"
-    );
+    out.no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: error: stack bench is a lima bench: its kubeconfig (/t/repo/bench/lima/.work/kubeconfig) is written by the bench harness, not fetched
+hint: bring the bench up with its harness; `kubeconfig fetch` repatriates the kubeconfig of prod stacks
+
+"#]]);
     assert!(f.bed.calls("ssh").is_empty());
 }
 
@@ -348,8 +396,11 @@ fn an_undeclared_kubeconfig_is_exit_3() {
     let f = setup("https://10.67.2.11:6443");
     f.bed.write_stack("dirqual", PROD_UNDECLARED);
     let (out, _) = f.run(FETCH);
-    out.code(3);
-    out.stderr_has("kubeconfig target not declared for stack dirqual");
+    out.code(3).no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: error: kubeconfig target not declared for stack dirqual: add `kubeconfig: ~/.kube/dirqual.config` (no rule chose one: no --kubeconfig flag, no KUBECONFIG, no topology kubeconfig:)
+hint: run `kubectl nestor stack select dirqual` (it offers to add the line), or pass `kubectl nestor --kubeconfig FILE ...`
+
+"#]]);
     assert!(f.bed.calls("ssh").is_empty());
 }
 
@@ -361,19 +412,12 @@ fn a_destination_inside_a_git_work_tree_is_refused_before_any_ssh() {
         &PROD_DECLARED.replace("~/.kube/dirqual.config", "secrets/dirqual.config"),
     );
     fs::create_dir_all(f.bed.repo.join(".git")).expect("mkdir");
-    let (_, err) = f.fails_unchanged(FETCH, 1);
-    assert!(
-        err.contains(&format!(
-            "refusing to write kubeconfig {} inside the git work tree {}",
-            f.bed.repo.join("secrets/dirqual.config").display(),
-            f.bed.repo.display()
-        )),
-        "{err}"
-    );
-    assert!(
-        err.contains("hint: declare a path outside any repository"),
-        "{err}"
-    );
+    let (out, _) = f.fails_unchanged(FETCH, 1);
+    out.no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: error: refusing to write kubeconfig /t/repo/secrets/dirqual.config inside the git work tree /t/repo: it holds the cluster's admin credentials
+hint: declare a path outside any repository in /t/repo/stacks/dirqual.yaml, e.g. `kubeconfig: ~/.kube/dirqual.config`
+
+"#]]);
     assert!(f.bed.calls("ssh").is_empty());
     assert!(!f.bed.repo.join("secrets").exists());
 }
@@ -383,16 +427,13 @@ fn sudo_asking_for_a_password_is_a_clear_error() {
     let f = setup("https://10.67.2.11:6443");
     f.bed
         .stub("ssh", "echo 'sudo: a password is required' >&2; exit 1");
-    let (_, err) = f.fails_unchanged(FETCH, 1);
-    assert!(
-        err.contains("sudo on ops@10.67.2.11 asks for a password: nestor runs `sudo -n cat /etc/kubernetes/admin.conf`"),
-        "{err}"
-    );
-    assert!(
-        err.contains("NOPASSWD: /usr/bin/cat /etc/kubernetes/admin.conf")
-            && err.contains("ansible_user: root"),
-        "{err}"
-    );
+    let (out, _) = f.fails_unchanged(FETCH, 1);
+    out.no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: sudo on ops@10.67.2.11 asks for a password: nestor runs `sudo -n cat /etc/kubernetes/admin.conf` and never types one
+hint: allow it without a password (sudoers: `USER ALL=(root) NOPASSWD: /usr/bin/cat /etc/kubernetes/admin.conf`), or set ansible_user: root for this host
+
+"#]]);
 }
 
 #[test]
@@ -402,11 +443,13 @@ fn ssh_connection_refused_is_exit_4_quoting_ssh() {
         "ssh",
         "echo 'ssh: connect to host 10.67.2.11 port 2222: Connection refused' >&2; exit 255",
     );
-    let (_, err) = f.fails_unchanged(FETCH, 4);
-    assert!(
-        err.contains("cannot reach ops@10.67.2.11 over ssh: ssh: ssh: connect to host 10.67.2.11 port 2222: Connection refused"),
-        "{err}"
-    );
+    let (out, _) = f.fails_unchanged(FETCH, 4);
+    out.no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: cannot reach ops@10.67.2.11 over ssh: ssh: ssh: connect to host 10.67.2.11 port 2222: Connection refused
+hint: check that the host is up, that sshd listens on the inventory's port, and the address in the inventory (ansible_host, ansible_port)
+
+"#]]);
 }
 
 #[test]
@@ -419,18 +462,24 @@ fn a_missing_ssh_says_how_to_install_it() {
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("PATH", f.bed.bin.display().to_string())
         .run();
-    let err = stderr_of(&out);
-    out.code(1);
-    assert!(err.contains("ssh not found: no `ssh` on PATH"), "{err}");
-    assert!(err.contains("hint: install the OpenSSH client"), "{err}");
+    out.code(1).no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: ssh not found: no `ssh` on PATH
+hint: install the OpenSSH client (e.g. `apt-get install openssh-client`) or set NESTOR_SSH=/path/to/ssh
+
+"#]]);
     let out = f
         .bed
         .cmd()
         .args(["--no-input", "kubeconfig", "fetch"])
         .env("NESTOR_SSH", "/nonexistent/ssh")
         .run();
-    out.code(1);
-    out.stderr_has("NESTOR_SSH=/nonexistent/ssh is not an executable");
+    out.code(1).no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: ssh not found: NESTOR_SSH=/nonexistent/ssh is not an executable
+hint: install the OpenSSH client (e.g. `apt-get install openssh-client`) or set NESTOR_SSH=/path/to/ssh
+
+"#]]);
 }
 
 #[test]
@@ -459,15 +508,61 @@ fn fetched_bytes_that_are_not_a_kubeconfig_write_nothing_and_quote_nothing() {
             "is not a usable kubeconfig",
         ),
     ];
+    let mut all = String::new();
     for (what, content, expected) in cases {
         let f = setup("https://10.67.2.11:6443");
         let err = f.refuses_content(&content, what);
-        assert!(
-            err.contains("the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig"),
-            "{what}: {err}"
-        );
-        assert!(err.contains(expected), "{what}: {err}");
+        all.push_str(&format!(
+            "== {what} ({expected})\n{}",
+            err.replace(&f.bed.tmp.path().display().to_string(), "/t")
+        ));
     }
+    text_snap(
+        &all,
+        str![[r#"
+== empty (is empty)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf is empty); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== no context (has no current-context)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf has no current-context); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== no user (names user `kubernetes-admin`, which is not in the file)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf: context `kubernetes-admin@kubernetes` names user `kubernetes-admin`, which is not in the file); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== not yaml (is not a valid kubeconfig YAML)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf is not a valid kubeconfig YAML (line 22, column 3): users[0]: unknown field `client-key-data`, expected `name` or `user`); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== a shell banner (is not a usable kubeconfig)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf is not a valid kubeconfig YAML (line 1, column 1)); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+
+"#]],
+    );
 }
 
 const UNRESOLVABLE: &str = "https://cp.nestor-test.invalid:6443";
@@ -478,13 +573,23 @@ fn an_unresolvable_server_is_a_warning_without_a_terminal() {
     let (out, err) = f.run(FETCH);
     // Written, then the verification read follows the target policy: without a prompt the
     // server must be the topology's endpoint, so nothing is dialled (SPEC §5).
-    out.code(3);
-    assert!(err.contains("was written but is not verified"), "{err}");
+    out.code(3).stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: warning: the fetched kubeconfig's server https://cp.nestor-test.invalid:6443 names host `cp.nestor-test.invalid`, which does not resolve here; the topology's endpoint is https://10.67.2.11:6443 (run `kubectl nestor kubeconfig fetch` in a terminal to rewrite it)
+kubectl-nestor: warning: the fetched server https://cp.nestor-test.invalid:6443 differs from the topology's endpoint https://10.67.2.11:6443: non-interactive prod commands will refuse this target
+kubectl-nestor: /t/home/.kube/dirqual.config was written but is not verified: the target check refused it
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is https://cp.nestor-test.invalid:6443, the topology's endpoint is https://10.67.2.11:6443; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+
+"#]]).stdout_snap(str![[r#"
+stack       dirqual (prod)
+source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
+kubeconfig  /t/home/.kube/dirqual.config (written, mode 0600)
+context     kubernetes-admin@kubernetes
+endpoint    https://cp.nestor-test.invalid:6443
+
+"#]]);
     assert!(f.bed.reads().is_empty(), "{err}");
-    assert!(
-        err.contains("warning: the fetched kubeconfig's server https://cp.nestor-test.invalid:6443 names host `cp.nestor-test.invalid`, which does not resolve here; the topology's endpoint is https://10.67.2.11:6443"),
-        "{err}"
-    );
     assert_eq!(
         fs::read(&f.dest).expect("read"),
         fs::read(&f.remote).expect("read")
@@ -498,19 +603,24 @@ fn an_unresolvable_server_is_rewritten_to_the_endpoint_after_a_yes() {
         .bed
         .pty(&["--no-color", "kubeconfig", "fetch"], "y\n", &[]);
     let text = stdout_of(&out);
-    out.code(0);
-    assert!(
-        text.contains(
-            "Rewrite its server to the topology's endpoint https://10.67.2.11:6443? [y/N]"
-        ),
-        "{text}"
-    );
+    out.code(0).stdout_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: the fetched kubeconfig's server https://cp.nestor-test.invalid:6443 names host `cp.nestor-test.invalid`, which does not resolve here
+Rewrite its server to the topology's endpoint https://10.67.2.11:6443? [y/N] stack       dirqual (prod)
+source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
+kubeconfig  /t/home/.kube/dirqual.config (written, mode 0600)
+context     kubernetes-admin@kubernetes
+endpoint    https://10.67.2.11:6443
+verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready
+  NAME      READY  ROLES          INTERNAL-IP  VERSION
+  dirqual1  Ready  control-plane  10.67.2.11   v1.31.4
+  dirqual2  Ready  <none>         10.67.2.12   v1.31.4
+  dirqual3  Ready  <none>         10.67.2.13   v1.31.4
+  dirqual4  Ready  <none>         10.67.2.14   v1.31.4
+
+"#]]);
     let expected = admin_conf(UNRESOLVABLE).replace(UNRESOLVABLE, "https://10.67.2.11:6443");
     assert_eq!(fs::read_to_string(&f.dest).expect("read"), expected);
-    assert!(
-        text.contains("endpoint    https://10.67.2.11:6443"),
-        "{text}"
-    );
     assert!(!text.contains(SECRET_MARKER));
 }
 
@@ -523,12 +633,20 @@ fn an_unreachable_cluster_after_the_write_is_exit_4_and_the_file_stays() {
             .fault("/=proxy-error:dial tcp 10.67.2.11:6443: connect: connection refused"),
     );
     let (out, err) = f.run(FETCH);
-    out.code(4);
-    assert!(
-        err.contains("cluster https://10.67.2.11:6443 unreachable"),
-        "{err}"
-    );
-    out.stdout_has("(written, mode 0600)");
+    out.code(4).stdout_snap(str![[r#"
+stack       dirqual (prod)
+source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
+kubeconfig  /t/home/.kube/dirqual.config (written, mode 0600)
+context     kubernetes-admin@kubernetes
+endpoint    https://10.67.2.11:6443
+
+"#]]).stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable: Unable to connect to the server: dial tcp 10.67.2.11:6443: connect: connection refused | The connection to the server 10.67.2.11:6443 was refused - did you specify the right host or port?
+hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid
+
+"#]]);
+    let _ = err;
     assert_eq!(mode(&f.dest), 0o600);
 }
 
@@ -565,17 +683,33 @@ fn a_fetched_file_with_duplicate_user_names_is_refused_without_printing_it() {
     );
     fs::write(&f.remote, doubled).expect("write");
     let before = f.bed.tree();
+    let mut all = String::new();
     for extra in [&[][..], &["-v"]] {
-        let (out, err) = f.fails_unchanged(&[FETCH, extra].concat(), 1);
-        assert!(
-            err.contains("two users are named `kubernetes-admin`"),
-            "{err}"
-        );
-        assert!(err.contains("nothing was written"), "{err}");
+        let (out, _) = f.fails_unchanged(&[FETCH, extra].concat(), 1);
+        out.no_stdout();
+        all.push_str(&format!("== {extra:?}\n{}", out.redact_text(&out.stderr)));
         no_secret(&out);
         assert_eq!(f.bed.tree(), before);
         assert!(f.bed.calls("kubectl").is_empty());
     }
+    text_snap(
+        &all,
+        str![[r#"
+== []
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf: two users are named `kubernetes-admin`: kubectl refuses such a file); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+== ["-v"]
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf: two users are named `kubernetes-admin`: kubectl refuses such a file); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+
+"#]],
+    );
 }
 
 /// Issue 21: `admin_conf: /dev/zero` on the remote host drove nestor to 1 GiB (ssh's output
@@ -618,6 +752,7 @@ fn an_endless_remote_output_is_cut_at_the_cap() {
 fn a_fetched_file_hiding_deep_nesting_behind_a_quote_is_refused_fast() {
     let f = setup("https://10.67.2.11:6443");
     let plain = admin_conf("https://10.67.2.11:6443");
+    let mut all = String::new();
     for levels in [300, 300_000] {
         let trick = format!(
             "{plain}extension: [a ', {}{}]\n",
@@ -636,10 +771,8 @@ fn a_fetched_file_hiding_deep_nesting_behind_a_quote_is_refused_fast() {
         let took = started.elapsed();
         let err = stderr_of(&out);
         assert_eq!(out.code, Some(1), "{levels} levels: {err}");
-        assert!(
-            err.contains("nested deeper than 64 levels"),
-            "{levels}: {err}"
-        );
+        out.no_stdout();
+        all.push_str(&format!("== {levels}\n{}", out.redact_text(&err)));
         assert!(
             took < std::time::Duration::from_secs(5),
             "{levels} levels took {took:?}"
@@ -648,6 +781,20 @@ fn a_fetched_file_hiding_deep_nesting_behind_a_quote_is_refused_fast() {
         assert_eq!(f.bed.tree(), before, "{levels}: nothing written");
         assert!(f.bed.reads().is_empty(), "{levels}: kubectl read");
     }
+    text_snap(
+        &all,
+        str![[r#"
+== 300
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf is nested deeper than 64 levels: refused before parsing); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+== 300000
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf is nested deeper than 64 levels: refused before parsing); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+
+"#]],
+    );
 }
 
 /// Issue 21: a fetched file may hold nothing that runs a command or names a file of this
@@ -708,14 +855,87 @@ fn fetched_credentials_that_run_or_read_local_files_or_hide_are_refused() {
             "an anchor (`&name`)",
         ),
     ];
+    let mut all = String::new();
     for (what, content, expected) in cases {
         assert_ne!(content, good, "{what}");
         let f = setup("https://10.67.2.11:6443");
         let err = f.refuses_content(&content, what);
-        assert!(err.contains(expected), "{what}: {err}");
-        assert!(err.contains("\nhint: "), "{what}: {err}");
+        all.push_str(&format!(
+            "== {what} ({expected})\n{}",
+            err.replace(&f.bed.tmp.path().display().to_string(), "/t")
+        ));
         assert!(!f.dest.exists(), "{what}");
     }
+    text_snap(
+        &all,
+        str![[r#"
+== a merge-key exec user (a merge key (`<<`))
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf: a merge key (`<<`) (near line 20, column 5): YAML readers do not all resolve it alike, and kubectl may see entries nestor does not); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== a tokenFile user (with a `tokenFile:` credential, which names a file of this machine)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the kubeconfig fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf has user `kubernetes-admin` with a `tokenFile:` credential, which names a file of this machine (kubectl would read it and send it to the fetched server); nothing was written
+hint: a kubeadm admin.conf holds its credentials inline (client-certificate-data, client-key-data, certificate-authority-data): fetch that file, or build the kubeconfig yourself after reading what it does
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== a client-certificate path (with a `client-certificate:` credential, which names a file of this machine)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the kubeconfig fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf has user `kubernetes-admin` with a `client-certificate:` credential, which names a file of this machine (kubectl would read it and send it to the fetched server); nothing was written
+hint: a kubeadm admin.conf holds its credentials inline (client-certificate-data, client-key-data, certificate-authority-data): fetch that file, or build the kubeconfig yourself after reading what it does
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== a client-key path (with a `client-key:` credential, which names a file of this machine)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the kubeconfig fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf has user `kubernetes-admin` with a `client-key:` credential, which names a file of this machine (kubectl would read it and send it to the fetched server); nothing was written
+hint: a kubeadm admin.conf holds its credentials inline (client-certificate-data, client-key-data, certificate-authority-data): fetch that file, or build the kubeconfig yourself after reading what it does
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== a certificate-authority path (has cluster `kubernetes` with a `certificate-authority:` path)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the kubeconfig fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf has cluster `kubernetes` with a `certificate-authority:` path, which names a file of this machine (a fetched file decides nothing about local files); nothing was written
+hint: a kubeadm admin.conf holds its credentials inline (client-certificate-data, client-key-data, certificate-authority-data): fetch that file, or build the kubeconfig yourself after reading what it does
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== a misspelt key (unknown field `tokenfile`)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf is not a valid kubeconfig YAML (line 20, column 5): users[0].user: unknown field `tokenfile`, expected one of `client-certificate`, `client-certificate-data`, `client-key`, `client-key-data`, `token`, `tokenFile`, `as`, `as-uid`, `as-groups`, `as-user-extra`, `username`, `password`, `auth-provider`, `exec`, `extensions`); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== an unknown top-level key (unknown field `shadow-users`)
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf is not a valid kubeconfig YAML (line 21, column 1): unknown field `shadow-users`, expected one of `apiVersion`, `kind`, `preferences`, `extensions`, `current-context`, `contexts`, `clusters`, `users`, `<<`); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+== an alias (an anchor (`&name`))
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is not a usable kubeconfig (kubeconfig ops@10.67.2.11:/etc/kubernetes/admin.conf: an anchor (`&name`) (near line 20, column 15): YAML readers do not all resolve it alike, and kubectl may see entries nestor does not); nothing was written
+hint: point `admin_conf:` in the topology at the kubeadm admin kubeconfig of the control-plane host (default /etc/kubernetes/admin.conf)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+
+"#]],
+    );
 }
 
 /// Issue 21: kubectl's own redacted `config view` of the fetched bytes is asked before they
@@ -733,12 +953,19 @@ fn a_fetched_file_kubectl_reads_differently_is_not_written() {
         .find("case \" $* \" in *' --kubeconfig='")
         .expect("the stub's guard");
     fs::write(&stub, [&script[..at], lie, &script[at..]].concat()).expect("stub");
-    let (out, err) = f.fails_unchanged(FETCH_V, 1);
-    assert!(
-        err.contains("is refused: kubectl and nestor read it differently: user `kubernetes-admin` has the credential keys [client-certificate-data, client-key-data, exec, token] for kubectl, [client-certificate-data, client-key-data, token] for nestor; nothing was written"),
-        "{err}"
-    );
-    assert!(err.contains("\nhint: "), "{err}");
+    let (out, _) = f.fails_unchanged(FETCH_V, 1);
+    out.no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: exit 0 in #.#s: ssh
+kubectl-nestor: exec: kubectl --kubeconfig=/tmp/kubectl-nestor-fetch-XXXXXX/fetched.kubeconfig --context=kubernetes-admin@kubernetes --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache config view -o=json
+kubectl-nestor: exec: exit 0 in #.#s: kubectl
+kubectl-nestor: error: the file fetched from ops@10.67.2.11:/etc/kubernetes/admin.conf is refused: kubectl and nestor read it differently: user `kubernetes-admin` has the credential keys [client-certificate-data, client-key-data, exec, token] for kubectl, [client-certificate-data, client-key-data, token] for nestor; nothing was written
+hint: the file is ambiguous (a merge key, an alias, a look-alike key): a kubeadm admin.conf is plain YAML with one user holding client-certificate-data and client-key-data
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+
+"#]]);
     no_secret(&out);
     // Only the local view ran: no call that reaches a cluster.
     let calls = f.bed.calls("kubectl");
@@ -778,6 +1005,7 @@ fn a_destination_that_is_no_kubeconfig_place_is_refused_before_any_ssh() {
     std::os::unix::fs::symlink(&fifo, f.bed.home.join(".kube/fifo.config")).expect("symlink");
     let link = f.bed.home.join(".kube/link.config");
     std::os::unix::fs::symlink(&bashrc, &link).expect("symlink");
+    let mut all = String::new();
     for (declared, expected) in [
         (
             "~/.bashrc".to_string(),
@@ -817,22 +1045,47 @@ fn a_destination_that_is_no_kubeconfig_place_is_refused_before_any_ssh() {
             "dirqual",
             &PROD_DECLARED.replace("~/.kube/dirqual.config", &declared),
         );
-        let (_, err) = f.fails_unchanged(FETCH, 1);
-        assert!(
-            err.contains("refusing to write the fetched kubeconfig to"),
-            "{declared}: {err}"
-        );
-        assert!(err.contains(expected), "{declared}: {err}");
-        assert!(
-            err.contains("nothing was fetched or written"),
-            "{declared}: {err}"
-        );
-        assert!(
-            err.contains("hint: declare `kubeconfig: ~/.kube/NAME.config`"),
-            "{declared}: {err}"
-        );
+        let (out, err) = f.fails_unchanged(FETCH, 1);
+        out.no_stdout();
+        let shown = err
+            .replace(&elsewhere.path().display().to_string(), "/elsewhere")
+            .replace(&f.bed.tmp.path().display().to_string(), "/t");
+        let declared = declared
+            .replace(&elsewhere.path().display().to_string(), "/elsewhere")
+            .replace(&f.bed.tmp.path().display().to_string(), "/t");
+        all.push_str(&format!("== {declared} ({expected})\n{shown}"));
         assert!(f.bed.calls("ssh").is_empty(), "{declared}: ssh ran");
     }
+    text_snap(
+        &all,
+        str![[r#"
+== ~/.bashrc (`.bashrc` is a shell or tool startup file)
+kubectl-nestor: error: refusing to write the fetched kubeconfig to /t/home/.bashrc: `.bashrc` is a shell or tool startup file, never a kubeconfig; nothing was fetched or written
+hint: declare `kubeconfig: ~/.kube/NAME.config` in /t/repo/stacks/dirqual.yaml (kubeconfig fetch writes under ~/.kube/, or a new file, or over a kubeconfig)
+== ~/.zshrc (`.zshrc` is a shell or tool startup file)
+kubectl-nestor: error: refusing to write the fetched kubeconfig to /t/home/.zshrc: `.zshrc` is a shell or tool startup file, never a kubeconfig; nothing was fetched or written
+hint: declare `kubeconfig: ~/.kube/NAME.config` in /t/repo/stacks/dirqual.yaml (kubeconfig fetch writes under ~/.kube/, or a new file, or over a kubeconfig)
+== ~/.kube/link.config (`.bashrc` is a shell or tool startup file)
+kubectl-nestor: error: refusing to write the fetched kubeconfig to /t/home/.kube/link.config (a symlink to /t/home/.bashrc): `.bashrc` is a shell or tool startup file, never a kubeconfig; nothing was fetched or written
+hint: declare `kubeconfig: ~/.kube/NAME.config` in /t/repo/stacks/dirqual.yaml (kubeconfig fetch writes under ~/.kube/, or a new file, or over a kubeconfig)
+== /t/notes.txt (it exists outside ~/.kube/ and is not a kubeconfig)
+kubectl-nestor: error: refusing to write the fetched kubeconfig to /t/notes.txt: it exists outside ~/.kube/ and is not a kubeconfig; nothing was fetched or written
+hint: declare `kubeconfig: ~/.kube/NAME.config` in /t/repo/stacks/dirqual.yaml (kubeconfig fetch writes under ~/.kube/, or a new file, or over a kubeconfig)
+== ~/.kube/fifo.config (it exists and is not a regular file)
+kubectl-nestor: error: refusing to write the fetched kubeconfig to /t/home/.kube/fifo.config (a symlink to /elsewhere/fifo): it exists and is not a regular file; nothing was fetched or written
+hint: declare `kubeconfig: ~/.kube/NAME.config` in /t/repo/stacks/dirqual.yaml (kubeconfig fetch writes under ~/.kube/, or a new file, or over a kubeconfig)
+== /elsewhere/fifo (it exists and is not a regular file)
+kubectl-nestor: error: refusing to write the fetched kubeconfig to /elsewhere/fifo: it exists and is not a regular file; nothing was fetched or written
+hint: declare `kubeconfig: ~/.kube/NAME.config` in /t/repo/stacks/dirqual.yaml (kubeconfig fetch writes under ~/.kube/, or a new file, or over a kubeconfig)
+== /dev/null (it exists and is not a regular file)
+kubectl-nestor: error: refusing to write the fetched kubeconfig to /dev/null: it exists and is not a regular file; nothing was fetched or written
+hint: declare `kubeconfig: ~/.kube/NAME.config` in /t/repo/stacks/dirqual.yaml (kubeconfig fetch writes under ~/.kube/, or a new file, or over a kubeconfig)
+== /dev/zero (it exists and is not a regular file)
+kubectl-nestor: error: refusing to write the fetched kubeconfig to /dev/zero: it exists and is not a regular file; nothing was fetched or written
+hint: declare `kubeconfig: ~/.kube/NAME.config` in /t/repo/stacks/dirqual.yaml (kubeconfig fetch writes under ~/.kube/, or a new file, or over a kubeconfig)
+
+"#]],
+    );
     assert_eq!(
         fs::read_to_string(&bashrc).expect("read"),
         "export PATH=$HOME/bin:$PATH\n"
@@ -850,10 +1103,18 @@ fn a_destination_that_is_no_kubeconfig_place_is_refused_before_any_ssh() {
         fs::read(&f.remote).expect("read")
     );
     let (again, _) = f.run(FETCH);
-    again.code(0);
-    assert!(
-        stdout_of(&again).contains("unchanged"),
-        "{}",
-        stdout_of(&again)
-    );
+    again.code(0).stdout_snap(str![[r#"
+stack       dirqual (prod)
+source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
+kubeconfig  /t/kube/new.config (unchanged: same content as the fetched one)
+context     kubernetes-admin@kubernetes
+endpoint    https://10.67.2.11:6443
+verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready
+  NAME      READY  ROLES          INTERNAL-IP  VERSION
+  dirqual1  Ready  control-plane  10.67.2.11   v1.31.4
+  dirqual2  Ready  <none>         10.67.2.12   v1.31.4
+  dirqual3  Ready  <none>         10.67.2.13   v1.31.4
+  dirqual4  Ready  <none>         10.67.2.14   v1.31.4
+
+"#]]);
 }

@@ -33,6 +33,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use snapbox::str;
+
+use crate::harness::text_snap;
 use crate::support::{Outcome, Run};
 use crate::yaml11;
 
@@ -743,28 +746,16 @@ fn unquoted_checksums_are_caught_as_krew_reads_them() {
     );
     // YAML 1.1 makes it the integer 0: krew's own rule rejects "0"...
     let e = validate(&zeros, "nestor").expect_err("krew rejects it");
-    assert!(
-        e.contains("platform 1 (linux/arm64) is badly constructed: `sha256` value 0 is not valid"),
-        "{e}"
-    );
+    text_snap(&e, str!["platform 1 (linux/arm64) is badly constructed: `sha256` value 0 is not valid, must match pattern ^[a-f0-9]{64}$"]);
     // ...and the quoting rule names the line and the reading.
     let e = checksums_quoted(&zeros).expect_err("unquoted zeros");
-    assert!(
-        e.contains("spec.platforms[1].sha256 (line ")
-            && e.contains("reads 0000")
-            && e.contains("as the integer 0"),
-        "{e}"
-    );
+    text_snap(&e, str!["spec.platforms[1].sha256 (line 52) is unquoted and YAML 1.1 (krew) reads 0000000000000000000000000000000000000000000000000000000000000000 as the integer 0, not a checksum: quote it"]);
     // A real checksum unquoted is still refused (digits-only ones would be numbers).
     let sha = first_value(&good, "sha256:");
     let plain = edit_line(&good, "sha256:", Some(&format!("sha256: {sha}")), 0);
     validate(&plain, "nestor").expect("krew accepts a hex string with letters");
     let e = checksums_quoted(&plain).expect_err("unquoted");
-    assert!(
-        e.contains("spec.platforms[0].sha256 (line ")
-            && e.contains("is unquoted: quote every sha256"),
-        "{e}"
-    );
+    text_snap(&e, str!["spec.platforms[0].sha256 (line 45) is unquoted: quote every sha256 (a checksum that happens to be digits only would be read as a number)"]);
     // The placeholder quoted is a string to YAML, and still never a listed platform.
     let quoted_zeros = edit_line(
         &good,
@@ -797,9 +788,13 @@ fn release_renders_only_the_platforms_it_built() {
     assert_eq!(names, vec!["linux/amd64", "darwin/arm64"]);
     archives_match(&p, dist.path(), false).expect("each archive's checksum");
     let stderr = String::from_utf8_lossy(&out.stderr_bytes);
-    assert!(
-        stderr.contains("kubectl-nestor_linux_arm64.tar.gz not built: left out of the manifest"),
-        "{stderr}"
+    text_snap(
+        &stderr,
+        str![[r#"
+krew-manifest: kubectl-nestor_linux_arm64.tar.gz not built: left out of the manifest
+krew-manifest: kubectl-nestor_darwin_amd64.tar.gz not built: left out of the manifest
+
+"#]],
     );
     // The same manifest against a dist/ that lost an archive, or gained one.
     fs::remove_file(dist.path().join("kubectl-nestor_darwin_arm64.tar.gz")).expect("rm");
@@ -812,12 +807,7 @@ fn release_renders_only_the_platforms_it_built() {
     .expect("write");
     fs::write(dist.path().join("kubectl-nestor_linux_arm64.tar.gz"), "x").expect("write");
     let e = archives_match(&p, dist.path(), false).expect_err("archive not listed");
-    assert!(
-        e.contains(
-            "kubectl-nestor_linux_arm64.tar.gz was built but linux/arm64 is not in the manifest"
-        ),
-        "{e}"
-    );
+    text_snap(&e, str!["/tmp/.tmpXXXXXX/kubectl-nestor_linux_arm64.tar.gz was built but linux/arm64 is not in the manifest"]);
 
     // Refusals: nothing printed.
     for (tag, platforms, want) in [
@@ -858,9 +848,12 @@ fn a_template_action_other_than_the_bots_two_is_refused() {
     out.code(1);
     out.no_stdout();
     let stderr = String::from_utf8_lossy(&out.stderr_bytes);
-    assert!(
-        stderr.contains("a template action other than .TagName and addURIAndSha"),
-        "{stderr}"
+    text_snap(
+        &stderr,
+        str![[r#"
+krew-manifest: error: /tmp/.tmpXXXXXX/krew.yaml:16: a template action other than .TagName and addURIAndSha:   homepage: {{ .Homepage }}https://github.com/nestor-project/kubectl-nestor
+
+"#]],
     );
 }
 
@@ -1030,9 +1023,9 @@ fn project_rules_reject_a_stale_version_and_a_wrong_archive_name() {
     let stale = edit_line(&good, "version:", Some("version: v9.9.9"), 0);
     let p = validate(&stale, "nestor").expect("krew accepts v9.9.9");
     let e = project_rules(&p).expect_err("stale version");
-    assert!(
-        e.contains("spec.version is v9.9.9, Cargo.toml says v"),
-        "{e}"
+    text_snap(
+        &e,
+        str!["spec.version is v9.9.9, Cargo.toml says v0.1.0: run scripts/release.sh"],
     );
 
     let uri = first_value(&good, "uri:");
@@ -1095,20 +1088,29 @@ fn archive_check_catches_missing_bin_helper_license_and_a_wrong_checksum() {
 
     let no_license = archive(tmp.path(), "nolicense.tar.gz", &[bin, helper]);
     let e = check_archive(&platform_for(&no_license), &no_license).expect_err("no LICENSE");
-    assert!(e.contains("no LICENSE file in the archive"), "{e}");
+    text_snap(
+        &e,
+        str![[
+            r#"/tmp/.tmpXXXXXX/nolicense.tar.gz: no LICENSE file in the archive ["kubectl-nestor", "kubectl_complete-nestor"]"#
+        ]],
+    );
 
     let no_bin = archive(tmp.path(), "nobin.tar.gz", &[helper, license]);
     let e = check_archive(&platform_for(&no_bin), &no_bin).expect_err("no bin");
-    assert!(
-        e.contains("bin \"kubectl-nestor\" is not in the archive"),
-        "{e}"
+    text_snap(
+        &e,
+        str![[
+            r#"/tmp/.tmpXXXXXX/nobin.tar.gz: bin "kubectl-nestor" is not in the archive ["kubectl_complete-nestor", "LICENSE"]"#
+        ]],
     );
 
     let no_helper = archive(tmp.path(), "nohelper.tar.gz", &[bin, license]);
     let e = check_archive(&platform_for(&no_helper), &no_helper).expect_err("no helper");
-    assert!(
-        e.contains("the completion helper kubectl_complete-nestor is not in the archive"),
-        "{e}"
+    text_snap(
+        &e,
+        str![[
+            r#"/tmp/.tmpXXXXXX/nohelper.tar.gz: the completion helper kubectl_complete-nestor is not in the archive ["kubectl-nestor", "LICENSE"]"#
+        ]],
     );
 
     let not_exec = archive(
@@ -1117,12 +1119,16 @@ fn archive_check_catches_missing_bin_helper_license_and_a_wrong_checksum() {
         &[("kubectl-nestor", "#!/bin/sh\n", 0o644), helper, license],
     );
     let e = check_archive(&platform_for(&not_exec), &not_exec).expect_err("not executable");
-    assert!(e.contains("kubectl-nestor is not executable"), "{e}");
+    text_snap(
+        &e,
+        str!["/tmp/.tmpXXXXXX/noexec.tar.gz: kubectl-nestor is not executable (-rw-r--r--)"],
+    );
 
     let mut stale = platform_for(&good);
     stale.sha256 = PLACEHOLDER_SHA256.into();
     let e = check_archive(&stale, &good).expect_err("checksum");
-    assert!(e.contains("the manifest says 0000"), "{e}");
+    // The archive's own sha256 changes with every build (tar records mtimes): `[..]`.
+    text_snap(&e, str!["/tmp/.tmpXXXXXX/good.tar.gz: sha256 is [..], the manifest says 0000000000000000000000000000000000000000000000000000000000000000 (run scripts/release.sh)"]);
 }
 
 /// When scripts/release.sh has built archives in dist/, the manifest lists exactly those,

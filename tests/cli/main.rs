@@ -1,7 +1,13 @@
 //! The one integration-test binary: CLI flows with stub tools on PATH (see `support`).
 
+#[path = "../common/bed.rs"]
+mod common_bed;
+#[path = "../common/readme.rs"]
+mod common_readme;
 #[path = "../common/signals.rs"]
 mod common_signals;
+#[path = "../common/sshd.rs"]
+mod common_sshd;
 #[path = "../common/schema.rs"]
 mod doc_schema;
 #[path = "../common/run.rs"]
@@ -34,6 +40,9 @@ mod readme_output;
 mod schema;
 mod select;
 mod signals;
+mod snapshot_checks;
 mod sshd;
+mod sshd_bed;
+mod test_counts;
 mod usage_errors;
 mod yaml11;

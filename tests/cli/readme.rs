@@ -1,6 +1,6 @@
-//! The README's "Try it" block as a new user meets it: its first command run LITERALLY
-//! (`cargo run` included, through `sh`) in a fresh copy of the repository — the files git
-//! tracks, nothing built — and its test command, `bash scripts/test.sh`, being the very
+//! The README's "Try it" block as a new user meets it (its first command, `cargo run` in a
+//! fresh copy, rebuilds the whole crate: that test is its own binary, `tests/readme_build`)
+//! and its test command, `bash scripts/test.sh`, being the very
 //! line `.ci/run` runs, whose install step is run here on a machine without sshd, kubectl,
 //! zsh or fish: a scratch PATH with recording `apt-get` and `sudo` stubs.
 //! (The "On your own cluster" block runs through the real kubectl: tests/e2e/quickstart.rs.)
@@ -10,125 +10,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::support::*;
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// The lines of the first ```sh block under `## Try it`.
-fn try_it() -> Vec<String> {
-    let readme = fs::read_to_string(format!("{ROOT}/README.md")).expect("README.md");
-    let section = readme
-        .split("\n## Try it\n")
-        .nth(1)
-        .expect("README has a \"Try it\" section");
-    let block = section
-        .split("```sh\n")
-        .nth(1)
-        .and_then(|b| b.split("```").next())
-        .expect("a ```sh block in that section");
-    block.lines().map(String::from).collect()
-}
-
-/// A fresh copy of the repository as a clone would have it: the files git tracks, copied
-/// from the work tree (so the test sees the current edit, and a file left out of git is
-/// missing here as it would be in a clone), symlinks kept, modification times kept (the
-/// copy's build in its own target dir stays incremental between runs). None when this is
-/// not a git work tree.
-fn fresh_copy(dest: &Path) -> Option<()> {
-    let out = Command::new("git")
-        .args(["-C", ROOT, "ls-files", "-z"])
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    if dest.exists() {
-        fs::remove_dir_all(dest).expect("remove the previous copy");
-    }
-    for name in out.stdout.split(|b| *b == 0).filter(|n| !n.is_empty()) {
-        let rel = Path::new(std::str::from_utf8(name).expect("utf-8 path"));
-        let (src, dst) = (Path::new(ROOT).join(rel), dest.join(rel));
-        let Ok(meta) = fs::symlink_metadata(&src) else {
-            continue; // deleted in the work tree, not yet in git: a clone would have it, a commit would not
-        };
-        fs::create_dir_all(dst.parent().expect("parent")).expect("mkdir");
-        if meta.file_type().is_symlink() {
-            std::os::unix::fs::symlink(fs::read_link(&src).expect("readlink"), &dst)
-                .expect("symlink");
-        } else {
-            fs::copy(&src, &dst).expect("copy");
-            let f = fs::File::options().write(true).open(&dst).expect("open");
-            f.set_modified(meta.modified().expect("mtime"))
-                .expect("set mtime");
-        }
-    }
-    Some(())
-}
-
-/// The README's first command, as written, in a fresh copy: `cargo run` must pick the
-/// plugin among the two binaries (`default-run`), and the demo needs no cluster: a stub
-/// kubectl first on PATH records that it is never called.
-#[test]
-fn the_readme_first_command_runs_as_written_in_a_fresh_copy() {
-    let lines = try_it();
-    let first = &lines[0];
-    assert!(first.starts_with("cargo run "), "{first}");
-    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme-fresh");
-    let copy = scratch.join("kubectl-nestor");
-    if fresh_copy(&copy).is_none() {
-        eprintln!(
-            "SKIP the_readme_first_command_runs_as_written_in_a_fresh_copy: not a git work tree"
-        );
-        return;
-    }
-    assert!(!copy.join("target").exists());
-    let bed = Bed::new();
-    let mut c = Command::new("/bin/sh");
-    c.args(["-c", first])
-        .current_dir(&copy)
-        .stdin(Stdio::null())
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bed.bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        );
-    // Nothing of this test run leaks in: cargo's variables for the test binary, the
-    // developer's stack and kubeconfig.
-    for (k, _) in std::env::vars_os() {
-        let k = k.to_string_lossy();
-        if (k.starts_with("CARGO_") && k != "CARGO_HOME")
-            || k.starts_with("NESTOR_")
-            || k == "KUBECONFIG"
-        {
-            c.env_remove(&*k);
-        }
-    }
-    // The copy builds in a target dir of its own (the suite's binaries stay untouched),
-    // from the registry cache this machine has.
-    c.env("CARGO_TARGET_DIR", scratch.join("target"))
-        .env("CARGO_NET_OFFLINE", "true");
-    let out = c.output().expect("sh");
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    );
-    assert_eq!(out.status.code(), Some(0), "{first}\n{stderr}");
-    assert!(
-        stdout.contains("REAL (replayed from snapshot examples/demo/dirqual.snapshot.json"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("dirqual1..4, 4/4 Ready"), "{stdout}");
-    assert!(stdout.contains("PLAN: 2 to install\n"), "{stdout}");
-    assert!(!stdout.contains("VM"), "{stdout}");
-    assert!(
-        bed.calls("kubectl").is_empty(),
-        "{:?}",
-        bed.calls("kubectl")
-    );
-}
+use crate::common_readme::{try_it, ROOT};
 
 /// The README's test command is one line, and it is the line `.ci/run` runs: the two
 /// cannot drift.

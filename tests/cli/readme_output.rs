@@ -5,6 +5,9 @@
 
 use std::fs;
 
+use snapbox::str;
+
+use crate::harness::text_snap;
 use crate::support::*;
 
 /// The README sections whose `console` blocks are run.
@@ -160,9 +163,73 @@ fn colour_follows_clicolor_force_and_no_color() {
         assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
         stdout_of(&out)
     };
+    // Forced: the states painted (`\u{1b}[32mpresent\u{1b}[0m`), the rest the same.
     let forced = run(&[("CLICOLOR_FORCE", "1")], &[]);
-    assert!(forced.contains("\u{1b}[32mpresent\u{1b}[0m"), "{forced:?}");
-    assert!(!run(&[], &[]).contains('\u{1b}'), "a pipe is not painted");
-    assert!(!run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], &[]).contains('\u{1b}'));
-    assert!(!run(&[("CLICOLOR_FORCE", "1")], &["--no-color"]).contains('\u{1b}'));
+    text_snap(
+        &forced,
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:6443 (context kubernetes-admin@dirqual)
+kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
+
+[1mPLAN: 2 to install[0m
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+
+[1mREAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken[0m
+[1m2026-12-01T16:27:34Z; not live)[0m
+  nodes                dirqual1..4, 4/4 Ready
+  k8s         [32mpresent[0m  4 checks hold
+  cni         [32mpresent[0m  4 checks hold
+  ceph        [32mpresent[0m  6 checks hold
+  storage     [32mpresent[0m  2 checks hold
+  monitoring  [32mpresent[0m  6 checks hold
+  gitops      [32mpresent[0m  7 checks hold
+  registry    [32mpresent[0m  2 checks hold
+  dataops     [32mpresent[0m  5 checks hold
+  datalake    [31mabsent[0m   not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       [31mabsent[0m   not found
+    ✗ API group cert-manager.io not served
+
+"#]],
+    );
+    // A pipe is not painted: the same text without one escape.
+    let plain = run(&[], &[]);
+    text_snap(
+        &plain,
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:6443 (context kubernetes-admin@dirqual)
+kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
+
+PLAN: 2 to install
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+
+REAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken
+2026-12-01T16:27:34Z; not live)
+  nodes                dirqual1..4, 4/4 Ready
+  k8s         present  4 checks hold
+  cni         present  4 checks hold
+  ceph        present  6 checks hold
+  storage     present  2 checks hold
+  monitoring  present  6 checks hold
+  gitops      present  7 checks hold
+  registry    present  2 checks hold
+  dataops     present  5 checks hold
+  datalake    absent   not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent   not found
+    ✗ API group cert-manager.io not served
+
+"#]],
+    );
+    assert_eq!(
+        run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], &[]),
+        plain
+    );
+    assert_eq!(run(&[("CLICOLOR_FORCE", "1")], &["--no-color"]), plain);
 }

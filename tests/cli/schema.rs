@@ -7,6 +7,8 @@ use std::fs;
 
 use serde_json::Value;
 
+use snapbox::str;
+
 use crate::support::*;
 
 /// kind → (path → allowed types), read from the markdown tables.
@@ -242,7 +244,11 @@ fn documents_match_docs_output_md() {
         .args(["--stack", "nope", "preview", "-o", "json"])
         .run();
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
-    assert!(stderr_of(&out).contains("\nhint: "), "{}", stderr_of(&out));
+    out.stderr_snap(str![[r#"
+kubectl-nestor: error: no stack `nope` in /t/repo/stacks
+hint: stacks here: broken, dirqual, extra, withcatalog
+
+"#]]);
     samples.push(serde_json::from_slice(&out.stdout_bytes).expect("an Error document"));
 
     // wait: reached at the first poll.

@@ -4,6 +4,8 @@
 
 use std::os::unix::process::ExitStatusExt;
 
+use crate::common_signals::rerun_this_test;
+
 /// In a child process (this test binary again): a tracked temp file, then SIGTERM. The
 /// child dies of the signal and the file is gone; an untracked one stays.
 #[test]
@@ -21,18 +23,13 @@ fn a_signal_removes_the_temp_file_of_a_write_in_progress() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let temp = dir.path().join(".tmpSNAPSHOT");
-    let exe = std::env::current_exe().expect("exe");
-    let status = std::process::Command::new(exe)
-        .args([
-            "--exact",
-            "signals::a_signal_removes_the_temp_file_of_a_write_in_progress",
-            "--test-threads=1",
-        ])
-        .env("NESTOR_SIGNAL_CHILD", &temp)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("child runs");
+    let status = rerun_this_test(
+        "signals::a_signal_removes_the_temp_file_of_a_write_in_progress",
+        "NESTOR_SIGNAL_CHILD",
+        &temp,
+    )
+    .status()
+    .expect("child runs");
     assert_eq!(status.signal(), Some(15), "{status:?}");
     assert!(!temp.exists(), "the temp file was left behind");
     assert!(
@@ -174,18 +171,13 @@ fn a_signal_takes_hundreds_of_children_along_within_a_second() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("pids");
-    let exe = std::env::current_exe().expect("exe");
-    let mut child = std::process::Command::new(exe)
-        .args([
-            "--exact",
-            "signals::a_signal_takes_hundreds_of_children_along_within_a_second",
-            "--test-threads=1",
-        ])
-        .env("NESTOR_SIGNAL_CHILDREN", &file)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("child runs");
+    let mut child = rerun_this_test(
+        "signals::a_signal_takes_hundreds_of_children_along_within_a_second",
+        "NESTOR_SIGNAL_CHILDREN",
+        &file,
+    )
+    .spawn()
+    .expect("child runs");
     let deadline = Instant::now() + Duration::from_secs(60);
     let pids: Vec<u32> = loop {
         if let Some(p) = std::fs::read_to_string(&file)

@@ -9,54 +9,19 @@
 //! it they FAIL, saying so: a skipped end-to-end test would prove nothing.
 
 use std::fs;
-use std::io::Read;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use snapbox::str;
+
+use crate::harness::text_snap;
 use crate::support::*;
 
-pub(crate) const SSHD: &str = "/usr/sbin/sshd";
-pub(crate) const SSH: &str = "/usr/bin/ssh";
-pub(crate) const SSH_KEYGEN: &str = "/usr/bin/ssh-keygen";
-
-/// A running sshd, killed when dropped.
-pub(crate) struct Sshd {
-    child: Child,
-    pub(crate) port: u16,
-    dir: PathBuf,
-}
-
-impl Drop for Sshd {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Sshd {
-    pub(crate) fn log(&self) -> String {
-        fs::read_to_string(self.dir.join("sshd.log")).unwrap_or_default()
-    }
-}
-
-pub(crate) fn require(path: &str, package: &str) {
-    assert!(
-        Path::new(path).exists(),
-        "{path} not found: install {package} (`apt-get install {package}`; .ci/run installs it). \
-         The loopback sshd tests of `kubeconfig fetch` need it and do not skip."
-    );
-}
-
-/// An unused TCP port on 127.0.0.1 (free when asked; the caller binds it right away).
-pub(crate) fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
+// The server itself, started on a port it owns, is the shared bed's (`tests/common/sshd.rs`).
+pub(crate) use crate::common_sshd::{free_port, require, Sshd, SSH, SSHD, SSH_KEYGEN};
 
 pub(crate) fn keygen(path: &Path) {
     let out = Run::new(SSH_KEYGEN)
@@ -113,64 +78,13 @@ fn start_sshd(dir: &Path, client_pub: &Path) -> Sshd {
     start_sshd_with(dir, client_pub, "")
 }
 
-/// [`start_sshd`] with `extra` lines appended to its sshd_config (e.g. `SetEnv PATH=...`).
+/// [`start_sshd`] with `extra` lines appended to its sshd_config (e.g. `SetEnv PATH=...`):
+/// a fresh host key, `client_pub` authorized, on a port it owns (`common_sshd::start`).
 pub(crate) fn start_sshd_with(dir: &Path, client_pub: &Path, extra: &str) -> Sshd {
     require(SSHD, "openssh-server");
-    // Privilege separation directory of Debian's sshd.
-    let _ = fs::create_dir_all("/run/sshd");
-    let host_key = dir.join("ssh_host_ed25519_key");
-    keygen(&host_key);
+    keygen(&dir.join("ssh_host_ed25519_key"));
     fs::copy(client_pub, dir.join("authorized_keys")).expect("authorized_keys");
-    let mut last_log = String::new();
-    for _attempt in 0..5 {
-        let port = free_port();
-        let config = dir.join("sshd_config");
-        fs::write(
-            &config,
-            format!(
-                "Port {port}\nListenAddress 127.0.0.1\nHostKey {hk}\nAuthorizedKeysFile {ak}\n\
-                 PidFile {pid}\nStrictModes no\nUsePAM no\nPasswordAuthentication no\n\
-                 KbdInteractiveAuthentication no\nPubkeyAuthentication yes\n\
-                 PermitRootLogin prohibit-password\nLogLevel VERBOSE\n{extra}",
-                hk = host_key.display(),
-                ak = dir.join("authorized_keys").display(),
-                pid = dir.join("sshd.pid").display(),
-            ),
-        )
-        .expect("sshd_config");
-        let log = fs::File::create(dir.join("sshd.log")).expect("log");
-        let child = Command::new(SSHD)
-            .args(["-D", "-e", "-f"])
-            .arg(&config)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("start sshd");
-        let mut sshd = Sshd {
-            child,
-            port,
-            dir: dir.to_path_buf(),
-        };
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = sshd.child.try_wait() {
-                break;
-            }
-            if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-                // sshd greets first: a banner means it is really sshd listening.
-                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-                let mut banner = [0u8; 4];
-                if s.read_exact(&mut banner).is_ok() && &banner == b"SSH-" {
-                    return sshd;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        last_log = sshd.log();
-        drop(sshd);
-    }
-    panic!("sshd did not start on 127.0.0.1:\n{last_log}");
+    crate::common_sshd::start(dir, extra)
 }
 
 /// Everything one test needs: the bed, the server, the wrapper, the remote admin.conf.
@@ -381,11 +295,20 @@ fn sshd_fetch_writes_0600_with_the_fixture_bytes_and_verifies() {
     let kubectl = l.bed.reads();
     assert_eq!(kubectl.len(), 1, "{kubectl:?}");
     assert!(kubectl[0].contains(&format!("--kubeconfig={}", l.dest.display())));
-    let text = stdout_of(&out);
-    assert!(
-        text.contains("verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready"),
-        "{text}"
-    );
+    out.stdout_snap(str![[r#"
+stack       dirqual (prod)
+source      root@127.0.0.1:/tmp/.tmpXXXXXX/etc-kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
+kubeconfig  /t/home/.kube/dirqual.config (written, mode 0600)
+context     kubernetes-admin@kubernetes
+endpoint    https://10.67.2.11:6443
+verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready
+  NAME      READY  ROLES          INTERNAL-IP  VERSION
+  dirqual1  Ready  control-plane  10.67.2.11   v1.31.4
+  dirqual2  Ready  <none>         10.67.2.12   v1.31.4
+  dirqual3  Ready  <none>         10.67.2.13   v1.31.4
+  dirqual4  Ready  <none>         10.67.2.14   v1.31.4
+
+"#]]);
     for (what, s) in [("stdout", stdout_of(&out)), ("stderr", stderr_of(&out))] {
         assert!(!s.contains(SECRET_MARKER), "secret on {what}: {s}");
     }
@@ -410,16 +333,14 @@ fn sshd_changed_host_key_is_a_clear_error_and_writes_nothing() {
     )
     .expect("known_hosts");
     let (_, err) = l.fails_unchanged(&["--no-input"], 1);
-    assert!(
-        err.contains("ssh to root@127.0.0.1: the host key does NOT match the one in known_hosts (REMOTE HOST IDENTIFICATION HAS CHANGED); nestor never disables or weakens ssh host-key checking, nothing was fetched"),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!(
-            "hint: verify the host's new key out of band (console, provisioning records); only then `ssh-keygen -R '[127.0.0.1]:{}'`",
-            l.sshd.port
-        )),
-        "{err}"
+    text_snap(
+        &l.bed.redact(&err).replace(&l.sshd.port.to_string(), "PORT"),
+        str![[r#"
+kubectl-nestor: reading /tmp/.tmpXXXXXX/etc-kubernetes/admin.conf on dirqual1 (root@127.0.0.1) over ssh
+kubectl-nestor: error: ssh to root@127.0.0.1: the host key does NOT match the one in known_hosts (REMOTE HOST IDENTIFICATION HAS CHANGED); nestor never disables or weakens ssh host-key checking, nothing was fetched: Offending ED25519 key in /tmp/.tmpXXXXXX/known_hosts:1 | Host key for [127.0.0.1]:PORT has changed and you have requested strict checking. | Host key verification failed.
+hint: verify the host's new key out of band (console, provisioning records); only then `ssh-keygen -R '[127.0.0.1]:PORT'` and connect once with ssh to accept it
+
+"#]],
     );
     assert_eq!(err.lines().count(), 3, "notice + two error lines: {err}");
     assert!(l.bed.calls("kubectl").is_empty());
@@ -430,8 +351,15 @@ fn sshd_unknown_host_is_refused_not_accepted() {
     let l = loopback();
     fs::write(&l.known_hosts, "").expect("known_hosts");
     let (_, err) = l.fails_unchanged(&["--no-input"], 1);
-    assert!(err.contains("host key verification failed"), "{err}");
-    assert!(err.contains("never disables or weakens"), "{err}");
+    text_snap(
+        &l.bed.redact(&err).replace(&l.sshd.port.to_string(), "PORT"),
+        str![[r#"
+kubectl-nestor: reading /tmp/.tmpXXXXXX/etc-kubernetes/admin.conf on dirqual1 (root@127.0.0.1) over ssh
+kubectl-nestor: error: ssh to root@127.0.0.1: host key verification failed (the host is not in known_hosts, or its key differs); nestor never disables or weakens ssh host-key checking, nothing was fetched: Host key verification failed.
+hint: check the key's fingerprint out of band, then connect once with `ssh -p PORT root@127.0.0.1` to add it to known_hosts, and retry
+
+"#]],
+    );
 }
 
 #[test]
@@ -444,11 +372,17 @@ fn sshd_closed_port_is_exit_4_and_writes_nothing() {
         .replace(&l.sshd.port.to_string(), &closed.to_string());
     fs::write(&inventory, text).expect("write");
     let (_, err) = l.fails_unchanged(&["--no-input"], 4);
-    assert!(
-        err.contains(&format!(
-            "cannot reach root@127.0.0.1 over ssh: ssh: ssh: connect to host 127.0.0.1 port {closed}: Connection refused"
-        )),
-        "{err}"
+    text_snap(
+        &l.bed
+            .redact(&err)
+            .replace(&l.sshd.port.to_string(), "PORT")
+            .replace(&closed.to_string(), "CLOSED"),
+        str![[r#"
+kubectl-nestor: reading /tmp/.tmpXXXXXX/etc-kubernetes/admin.conf on dirqual1 (root@127.0.0.1) over ssh
+kubectl-nestor: error: cannot reach root@127.0.0.1 over ssh: ssh: ssh: connect to host 127.0.0.1 port CLOSED: Connection refused
+hint: check that the host is up, that sshd listens on the inventory's port, and the address in the inventory (ansible_host, ansible_port)
+
+"#]],
     );
     assert_eq!(l.bed.calls("ssh"), vec![l.expected_argv(closed)]);
 }
@@ -458,9 +392,14 @@ fn sshd_a_different_existing_file_with_no_input_is_left_alone() {
     let l = loopback();
     l.bed.kubeconfig(&l.dest, "https://10.1.1.1:6443");
     let (_, err) = l.fails_unchanged(&["--no-input"], 1);
-    assert!(
-        err.contains("already exists with different content; it is replaced only after an interactive yes, nothing was written"),
-        "{err}"
+    text_snap(
+        &l.bed.redact(&err).replace(&l.sshd.port.to_string(), "PORT"),
+        str![[r#"
+kubectl-nestor: reading /tmp/.tmpXXXXXX/etc-kubernetes/admin.conf on dirqual1 (root@127.0.0.1) over ssh
+kubectl-nestor: error: /t/home/.kube/dirqual.config already exists with different content; it is replaced only after an interactive yes, nothing was written
+hint: run `kubectl nestor kubeconfig fetch` in a terminal and answer yes to replace it (the old file is kept as /t/home/.kube/dirqual.config.bak-YYYYMMDDTHHMMSSZ), or move it away first
+
+"#]],
     );
     assert!(!err.contains(SECRET_MARKER));
 }

@@ -119,15 +119,11 @@ impl Bed {
     }
 
     pub fn write_stack(&self, name: &str, yaml: &str) -> PathBuf {
-        let p = self.stacks.join(format!("{name}.yaml"));
-        fs::write(&p, yaml).expect("write stack");
-        p
+        crate::common_bed::write_stack(&self.stacks, name, yaml)
     }
 
     pub fn select(&self, name: &str) {
-        let link = self.stacks.join("current.yaml");
-        let _ = fs::remove_file(&link);
-        std::os::unix::fs::symlink(format!("{name}.yaml"), link).expect("symlink");
+        crate::common_bed::select(&self.stacks, name);
     }
 
     /// A kubeconfig for `server` at `path` (parents created), current-context set.
@@ -146,7 +142,8 @@ impl Bed {
         let mut r = Run::new(program);
         r.current_dir(&self.repo)
             .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()));
+            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .redact(self.tmp.path().display().to_string(), "/t");
         r
     }
 
@@ -174,7 +171,8 @@ impl Bed {
     /// Like [`Bed::pty`] with a whole `sh` command line (`$NESTOR` is the binary).
     pub fn pty_shell(&self, line: &str, input: &str, env: &[(&str, &Path)]) -> Outcome {
         let mut r = Run::pty_shell(line);
-        r.current_dir(&self.repo)
+        r.redact(self.tmp.path().display().to_string(), "/t")
+            .current_dir(&self.repo)
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
             .env("NESTOR", NESTOR)
@@ -189,6 +187,11 @@ impl Bed {
     /// `out` with this bed's temp dir shown as `/t`, for exact expectations.
     pub fn stable(&self, out: Outcome) -> Outcome {
         out.redacted(&self.tmp.path().display().to_string(), "/t")
+    }
+
+    /// `text` with this bed's temp dir shown as `/t` (what [`Bed::cmd`]'s runs redact).
+    pub fn redact(&self, text: &str) -> String {
+        text.replace(&self.tmp.path().display().to_string(), "/t")
     }
 
     /// Every recorded call of `tool`, as argv vectors.
@@ -214,30 +217,7 @@ impl Bed {
 
     /// A snapshot of every file under the temp dir (path, bytes), to prove nothing was written.
     pub fn tree(&self) -> Vec<(PathBuf, Vec<u8>)> {
-        let mut out = vec![];
-        let mut stack = vec![self.tmp.path().to_path_buf()];
-        while let Some(d) = stack.pop() {
-            let Ok(entries) = fs::read_dir(&d) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let p = e.path();
-                if p == self.log {
-                    continue;
-                }
-                let meta = fs::symlink_metadata(&p).expect("meta");
-                if meta.is_dir() {
-                    stack.push(p);
-                } else if meta.file_type().is_symlink() {
-                    let target = fs::read_link(&p).expect("readlink");
-                    out.push((p, target.into_os_string().into_encoded_bytes()));
-                } else {
-                    out.push((p.clone(), fs::read(&p).unwrap_or_default()));
-                }
-            }
-        }
-        out.sort();
-        out
+        crate::common_bed::tree_of(self.tmp.path(), std::slice::from_ref(&self.log), false)
     }
 }
 

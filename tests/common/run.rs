@@ -59,6 +59,9 @@ pub struct Run {
     pty_line: Option<String>,
     arg0: Option<OsString>,
     default_signals: bool,
+    /// What varies between runs (a temp dir, a port), replaced in the outputs that the
+    /// snapshot expectations compare ([`Outcome::stdout_snap`]).
+    redactions: Vec<(String, String)>,
 }
 
 impl Run {
@@ -76,7 +79,18 @@ impl Run {
             pty_line: None,
             arg0: None,
             default_signals: false,
+            redactions: vec![],
         }
+    }
+
+    /// Show `from` as `to` in what the snapshot expectations compare (the bed's temp dir as
+    /// `/t`, a server's port as `PORT`); the raw `stdout`/`stderr` are kept as they were.
+    pub fn redact(&mut self, from: impl Into<String>, to: impl Into<String>) -> &mut Run {
+        let from = from.into();
+        if !from.is_empty() {
+            self.redactions.push((from, to.into()));
+        }
+        self
     }
 
     /// A whole `sh` command line run under a pseudo-terminal (see [`Run::pty`]).
@@ -271,6 +285,17 @@ impl Run {
             started_ms: from,
             ended_ms: unix_ms(),
             argv,
+            redactions: self.redactions.clone(),
+            // Under a pty the terminal echoes what was typed, at a moment the child's output
+            // does not fix: the snapshots leave those lines out.
+            typed: match (&self.stdin, self.pty) {
+                (Some(input), true) => String::from_utf8_lossy(input)
+                    .lines()
+                    .map(str::to_string)
+                    .filter(|l| !l.is_empty())
+                    .collect(),
+                _ => vec![],
+            },
         })
     }
 }
@@ -307,6 +332,10 @@ pub struct Outcome {
     pub started_ms: u128,
     pub ended_ms: u128,
     pub argv: String,
+    /// [`Run::redact`]'s pairs, applied by the snapshot expectations.
+    pub redactions: Vec<(String, String)>,
+    /// The lines typed into a pty (its echo is left out of the snapshots).
+    pub typed: Vec<String>,
 }
 
 impl std::fmt::Debug for Outcome {
@@ -359,6 +388,34 @@ impl Outcome {
     #[track_caller]
     pub fn stderr_eq(&self, want: &str) -> &Self {
         eq_with_diff("stderr", &self.stderr, want, self);
+        self
+    }
+
+    /// `text` with this run's redactions applied (the longest `from` first, so that a temp
+    /// dir inside another redacted path is replaced whole).
+    pub fn redact_text(&self, text: &str) -> String {
+        let mut pairs: Vec<&(String, String)> = self.redactions.iter().collect();
+        pairs.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+        let text = pairs.iter().fold(text.to_string(), |t, (from, to)| {
+            t.replace(from.as_str(), to)
+        });
+        stable(&without_echo(&text, &self.typed))
+    }
+
+    /// The whole stdout, redacted ([`Run::redact`]), equal to `want`: an inline snapshot
+    /// (`snapbox::str![..]`) or a file (`snapbox::file![..]`). `[..]` in `want` matches the
+    /// rest of a line's variable part and `...` whole lines; use them only for what a run
+    /// cannot fix (timings). `SNAPSHOTS=overwrite` rewrites `want` in place.
+    #[track_caller]
+    pub fn stdout_snap(&self, want: impl snapbox::IntoData) -> &Self {
+        snap("stdout", &self.redact_text(&self.stdout), want, self);
+        self
+    }
+
+    /// [`Outcome::stdout_snap`] for stderr.
+    #[track_caller]
+    pub fn stderr_snap(&self, want: impl snapbox::IntoData) -> &Self {
+        snap("stderr", &self.redact_text(&self.stderr), want, self);
         self
     }
 
@@ -491,6 +548,305 @@ fn eq_with_diff(what: &str, actual: &str, want: &str, run: &Outcome) {
         "{what} differs from the expected text (- expected, + actual):\n{}\n{run:?}",
         diff(want, actual)
     );
+}
+
+/// `text` without the first whole line equal to each of `typed`, in order: a pty's echo of
+/// what was typed, which lands before or after the child's first output as the scheduler
+/// has it.
+pub fn without_echo(text: &str, typed: &[String]) -> String {
+    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for t in typed {
+        if let Some(at) = lines
+            .iter()
+            .position(|l| l.trim_end_matches(['\n', '\r']) == t)
+        {
+            lines.remove(at);
+        }
+    }
+    lines.concat()
+}
+
+/// `text` with what no run can fix shown as a placeholder, so that a snapshot holds plain
+/// text: a duration (`0.03s`, `21.4..91.0 ms`) as `#.#`, the figures of `-v`'s `usage:` line
+/// (CPU, peak RSS), a pid as `#`, the random suffix of a temporary name
+/// (`kubectl-nestor-Ab3dEf`, `.nestor-Ab3dEf`, `.tmpAb3dEf`) as `XXXXXX`, the system's temp
+/// dir as `/tmp` (macOS's is elsewhere), and a UTC time
+/// within ten minutes of now (`2026-12-02T00:53:37Z`, a backup's `20261202T005347Z`) as
+/// `NOW`: the fixtures' own dates (hours or days ago) are kept.
+pub fn stable(text: &str) -> String {
+    let text = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("kubectl-nestor: usage: ") {
+                usage_figures(l)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if text.ends_with('\n') { "\n" } else { "" };
+    let text = durations(&text);
+    let text = after_each(&text, "(pid ", digits, "#");
+    let text = system_temp_as_tmp(&text);
+    let mut text = text;
+    for prefix in [
+        "kubectl-nestor-fetch-",
+        "kubectl-nestor-",
+        ".nestor-",
+        ".tmp",
+    ] {
+        text = after_each(&text, prefix, random_suffix, "XXXXXX");
+    }
+    recent_times(&text)
+}
+
+/// `text` with the system's temp dir (`$TMPDIR`: `/var/folders/.../T` on macOS, and its
+/// canonical `/private/...` form) shown as `/tmp`, where it is on Linux: the snapshots hold
+/// one path on every platform.
+fn system_temp_as_tmp(text: &str) -> String {
+    let temp = std::env::temp_dir();
+    let mut forms = vec![temp.display().to_string()];
+    if let Ok(real) = temp.canonicalize() {
+        forms.push(real.display().to_string());
+    }
+    forms.into_iter().fold(text.to_string(), |t, form| {
+        let form = form.trim_end_matches('/');
+        if form.is_empty() || form == "/tmp" {
+            t
+        } else {
+            t.replace(form, "/tmp")
+        }
+    })
+}
+
+/// The length of the ASCII digits at the start of `s`.
+fn digits(s: &str) -> usize {
+    s.bytes().take_while(u8::is_ascii_digit).count()
+}
+
+/// 6 letters and digits (a `mkdtemp`/tempfile suffix) at the start of `s`, not followed by
+/// another one: its length, else 0.
+fn random_suffix(s: &str) -> usize {
+    let b = s.as_bytes();
+    let n = b.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+    if n == 6 {
+        6
+    } else {
+        0
+    }
+}
+
+/// `text` with the `len(rest)` bytes after each `prefix` replaced by `to` (when non-zero).
+fn after_each(text: &str, prefix: &str, len: impl Fn(&str) -> usize, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        let (head, tail) = rest.split_at(at + prefix.len());
+        out.push_str(head);
+        let n = len(tail);
+        if n > 0 {
+            out.push_str(to);
+        }
+        rest = &tail[n..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A decimal number (`12.5`) followed by `s` (not a letter after it) or ` ms`, or by `..`
+/// and such a number: `#.#`.
+fn durations(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let boundary = start == 0
+            || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'.')
+            || out.ends_with("#.#..");
+        if boundary && b[i].is_ascii_digit() {
+            let mut j = i + digits(&text[i..]);
+            if j + 1 < b.len() && b[j] == b'.' && b[j + 1].is_ascii_digit() {
+                j += 1 + digits(&text[j + 1..]);
+                let tail = &text[j..];
+                let unit = (tail.starts_with('s')
+                    && !tail[1..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+                    || tail.starts_with(" ms")
+                    || tail.starts_with("..");
+                if unit {
+                    out.push_str("#.#");
+                    i = j;
+                    continue;
+                }
+            }
+            out.push_str(&text[start..j]);
+            i = j;
+            continue;
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
+}
+
+/// `-v`'s usage line with every figure as `#`.
+fn usage_figures(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_number = false;
+    for c in line.chars() {
+        if c.is_ascii_digit() || (in_number && c == '.') {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's `days_from_civil`).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Each UTC time within ten minutes of now, in RFC 3339 (`YYYY-MM-DDTHH:MM:SSZ`) or compact
+/// (`YYYYMMDDTHHMMSSZ`) form, as `NOW`.
+fn recent_times(text: &str) -> String {
+    let now = (unix_ms() / 1000) as i64;
+    let num = |s: &str| s.parse::<i64>().ok();
+    let parse = |s: &str| -> Option<(usize, i64)> {
+        let at = |a: usize, b: usize| s.get(a..b).unwrap_or_default();
+        let (len, parts) =
+            if at(4, 5) == "-" && at(7, 8) == "-" && at(10, 11) == "T" && at(19, 20) == "Z" {
+                (
+                    20,
+                    [
+                        at(0, 4),
+                        at(5, 7),
+                        at(8, 10),
+                        at(11, 13),
+                        at(14, 16),
+                        at(17, 19),
+                    ],
+                )
+            } else if at(8, 9) == "T" && at(15, 16) == "Z" {
+                (
+                    16,
+                    [
+                        at(0, 4),
+                        at(4, 6),
+                        at(6, 8),
+                        at(9, 11),
+                        at(11, 13),
+                        at(13, 15),
+                    ],
+                )
+            } else {
+                return None;
+            };
+        let [y, mo, d, h, mi, se] = parts.map(num);
+        let at = days_from_civil(y?, mo?, d?) * 86_400 + h? * 3600 + mi? * 60 + se?;
+        Some((len, at))
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            if let Some((len, at)) = parse(rest) {
+                if (at - now).abs() <= 600 {
+                    out.push_str("NOW");
+                    i += len;
+                    continue;
+                }
+            }
+        }
+        let ch = rest.chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
+}
+
+/// The outcomes of a table of cases, collected into one text (each case's name, exit code,
+/// stdout and stderr, redacted) and compared once with [`Table::table_snap`]: one snapshot
+/// for a loop, where an inline snapshot inside the loop would be one place for many texts.
+#[derive(Default)]
+pub struct Table(std::cell::RefCell<String>);
+
+impl Table {
+    pub fn new() -> Table {
+        Table::default()
+    }
+
+    /// Record `out` as the case `name` (its stdout and stderr left out when empty).
+    pub fn add(&self, name: &str, out: &Outcome) {
+        let mut t = self.0.borrow_mut();
+        let code = out
+            .code
+            .map_or("killed by a signal".into(), |c| format!("exit {c}"));
+        t.push_str(&format!("== {}: {code}\n", out.redact_text(name)));
+        for (what, text) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            if !text.is_empty() {
+                t.push_str(&format!("--- {what}\n{}", out.redact_text(text)));
+                if !text.ends_with('\n') {
+                    t.push('\n');
+                }
+            }
+        }
+    }
+
+    /// Every case recorded, equal to the snapshot `want`.
+    #[track_caller]
+    pub fn table_snap(&self, want: impl snapbox::IntoData) {
+        text_snap(&self.0.borrow(), want);
+    }
+}
+
+/// A text the test composed itself (the outcomes of a table of cases, one after the other)
+/// against the snapshot `want`, like [`Outcome::stdout_snap`].
+#[track_caller]
+pub fn text_snap(actual: &str, want: impl snapbox::IntoData) {
+    let actual = stable(actual);
+    let assert = snapbox::Assert::new()
+        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+        .normalize_paths(false);
+    if let Err(e) = assert.try_eq(
+        Some(&"text"),
+        snapbox::Data::text(actual.to_string()),
+        want.into_data(),
+    ) {
+        panic!(
+            "the text differs from its snapshot\n{e}\n(after a deliberate change: {UPDATE_GOLDEN})"
+        );
+    }
+}
+
+/// `actual` (already redacted) against the snapshot `want` (snapbox: a diff on failure,
+/// `SNAPSHOTS=overwrite` rewrites it; no path normalisation, so a backslash stays one).
+#[track_caller]
+pub fn snap(what: &str, actual: &str, want: impl snapbox::IntoData, run: &Outcome) {
+    let assert = snapbox::Assert::new()
+        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+        .normalize_paths(false);
+    if let Err(e) = assert.try_eq(
+        Some(&what),
+        snapbox::Data::text(actual.to_string()),
+        want.into_data(),
+    ) {
+        panic!("{what} differs from its snapshot\n{e}\n(after a deliberate change: {UPDATE_GOLDEN})\n{run:?}");
+    }
 }
 
 /// A line diff of `expected` and `actual` (similar's unified diff).

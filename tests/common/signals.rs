@@ -42,3 +42,17 @@ pub fn signal_and_reap(child: &mut std::process::Child, signal: &str) {
     let status = child.wait().expect("wait");
     assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
 }
+
+/// This test binary run again for the one test `name` alone (`--exact`, one thread), with
+/// `var` naming `value` and its output discarded: the child half of a test that signals a
+/// process of its own (the test sees `var` set and plays the child).
+#[allow(dead_code)]
+pub fn rerun_this_test(name: &str, var: &str, value: &std::path::Path) -> Command {
+    let exe = std::env::current_exe().expect("the test binary");
+    let mut c = Command::new(exe);
+    c.args(["--exact", name, "--test-threads=1"])
+        .env(var, value)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    c
+}

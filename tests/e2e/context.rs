@@ -6,6 +6,8 @@
 use std::fs;
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 #[test]
@@ -36,12 +38,12 @@ fn a_switched_current_context_refuses_every_command_and_the_other_cluster_sees_n
         "lab",
     ]);
     r.code(0);
-    assert!(
-        r.stderr.contains(&format!(
-            "kubectl-nestor: warning: {kc_s} holds 2 contexts: nestor reads its current-context replay only (the topology records it: `context: replay`)\n"
-        )),
-        "{r:?}"
-    );
+    r.stderr_snap(str![[r#"
+kubectl-nestor: not stack dirqual (active here): discovering the cluster of /t/home/.kube/lab.config alone (rule flag)
+kubectl-nestor: warning: /t/home/.kube/lab.config holds 2 contexts: nestor reads its current-context replay only (the topology records it: `context: replay`)
+kubectl-nestor: wrote /t/repo/stacks/lab.yaml (stack lab): review its layers, then `kubectl nestor stack select lab`
+
+"#]]);
     let written = fs::read_to_string(bed.stacks.join("lab.yaml")).expect("lab.yaml");
     assert!(
         written.contains(&format!(

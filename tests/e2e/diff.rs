@@ -8,6 +8,8 @@ use nestor_replay::{fixtures, Config, Fixture, Server};
 use serde_json::{json, Value};
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 /// dirqual, later: dirqual3 NotReady and Ceph HEALTH_WARN (the `degraded` fixture), dirqual4
@@ -67,10 +69,10 @@ fn diff_of_two_saved_snapshots_names_every_change() {
     change(&bed);
     let saved = bed.run(&["preview", "--save", &b]);
     saved.code(0);
-    assert!(
-        saved.stderr.contains(&format!("snapshot saved to {b}")),
-        "{saved:?}"
-    );
+    saved.stderr_snap(str![[r#"
+kubectl-nestor: snapshot saved to /t/b.json
+
+"#]]);
     let snap: Value = serde_json::from_str(&fs::read_to_string(&b).expect("read")).expect("json");
     crate::doc_schema::check(&snap);
     assert_eq!(snap["kind"], "Snapshot");
@@ -136,7 +138,12 @@ fn diff_of_two_saved_snapshots_names_every_change() {
     // A snapshot against itself: no change.
     let same = bed.run(&["diff", &a, &a]);
     same.code(0);
-    assert!(same.stdout.contains("no change: "), "{}", same.stdout);
+    same.stdout_snap(str![[r#"
+A  snapshot /t/a.json (taken NOW), http://127.0.0.1:PORT
+B  snapshot /t/a.json (taken NOW), http://127.0.0.1:PORT
+no change: same nodes, every layer in the same state with the same evidence
+
+"#]]);
 }
 
 #[test]
@@ -190,16 +197,43 @@ fn diff_refuses_observations_of_different_endpoints_unless_forced() {
     bed.select("dirqual");
     saved.code(0);
 
-    let out = bed.run(&["diff", &a, &o]);
+    let out = run(bed
+        .command(&["diff", &a, &o])
+        .redact(other.url(), "http://127.0.0.1:OTHER-PORT"));
     out.error(3, "observations of different clusters");
-    assert!(out.stderr.contains(&other.url()) && out.stderr.contains("--force"));
+    out.stderr_snap(str![[r#"
+kubectl-nestor: error: A was read from http://127.0.0.1:PORT, B from http://127.0.0.1:OTHER-PORT: observations of different clusters
+hint: compare observations of one cluster, or pass --force to compare them anyway
+
+"#]]);
     let forced = bed.run(&["diff", &a, &o, "--force", "-o", "json"]);
     forced.code(0);
     assert_eq!(forced.json()["endpointsDiffer"], true);
-    let text = bed.run(&["diff", &a, &o, "--force"]);
-    assert!(text
-        .stdout
-        .contains("WARNING: A and B are of different endpoints"));
+    let text = run(bed
+        .command(&["diff", &a, &o, "--force"])
+        .redact(other.url(), "http://127.0.0.1:OTHER-PORT"));
+    // `WARNING: A and B are of different endpoints`, then the differences.
+    text.stdout_snap(str![[r#"
+A  snapshot /t/a.json (taken NOW), http://127.0.0.1:PORT
+B  snapshot /t/other.json (taken NOW), http://127.0.0.1:OTHER-PORT
+WARNING: A and B are of different endpoints (--force)
+
+NODES
+  ~ dirqual3  Ready -> NotReady
+
+LAYERS
+  k8s  present -> degraded
+      - 4/4 declared nodes Ready
+      - 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+      + 3/4 declared nodes Ready: dirqual3 NotReady
+      + 3/3 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  ceph  present -> degraded
+      - CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+      - 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+      + CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OSD_DOWN (1 osds down), OSD_HOST_DOWN (1 host (1 osds) down), PG_DEGRADED (Degraded data redundancy: 2461/7383 objects degraded (33.333%), 97 pgs degraded, 97 pgs undersized) not on the benign list (RECENT_MGR_MODULE_CRASH)
+      + 3/4 Deployment rook-ceph/rook-ceph-osd-* rolled out; Deployment rook-ceph/rook-ceph-osd-2: rollout in progress: 0/1 updated available
+
+"#]]);
 
     // A snapshot of another cluster against a live read of this stack: refused before any
     // request reaches either cluster.
@@ -254,7 +288,12 @@ fn the_readme_diff_lines_run_as_written() {
     // Nothing changed yet: 0, with and without --detailed-exitcode.
     let r = bed.sh(&lines[1]);
     assert_eq!(r.code, Some(0), "{}: {r:?}", lines[1]);
-    assert!(r.stdout.contains("no change: "), "{}", r.stdout);
+    r.stdout_snap(str![[r#"
+A  snapshot /t/repo/yesterday.json (taken NOW), http://127.0.0.1:PORT
+B  live read (NOW), http://127.0.0.1:PORT
+no change: same nodes, every layer in the same state with the same evidence
+
+"#]]);
     let unchanged = bed.run(&["diff", "yesterday.json", "-", "--detailed-exitcode"]);
     assert_eq!(unchanged.code, Some(0), "{unchanged:?}");
     // A day later the cluster changed: the scripted line sees 2 and accepts it.
@@ -270,11 +309,34 @@ fn the_readme_diff_lines_run_as_written() {
     assert_eq!(v["changed"], true);
     let changed = bed.run(&["diff", "yesterday.json", "-", "--detailed-exitcode"]);
     assert_eq!(changed.code, Some(2), "{changed:?}");
-    assert!(
-        changed.stdout.contains("  - dirqual4  removed"),
-        "{}",
-        changed.stdout
-    );
+    changed.stdout_snap(str![[r#"
+A  snapshot /t/repo/yesterday.json (taken NOW), http://127.0.0.1:PORT
+B  live read (NOW), http://127.0.0.1:PORT
+
+NODES
+  + dirqual5  added
+  - dirqual4  removed
+  ~ dirqual3  Ready -> NotReady
+  ~ dirqual1  kubelet v1.31.4 -> v1.32.0
+
+LAYERS
+  k8s  present -> degraded
+      - 4/4 declared nodes Ready
+      - 4 nodes with distinct InternalIPs
+      - 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+      + 2/4 declared nodes Ready: dirqual3 NotReady, dirqual4 not registered
+      + InternalIP shared: dirqual2, dirqual5 all announce 10.67.2.12
+      + 3/3 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  ceph  present -> degraded
+      - CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+      - 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+      + CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OSD_DOWN (1 osds down), OSD_HOST_DOWN (1 host (1 osds) down), PG_DEGRADED (Degraded data redundancy: 2461/7383 objects degraded (33.333%), 97 pgs degraded, 97 pgs undersized) not on the benign list (RECENT_MGR_MODULE_CRASH)
+      + 3/4 Deployment rook-ceph/rook-ceph-osd-* rolled out; Deployment rook-ceph/rook-ceph-osd-2: rollout in progress: 0/1 updated available
+  storage  present -> degraded
+      - CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+      + CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not in the CSINode of: dirqual5
+
+"#]]);
     // And a failure is not a change: a missing file is 1, which the scripted form rejects.
     let r = bed.sh(&lines[2].replace("yesterday.json", "nonexistent.json"));
     assert_eq!(r.code, Some(1), "{r:?}");

@@ -4,6 +4,8 @@
 //! `nestorVersion`, a document of an observation `observedAt` too.
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 /// The Error document of a failed run, checked against its exit code and stderr lines.
@@ -53,11 +55,15 @@ fn an_error_is_a_document_too_for_exits_1_3_and_4() {
     // YAML too.
     let r = bed.run(&["--stack", "moved", "preview", "--no-input", "-o", "yaml"]);
     assert_eq!(r.code, Some(3));
-    assert!(
-        r.stdout.contains("kind: Error\n") && r.stdout.contains("exitCode: 3\n"),
-        "{}",
-        r.stdout
-    );
+    r.stdout_snap(str![[r#"
+apiVersion: nestor/v1
+kind: Error
+message: 'target mismatch for stack moved: the kubeconfig''s server is http://127.0.0.1:PORT, the topology''s endpoint is https://10.67.2.11:6443; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology''s kubeconfig:) chose it'
+hint: 'the topology''s kubeconfig: and endpoint: disagree: fix whichever is wrong in stack moved''s file (`kubectl nestor target` shows both)'
+exitCode: 3
+nestorVersion: 0.1.0
+
+"#]]);
     // 4: the cluster unreachable.
     let url = format!("http://127.0.0.1:{}", closed_port());
     bed.kubeconfig_for(&bed.kubeconfig, &url);

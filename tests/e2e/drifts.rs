@@ -4,6 +4,8 @@
 //! (never repairs), and every request is a GET, ConfigMaps only by name.
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 /// The SPEC §15 layers a stack declares, after the SPEC §1 ones.
@@ -21,7 +23,15 @@ fn bed(fixture: &str) -> Option<E2e> {
 
 /// `preview` as JSON and text; `id` is `state` with `line` in its evidence (both outputs);
 /// a degraded layer is repaired, never installed; only ConfigMaps by name were requested.
-fn expect(bed: &E2e, id: &str, state: &str, line: &str) -> serde_json::Value {
+/// The whole text output is `want` (its row of `id` says `state`, and shows `line` unless
+/// the layer is present).
+fn expect(
+    bed: &E2e,
+    id: &str,
+    state: &str,
+    line: &str,
+    want: impl snapbox::IntoData,
+) -> serde_json::Value {
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
     assert_eq!(json.code, Some(0), "{json:?}");
     let v = json.json();
@@ -29,22 +39,9 @@ fn expect(bed: &E2e, id: &str, state: &str, line: &str) -> serde_json::Value {
     assert_eq!(text.code, Some(0), "{text:?}");
     assert_eq!(state_of(&v, id), state, "{id}: {}", layer(&v, id));
     assert_evidence_has(&v, id, line);
-    // The text wraps a long evidence line at the width (80 without a terminal): unwrapped,
-    // it holds the JSON's line.
-    // A present layer's row is its summary; the evidence of the others is listed under it.
-    let unwrapped = text.stdout.replace("\n      ", " ");
-    let row = unwrapped
-        .lines()
-        .find(|l| l.trim_start().starts_with(&format!("{id} ")))
-        .unwrap_or_default();
-    assert!(row.contains(state), "{id}: row {row:?}:\n{}", text.stdout);
-    if state != "present" {
-        assert!(
-            unwrapped.contains(line),
-            "text lacks {line:?}:\n{}",
-            text.stdout
-        );
-    }
+    // A present layer's row is its summary; the evidence of the others is listed under it,
+    // wrapped at the width (80 without a terminal).
+    text.stdout_snap(want);
     match state {
         "degraded" => {
             assert!(plan_ids(&v, "repair").contains(&id.to_string()), "{v}");
@@ -81,6 +78,36 @@ fn drifts_healthy_cluster_every_new_layer_present_nothing_to_repair() {
         "kube-proxy-replacement",
         "present",
         "no ConfigMap kube-system/kube-proxy",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+
+REAL (read live, not stored)
+  nodes                            dirqual1..4, 4/4 Ready
+  k8s                     present  4 checks hold
+  cni                     present  4 checks hold
+  ceph                    present  6 checks hold
+  storage                 present  2 checks hold
+  monitoring              present  6 checks hold
+  gitops                  present  7 checks hold
+  registry                present  2 checks hold
+  dataops                 present  5 checks hold
+  datalake                absent   not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent   not found
+    ✗ API group cert-manager.io not served
+  pod-security            present  2 checks hold
+  kube-proxy-replacement  present  3 checks hold
+  hubble                  present  2 checks hold
+  network-policy          present  4 checks hold
+
+"#]],
     );
     for id in [
         "pod-security",
@@ -116,6 +143,46 @@ fn drifts_kube_proxy_config_map_left_is_degraded() {
         "kube-proxy-replacement",
         "degraded",
         "ConfigMap kube-system/kube-proxy exists: the next kubeadm upgrade reinstalls kube-proxy",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 4 to install, 1 to repair
+  install datalake               ansible-playbook platform/datalake.yaml
+  install certs                  ansible-playbook platform/cert-manager.yaml
+  install pod-security           ansible-playbook hardening/pod-security.yaml
+  install network-policy         ansible-playbook hardening/network-policy.yaml
+  repair kube-proxy-replacement  repair in place; never reinstall over an
+                                 existing layer
+    kube-proxy-replacement: ConfigMap kube-system/kube-proxy exists: the next k…
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     present   4 checks hold
+  cni                     present   4 checks hold
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            absent    not found
+    ✗ no namespace labelled pod-security.kubernetes.io/enforce
+  kube-proxy-replacement  degraded  1 of 3 checks fails
+    ✗ ConfigMap kube-system/kube-proxy exists: the next kubeadm upgrade
+      reinstalls kube-proxy
+  hubble                  present   2 checks hold
+  network-policy          absent    not found
+    ✗ no NetworkPolicy
+    ✗ no CiliumNetworkPolicy
+
+"#]],
     );
 }
 
@@ -127,6 +194,45 @@ fn drifts_kube_proxy_still_running_is_two_service_datapaths() {
         "kube-proxy-replacement",
         "degraded",
         "DaemonSet kube-system/kube-proxy exists: two service datapaths",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 4 to install, 1 to repair
+  install datalake               ansible-playbook platform/datalake.yaml
+  install certs                  ansible-playbook platform/cert-manager.yaml
+  install pod-security           ansible-playbook hardening/pod-security.yaml
+  install network-policy         ansible-playbook hardening/network-policy.yaml
+  repair kube-proxy-replacement  repair in place; never reinstall over an
+                                 existing layer
+    kube-proxy-replacement: DaemonSet kube-system/kube-proxy exists: two servic…
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     present   4 checks hold
+  cni                     present   4 checks hold
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            absent    not found
+    ✗ no namespace labelled pod-security.kubernetes.io/enforce
+  kube-proxy-replacement  degraded  1 of 3 checks fails
+    ✗ DaemonSet kube-system/kube-proxy exists: two service datapaths
+  hubble                  present   2 checks hold
+  network-policy          absent    not found
+    ✗ no NetworkPolicy
+    ✗ no CiliumNetworkPolicy
+
+"#]],
     );
 }
 
@@ -138,6 +244,46 @@ fn drifts_strict_is_a_deprecated_value() {
         "kube-proxy-replacement",
         "degraded",
         "ConfigMap kube-system/cilium-config kube-proxy-replacement = strict (want true): deprecated value, use true",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 4 to install, 1 to repair
+  install datalake               ansible-playbook platform/datalake.yaml
+  install certs                  ansible-playbook platform/cert-manager.yaml
+  install pod-security           ansible-playbook hardening/pod-security.yaml
+  install network-policy         ansible-playbook hardening/network-policy.yaml
+  repair kube-proxy-replacement  repair in place; never reinstall over an
+                                 existing layer
+    kube-proxy-replacement: ConfigMap kube-system/cilium-config kube-proxy-repl…
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     present   4 checks hold
+  cni                     present   4 checks hold
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            absent    not found
+    ✗ no namespace labelled pod-security.kubernetes.io/enforce
+  kube-proxy-replacement  degraded  1 of 4 checks fails
+    ✗ ConfigMap kube-system/cilium-config kube-proxy-replacement = strict (want
+      true): deprecated value, use true
+  hubble                  present   2 checks hold
+  network-policy          absent    not found
+    ✗ no NetworkPolicy
+    ✗ no CiliumNetworkPolicy
+
+"#]],
     );
 }
 
@@ -149,6 +295,39 @@ fn drifts_hubble_without_relay_is_degraded() {
         "hubble",
         "degraded",
         "no Deployment kube-system/hubble-relay",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair hubble     repair in place; never reinstall over an existing layer
+    hubble: no Deployment kube-system/hubble-relay
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     present   4 checks hold
+  cni                     present   4 checks hold
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            present   2 checks hold
+  kube-proxy-replacement  present   3 checks hold
+  hubble                  degraded  1 of 2 checks fails
+    ✗ no Deployment kube-system/hubble-relay
+  network-policy          present   4 checks hold
+
+"#]],
     );
 }
 
@@ -160,6 +339,45 @@ fn drifts_namespaces_without_pod_security_are_named() {
         "pod-security",
         "degraded",
         "team-a (no pod-security.kubernetes.io/enforce); team-b (privileged)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 3 to install, 1 to repair
+  install datalake        ansible-playbook platform/datalake.yaml
+  install certs           ansible-playbook platform/cert-manager.yaml
+  install network-policy  ansible-playbook hardening/network-policy.yaml
+  repair pod-security     repair in place; never reinstall over an existing
+                          layer
+    pod-security: 2/9 namespaces not labelled pod-security.kubernetes.io/enforc…
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     present   4 checks hold
+  cni                     present   4 checks hold
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            degraded  1 of 2 checks fails
+    ✗ 2/9 namespaces not labelled pod-security.kubernetes.io/enforce = baseline
+      or restricted: team-a (no pod-security.kubernetes.io/enforce); team-b
+      (privileged)
+  kube-proxy-replacement  present   3 checks hold
+  hubble                  present   2 checks hold
+  network-policy          absent    not found
+    ✗ no NetworkPolicy
+    ✗ no CiliumNetworkPolicy
+
+"#]],
     );
 }
 
@@ -171,6 +389,40 @@ fn drifts_nodes_announcing_the_nat_address_are_named() {
         "k8s",
         "degraded",
         "InternalIP shared: dirqual1, dirqual2, dirqual3, dirqual4 all announce 10.0.2.15",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair k8s        repair in place; never reinstall over an existing layer
+    k8s: InternalIP shared: dirqual1, dirqual2, dirqual3, dirqual4 all announce…
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     degraded  1 of 4 checks fails
+    ✗ InternalIP shared: dirqual1, dirqual2, dirqual3, dirqual4 all announce
+      10.0.2.15
+  cni                     present   4 checks hold
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            present   2 checks hold
+  kube-proxy-replacement  present   3 checks hold
+  hubble                  present   2 checks hold
+  network-policy          present   4 checks hold
+
+"#]],
     );
 }
 
@@ -182,6 +434,39 @@ fn drifts_node_tainted_agent_not_ready_is_named() {
         "cni",
         "degraded",
         "tainted node.cilium.io/agent-not-ready: dirqual3",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair cni        repair in place; never reinstall over an existing layer
+    cni: tainted node.cilium.io/agent-not-ready: dirqual3
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     present   4 checks hold
+  cni                     degraded  1 of 4 checks fails
+    ✗ tainted node.cilium.io/agent-not-ready: dirqual3
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            present   2 checks hold
+  kube-proxy-replacement  present   3 checks hold
+  hubble                  present   2 checks hold
+  network-policy          present   4 checks hold
+
+"#]],
     );
 }
 
@@ -193,6 +478,47 @@ fn drifts_not_configured_is_absent_install_never_degraded() {
         "kube-proxy-replacement",
         "absent",
         "no ConfigMap kube-system/cilium-config",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 6 to install
+  install datalake                ansible-playbook platform/datalake.yaml
+  install certs                   ansible-playbook platform/cert-manager.yaml
+  install pod-security            ansible-playbook hardening/pod-security.yaml
+  install kube-proxy-replacement  ansible-playbook platform/cilium.yaml -e
+                                  kube_proxy_replacement=true
+  install hubble                  ansible-playbook platform/cilium.yaml -e
+                                  hubble=true
+  install network-policy          ansible-playbook hardening/network-policy.yaml
+
+REAL (read live, not stored)
+  nodes                            dirqual1..4, 4/4 Ready
+  k8s                     present  4 checks hold
+  cni                     present  4 checks hold
+  ceph                    present  6 checks hold
+  storage                 present  2 checks hold
+  monitoring              present  6 checks hold
+  gitops                  present  7 checks hold
+  registry                present  2 checks hold
+  dataops                 present  5 checks hold
+  datalake                absent   not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent   not found
+    ✗ API group cert-manager.io not served
+  pod-security            absent   not found
+    ✗ no namespace labelled pod-security.kubernetes.io/enforce
+  kube-proxy-replacement  absent   not found
+    ✗ no ConfigMap kube-system/cilium-config
+  hubble                  absent   not found
+    ✗ no ConfigMap kube-system/cilium-config
+  network-policy          absent   not found
+    ✗ no NetworkPolicy
+    ✗ no CiliumNetworkPolicy
+
+"#]],
     );
     for id in ["pod-security", "hubble", "network-policy"] {
         assert_eq!(state_of(&v, id), "absent", "{id}: {}", layer(&v, id));
@@ -219,6 +545,36 @@ fn drifts_default_deny_everywhere_is_present_cilium_policies_included() {
         "network-policy",
         "present",
         "namespaces with a default-deny ingress policy",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+
+REAL (read live, not stored)
+  nodes                            dirqual1..4, 4/4 Ready
+  k8s                     present  4 checks hold
+  cni                     present  4 checks hold
+  ceph                    present  6 checks hold
+  storage                 present  2 checks hold
+  monitoring              present  6 checks hold
+  gitops                  present  7 checks hold
+  registry                present  2 checks hold
+  dataops                 present  5 checks hold
+  datalake                absent   not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent   not found
+    ✗ API group cert-manager.io not served
+  pod-security            present  2 checks hold
+  kube-proxy-replacement  present  3 checks hold
+  hubble                  present  2 checks hold
+  network-policy          present  4 checks hold
+
+"#]],
     );
     let ev = layer(&v, "network-policy")["evidence"].to_string();
     assert!(ev.contains("enable-policy = default"), "{ev}");
@@ -233,6 +589,39 @@ fn drifts_namespace_without_default_deny_is_named_and_allow_all_is_not_one() {
         "network-policy",
         "degraded",
         "namespaces without a default-deny ingress policy: dataops; monitoring",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake       ansible-playbook platform/datalake.yaml
+  install certs          ansible-playbook platform/cert-manager.yaml
+  repair network-policy  repair in place; never reinstall over an existing layer
+    network-policy: 2/7 namespaces without a default-deny ingress policy: datao…
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     present   4 checks hold
+  cni                     present   4 checks hold
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            present   2 checks hold
+  kube-proxy-replacement  present   3 checks hold
+  hubble                  present   2 checks hold
+  network-policy          degraded  1 of 4 checks fails
+    ✗ 2/7 namespaces without a default-deny ingress policy: dataops; monitoring
+
+"#]],
     );
     assert_policies_listed(&bed);
 }
@@ -245,5 +634,39 @@ fn drifts_policies_not_enforced_is_degraded() {
         "network-policy",
         "degraded",
         "ConfigMap kube-system/cilium-config enable-policy = never: policies are not enforced",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake       ansible-playbook platform/datalake.yaml
+  install certs          ansible-playbook platform/cert-manager.yaml
+  repair network-policy  repair in place; never reinstall over an existing layer
+    network-policy: ConfigMap kube-system/cilium-config enable-policy = never: …
+
+REAL (read live, not stored)
+  nodes                             dirqual1..4, 4/4 Ready
+  k8s                     present   4 checks hold
+  cni                     present   4 checks hold
+  ceph                    present   6 checks hold
+  storage                 present   2 checks hold
+  monitoring              present   6 checks hold
+  gitops                  present   7 checks hold
+  registry                present   2 checks hold
+  dataops                 present   5 checks hold
+  datalake                absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs                   absent    not found
+    ✗ API group cert-manager.io not served
+  pod-security            present   2 checks hold
+  kube-proxy-replacement  present   3 checks hold
+  hubble                  present   2 checks hold
+  network-policy          degraded  1 of 4 checks fails
+    ✗ ConfigMap kube-system/cilium-config enable-policy = never: policies are
+      not enforced
+
+"#]],
     );
 }

@@ -5,11 +5,9 @@
 //! nothing but GET.
 
 use crate::bed_or_skip;
-use crate::support::*;
+use snapbox::str;
 
-fn gates(faults: &[&str]) -> Option<E2e> {
-    E2e::new("dirqual-gates", faults)
-}
+use crate::support::*;
 
 /// The text without the target line's endpoint (a loopback port that changes per run).
 pub fn stable(out: &Outcome) -> String {
@@ -77,41 +75,26 @@ holds:
 
 #[test]
 fn gate_drain_go_for_a_worker_nothing_holds() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "--no-ssh"]);
-    r.code(0);
+    let (bed, r) = bed_or_skip!(gate(&[], &["drain", "dirqual4", "--no-ssh"], 0));
     assert_eq!(stable(&r), GO_DIRQUAL4, "{r:?}");
     assert_read_only(&bed.server);
 }
 
 #[test]
 fn gate_drain_no_go_for_the_cnpg_primarys_node() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "drain", "dirqual3", "--no-input", "--no-ssh"]);
-    r.code(2);
+    let (bed, r) = bed_or_skip!(gate(&[], &["drain", "dirqual3", "--no-ssh"], 2));
     assert_eq!(stable(&r), NO_GO_DIRQUAL3, "{r:?}");
     assert_read_only(&bed.server);
 }
 
 #[test]
 fn gate_drain_forbidden_pdbs_cannot_tell_never_go() {
-    let bed = bed_or_skip!(gates(&["GET /apis/policy/v1/poddisruptionbudgets=403"]));
-    let r = bed.run(&[
-        "gate",
-        "drain",
-        "dirqual4",
-        "--no-input",
-        "--no-ssh",
-        "-o",
-        "json",
-    ]);
-    r.code(5);
-    let v = r.json();
-    assert_eq!(v["kind"], "Gate", "{v}");
-    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
-    let undecided = &v["verdict"]["undecided"];
-    assert_eq!(undecided, &serde_json::json!(["drain-pdb-blocks"]), "{v}");
-    assert_read_only(&bed.server);
+    let (bed, r) = bed_or_skip!(gate(
+        &["GET /apis/policy/v1/poddisruptionbudgets=403"],
+        &["drain", "dirqual4", "--no-ssh", "-o", "json"],
+        5
+    ));
+    assert_cannot_tell(&bed, &r.json(), &["drain-pdb-blocks"]);
 }
 
 /// A host blocker nestor cannot read (this bed's stack has no Ansible inventory, so no node
@@ -119,21 +102,13 @@ fn gate_drain_forbidden_pdbs_cannot_tell_never_go() {
 /// says so (`gate_hosts.rs` reads it through real sshd servers).
 #[test]
 fn gate_drain_with_its_time_sync_unread_cannot_tell_never_go() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "-o", "json"]);
-    r.code(5);
-    let v = r.json();
-    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
-    let undecided = &v["verdict"]["undecided"];
-    assert_eq!(undecided, &serde_json::json!(["drain-time-sync"]), "{v}");
-    assert_read_only(&bed.server);
+    let (bed, r) = bed_or_skip!(gate(&[], &["drain", "dirqual4", "-o", "json"], 5));
+    assert_cannot_tell(&bed, &r.json(), &["drain-time-sync"]);
 }
 
 #[test]
 fn gate_drain_json_is_a_gate_document() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "json"]);
-    r.code(2);
+    let (_bed, r) = bed_or_skip!(gate(&[], &["drain", "dirqual3", "-o", "json"], 2));
     // `json()` validates the document against `schema Gate`.
     let v = r.json();
     assert_eq!(v["kind"], "Gate");
@@ -144,9 +119,7 @@ fn gate_drain_json_is_a_gate_document() {
 
 #[test]
 fn gate_drain_unknown_node_is_a_usage_error() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "drain", "dirqual9", "--no-input"]);
-    r.code(1);
+    let (bed, r) = bed_or_skip!(gate(&[], &["drain", "dirqual9"], 1));
     assert_eq!(r.stdout, "", "{r:?}");
     let url = bed.server.url();
     r.stderr_eq(&format!(
@@ -168,7 +141,7 @@ fn gate_drain_unknown_node_is_a_usage_error() {
 /// Every request the gate sent is a GET, and it read pods only by a selector.
 #[test]
 fn gate_drain_sends_only_get_and_pods_only_by_selector() {
-    let bed = bed_or_skip!(gates(&[]));
+    let bed = bed_or_skip!(E2e::new("dirqual-gates", &[]));
     bed.run(&["gate", "drain", "dirqual2", "--no-input"]);
     let audit = bed.server.audit();
     assert!(!audit.is_empty());
@@ -228,9 +201,7 @@ fn readme_shows_the_recorded_go_and_no_go() {
 /// junit` fails the suite on the CNPG primary's budget, one testcase per drain rule.
 #[test]
 fn gate_drain_no_ssh_yaml_and_junit() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input", "--no-ssh"]);
-    r.code(0);
+    let (bed, r) = bed_or_skip!(gate(&[], &["drain", "dirqual4", "--no-ssh"], 0));
     assert!(
         stable(&r).contains("skipped:\n  drain-time-sync  not read: --no-ssh\n"),
         "{r:?}"
@@ -254,21 +225,24 @@ fn gate_drain_no_ssh_yaml_and_junit() {
 /// refused on the nodes read are exit 4, never a verdict.
 #[test]
 fn gate_drain_wrong_target_is_3_and_unreachable_is_4() {
-    let bed = bed_or_skip!(gates(&[]));
+    let bed = bed_or_skip!(E2e::new("dirqual-gates", &[]));
     bed.write_stack("dirqual", &dirqual_topology("https://10.67.2.11:6443"));
     let r = bed.run(&["gate", "drain", "dirqual4", "--no-input"]);
     r.code(3);
     assert_eq!(r.stdout, "", "{r:?}");
-    assert!(r.stderr.contains("https://10.67.2.11:6443"), "{r:?}");
+    r.stderr_snap(str![[r#"
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:PORT, the topology's endpoint is https://10.67.2.11:6443; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+
+"#]]);
     assert!(bed.server.audit().is_empty(), "{:?}", bed.server.audit());
 
-    let bed = bed_or_skip!(gates(&["GET /api/v1/nodes=401"]));
-    let r = bed.run(&["gate", "drain", "dirqual4", "--no-input"]);
-    r.code(4);
+    let (bed, r) = bed_or_skip!(gate(&["GET /api/v1/nodes=401"], &["drain", "dirqual4"], 4));
     assert_eq!(r.stdout, "", "{r:?}");
-    assert!(
-        r.stderr.contains("unreachable (credentials refused)"),
-        "{r:?}"
-    );
+    r.stderr_snap(str![[r#"
+kubectl-nestor: error: cluster http://127.0.0.1:PORT unreachable (credentials refused): error: You must be logged in to the server (Unauthorized)
+hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid
+
+"#]]);
     assert_read_only(&bed.server);
 }

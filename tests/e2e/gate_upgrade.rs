@@ -10,10 +10,6 @@ use crate::bed_or_skip;
 use crate::gate::stable;
 use crate::support::*;
 
-fn gates(faults: &[&str]) -> Option<E2e> {
-    E2e::new("dirqual-gates", faults)
-}
-
 /// The next minor: every rule read here holds, the platform components' versions (Cilium
 /// 1.18, Rook 1.16, CloudNativePG 1.25, read by name) included: GO, with the budget warning
 /// and the host rule skipped by `--no-ssh`.
@@ -75,72 +71,40 @@ holds:
 
 #[test]
 fn gate_upgrade_kubernetes_next_minor() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&[
-        "gate",
-        "upgrade",
-        "kubernetes",
-        "1.32",
-        "--no-input",
-        "--no-ssh",
-    ]);
+    let (bed, r) = bed_or_skip!(gate(&[], &["upgrade", "kubernetes", "1.32", "--no-ssh"], 0));
     assert_eq!(stable(&r), NEXT_MINOR, "{r:?}");
-    r.code(0);
     assert_read_only(&bed.server);
 }
 
 #[test]
 fn gate_upgrade_kubernetes_skipping_a_minor_is_no_go() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&[
-        "gate",
-        "upgrade",
-        "kubernetes",
-        "v1.33.2",
-        "--no-input",
-        "--no-ssh",
-    ]);
+    let (bed, r) = bed_or_skip!(gate(
+        &[],
+        &["upgrade", "kubernetes", "v1.33.2", "--no-ssh"],
+        2
+    ));
     assert_eq!(stable(&r), SKIPS_A_MINOR, "{r:?}");
-    r.code(2);
     assert_read_only(&bed.server);
 }
 
 /// A forbidden CRD read leaves both CRD rules undecided: exit 5, never GO.
 #[test]
 fn gate_upgrade_kubernetes_forbidden_crds_cannot_tell() {
-    let bed = bed_or_skip!(gates(&[
-        "GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions=403"
-    ]));
-    let r = bed.run(&[
-        "gate",
-        "upgrade",
-        "kubernetes",
-        "1.32",
-        "--no-input",
-        "--no-ssh",
-        "-o",
-        "json",
-    ]);
-    r.code(5);
+    let (bed, r) = bed_or_skip!(gate(
+        &["GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions=403"],
+        &["upgrade", "kubernetes", "1.32", "--no-ssh", "-o", "json"],
+        5
+    ));
     let v = r.json();
-    assert_eq!(v["kind"], "Gate", "{v}");
     assert_eq!(v["subject"]["version"], "1.32.0", "{v}");
-    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
-    assert_eq!(
-        v["verdict"]["undecided"],
-        serde_json::json!(["k8s-removed-apis", "k8s-crd-unserved-stored"]),
-        "{v}"
-    );
-    assert_read_only(&bed.server);
+    assert_cannot_tell(&bed, &v, &["k8s-removed-apis", "k8s-crd-unserved-stored"]);
 }
 
 /// A VERSION that does not parse, or a component nestor has no gate for, is a usage error
 /// (exit 1, a hint, an Error document with `-o json`) and reads nothing.
 #[test]
 fn gate_upgrade_bad_version_or_component_is_a_usage_error() {
-    let bed = bed_or_skip!(gates(&[]));
-    let r = bed.run(&["gate", "upgrade", "kubernetes", "1.x", "--no-input"]);
-    r.code(1);
+    let (bed, r) = bed_or_skip!(gate(&[], &["upgrade", "kubernetes", "1.x"], 1));
     assert_eq!(r.stdout, "", "{r:?}");
     r.stderr_eq(
         "kubectl-nestor: error: `1.x` is not a version\n\
@@ -181,17 +145,11 @@ fn gate_upgrade_bad_version_or_component_is_a_usage_error() {
 fn gate_upgrade_kubernetes_crd_with_an_unserved_stored_version_is_no_go() {
     let crds = r#"{"kind":"CustomResourceDefinitionList","apiVersion":"apiextensions.k8s.io/v1","metadata":{"resourceVersion":"8123"},"items":[{"metadata":{"name":"certificates.cert-manager.io"},"spec":{"group":"cert-manager.io","names":{"plural":"certificates","singular":"certificate","kind":"Certificate","listKind":"CertificateList"},"scope":"Namespaced","versions":[{"name":"v1","served":true,"storage":true}]},"status":{"acceptedNames":{"plural":"certificates","kind":"Certificate"},"storedVersions":["v1alpha2","v1"]}}]}"#;
     let fault = format!("GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions=body:{crds}");
-    let bed = bed_or_skip!(gates(&[&fault]));
-    let r = bed.run(&[
-        "gate",
-        "upgrade",
-        "kubernetes",
-        "1.32",
-        "--no-input",
-        "-o",
-        "json",
-    ]);
-    r.code(2);
+    let (bed, r) = bed_or_skip!(gate(
+        &[&fault],
+        &["upgrade", "kubernetes", "1.32", "-o", "json"],
+        2
+    ));
     let v = r.json();
     assert_eq!(v["verdict"]["result"], "NO-GO", "{v}");
     assert_eq!(v["verdict"]["blockers"], 1, "{v}");

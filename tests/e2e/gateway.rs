@@ -5,6 +5,8 @@
 //! (install, never degraded), and every request was a GET of what the checks name.
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 const STACK_LAYERS: &str = "[k8s, cni, ceph, storage, gateway]";
@@ -123,7 +125,7 @@ fn the_pool_at_v2alpha1_is_read_where_discovery_serves_it() {
 
 /// `id` is degraded with the exact evidence `line`, in JSON and in the text; the plan
 /// repairs it and installs nothing.
-fn degraded(name: &str, id: &str, line: &str) {
+fn degraded(name: &str, id: &str, line: &str, want: impl snapbox::IntoData) {
     let bed = bed_or_skip!(bed(name));
     let v = preview_json(&bed, &[]);
     assert_eq!(state_of(&v, id), "degraded", "{id}: {}", layer(&v, id));
@@ -133,7 +135,8 @@ fn degraded(name: &str, id: &str, line: &str) {
     assert!(plan_ids(&v, "install").is_empty(), "{}", v["plan"]);
     let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
     assert_eq!(text.code, Some(0), "{text:?}");
-    assert_text_repairs(&text, id, line);
+    // The whole text (`-v`): the line in `id`'s evidence, `repair ID`.
+    text.stdout_snap(want);
     assert_minimal_reads(&bed);
 }
 
@@ -143,8 +146,55 @@ fn a_class_waiting_for_its_controller_says_restart_cilium_operator() {
     degraded(
         "gateway-waiting",
         "gateway",
-        "0/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller Accepted; not: GatewayClass cilium Accepted=Unknown (Pending: Waiting for controller): the Cilium operator started before the Gateway API CRDs; restart cilium-operator",
-    );
+        "0/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller Accepted; not: GatewayClass cilium Accepted=Unknown (Pending: Waiting for controller): the Cilium operator started before the Gateway API CRDs; restart cilium-operator", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair gateway  repair in place; never reinstall over an existing layer
+    gateway: 0/1 GatewayClass with .spec.controllerName = io.cilium/gateway-con…
+
+REAL (read live, not stored)
+  nodes              dirqual1..4, 4/4 Ready
+  k8s      present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni      present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph     present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage  present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  gateway  degraded  1 of 6 checks fails
+    ✓ GatewayClass cilium
+    ✗ 0/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
+      Accepted; not: GatewayClass cilium Accepted=Unknown (Pending: Waiting for
+      controller): the Cilium operator started before the Gateway API CRDs;
+      restart cilium-operator
+    ✓ 1/1 Gateway whose .spec.gatewayClassName names a GatewayClass with
+      .spec.controllerName = io.cilium/gateway-controller Accepted, Programmed,
+      .status.addresses[]
+    ✓ 1/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✓ 1/1 GRPCRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✓ 1/1 CiliumLoadBalancerIPPool not cilium.io/PoolConflict,
+      cilium.io/IPsAvailable > 0
+
+"#]]);
 }
 
 /// Run #13: the Gateway waits for an address from the pool.
@@ -153,8 +203,56 @@ fn a_gateway_without_an_address_is_named() {
     degraded(
         "gateway-no-address",
         "gateway",
-        "0/1 Gateway whose .spec.gatewayClassName names a GatewayClass with .spec.controllerName = io.cilium/gateway-controller Accepted, Programmed, .status.addresses[]; not: Gateway infra/cilium-gw Programmed=False (AddressNotAssigned: No addresses have been assigned to the Gateway): its LoadBalancer Service has no IP; check the CiliumLoadBalancerIPPools, no .status.addresses[] entry",
-    );
+        "0/1 Gateway whose .spec.gatewayClassName names a GatewayClass with .spec.controllerName = io.cilium/gateway-controller Accepted, Programmed, .status.addresses[]; not: Gateway infra/cilium-gw Programmed=False (AddressNotAssigned: No addresses have been assigned to the Gateway): its LoadBalancer Service has no IP; check the CiliumLoadBalancerIPPools, no .status.addresses[] entry", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair gateway  repair in place; never reinstall over an existing layer
+    gateway: 0/1 Gateway whose .spec.gatewayClassName names a GatewayClass with…
+
+REAL (read live, not stored)
+  nodes              dirqual1..4, 4/4 Ready
+  k8s      present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni      present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph     present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage  present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  gateway  degraded  1 of 6 checks fails
+    ✓ GatewayClass cilium
+    ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
+      Accepted
+    ✗ 0/1 Gateway whose .spec.gatewayClassName names a GatewayClass with
+      .spec.controllerName = io.cilium/gateway-controller Accepted, Programmed,
+      .status.addresses[]; not: Gateway infra/cilium-gw Programmed=False
+      (AddressNotAssigned: No addresses have been assigned to the Gateway): its
+      LoadBalancer Service has no IP; check the CiliumLoadBalancerIPPools, no
+      .status.addresses[] entry
+    ✓ 1/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✓ 1/1 GRPCRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✓ 1/1 CiliumLoadBalancerIPPool not cilium.io/PoolConflict,
+      cilium.io/IPsAvailable > 0
+
+"#]]);
 }
 
 #[test]
@@ -162,8 +260,55 @@ fn a_route_whose_backend_is_not_found_is_named_with_its_gateway() {
     degraded(
         "gateway-backend",
         "gateway",
-        "0/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRefs; not: HTTPRoute apps/web ResolvedRefs=False (BackendNotFound: Service \"web\" not found) on Gateway infra/cilium-gw",
-    );
+        "0/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRefs; not: HTTPRoute apps/web ResolvedRefs=False (BackendNotFound: Service \"web\" not found) on Gateway infra/cilium-gw", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair gateway  repair in place; never reinstall over an existing layer
+    gateway: 0/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRe…
+
+REAL (read live, not stored)
+  nodes              dirqual1..4, 4/4 Ready
+  k8s      present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni      present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph     present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage  present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  gateway  degraded  1 of 6 checks fails
+    ✓ GatewayClass cilium
+    ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
+      Accepted
+    ✓ 1/1 Gateway whose .spec.gatewayClassName names a GatewayClass with
+      .spec.controllerName = io.cilium/gateway-controller Accepted, Programmed,
+      .status.addresses[]
+    ✗ 0/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRefs; not:
+      HTTPRoute apps/web ResolvedRefs=False (BackendNotFound: Service "web" not
+      found) on Gateway infra/cilium-gw
+    ✓ 1/1 GRPCRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✓ 1/1 CiliumLoadBalancerIPPool not cilium.io/PoolConflict,
+      cilium.io/IPsAvailable > 0
+
+"#]]);
 }
 
 #[test]
@@ -171,8 +316,56 @@ fn a_pool_in_conflict_is_named_with_cilium_s_words() {
     degraded(
         "gateway-pool-conflict",
         "gateway",
-        "1/2 CiliumLoadBalancerIPPool not cilium.io/PoolConflict, cilium.io/IPsAvailable > 0; not: CiliumLoadBalancerIPPool lb-pool-2 cilium.io/PoolConflict=True (cidr_overlap: Pool conflicts since range '10.67.3.128/25' overlaps range '10.67.3.0/24' from IP Pool 'lb-pool'), cilium.io/IPsAvailable 0 (want above 0)",
-    );
+        "1/2 CiliumLoadBalancerIPPool not cilium.io/PoolConflict, cilium.io/IPsAvailable > 0; not: CiliumLoadBalancerIPPool lb-pool-2 cilium.io/PoolConflict=True (cidr_overlap: Pool conflicts since range '10.67.3.128/25' overlaps range '10.67.3.0/24' from IP Pool 'lb-pool'), cilium.io/IPsAvailable 0 (want above 0)", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair gateway  repair in place; never reinstall over an existing layer
+    gateway: 1/2 CiliumLoadBalancerIPPool not cilium.io/PoolConflict, cilium.io…
+
+REAL (read live, not stored)
+  nodes              dirqual1..4, 4/4 Ready
+  k8s      present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni      present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph     present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage  present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  gateway  degraded  1 of 6 checks fails
+    ✓ GatewayClass cilium
+    ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
+      Accepted
+    ✓ 1/1 Gateway whose .spec.gatewayClassName names a GatewayClass with
+      .spec.controllerName = io.cilium/gateway-controller Accepted, Programmed,
+      .status.addresses[]
+    ✓ 1/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✓ 1/1 GRPCRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✗ 1/2 CiliumLoadBalancerIPPool not cilium.io/PoolConflict,
+      cilium.io/IPsAvailable > 0; not: CiliumLoadBalancerIPPool lb-pool-2
+      cilium.io/PoolConflict=True (cidr_overlap: Pool conflicts since range
+      '10.67.3.128/25' overlaps range '10.67.3.0/24' from IP Pool 'lb-pool'),
+      cilium.io/IPsAvailable 0 (want above 0)
+
+"#]]);
 }
 
 #[test]
@@ -180,8 +373,54 @@ fn an_exhausted_pool_is_named() {
     degraded(
         "gateway-pool-exhausted",
         "gateway",
-        "0/1 CiliumLoadBalancerIPPool not cilium.io/PoolConflict, cilium.io/IPsAvailable > 0; not: CiliumLoadBalancerIPPool lb-pool cilium.io/IPsAvailable 0 (want above 0)",
-    );
+        "0/1 CiliumLoadBalancerIPPool not cilium.io/PoolConflict, cilium.io/IPsAvailable > 0; not: CiliumLoadBalancerIPPool lb-pool cilium.io/IPsAvailable 0 (want above 0)", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair gateway  repair in place; never reinstall over an existing layer
+    gateway: 0/1 CiliumLoadBalancerIPPool not cilium.io/PoolConflict, cilium.io…
+
+REAL (read live, not stored)
+  nodes              dirqual1..4, 4/4 Ready
+  k8s      present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni      present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph     present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage  present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  gateway  degraded  1 of 6 checks fails
+    ✓ GatewayClass cilium
+    ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
+      Accepted
+    ✓ 1/1 Gateway whose .spec.gatewayClassName names a GatewayClass with
+      .spec.controllerName = io.cilium/gateway-controller Accepted, Programmed,
+      .status.addresses[]
+    ✓ 1/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✓ 1/1 GRPCRoute of io.cilium/gateway-controller Accepted, ResolvedRefs
+    ✗ 0/1 CiliumLoadBalancerIPPool not cilium.io/PoolConflict,
+      cilium.io/IPsAvailable > 0; not: CiliumLoadBalancerIPPool lb-pool
+      cilium.io/IPsAvailable 0 (want above 0)
+
+"#]]);
 }
 
 /// Bench #9 and #22: the class existed, no plugin answered on one node.
@@ -190,8 +429,43 @@ fn a_node_without_the_csi_driver_is_named() {
     degraded(
         "csi-unregistered",
         "storage",
-        "CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not in the CSINode of: dirqual3",
-    );
+        "CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not in the CSINode of: dirqual3", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair storage  repair in place; never reinstall over an existing layer
+    storage: CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not …
+
+REAL (read live, not stored)
+  nodes              dirqual1..4, 4/4 Ready
+  k8s      present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni      present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph     present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage  degraded  1 of 2 checks fails
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✗ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not in the
+      CSINode of: dirqual3
+
+"#]]);
 }
 
 #[test]
@@ -199,8 +473,43 @@ fn no_csi_driver_for_the_default_class_is_degraded() {
     degraded(
         "csi-no-driver",
         "storage",
-        "no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of default StorageClass ceph-block): no CSI plugin registered for it",
-    );
+        "no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of default StorageClass ceph-block): no CSI plugin registered for it", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair storage  repair in place; never reinstall over an existing layer
+    storage: no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of defaul…
+
+REAL (read live, not stored)
+  nodes              dirqual1..4, 4/4 Ready
+  k8s      present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni      present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph     present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage  degraded  1 of 2 checks fails
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✗ no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of default
+      StorageClass ceph-block): no CSI plugin registered for it
+
+"#]]);
 }
 
 /// Only another controller's GatewayClass: the layer is not there (install), never

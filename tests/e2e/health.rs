@@ -3,24 +3,33 @@
 //! evidence in `preview`, as text and as JSON.
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 /// `id` is `state`, its evidence holds `line`, the text output shows the line too, and the
 /// plan repairs it (degraded) or leaves it alone (present); datalake and certs keep being
 /// what the fixture makes them, and nothing else changes.
-fn expect(bed: &E2e, id: &str, state: &str, line: &str) -> (serde_json::Value, String) {
-    let (v, text) = preview(bed);
+/// The whole text output (`preview -v`) is `want`, which holds the line (and `repair ID`).
+fn expect(
+    bed: &E2e,
+    id: &str,
+    state: &str,
+    line: &str,
+    want: impl snapbox::IntoData,
+) -> (serde_json::Value, String) {
+    let (v, out) = preview_runs(bed);
+    out.stdout_snap(want);
+    let text = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     assert_eq!(state_of(&v, id), state, "{id}: {}", layer(&v, id));
     let ev = evidence(&v, id);
     assert!(
         ev.iter().any(|e| e.contains(line)),
         "{id}: no {line:?} in {ev:#?}"
     );
-    assert!(text.contains(line), "text output lacks {line:?}:\n{text}");
     let repair = plan_ids(&v, "repair");
     if state == "degraded" {
         assert_eq!(repair, [id], "{v}");
-        assert!(text.contains(&format!("repair {id}")), "{text}");
     } else {
         assert!(repair.is_empty(), "{v}");
     }
@@ -39,6 +48,78 @@ fn stalled_rollout_is_degraded_rollout_failed() {
         "cni",
         "degraded",
         "Deployment kube-system/cilium-operator: rollout failed: progress deadline exceeded (1/2 updated, 2 available)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair cni        repair in place; never reinstall over an existing layer
+    cni: Deployment kube-system/cilium-operator: rollout failed: progress deadl…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni         degraded  1 of 4 checks fails
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✗ Deployment kube-system/cilium-operator: rollout failed: progress deadline
+      exceeded (1/2 updated, 2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph        present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present   7 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     present   5 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
     // Two of three pods are ready: the old readiness rule would have said "present".
     assert_eq!(
@@ -55,6 +136,77 @@ fn rollout_in_progress_is_degraded_with_its_progress() {
         "registry",
         "degraded",
         "Deployment registry/registry: rollout in progress: 2/3 updated",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair registry   repair in place; never reinstall over an existing layer
+    registry: Deployment registry/registry: rollout in progress: 2/3 updated
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni         present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph        present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present   7 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+  registry    degraded  1 of 2 checks fails
+    ✓ namespace registry exists
+    ✗ Deployment registry/registry: rollout in progress: 2/3 updated
+  dataops     present   5 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
 }
 
@@ -66,6 +218,77 @@ fn benign_ceph_warn_is_present_with_the_warning_in_evidence() {
         "ceph",
         "present",
         "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN, tolerated: only benign checks: RECENT_MGR_MODULE_CRASH (1 mgr modules have recently crashed)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+
+REAL (read live, not stored)
+  nodes                dirqual1..4, 4/4 Ready
+  k8s         present  4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni         present  4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph        present  6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN,
+      tolerated: only benign checks: RECENT_MGR_MODULE_CRASH (1 mgr modules have
+      recently crashed)
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage     present  2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present  6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present  7 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+  registry    present  2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     present  5 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent   not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent   not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
     assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"]);
 }
@@ -78,6 +301,79 @@ fn ceph_warn_with_another_check_is_degraded_naming_it() {
         "ceph",
         "degraded",
         "HEALTH_WARN: MON_DISK_LOW (mon a is low on available space) not on the benign list (RECENT_MGR_MODULE_CRASH)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair ceph       repair in place; never reinstall over an existing layer
+    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: MO…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni         present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph        degraded  1 of 6 checks fails
+    ✓ API group ceph.rook.io served
+    ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
+      MON_DISK_LOW (mon a is low on available space) not on the benign list
+      (RECENT_MGR_MODULE_CRASH)
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present   7 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     present   5 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
 }
 
@@ -89,6 +385,79 @@ fn out_of_sync_application_is_degraded_and_named() {
         "gitops",
         "degraded",
         "1/2 Application .status.sync.status = Synced; not: Application argocd/marquez .status.sync.status = OutOfSync (want Synced)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair gitops     repair in place; never reinstall over an existing layer
+    gitops: 1/2 Application .status.sync.status = Synced; not: Application argo…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni         present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph        present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      degraded  2 of 7 checks fail
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✗ 1/2 Application .status.sync.status = Synced; not: Application
+      argocd/marquez .status.sync.status = OutOfSync (want Synced)
+    ✗ 1/2 Application .status.health.status = Healthy; not: Application
+      argocd/marquez .status.health.status = Degraded (want Healthy)
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     present   5 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
     assert!(
         evidence(&v, "gitops").iter().any(|e| e
@@ -105,6 +474,86 @@ fn unready_cluster_issuer_is_degraded() {
         "certs",
         "degraded",
         "ClusterIssuer letsencrypt-prod Ready=False",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair certs  repair in place; never reinstall over an existing layer
+    certs: ClusterIssuer letsencrypt-prod Ready=False (ErrRegisterACMEAccount: …
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni         present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph        present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present   7 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     present   5 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    present   5 checks hold
+    ✓ CephObjectStore rook-ceph/s3 exists
+    ✓ StorageClass ceph-bucket (rook-ceph.ceph.rook.io/bucket)
+    ✓ CephObjectStore rook-ceph/s3 .status.phase = Ready
+    ✓ Deployment rook-ceph/rook-ceph-rgw-s3-a rolled out (2/2 available)
+    ✓ 1/1 ObjectBucketClaim .status.phase = Bound
+  certs       degraded  1 of 8 checks fails
+    ✓ API group cert-manager.io served
+    ✓ Deployment cert-manager/cert-manager rolled out (1/1 available)
+    ✓ Deployment cert-manager/cert-manager-cainjector rolled out (1/1 available)
+    ✓ Deployment cert-manager/cert-manager-webhook rolled out (1/1 available)
+    ✗ ClusterIssuer letsencrypt-prod Ready=False (ErrRegisterACMEAccount: Failed
+      to register ACME account: 403 urn:ietf:params:acme:error:unauthorized)
+    ✓ 1/1 Issuer Ready
+    ✓ 1/1 Certificate Ready
+    ✓ 1/1 Certificate .status.notAfter more than 7d away
+
+"#]],
     );
     assert_eq!(state_of(&v, "datalake"), "present", "{v}");
 }
@@ -117,6 +566,78 @@ fn unhealthy_cnpg_cluster_is_degraded() {
         "dataops",
         "degraded",
         "Cluster dataops/pg .status.readyInstances = 2 (want .status.instances = 3)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair dataops    repair in place; never reinstall over an existing layer
+    dataops: Cluster dataops/pg .status.readyInstances = 2 (want .status.instan…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni         present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph        present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present   7 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     degraded  2 of 5 checks fail
+    ✓ API group postgresql.cnpg.io served
+    ✗ Cluster dataops/pg .status.readyInstances = 2 (want .status.instances = 3)
+    ✗ Cluster dataops/pg .status.phase = Failing over (want Cluster in healthy
+      state)
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
     assert!(
         evidence(&v, "dataops").iter().any(|e| e
@@ -143,6 +664,85 @@ fn audit_flag_missing_on_one_of_three_control_planes_is_degraded() {
         "audit-log",
         "degraded",
         "2/3 control planes' kube-apiserver with --audit-policy-file, --audit-log-path; dirqual2: kube-apiserver-dirqual2 runs without --audit-log-path",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair audit-log  repair in place; never reinstall over an existing layer
+    audit-log: 2/3 control planes' kube-apiserver with --audit-policy-file, --a…
+
+REAL (read live, not stored)
+  nodes                         dirqual1..4, 4/4 Ready
+  k8s                 present   4 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+  cni                 present   4 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+  ceph                present   6 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+  storage             present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring          present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops              present   7 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+  registry            present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops             present   5 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake            absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs               absent    not found
+    ✗ API group cert-manager.io not served
+  audit-log           degraded  1 of 2 checks fails
+    ✓ 3 kube-apiserver pods (kube-system, component=kube-apiserver)
+    ✗ 2/3 control planes' kube-apiserver with --audit-policy-file,
+      --audit-log-path; dirqual2: kube-apiserver-dirqual2 runs without
+      --audit-log-path
+  encryption-at-rest  present   2 checks hold
+    ✓ 3 kube-apiserver pods (kube-system, component=kube-apiserver)
+    ✓ 3/3 control planes' kube-apiserver with --encryption-provider-config
+
+"#]],
     );
     assert_eq!(state_of(&v, "encryption-at-rest"), "present", "{v}");
     // Only the kube-apiserver pods of kube-system were asked for, by label.

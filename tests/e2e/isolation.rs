@@ -7,6 +7,8 @@ use std::fs;
 use nestor_replay::{fixtures, Config, Server};
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 const LIMA: &str =
@@ -65,7 +67,8 @@ fn bench_warning(list: &Outcome) -> (String, serde_json::Value) {
     (warning, v)
 }
 
-fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
+/// ... and the fleet's whole text is `fleet` (the bench its own refused line).
+fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str, fleet: impl snapbox::IntoData) {
     let snap = bed.tmp.path().join("prod.snapshot.json");
     let saved = bed.run(&["discover", "--save", snap.to_str().unwrap_or_default()]);
     saved.code(0);
@@ -98,11 +101,8 @@ fn assert_refused_everywhere(bed: &E2e, kubeconfig_shown: &str) {
         .find(|l| l.starts_with("bench "))
         .unwrap_or_else(|| panic!("{}", out.stdout));
     assert_eq!(bench.split_whitespace().nth(1), Some("refused"), "{bench}");
-    assert!(out
-        .stdout
-        .contains("bench (refused): lima stack bench would read prod"));
-    let dirqual = out.stdout.lines().find(|l| l.starts_with("dirqual "));
-    assert!(dirqual.is_some_and(|l| l.contains("4/4")), "{}", out.stdout);
+    // `bench (refused): lima stack bench would read prod`; dirqual read, 4/4 nodes.
+    out.stdout_snap(fleet);
     assert!(
         !bed.server.audit().is_empty(),
         "the prod stack was read by the fleet"
@@ -123,7 +123,22 @@ fn a_lima_stack_declaring_the_prod_kubeconfig_is_refused_by_every_command() {
         "bench",
         &format!("{LIMA}kubeconfig: ~/.kube/dirqual.config\n"),
     );
-    assert_refused_everywhere(&bed, ".kube/dirqual.config");
+    assert_refused_everywhere(
+        &bed,
+        ".kube/dirqual.config",
+        str![[r#"
+STACK    OUTCOME  KIND  NODES  LAYERS P/D/A/U  PLAN  TARGET
+bench    refused  lima  -      -               -     -
+dirqual  work     prod  4/4    8/0/2/0         2     http://127.0.0.1:PORT
+total: 2 stacks: 0 ok, 1 work, 0 undecided, 1 refused, 0 unreachable, 0 error
+bench (refused): lima stack bench would read prod: its kubeconfig
+                 /t/home/.kube/dirqual.config points at
+                 http://127.0.0.1:PORT, the endpoint: of prod stack dirqual
+  hint: the bench never reads prod: give the lima stack its own bench kubeconfig
+        (the harness writes bench/lima/.work/kubeconfig)
+
+"#]],
+    );
 }
 
 #[test]
@@ -133,7 +148,22 @@ fn a_bench_kubeconfig_whose_server_is_a_prod_endpoint_is_refused_too() {
     let work = bench_work(&bed);
     bed.kubeconfig_for(&work.join("kubeconfig"), &format!("{}/", bed.server.url()));
     bed.server.clear_audit();
-    assert_refused_everywhere(&bed, "bench/lima/.work/kubeconfig");
+    assert_refused_everywhere(
+        &bed,
+        "bench/lima/.work/kubeconfig",
+        str![[r#"
+STACK    OUTCOME  KIND  NODES  LAYERS P/D/A/U  PLAN  TARGET
+bench    refused  lima  -      -               -     -
+dirqual  work     prod  4/4    8/0/2/0         2     http://127.0.0.1:PORT
+total: 2 stacks: 0 ok, 1 work, 0 undecided, 1 refused, 0 unreachable, 0 error
+bench (refused): lima stack bench would read prod: its kubeconfig
+                 /t/repo/bench/lima/.work/kubeconfig points at
+                 http://127.0.0.1:PORT/, the endpoint: of prod stack dirqual
+  hint: the bench never reads prod: give the lima stack its own bench kubeconfig
+        (the harness writes bench/lima/.work/kubeconfig)
+
+"#]],
+    );
 }
 
 #[test]
@@ -180,26 +210,22 @@ fn a_bench_on_its_own_cluster_is_read_and_shared_prod_endpoints_are_flagged() {
     );
     let list = bed.run(&["stack", "list"]);
     list.code(0);
-    assert!(
-        list.stderr.contains(&format!(
-            "warning: prod stack dirqual declares the same endpoint {} as prod stack dirqual-old",
-            bed.server.url()
-        )),
-        "{}",
-        list.stderr
-    );
-    assert!(list
-        .stderr
-        .contains("warning: prod stack dirqual-old declares the same endpoint"));
+    // Each of the two stacks is warned about, naming the other.
+    list.stderr_snap(str![[r#"
+kubectl-nestor: warning: prod stack dirqual-old declares the same endpoint http://127.0.0.1:PORT as prod stack dirqual: one of them targets the wrong cluster
+kubectl-nestor: warning: prod stack dirqual declares the same endpoint http://127.0.0.1:PORT as prod stack dirqual-old: one of them targets the wrong cluster
+
+"#]]);
     let fleet = bed.run(&["preview", "--all", "-o", "json"]);
     let v = fleet.json();
     assert_eq!(
         v["sharedEndpoints"][0]["stacks"],
         serde_json::json!(["dirqual", "dirqual-old"])
     );
-    assert!(fleet
-        .stderr
-        .contains("warning: prod stacks dirqual, dirqual-old declare the same endpoint"));
+    fleet.stderr_snap(str![[r#"
+kubectl-nestor: warning: prod stacks dirqual, dirqual-old declare the same endpoint http://127.0.0.1:PORT: one of them targets the wrong cluster
+
+"#]]);
     assert_read_only(&lima);
 }
 

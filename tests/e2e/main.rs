@@ -3,6 +3,8 @@
 //! runs the binary itself, to compare its two read paths and watch its proxy). The one
 //! integration binary with real components, beside `tests/cli` (stub tools): see `support`.
 
+#[path = "../common/bed.rs"]
+mod common_bed;
 #[path = "../common/signals.rs"]
 mod common_signals;
 #[path = "../common/schema.rs"]

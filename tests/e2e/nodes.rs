@@ -5,13 +5,15 @@
 //! node list nestor always reads.
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 const HEALTHY: &str = "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)";
 
 /// `k8s` is degraded with exactly `reason` (the one failing check), shown in the text, the
 /// plan repairs it alone; the node list was the only node read.
-fn k8s_degraded(bed: &E2e, reason: &str) {
+fn k8s_degraded(bed: &E2e, reason: &str, want: impl snapbox::IntoData) {
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
     json.code(0);
     let v = json.json();
@@ -22,7 +24,8 @@ fn k8s_degraded(bed: &E2e, reason: &str) {
     assert!(!plan_ids(&v, "install").contains(&"k8s".to_string()));
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
     text.code(0);
-    assert_text_repairs(&text, "k8s", reason);
+    // The whole text: the reason under k8s (wrapped at 80 columns), `repair k8s`.
+    text.stdout_snap(want);
     assert_read_only(&bed.server);
     let node_reads: Vec<String> = bed
         .server
@@ -64,16 +67,72 @@ fn healthy_nodes_with_the_control_plane_taint_are_present() {
 fn disk_pressure_on_a_ready_node_is_degraded_since_when() {
     k8s_degraded(
         &bed_or_skip!(E2e::new("node-disk-pressure", &[])),
-        "3/4 Ready nodes schedulable: dirqual2 DiskPressure=True since 2026-11-30T08:12:00Z (KubeletHasDiskPressure: kubelet has disk pressure)",
-    );
+        "3/4 Ready nodes schedulable: dirqual2 DiskPressure=True since 2026-11-30T08:12:00Z (KubeletHasDiskPressure: kubelet has disk pressure)", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair k8s        repair in place; never reinstall over an existing layer
+    k8s: 3/4 Ready nodes schedulable: dirqual2 DiskPressure=True since 2026-11-…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         degraded  1 of 4 checks fails
+    ✗ 3/4 Ready nodes schedulable: dirqual2 DiskPressure=True since
+      2026-11-30T08:12:00Z (KubeletHasDiskPressure: kubelet has disk pressure)
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]]);
 }
 
 #[test]
 fn network_unavailable_on_a_ready_node_is_degraded() {
     k8s_degraded(
         &bed_or_skip!(E2e::new("node-network-unavailable", &[])),
-        "3/4 Ready nodes schedulable: dirqual4 NetworkUnavailable=True since 2026-11-29T17:40:00Z (NoRouteCreated: Node created without a route)",
-    );
+        "3/4 Ready nodes schedulable: dirqual4 NetworkUnavailable=True since 2026-11-29T17:40:00Z (NoRouteCreated: Node created without a route)", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair k8s        repair in place; never reinstall over an existing layer
+    k8s: 3/4 Ready nodes schedulable: dirqual4 NetworkUnavailable=True since 20…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         degraded  1 of 4 checks fails
+    ✗ 3/4 Ready nodes schedulable: dirqual4 NetworkUnavailable=True since
+      2026-11-29T17:40:00Z (NoRouteCreated: Node created without a route)
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]]);
 }
 
 #[test]
@@ -81,6 +140,35 @@ fn a_cordoned_node_is_degraded_once() {
     k8s_degraded(
         &bed_or_skip!(E2e::new("node-cordoned", &[])),
         "3/4 Ready nodes schedulable: dirqual3 cordoned (spec.unschedulable)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair k8s        repair in place; never reinstall over an existing layer
+    k8s: 3/4 Ready nodes schedulable: dirqual3 cordoned (spec.unschedulable)
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         degraded  1 of 4 checks fails
+    ✗ 3/4 Ready nodes schedulable: dirqual3 cordoned (spec.unschedulable)
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
 }
 
@@ -89,6 +177,36 @@ fn an_unexpected_no_execute_taint_is_degraded() {
     k8s_degraded(
         &bed_or_skip!(E2e::new("node-tainted", &[])),
         "3/4 Ready nodes schedulable: dirqual4 tainted maintenance.example.com/drain:NoExecute",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair k8s        repair in place; never reinstall over an existing layer
+    k8s: 3/4 Ready nodes schedulable: dirqual4 tainted maintenance.example.com/…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         degraded  1 of 4 checks fails
+    ✗ 3/4 Ready nodes schedulable: dirqual4 tainted
+      maintenance.example.com/drain:NoExecute
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
 }
 

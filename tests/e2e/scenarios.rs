@@ -2,6 +2,8 @@
 //! invoked as `kubectl nestor ...`.
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 /// SPEC §1, end to end: on the healthy 4-node prod cluster the plan installs exactly the
@@ -13,10 +15,32 @@ fn regression_incident_dirqual_plans_exactly_datalake_and_certs() {
     // section anywhere, and the same plan in the document.
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
     text.code(0);
-    assert!(
-        !text.stdout.contains("VM"),
-        "prod has no VM section:\n{text:?}"
-    );
+    text.stdout_snap(str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+
+REAL (read live, not stored)
+  nodes                dirqual1..4, 4/4 Ready
+  k8s         present  4 checks hold
+  cni         present  4 checks hold
+  ceph        present  6 checks hold
+  storage     present  2 checks hold
+  monitoring  present  6 checks hold
+  gitops      present  7 checks hold
+  registry    present  2 checks hold
+  dataops     present  5 checks hold
+  datalake    absent   not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent   not found
+    ✗ API group cert-manager.io not served
+
+"#]]);
 
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
     json.code(0);
@@ -111,8 +135,43 @@ fn degraded_ceph_and_a_notready_node_are_repair_never_install() {
         "{}",
         text.stdout
     );
-    assert!(text.stdout.contains("HEALTH_WARN"), "{}", text.stdout);
-    assert!(text.stdout.contains("3/4 Ready"), "{}", text.stdout);
+    text.stdout_snap(str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 2 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair k8s, ceph  repair in place; never reinstall over an existing layer
+    k8s: 3/4 declared nodes Ready: dirqual3 NotReady
+    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OS…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 3/4 Ready
+  k8s         degraded  1 of 4 checks fails
+    ✗ 3/4 declared nodes Ready: dirqual3 NotReady
+  cni         present   4 checks hold
+  ceph        degraded  2 of 6 checks fail
+    ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
+      OSD_DOWN (1 osds down), OSD_HOST_DOWN (1 host (1 osds) down), PG_DEGRADED
+      (Degraded data redundancy: 2461/7383 objects degraded (33.333%), 97 pgs
+      degraded, 97 pgs undersized) not on the benign list
+      (RECENT_MGR_MODULE_CRASH)
+    ✗ 3/4 Deployment rook-ceph/rook-ceph-osd-* rolled out; Deployment
+      rook-ceph/rook-ceph-osd-2: rollout in progress: 0/1 updated available
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]]);
 }
 
 /// RBAC refuses the CephCluster list: ceph is unknown ("undecided"), never installed.
@@ -160,12 +219,19 @@ fn target_through_kubectl_names_rule_endpoint_and_nodes() {
     assert!(nodes.iter().all(|n| n["ready"] == true));
     let text = bed.run(&["target", "--no-color"]);
     text.code(0);
-    assert!(
-        text.stdout.contains("matches the topology"),
-        "{}",
-        text.stdout
-    );
-    assert!(text.stdout.contains("(rule: "), "{}", text.stdout);
+    text.stdout_snap(str![[r#"
+stack       dirqual (prod)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+context     replay
+endpoint    http://127.0.0.1:PORT (matches the topology)
+nodes       dirqual1..4, 4/4 Ready
+  NAME      READY  ROLES          INTERNAL-IP  VERSION
+  dirqual1  Ready  control-plane  10.67.2.11   v1.31.4
+  dirqual2  Ready  <none>         10.67.2.12   v1.31.4
+  dirqual3  Ready  <none>         10.67.2.13   v1.31.4
+  dirqual4  Ready  <none>         10.67.2.14   v1.31.4
+
+"#]]);
     // `target` reads the nodes and nothing else.
     let lists: Vec<String> = bed
         .server

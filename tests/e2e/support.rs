@@ -194,15 +194,11 @@ impl E2e {
     }
 
     pub fn write_stack(&self, name: &str, yaml: &str) -> PathBuf {
-        let p = self.stacks.join(format!("{name}.yaml"));
-        fs::write(&p, yaml).expect("write stack");
-        p
+        crate::common_bed::write_stack(&self.stacks, name, yaml)
     }
 
     pub fn select(&self, name: &str) {
-        let link = self.stacks.join("current.yaml");
-        let _ = fs::remove_file(&link);
-        std::os::unix::fs::symlink(format!("{name}.yaml"), link).expect("symlink");
+        crate::common_bed::select(&self.stacks, name);
     }
 
     /// A kubeconfig at `path` like the bed's own, with its server URL replaced by `server`.
@@ -239,7 +235,9 @@ impl E2e {
             .env("HOME", &self.home)
             .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
             // Everything that could redirect kubectl points at the decoy (SPEC §10).
-            .env("KUBERNETES_MASTER", decoy().url());
+            .env("KUBERNETES_MASTER", decoy().url())
+            .redact(self.server.url(), "http://127.0.0.1:PORT")
+            .redact(self.tmp.path().display().to_string(), "/t");
         c
     }
 
@@ -344,33 +342,7 @@ pub fn run(c: &Run) -> Outcome {
 }
 
 pub fn tree_of(root: &Path, skip: &[PathBuf]) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = vec![];
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if skip.iter().any(|s| p.starts_with(s)) {
-                continue;
-            }
-            let Ok(meta) = fs::symlink_metadata(&p) else {
-                continue;
-            };
-            if meta.is_dir() {
-                out.push((p.clone(), b"<dir>".to_vec()));
-                stack.push(p);
-            } else if meta.file_type().is_symlink() {
-                let target = fs::read_link(&p).unwrap_or_default();
-                out.push((p, target.into_os_string().into_encoded_bytes()));
-            } else {
-                out.push((p.clone(), fs::read(&p).unwrap_or_default()));
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::common_bed::tree_of(root, skip, true)
 }
 
 /// One line per request that is not a plain GET (HEAD counts: nestor has no use for it).
@@ -478,25 +450,6 @@ pub fn evidence(v: &serde_json::Value, id: &str) -> Vec<String> {
 
 /// Asserts that an evidence line of layer `id` of a Preview document holds `line`.
 #[track_caller]
-/// The text preview shows `line` (its evidence lines wrap at the width, 80 without a
-/// terminal: unwrapped, they are the same words) and plans `repair {id}`.
-pub fn assert_text_repairs(text: &Outcome, id: &str, line: &str) {
-    let unwrapped = text
-        .stdout
-        .replace("\n        ", " ")
-        .replace("\n      ", " ");
-    assert!(
-        unwrapped.contains(line),
-        "text lacks {line:?}:\n{}",
-        text.stdout
-    );
-    assert!(
-        text.stdout.contains(&format!("repair {id}")),
-        "{}",
-        text.stdout
-    );
-}
-
 pub fn assert_evidence_has(v: &serde_json::Value, id: &str, line: &str) {
     let ev = evidence(v, id);
     assert!(
@@ -508,14 +461,47 @@ pub fn assert_evidence_has(v: &serde_json::Value, id: &str, line: &str) {
 /// `preview` as JSON and as text (`-v`, no colour) on the bed; both succeed. The text comes
 /// back as one line (evidence is wrapped to the width).
 pub fn preview(bed: &E2e) -> (serde_json::Value, String) {
+    let (v, text) = preview_runs(bed);
+    // Read back as one line (evidence is wrapped to the width).
+    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    (v, flat)
+}
+
+/// `preview -o json` (its document) and `preview --no-color -v` (`-v`: every evidence line;
+/// a present layer is one summary line otherwise), both exit 0.
+pub fn preview_runs(bed: &E2e) -> (serde_json::Value, Outcome) {
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
     json.code(0);
-    // `-v`: every evidence line (a present layer is one summary line otherwise), read back
-    // as one line (evidence is wrapped to the width).
     let text = bed.run(&["preview", "--no-input", "--no-color", "-v"]);
     text.code(0);
-    let flat = text.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
-    (json.json(), flat)
+    (json.json(), text)
+}
+
+/// `kubectl nestor gate ARGS --no-input` on the `dirqual-gates` fixture with `faults` (replay
+/// `--fault` rules): the gate tests' one setup. The bed (its server's audit) and the run,
+/// which exited `code`; `None` without a kubectl (`bed_or_skip!`).
+pub fn gate(faults: &[&str], args: &[&str], code: i32) -> Option<(E2e, Outcome)> {
+    let bed = E2e::new("dirqual-gates", faults)?;
+    let mut all = vec!["gate"];
+    all.extend_from_slice(args);
+    all.push("--no-input");
+    let r = bed.run(&all);
+    r.code(code);
+    Some((bed, r))
+}
+
+/// A `Gate` document whose verdict is CANNOT TELL with exactly the rules `undecided`
+/// undecided (never GO); the server saw only GETs.
+#[track_caller]
+pub fn assert_cannot_tell(bed: &E2e, v: &serde_json::Value, undecided: &[&str]) {
+    assert_eq!(v["kind"], "Gate", "{v}");
+    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
+    assert_eq!(
+        v["verdict"]["undecided"],
+        serde_json::json!(undecided),
+        "{v}"
+    );
+    assert_read_only(&bed.server);
 }
 
 /// The ids of a plan list (`install`, `repair`, `undecided`).

@@ -6,6 +6,8 @@
 //! the checks' own selectors was asked for.
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 /// Nothing but what the checks name: no Secret ever, ConfigMaps only by name, pods only in
@@ -27,7 +29,7 @@ fn assert_minimal_reads(bed: &E2e) {
 
 /// `id` is degraded (JSON and text), its evidence has the exact `line`, the plan repairs it
 /// and installs nothing; reads were GET-only and minimal.
-fn degraded(bed: &E2e, id: &str, line: &str) -> serde_json::Value {
+fn degraded(bed: &E2e, id: &str, line: &str, want: impl snapbox::IntoData) -> serde_json::Value {
     let json = bed.run(&["preview", "--no-input", "-o", "json"]);
     assert_eq!(json.code, Some(0), "{json:?}");
     let v = json.json();
@@ -50,7 +52,8 @@ fn degraded(bed: &E2e, id: &str, line: &str) -> serde_json::Value {
     assert!(!installs.contains(&id.to_string()), "{v}");
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
     assert_eq!(text.code, Some(0), "{text:?}");
-    assert_text_repairs(&text, id, line);
+    // The whole text: the line in `id`'s evidence (wrapped at 80 columns), `repair ID`.
+    text.stdout_snap(want);
     assert_read_only(&bed.server);
     assert_minimal_reads(bed);
     v
@@ -60,8 +63,36 @@ fn degraded(bed: &E2e, id: &str, line: &str) -> serde_json::Value {
 fn a_workload_being_deleted_is_degraded_never_present() {
     degraded(&bed_or_skip!(E2e::new("workload-deleting", &[])),
         "gitops",
-        "Deployment gitea/gitea: being deleted since 2026-11-30T22:14:05Z (finalizers: foregroundDeletion)"
-    );
+        "Deployment gitea/gitea: being deleted since 2026-11-30T22:14:05Z (finalizers: foregroundDeletion)", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair gitops     repair in place; never reinstall over an existing layer
+    gitops: Deployment gitea/gitea: being deleted since 2026-11-30T22:14:05Z (f…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      degraded  1 of 7 checks fails
+    ✗ Deployment gitea/gitea: being deleted since 2026-11-30T22:14:05Z
+      (finalizers: foregroundDeletion)
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]]);
 }
 
 /// Bench finding #19: the store waits for its buckets; nestor quotes what blocks it.
@@ -72,8 +103,33 @@ fn an_object_store_stuck_in_deletion_quotes_the_buckets_that_block_it() {
         &format!(
             "CephObjectStore rook-ceph/s3: being deleted since 2026-11-30T22:14:05Z (finalizers: cephobjectstore.ceph.rook.io); deletion blocked: {}",
             nestor_replay::scenarios::STORE_BLOCKED
-        )
-    );
+        ), str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair datalake  repair in place; never reinstall over an existing layer
+    datalake: CephObjectStore rook-ceph/s3: being deleted since 2026-11-30T22:1…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    degraded  1 of 5 checks fails
+    ✗ CephObjectStore rook-ceph/s3: being deleted since 2026-11-30T22:14:05Z
+      (finalizers: cephobjectstore.ceph.rook.io); deletion blocked: object store
+      deletion is blocked because it has dependents: buckets [lake-raw
+      lake-curated]
+  certs       present   8 checks hold
+
+"#]]);
     // It exists: detection says so, the plan never installs it.
     assert!(
         evidence(&v, "datalake")
@@ -89,6 +145,35 @@ fn a_paused_deployment_is_rollout_paused_not_in_progress() {
         &bed_or_skip!(E2e::new("deploy-paused", &[])),
         "registry",
         "Deployment registry/registry: rollout paused",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair registry   repair in place; never reinstall over an existing layer
+    registry: Deployment registry/registry: rollout paused
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    degraded  1 of 2 checks fails
+    ✗ Deployment registry/registry: rollout paused
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
     assert!(
         !layer(&v, "registry").to_string().contains("in progress"),
@@ -102,6 +187,35 @@ fn a_hibernated_cnpg_cluster_says_hibernated() {
         &bed_or_skip!(E2e::new("cnpg-hibernated", &[])),
         "dataops",
         "Cluster dataops/pg: hibernated",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair dataops    repair in place; never reinstall over an existing layer
+    dataops: Cluster dataops/pg: hibernated
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     degraded  1 of 4 checks fails
+    ✗ Cluster dataops/pg: hibernated
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
 }
 
@@ -109,8 +223,36 @@ fn a_hibernated_cnpg_cluster_says_hibernated() {
 fn a_ceph_status_nobody_updates_is_not_health() {
     degraded(&bed_or_skip!(E2e::new("ceph-stale", &[])),
         "ceph",
-        "CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the operator is not reconciling"
-    );
+        "CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the operator is not reconciling", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair ceph       repair in place; never reinstall over an existing layer
+    ceph: CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        degraded  1 of 6 checks fails
+    ✗ CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the
+      operator is not reconciling
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]]);
 }
 
 #[test]
@@ -133,15 +275,70 @@ fn a_certificate_expiring_in_three_days_is_degraded() {
         (3 * 86_400..3 * 86_400 + 3600 + 60).contains(&left),
         "{not_after}: {left}s left"
     );
-    degraded(&bed, "certs", &line);
+    // The certificate expires 3 days from now: its notAfter is `[..]` in the text (the exact
+    // line, with the time, is the JSON evidence the helper compares).
+    degraded(
+        &bed,
+        "certs",
+        &line,
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair certs  repair in place; never reinstall over an existing layer
+    certs: 0/1 Certificate .status.notAfter more than 7d away; not: Certificate…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    present   5 checks hold
+  certs       degraded  1 of 8 checks fails
+    ✗ 0/1 Certificate .status.notAfter more than 7d away; not: Certificate
+      gitea/gitea-tls .status.notAfter = [..] (expires in 3d;
+      want more than 7d)
+
+"#]],
+    );
 }
 
 #[test]
 fn a_pending_bucket_claim_degrades_the_datalake() {
     degraded(&bed_or_skip!(E2e::new("claim-pending", &[])),
         "datalake",
-        "0/1 ObjectBucketClaim .status.phase = Bound; not: ObjectBucketClaim dataops/lake-raw .status.phase = Pending (want Bound)"
-    );
+        "0/1 ObjectBucketClaim .status.phase = Bound; not: ObjectBucketClaim dataops/lake-raw .status.phase = Pending (want Bound)", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair datalake  repair in place; never reinstall over an existing layer
+    datalake: 0/1 ObjectBucketClaim .status.phase = Bound; not: ObjectBucketCla…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    degraded  1 of 5 checks fails
+    ✗ 0/1 ObjectBucketClaim .status.phase = Bound; not: ObjectBucketClaim
+      dataops/lake-raw .status.phase = Pending (want Bound)
+  certs       present   8 checks hold
+
+"#]]);
 }
 
 /// The healthy full cluster stays present with the new checks, and says what they saw.
@@ -190,8 +387,38 @@ fn a_crash_looping_pod_on_arm64_names_the_likely_architecture_mismatch() {
     let v = degraded(
         &bed,
         "gitops",
-        "Deployment argocd/argocd-repo-server: rollout in progress: 0/1 updated available; pod argocd-repo-server-6f7d8c9b5-x7k2p on dirqual2: argocd-repo-server CrashLoopBackOff, 7 restarts, last exit code 255 (likely an image built for another architecture: the node is arm64)",
-    );
+        "Deployment argocd/argocd-repo-server: rollout in progress: 0/1 updated available; pod argocd-repo-server-6f7d8c9b5-x7k2p on dirqual2: argocd-repo-server CrashLoopBackOff, 7 restarts, last exit code 255 (likely an image built for another architecture: the node is arm64)", str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair gitops     repair in place; never reinstall over an existing layer
+    gitops: Deployment argocd/argocd-repo-server: rollout in progress: 0/1 upda…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      degraded  1 of 7 checks fails
+    ✗ Deployment argocd/argocd-repo-server: rollout in progress: 0/1 updated
+      available; pod argocd-repo-server-6f7d8c9b5-x7k2p on dirqual2:
+      argocd-repo-server CrashLoopBackOff, 7 restarts, last exit code 255
+      (likely an image built for another architecture: the node is arm64)
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]]);
     assert!(!v.to_string().contains("argocd-redis"), "{v}");
     // The second round: argocd's pods by the repo server's own selector, nothing else.
     let pods: Vec<_> = bed
@@ -226,6 +453,35 @@ fn a_namespace_terminating_degrades_its_layer_never_absent() {
             "namespace registry: being deleted since {}",
             nestor_replay::scenarios::T_DELETED
         ),
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair registry   repair in place; never reinstall over an existing layer
+    registry: namespace registry: being deleted since 2026-11-30T22:14:05Z
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    degraded  1 of 3 checks fails
+    ✗ namespace registry: being deleted since 2026-11-30T22:14:05Z
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
     let ev = evidence(&v, "registry");
     assert!(
@@ -251,6 +507,35 @@ fn a_cnpg_cluster_whose_reconciliation_is_disabled_is_never_present() {
         &bed,
         "dataops",
         "Cluster dataops/pg: reconciliation disabled: its status may be stale",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair dataops    repair in place; never reinstall over an existing layer
+    dataops: Cluster dataops/pg: reconciliation disabled: its status may be sta…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     degraded  1 of 4 checks fails
+    ✗ Cluster dataops/pg: reconciliation disabled: its status may be stale
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
     // The stale status itself still says healthy: the annotation alone degrades.
     let ev = evidence(&v, "dataops");
@@ -273,6 +558,33 @@ fn a_cluster_issuer_not_ready_quotes_cert_managers_reason_and_message() {
             "ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: {})",
             nestor_replay::truth::ACME_FAILED
         ),
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair certs  repair in place; never reinstall over an existing layer
+    certs: ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: Fa…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    present   5 checks hold
+  certs       degraded  1 of 8 checks fails
+    ✗ ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: Failed
+      to verify ACME account: Get
+      "https://acme-v02.api.letsencrypt.org/directory": dial tcp: lookup
+      acme-v02.api.letsencrypt.org on 10.96.0.10:53: server misbehaving)
+
+"#]],
     );
 }
 
@@ -329,6 +641,32 @@ fn a_namespaced_issuer_not_ready_degrades_certs_with_its_words() {
             "0/1 Issuer Ready; not: Issuer gitea/gitea-ca Ready=False (ErrGetKeyPair: {})",
             nestor_replay::truth::CA_KEYPAIR_MISSING
         ),
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 to repair
+  repair certs  repair in place; never reinstall over an existing layer
+    certs: 0/1 Issuer Ready; not: Issuer gitea/gitea-ca Ready=False (ErrGetKeyP…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        present   6 checks hold
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    present   5 checks hold
+  certs       degraded  1 of 8 checks fails
+    ✗ 0/1 Issuer Ready; not: Issuer gitea/gitea-ca Ready=False (ErrGetKeyPair:
+      Error getting keypair for CA issuer: secrets "gitea-ca-key-pair" not
+      found)
+
+"#]],
     );
 }
 
@@ -354,6 +692,38 @@ fn a_mon_out_of_quorum_is_named_from_rooks_config_map() {
         &bed,
         "ceph",
         "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum = b (want empty)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair ceph       repair in place; never reinstall over an existing layer
+    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: MO…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   4 checks hold
+  cni         present   4 checks hold
+  ceph        degraded  2 of 6 checks fail
+    ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
+      MON_DOWN (1/3 mons down, quorum a,c) not on the benign list
+      (RECENT_MGR_MODULE_CRASH)
+    ✗ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum = b (want empty)
+  storage     present   2 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   7 checks hold
+  registry    present   2 checks hold
+  dataops     present   5 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
     );
     assert_eq!(
         bed.requests_to("/api/v1/namespaces/rook-ceph/configmaps/rook-ceph-mon-endpoints")

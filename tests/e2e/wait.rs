@@ -9,6 +9,8 @@ use std::process::Stdio;
 use nestor_replay::{timeline, Config};
 
 use crate::bed_or_skip;
+use snapbox::str;
+
 use crate::support::*;
 
 /// A bed whose cluster's RGW comes up after `after` node reads (polls).
@@ -67,11 +69,18 @@ fn wait_piped_prints_one_line_per_change_and_reaches_healthy() {
     // The stage moves once 3 node reads were answered: the other reads of the 3rd poll run
     // beside its node read and may already see the RGW up.
     assert!(polls >= 3, "the RGW came up after 3 node reads: {polls}");
+    // How many polls it took depends on when the 3rd poll's other reads ran: `[..]` in the
+    // snapshot, and the count the audit gives checked on its own.
     assert!(
         out.stdout.contains(&format!("({polls} polls)")),
         "{}",
         out.stdout
     );
+    out.stdout_snap(str![[r#"
+reached: every layer healthy after #.#s ([..] polls)
+  datalake  present  reached  CephObjectStore rook-ceph/s3 exists; StorageClass ceph-bucket (rook-ceph.ceph.rook.io/bucket); CephObjectStore rook-ceph/s3 .status.phase = Ready; Deployment rook-ceph/rook-ceph-rgw-s3-a rolled out (2/2 available); 1/1 ObjectBucketClaim .status.phase = Bound
+
+"#]]);
 }
 
 #[test]
@@ -164,13 +173,12 @@ fn present_counts_degraded_and_unknown_never_counts() {
         "1s",
     ]);
     out.code(5);
-    assert!(
-        out.stderr.contains(
-            "kubectl-nestor: error: timed out after 1s waiting for dataops to be present: dataops unknown ("
-        ),
-        "{}",
-        out.stderr
-    );
+    out.stderr_snap(str![[r#"
+[    #.#s] dataops unknown: read of clusters.postgresql.cnpg.io failed: Forbidden
+kubectl-nestor: error: timed out after 1s waiting for dataops to be present: dataops unknown (read of clusters.postgresql.cnpg.io failed: Forbidden)
+hint: the evidence above says what is not there yet; wait longer with --timeout, or repair it
+
+"#]]);
 }
 
 #[test]
@@ -296,7 +304,12 @@ fn wait_on_a_terminal_redraws_one_live_line_per_layer_and_confirms_once() {
         "1s",
     ]);
     out.code(5);
-    assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
+    out.stderr_snap(str![[r#"
+[    #.#s] ceph degraded: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: MON_DISK_LOW (mon a is low on available space) not on the benign list (RECENT_MGR_MODULE_CRASH)
+kubectl-nestor: error: timed out after 1s waiting for ceph to be healthy: ceph degraded (CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: MON_DISK_LOW (mon a is low on available space) not on the benign list (RECENT_MGR_MODULE_CRASH))
+hint: the evidence above says what is not there yet; wait longer with --timeout, or repair it
+
+"#]]);
 }
 
 /// The live lines fit the terminal's real width (bash does not export `COLUMNS`; here it

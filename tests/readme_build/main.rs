@@ -1,0 +1,92 @@
+//! The crate-rebuilding tier: the README's first command, as written (`cargo run`
+//! included, through `sh`), in a fresh copy of the repository — the files git tracks,
+//! nothing built — so its own build (about two minutes on 2 cores) is no part of the `cli`
+//! binary. `cargo test --workspace` (scripts/test.sh, so `.ci/run`) runs it;
+//! `cargo test --test readme_build` alone.
+
+// Only what this one test uses of the shared bed is called.
+#[path = "../common/bed.rs"]
+mod common_bed;
+#[path = "../common/readme.rs"]
+mod common_readme;
+#[allow(dead_code)]
+#[path = "../common/signals.rs"]
+mod common_signals;
+#[path = "../common/schema.rs"]
+mod doc_schema;
+#[path = "../common/run.rs"]
+mod harness;
+#[allow(unused_imports)]
+#[path = "../cli/support.rs"]
+mod support;
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use common_readme::{fresh_copy, try_it};
+use support::Bed;
+
+/// The README's first command, as written, in a fresh copy: `cargo run` must pick the
+/// plugin among the two binaries (`default-run`), and the demo needs no cluster: a stub
+/// kubectl first on PATH records that it is never called.
+#[test]
+fn the_readme_first_command_runs_as_written_in_a_fresh_copy() {
+    let lines = try_it();
+    let first = &lines[0];
+    assert!(first.starts_with("cargo run "), "{first}");
+    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme-fresh");
+    let copy = scratch.join("kubectl-nestor");
+    if fresh_copy(&copy).is_none() {
+        eprintln!(
+            "SKIP the_readme_first_command_runs_as_written_in_a_fresh_copy: not a git work tree"
+        );
+        return;
+    }
+    assert!(!copy.join("target").exists());
+    let bed = Bed::new();
+    let mut c = Command::new("/bin/sh");
+    c.args(["-c", first])
+        .current_dir(&copy)
+        .stdin(Stdio::null())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bed.bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        );
+    // Nothing of this test run leaks in: cargo's variables for the test binary, the
+    // developer's stack and kubeconfig.
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if (k.starts_with("CARGO_") && k != "CARGO_HOME")
+            || k.starts_with("NESTOR_")
+            || k == "KUBECONFIG"
+        {
+            c.env_remove(&*k);
+        }
+    }
+    // The copy builds in a target dir of its own (the suite's binaries stay untouched),
+    // from the registry cache this machine has.
+    c.env("CARGO_TARGET_DIR", scratch.join("target"))
+        .env("CARGO_NET_OFFLINE", "true");
+    let out = c.output().expect("sh");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{first}\n{stderr}");
+    assert!(
+        stdout.contains("REAL (replayed from snapshot examples/demo/dirqual.snapshot.json"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("dirqual1..4, 4/4 Ready"), "{stdout}");
+    assert!(stdout.contains("PLAN: 2 to install\n"), "{stdout}");
+    assert!(!stdout.contains("VM"), "{stdout}");
+    assert!(
+        bed.calls("kubectl").is_empty(),
+        "{:?}",
+        bed.calls("kubectl")
+    );
+}
