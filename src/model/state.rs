@@ -16,6 +16,7 @@ mod nodes;
 mod objects;
 mod pods;
 mod truth;
+mod versions;
 pub mod why;
 pub mod workloads;
 
@@ -310,6 +311,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Every(e) => gateway::every(obs, phase, e),
         CheckKind::Parents(p) => gateway::parents(obs, p),
         CheckKind::CsiDriver(c) => gateway::csi_driver(obs, c),
+        CheckKind::OneVersion(o) => versions::one_version(obs, o),
     }
 }
 
@@ -384,3 +386,5 @@ mod nodes_tests;
 mod tests;
 #[cfg(test)]
 mod truth_tests;
+#[cfg(test)]
+mod versions_tests;

@@ -79,11 +79,13 @@ REAL (read live, not stored)
       registered as lima-bench-node2, node3 registered as lima-bench-node3)
     ✓ 3 nodes with distinct InternalIPs
     ✓ 3/3 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni    present  4 checks hold
+  cni    present  5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (3/3 available)
     ✓ Deployment kube-system/cilium-operator rolled out (1/1 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
 ",
     );
     let v: serde_json::Value =

@@ -143,7 +143,7 @@ fn golden_preview_at_80_and_200_columns_of_a_real_terminal() {
         // The evidence once under REAL; the PLAN's repair line cuts its reason to one line.
         let real = t.split("\nREAL ").nth(1).unwrap_or_default();
         assert_eq!(real.matches("HEALTH_WARN").count(), 1, "{t}");
-        assert!(t.contains("  cni         present   4 checks hold\n"), "{t}");
+        assert!(t.contains("  cni         present   5 checks hold\n"), "{t}");
         text += &t;
         text.push('\n');
     }

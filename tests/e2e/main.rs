@@ -39,5 +39,6 @@ mod readonly;
 mod readpath;
 mod scenarios;
 mod truth;
+mod versions;
 mod wait;
 mod widths;

@@ -25,6 +25,8 @@ mod agents;
 pub use agents::{AnnotatedCheck, PodsOf, StartedAfterCheck};
 mod nodes;
 pub use nodes::{ExpectedTaint, SchedulableCheck, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY};
+mod versions;
+pub use versions::{OneVersionCheck, VersionFrom, Versioned, VERSION_LABELS};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
@@ -97,6 +99,8 @@ pub enum CheckKind {
     Parents(ParentsCheck),
     /// The default StorageClass's provisioner registered as a CSIDriver, on every node.
     CsiDriver(CsiDriverCheck),
+    /// The layer's components run one version (image tags or version labels).
+    OneVersion(OneVersionCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -394,7 +398,8 @@ impl CheckKind {
             | CheckKind::NamespaceLabel(_)
             | CheckKind::ConfigMapKey(_)
             | CheckKind::Absent(_)
-            | CheckKind::StartedAfter(_) => vec![],
+            | CheckKind::StartedAfter(_)
+            | CheckKind::OneVersion(_) => vec![],
         }
     }
 
@@ -429,7 +434,8 @@ impl CheckKind {
             | CheckKind::DefaultDenyIngress(_)
             | CheckKind::Every(_)
             | CheckKind::Parents(_)
-            | CheckKind::CsiDriver(_) => vec![],
+            | CheckKind::CsiDriver(_)
+            | CheckKind::OneVersion(_) => vec![],
         }
     }
 
@@ -445,6 +451,7 @@ impl CheckKind {
                 what: Absentee::Workload(w),
                 ..
             }) => vec![w],
+            CheckKind::OneVersion(o) => o.each.iter().map(|v| &v.workload).collect(),
             CheckKind::Count(_)
             | CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::check::{
-    Absentee, CheckKind, Count, Counted, Expect, NodesCheck, Objects, Predicate, Wanted,
-    WorkloadCheck,
+    Absentee, CheckKind, Count, Counted, Expect, NodesCheck, Objects, Predicate, VersionFrom,
+    Wanted, WorkloadCheck,
 };
 
 impl CheckKind {
@@ -33,6 +33,7 @@ impl CheckKind {
             CheckKind::Every(_) => "every",
             CheckKind::Parents(_) => "parents",
             CheckKind::CsiDriver(_) => "csiDriver",
+            CheckKind::OneVersion(_) => "oneVersion",
         }
     }
 }
@@ -126,6 +127,22 @@ impl fmt::Display for CheckKind {
                 f,
                 "{}: at least one, each rolled out as `kubectl rollout status` says",
                 workloads(w)
+            ),
+            CheckKind::OneVersion(o) => write!(
+                f,
+                "one version across {} (else: upgrade half done)",
+                o.each
+                    .iter()
+                    .map(|v| match &v.from {
+                        VersionFrom::Container(c) => {
+                            format!("{} (container {c}'s image tag)", workloads(&v.workload))
+                        }
+                        VersionFrom::Label(l) => {
+                            format!("{} (label {l})", workloads(&v.workload))
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             CheckKind::Resource(r) => match (&r.field, &r.expect) {
                 (Some(field), Some(e)) => write!(

@@ -27,10 +27,11 @@ pub use check::{
     is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck, Check, CheckKind,
     ConditionCheck, ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted, CsiDriverCheck,
     DefaultDenyCheck, EveryCheck, Expect, ExpectedTaint, Filter, Known, NamespaceLabelCheck,
-    NodesCheck, Objects, ParentsCheck, PodFlagsCheck, PodsOf, Predicate, ResourceCheck,
-    SchedulableCheck, StartedAfterCheck, TolerateCheck, Wanted, Wants, WorkloadCheck, WorkloadKind,
-    BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY,
-    NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS,
+    NodesCheck, Objects, OneVersionCheck, ParentsCheck, PodFlagsCheck, PodsOf, Predicate,
+    ResourceCheck, SchedulableCheck, StartedAfterCheck, TolerateCheck, VersionFrom, Versioned,
+    Wanted, Wants, WorkloadCheck, WorkloadKind, BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS,
+    CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY, NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS,
+    VERSION_LABELS,
 };
 use scalars::is_dns_label;
 

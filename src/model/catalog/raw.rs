@@ -13,6 +13,7 @@ use super::scalars::{is_dns_label, is_dns_name, is_flag_name, is_label_key, Scal
 mod agents;
 mod check;
 mod gateway;
+mod versions;
 use gateway::{RawCsiDriver, RawEvery, RawParents};
 
 #[derive(Deserialize)]
@@ -48,6 +49,7 @@ struct RawCheck {
     every: Option<RawEvery>,
     parents: Option<RawParents>,
     csi_driver: Option<RawCsiDriver>,
+    one_version: Option<Vec<versions::RawVersioned>>,
     why: Option<String>,
 }
 
@@ -229,7 +231,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`";
 
 fn objects(
     resource: String,

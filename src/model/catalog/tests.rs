@@ -429,10 +429,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::Every(_) => "every",
         CheckKind::Parents(_) => "parents",
         CheckKind::CsiDriver(_) => "csiDriver",
+        CheckKind::OneVersion(_) => "oneVersion",
     }
 }
 
-const KINDS: [&str; 21] = [
+const KINDS: [&str; 22] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -454,6 +455,7 @@ const KINDS: [&str; 21] = [
     "every",
     "parents",
     "csiDriver",
+    "oneVersion",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

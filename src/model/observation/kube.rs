@@ -90,7 +90,17 @@ pub struct Workload {
     /// pods are listed when it is not rolled out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
+    /// Its pod template's containers' images, by container name (the version checks).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub images: BTreeMap<String, String>,
+    /// Its [`VERSION_LABELS`] (`rook-version`), never any other label.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub version_labels: BTreeMap<String, String>,
 }
+
+/// The labels a workload read keeps: the version labels operators write on their
+/// Deployments (Rook's `rook-version`), never any other.
+pub const VERSION_LABELS: [&str; 2] = ["rook-version", "app.kubernetes.io/version"];
 
 /// The fields of a workload `kubectl rollout status` decides on.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]

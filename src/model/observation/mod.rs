@@ -37,7 +37,7 @@ pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
 pub use fields::{annotation_field, members_key, FieldPath, FieldUse, NAMESPACES_KEEP};
 pub use kube::{
     parse_api_versions, parse_namespaces, parse_nodes, parse_storage_classes, Namespace, Node,
-    Rollout, StorageClass, Workload,
+    Rollout, StorageClass, Workload, VERSION_LABELS,
 };
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
 pub use lists::{RouteParent, MAX_ITEMS};

@@ -15,11 +15,13 @@ struct RawWorkload {
     status: RawWorkloadStatus,
 }
 
-/// Only what a workload check uses of `metadata` (never labels or annotations).
+/// Only what a workload check uses of `metadata` (its version labels only, never another
+/// label or an annotation).
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct WorkloadMeta {
     name: String,
+    labels: std::collections::BTreeMap<String, String>,
     namespace: Option<String>,
     generation: i64,
     deletion_timestamp: Option<String>,
@@ -30,6 +32,7 @@ struct WorkloadMeta {
 #[serde(default, rename_all = "camelCase")]
 struct RawWorkloadSpec {
     replicas: Option<i64>,
+    template: RawTemplate,
     update_strategy: RawStrategy,
     paused: bool,
     selector: RawSelector,
@@ -39,6 +42,25 @@ struct RawWorkloadSpec {
 #[serde(default, rename_all = "camelCase")]
 struct RawSelector {
     match_labels: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawTemplate {
+    spec: RawPodSpec,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawPodSpec {
+    containers: Vec<RawContainer>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawContainer {
+    name: String,
+    image: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -89,6 +111,21 @@ fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workl
         rollout: Some(rollout),
         deleting: Deletion::from_meta(w.metadata.deletion_timestamp, w.metadata.finalizers),
         selector: super::status_reads::selector_of(&w.spec.selector.match_labels),
+        images: w
+            .spec
+            .template
+            .spec
+            .containers
+            .iter()
+            .map(|c| (c.name.clone(), c.image.clone()))
+            .collect(),
+        version_labels: w
+            .metadata
+            .labels
+            .iter()
+            .filter(|(k, _)| super::kube::VERSION_LABELS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
     }
 }
 

@@ -111,6 +111,34 @@ fn workloads(w: &WorkloadCheck) -> ByHand {
     }
 }
 
+/// A `oneVersion:` selection's workloads and where their version is: the named container's
+/// image, or the version label.
+fn versions(v: &crate::model::catalog::Versioned) -> ByHand {
+    let what = match &v.from {
+        crate::model::catalog::VersionFrom::Container(c) => {
+            format!("{{.spec.template.spec.containers[?(@.name==\"{c}\")].image}}")
+        }
+        crate::model::catalog::VersionFrom::Label(l) => {
+            format!("{{.metadata.labels.{}}}", jsonpath_key(l))
+        }
+    };
+    let w = &v.workload;
+    let by_name = w.name.is_some() && w.kind.is_some();
+    ByHand::Get {
+        resource: w
+            .kinds()
+            .into_iter()
+            .map(plural)
+            .collect::<Vec<_>>()
+            .join(","),
+        name: w.name.clone().filter(|_| by_name),
+        namespace: Some(w.namespace.clone()),
+        all_namespaces: false,
+        selector: None,
+        jsonpath: shape(by_name, &what),
+    }
+}
+
 fn objects(o: &Objects, fields: &str) -> ByHand {
     let by_name = o.name.is_some();
     ByHand::Get {
@@ -154,6 +182,9 @@ pub fn by_hand(check: &Check) -> ByHand {
             shape(false, "{.provisioner} default={.metadata.annotations.storageclass\\.kubernetes\\.io/is-default-class}"),
         ),
         CheckKind::Workload(w) => workloads(w),
+        // The first selection's workloads with the version each shows (the evidence names
+        // each one's version).
+        CheckKind::OneVersion(o) => o.each.first().map_or(ByHand::ApiVersions, versions),
         CheckKind::Resource(r) => match &r.field {
             Some(f) => objects(&r.objects, &field(f)),
             None => objects(&r.objects, "{.metadata.name}"),

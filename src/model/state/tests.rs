@@ -51,7 +51,8 @@ fn incident_cluster_states() {
             "API group cilium.io served",
             "DaemonSet kube-system/cilium rolled out (4/4 available)",
             "Deployment kube-system/cilium-operator rolled out (2/2 available)",
-            "no node tainted node.cilium.io/agent-not-ready"
+            "no node tainted node.cilium.io/agent-not-ready",
+            "one version: 1.16.1 (1 component)"
         ]
     );
     assert_eq!(
@@ -62,7 +63,8 @@ fn incident_cluster_states() {
             "3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a, rook-ceph-mon-b, rook-ceph-mon-c)",
             "3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster rook-ceph/rook-ceph .spec.mon.count)",
             "3/3 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2)",
-            "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty"
+            "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty",
+            "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)"
         ]
     );
     assert_eq!(

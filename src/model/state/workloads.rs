@@ -264,6 +264,8 @@ mod tests {
             rollout: Some(r),
             deleting: None,
             selector: None,
+            images: Default::default(),
+            version_labels: Default::default(),
         }
     }
 

@@ -29,6 +29,7 @@ impl RawCheck {
             ("every", self.every.is_some()),
             ("parents", self.parents.is_some()),
             ("csiDriver", self.csi_driver.is_some()),
+            ("oneVersion", self.one_version.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -80,6 +81,9 @@ impl RawCheck {
         }
         if let Some(w) = self.workload {
             return workload(w).map(CheckKind::Workload);
+        }
+        if let Some(o) = self.one_version {
+            return versions::one_version(o).map(CheckKind::OneVersion);
         }
         if let Some(e) = self.every {
             return e.into_check().map(CheckKind::Every);
