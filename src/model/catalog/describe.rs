@@ -98,7 +98,8 @@ impl CheckKind {
             | CheckKind::StartedAfter(_)
             | CheckKind::Every(_)
             | CheckKind::Parents(_)
-            | CheckKind::CsiDriver(_)) => other.to_string(),
+            | CheckKind::CsiDriver(_)
+            | CheckKind::OneVersion(_)) => other.to_string(),
         }
     }
 }

@@ -96,29 +96,11 @@ fn schedulable_of(c: &Catalog) -> NodesCheck {
         .unwrap()
         .healthy
         .iter()
-        .find_map(|ch| match &ch.kind {
-            CheckKind::Nodes(n @ NodesCheck::Schedulable(_)) => Some(n.clone()),
-            CheckKind::ApiGroup(_)
-            | CheckKind::Namespace(_)
-            | CheckKind::StorageClass { .. }
-            | CheckKind::Workload(_)
-            | CheckKind::Resource(_)
-            | CheckKind::Condition(_)
-            | CheckKind::All(_)
-            | CheckKind::Count(_)
-            | CheckKind::Tolerate(_)
-            | CheckKind::PodFlags(_)
-            | CheckKind::Nodes(_)
-            | CheckKind::ConfigMap(_)
-            | CheckKind::NamespaceLabel(_)
-            | CheckKind::DefaultDenyIngress(_)
-            | CheckKind::ConfigMapKey(_)
-            | CheckKind::Absent(_)
-            | CheckKind::Annotated(_)
-            | CheckKind::StartedAfter(_)
-            | CheckKind::Every(_)
-            | CheckKind::Parents(_)
-            | CheckKind::CsiDriver(_) => None,
+        .find_map(|ch| {
+            let CheckKind::Nodes(n @ NodesCheck::Schedulable(_)) = &ch.kind else {
+                return None;
+            };
+            Some(n.clone())
         })
         .unwrap()
 }

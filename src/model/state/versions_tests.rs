@@ -16,9 +16,11 @@ fn check_of(layer: &str) -> OneVersionCheck {
     let l = c.get(layer).unwrap();
     l.healthy
         .iter()
-        .find_map(|c| match &c.kind {
-            CheckKind::OneVersion(o) => Some(o.clone()),
-            _ => None,
+        .find_map(|c| {
+            let CheckKind::OneVersion(o) = &c.kind else {
+                return None;
+            };
+            Some(o.clone())
         })
         .unwrap()
 }
