@@ -3,7 +3,8 @@
 //! std threads that pull the next item from a shared counter, whatever the cluster or
 //! inventory holds. No global pool, no async runtime: the threads live exactly as long as the
 //! call, and a thread the OS refuses never panics (the items run on fewer threads, or on the
-//! caller's own).
+//! caller's own). The memory a batch of reads keeps is bounded the same way: one [`Budget`]
+//! its decoders charge as they keep each item.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

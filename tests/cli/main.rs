@@ -9,6 +9,7 @@ mod harness;
 mod support;
 
 mod bounded;
+mod budget;
 mod catalog;
 mod completion;
 mod confirmed_by;
