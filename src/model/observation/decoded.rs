@@ -33,6 +33,22 @@ pub enum Decoded {
     ContainerStarts(String, ReadOf<Vec<PodStart>>),
 }
 
+impl Decoded {
+    /// The workloads of a workload read; `None` for any other read.
+    pub fn into_workloads(self) -> Option<ReadOf<Vec<Workload>>> {
+        match self {
+            Decoded::Workloads(_, read) => Some(read),
+            Decoded::Nodes(_)
+            | Decoded::Namespaces(_)
+            | Decoded::StorageClasses(_)
+            | Decoded::ApiServerPods(_)
+            | Decoded::ConfigMap(..)
+            | Decoded::Pods(..)
+            | Decoded::ContainerStarts(..) => None,
+        }
+    }
+}
+
 /// What decoding needs of the observation: the namespace labels the checks name.
 #[derive(Debug, Clone, Default)]
 pub struct Decoder {

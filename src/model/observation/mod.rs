@@ -185,16 +185,32 @@ impl Observation {
         namespaces: &BTreeSet<String>,
         parts: Vec<Result<&str, ReadFailure>>,
     ) {
+        let workloads = matches!(
+            request,
+            ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets
+        );
+        if !workloads {
+            let first = parts.into_iter().next().unwrap_or_else(|| {
+                Err(ReadFailure::new(FailureKind::ApiError, "nothing was read"))
+            });
+            return self.record(request, first);
+        }
         let decoder = self.decoder();
         let unbounded = crate::pool::Budget::new(usize::MAX);
-        let mut decoded = Vec::new();
-        for part in parts {
-            match decoder.decode(request, part.map(str::as_bytes), &unbounded) {
-                Some(Decoded::Workloads(_, read)) => decoded.push(read),
-                Some(other) => return self.store(other),
-                None => return,
-            }
-        }
+        let decoded = parts
+            .into_iter()
+            .map(|part| {
+                decoder
+                    .decode(request, part.map(str::as_bytes), &unbounded)
+                    .and_then(Decoded::into_workloads)
+                    .unwrap_or_else(|| {
+                        Err(ReadFailure::new(
+                            FailureKind::ApiError,
+                            "not a workload read",
+                        ))
+                    })
+            })
+            .collect();
         self.store_parts(request, namespaces, decoded)
     }
 

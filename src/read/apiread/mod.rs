@@ -124,10 +124,9 @@ pub fn read_into(
                             .iter()
                             .map(|ns| {
                                 let target = workload_path(request, Some(ns));
-                                match take(&mut decoded, &target, request, &decoder, &budget) {
-                                    Some(Decoded::Workloads(_, read)) => read,
-                                    _ => Err(not_sent(&target)),
-                                }
+                                take(&mut decoded, &target, request, &decoder, &budget)
+                                    .and_then(Decoded::into_workloads)
+                                    .unwrap_or_else(|| Err(not_sent(&target)))
                             })
                             .collect();
                         obs.store_parts(request, namespaces, parts);
