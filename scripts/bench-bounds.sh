@@ -16,34 +16,20 @@
 #        WORKLOADS=8000 HOSTS=500 LATENCY=20 PROFILE=debug scripts/bench.sh bounds
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-lib.sh
+. scripts/bench-lib.sh
 
 WORKLOADS=${WORKLOADS:-2500}
 HOSTS=${HOSTS:-500}
 LATENCY=${LATENCY:-20}
 SSH_MS=${SSH_MS:-50}
 PROFILE=${PROFILE:-release}
-KUBECTL=${KUBECTL:-$(command -v kubectl || true)}
-[ -n "$KUBECTL" ] && [ -x "$KUBECTL" ] || { echo "bench: no kubectl (set KUBECTL=...)" >&2; exit 1; }
+bench_kubectl
 command -v jq >/dev/null || { echo "bench: needs jq" >&2; exit 1; }
-TARGET=${CARGO_TARGET_DIR:-target}
-say() { printf '== %s\n' "$*" >&2; }
+bench_build "$PROFILE"
 
-if [ "$PROFILE" = release ]; then
-  say "building release binaries"
-  cargo build --release --locked -p kubectl-nestor -p nestor-replay >&2
-else
-  cargo build --locked -p kubectl-nestor -p nestor-replay >&2
-fi
-NESTOR="$(cd "$TARGET/$PROFILE" && pwd)/kubectl-nestor"
-REPLAY="$(cd "$TARGET/$PROFILE" && pwd)/nestor-replay"
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/nestor-bounds.XXXXXX")
-SERVER_PID=
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+WORK=$(bench_workdir bounds)
+trap bench_cleanup EXIT
 mkdir -p "$WORK/home" "$WORK/repo/stacks" "$WORK/repo/bootstrap"
 export HOME="$WORK/home" NESTOR_KUBECTL="$KUBECTL"
 unset NESTOR_READ_PATH NESTOR_STACKS_DIR NESTOR_SSH
@@ -77,32 +63,13 @@ say "$WORKLOADS Deployments mid-rollout at $LATENCY ms per request"
                        spec: {containers: [{name: "osd", image: "quay.io/ceph/ceph:v18.2.4"}]}}},
      status: {observedGeneration: 2, replicas: 4, updatedReplicas: 1, readyReplicas: 3,
               availableReplicas: 3}}]' >"$WORK/fixture.json"
-"$REPLAY" --fixture "$WORK/fixture.json" --latency-ms "$LATENCY" --audit "$WORK/audit" \
-  --port-file "$WORK/port" >"$WORK/server.out" 2>"$WORK/server.err" &
-SERVER_PID=$!
-for _ in $(seq 1 600); do [ -s "$WORK/port" ] && break; sleep 0.1; done
-[ -s "$WORK/port" ] || { cat "$WORK/server.err" >&2; echo "bench: the replay server did not start" >&2; exit 1; }
-PORT=$(cat "$WORK/port")
-cat >"$WORK/kubeconfig" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- cluster: {server: "http://127.0.0.1:$PORT"}
-  name: replay
-contexts:
-- context: {cluster: replay, user: replay}
-  name: replay
-current-context: replay
-users:
-- name: replay
-  user: {token: replay-token}
-EOF
-chmod 600 "$WORK/kubeconfig"
+start_replay api --fixture "$WORK/fixture.json" --latency-ms "$LATENCY"
+KC="$WORK/api.kubeconfig"
 stack() { # layers
   cat >"$WORK/repo/stacks/bench.yaml" <<EOF
 name: bench
 target_kind: prod
-kubeconfig: $WORK/kubeconfig
+kubeconfig: $KC
 endpoint: http://127.0.0.1:$PORT
 nodes:
   - { name: dirqual1, role: control-plane }
@@ -116,20 +83,16 @@ EOF
 stack "[k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]"
 "$NESTOR" --version >/dev/null 2>&1 || true
 (cd "$WORK/repo" && "$NESTOR" preview --no-input -o json >/dev/null 2>&1) || true # warm kubectl's cache
-: >"$WORK/audit"
+: >"$WORK/api.audit"
 read -r threads hwm < <(sampled preview --no-input -o json)
-inflight=$(jq -r '"\(.unix_ms) 1\n\(.unix_ms + ([.duration_ms, 1] | max)) -1"' "$WORK/audit" | peak)
-pods=$(grep -c '/pods"' "$WORK/audit" || true)
+inflight=$(jq -r '"\(.unix_ms) 1\n\(.unix_ms + ([.duration_ms, 1] | max)) -1"' "$WORK/api.audit" | peak)
+pods=$(grep -c '/pods"' "$WORK/api.audit" || true)
 ROWS=("| $WORKLOADS Deployments mid-rollout, $LATENCY ms/request | $inflight API reads | $pods pod lists | $threads | $((hwm / 1024)) MiB |")
-kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+stop_replay
 
 say "$HOSTS hosts through a stub ssh ($SSH_MS ms per call)"
-"$REPLAY" --generate dirqual --audit "$WORK/audit" --port-file "$WORK/port.2" >/dev/null 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 600); do [ -s "$WORK/port.2" ] && break; sleep 0.1; done
-PORT=$(cat "$WORK/port.2")
-sed "s|127.0.0.1:[0-9]*|127.0.0.1:$PORT|" "$WORK/kubeconfig" >"$WORK/kubeconfig.new" &&
-  mv "$WORK/kubeconfig.new" "$WORK/kubeconfig"
+start_replay hosts --generate dirqual
+KC="$WORK/hosts.kubeconfig"
 stack "[k8s, sshd-hardening]"
 {
   echo "all:"; echo "  hosts:"

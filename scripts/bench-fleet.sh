@@ -18,34 +18,19 @@
 # Usage: scripts/bench.sh fleet
 #        KUBECTL=/path/to/kubectl RUNS=5 STACKS=10 LATENCY=100 scripts/bench.sh fleet
 set -euo pipefail
-# The CPU count with GNU or BSD tools (nproc and /proc are Linux's; macOS has sysctl).
-ncpu() { nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1; }
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-lib.sh
+. scripts/bench-lib.sh
 
 RUNS=${RUNS:-5}
 STACKS=${STACKS:-10}
 LATENCY=${LATENCY:-100}
 WAIT_SECONDS=${WAIT_SECONDS:-8}
-KUBECTL=${KUBECTL:-$(command -v kubectl || true)}
-[ -n "$KUBECTL" ] && [ -x "$KUBECTL" ] || { echo "bench: no kubectl (set KUBECTL=...)" >&2; exit 1; }
-KUBECTL=$(readlink -f "$KUBECTL")
-TARGET=${CARGO_TARGET_DIR:-target}
+bench_kubectl
+bench_build release
 
-say() { printf '== %s\n' "$*" >&2; }
-
-say "building release binaries"
-cargo build --release --locked -p kubectl-nestor -p nestor-replay >&2
-NESTOR="$(readlink -f "$TARGET/release/kubectl-nestor")"
-REPLAY="$(readlink -f "$TARGET/release/nestor-replay")"
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/nestor-bench-fleet.XXXXXX")
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+WORK=$(bench_workdir bench-fleet)
+trap bench_cleanup EXIT
 
 mkdir -p "$WORK/bin" "$WORK/home" "$WORK/repo/stacks"
 ln -s "$NESTOR" "$WORK/bin/kubectl-nestor"
@@ -53,30 +38,9 @@ export PATH="$WORK/bin:$PATH" HOME="$WORK/home"
 unset NESTOR_READ_PATH NESTOR_STACKS_DIR KUBECONFIG
 export NESTOR_KUBECTL="$KUBECTL"
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-
-start_server() { # name fixture -> writes $WORK/NAME.{port,audit,kubeconfig}
-  "$REPLAY" --generate "$2" --latency-ms "$LATENCY" --audit "$WORK/$1.audit" --port-file "$WORK/$1.port" \
-    >/dev/null 2>"$WORK/$1.err" &
-  PIDS+=($!)
-  for _ in $(seq 1 600); do [ -s "$WORK/$1.port" ] && break; sleep 0.1; done
-  [ -s "$WORK/$1.port" ] || { cat "$WORK/$1.err" >&2; echo "bench: server $1 did not start" >&2; exit 1; }
-  local port; port=$(cat "$WORK/$1.port")
-  cat >"$WORK/$1.kubeconfig" <<KC
-apiVersion: v1
-kind: Config
-clusters:
-- cluster: {server: "http://127.0.0.1:$port"}
-  name: replay
-contexts:
-- context: {cluster: replay, user: replay}
-  name: replay
-current-context: replay
-users:
-- name: replay
-  user: {token: replay-token}
-KC
-  chmod 600 "$WORK/$1.kubeconfig"
+start_server() { # name fixture -> writes $WORK/NAME.{port,audit,kubeconfig} and its stack
+  start_replay "$1" --generate "$2" --latency-ms "$LATENCY"
+  local port=$PORT
   {
     echo "name: $1"
     echo "target_kind: prod"
@@ -92,14 +56,6 @@ names=()
 for i in $(seq -w 1 "$STACKS"); do names+=("s$i"); start_server "s$i" dirqual; done
 single() { (cd "$WORK/repo" && "$KUBECTL" nestor --stack "$1" preview --no-input -o json >/dev/null); }
 fleet() { (cd "$WORK/repo" && "$KUBECTL" nestor preview --all -o json >/dev/null); }
-# timed FILE CMD...: append "wall_us cpu_us" of CMD (bash's `time`: the subshell and every
-# child it waited for) to FILE.
-timed() {
-  local file=$1 out; shift
-  out=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 )
-  awk -v r="$out" 'BEGIN { split(r, a, " "); printf "%d %d\n", a[1] * 1e6, (a[2] + a[3]) * 1e6 }' >>"$file"
-}
-
 say "warming kubectl's discovery caches up"
 for n in "${names[@]}"; do single "$n"; done
 fleet

@@ -16,6 +16,10 @@
 # `scripts/bench.sh bounds` runs scripts/bench-bounds.sh instead: 2500 workloads mid-rollout and
 # 500 hosts, requests and ssh in flight, threads and peak RSS (SPEC §9 "Bounded per run").
 #
+# `scripts/bench.sh scale` runs scripts/bench-scale.sh instead: the `huge` cluster (10 000 nodes,
+# 20 000 Deployments, 40 000 custom objects) at 20 ms per request, the ratio to one
+# `kubectl get nodes -o json` and nestor's own peak RSS (SPEC §9 "Bounded per run").
+#
 # `scripts/bench.sh fleet` runs scripts/bench-fleet.sh instead: `preview --all` over ten
 # stacks on ten servers against its floor, max(slowest single stack, fleet CPU / cores), and
 # wait's per-poll cost.
@@ -30,12 +34,12 @@
 #        CLUSTERS=dirqual LATENCIES=100 scripts/bench.sh
 #        CLUSTERS=big LATENCIES=20 LAYERS="[k8s, cni, pod-security, hubble]" scripts/bench.sh
 set -euo pipefail
-# CPU count and model with GNU or BSD tools (nproc and /proc are Linux's; macOS has sysctl).
-ncpu() { nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1; }
-cpu_model() { sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1 || true; sysctl -n machdep.cpu.brand_string 2>/dev/null || true; }
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = fleet ]; then exec bash scripts/bench-fleet.sh; fi
 if [ "${1:-}" = bounds ]; then exec bash scripts/bench-bounds.sh; fi
+if [ "${1:-}" = scale ]; then exec bash scripts/bench-scale.sh; fi
+# shellcheck source=scripts/bench-lib.sh
+. scripts/bench-lib.sh
 STEPS=
 if [ "${1:-}" = -v ]; then STEPS=1; fi
 
@@ -46,25 +50,11 @@ LATENCIES=${LATENCIES:-"20 100"}
 # The layers the benchmark stack declares (the SPEC §1 stack's by default); e.g. add the SPEC
 # §15 ones: LAYERS="[k8s, cni, ..., certs, pod-security, kube-proxy-replacement, hubble]".
 LAYERS=${LAYERS:-"[k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]"}
-KUBECTL=${KUBECTL:-$(command -v kubectl || true)}
-[ -n "$KUBECTL" ] && [ -x "$KUBECTL" ] || { echo "bench: no kubectl (set KUBECTL=...)" >&2; exit 1; }
-KUBECTL=$(readlink -f "$KUBECTL")
-TARGET=${CARGO_TARGET_DIR:-target}
+bench_kubectl
+bench_build release
 
-say() { printf '== %s\n' "$*" >&2; }
-
-say "building release binaries"
-cargo build --release --locked -p kubectl-nestor -p nestor-replay >&2
-NESTOR="$(readlink -f "$TARGET/release/kubectl-nestor")"
-REPLAY="$(readlink -f "$TARGET/release/nestor-replay")"
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/nestor-bench.XXXXXX")
-SERVER_PID=
-cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+WORK=$(bench_workdir bench)
+trap bench_cleanup EXIT
 
 # `kubectl nestor` finds the plugin on PATH; HOME is fresh (discovery cache warmed below).
 mkdir -p "$WORK/bin" "$WORK/home" "$WORK/repo/stacks"
@@ -72,11 +62,6 @@ ln -s "$NESTOR" "$WORK/bin/kubectl-nestor"
 export PATH="$WORK/bin:$PATH" HOME="$WORK/home"
 unset NESTOR_KUBECTL NESTOR_READ_PATH NESTOR_STACKS_DIR
 export NESTOR_KUBECTL="$KUBECTL"
-
-# BSD date has no %N (it prints a literal N): python3's clock there.
-now_ns() { local t; t=$(date +%s%N); case $t in *N) python3 -c 'import time; print(time.time_ns())' ;; *) echo "$t" ;; esac; }
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-max() { sort -n | tail -1; }
 
 # One preview's -v `step:` lines (file $1) and its wall in µs ($2) as "key ms" lines.
 steps_of() {
@@ -102,42 +87,12 @@ steps_of() {
     }' "$1"
 }
 
-# Sum of response_bytes and count of the audit lines after line $2 of file $1.
-audit_since() {
-  awk -v from="$2" 'NR > from { n++; if (match($0, /"response_bytes":[0-9]+/)) b += substr($0, RSTART + 17, RLENGTH - 17) } END { printf "%d %d\n", n, b }' "$1"
-}
-
 start_server() { # cluster latency
-  rm -f "$WORK/port" "$WORK/audit"
-  "$REPLAY" --generate "$1" --latency-ms "$2" --audit "$WORK/audit" --port-file "$WORK/port" \
-    >"$WORK/server.out" 2>"$WORK/server.err" &
-  SERVER_PID=$!
-  for _ in $(seq 1 600); do [ -s "$WORK/port" ] && break; sleep 0.1; done
-  [ -s "$WORK/port" ] || { cat "$WORK/server.err" >&2; echo "bench: the replay server did not start" >&2; exit 1; }
-  PORT=$(cat "$WORK/port")
-  cat >"$WORK/kubeconfig" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- cluster: {server: "http://127.0.0.1:$PORT"}
-  name: replay
-contexts:
-- context: {cluster: replay, user: replay}
-  name: replay
-current-context: replay
-users:
-- name: replay
-  user: {token: replay-token}
-EOF
-  chmod 600 "$WORK/kubeconfig"
-  export KUBECONFIG="$WORK/kubeconfig"
+  start_replay server --generate "$1" --latency-ms "$2"
+  export KUBECONFIG="$WORK/server.kubeconfig"
 }
 
-stop_server() {
-  kill "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
-  SERVER_PID=
-}
+stop_server() { stop_replay; }
 
 write_stack() { # cluster
   local n=4
@@ -145,7 +100,7 @@ write_stack() { # cluster
   {
     echo "name: $1"
     echo "target_kind: prod"
-    echo "kubeconfig: $WORK/kubeconfig"
+    echo "kubeconfig: $KUBECONFIG"
     echo "endpoint: http://127.0.0.1:$PORT"
     echo "nodes:"
     echo "  - { name: dirqual1, role: control-plane }"
@@ -172,9 +127,9 @@ for cluster in $CLUSTERS; do
     : >"$WORK/t.floor"; : >"$WORK/t.preview"; : >"$WORK/t.direct"; : >"$WORK/procs"; : >"$WORK/reqs"; : >"$WORK/bytes"
     : >"$WORK/cpu"; : >"$WORK/rss"; : >"$WORK/cpu_pct"; : >"$WORK/steps"
     for _ in $(seq 1 "$RUNS"); do
-      before=$(wc -l <"$WORK/audit")
+      before=$(wc -l <"$WORK/server.audit")
       t0=$(now_ns); preview; t1=$(now_ns)
-      read -r reqs bytes < <(audit_since "$WORK/audit" "$before")
+      read -r reqs bytes < <(audit_since "$WORK/server.audit" "$before")
       t2=$(now_ns); floor; t3=$(now_ns)
       t4=$(now_ns); direct; t5=$(now_ns)
       echo $(( (t5 - t4) / 1000 )) >>"$WORK/t.direct"
@@ -184,16 +139,14 @@ for cluster in $CLUSTERS; do
       echo $(( (t3 - t2) / 1000 )) >>"$WORK/t.floor"
       grep -c '^kubectl-nestor: exec: kubectl ' "$WORK/preview.err" >>"$WORK/procs" || true
       echo "$reqs" >>"$WORK/reqs"; echo "$bytes" >>"$WORK/bytes"
-      usage=$(grep '^kubectl-nestor: usage:' "$WORK/preview.err" || true)
-      cpu=$(sed -n 's/.*own cpu \([0-9.]*\) ms.*/\1/p' <<<"$usage")
-      rss=$(sed -n 's/.*own peak rss \([0-9]*\) KiB.*/\1/p' <<<"$usage")
+      read -r cpu rss < <(own_usage "$WORK/preview.err")
       echo "${cpu:-0}" >>"$WORK/cpu"; echo "${rss:-0}" >>"$WORK/rss"
       awk -v c="${cpu:-0}" -v w="$wall_ms" 'BEGIN { printf "%.1f\n", (w > 0 ? 100 * c / w : 0) }' >>"$WORK/cpu_pct"
     done
     if [ "$cluster" = big ] && [ "$CRD_BYTES" = "-" ]; then
-      before=$(wc -l <"$WORK/audit")
+      before=$(wc -l <"$WORK/server.audit")
       "$KUBECTL" get crd -o json >/dev/null
-      read -r _ CRD_BYTES < <(audit_since "$WORK/audit" "$before")
+      read -r _ CRD_BYTES < <(audit_since "$WORK/server.audit" "$before")
     fi
     fl=$(median <"$WORK/t.floor"); pv=$(median <"$WORK/t.preview"); di=$(median <"$WORK/t.direct")
     ROWS+=("$(awk -v c="$cluster" -v l="$latency" -v f="$fl" -v p="$pv" -v d="$di" \

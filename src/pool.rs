@@ -3,7 +3,8 @@
 //! std threads that pull the next item from a shared counter, whatever the cluster or
 //! inventory holds. No global pool, no async runtime: the threads live exactly as long as the
 //! call, and a thread the OS refuses never panics (the items run on fewer threads, or on the
-//! caller's own).
+//! caller's own). The memory a batch of reads keeps is bounded the same way: one [`Budget`]
+//! its decoders charge as they keep each item.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -18,6 +19,62 @@ pub const SSH_IN_FLIGHT: usize = 8;
 pub const STACKS_PER_CORE: usize = 4;
 /// ... and at most this many, whatever the machine.
 pub const MAX_STACKS: usize = 16;
+
+/// What nestor keeps of one stack's read of a cluster, at most (SPEC §9 "Bounded per run"):
+/// the decoded fields of every answer of a batch together, counted as they are decoded, and
+/// the few answers still held whole (discovery, error statuses). A read that would cross it is
+/// a failed read naming the read and this budget; with the threads, the 64 KiB read buffer of
+/// each read in flight and the documents printed, nestor's own peak stays under 64 MiB.
+pub const MEMORY_BUDGET: usize = 48 << 20;
+
+/// Every message of a read refused by a [`Budget`] starts with this.
+pub const OVER_BUDGET: &str = "over nestor's memory budget";
+
+/// A memory budget shared by the reads of one batch (on any number of threads): each
+/// decoded value is charged its weight before it is kept; a charge that would cross the
+/// limit is refused, and the read that asked fails.
+#[derive(Debug)]
+pub struct Budget {
+    used: AtomicUsize,
+    limit: usize,
+}
+
+impl Budget {
+    /// A budget of `limit` bytes.
+    pub fn new(limit: usize) -> Budget {
+        Budget {
+            used: AtomicUsize::new(0),
+            limit,
+        }
+    }
+
+    /// Charge `bytes`; over the limit nothing is charged and the refusal says so, naming
+    /// `what` (the read).
+    pub fn charge(&self, bytes: usize, what: &str) -> Result<(), String> {
+        let mut now = self.used.load(Ordering::Relaxed);
+        loop {
+            let next = now.saturating_add(bytes);
+            if next > self.limit {
+                return Err(format!(
+                    "{OVER_BUDGET} of {} MiB for one read of a cluster: {what} not kept (it holds more than nestor keeps)",
+                    self.limit >> 20
+                ));
+            }
+            match self
+                .used
+                .compare_exchange_weak(now, next, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return Ok(()),
+                Err(seen) => now = seen,
+            }
+        }
+    }
+
+    /// The bytes charged so far.
+    pub fn used(&self) -> usize {
+        self.used.load(Ordering::Relaxed)
+    }
+}
 
 /// `f` over every item on at most `max` threads (at least one), the results in the items'
 /// order. An item whose worker panicked has `None` (the worker's other results are lost
@@ -130,6 +187,20 @@ mod tests {
         assert_eq!(got, vec![Some(1), Some(2), Some(3)]);
         assert!(map(&[] as &[u8], 4, |n| *n).is_empty());
         assert_eq!(map(&[7], 0, |n| *n), vec![Some(7)]);
+    }
+
+    #[test]
+    fn a_budget_refuses_what_would_cross_it_and_keeps_counting_the_rest() {
+        let b = Budget::new(100);
+        assert_eq!(b.charge(60, "GET /a"), Ok(()));
+        assert_eq!(
+            b.charge(41, "GET /api/v1/nodes"),
+            Err("over nestor's memory budget of 0 MiB for one read of a cluster: GET /api/v1/nodes not kept (it holds more than nestor keeps)".to_string())
+        );
+        assert_eq!(b.used(), 60);
+        assert_eq!(b.charge(40, "GET /b"), Ok(()));
+        assert!(b.charge(1, "GET /c").is_err());
+        assert!(Budget::new(MEMORY_BUDGET).charge(usize::MAX, "x").is_err());
     }
 
     #[test]

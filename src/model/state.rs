@@ -128,9 +128,11 @@ impl CheckOutcome {
     }
     /// A failed read; an answer that was not the object asked for says what came back.
     fn failed(what: &str, failure: &ReadFailure) -> Self {
+        // What came back, or the budget it would have crossed: said whole.
         if failure
             .message
             .starts_with(crate::model::observation::answer::NOT_ASKED)
+            || failure.message.starts_with(crate::pool::OVER_BUDGET)
         {
             return CheckOutcome::unknown(format!("read of {what} failed: {failure}"));
         }

@@ -15,6 +15,7 @@ mod harness;
 mod support;
 
 mod bounded;
+mod budget;
 mod catalog;
 mod completion;
 mod completion_gate;

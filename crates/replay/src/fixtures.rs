@@ -57,7 +57,8 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         other => crate::scenarios::by_name(other)
             .or_else(|| crate::wireguard::by_name(other))
             .or_else(|| crate::gateway::by_name(other))
-            .or_else(|| crate::nodes::by_name(other)),
+            .or_else(|| crate::nodes::by_name(other))
+            .or_else(|| crate::scale::by_name(other)),
     }
 }
 
@@ -666,7 +667,12 @@ type CephKind<'a> = (
 );
 
 /// Everything in dirqual, for `nodes` nodes (4 in the real one).
-fn dirqual_layers(b: &mut Builder, nodes: usize, not_ready: &[usize], ceph_health: &str) {
+pub(crate) fn dirqual_layers(
+    b: &mut Builder,
+    nodes: usize,
+    not_ready: &[usize],
+    ceph_health: &str,
+) {
     let n = nodes as i64;
     // k8s
     for ns in ["default", "kube-node-lease", "kube-public", "kube-system"] {

@@ -25,6 +25,7 @@ pub mod gates;
 pub mod gateway;
 pub mod http;
 pub mod nodes;
+pub mod scale;
 pub mod scenarios;
 pub mod select;
 pub mod server;

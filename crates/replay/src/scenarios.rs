@@ -283,7 +283,13 @@ pub const MANY_APPLICATIONS: usize = 40_000;
 /// list), all Synced and Healthy: nestor's memory must not grow with what it does not keep.
 pub fn many_applications() -> Fixture {
     let mut b = dirqual_builder(&[], "HEALTH_OK");
-    for i in 0..MANY_APPLICATIONS {
+    add_applications(&mut b, MANY_APPLICATIONS);
+    b.finish(K8S_VERSION)
+}
+
+/// `count` Argo CD Applications as [`many_applications`] has them, Synced and Healthy.
+pub(crate) fn add_applications(b: &mut Builder, count: usize) {
+    for i in 0..count {
         let name = format!("tenant-{i:05}");
         let values = format!(
             "replicaCount: 2\nimage:\n  tag: 1.4.{}\ndatabase:\n  password: {HELM_PASSWORD_MARKER}\n",
@@ -296,7 +302,6 @@ pub fn many_applications() -> Fixture {
         ]);
         b.obj(app);
     }
-    b.finish(K8S_VERSION)
 }
 
 /// A failure fixture by name.

@@ -237,15 +237,6 @@ impl Catalog {
         out
     }
 
-    /// Every check of these layers (unknown ids are ignored: the topology validates ids).
-    fn checks<'a>(&'a self, layer_ids: &'a [String]) -> impl Iterator<Item = &'a CheckKind> {
-        layer_ids
-            .iter()
-            .filter_map(|id| self.get(id))
-            .flat_map(|l| l.detect.iter().chain(&l.healthy))
-            .map(|c| &c.kind)
-    }
-
     /// The reads needed to evaluate these layers, deduplicated, cheap built-ins first.
     /// Unknown ids are ignored (the topology validates ids).
     pub fn required_reads(&self, layer_ids: &[String]) -> Vec<ReadRequest> {

@@ -25,9 +25,10 @@ pub struct ReadPlan {
     pub scope: Scope,
     /// The host-level layers among them (read over ssh, not through kubectl).
     pub host_layers: Vec<String>,
-    /// The workload selections of the checks: those not rolled out have their pods read
-    /// in a second round (SPEC §6 v0.3, `state::why::pod_reads`).
-    pub workloads: Vec<WorkloadCheck>,
+    /// The workload selections of the checks, one list per layer (in the layers' order):
+    /// those not rolled out have their pods read in a second round, at most
+    /// `state::MAX_NAMED` workloads per layer (SPEC §6 v0.3 and §9, `state::why::pod_reads`).
+    pub workloads: Vec<Vec<WorkloadCheck>>,
 }
 
 impl ReadPlan {
@@ -57,97 +58,104 @@ impl Catalog {
         let mut reads = BTreeSet::new();
         let mut config_maps: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         let mut scope = Scope::default();
-        let mut selections: Vec<WorkloadCheck> = Vec::new();
-        for check in self.checks(layer_ids) {
-            match check {
-                CheckKind::ApiGroup(_) => {
-                    reads.insert(ReadRequest::ApiGroups);
-                }
-                CheckKind::Namespace(_) => {
-                    reads.insert(ReadRequest::Namespaces);
-                }
-                CheckKind::StorageClass { .. } => {
-                    reads.insert(ReadRequest::StorageClasses);
-                }
-                CheckKind::Nodes(_) => {
-                    reads.insert(ReadRequest::Nodes);
-                }
-                CheckKind::NamespaceLabel(l) => {
-                    // The namespaces list, keeping only the labels the checks name.
-                    reads.insert(ReadRequest::Namespaces);
-                    scope
-                        .keep
-                        .entry(NAMESPACES_KEEP.to_string())
-                        .or_default()
-                        .insert(FieldUse::Label(l.label.clone()));
-                }
-                // ConfigMaps by name (never listed): one read per ConfigMap, below.
-                CheckKind::ConfigMap(_) | CheckKind::ConfigMapKey(_) | CheckKind::Absent(_) => {}
-                CheckKind::PodFlags(_) => {
-                    // Which nodes are control planes decides whose kube-apiserver must run.
-                    reads.insert(ReadRequest::Nodes);
-                    reads.insert(ReadRequest::ApiServerPods);
-                }
-                // Its CiliumNode-like objects are read below; the nodes for `perNode`.
-                CheckKind::Annotated(a) => {
-                    if a.per_node {
+        let mut selections: Vec<Vec<WorkloadCheck>> = Vec::new();
+        for layer in layer_ids.iter().filter_map(|id| self.get(id)) {
+            let mut mine: Vec<WorkloadCheck> = Vec::new();
+            for check in layer.detect.iter().chain(&layer.healthy).map(|c| &c.kind) {
+                match check {
+                    CheckKind::ApiGroup(_) => {
+                        reads.insert(ReadRequest::ApiGroups);
+                    }
+                    CheckKind::Namespace(_) => {
+                        reads.insert(ReadRequest::Namespaces);
+                    }
+                    CheckKind::StorageClass { .. } => {
+                        reads.insert(ReadRequest::StorageClasses);
+                    }
+                    CheckKind::Nodes(_) => {
                         reads.insert(ReadRequest::Nodes);
                     }
-                }
-                // The pods' start times; its ConfigMap (for its last write) below.
-                CheckKind::StartedAfter(s) => {
-                    let [starts, _] = s.read_requests();
-                    reads.insert(starts);
-                }
-                // The namespaces to cover; the policies are its custom objects, below.
-                CheckKind::DefaultDenyIngress(_) => {
-                    reads.insert(ReadRequest::Namespaces);
-                }
-                // The default StorageClass names the driver; every node must list it.
-                CheckKind::CsiDriver(_) => {
-                    reads.insert(ReadRequest::StorageClasses);
-                    reads.insert(ReadRequest::Nodes);
-                }
-                // Their reads are their workload selections and custom objects, below.
-                CheckKind::Workload(_)
-                | CheckKind::OneVersion(_)
-                | CheckKind::Resource(_)
-                | CheckKind::Condition(_)
-                | CheckKind::All(_)
-                | CheckKind::Count(_)
-                | CheckKind::Tolerate(_)
-                | CheckKind::Every(_)
-                | CheckKind::Parents(_) => {}
-            }
-            for (namespace, name, key) in check.config_map_reads() {
-                let keys = config_maps
-                    .entry((namespace.to_string(), name.to_string()))
-                    .or_default();
-                keys.extend(key.map(String::from));
-            }
-            for w in check.workload_reads() {
-                if !selections.contains(w) {
-                    selections.push(w.clone());
-                }
-                for k in w.kinds() {
-                    reads.insert(WorkloadKind::read_request(k));
-                    if workloads == Workloads::InTheirNamespaces {
+                    CheckKind::NamespaceLabel(l) => {
+                        // The namespaces list, keeping only the labels the checks name.
+                        reads.insert(ReadRequest::Namespaces);
                         scope
-                            .workload_namespaces
-                            .entry(k.read_request())
+                            .keep
+                            .entry(NAMESPACES_KEEP.to_string())
                             .or_default()
-                            .insert(w.namespace.clone());
+                            .insert(FieldUse::Label(l.label.clone()));
+                    }
+                    // ConfigMaps by name (never listed): one read per ConfigMap, below.
+                    CheckKind::ConfigMap(_) | CheckKind::ConfigMapKey(_) | CheckKind::Absent(_) => {
+                    }
+                    CheckKind::PodFlags(_) => {
+                        // Which nodes are control planes decides whose kube-apiserver must run.
+                        reads.insert(ReadRequest::Nodes);
+                        reads.insert(ReadRequest::ApiServerPods);
+                    }
+                    // Its CiliumNode-like objects are read below; the nodes for `perNode`.
+                    CheckKind::Annotated(a) => {
+                        if a.per_node {
+                            reads.insert(ReadRequest::Nodes);
+                        }
+                    }
+                    // The pods' start times; its ConfigMap (for its last write) below.
+                    CheckKind::StartedAfter(s) => {
+                        let [starts, _] = s.read_requests();
+                        reads.insert(starts);
+                    }
+                    // The namespaces to cover; the policies are its custom objects, below.
+                    CheckKind::DefaultDenyIngress(_) => {
+                        reads.insert(ReadRequest::Namespaces);
+                    }
+                    // The default StorageClass names the driver; every node must list it.
+                    CheckKind::CsiDriver(_) => {
+                        reads.insert(ReadRequest::StorageClasses);
+                        reads.insert(ReadRequest::Nodes);
+                    }
+                    // Their reads are their workload selections and custom objects, below.
+                    CheckKind::Workload(_)
+                    | CheckKind::OneVersion(_)
+                    | CheckKind::Resource(_)
+                    | CheckKind::Condition(_)
+                    | CheckKind::All(_)
+                    | CheckKind::Count(_)
+                    | CheckKind::Tolerate(_)
+                    | CheckKind::Every(_)
+                    | CheckKind::Parents(_) => {}
+                }
+                for (namespace, name, key) in check.config_map_reads() {
+                    let keys = config_maps
+                        .entry((namespace.to_string(), name.to_string()))
+                        .or_default();
+                    keys.extend(key.map(String::from));
+                }
+                for w in check.workload_reads() {
+                    if !mine.contains(w) {
+                        mine.push(w.clone());
+                    }
+                    for k in w.kinds() {
+                        reads.insert(WorkloadKind::read_request(k));
+                        if workloads == Workloads::InTheirNamespaces {
+                            scope
+                                .workload_namespaces
+                                .entry(k.read_request())
+                                .or_default()
+                                .insert(w.namespace.clone());
+                        }
                     }
                 }
+                for (objects, used) in check.object_reads() {
+                    reads.insert(ReadRequest::ApiGroups);
+                    reads.insert(ReadRequest::Resource(objects.resource.clone()));
+                    scope
+                        .keep
+                        .entry(objects.resource.clone())
+                        .or_default()
+                        .extend(used);
+                }
             }
-            for (objects, used) in check.object_reads() {
-                reads.insert(ReadRequest::ApiGroups);
-                reads.insert(ReadRequest::Resource(objects.resource.clone()));
-                scope
-                    .keep
-                    .entry(objects.resource.clone())
-                    .or_default()
-                    .extend(used);
+            if !mine.is_empty() {
+                selections.push(mine);
             }
         }
         // ONE GET per ConfigMap, decoded into the keys of all the checks that name it.

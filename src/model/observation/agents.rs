@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::kube::parse_list;
+use super::kube::{decode_list, unbounded};
 use super::meta::words;
 use crate::clock::parse_rfc3339;
 use crate::error::Result;
@@ -80,27 +80,28 @@ struct RawRunning {
 /// `kubectl get pods -n NS -l SELECTOR -o json`: every pod, with `container`'s start time
 /// (a timestamp that does not parse is dropped, as not running). Sorted by name.
 pub fn parse_container_starts(text: &str, container: &str) -> Result<Vec<PodStart>> {
-    let raw: Vec<RawPod> = parse_list(
-        text,
-        "GET /api/v1/namespaces/NS/pods?labelSelector=SELECTOR",
-        "",
-        "Pod",
-    )?;
-    let mut pods: Vec<PodStart> = raw
-        .into_iter()
-        .map(|p| PodStart {
-            started: p
-                .status
-                .container_statuses
-                .into_iter()
-                .find(|c| c.name == container)
-                .and_then(|c| c.state.running)
-                .map(|r| r.started_at)
-                .filter(|t| parse_rfc3339(t).is_some()),
-            name: words(&p.metadata.name),
-            node: words(&p.spec.node_name),
-        })
-        .collect();
+    read_container_starts(text.as_bytes(), container, &unbounded())
+}
+
+/// [`parse_container_starts`] as the list arrives, each pod charged to `budget`.
+pub fn read_container_starts<R: std::io::Read>(
+    reader: R,
+    container: &str,
+    budget: &crate::pool::Budget,
+) -> Result<Vec<PodStart>> {
+    let what = "GET /api/v1/namespaces/NS/pods?labelSelector=SELECTOR";
+    let mut pods = decode_list(reader, what, "", "Pod", budget, |p: RawPod| PodStart {
+        started: p
+            .status
+            .container_statuses
+            .into_iter()
+            .find(|c| c.name == container)
+            .and_then(|c| c.state.running)
+            .map(|r| r.started_at)
+            .filter(|t| parse_rfc3339(t).is_some()),
+        name: words(&p.metadata.name),
+        node: words(&p.spec.node_name),
+    })?;
     pods.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(pods)
 }
@@ -108,6 +109,8 @@ pub fn parse_container_starts(text: &str, container: &str) -> Result<Vec<PodStar
 #[derive(Deserialize, Default)]
 #[serde(default)]
 pub(super) struct RawMeta {
+    pub(super) name: Option<String>,
+    pub(super) namespace: Option<String>,
     #[serde(rename = "managedFields")]
     managed_fields: Vec<RawManagedField>,
 }

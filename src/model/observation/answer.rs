@@ -29,7 +29,7 @@ pub struct Head {
     pub api_version: Option<String>,
     pub kind: Option<String>,
     pub metadata: HeadMeta,
-    status: Option<Scalar>,
+    pub status: Option<Scalar>,
 }
 
 #[derive(Debug, Default, Deserialize, PartialEq, Eq)]
@@ -42,14 +42,14 @@ pub struct HeadMeta {
 /// A `Status` document's `status` (`Success`): a string, anything else ignored.
 #[derive(Debug, Deserialize, PartialEq, Eq)]
 #[serde(untagged)]
-enum Scalar {
+pub enum Scalar {
     Text(String),
     Other(IgnoredAnyEq),
 }
 
 /// [`IgnoredAny`] with the comparisons [`Head`] derives.
 #[derive(Debug, PartialEq, Eq)]
-struct IgnoredAnyEq;
+pub struct IgnoredAnyEq;
 
 impl<'de> Deserialize<'de> for IgnoredAnyEq {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -8,13 +8,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
+use std::io::Read;
+
 use serde::{Deserialize, Serialize};
 
-use super::answer::{self, Head};
 use super::meta::Deletion;
 use super::node_truth::{blocking, troubles, NodeCondition, NodeTaint, RawNodeCondition};
+pub(super) use super::typed_list::decode_list;
 use crate::error::{Error, Result};
+use crate::pool::Budget;
 
 /// One cluster node as the state logic needs it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
@@ -135,23 +137,6 @@ pub struct Rollout {
     pub paused: bool,
 }
 
-/// A List document: what it says it is ([`Head`]) and its items (each with its own `kind`,
-/// when it says one).
-#[derive(Deserialize)]
-struct List<T> {
-    #[serde(flatten)]
-    head: Head,
-    items: Option<Vec<Kinded<T>>>,
-}
-
-#[derive(Deserialize)]
-struct Kinded<T> {
-    #[serde(default)]
-    kind: Option<String>,
-    #[serde(flatten)]
-    item: T,
-}
-
 #[derive(Deserialize, Default)]
 #[serde(default)]
 #[serde(rename_all = "camelCase")]
@@ -162,41 +147,6 @@ struct Meta {
     annotations: BTreeMap<String, String>,
     deletion_timestamp: Option<String>,
     finalizers: Vec<String>,
-}
-
-/// Parse one List document of `kind` objects of API `group`; `what` names the read (`GET
-/// /api/v1/nodes`) for the error message. The answer must be that list ([`answer`]: a
-/// Secret, `{}` or a ConfigMapList answered for the storage classes is refused, saying
-/// what came back); `{"items": null}` is malformed: a failed read, never an empty one.
-/// kubectl's own `List` is accepted only when every item says it is of `kind`.
-///
-/// [`answer`]: super::answer
-pub(super) fn parse_list<T: DeserializeOwned>(
-    text: &str,
-    what: &str,
-    group: &str,
-    kind: &str,
-) -> Result<Vec<T>> {
-    let malformed = |detail: String| {
-        Error::input(
-            format!("malformed answer to {what}: {detail}"),
-            format!("expected one JSON List document of {kind} objects with `items`"),
-        )
-    };
-    let not_asked = |message: String| Error::input(message, "");
-    let list = serde_json::from_str::<List<T>>(text).map_err(|e| malformed(e.to_string()))?;
-    let items_kind = answer::check_list(&list.head, group, kind).map_err(not_asked)?;
-    let items = list
-        .items
-        .ok_or_else(|| malformed("invalid type: null or missing `items`".to_string()))?;
-    items
-        .into_iter()
-        .map(|k| {
-            answer::check_item(k.kind.as_deref(), items_kind, kind)
-                .map(|()| k.item)
-                .map_err(not_asked)
-        })
-        .collect()
 }
 
 #[derive(Deserialize, Default)]
@@ -257,12 +207,20 @@ struct RawNodeInfo {
 
 const ROLE_LABEL: &str = "node-role.kubernetes.io/";
 
-/// `kubectl get nodes -o json`.
+/// `kubectl get nodes -o json`, held whole.
 pub fn parse_nodes(text: &str) -> Result<Vec<Node>> {
-    let raw: Vec<RawNode> = parse_list(text, "GET /api/v1/nodes", "", "Node")?;
-    Ok(raw
-        .into_iter()
-        .map(|n| Node {
+    read_nodes(text.as_bytes(), &unbounded())
+}
+
+/// The node list (`GET /api/v1/nodes`) decoded as it arrives, each node charged to `budget`.
+pub fn read_nodes<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Node>> {
+    decode_list(
+        reader,
+        "GET /api/v1/nodes",
+        "",
+        "Node",
+        budget,
+        |n: RawNode| Node {
             ready: n
                 .status
                 .conditions
@@ -294,8 +252,13 @@ pub fn parse_nodes(text: &str) -> Result<Vec<Node>> {
             ),
             taints: n.spec.taints.into_iter().map(|t| t.key).collect(),
             name: n.metadata.name,
-        })
-        .collect())
+        },
+    )
+}
+
+/// A budget that refuses nothing: for an answer already held whole.
+pub(super) fn unbounded() -> Budget {
+    Budget::new(usize::MAX)
 }
 
 #[derive(Deserialize, Default)]
@@ -313,10 +276,18 @@ struct RawPhase {
 
 /// `kubectl get namespaces -o json`, keeping only the labels named in `labels`.
 pub fn parse_namespaces(text: &str, labels: &BTreeSet<String>) -> Result<Vec<Namespace>> {
-    let raw: Vec<RawNamespace> = parse_list(text, "GET /api/v1/namespaces", "", "Namespace")?;
-    Ok(raw
-        .into_iter()
-        .map(|n| Namespace {
+    read_namespaces(text.as_bytes(), labels, &unbounded())
+}
+
+/// [`parse_namespaces`] as the list arrives, each namespace charged to `budget`.
+pub fn read_namespaces<R: Read>(
+    reader: R,
+    labels: &BTreeSet<String>,
+    budget: &Budget,
+) -> Result<Vec<Namespace>> {
+    let what = "GET /api/v1/namespaces";
+    decode_list(reader, what, "", "Namespace", budget, |n: RawNamespace| {
+        Namespace {
             labels: n
                 .metadata
                 .labels
@@ -326,8 +297,8 @@ pub fn parse_namespaces(text: &str, labels: &BTreeSet<String>) -> Result<Vec<Nam
             name: n.metadata.name,
             phase: n.status.phase,
             deleting: Deletion::from_meta(n.metadata.deletion_timestamp, n.metadata.finalizers),
-        })
-        .collect())
+        }
+    })
 }
 
 #[derive(Deserialize, Default)]
@@ -342,15 +313,14 @@ const DEFAULT_CLASS_BETA: &str = "storageclass.beta.kubernetes.io/is-default-cla
 
 /// `kubectl get storageclasses -o json`.
 pub fn parse_storage_classes(text: &str) -> Result<Vec<StorageClass>> {
-    let raw: Vec<RawStorageClass> = parse_list(
-        text,
-        "GET /apis/storage.k8s.io/v1/storageclasses",
-        "storage.k8s.io",
-        "StorageClass",
-    )?;
-    Ok(raw
-        .into_iter()
-        .map(|s| {
+    read_storage_classes(text.as_bytes(), &unbounded())
+}
+
+/// [`parse_storage_classes`] as the list arrives, each class charged to `budget`.
+pub fn read_storage_classes<R: Read>(reader: R, budget: &Budget) -> Result<Vec<StorageClass>> {
+    let what = "GET /apis/storage.k8s.io/v1/storageclasses";
+    decode_list(reader, what, "storage.k8s.io", "StorageClass", budget, {
+        |s: RawStorageClass| {
             let annotated =
                 |key: &str| s.metadata.annotations.get(key).is_some_and(|v| v == "true");
             StorageClass {
@@ -358,8 +328,8 @@ pub fn parse_storage_classes(text: &str) -> Result<Vec<StorageClass>> {
                 name: s.metadata.name,
                 provisioner: s.provisioner,
             }
-        })
-        .collect())
+        }
+    })
 }
 
 /// API discovery as text: one `group/version` per line (`v1` is the core group `""`).

@@ -8,6 +8,7 @@
 mod agents;
 pub mod answer;
 mod classify;
+mod decoded;
 mod failure;
 mod fields;
 pub mod host;
@@ -24,6 +25,7 @@ mod repr;
 mod request;
 mod status_reads;
 mod trie;
+mod typed_list;
 mod workloads;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,26 +33,35 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use agents::{parse_container_starts, PodStart, LAST_CHANGE};
+pub use agents::{parse_container_starts, read_container_starts, PodStart, LAST_CHANGE};
 pub use classify::{classify_kubectl_stderr, kubectl_message};
+pub use decoded::{Decoded, Decoder};
 pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
 pub use fields::{annotation_field, members_key, FieldPath, FieldUse, NAMESPACES_KEEP};
 pub use kube::{
-    parse_api_versions, parse_namespaces, parse_nodes, parse_storage_classes, Namespace, Node,
-    Rollout, StorageClass, Workload, VERSION_LABELS,
+    parse_api_versions, parse_namespaces, parse_nodes, parse_storage_classes, read_namespaces,
+    read_nodes, read_storage_classes, Namespace, Node, Rollout, StorageClass, Workload,
+    VERSION_LABELS,
 };
 pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
 pub use lists::{RouteParent, MAX_ITEMS};
 pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 pub use node_truth::{NodeCondition, NodeTaint, BLOCKING_EFFECTS, TROUBLE_CONDITIONS};
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
-pub use pods::{parse_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE, APISERVER_SELECTOR};
+pub use pods::{
+    parse_apiserver_pods, read_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE,
+    APISERVER_SELECTOR,
+};
 pub use repr::{read_map_serde, read_serde, ReadMapRepr, ReadRepr};
 pub use request::{ReadRequest, Scope};
 pub use status_reads::{
-    parse_config_map, parse_workload_pods, selector_of, ContainerStatus, PodStatus, MAX_PODS,
+    parse_config_map, parse_workload_pods, read_config_map, read_workload_pods, selector_of,
+    ContainerStatus, PodStatus, MAX_PODS,
 };
-pub use workloads::{parse_daemonsets, parse_deployments, parse_statefulsets};
+pub use workloads::{
+    parse_daemonsets, parse_deployments, parse_statefulsets, read_daemonsets, read_deployments,
+    read_statefulsets,
+};
 
 /// The outcome of one read: the parsed value, or why it could not be read.
 pub type Read<T> = Result<T, ReadFailure>;
@@ -166,152 +177,52 @@ impl Observation {
         }
     }
 
-    /// Store a workload read made of several lists (one per namespace, in order): each list
-    /// goes through the read's parser and the items are concatenated, as in the one list of
-    /// every namespace; the first failure fails the whole read. `namespaces` is recorded as
-    /// the read's scope. For any other read, only the first part counts.
+    /// Store a workload read made of several lists (one per namespace, in order), each held
+    /// whole: [`Observation::store_parts`] of each list decoded. For any other read, only the
+    /// first part counts.
     pub fn record_parts(
         &mut self,
         request: &ReadRequest,
         namespaces: &BTreeSet<String>,
         parts: Vec<Result<&str, ReadFailure>>,
     ) {
-        let parse: fn(&str) -> crate::error::Result<Vec<Workload>> = match request {
-            ReadRequest::DaemonSets => parse_daemonsets,
-            ReadRequest::Deployments => parse_deployments,
-            ReadRequest::StatefulSets => parse_statefulsets,
-            other @ (ReadRequest::Nodes
-            | ReadRequest::ApiGroups
-            | ReadRequest::Namespaces
-            | ReadRequest::StorageClasses
-            | ReadRequest::ApiServerPods
-            | ReadRequest::Resource(_)
-            | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. }) => {
-                let first = parts.into_iter().next().unwrap_or_else(|| {
-                    Err(ReadFailure::new(FailureKind::ApiError, "nothing was read"))
-                });
-                return self.record(other, first);
-            }
-        };
-        let mut all = Vec::new();
-        let mut outcome = Ok(());
-        // Part i is the read of the i-th namespace: only that namespace's objects are kept
-        // (a list of one namespace holds no other; an answer that does says nothing of them).
-        for (part, namespace) in parts.into_iter().zip(namespaces) {
-            match part.and_then(|text| parse(text).map_err(bad_output)) {
-                Ok(items) => all.extend(items.into_iter().filter(|w| &w.namespace == namespace)),
-                Err(f) => {
-                    outcome = Err(f);
-                    break;
-                }
-            }
+        let workloads = matches!(
+            request,
+            ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets
+        );
+        if !workloads {
+            let first = parts.into_iter().next().unwrap_or_else(|| {
+                Err(ReadFailure::new(FailureKind::ApiError, "nothing was read"))
+            });
+            return self.record(request, first);
         }
-        let read = outcome.map(|()| all);
-        match request {
-            ReadRequest::DaemonSets => self.daemonsets = read,
-            ReadRequest::Deployments => self.deployments = read,
-            ReadRequest::StatefulSets => self.statefulsets = read,
-            // Returned above: only the three workload reads come in parts.
-            ReadRequest::Nodes
-            | ReadRequest::ApiGroups
-            | ReadRequest::Namespaces
-            | ReadRequest::StorageClasses
-            | ReadRequest::ApiServerPods
-            | ReadRequest::Resource(_)
-            | ReadRequest::ConfigMap { .. }
-            | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. } => {}
-        }
-        self.workload_scope
-            .insert(request.label().to_string(), namespaces.clone());
+        let decoder = self.decoder();
+        let unbounded = crate::pool::Budget::new(usize::MAX);
+        let decoded = parts
+            .into_iter()
+            .map(|part| {
+                decoder
+                    .decode(request, part.map(str::as_bytes), &unbounded)
+                    .and_then(Decoded::into_workloads)
+                    .unwrap_or_else(|| {
+                        Err(ReadFailure::new(
+                            FailureKind::ApiError,
+                            "not a workload read",
+                        ))
+                    })
+            })
+            .collect();
+        self.store_parts(request, namespaces, decoded)
     }
 
-    /// Store the outcome of one read: the tool's stdout is parsed by the matching parser
-    /// (a parse error becomes a `BadOutput` failure); a failure is stored as-is.
+    /// Store the outcome of one read held whole: the tool's stdout is parsed by the matching
+    /// parser (a parse error becomes a `BadOutput` failure); a failure is stored as-is.
     pub fn record(&mut self, request: &ReadRequest, outcome: Result<&str, ReadFailure>) {
-        fn parsed<T>(
-            outcome: Result<&str, ReadFailure>,
-            parse: fn(&str) -> crate::error::Result<T>,
-        ) -> Read<T> {
-            let text = outcome?;
-            parse(text).map_err(bad_output)
-        }
-        // A whole list: any earlier namespace scope of this read no longer applies.
-        self.workload_scope.remove(request.label());
         match request {
-            ReadRequest::Nodes => self.nodes = parsed(outcome, parse_nodes),
             ReadRequest::ApiGroups => {
-                self.api_groups = parsed(outcome, parse_api_versions).and_then(complete_discovery)
-            }
-            ReadRequest::Namespaces => {
-                let labels: BTreeSet<String> = self
-                    .keep
-                    .get(NAMESPACES_KEEP)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|u| match u {
-                        FieldUse::Label(k) => Some(k.clone()),
-                        FieldUse::Value(_)
-                        | FieldUse::Details(_)
-                        | FieldUse::Conditions
-                        | FieldUse::Annotation(_)
-                        | FieldUse::Members(_) => None,
-                        FieldUse::ConditionMessages
-                        | FieldUse::Items(..)
-                        | FieldUse::Parents(_) => None,
-                    })
-                    .collect();
-                self.namespaces =
-                    outcome.and_then(|text| parse_namespaces(text, &labels).map_err(bad_output));
-            }
-            ReadRequest::StorageClasses => {
-                self.storage_classes = parsed(outcome, parse_storage_classes)
-            }
-            ReadRequest::DaemonSets => self.daemonsets = parsed(outcome, parse_daemonsets),
-            ReadRequest::Deployments => self.deployments = parsed(outcome, parse_deployments),
-            ReadRequest::StatefulSets => self.statefulsets = parsed(outcome, parse_statefulsets),
-            ReadRequest::ApiServerPods => {
-                self.apiserver_pods = parsed(outcome, parse_apiserver_pods)
-            }
-            ReadRequest::ConfigMap {
-                namespace,
-                name,
-                keys,
-            } => {
-                let key = request.key().unwrap_or_default();
-                let gone = format!("configmaps \"{name}\" not found");
-                let read = match outcome {
-                    // GET of a named object: the API server's own NotFound for it says it
-                    // does not exist, a fact. A 404 that is not the API server's Status for
-                    // this ConfigMap (a path it does not serve) stays a failed read.
-                    Err(f) if f.kind == FailureKind::NotFound && f.message.contains(&gone) => {
-                        Ok(None)
-                    }
-                    other => other
-                        .and_then(|text| {
-                            parse_config_map(text, namespace, name, keys).map_err(bad_output)
-                        })
-                        .map(Some),
-                };
-                // Two requests for one ConfigMap: the keys of both.
-                match (self.config_maps.get_mut(&key), read) {
-                    (Some(Ok(Some(kept))), Ok(Some(more))) => kept.extend(more),
-                    (_, read) => {
-                        self.config_maps.insert(key, read);
-                    }
-                }
-            }
-            ReadRequest::Pods { .. } => {
-                let key = request.key().unwrap_or_default();
-                self.pods.insert(key, parsed(outcome, parse_workload_pods));
-            }
-            ReadRequest::ContainerStarts { container, .. } => {
-                let key = request.key().unwrap_or_default();
-                let read = outcome
-                    .and_then(|text| parse_container_starts(text, container).map_err(bad_output));
-                self.container_starts.insert(key, read);
+                self.api_groups = outcome
+                    .and_then(|text| parse_api_versions(text).map_err(bad_output))
+                    .and_then(complete_discovery)
             }
             ReadRequest::Resource(t) => {
                 let empty = BTreeSet::new();
@@ -319,6 +230,24 @@ impl Observation {
                 let read =
                     outcome.and_then(|text| parse_custom_objects(text, keep).map_err(bad_output));
                 self.resources.insert(t.clone(), read);
+            }
+            other @ (ReadRequest::Nodes
+            | ReadRequest::Namespaces
+            | ReadRequest::StorageClasses
+            | ReadRequest::DaemonSets
+            | ReadRequest::Deployments
+            | ReadRequest::StatefulSets
+            | ReadRequest::ApiServerPods
+            | ReadRequest::ConfigMap { .. }
+            | ReadRequest::Pods { .. }
+            | ReadRequest::ContainerStarts { .. }) => {
+                let unbounded = crate::pool::Budget::new(usize::MAX);
+                let decoded = self
+                    .decoder()
+                    .decode(other, outcome.map(str::as_bytes), &unbounded);
+                if let Some(d) = decoded {
+                    self.store(d);
+                }
             }
         }
     }

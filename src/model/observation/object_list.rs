@@ -12,6 +12,9 @@ use super::trie::Trie;
 
 pub(super) struct ListSeed<'t> {
     pub(super) trie: &'t Trie,
+    /// What each kept object is charged to, and the read it names when refused.
+    pub(super) budget: &'t crate::pool::Budget,
+    pub(super) what: &'t str,
     /// The `(plural, group)` the list must be of (the API server's list); None: kubectl's
     /// `List`.
     pub(super) of: Option<(&'t str, &'t str)>,
@@ -40,6 +43,8 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
                 "items" => {
                     items = Some(map.next_value_seed(ItemsSeed {
                         trie: self.trie,
+                        budget: self.budget,
+                        what: self.what,
                         kinds: &mut item_kinds,
                     })?)
                 }
@@ -70,6 +75,8 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
 
 struct ItemsSeed<'t, 'k> {
     trie: &'t Trie,
+    budget: &'t crate::pool::Budget,
+    what: &'t str,
     /// The `kind` each item names (items that name none are not listed).
     kinds: &'k mut Vec<String>,
 }
@@ -106,6 +113,9 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
                     if object.deleting.as_ref().is_some_and(|d| d.since.is_empty()) {
                         object.deleting = None;
                     }
+                    self.budget
+                        .charge(super::typed_list::weight(&object), self.what)
+                        .map_err(de::Error::custom)?;
                     out.push(object)
                 }
                 None => return Ok(out),

@@ -78,8 +78,11 @@ impl CustomObject {
 pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec<CustomObject>> {
     let trie = Trie::build(uses);
     let mut de = serde_json::Deserializer::from_str(text);
+    let unbounded = crate::pool::Budget::new(usize::MAX);
     let items = ListSeed {
         trie: &trie,
+        budget: &unbounded,
+        what: "the list",
         of: None,
     }
     .deserialize(&mut de)
@@ -97,17 +100,20 @@ pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec
 /// timeout, a size cap) from a malformed document. The list is the API server's own list of
 /// `plural.group` ([`super::answer::check_custom_list`]: a ConfigMapList, or a GatewayList
 /// answered for gatewayclasses, is refused, saying what came back, never a list of its
-/// objects).
+/// objects). Each object kept is charged to `budget` (over it, the error names `what`).
 pub fn decode_custom_objects<R: std::io::Read>(
     reader: R,
     uses: &BTreeSet<FieldUse>,
-    plural: &str,
-    group: &str,
+    (plural, group): (&str, &str),
+    budget: &crate::pool::Budget,
+    what: &str,
 ) -> std::result::Result<Vec<CustomObject>, serde_json::Error> {
     let trie = Trie::build(uses);
     let mut de = serde_json::Deserializer::from_reader(reader);
     let items = ListSeed {
         trie: &trie,
+        budget,
+        what,
         of: Some((plural, group)),
     }
     .deserialize(&mut de)?;

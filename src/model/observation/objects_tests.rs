@@ -11,8 +11,9 @@ fn a_streamed_list_must_be_of_its_group_and_kind() {
         decode_custom_objects(
             text.as_bytes(),
             &BTreeSet::new(),
-            "cephclusters",
-            "ceph.rook.io",
+            ("cephclusters", "ceph.rook.io"),
+            &crate::pool::Budget::new(usize::MAX),
+            "GET /apis/ceph.rook.io/v1/cephclusters",
         )
     };
     let got = decode(ok);

@@ -83,27 +83,31 @@ fn flag_names(words: &[String]) -> BTreeSet<String> {
 
 /// `kubectl get pods -n kube-system -l component=kube-apiserver -o json`.
 pub fn parse_apiserver_pods(text: &str) -> Result<Vec<ApiServerPod>> {
+    read_apiserver_pods(text.as_bytes(), &super::kube::unbounded())
+}
+
+/// [`parse_apiserver_pods`] as the list arrives, each pod charged to `budget`.
+pub fn read_apiserver_pods<R: std::io::Read>(
+    reader: R,
+    budget: &crate::pool::Budget,
+) -> Result<Vec<ApiServerPod>> {
     let what = format!(
         "GET /api/v1/namespaces/{APISERVER_NAMESPACE}/pods?labelSelector={APISERVER_SELECTOR}"
     );
-    let items: Vec<RawPod> = super::kube::parse_list(text, &what, "", "Pod")?;
-    Ok(items
-        .into_iter()
-        .map(|p| ApiServerPod {
-            flags: p
-                .spec
-                .containers
-                .iter()
-                .flat_map(|c| {
-                    flag_names(&c.command)
-                        .into_iter()
-                        .chain(flag_names(&c.args))
-                })
-                .collect(),
-            name: p.metadata.name,
-            node: p.spec.node_name,
-        })
-        .collect())
+    super::kube::decode_list(reader, &what, "", "Pod", budget, |p: RawPod| ApiServerPod {
+        flags: p
+            .spec
+            .containers
+            .iter()
+            .flat_map(|c| {
+                flag_names(&c.command)
+                    .into_iter()
+                    .chain(flag_names(&c.args))
+            })
+            .collect(),
+        name: p.metadata.name,
+        node: p.spec.node_name,
+    })
 }
 
 #[cfg(test)]

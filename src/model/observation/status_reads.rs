@@ -10,20 +10,20 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::answer::{check_object, Head};
-use super::kube::parse_list;
+use std::fmt;
+use std::io::Read;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+use super::answer::{check_object, Head, HeadMeta, Scalar};
+use super::kube::{decode_list, unbounded};
 use super::meta::words;
+use super::typed_list::weight;
 use crate::error::{Error, Result};
+use crate::pool::Budget;
 
 /// At most this many pods of one workload are named in evidence.
 pub const MAX_PODS: usize = 3;
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct RawConfigMap {
-    data: BTreeMap<String, String>,
-    metadata: super::agents::RawMeta,
-}
 
 /// The ConfigMap `namespace/name` (`GET /api/v1/namespaces/NS/configmaps/NAME`): only the
 /// named keys, escaped and capped; with [`super::agents::LAST_CHANGE`] among them, its newest
@@ -35,31 +35,127 @@ pub fn parse_config_map(
     name: &str,
     keys: &[String],
 ) -> Result<BTreeMap<String, String>> {
+    read_config_map(text.as_bytes(), namespace, name, keys, &unbounded())
+}
+
+/// [`parse_config_map`] as the object arrives: every data key but the named ones is skipped
+/// unread (a 40 MiB value beside a small checked key is never held), what is kept is charged
+/// to `budget`.
+pub fn read_config_map<R: Read>(
+    reader: R,
+    namespace: &str,
+    name: &str,
+    keys: &[String],
+    budget: &Budget,
+) -> Result<BTreeMap<String, String>> {
+    let what = format!("GET /api/v1/namespaces/{namespace}/configmaps/{name}");
     let malformed = |e: serde_json::Error| {
         Error::input(
-            format!(
-                "malformed answer to GET /api/v1/namespaces/{namespace}/configmaps/{name}: {e}"
-            ),
+            format!("malformed answer to {what}: {e}"),
             "expected one ConfigMap object",
         )
     };
-    let head: Head = serde_json::from_str(text).map_err(malformed)?;
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let (head, mut kept, meta) = ConfigMapSeed { keys }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(malformed)?;
     check_object(&head, "", "ConfigMap", Some(namespace), name).map_err(|m| Error::input(m, ""))?;
-    let raw: RawConfigMap = serde_json::from_str(text).map_err(malformed)?;
-    let mut kept: BTreeMap<String, String> = raw
-        .data
-        .into_iter()
-        .filter(|(k, _)| keys.contains(k))
-        .map(|(k, v)| (k, words(&v)))
-        .collect();
     // Its last write, when a check asks (a reserved key no data key can be).
     let last = super::agents::LAST_CHANGE;
     if keys.iter().any(|k| k == last) {
-        if let Some(t) = raw.metadata.last_change() {
+        if let Some(t) = meta.last_change() {
             kept.insert(last.to_string(), words(&t));
         }
     }
+    budget
+        .charge(weight(&kept), &what)
+        .map_err(|m| Error::input(m, ""))?;
     Ok(kept)
+}
+
+/// A ConfigMap object: what it says it is, the named keys of its `data`, its managed fields.
+struct ConfigMapSeed<'k> {
+    keys: &'k [String],
+}
+
+type ConfigMapParts = (Head, BTreeMap<String, String>, super::agents::RawMeta);
+
+impl<'de> DeserializeSeed<'de> for ConfigMapSeed<'_> {
+    type Value = ConfigMapParts;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ConfigMapSeed<'_> {
+    type Value = ConfigMapParts;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a ConfigMap object")
+    }
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let (mut head, mut kept) = (Head::default(), BTreeMap::new());
+        let mut meta = super::agents::RawMeta::default();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "apiVersion" => head.api_version = map.next_value()?,
+                "kind" => head.kind = map.next_value()?,
+                "status" => head.status = map.next_value::<Option<Scalar>>()?,
+                "metadata" => {
+                    meta = map.next_value::<Option<_>>()?.unwrap_or_default();
+                    head.metadata = HeadMeta {
+                        name: meta.name.clone(),
+                        namespace: meta.namespace.clone(),
+                    };
+                }
+                "data" => kept = map.next_value_seed(DataSeed { keys: self.keys })?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok((head, kept, meta))
+    }
+}
+
+/// A ConfigMap's `data`: the named keys' values (strings), every other value skipped unread.
+struct DataSeed<'k> {
+    keys: &'k [String],
+}
+
+impl<'de> DeserializeSeed<'de> for DataSeed<'_> {
+    type Value = BTreeMap<String, String>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for DataSeed<'_> {
+    type Value = BTreeMap<String, String>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map of strings")
+    }
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Self::Value, E> {
+        Ok(BTreeMap::new())
+    }
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let mut kept = BTreeMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if self.keys.contains(&key) {
+                let value: String = map.next_value()?;
+                kept.insert(key, words(&value));
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(kept)
+    }
 }
 
 /// A label selector from a workload's `spec.selector.matchLabels`, `k=v,k2=v2` (sorted):
@@ -188,49 +284,46 @@ struct RawTerminated {
 /// `kubectl get pods -n NS -l SELECTOR -o json`, at most [`MAX_PODS`] pods (not-ready ones
 /// first, then by name).
 pub fn parse_workload_pods(text: &str) -> Result<Vec<PodStatus>> {
-    let raw: Vec<RawPod> = parse_list(
-        text,
-        "GET /api/v1/namespaces/NS/pods?labelSelector=SELECTOR",
-        "",
-        "Pod",
-    )?;
-    let mut pods: Vec<PodStatus> = raw
-        .into_iter()
-        .map(|p| {
-            let digests: BTreeSet<String> = p
-                .spec
-                .containers
-                .iter()
-                .filter(|c| c.image.contains("@sha256:"))
-                .map(|c| c.name.clone())
-                .collect();
-            let container = p
-                .status
-                .container_statuses
-                .into_iter()
-                .find(|c| !c.ready)
-                .map(|c| ContainerStatus {
-                    by_digest: digests.contains(&c.name) || c.image.contains("@sha256:"),
-                    name: words(&c.name),
-                    waiting: c
-                        .state
-                        .waiting
-                        .map(|w| words(&w.reason))
-                        .unwrap_or_default(),
-                    restarts: c.restart_count,
-                    exit_code: c
-                        .last_state
-                        .terminated
-                        .and_then(|t| t.exit_code)
-                        .or_else(|| c.state.terminated.and_then(|t| t.exit_code)),
-                });
-            PodStatus {
-                name: words(&p.metadata.name),
-                node: words(&p.spec.node_name),
-                container,
-            }
-        })
-        .collect();
+    read_workload_pods(text.as_bytes(), &unbounded())
+}
+
+/// [`parse_workload_pods`] as the list arrives, each pod charged to `budget`.
+pub fn read_workload_pods<R: Read>(reader: R, budget: &Budget) -> Result<Vec<PodStatus>> {
+    let what = "GET /api/v1/namespaces/NS/pods?labelSelector=SELECTOR";
+    let mut pods = decode_list(reader, what, "", "Pod", budget, |p: RawPod| {
+        let digests: BTreeSet<String> = p
+            .spec
+            .containers
+            .iter()
+            .filter(|c| c.image.contains("@sha256:"))
+            .map(|c| c.name.clone())
+            .collect();
+        let container = p
+            .status
+            .container_statuses
+            .into_iter()
+            .find(|c| !c.ready)
+            .map(|c| ContainerStatus {
+                by_digest: digests.contains(&c.name) || c.image.contains("@sha256:"),
+                name: words(&c.name),
+                waiting: c
+                    .state
+                    .waiting
+                    .map(|w| words(&w.reason))
+                    .unwrap_or_default(),
+                restarts: c.restart_count,
+                exit_code: c
+                    .last_state
+                    .terminated
+                    .and_then(|t| t.exit_code)
+                    .or_else(|| c.state.terminated.and_then(|t| t.exit_code)),
+            });
+        PodStatus {
+            name: words(&p.metadata.name),
+            node: words(&p.spec.node_name),
+            container,
+        }
+    })?;
     pods.sort_by(|a, b| (a.container.is_none(), &a.name).cmp(&(b.container.is_none(), &b.name)));
     pods.truncate(MAX_PODS);
     Ok(pods)
@@ -253,7 +346,9 @@ mod tests {
         assert_eq!(kept["outOfQuorum"], "b");
         assert!(parse("not json", &[]).is_err());
         let typed = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"rook-ceph-mon-endpoints","namespace":"rook-ceph"},"data":{"k":1}}"#;
-        assert!(parse(typed, &[]).is_err());
+        // A checked key must hold a string; a key no check names is skipped unread.
+        assert!(parse(typed, &["k".to_string()]).is_err());
+        assert_eq!(parse(typed, &[]).unwrap().len(), 0);
         // `{}` is not that ConfigMap, never an empty one (issue 31: ceph read as present).
         assert_eq!(
             parse("{}", &["outOfQuorum".to_string()]).unwrap_err().message,

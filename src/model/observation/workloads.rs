@@ -3,9 +3,12 @@
 
 use serde::Deserialize;
 
-use super::kube::{parse_list, Rollout, Workload};
+use std::io::Read;
+
+use super::kube::{decode_list, unbounded, Rollout, Workload};
 use super::meta::Deletion;
 use crate::error::Result;
+use crate::pool::Budget;
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
@@ -131,11 +134,19 @@ fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workl
 
 /// The DaemonSet list (`GET /apis/apps/v1/daemonsets`, or one namespace's).
 pub fn parse_daemonsets(text: &str) -> Result<Vec<Workload>> {
-    let raw: Vec<RawWorkload> =
-        parse_list(text, "GET /apis/apps/v1/daemonsets", "apps", "DaemonSet")?;
-    Ok(raw
-        .into_iter()
-        .map(|w| {
+    read_daemonsets(text.as_bytes(), &unbounded())
+}
+
+/// [`parse_daemonsets`] as the list arrives, each workload charged to `budget`.
+pub fn read_daemonsets<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Workload>> {
+    let what = "GET /apis/apps/v1/daemonsets";
+    decode_list(
+        reader,
+        what,
+        "apps",
+        "DaemonSet",
+        budget,
+        |w: RawWorkload| {
             let st = &w.status;
             let rollout = Rollout {
                 generation: w.metadata.generation,
@@ -148,57 +159,69 @@ pub fn parse_daemonsets(text: &str) -> Result<Vec<Workload>> {
             };
             let (d, r) = (st.desired_number_scheduled, st.number_ready);
             workload(w, d, r, rollout)
-        })
-        .collect())
+        },
+    )
 }
 
-fn replicated(text: &str, what: &str, statefulset: bool) -> Result<Vec<Workload>> {
+fn replicated<R: Read>(
+    reader: R,
+    what: &str,
+    statefulset: bool,
+    budget: &Budget,
+) -> Result<Vec<Workload>> {
     let kind = if statefulset {
         "StatefulSet"
     } else {
         "Deployment"
     };
-    let raw: Vec<RawWorkload> = parse_list(text, what, "apps", kind)?;
-    Ok(raw
-        .into_iter()
-        .map(|w| {
-            let st = &w.status;
-            let rollout = Rollout {
-                generation: w.metadata.generation,
-                observed_generation: st.observed_generation,
-                updated: st.updated_replicas,
-                available: st.available_replicas,
-                current: st.replicas,
-                strategy: if statefulset {
-                    w.spec.update_strategy.type_.clone()
-                } else {
-                    String::new()
-                },
-                partition: if statefulset {
-                    w.spec.update_strategy.rolling_update.partition
-                } else {
-                    None
-                },
-                current_revision: st.current_revision.clone(),
-                update_revision: st.update_revision.clone(),
-                deadline_exceeded: !statefulset
-                    && st.conditions.iter().any(|c| {
-                        c.type_ == "Progressing" && c.reason == "ProgressDeadlineExceeded"
-                    }),
-                paused: !statefulset && w.spec.paused,
-            };
-            let (d, r) = (w.spec.replicas.unwrap_or(1), st.ready_replicas);
-            workload(w, d, r, rollout)
-        })
-        .collect())
+    decode_list(reader, what, "apps", kind, budget, |w: RawWorkload| {
+        let st = &w.status;
+        let rollout = Rollout {
+            generation: w.metadata.generation,
+            observed_generation: st.observed_generation,
+            updated: st.updated_replicas,
+            available: st.available_replicas,
+            current: st.replicas,
+            strategy: if statefulset {
+                w.spec.update_strategy.type_.clone()
+            } else {
+                String::new()
+            },
+            partition: if statefulset {
+                w.spec.update_strategy.rolling_update.partition
+            } else {
+                None
+            },
+            current_revision: st.current_revision.clone(),
+            update_revision: st.update_revision.clone(),
+            deadline_exceeded: !statefulset
+                && st
+                    .conditions
+                    .iter()
+                    .any(|c| c.type_ == "Progressing" && c.reason == "ProgressDeadlineExceeded"),
+            paused: !statefulset && w.spec.paused,
+        };
+        let (d, r) = (w.spec.replicas.unwrap_or(1), st.ready_replicas);
+        workload(w, d, r, rollout)
+    })
 }
 
 /// The Deployment list (`GET /apis/apps/v1/deployments`, or one namespace's).
 pub fn parse_deployments(text: &str) -> Result<Vec<Workload>> {
-    replicated(text, "GET /apis/apps/v1/deployments", false)
+    read_deployments(text.as_bytes(), &unbounded())
+}
+
+/// [`parse_deployments`] as the list arrives, each workload charged to `budget`.
+pub fn read_deployments<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Workload>> {
+    replicated(reader, "GET /apis/apps/v1/deployments", false, budget)
 }
 
 /// The StatefulSet list (`GET /apis/apps/v1/statefulsets`, or one namespace's).
 pub fn parse_statefulsets(text: &str) -> Result<Vec<Workload>> {
-    replicated(text, "GET /apis/apps/v1/statefulsets", true)
+    read_statefulsets(text.as_bytes(), &unbounded())
+}
+
+/// [`parse_statefulsets`] as the list arrives, each workload charged to `budget`.
+pub fn read_statefulsets<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Workload>> {
+    replicated(reader, "GET /apis/apps/v1/statefulsets", true, budget)
 }

@@ -15,31 +15,42 @@ use super::workloads::{rollout_status, select, RolloutStatus};
 pub const OTHER_ARCHITECTURE: &str = "likely an image built for another architecture";
 
 /// The second read round: the pods of the workloads these selections (a read plan's
-/// `workloads`) find that are not rolled out (scaled to zero has no pods to tell why), by
-/// their own selector: at most the first [`super::MAX_NAMED`] not rolled out of each
-/// selection, the ones its evidence names (SPEC §9 "Bounded per run": 2500 Deployments
-/// mid-rollout were 2500 pod lists; the evidence counts the others "not inspected").
-pub fn pod_reads(selections: &[WorkloadCheck], obs: &Observation) -> Vec<ReadRequest> {
+/// `workloads`, one list per layer) find that are not rolled out and whose pods can tell
+/// why (scaled to zero has none), by their own selector: at most the first
+/// [`super::MAX_NAMED`] of each LAYER, all its checks together, in the order its checks name
+/// them (SPEC §9 "Bounded per run": 2500 Deployments mid-rollout were 2500 pod lists, and a
+/// layer of many checks was as many times five). The evidence says the others' pods were not
+/// inspected ([`pods_of`]).
+pub fn pod_reads(layers: &[Vec<WorkloadCheck>], obs: &Observation) -> Vec<ReadRequest> {
     let mut reads = BTreeSet::new();
-    for w in selections {
-        let failing = select(obs, w)
-            .0
-            .into_iter()
-            .filter(|(k, w)| rollout_status(*k, w) != RolloutStatus::Complete)
-            .take(super::MAX_NAMED);
-        for (kind, workload) in failing {
-            if explains(kind, workload) {
-                if let Some(selector) = &workload.selector {
-                    reads.insert(ReadRequest::Pods {
+    for selections in layers {
+        let mut mine: Vec<ReadRequest> = Vec::new();
+        for w in selections {
+            for (kind, workload) in select(obs, w).0 {
+                if mine.len() == super::MAX_NAMED {
+                    break;
+                }
+                if let (true, Some(selector)) = (explains(kind, workload), &workload.selector) {
+                    let read = ReadRequest::Pods {
                         namespace: workload.namespace.clone(),
                         selector: selector.clone(),
-                    });
+                    };
+                    if !mine.contains(&read) {
+                        mine.push(read);
+                    }
                 }
             }
         }
+        reads.extend(mine);
     }
     reads.into_iter().collect()
 }
+
+/// Said of a workload not rolled out whose pods the second round did not read: its layer's
+/// first [`super::MAX_NAMED`] were.
+pub const NOT_INSPECTED: &str =
+    "; its pods not inspected (the second round reads those of 5 workloads per layer)";
+const _: () = assert!(super::MAX_NAMED == 5, "NOT_INSPECTED says 5");
 
 /// Pods can tell why: the rollout is stuck or going, not stopped on purpose or emptied.
 fn explains(kind: WorkloadKind, w: &Workload) -> bool {
@@ -63,8 +74,13 @@ pub fn pods_of(obs: &Observation, kind: WorkloadKind, w: &Workload) -> String {
         return String::new();
     };
     let key = format!("{}/{selector}", w.namespace);
-    let Some(Ok(pods)) = obs.pods.get(&key) else {
-        return String::new();
+    let pods = match obs.pods.get(&key) {
+        Some(Ok(pods)) => pods,
+        // The read failed, or no second round ran: the rollout line is the evidence.
+        Some(Err(_)) => return String::new(),
+        None if obs.pods.is_empty() => return String::new(),
+        // The second round ran and left this one out: its layer's five were read.
+        None => return NOT_INSPECTED.to_string(),
     };
     pods.iter()
         .map(|p| format!("; {}", pod_line(obs, p)))
@@ -146,7 +162,8 @@ mod tests {
             name: None,
             name_prefix: Some("app-".into()),
         };
-        let reads = pod_reads(std::slice::from_ref(&check), &obs);
+        let mut obs = obs;
+        let reads = pod_reads(&[vec![check.clone()]], &obs);
         let want: Vec<ReadRequest> = (0..5)
             .map(|i| ReadRequest::Pods {
                 namespace: "ns".into(),
@@ -154,6 +171,12 @@ mod tests {
             })
             .collect();
         assert_eq!(reads, want);
+        for read in &reads {
+            obs.record(
+                read,
+                Ok(r#"{"apiVersion":"v1","kind":"PodList","items":[]}"#),
+            );
+        }
         let outcome = super::super::workloads::workload(&obs, Phase::Healthy, &check);
         let named: Vec<String> = (0..5)
             .map(|i| format!("Deployment ns/app-{i:04}: rollout in progress: 1/3 updated"))
@@ -167,8 +190,12 @@ mod tests {
         );
         // Five or fewer: every one is inspected, nothing is counted.
         let few = mid_rollout(5);
-        assert_eq!(pod_reads(std::slice::from_ref(&check), &few).len(), 5);
+        assert_eq!(pod_reads(&[vec![check.clone()]], &few).len(), 5);
         let outcome = super::super::workloads::workload(&few, Phase::Healthy, &check);
         assert!(!outcome.evidence.contains("more"), "{}", outcome.evidence);
     }
 }
+
+#[cfg(test)]
+#[path = "why_layer_tests.rs"]
+mod layer_tests;

@@ -157,6 +157,7 @@ impl ApiDiscovery {
         t: &str,
         versions: &[String],
         uses: &BTreeSet<FieldUse>,
+        budget: &crate::pool::Budget,
     ) -> Read<Vec<CustomObject>> {
         let Some((plural, group)) = split_type(t) else {
             return Err(no_such_type(t));
@@ -182,7 +183,7 @@ impl ApiDiscovery {
                 }
             }
             let target = resource_path(group, version, plural);
-            let answer = fetch_list(kubectl, proxy, &target, uses);
+            let answer = fetch_list(kubectl, proxy, &target, uses, budget);
             match &answer {
                 Ok(Listed::Status(r)) if r.status == 404 && Some(version) == preferred.as_ref() => {
                     continue

@@ -26,6 +26,8 @@ mod paths;
 mod status;
 #[cfg(test)]
 mod tests;
+mod typed;
+use typed::{builtin_targets, not_sent, take, Builtin, DecodedAnswers};
 
 use discovery::*;
 pub use paths::accept_paths;
@@ -39,8 +41,8 @@ use serde::Deserialize;
 use crate::model::observation::answer;
 use crate::model::observation::Scope;
 use crate::model::observation::{
-    classify_kubectl_stderr, decode_custom_objects, CustomObject, FailureKind, FieldUse,
-    Observation, Read, ReadFailure, ReadRequest,
+    classify_kubectl_stderr, decode_custom_objects, CustomObject, Decoded, Decoder, FailureKind,
+    FieldUse, Observation, Read, ReadFailure, ReadRequest,
 };
 use crate::read::http::{HttpError, Response};
 use crate::read::kubectl::Kubectl;
@@ -92,7 +94,11 @@ pub fn read_into(
             .find(|t| resource_targets(t).iter().any(|p| p == target))
             .map(|t| scope.keep.get(t).unwrap_or(&NOTHING))
     };
-    let (answers, mut lists) = fetch_all(kubectl, proxy, targets, &keep);
+    let budget = crate::pool::Budget::new(crate::pool::MEMORY_BUDGET);
+    let decoder = obs.decoder();
+    let builtin = builtin_targets(requests, scope);
+    let fetched = fetch_all(kubectl, proxy, targets, &keep, &builtin, &decoder, &budget);
+    let (answers, mut lists, mut decoded) = fetched;
     let lost =
         |a: &Result<(), &HttpError>| matches!(a, Err(HttpError::Connect(_) | HttpError::Io(_)));
     if answers.values().any(|a| lost(&a.as_ref().map(|_| ())))
@@ -115,19 +121,22 @@ pub fn read_into(
             ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets => {
                 match scope.workload_namespaces.get(request) {
                     Some(namespaces) => {
-                        let texts: Vec<Result<String, ReadFailure>> = namespaces
+                        let parts = namespaces
                             .iter()
-                            .map(|ns| outcome(&answers, &workload_path(request, Some(ns))))
+                            .map(|ns| {
+                                let target = workload_path(request, Some(ns));
+                                take(&mut decoded, &target, request, &decoder, &budget)
+                                    .and_then(Decoded::into_workloads)
+                                    .unwrap_or_else(|| Err(not_sent(&target)))
+                            })
                             .collect();
-                        let parts = texts
-                            .iter()
-                            .map(|t| t.as_deref().map_err(Clone::clone))
-                            .collect();
-                        obs.record_parts(request, namespaces, parts);
+                        obs.store_parts(request, namespaces, parts);
                     }
                     None => {
-                        let text = outcome(&answers, &workload_path(request, None));
-                        obs.record(request, text.as_deref().map_err(Clone::clone));
+                        let target = workload_path(request, None);
+                        if let Some(d) = take(&mut decoded, &target, request, &decoder, &budget) {
+                            obs.store(d);
+                        }
                     }
                 }
             }
@@ -139,10 +148,17 @@ pub fn read_into(
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }) => {
-                let text = builtin_path(other)
-                    .map(|p| outcome(&answers, &p))
-                    .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "no path")));
-                obs.record(other, text.as_deref().map_err(Clone::clone));
+                let d = match builtin_path(other) {
+                    Some(target) => take(&mut decoded, &target, other, &decoder, &budget),
+                    None => decoder.decode(
+                        other,
+                        Err::<&[u8], _>(ReadFailure::new(FailureKind::ApiError, "no path")),
+                        &budget,
+                    ),
+                };
+                if let Some(d) = d {
+                    obs.store(d);
+                }
             }
         }
     }
@@ -162,9 +178,14 @@ pub fn read_into(
         crate::pool::API_READS_IN_FLIGHT,
         |(t, versions)| {
             let keep = scope.keep.get(*t).unwrap_or(&NOTHING);
-            discovery.fetch_resource(kubectl, proxy, t, versions, keep)
+            discovery.fetch_resource(kubectl, proxy, t, versions, keep, &budget)
         },
     );
+    kubectl.runner().trace(&format!(
+        "memory budget: {:.1} MiB of {} MiB kept from this batch's answers",
+        budget.used() as f64 / f64::from(1 << 20),
+        crate::pool::MEMORY_BUDGET >> 20
+    ));
     for ((t, _), result) in fetches.iter().zip(fetched) {
         let result = result.unwrap_or_else(|| {
             Err(ReadFailure::new(
@@ -221,21 +242,35 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     targets.into_iter().collect()
 }
 
-/// GET every target, at most [`crate::pool::API_READS_IN_FLIGHT`] at once; answers by target. Targets `keep`
-/// names (custom resource lists) are decoded while they arrive, into what the checks use.
+/// GET every target, at most [`crate::pool::API_READS_IN_FLIGHT`] at once. Targets `keep`
+/// names (custom resource lists) and the `builtin` ones are decoded while they arrive, into
+/// what the checks use, charged to `budget`; the others (discovery) are held whole.
 fn fetch_all<'k>(
     kubectl: &Kubectl,
     proxy: &ApiProxy,
     targets: Vec<String>,
     keep: &(dyn Fn(&str) -> Option<&'k BTreeSet<FieldUse>> + Sync),
-) -> (BTreeMap<String, Answer>, BTreeMap<String, ListAnswer>) {
+    builtin: &Builtin<'_>,
+    decoder: &Decoder,
+    budget: &crate::pool::Budget,
+) -> (
+    BTreeMap<String, Answer>,
+    BTreeMap<String, ListAnswer>,
+    DecodedAnswers,
+) {
     enum Got {
         Buffered(Answer),
         Listed(ListAnswer),
+        Decoded(Vec<Decoded>),
     }
     let got = crate::pool::map(&targets, crate::pool::API_READS_IN_FLIGHT, |t| {
+        if let Some(requests) = builtin.get(t) {
+            return Got::Decoded(typed::fetch_decoded(
+                kubectl, proxy, t, requests, decoder, budget,
+            ));
+        }
         match keep(t) {
-            Some(uses) => Got::Listed(fetch_list(kubectl, proxy, t, uses)),
+            Some(uses) => Got::Listed(fetch_list(kubectl, proxy, t, uses, budget)),
             None => Got::Buffered(fetch(kubectl, proxy, t)),
         }
     });
@@ -247,8 +282,7 @@ fn fetch_all<'k>(
         });
         (t, answer)
     });
-    let mut answers = BTreeMap::new();
-    let mut lists = BTreeMap::new();
+    let (mut answers, mut lists, mut decoded) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
     for (t, g) in got {
         match g {
             Got::Buffered(a) => {
@@ -257,9 +291,12 @@ fn fetch_all<'k>(
             Got::Listed(l) => {
                 lists.insert(t, l);
             }
+            Got::Decoded(d) => {
+                decoded.insert(t, d);
+            }
         }
     }
-    (answers, lists)
+    (answers, lists, decoded)
 }
 
 /// One custom resource GET, decoded as it arrives; traced with `-v`.
@@ -268,6 +305,7 @@ fn fetch_list(
     proxy: &ApiProxy,
     target: &str,
     uses: &BTreeSet<FieldUse>,
+    budget: &crate::pool::Budget,
 ) -> ListAnswer {
     let started = Instant::now();
     let took = || started.elapsed().as_secs_f64();
@@ -300,7 +338,9 @@ fn fetch_list(
         ["", "apis", group, _, plural] => (*group, *plural),
         _ => ("", ""),
     };
-    let decoded = decode_custom_objects(std::io::BufReader::new(&mut body), uses, plural, group);
+    let what = format!("GET {target}");
+    let reader = std::io::BufReader::new(&mut body);
+    let decoded = decode_custom_objects(reader, uses, (plural, group), budget, &what);
     let bytes = body.bytes_read();
     kubectl.runner().trace(&format!(
         "get: {target}: {} ({bytes} bytes, decoded as they arrived) in {:.2}s",
@@ -321,7 +361,7 @@ fn fetch_list(
             Some(std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock)
         ) {
             transport_failure(target, &HttpError::TimedOut(started.elapsed()))
-        } else if let Some(said) = answer::refusal_of(&e) {
+        } else if let Some(said) = answer::refusal_of(&e).or_else(|| over_budget(&e)) {
             ReadFailure::new(FailureKind::BadOutput, said)
         } else if e.is_io() {
             transport_failure(target, &HttpError::Io(std::io::Error::other(e.to_string())))
@@ -332,6 +372,16 @@ fn fetch_list(
             )
         }
     })))
+}
+
+/// The refusal of the budget a streamed decoder raised (its position dropped), if `e` is one.
+fn over_budget(e: &serde_json::Error) -> Option<String> {
+    let text = e.to_string();
+    let said = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(s, _)| s);
+    said.starts_with(crate::pool::OVER_BUDGET)
+        .then(|| said.to_string())
 }
 
 /// A custom resource list's outcome: its objects, or the failed read.
@@ -357,17 +407,6 @@ fn fetch(kubectl: &Kubectl, proxy: &ApiProxy, target: &str) -> Answer {
         Err(e) => format!("get: {target}: {e} after {took:.2}s"),
     });
     answer
-}
-
-/// The body of a successful answer, or the failed read.
-fn outcome(answers: &BTreeMap<String, Answer>, target: &str) -> Result<String, ReadFailure> {
-    match answers.get(target) {
-        Some(answer) => text_of(target, answer),
-        None => Err(ReadFailure::new(
-            FailureKind::ApiError,
-            format!("GET {target} was not sent"),
-        )),
-    }
 }
 
 fn text_of(target: &str, answer: &Answer) -> Result<String, ReadFailure> {

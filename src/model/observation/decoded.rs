@@ -1,0 +1,214 @@
+//! One built-in read's answer decoded into its typed value, apart from recording it: the
+//! read layer decodes each answer on the thread that reads it, while the bytes arrive
+//! ([`Decoder::decode`] over any [`Read`], charged to the run's [`Budget`]), and the
+//! observation then stores the values ([`Observation::store`]). A failed read goes the same
+//! way (the API server's NotFound for a named ConfigMap is the fact "it does not exist").
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+
+use super::{
+    bad_output, read_apiserver_pods, read_config_map, read_container_starts, read_daemonsets,
+    read_deployments, read_namespaces, read_nodes, read_statefulsets, read_storage_classes,
+    read_workload_pods, ApiServerPod, FailureKind, FieldUse, Namespace, Node, Observation,
+    PodStart, PodStatus, Read as ReadOf, ReadFailure, ReadRequest, StorageClass, Workload,
+    NAMESPACES_KEEP,
+};
+use crate::pool::Budget;
+
+/// A built-in read's typed outcome.
+#[derive(Debug)]
+pub enum Decoded {
+    Nodes(ReadOf<Vec<Node>>),
+    Namespaces(ReadOf<Vec<Namespace>>),
+    StorageClasses(ReadOf<Vec<StorageClass>>),
+    /// DaemonSets, Deployments or StatefulSets (of one namespace, or of all): which one.
+    Workloads(ReadRequest, ReadOf<Vec<Workload>>),
+    ApiServerPods(ReadOf<Vec<ApiServerPod>>),
+    /// By the request's key (`NS/NAME`); `None`: the API server says it does not exist.
+    ConfigMap(String, ReadOf<Option<BTreeMap<String, String>>>),
+    /// By the request's key (`NS/SELECTOR`).
+    Pods(String, ReadOf<Vec<PodStatus>>),
+    /// By the request's key (`NS/SELECTOR/CONTAINER`).
+    ContainerStarts(String, ReadOf<Vec<PodStart>>),
+}
+
+impl Decoded {
+    /// The workloads of a workload read; `None` for any other read.
+    pub fn into_workloads(self) -> Option<ReadOf<Vec<Workload>>> {
+        match self {
+            Decoded::Workloads(_, read) => Some(read),
+            Decoded::Nodes(_)
+            | Decoded::Namespaces(_)
+            | Decoded::StorageClasses(_)
+            | Decoded::ApiServerPods(_)
+            | Decoded::ConfigMap(..)
+            | Decoded::Pods(..)
+            | Decoded::ContainerStarts(..) => None,
+        }
+    }
+}
+
+/// What decoding needs of the observation: the namespace labels the checks name.
+#[derive(Debug, Clone, Default)]
+pub struct Decoder {
+    labels: BTreeSet<String>,
+}
+
+impl Observation {
+    /// The decoder of this observation's reads.
+    pub fn decoder(&self) -> Decoder {
+        let labels = self
+            .keep
+            .get(NAMESPACES_KEEP)
+            .into_iter()
+            .flatten()
+            .filter_map(|u| match u {
+                FieldUse::Label(k) => Some(k.clone()),
+                FieldUse::Value(_)
+                | FieldUse::Details(_)
+                | FieldUse::Conditions
+                | FieldUse::Annotation(_)
+                | FieldUse::Members(_) => None,
+                FieldUse::ConditionMessages | FieldUse::Items(..) | FieldUse::Parents(_) => None,
+            })
+            .collect();
+        Decoder { labels }
+    }
+
+    /// Store a decoded read. A whole list: any earlier namespace scope of it no longer applies.
+    pub fn store(&mut self, decoded: Decoded) {
+        match decoded {
+            Decoded::Nodes(r) => self.nodes = r,
+            Decoded::Namespaces(r) => self.namespaces = r,
+            Decoded::StorageClasses(r) => self.storage_classes = r,
+            Decoded::Workloads(request, r) => {
+                self.workload_scope.remove(request.label());
+                match request {
+                    ReadRequest::DaemonSets => self.daemonsets = r,
+                    ReadRequest::Deployments => self.deployments = r,
+                    ReadRequest::StatefulSets => self.statefulsets = r,
+                    // Only the three workload reads decode to workloads.
+                    ReadRequest::Nodes
+                    | ReadRequest::ApiGroups
+                    | ReadRequest::Namespaces
+                    | ReadRequest::StorageClasses
+                    | ReadRequest::ApiServerPods
+                    | ReadRequest::Resource(_)
+                    | ReadRequest::ConfigMap { .. }
+                    | ReadRequest::Pods { .. }
+                    | ReadRequest::ContainerStarts { .. } => {}
+                }
+            }
+            Decoded::ApiServerPods(r) => self.apiserver_pods = r,
+            Decoded::ConfigMap(key, read) => {
+                // Two requests for one ConfigMap: the keys of both.
+                match (self.config_maps.get_mut(&key), read) {
+                    (Some(Ok(Some(kept))), Ok(Some(more))) => kept.extend(more),
+                    (_, read) => {
+                        self.config_maps.insert(key, read);
+                    }
+                }
+            }
+            Decoded::Pods(key, read) => {
+                self.pods.insert(key, read);
+            }
+            Decoded::ContainerStarts(key, read) => {
+                self.container_starts.insert(key, read);
+            }
+        }
+    }
+
+    /// Store a workload read made of several lists (one per namespace, in order): only each
+    /// namespace's own objects are kept, the items concatenated as in the one list of every
+    /// namespace; the first failure fails the whole read. `namespaces` is recorded as the
+    /// read's scope.
+    pub fn store_parts(
+        &mut self,
+        request: &ReadRequest,
+        namespaces: &BTreeSet<String>,
+        parts: Vec<ReadOf<Vec<Workload>>>,
+    ) {
+        let mut all = Vec::new();
+        let mut outcome = Ok(());
+        for (part, namespace) in parts.into_iter().zip(namespaces) {
+            match part {
+                Ok(items) => all.extend(items.into_iter().filter(|w| &w.namespace == namespace)),
+                Err(f) => {
+                    outcome = Err(f);
+                    break;
+                }
+            }
+        }
+        self.store(Decoded::Workloads(request.clone(), outcome.map(|()| all)));
+        self.workload_scope
+            .insert(request.label().to_string(), namespaces.clone());
+    }
+}
+
+impl Decoder {
+    /// Decode `outcome` (an answer's body, read as it arrives, or why there is none) as the
+    /// answer to `request`, charging what is kept to `budget`. `None` for the reads that are
+    /// not built-in objects (API discovery, custom resources: their own decoders).
+    pub fn decode<R: Read>(
+        &self,
+        request: &ReadRequest,
+        outcome: Result<R, ReadFailure>,
+        budget: &Budget,
+    ) -> Option<Decoded> {
+        fn typed<R, T>(
+            outcome: Result<R, ReadFailure>,
+            read: impl FnOnce(R) -> crate::error::Result<T>,
+        ) -> ReadOf<T> {
+            read(outcome?).map_err(bad_output)
+        }
+        let key = || request.key().unwrap_or_default();
+        let workloads = |read| Decoded::Workloads(request.clone(), read);
+        Some(match request {
+            ReadRequest::ApiGroups | ReadRequest::Resource(_) => return None,
+            ReadRequest::Nodes => Decoded::Nodes(typed(outcome, |r| read_nodes(r, budget))),
+            ReadRequest::Namespaces => {
+                Decoded::Namespaces(typed(outcome, |r| read_namespaces(r, &self.labels, budget)))
+            }
+            ReadRequest::StorageClasses => {
+                Decoded::StorageClasses(typed(outcome, |r| read_storage_classes(r, budget)))
+            }
+            ReadRequest::DaemonSets => workloads(typed(outcome, |r| read_daemonsets(r, budget))),
+            ReadRequest::Deployments => workloads(typed(outcome, |r| read_deployments(r, budget))),
+            ReadRequest::StatefulSets => {
+                workloads(typed(outcome, |r| read_statefulsets(r, budget)))
+            }
+            ReadRequest::ApiServerPods => {
+                Decoded::ApiServerPods(typed(outcome, |r| read_apiserver_pods(r, budget)))
+            }
+            ReadRequest::ConfigMap {
+                namespace,
+                name,
+                keys,
+            } => {
+                let gone = format!("configmaps \"{name}\" not found");
+                Decoded::ConfigMap(
+                    key(),
+                    match outcome {
+                        // GET of a named object: the API server's own NotFound for it says it
+                        // does not exist, a fact. A 404 that is not the API server's Status for
+                        // this ConfigMap (a path it does not serve) stays a failed read.
+                        Err(f) if f.kind == FailureKind::NotFound && f.message.contains(&gone) => {
+                            Ok(None)
+                        }
+                        other => typed(other, |r| {
+                            read_config_map(r, namespace, name, keys, budget).map(Some)
+                        }),
+                    },
+                )
+            }
+            ReadRequest::Pods { .. } => {
+                Decoded::Pods(key(), typed(outcome, |r| read_workload_pods(r, budget)))
+            }
+            ReadRequest::ContainerStarts { container, .. } => Decoded::ContainerStarts(
+                key(),
+                typed(outcome, |r| read_container_starts(r, container, budget)),
+            ),
+        })
+    }
+}
