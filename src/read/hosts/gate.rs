@@ -14,10 +14,8 @@
 //! at the probe's cap while it is read. A host found down is not asked again. What the runs
 //! mean is the session's and the model's (`model::gate::host`, `model::gate::cert`).
 
-use std::sync::Mutex;
-
-use super::run::{host_down, ssh_failure, RemoteRun};
-use super::{sh_quote, FIND_FORMAT, MAX_SSH_PER_HOST, SSH_FAILED};
+use super::run::{ssh_failure, RemoteRun};
+use super::{sh_quote, FIND_FORMAT, SSH_FAILED};
 use crate::model::gate::cert::{PkiPath, MAX_CERT_BYTES};
 use crate::model::gate::host::{CGROUP_DIR, CGROUP_FILE};
 use crate::model::observation::{FailureKind, ReadFailure};
@@ -89,42 +87,14 @@ pub(crate) type ProbeRun = Result<RemoteRun, ReadFailure>;
 
 /// Run every probe of every host; results by host, in probe order.
 pub(crate) fn run(runner: &Runner, jobs: &[(GateHost, Vec<GateProbe>)]) -> Vec<Vec<ProbeRun>> {
-    let down: Vec<Mutex<Option<ReadFailure>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
     let counts: Vec<usize> = jobs.iter().map(|(_, p)| p.len()).collect();
-    let panicked = || ReadFailure::new(FailureKind::ApiError, "the ssh thread panicked");
-    let runs = super::schedule::run_all(
-        &counts,
-        crate::pool::SSH_IN_FLIGHT,
-        MAX_SSH_PER_HOST,
-        |h, p| {
-            let (Some((host, probes)), Some(down)) = (jobs.get(h), down.get(h)) else {
-                return Err(panicked());
-            };
-            let Some(probe) = probes.get(p) else {
-                return Err(panicked());
-            };
-            let known = down.lock().map(|d| d.clone()).unwrap_or(None);
-            let r = match known {
-                Some(failure) => Err(failure),
-                None => run_one(runner, host, probe),
-            };
-            if let Err(f) = &r {
-                if host_down(f) {
-                    if let Ok(mut d) = down.lock() {
-                        d.get_or_insert_with(|| f.clone());
-                    }
-                }
-            }
-            r
-        },
-    );
-    runs.into_iter()
-        .map(|host| {
-            host.into_iter()
-                .map(|r| r.unwrap_or_else(|| Err(panicked())))
-                .collect()
-        })
-        .collect()
+    super::schedule::run_ssh(&counts, |h, p| {
+        let Some((host, probe)) = jobs.get(h).and_then(|(host, ps)| Some((host, ps.get(p)?)))
+        else {
+            return Err(ReadFailure::new(FailureKind::ApiError, "no such probe"));
+        };
+        run_one(runner, host, probe)
+    })
 }
 
 fn run_one(runner: &Runner, host: &GateHost, probe: &GateProbe) -> ProbeRun {

@@ -4,10 +4,9 @@
 //! the parent module and docs/host-checks.md).
 
 use std::collections::BTreeSet;
-use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::{check_argv, HostJob, HostPlan, MAX_SSH_PER_HOST, SSH_FAILED};
+use super::{check_argv, HostJob, HostPlan, SSH_FAILED};
 use crate::model::catalog::{HostCheck, HostProbe};
 use crate::model::observation::host::{
     self, classify_command_failure, summary, HostFact, HostObservation, HostReading, NewestFile,
@@ -75,45 +74,16 @@ type Run = std::result::Result<RemoteRun, ReadFailure>;
 /// by job in check order. Once an ssh finds a host unreachable, refusing or out of time, that
 /// host's checks not yet started get that failure instead of waiting out another timeout.
 fn run_checks(runner: &Runner, jobs: &[HostJob]) -> Vec<Vec<Run>> {
-    let down: Vec<Mutex<Option<ReadFailure>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
     let counts: Vec<usize> = jobs.iter().map(|j| j.checks.len()).collect();
-    let runs = super::schedule::run_all(
-        &counts,
-        crate::pool::SSH_IN_FLIGHT,
-        MAX_SSH_PER_HOST,
-        |h, c| {
-            let (Some(job), Some(down)) = (jobs.get(h), down.get(h)) else {
-                return Err(panicked());
-            };
-            let Some(check) = job.checks.get(c) else {
-                return Err(panicked());
-            };
-            let known = down.lock().map(|d| d.clone()).unwrap_or(None);
-            let r = match known {
-                Some(failure) => Err(failure),
-                None => run_check(runner, job, check),
-            };
-            if let Err(f) = &r {
-                if host_down(f) {
-                    if let Ok(mut d) = down.lock() {
-                        d.get_or_insert_with(|| f.clone());
-                    }
-                }
-            }
-            r
-        },
-    );
-    runs.into_iter()
-        .map(|host| {
-            host.into_iter()
-                .map(|r| r.unwrap_or_else(|| Err(panicked())))
-                .collect()
-        })
-        .collect()
-}
-
-fn panicked() -> ReadFailure {
-    ReadFailure::new(FailureKind::ApiError, "the ssh thread panicked")
+    super::schedule::run_ssh(&counts, |h, c| {
+        let Some(job) = jobs.get(h) else {
+            return Err(ReadFailure::new(FailureKind::ApiError, "no such host job"));
+        };
+        let Some(check) = job.checks.get(c) else {
+            return Err(ReadFailure::new(FailureKind::ApiError, "no such check"));
+        };
+        run_check(runner, job, check)
+    })
 }
 
 /// A failure that says the host, not the check, cannot be read.

@@ -6,6 +6,8 @@
 
 use std::sync::{Condvar, Mutex, MutexGuard};
 
+use crate::model::observation::{FailureKind, ReadFailure};
+
 /// Which check of which host runs next, and how many of each host are running.
 struct Board {
     /// Per host: the next check not started yet, and the checks running now.
@@ -139,6 +141,49 @@ pub(super) fn run_all<R: Send>(
         }
     }
     out
+}
+
+/// [`run_all`] of the ssh reads with the run's bounds ([`crate::pool::SSH_IN_FLIGHT`], and
+/// [`super::MAX_SSH_PER_HOST`] to one host): `f(host, job)` for every job of every host, the
+/// results by host in job order. Once an ssh finds a host unreachable, refusing or out of time
+/// ([`super::run::host_down`]), that host's jobs not yet started get that failure instead of
+/// waiting out another timeout; a job whose worker panicked is a failed read saying so.
+pub(super) fn run_ssh<T: Send>(
+    counts: &[usize],
+    f: impl Fn(usize, usize) -> Result<T, ReadFailure> + Sync,
+) -> Vec<Vec<Result<T, ReadFailure>>> {
+    let panicked = || ReadFailure::new(FailureKind::ApiError, "the ssh thread panicked");
+    let down: Vec<Mutex<Option<ReadFailure>>> = counts.iter().map(|_| Mutex::new(None)).collect();
+    let runs = run_all(
+        counts,
+        crate::pool::SSH_IN_FLIGHT,
+        super::MAX_SSH_PER_HOST,
+        |h, j| {
+            let Some(down) = down.get(h) else {
+                return Err(panicked());
+            };
+            let known = down.lock().map(|d| d.clone()).unwrap_or(None);
+            let r = match known {
+                Some(failure) => Err(failure),
+                None => f(h, j),
+            };
+            if let Err(e) = &r {
+                if super::run::host_down(e) {
+                    if let Ok(mut d) = down.lock() {
+                        d.get_or_insert_with(|| e.clone());
+                    }
+                }
+            }
+            r
+        },
+    );
+    runs.into_iter()
+        .map(|host| {
+            host.into_iter()
+                .map(|r| r.unwrap_or_else(|| Err(panicked())))
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]
