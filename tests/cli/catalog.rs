@@ -148,11 +148,13 @@ healthy (all true: the layer is healthy)
                   why: the operator allocates pod CIDRs and identities; without it new nodes and pods stall
   - nodes         no node carries the taint node.cilium.io/agent-not-ready
                   why: Cilium taints a node whose agent is not ready; the DaemonSet can look rolled out while that node schedules pods without network
+  - oneVersion    one version across DaemonSet kube-system/cilium (container cilium-agent's image tag), Deployment kube-system/cilium-operator (container cilium-operator's image tag) (else: upgrade half done)
+                  why: an agent at 1.19 with its operator still at 1.18 is an upgrade half done: both look rolled out, and the Cilium upgrade guide runs them on one version
 == ceph: exit 0
 --- stdout
 layer     ceph (Rook-Ceph cluster)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):57:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):64:3
 install   ansible-playbook platform/ceph.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -169,11 +171,13 @@ healthy (all true: the layer is healthy)
                   why: every OSD must run the current version; a stalled OSD rollout leaves data degraded
   - configMap     ConfigMap rook-ceph/rook-ceph-mon-endpoints (read by name): key outOfQuorum empty or absent
                   why: Rook lists there the mons out of quorum; a mon Deployment can be rolled out while its mon is not in quorum
+  - oneVersion    one version across Deployment rook-ceph/rook-ceph-* (label rook-version) (else: upgrade half done)
+                  why: Rook labels each daemon's Deployment with the rook-version that last updated it; a mix is an upgrade half done (Rook's upgrade guide waits until every Deployment shows one)
 == storage: exit 0
 --- stdout
 layer     storage (Ceph RBD storage classes)
 after     ceph
-defined   builtin catalog (src/model/catalog/builtin.yaml):92:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):105:3
 install   ansible-playbook platform/storage.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -188,7 +192,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     datalake (S3 datalake (Ceph object store))
 after     ceph, storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):109:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):122:3
 install   ansible-playbook platform/datalake.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -208,7 +212,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gateway (Gateway API (Cilium))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):135:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):148:3
 install   ansible-playbook platform/gateway.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -229,7 +233,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     certs (cert-manager)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):193:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):206:3
 install   ansible-playbook platform/cert-manager.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -254,7 +258,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     monitoring (Monitoring (kube-prometheus-stack))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):216:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):229:3
 install   ansible-playbook platform/monitoring.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -275,7 +279,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):234:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):247:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -298,7 +302,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     registry (Container registry)
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):254:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):267:3
 install   ansible-playbook platform/registry.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -311,7 +315,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     dataops (DataOps (CloudNativePG + Dagster + Marquez))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):264:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):277:3
 install   ansible-playbook platform/dataops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -330,7 +334,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):286:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):299:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -343,7 +347,7 @@ host (read over ssh on every host of inventory group control_plane; all true: he
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):312:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):325:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -357,7 +361,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):323:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):336:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -371,7 +375,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):334:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):347:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -380,7 +384,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):344:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):357:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -397,7 +401,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):367:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):380:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -411,7 +415,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):386:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):399:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -429,7 +433,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):417:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):430:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -443,7 +447,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):428:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):441:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -459,7 +463,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):457:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):470:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -490,7 +494,7 @@ fn show_ceph_and_gitops_in_words() {
         str![[r#"
 layer     ceph (Rook-Ceph cluster)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):57:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):64:3
 install   ansible-playbook platform/ceph.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -507,6 +511,8 @@ healthy (all true: the layer is healthy)
                   why: every OSD must run the current version; a stalled OSD rollout leaves data degraded
   - configMap     ConfigMap rook-ceph/rook-ceph-mon-endpoints (read by name): key outOfQuorum empty or absent
                   why: Rook lists there the mons out of quorum; a mon Deployment can be rolled out while its mon is not in quorum
+  - oneVersion    one version across Deployment rook-ceph/rook-ceph-* (label rook-version) (else: upgrade half done)
+                  why: Rook labels each daemon's Deployment with the rook-version that last updated it; a mix is an upgrade half done (Rook's upgrade guide waits until every Deployment shows one)
 
 "#]],
     );
@@ -516,7 +522,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):234:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):247:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -544,7 +550,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):286:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):299:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -648,7 +654,7 @@ fn show_words_the_age_bound_as_a_duration() {
     out.stdout_snap(str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):286:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):299:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)

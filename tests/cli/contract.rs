@@ -357,7 +357,8 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "API group cilium.io served",
           "DaemonSet kube-system/cilium rolled out (4/4 available)",
           "Deployment kube-system/cilium-operator rolled out (2/2 available)",
-          "no node tainted node.cilium.io/agent-not-ready"
+          "no node tainted node.cilium.io/agent-not-ready",
+          "no version to compare on DaemonSet kube-system/cilium (cilium-agent), Deployment kube-system/cilium-operator (cilium-operator)"
         ],
         "reason": "detected and healthy"
       },
@@ -371,7 +372,8 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a, rook-ceph-mon-b, rook-ceph-mon-c)",
           "3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster rook-ceph/rook-ceph .spec.mon.count)",
           "4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)",
-          "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty"
+          "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty",
+          "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)"
         ],
         "reason": "detected and healthy"
       },
@@ -609,8 +611,8 @@ PLAN: 2 to install
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  4 checks hold
-  cni         present  4 checks hold
-  ceph        present  6 checks hold
+  cni         present  5 checks hold
+  ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
   gitops      present  7 checks hold

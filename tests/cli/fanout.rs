@@ -330,7 +330,7 @@ fn huge_remote_outputs_are_cut_at_1_mib_while_read() {
 /// A tight address-space limit: a thread or process the OS refuses is a failure with a
 /// `hint:` (exit 1), never a panic (`failed to spawn thread`, exit 101, as on main). Here,
 /// at 24 MiB the reader thread of kubectl's `config view` is refused (the `hint:` names the
-/// limits); from 32 MiB the run usually succeeds. (Below ~20 MiB the binary cannot even start.)
+/// limits); from 32 MiB the run usually succeeds. (Below ~20-24 MiB the binary cannot even start: the loader fails, exit 127.)
 #[test]
 fn a_tight_ulimit_is_never_a_panic() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(200));
@@ -351,6 +351,9 @@ fn a_tight_ulimit_is_never_a_panic() {
             // this line, which no program can turn into a hint. Never a panic, never exit 101
             // (main's `failed to spawn thread`): those still fail here.
             None if out.stderr.starts_with("memory allocation of ") => {}
+            // The dynamic loader could not even map libc under this limit (the debug binary
+            // grows with its crates): nestor never ran, so there is nothing of its to judge.
+            Some(127) if out.stderr.contains("error while loading shared libraries") => {}
             _ => panic!("{said}"),
         }
     }

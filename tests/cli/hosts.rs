@@ -464,12 +464,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni             present  4 checks hold
+  cni             present  5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph            present  6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph            present  7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -479,6 +481,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage         present  2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -673,8 +676,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   4 checks hold
-  cni             present   4 checks hold
-  ceph            present   6 checks hold
+  cni             present   5 checks hold
+  ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
   gitops          present   7 checks hold
@@ -714,8 +717,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   4 checks hold
-  cni             present   4 checks hold
-  ceph            present   6 checks hold
+  cni             present   5 checks hold
+  ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
   gitops          present   7 checks hold
@@ -745,8 +748,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   4 checks hold
-  cni             present   4 checks hold
-  ceph            present   6 checks hold
+  cni             present   5 checks hold
+  ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
   gitops          present   7 checks hold
@@ -782,8 +785,8 @@ PLAN: 1 to install
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
   k8s             present  4 checks hold
-  cni             present  4 checks hold
-  ceph            present  6 checks hold
+  cni             present  5 checks hold
+  ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
   gitops          present  7 checks hold
@@ -832,8 +835,8 @@ PLAN: 2 undecided
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
   k8s             present  4 checks hold
-  cni             present  4 checks hold
-  ceph            present  6 checks hold
+  cni             present  5 checks hold
+  ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
   gitops          present  7 checks hold
@@ -896,8 +899,8 @@ PLAN: 2 undecided
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
   k8s             present  4 checks hold
-  cni             present  4 checks hold
-  ceph            present  6 checks hold
+  cni             present  5 checks hold
+  ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
   gitops          present  7 checks hold
@@ -990,8 +993,8 @@ PLAN: 2 undecided
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
   k8s             present  4 checks hold
-  cni             present  4 checks hold
-  ceph            present  6 checks hold
+  cni             present  5 checks hold
+  ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
   gitops          present  7 checks hold
@@ -1056,8 +1059,8 @@ REAL (replayed from snapshot /t/dirqual.snapshot.json, taken
 NOW; not live)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   4 checks hold
-  cni             present   4 checks hold
-  ceph            present   6 checks hold
+  cni             present   5 checks hold
+  ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
   gitops          present   7 checks hold
@@ -1116,12 +1119,14 @@ NOW; not live)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni             present  4 checks hold
+  cni             present  5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph            present  6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph            present  7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -1131,6 +1136,7 @@ NOW; not live)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage         present  2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -1306,8 +1312,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                   dirqual1..4, 4/4 Ready
   k8s           present   4 checks hold
-  cni           present   4 checks hold
-  ceph          present   6 checks hold
+  cni           present   5 checks hold
+  ceph          present   7 checks hold
   storage       present   2 checks hold
   monitoring    present   6 checks hold
   gitops        present   7 checks hold
@@ -1373,8 +1379,8 @@ PLAN: 1 to install
 REAL (read live, not stored)
   nodes                  dirqual1..4, 4/4 Ready
   k8s           present  4 checks hold
-  cni           present  4 checks hold
-  ceph          present  6 checks hold
+  cni           present  5 checks hold
+  ceph          present  7 checks hold
   storage       present  2 checks hold
   monitoring    present  6 checks hold
   gitops        present  7 checks hold
@@ -1417,8 +1423,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   4 checks hold
-  cni             present   4 checks hold
-  ceph            present   6 checks hold
+  cni             present   5 checks hold
+  ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
   gitops          present   7 checks hold

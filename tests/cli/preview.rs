@@ -68,8 +68,8 @@ PLAN: 2 to install
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  4 checks hold
-  cni         present  4 checks hold
-  ceph        present  6 checks hold
+  cni         present  5 checks hold
+  ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
   gitops      present  7 checks hold
@@ -219,8 +219,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        degraded  1 of 6 checks fails
+  cni         present   5 checks hold
+  ceph        degraded  1 of 7 checks fails
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
       OSD_DOWN (1 osds down), OSD_HOST_DOWN (1 host (1 osds) down), PG_DEGRADED
       (Degraded data redundancy: 2461/7383 objects degraded (33.333%), 97 pgs
@@ -437,8 +437,8 @@ PLAN: 2 to install
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  4 checks hold
-  cni         present  4 checks hold
-  ceph        present  6 checks hold
+  cni         present  5 checks hold
+  ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
   gitops      present  7 checks hold
@@ -626,8 +626,8 @@ REAL (replayed from snapshot /t/dirqual.snapshot.json, taken
 NOW; not live)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  4 checks hold
-  cni         present  4 checks hold
-  ceph        present  6 checks hold
+  cni         present  5 checks hold
+  ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
   gitops      present  7 checks hold

@@ -180,8 +180,8 @@ kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
 [1m2026-12-01T16:27:34Z; not live)[0m
   nodes                dirqual1..4, 4/4 Ready
   k8s         [32mpresent[0m  4 checks hold
-  cni         [32mpresent[0m  4 checks hold
-  ceph        [32mpresent[0m  6 checks hold
+  cni         [32mpresent[0m  5 checks hold
+  ceph        [32mpresent[0m  7 checks hold
   storage     [32mpresent[0m  2 checks hold
   monitoring  [32mpresent[0m  6 checks hold
   gitops      [32mpresent[0m  7 checks hold
@@ -212,8 +212,8 @@ REAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken
 2026-12-01T16:27:34Z; not live)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  4 checks hold
-  cni         present  4 checks hold
-  ceph        present  6 checks hold
+  cni         present  5 checks hold
+  ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
   gitops      present  7 checks hold

@@ -90,8 +90,8 @@ PLAN: 2 to install
 REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
   k8s                     present  4 checks hold
-  cni                     present  4 checks hold
-  ceph                    present  6 checks hold
+  cni                     present  5 checks hold
+  ceph                    present  7 checks hold
   storage                 present  2 checks hold
   monitoring              present  6 checks hold
   gitops                  present  7 checks hold
@@ -160,8 +160,8 @@ PLAN: 4 to install, 1 to repair
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   4 checks hold
-  cni                     present   4 checks hold
-  ceph                    present   6 checks hold
+  cni                     present   5 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold
@@ -211,8 +211,8 @@ PLAN: 4 to install, 1 to repair
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   4 checks hold
-  cni                     present   4 checks hold
-  ceph                    present   6 checks hold
+  cni                     present   5 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold
@@ -261,8 +261,8 @@ PLAN: 4 to install, 1 to repair
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   4 checks hold
-  cni                     present   4 checks hold
-  ceph                    present   6 checks hold
+  cni                     present   5 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold
@@ -309,8 +309,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   4 checks hold
-  cni                     present   4 checks hold
-  ceph                    present   6 checks hold
+  cni                     present   5 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold
@@ -355,8 +355,8 @@ PLAN: 3 to install, 1 to repair
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   4 checks hold
-  cni                     present   4 checks hold
-  ceph                    present   6 checks hold
+  cni                     present   5 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold
@@ -405,8 +405,8 @@ REAL (read live, not stored)
   k8s                     degraded  1 of 4 checks fails
     ✗ InternalIP shared: dirqual1, dirqual2, dirqual3, dirqual4 all announce
       10.0.2.15
-  cni                     present   4 checks hold
-  ceph                    present   6 checks hold
+  cni                     present   5 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold
@@ -448,9 +448,9 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   4 checks hold
-  cni                     degraded  1 of 4 checks fails
+  cni                     degraded  1 of 5 checks fails
     ✗ tainted node.cilium.io/agent-not-ready: dirqual3
-  ceph                    present   6 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold
@@ -496,8 +496,8 @@ PLAN: 6 to install
 REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
   k8s                     present  4 checks hold
-  cni                     present  4 checks hold
-  ceph                    present  6 checks hold
+  cni                     present  5 checks hold
+  ceph                    present  7 checks hold
   storage                 present  2 checks hold
   monitoring              present  6 checks hold
   gitops                  present  7 checks hold
@@ -557,8 +557,8 @@ PLAN: 2 to install
 REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
   k8s                     present  4 checks hold
-  cni                     present  4 checks hold
-  ceph                    present  6 checks hold
+  cni                     present  5 checks hold
+  ceph                    present  7 checks hold
   storage                 present  2 checks hold
   monitoring              present  6 checks hold
   gitops                  present  7 checks hold
@@ -603,8 +603,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   4 checks hold
-  cni                     present   4 checks hold
-  ceph                    present   6 checks hold
+  cni                     present   5 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold
@@ -648,8 +648,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   4 checks hold
-  cni                     present   4 checks hold
-  ceph                    present   6 checks hold
+  cni                     present   5 checks hold
+  ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
   gitops                  present   7 checks hold

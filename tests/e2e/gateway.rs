@@ -162,12 +162,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni      present   4 checks hold
+  cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph     present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph     present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -177,6 +179,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage  present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -219,12 +222,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni      present   4 checks hold
+  cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph     present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph     present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -234,6 +239,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage  present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -276,12 +282,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni      present   4 checks hold
+  cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph     present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph     present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -291,6 +299,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage  present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -332,12 +341,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni      present   4 checks hold
+  cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph     present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph     present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -347,6 +358,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage  present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -389,12 +401,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni      present   4 checks hold
+  cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph     present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph     present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -404,6 +418,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage  present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -445,12 +460,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni      present   4 checks hold
+  cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph     present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph     present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -460,6 +477,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage  degraded  1 of 2 checks fails
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✗ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not in the
@@ -489,12 +507,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni      present   4 checks hold
+  cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph     present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph     present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -504,6 +524,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage  degraded  1 of 2 checks fails
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✗ no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of default

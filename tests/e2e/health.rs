@@ -66,13 +66,15 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni         degraded  1 of 4 checks fails
+  cni         degraded  1 of 5 checks fails
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✗ Deployment kube-system/cilium-operator: rollout failed: progress deadline
       exceeded (1/2 updated, 2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph        present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -82,6 +84,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage     present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -154,12 +157,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni         present   4 checks hold
+  cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph        present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -169,6 +174,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage     present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -234,12 +240,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni         present  4 checks hold
+  cni         present  5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph        present  6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present  7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN,
       tolerated: only benign checks: RECENT_MGR_MODULE_CRASH (1 mgr modules have
@@ -251,6 +259,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage     present  2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -319,12 +328,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni         present   4 checks hold
+  cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph        degraded  1 of 6 checks fails
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        degraded  1 of 7 checks fails
     ✓ API group ceph.rook.io served
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
       MON_DISK_LOW (mon a is low on available space) not on the benign list
@@ -336,6 +347,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage     present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -403,12 +415,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni         present   4 checks hold
+  cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph        present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -418,6 +432,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage     present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -490,12 +505,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni         present   4 checks hold
+  cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph        present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -505,6 +522,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage     present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -584,12 +602,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni         present   4 checks hold
+  cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph        present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -599,6 +619,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage     present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -682,12 +703,14 @@ REAL (read live, not stored)
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
-  cni                 present   4 checks hold
+  cni                 present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
     ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
     ✓ no node tainted node.cilium.io/agent-not-ready
-  ceph                present   6 checks hold
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph                present   7 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -697,6 +720,7 @@ REAL (read live, not stored)
     ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
   storage             present   2 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes

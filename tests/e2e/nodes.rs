@@ -83,8 +83,8 @@ REAL (read live, not stored)
   k8s         degraded  1 of 4 checks fails
     ✗ 3/4 Ready nodes schedulable: dirqual2 DiskPressure=True since
       2026-11-30T08:12:00Z (KubeletHasDiskPressure: kubelet has disk pressure)
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -119,8 +119,8 @@ REAL (read live, not stored)
   k8s         degraded  1 of 4 checks fails
     ✗ 3/4 Ready nodes schedulable: dirqual4 NetworkUnavailable=True since
       2026-11-29T17:40:00Z (NoRouteCreated: Node created without a route)
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -155,8 +155,8 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         degraded  1 of 4 checks fails
     ✗ 3/4 Ready nodes schedulable: dirqual3 cordoned (spec.unschedulable)
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -193,8 +193,8 @@ REAL (read live, not stored)
   k8s         degraded  1 of 4 checks fails
     ✗ 3/4 Ready nodes schedulable: dirqual4 tainted
       maintenance.example.com/drain:NoExecute
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold

@@ -207,8 +207,8 @@ DISCOVERED (read live, not stored)
 
 LAYERS (catalog, with evidence)
   k8s                     present  4 checks hold
-  cni                     present  4 checks hold
-  ceph                    present  6 checks hold
+  cni                     present  5 checks hold
+  ceph                    present  7 checks hold
   storage                 present  2 checks hold
   datalake                absent   not found
     ✗ no CephObjectStore in rook-ceph

@@ -27,8 +27,8 @@ PLAN: 2 to install
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  4 checks hold
-  cni         present  4 checks hold
-  ceph        present  6 checks hold
+  cni         present  5 checks hold
+  ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
   gitops      present  7 checks hold
@@ -151,8 +151,8 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 3/4 Ready
   k8s         degraded  1 of 4 checks fails
     ✗ 3/4 declared nodes Ready: dirqual3 NotReady
-  cni         present   4 checks hold
-  ceph        degraded  2 of 6 checks fail
+  cni         present   5 checks hold
+  ceph        degraded  2 of 7 checks fail
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
       OSD_DOWN (1 osds down), OSD_HOST_DOWN (1 host (1 osds) down), PG_DEGRADED
       (Degraded data redundancy: 2461/7383 objects degraded (33.333%), 97 pgs

@@ -77,8 +77,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      degraded  1 of 7 checks fails
@@ -115,8 +115,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -159,8 +159,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -201,8 +201,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -237,8 +237,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        degraded  1 of 6 checks fails
+  cni         present   5 checks hold
+  ceph        degraded  1 of 7 checks fails
     ✗ CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the
       operator is not reconciling
   storage     present   2 checks hold
@@ -293,8 +293,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -326,8 +326,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -401,8 +401,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      degraded  1 of 7 checks fails
@@ -467,8 +467,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -521,8 +521,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -570,8 +570,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -653,8 +653,8 @@ PLAN: 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        present   6 checks hold
+  cni         present   5 checks hold
+  ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
   gitops      present   7 checks hold
@@ -706,8 +706,8 @@ PLAN: 2 to install, 1 to repair
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   4 checks hold
-  cni         present   4 checks hold
-  ceph        degraded  2 of 6 checks fail
+  cni         present   5 checks hold
+  ceph        degraded  2 of 7 checks fail
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
       MON_DOWN (1/3 mons down, quorum a,c) not on the benign list
       (RECENT_MGR_MODULE_CRASH)
