@@ -1,6 +1,7 @@
 //! `catalog list` and `catalog show ID`: what each layer detects and checks, as the stack's
 //! catalog defines it (the built-in one plus the stack's `catalog:` file), with the reason
-//! the operators gate on each check. Reads no cluster.
+//! the operators gate on each check; `catalog show RULE` shows one gate rule of the built-in
+//! rule table (`gate rules` lists them). Reads no cluster.
 
 use clap::Subcommand;
 
@@ -8,9 +9,11 @@ use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
 use crate::model::catalog::host::{HostCheck, HostProbe};
 use crate::model::catalog::{Catalog, Check, Layer};
+use crate::model::gate::Rule;
 use crate::output::documents::catalog::{
     CatalogDoc, CatalogLayerDoc, CheckDoc, HostDoc, LayerDoc, Source,
 };
+use crate::output::documents::gate::GateRulesDoc;
 use crate::output::render::{self, Format, API_VERSION};
 
 /// `catalog --help` examples, in kubectl's style.
@@ -36,7 +39,10 @@ Examples:
   kubectl nestor catalog show gitops
 
   # Another stack's catalog, as YAML
-  kubectl nestor --stack dirqual catalog show audit-log -o yaml";
+  kubectl nestor --stack dirqual catalog show audit-log -o yaml
+
+  # One gate rule: what it reads, its severity and its upstream source
+  kubectl nestor catalog show drain-time-sync";
 
 #[derive(Debug, Subcommand)]
 pub enum CatalogCommand {
@@ -46,7 +52,7 @@ pub enum CatalogCommand {
     /// One layer: what it detects, what healthy means, each check's reason, its install hint.
     #[command(after_help = SHOW_EXAMPLES)]
     Show {
-        /// Layer id, as in `catalog list`.
+        /// Layer id, as in `catalog list`, or a gate rule id, as in `gate rules`.
         id: String,
     },
 }
@@ -219,7 +225,54 @@ fn list(ctx: &Invocation, catalog: &Catalog, source: Source) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
+/// One gate rule (a layer of the same id would win; none has one): as `gate rules -o json`
+/// prints the table, one rule in it.
+fn show_rule(ctx: &Invocation, rule: &Rule) -> Result<Exit> {
+    match ctx.format() {
+        Format::Json | Format::Yaml => {
+            let doc = GateRulesDoc::new(std::slice::from_ref(rule));
+            ctx.printer.document(ctx.format(), &doc)?;
+        }
+        Format::Junit => {
+            return Err(Error::input(
+                "`catalog show` has no JUnit form",
+                "use -o json or -o yaml",
+            ))
+        }
+        Format::Text => {
+            let reads: Vec<&str> = rule.reads.iter().map(|r| r.as_str()).collect();
+            let ssh = if rule.host {
+                " (over ssh; skipped by --no-ssh)"
+            } else {
+                ""
+            };
+            ctx.printer.out(&format!(
+                "rule      {} ({}, gate {})
+title     {}
+reads     {}{ssh}
+source    {}
+          {}
+",
+                rule.id.as_str(),
+                rule.severity.as_str(),
+                rule.gate.as_str(),
+                rule.title,
+                reads.join(", "),
+                rule.source.title,
+                rule.source.url,
+            ))?;
+        }
+    }
+    Ok(Exit::Ok)
+}
+
 fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result<Exit> {
+    if catalog.get(id).is_none() {
+        let table = crate::model::gate::builtin();
+        if let Some(rule) = table.rules.iter().find(|r| r.id.as_str() == id) {
+            return show_rule(ctx, rule);
+        }
+    }
     let Some(layer) = catalog.get(id) else {
         let ids = catalog.ids();
         let suggestion = crate::suggest::nearest(id, ids.iter().copied())

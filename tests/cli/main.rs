@@ -17,6 +17,7 @@ mod support;
 mod bounded;
 mod budget;
 mod catalog;
+mod catalog_rule;
 mod completion;
 mod completion_gate;
 mod confirmed_by;
