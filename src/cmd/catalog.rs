@@ -267,13 +267,11 @@ source    {}
 }
 
 fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result<Exit> {
-    if catalog.get(id).is_none() {
-        let table = crate::model::gate::builtin();
-        if let Some(rule) = table.rules.iter().find(|r| r.id.as_str() == id) {
+    let Some(layer) = catalog.get(id) else {
+        let rules = &crate::model::gate::builtin().rules;
+        if let Some(rule) = rules.iter().find(|r| r.id.as_str() == id) {
             return show_rule(ctx, rule);
         }
-    }
-    let Some(layer) = catalog.get(id) else {
         let ids = catalog.ids();
         let suggestion = crate::suggest::nearest(id, ids.iter().copied())
             .map(|n| format!(" (did you mean `{n}`?)"))
