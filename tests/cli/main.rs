@@ -23,6 +23,7 @@ mod completion_gate;
 mod confirmed_by;
 mod contract;
 mod current;
+mod document_kinds;
 mod fanout;
 mod fetch;
 mod foundation;
