@@ -11,6 +11,11 @@ use std::path::{Path, PathBuf};
 
 const ENDPOINT: &str = "https://10.67.2.11:6443";
 
+fn text_golden(kind: &str, columns: usize) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("tests/cli/golden/text/{kind}.{columns}.txt"))
+}
+
 fn golden_file(kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/cli/golden/documents/{kind}.json"))
 }
@@ -90,72 +95,14 @@ fn every_document_kind_matches_its_golden_file() {
         .run();
     save.code(0);
     let snapshot = std::fs::read_to_string(&saved).expect("the saved snapshot");
-    let runs: Vec<(&str, Vec<&str>, i32)> = vec![
-        ("Catalog", vec!["catalog", "list", "-o", "json"], 0),
-        (
-            "CatalogLayer",
-            vec!["catalog", "show", "ceph", "-o", "json"],
-            0,
-        ),
-        (
-            "Diff",
-            vec!["diff", &saved_arg, &saved_arg, "-o", "json"],
-            0,
-        ),
-        ("Discovery", vec!["discover", "--no-input", "-o", "json"], 0),
-        ("Error", vec!["--stack", "nope", "preview", "-o", "json"], 1),
-        (
-            "Gate",
-            vec![
-                "gate",
-                "drain",
-                "dirqual4",
-                "--no-ssh",
-                "--no-input",
-                "-o",
-                "json",
-            ],
-            2,
-        ),
-        ("GateRules", vec!["gate", "rules", "-o", "json"], 0),
-        (
-            "Preview",
-            vec!["preview", "--no-input", "--no-ssh", "-o", "json"],
-            0,
-        ),
-        (
-            "PreviewList",
-            vec!["preview", "--all", "--no-input", "--no-ssh", "-o", "json"],
-            0,
-        ),
-        ("Stack", vec!["stack", "show", "-o", "json"], 0),
-        ("StackCurrent", vec!["stack", "current", "-o", "json"], 0),
-        ("StackList", vec!["stack", "list", "-o", "json"], 0),
-        ("Target", vec!["target", "--no-input", "-o", "json"], 0),
-        ("Version", vec!["version", "-o", "json"], 0),
-        (
-            "Wait",
-            vec![
-                "wait",
-                "k8s",
-                "--for",
-                "present",
-                "--timeout",
-                "5s",
-                "--no-input",
-                "-o",
-                "json",
-            ],
-            0,
-        ),
-    ];
+    let runs = commands(&saved_arg);
     let mut covered: Vec<String> = vec!["Snapshot".to_string()];
     golden(
         &golden_file("Snapshot"),
         &document(&bed, "Snapshot", &snapshot),
     );
     for (kind, args, code) in runs {
-        let out = bed.cmd().args(&args).run();
+        let out = bed.cmd().args(&args).args(["-o", "json"]).run();
         assert_eq!(
             out.status.code(),
             Some(code),
@@ -169,4 +116,85 @@ fn every_document_kind_matches_its_golden_file() {
     let mut kinds = schema_kinds(&bed);
     kinds.sort();
     assert_eq!(covered, kinds, "a document kind without its golden file");
+}
+
+/// One command per document kind (without `-o json`), with its exit code: each run on the
+/// prod dirqual bed (the replay cluster behind the real proxy path) or on the snapshot
+/// `saved` it wrote. `Snapshot` is the saved file itself.
+fn commands(saved: &str) -> Vec<(&'static str, Vec<&str>, i32)> {
+    vec![
+        ("Catalog", vec!["catalog", "list"], 0),
+        ("CatalogLayer", vec!["catalog", "show", "ceph"], 0),
+        ("Diff", vec!["diff", saved, saved], 0),
+        ("Discovery", vec!["discover", "--no-input"], 0),
+        ("Error", vec!["--stack", "nope", "preview"], 1),
+        (
+            "Gate",
+            vec!["gate", "drain", "dirqual4", "--no-ssh", "--no-input"],
+            2,
+        ),
+        ("GateRules", vec!["gate", "rules"], 0),
+        ("Preview", vec!["preview", "--no-input", "--no-ssh"], 0),
+        (
+            "PreviewList",
+            vec!["preview", "--all", "--no-input", "--no-ssh"],
+            0,
+        ),
+        ("Stack", vec!["stack", "show"], 0),
+        ("StackCurrent", vec!["stack", "current"], 0),
+        ("StackList", vec!["stack", "list"], 0),
+        ("Target", vec!["target", "--no-input"], 0),
+        ("Version", vec!["version"], 0),
+        (
+            "Wait",
+            vec![
+                "wait",
+                "k8s",
+                "--for",
+                "present",
+                "--timeout",
+                "5s",
+                "--no-input",
+            ],
+            0,
+        ),
+    ]
+}
+
+/// The text view of every command above (what a person reads; stdout, then stderr) at 80
+/// and at 200 columns (`COLUMNS`, as a pipe into `less` or a CI log gets it): a line that
+/// wraps badly, a column that moves, or a word changed shows as a line diff.
+#[test]
+fn every_text_view_at_80_and_200_columns_matches_its_golden_file() {
+    let bed = Bed::dirqual(ENDPOINT, &Cluster::dirqual());
+    let saved = bed.tmp.path().join("saved.json");
+    let saved_arg = saved.display().to_string();
+    bed.cmd()
+        .args(["discover", "--no-input", "--save", &saved_arg, "-o", "json"])
+        .run()
+        .code(0);
+    for columns in [80, 200] {
+        for (kind, args, code) in commands(&saved_arg) {
+            let out = bed
+                .cmd()
+                .args(&args)
+                .arg("--no-color")
+                .env("COLUMNS", columns.to_string())
+                .run();
+            assert_eq!(
+                out.status.code(),
+                Some(code),
+                "{kind} at {columns}: {args:?}\n{}",
+                stderr_of(&out)
+            );
+            let text = format!(
+                "$ kubectl nestor {}\n{}--- stderr\n{}",
+                args.join(" "),
+                stdout_of(&out),
+                stderr_of(&out)
+            );
+            let text = ages(&after_each_word(&stable(&bed.redact(&text)), "after ", "#"));
+            golden(&text_golden(kind, columns), &text);
+        }
+    }
 }
