@@ -43,6 +43,24 @@ pub enum StartError {
     Fatal(ExecError),
 }
 
+/// The proxy's command line as an error names it: its three filter flags shortened to what
+/// they hold (`--accept-paths=<62 paths>`), so that the error stays a line a person reads —
+/// the whole filters are thousands of characters of expressions, and `-v` (each subprocess)
+/// and `--explain` print every word.
+fn named(argv: &[String]) -> String {
+    let words: Vec<String> = crate::redact::argv(argv)
+        .into_iter()
+        .map(|word| match word.split_once('=') {
+            Some(("--accept-paths", paths)) => {
+                format!("--accept-paths=<{} paths>", paths.split(',').count())
+            }
+            Some((flag @ ("--reject-methods" | "--reject-paths"), _)) => format!("{flag}=<...>"),
+            Some(_) | None => word,
+        })
+        .collect();
+    format!("kubectl {}", crate::shell::words(&words))
+}
+
 impl ApiProxy {
     /// Make the private directory, start `kubectl proxy` on a socket inside it and wait until
     /// the socket accepts connections.
@@ -68,7 +86,7 @@ impl ApiProxy {
                     | Failure::Signaled { .. }
                     | Failure::Exit { .. }
                     | Failure::TooLarge { .. } => {
-                        StartError::Unavailable(format!("`{}`: {:?}", e.argv, e.failure))
+                        StartError::Unavailable(format!("`{}`: {:?}", named(&argv), e.failure))
                     }
                 })?;
         let limit = runner.timeout + KILL_MARGIN;
@@ -86,7 +104,7 @@ impl ApiProxy {
                 };
                 return Err(StartError::Unavailable(format!(
                     "`{}` {how}{}",
-                    service.argv(),
+                    named(&argv),
                     quoted_stderr(&stderr)
                 )));
             }
@@ -97,7 +115,7 @@ impl ApiProxy {
                 return Err(StartError::TimedOut {
                     detail: format!(
                         "`{}` was not serving after {:.1}s and was stopped{}",
-                        service.argv(),
+                        named(&argv),
                         limit.as_secs_f64(),
                         quoted_stderr(&stderr)
                     ),
@@ -259,6 +277,27 @@ mod tests {
         assert_eq!(
             socket_base(&[long(40), PathBuf::from("/tmp")], 30).unwrap_err(),
             format!("no directory gives the proxy's unix socket a path within this platform's limit of 30 bytes: tried /{} (73 bytes), /tmp (37 bytes); set TMPDIR to a shorter directory (e.g. `export TMPDIR=/tmp`)", "t".repeat(39))
+        );
+    }
+
+    /// An error names the proxy in a line: its filters by their size, every other word as
+    /// it runs (the token of a `--token=` pin still redacted).
+    #[test]
+    fn an_error_names_the_proxy_with_its_filters_shortened() {
+        let argv: Vec<String> = [
+            "--context=prod",
+            "--token=SECRET",
+            "proxy",
+            "--unix-socket=/tmp/x/proxy.sock",
+            "--reject-methods=^(?:[^GH].*)$",
+            "--accept-paths=^/api$,^/apis$,^/api/v1/nodes$",
+            "--reject-paths=/secrets(/|$)",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            named(&argv),
+            "kubectl --context=prod '--token=<redacted>' proxy --unix-socket=/tmp/x/proxy.sock '--reject-methods=<...>' '--accept-paths=<3 paths>' '--reject-paths=<...>'"
         );
     }
 }

@@ -24,6 +24,7 @@ mod confirmed_by;
 mod contract;
 mod current;
 mod document_kinds;
+mod error_paths;
 mod fanout;
 mod fetch;
 mod foundation;
