@@ -164,7 +164,7 @@ fn report_usage(at_start: Option<crate::usage::Usage>) {
 }
 
 fn dispatch(cli: Cli, printer: &Printer) -> Result<Exit> {
-    let ctx = || -> Result<Invocation> {
+    let invocation = || -> Result<Invocation> {
         Ok(Invocation::new(
             cli.global.clone(),
             Environment::capture()?,
@@ -175,18 +175,18 @@ fn dispatch(cli: Cli, printer: &Printer) -> Result<Exit> {
         Command::Completion { shell } => cmd::completion::run(printer, *shell, Cli::command()),
         Command::Version => cmd::version::run(printer, cli.global.output),
         Command::Schema(args) => cmd::schema::run(printer, cli.global.output, args),
-        Command::Gate(command) => cmd::gate::run(printer, cli.global.output, command, &ctx),
+        Command::Gate(command) => cmd::gate::run(printer, cli.global.output, command, &invocation),
         Command::Preview(args) if args.all => {
-            cmd::fleet::run(&ctx()?, args.detailed_exitcode, args.no_ssh)
+            cmd::fleet::run(&invocation()?, args.detailed_exitcode, args.no_ssh)
         }
-        Command::Preview(args) => cmd::preview::run(&ctx()?, args),
-        Command::Wait(args) => cmd::wait::run(&ctx()?, args),
-        Command::Diff(args) => cmd::diff::run(&ctx()?, args),
-        Command::Discover(args) => cmd::discover::run(&ctx()?, args),
-        Command::Target => cmd::target::run(&ctx()?),
-        Command::Stack(command) => cmd::stack::run(&ctx()?, command),
-        Command::Catalog(command) => cmd::catalog::run(&ctx()?, command),
-        Command::Kubeconfig(KubeconfigCommand::Fetch) => cmd::fetch::run(&ctx()?),
+        Command::Preview(args) => cmd::preview::run(&invocation()?, args),
+        Command::Wait(args) => cmd::wait::run(&invocation()?, args),
+        Command::Diff(args) => cmd::diff::run(&invocation()?, args),
+        Command::Discover(args) => cmd::discover::run(&invocation()?, args),
+        Command::Target => cmd::target::run(&invocation()?),
+        Command::Stack(command) => cmd::stack::run(&invocation()?, command),
+        Command::Catalog(command) => cmd::catalog::run(&invocation()?, command),
+        Command::Kubeconfig(KubeconfigCommand::Fetch) => cmd::fetch::run(&invocation()?),
     }
 }
 

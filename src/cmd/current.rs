@@ -17,13 +17,13 @@ Examples:
   # One stack per shell (export NESTOR_STACK=staging), whatever the active stack is
   NESTOR_STACK=staging kubectl nestor stack current -o json";
 
-pub fn run(ctx: &Invocation) -> Result<Exit> {
-    let dir = ctx.stacks_dir()?;
-    let (named, source) = match ctx.stack_choice() {
+pub fn run(invocation: &Invocation) -> Result<Exit> {
+    let dir = invocation.stacks_dir()?;
+    let (named, source) = match invocation.stack_choice() {
         Some((s, source)) => (Some(s), source),
         None => (None, StackSource::Active),
     };
-    let file = ctx.select_file(named, &dir)?;
+    let file = invocation.select_file(named, &dir)?;
     let t = Topology::load(&file, &dir.path)?;
     let doc = StackCurrent {
         api_version: API_VERSION,
@@ -35,9 +35,11 @@ pub fn run(ctx: &Invocation) -> Result<Exit> {
         stacks_dir: dir.path.display().to_string(),
         active: dir.active_name(),
     };
-    match ctx.format() {
-        Format::Text => ctx.printer.out(&text(&doc, source, named))?,
-        f @ (Format::Json | Format::Yaml | Format::Junit) => ctx.printer.document(f, &doc)?,
+    match invocation.format() {
+        Format::Text => invocation.printer.out(&text(&doc, source, named))?,
+        f @ (Format::Json | Format::Yaml | Format::Junit) => {
+            invocation.printer.document(f, &doc)?
+        }
     }
     Ok(Exit::Ok)
 }

@@ -16,47 +16,47 @@ use crate::output::render;
 use crate::session::Session;
 use crate::stack::{self, edit, schema, TargetKind, Topology, CURRENT};
 
-pub fn run(ctx: &Invocation, name: &str) -> Result<Exit> {
+pub fn run(invocation: &Invocation, name: &str) -> Result<Exit> {
     if !schema::is_dns1123_label(name) || name == "current" {
         return Err(Error::input(
             format!("`{name}` is not a stack name"),
             "a stack name is a DNS-1123 label naming stacks/<name>.yaml (see `kubectl nestor stack list`); `current` is the active-stack link itself",
         ));
     }
-    let dir = ctx.stacks_dir()?;
-    let file = stack::select_file(Some(name), &dir, &ctx.env)?;
+    let dir = invocation.stacks_dir()?;
+    let file = stack::select_file(Some(name), &dir, &invocation.env)?;
     // Never point current.yaml at a file that does not load.
     let t = Topology::load(&file, &dir.path)?;
     if t.kind() == TargetKind::Lima {
         // A bench that would read prod is never made the active stack (SPEC §14).
-        crate::target::isolation::checked_bench(&t, &ctx.env)?;
+        crate::target::isolation::checked_bench(&t, &invocation.env)?;
     }
     switch_current(&dir.path, name)?;
-    ctx.printer.out(&format!(
+    invocation.printer.out(&format!(
         "selected stack {name} ({}): {} -> {name}.yaml\n",
         t.kind().as_str(),
         dir.path.join(CURRENT).display()
     ))?;
-    warn_exported_kubeconfig(ctx, &t)?;
+    warn_exported_kubeconfig(invocation, &t)?;
     if t.kind() == TargetKind::Lima {
         return Ok(Exit::Ok);
     }
     let t = if t.raw.kubeconfig.is_none() {
-        match offer_kubeconfig_line(ctx, &t)? {
+        match offer_kubeconfig_line(invocation, &t)? {
             Some(edited) => edited,
             None => return Ok(Exit::Ok),
         }
     } else {
         t
     };
-    check_kubeconfig(ctx, &t)
+    check_kubeconfig(invocation, &t)
 }
 
 /// An exported `KUBECONFIG` wins over the topology (rule env): selecting a stack does not
 /// change what the next commands read while it is exported, so say so now, not at the next
 /// `preview`'s mismatch. Silent when it already is the stack's own file (`stack env`).
-fn warn_exported_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<()> {
-    let Some(value) = &ctx.env.kubeconfig else {
+fn warn_exported_kubeconfig(invocation: &Invocation, t: &Topology) -> Result<()> {
+    let Some(value) = &invocation.env.kubeconfig else {
         return Ok(());
     };
     let shown = value.to_string_lossy();
@@ -67,10 +67,10 @@ fn warn_exported_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<()> {
         ));
         return Ok(());
     }
-    let declared = t.declared_kubeconfig(&ctx.env)?;
+    let declared = t.declared_kubeconfig(&invocation.env)?;
     let mut parts = std::env::split_paths(value).filter(|p| !p.as_os_str().is_empty());
     let exported = match (parts.next(), parts.next()) {
-        (Some(one), None) => Some(ctx.env.absolute(&one)),
+        (Some(one), None) => Some(invocation.env.absolute(&one)),
         _ => None,
     };
     if exported.is_some() && exported == declared {
@@ -111,11 +111,11 @@ fn switch_current(stacks: &Path, name: &str) -> Result<()> {
 }
 
 /// Offer to add `kubeconfig: ~/.kube/NAME.config`; the re-loaded topology if it was added.
-fn offer_kubeconfig_line(ctx: &Invocation, t: &Topology) -> Result<Option<Topology>> {
+fn offer_kubeconfig_line(invocation: &Invocation, t: &Topology) -> Result<Option<Topology>> {
     let name = t.name();
     let line = format!("kubeconfig: ~/.kube/{name}.config");
     let file = t.file.display();
-    if !ctx.interactive() {
+    if !invocation.interactive() {
         render::notice(&format!(
             "warning: prod stack {name} declares no kubeconfig, so its commands refuse to run (exit 3): add the line `{line}` to {file} (left unchanged: no prompt with --no-input or without a terminal)"
         ));
@@ -135,17 +135,19 @@ fn offer_kubeconfig_line(ctx: &Invocation, t: &Topology) -> Result<Option<Topolo
     })?;
     let edited = edit::add_kubeconfig_line(&original, name)?;
     crate::fs::write_atomically(&t.file, &edited)?;
-    ctx.printer.out(&format!("added `{line}` to {file}\n"))?;
+    invocation
+        .printer
+        .out(&format!("added `{line}` to {file}\n"))?;
     Topology::load(&t.file, &t.stacks_dir).map(Some)
 }
 
 /// Interactive: when the declared kubeconfig is absent, not a usable kubeconfig, or its
 /// cluster unreachable, offer `kubeconfig fetch`. Otherwise only a notice when it is absent.
-fn check_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<Exit> {
-    let Some(path) = t.declared_kubeconfig(&ctx.env)? else {
+fn check_kubeconfig(invocation: &Invocation, t: &Topology) -> Result<Exit> {
+    let Some(path) = t.declared_kubeconfig(&invocation.env)? else {
         return Ok(Exit::Ok);
     };
-    if !ctx.interactive() {
+    if !invocation.interactive() {
         if !path.exists() {
             render::notice(&format!(
                 "kubeconfig {} does not exist yet: fetch it with `kubectl nestor kubeconfig fetch`",
@@ -157,11 +159,11 @@ fn check_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     let problem = if path.exists() {
         // The verification read follows the target policy: nestor's pre-check, the declared
         // endpoint (a mismatch is never dialled), kubectl's agreement, then a pinned read.
-        match Session::verify(ctx.ground(), t, path.clone(), true) {
+        match Session::verify(invocation.ground(), t, path.clone(), true) {
             Err(e) => Some(e.message),
             Ok(session) => match session.nodes() {
                 Ok(found) => {
-                    ctx.printer.out(&format!(
+                    invocation.printer.out(&format!(
                         "cluster {} reachable through {}: {}\n",
                         session.agreed.server,
                         path.display(),
@@ -184,7 +186,7 @@ fn check_kubeconfig(ctx: &Invocation, t: &Topology) -> Result<Exit> {
     };
     render::notice(&problem);
     if prompt::confirm("Fetch it now with kubectl nestor kubeconfig fetch?") {
-        return super::fetch::fetch(ctx, t);
+        return super::fetch::fetch(invocation, t);
     }
     render::notice("not fetched: run `kubectl nestor kubeconfig fetch` when the control-plane host is reachable over ssh");
     Ok(Exit::Ok)

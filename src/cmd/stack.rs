@@ -93,18 +93,18 @@ pub enum StackCommand {
 }
 
 /// Dispatch a `stack` subcommand.
-pub fn run(ctx: &Invocation, command: &StackCommand) -> Result<Exit> {
+pub fn run(invocation: &Invocation, command: &StackCommand) -> Result<Exit> {
     match command {
-        StackCommand::List => list(ctx),
-        StackCommand::Current => crate::cmd::current::run(ctx),
-        StackCommand::Show { name } => show(ctx, name.as_deref()),
-        StackCommand::Env { name, shell } => env(ctx, name.as_deref(), *shell),
-        StackCommand::Select { name } => crate::cmd::select::run(ctx, name),
+        StackCommand::List => list(invocation),
+        StackCommand::Current => crate::cmd::current::run(invocation),
+        StackCommand::Show { name } => show(invocation, name.as_deref()),
+        StackCommand::Env { name, shell } => env(invocation, name.as_deref(), *shell),
+        StackCommand::Select { name } => crate::cmd::select::run(invocation, name),
     }
 }
 
-pub fn list(ctx: &Invocation) -> Result<Exit> {
-    let dir = ctx.stacks_dir()?;
+pub fn list(invocation: &Invocation) -> Result<Exit> {
+    let dir = invocation.stacks_dir()?;
     let active = dir.active_name();
     let mut rows = Vec::new();
     let mut errors: Vec<Error> = vec![];
@@ -117,7 +117,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
         let row = match Topology::load(&file, &dir.path) {
             Ok(t) => StackRow {
                 warnings: match t.kind() {
-                    TargetKind::Lima => target::isolation::checked_bench(&t, &ctx.env)
+                    TargetKind::Lima => target::isolation::checked_bench(&t, &invocation.env)
                         .err()
                         .filter(|e| e.exit == Exit::Refused)
                         .map(|e| e.message)
@@ -156,7 +156,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
         };
         rows.push(row);
     }
-    let prods = target::isolation::known_prod_endpoints(&dir.path, &ctx.env);
+    let prods = target::isolation::known_prod_endpoints(&dir.path, &invocation.env);
     for (endpoint, stacks) in target::isolation::shared_endpoints(&prods) {
         for r in rows.iter_mut().filter(|r| stacks.contains(&r.name)) {
             let others: Vec<&str> = stacks
@@ -173,7 +173,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
     }
     // Not stacks (one spelling, `.yaml`): said, never silently skipped.
     let misnamed = dir.misnamed_files();
-    if ctx.format() == Format::Text {
+    if invocation.format() == Format::Text {
         let mut table = vec![vec![
             String::new(),
             "NAME".to_string(),
@@ -196,7 +196,7 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
         if rows.is_empty() {
             render::notice(&format!("no stacks in {}", dir.path.display()));
         } else {
-            ctx.printer.out(&render::table(&table))?;
+            invocation.printer.out(&render::table(&table))?;
         }
         for w in rows.iter().flat_map(|r| &r.warnings) {
             render::notice(&format!("warning: {w}"));
@@ -210,8 +210,8 @@ pub fn list(ctx: &Invocation) -> Result<Exit> {
             ));
         }
     } else {
-        ctx.printer.document(
-            ctx.format(),
+        invocation.printer.document(
+            invocation.format(),
             &StackList {
                 api_version: API_VERSION,
                 kind: "StackList",
@@ -252,9 +252,9 @@ fn invalid_files(mut errors: Vec<Error>) -> Option<Error> {
     ))
 }
 
-pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
-    let t = ctx.topology(name)?;
-    let kubeconfig_path = t.kubeconfig_path(&ctx.env)?;
+pub fn show(invocation: &Invocation, name: Option<&str>) -> Result<Exit> {
+    let t = invocation.topology(name)?;
+    let kubeconfig_path = t.kubeconfig_path(&invocation.env)?;
     let doc = StackDoc {
         api_version: API_VERSION,
         kind: "Stack",
@@ -264,7 +264,7 @@ pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
         kubeconfig: t.raw.kubeconfig.clone(),
         kubeconfig_path: kubeconfig_path.map(|p| p.display().to_string()),
         endpoint: t.raw.endpoint.as_ref().map(|e| e.to_string()),
-        inventory: t.inventory(&ctx.env)?.display().to_string(),
+        inventory: t.inventory(&invocation.env)?.display().to_string(),
         control_group: t.raw.control_group.clone(),
         admin_conf: t.admin_conf().to_string(),
         nodes: t
@@ -280,8 +280,8 @@ pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
         catalog: t.raw.catalog.clone(),
         instance_prefix: t.raw.lima.as_ref().map(|l| l.instance_prefix.to_string()),
     };
-    if ctx.format() != Format::Text {
-        ctx.printer.document(ctx.format(), &doc)?;
+    if invocation.format() != Format::Text {
+        invocation.printer.document(invocation.format(), &doc)?;
         return Ok(Exit::Ok);
     }
     let none = || "-".to_string();
@@ -341,18 +341,22 @@ pub fn show(ctx: &Invocation, name: Option<&str>) -> Result<Exit> {
     if let Some(c) = &doc.catalog {
         rows.push(vec!["catalog".to_string(), c.clone()]);
     }
-    ctx.printer.out(&render::table(&rows))?;
+    invocation.printer.out(&render::table(&rows))?;
     Ok(Exit::Ok)
 }
 
 /// `stack env`: the stack's own kubeconfig (topology or lima bench), never the exported one.
-pub fn env(ctx: &Invocation, name: Option<&str>, shell: crate::shell::Shell) -> Result<Exit> {
-    let t = ctx.topology(name)?;
+pub fn env(
+    invocation: &Invocation,
+    name: Option<&str>,
+    shell: crate::shell::Shell,
+) -> Result<Exit> {
+    let t = invocation.topology(name)?;
     let path = match t.kind() {
         // `eval` of this line must never point a bench shell at prod (SPEC §14).
-        TargetKind::Lima => target::isolation::checked_bench(&t, &ctx.env)?,
+        TargetKind::Lima => target::isolation::checked_bench(&t, &invocation.env)?,
         TargetKind::Prod => t
-            .declared_kubeconfig(&ctx.env)?
+            .declared_kubeconfig(&invocation.env)?
             .ok_or_else(|| target::not_declared(t.name()))?,
     };
     let text = path.to_str().ok_or_else(|| {
@@ -361,7 +365,8 @@ pub fn env(ctx: &Invocation, name: Option<&str>, shell: crate::shell::Shell) -> 
             "use a UTF-8 path",
         )
     })?;
-    ctx.printer
+    invocation
+        .printer
         .out(&crate::shell::export_line(shell, "KUBECONFIG", text))?;
     Ok(Exit::Ok)
 }

@@ -19,7 +19,7 @@ use crate::target::kubeconfig::KubeTarget;
 /// A proxy start made before the first batch, for the reader that runs it.
 pub(super) type Early = Option<std::result::Result<ApiProxy, StartError>>;
 
-/// kubectl's agreement on `kc` and, meanwhile, the start of the proxy that will serve `first`
+/// kubectl's agreement on `target` and, meanwhile, the start of the proxy that will serve `first`
 /// (the first batch of reads; `None`: no batch known), pinned like
 /// `kubectl`. The proxy is started on this thread (a `PR_SET_PDEATHSIG` child dies with the
 /// thread that spawned it), `config view` on a scoped one.
@@ -28,7 +28,7 @@ pub(super) fn agree_while_starting(
     env: &Environment,
     path: &Path,
     kubectl: &Kubectl,
-    kc: KubeTarget,
+    target: KubeTarget,
     first: Option<(&[ReadRequest], &Scope)>,
 ) -> Result<(KubeTarget, Early)> {
     let accept = match first {
@@ -40,7 +40,7 @@ pub(super) fn agree_while_starting(
     let began = crate::usage::since_start();
     let (agreed, early) = crate::pool::beside(
         || {
-            let agreed = authority::confirm(runner, env, path, kc);
+            let agreed = authority::confirm(runner, env, path, target);
             runner.step("authority (kubectl config view)", began);
             agreed
         },
@@ -55,7 +55,7 @@ pub(super) fn agree_while_starting(
     let agreed =
         agreed.unwrap_or_else(|| Err(Error::internal("the kubeconfig check thread panicked")));
     match agreed {
-        Ok(kc) => Ok((kc, early)),
+        Ok(target) => Ok((target, early)),
         Err(e) => {
             if let Some(Ok(proxy)) = &early {
                 runner.trace(&format!(

@@ -68,11 +68,11 @@ struct ViewUser {
 }
 
 /// The pin of every kubectl call to the target both readers agree on.
-pub fn pin_of(kc: &KubeTarget) -> Pin {
+pub fn pin_of(target: &KubeTarget) -> Pin {
     Pin {
-        context: kc.context.clone(),
-        server: kc.server.clone(),
-        tls_server_name: kc.tls_server_name.clone(),
+        context: target.context.clone(),
+        server: target.server.clone(),
+        tls_server_name: target.tls_server_name.clone(),
     }
 }
 
@@ -103,7 +103,7 @@ pub fn precheck_chosen(path: &Path, rule: crate::target::Rule) -> Result<KubeTar
     })
 }
 
-/// `kubectl config view [extra] -o=json` of `path`, pinned to `kc`: a local read, bounded but
+/// `kubectl config view [extra] -o=json` of `path`, pinned to `target`: a local read, bounded but
 /// not by a cluster's request timeout (a version dispatcher in front of kubectl may spend
 /// seconds on its own probe on a loaded machine). kubectl's complaint, redacted, escaped and
 /// cut to 300 characters, becomes `refused(why)`; any other failure is the process layer's.
@@ -111,13 +111,13 @@ fn config_view(
     runner: &Runner,
     env: &Environment,
     path: &Path,
-    kc: &KubeTarget,
+    target: &KubeTarget,
     extra: &[&str],
     refused: impl FnOnce(String) -> Error,
 ) -> Result<Output> {
     let mut local = runner.clone();
     local.timeout = local.timeout.max(std::time::Duration::from_secs(10));
-    let kubectl = Kubectl::new(&local, path, pin_of(kc), env);
+    let kubectl = Kubectl::new(&local, path, pin_of(target), env);
     let mut args = vec!["config", "view"];
     args.extend_from_slice(extra);
     args.push("-o=json");
@@ -143,9 +143,9 @@ pub fn confirm(
     runner: &Runner,
     env: &Environment,
     path: &Path,
-    kc: KubeTarget,
+    target: KubeTarget,
 ) -> Result<KubeTarget> {
-    let out = config_view(runner, env, path, &kc, &["--minify"], |why| {
+    let out = config_view(runner, env, path, &target, &["--minify"], |why| {
         Error::input(
             format!("kubectl cannot read kubeconfig {}: {why}", path.display()),
             "check the file with `kubectl --kubeconfig FILE config view --minify` (kubectl decides what a kubeconfig means)",
@@ -160,8 +160,8 @@ pub fn confirm(
             "run `kubectl --kubeconfig FILE config view --minify -o json` to see what kubectl makes of the file",
         )
     })?;
-    agree(&kc, &view, path)?;
-    Ok(kc)
+    agree(&target, &view, path)?;
+    Ok(target)
 }
 
 /// kubectl's whole redacted view (`config view -o=json`, no `--minify`): every user with
@@ -192,14 +192,14 @@ struct ViewClusterKeys {
 /// `kubeconfig fetch`: kubectl's own redacted view of the whole file at `path` (not only
 /// the target's entries) must show the users nestor's strict reader found, each with the same
 /// credential keys, and the same clusters naming a CA file — a credential nestor cannot see
-/// (a merge key, a look-alike key) is one kubectl would use. `kc` is nestor's reading.
+/// (a merge key, a look-alike key) is one kubectl would use. `target` is nestor's reading.
 pub fn agree_on_users(
     runner: &Runner,
     env: &Environment,
     path: &Path,
-    kc: &KubeTarget,
+    target: &KubeTarget,
 ) -> Result<()> {
-    let out = config_view(runner, env, path, kc, &[], |why| {
+    let out = config_view(runner, env, path, target, &[], |why| {
         Error::input(
             format!("kubectl cannot read it: {why}"),
             "kubectl decides what a kubeconfig means: a file it cannot read is not written",
@@ -211,11 +211,11 @@ pub fn agree_on_users(
             "check the kubectl on PATH (`kubectl version --client`)",
         )
     })?;
-    agree_users(&view, kc)
+    agree_users(&view, target)
 }
 
 /// [`agree_on_users`]'s comparison, pure.
-fn agree_users(view: &FullView, kc: &KubeTarget) -> Result<()> {
+fn agree_users(view: &FullView, target: &KubeTarget) -> Result<()> {
     let mut theirs: Vec<(String, Vec<String>)> = view
         .users
         .iter()
@@ -229,7 +229,7 @@ fn agree_users(view: &FullView, kc: &KubeTarget) -> Result<()> {
             (u.name.clone(), keys)
         })
         .collect();
-    let mut mine: Vec<(String, Vec<String>)> = kc
+    let mut mine: Vec<(String, Vec<String>)> = target
         .users
         .iter()
         .map(|u| (u.name.clone(), u.keys.clone()))
@@ -271,7 +271,7 @@ fn agree_users(view: &FullView, kc: &KubeTarget) -> Result<()> {
         .filter(|c| !c.body.certificate_authority.is_empty())
         .map(|c| c.name.as_str())
         .collect();
-    let mut my_cas: Vec<&str> = kc.ca_file_clusters.iter().map(String::as_str).collect();
+    let mut my_cas: Vec<&str> = target.ca_file_clusters.iter().map(String::as_str).collect();
     cas.sort();
     my_cas.sort();
     if cas != my_cas {
@@ -285,7 +285,7 @@ fn agree_users(view: &FullView, kc: &KubeTarget) -> Result<()> {
 }
 
 /// Both readers must name the same context, cluster, user and server, and kubectl no proxy.
-fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
+fn agree(target: &KubeTarget, view: &View, path: &Path) -> Result<()> {
     let shown = path.display();
     let differ = |what: &str, mine: &str, theirs: &str| {
         Error::input(
@@ -297,8 +297,8 @@ fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
             "the file is ambiguous (a misspelt key, a merge key, a duplicate or look-alike name): write it plainly, one entry per name, and check it with `kubectl --kubeconfig FILE config view --minify`",
         )
     };
-    if view.current_context != kc.context {
-        return Err(differ("context", &kc.context, &view.current_context));
+    if view.current_context != target.context {
+        return Err(differ("context", &target.context, &view.current_context));
     }
     let (Some(ctx), Some(cluster), Some(user)) = (
         view.contexts.first(),
@@ -314,31 +314,31 @@ fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
     if view.contexts.len() != 1 || view.clusters.len() != 1 || view.users.len() != 1 {
         return Err(differ("the number of entries", "1", "several"));
     }
-    if ctx.name != kc.context {
-        return Err(differ("context", &kc.context, &ctx.name));
+    if ctx.name != target.context {
+        return Err(differ("context", &target.context, &ctx.name));
     }
-    if ctx.context.cluster != kc.cluster || cluster.name != kc.cluster {
-        return Err(differ("cluster", &kc.cluster, &cluster.name));
+    if ctx.context.cluster != target.cluster || cluster.name != target.cluster {
+        return Err(differ("cluster", &target.cluster, &cluster.name));
     }
-    if ctx.context.user != kc.user || user.name != kc.user {
-        return Err(differ("user", &kc.user, &user.name));
+    if ctx.context.user != target.user || user.name != target.user {
+        return Err(differ("user", &target.user, &user.name));
     }
     if cluster.cluster.server.is_empty() {
         return Err(Error::input(
             format!(
                 "kubeconfig {shown}: kubectl finds no server URL for cluster `{}`",
-                crate::term::escape(&kc.cluster)
+                crate::term::escape(&target.cluster)
             ),
             "set clusters[].cluster.server to the API server URL: kubectl would silently fall back to localhost:8080 (or KUBERNETES_MASTER), nestor never does",
         ));
     }
-    if cluster.cluster.server != kc.server {
-        return Err(differ("server", &kc.server, &cluster.cluster.server));
+    if cluster.cluster.server != target.server {
+        return Err(differ("server", &target.server, &cluster.cluster.server));
     }
     if !cluster.cluster.proxy_url.is_empty() {
         return Err(differ("proxy-url", "none", &cluster.cluster.proxy_url));
     }
-    let tls = kc.tls_server_name.as_deref().unwrap_or_default();
+    let tls = target.tls_server_name.as_deref().unwrap_or_default();
     if cluster.cluster.tls_server_name != tls {
         return Err(differ(
             "tls-server-name",
@@ -353,7 +353,7 @@ fn agree(kc: &KubeTarget, view: &View, path: &Path) -> Result<()> {
 mod tests {
     use super::*;
 
-    fn kc() -> KubeTarget {
+    fn target() -> KubeTarget {
         KubeTarget {
             context: "admin@dirqual".into(),
             cluster: "dirqual".into(),
@@ -422,19 +422,19 @@ mod tests {
     fn both_readers_must_agree() {
         let p = Path::new("/k/c");
         assert_eq!(
-            agree(&kc(), &view("https://10.67.2.11:6443", ""), p),
+            agree(&target(), &view("https://10.67.2.11:6443", ""), p),
             Ok(())
         );
-        let e = agree(&kc(), &view("", ""), p).expect_err("no server");
+        let e = agree(&target(), &view("", ""), p).expect_err("no server");
         assert!(
             e.message.contains("kubectl finds no server URL"),
             "{}",
             e.message
         );
-        let e = agree(&kc(), &view("http://127.0.0.1:8080", ""), p).expect_err("differ");
+        let e = agree(&target(), &view("http://127.0.0.1:8080", ""), p).expect_err("differ");
         assert_eq!(e.message, "kubeconfig /k/c is read differently by kubectl and by nestor: server `http://127.0.0.1:8080` for kubectl, `https://10.67.2.11:6443` for nestor");
         let e = agree(
-            &kc(),
+            &target(),
             &view(
                 "https://10.67.2.11:6443",
                 r#","proxy-url":"http://127.0.0.1:8080""#,

@@ -26,12 +26,12 @@ pub struct Provenance<'a> {
 }
 
 impl<'a> Provenance<'a> {
-    /// The server of the kubeconfig `resolution` chose.
-    pub fn kubeconfig(resolution: &'a Chosen) -> Provenance<'a> {
+    /// The server of the kubeconfig the target rules `chosen`.
+    pub fn kubeconfig(chosen: &'a Chosen) -> Provenance<'a> {
         Provenance {
             what: "the kubeconfig's server",
-            rule: resolution.rule,
-            file: &resolution.path,
+            rule: chosen.rule,
+            file: &chosen.path,
         }
     }
 
@@ -98,7 +98,7 @@ pub fn question(stack: &Topology) -> String {
 /// The operator said no (exit 3): nothing was done, and which rule chose that target. The
 /// hint follows what the prompt showed: when the endpoint matched the topology's, nothing
 /// disagrees, and only the topology itself can be wrong.
-pub fn declined(stack: &Topology, resolution: &Chosen, server: &str) -> Error {
+pub fn declined(stack: &Topology, chosen: &Chosen, server: &str) -> Error {
     let matched =
         (stack.raw.endpoint.as_ref()).is_some_and(|e| endpoint::same(&e.to_string(), server));
     let hint = if matched {
@@ -110,14 +110,14 @@ pub fn declined(stack: &Topology, resolution: &Chosen, server: &str) -> Error {
     } else {
         format!(
             "if it is not the stack's cluster: {}",
-            resolution.rule.mismatch_hint(stack.name())
+            chosen.rule.mismatch_hint(stack.name())
         )
     };
     Error::refused(
         format!(
             "target {server} not confirmed for stack {}: nothing was done; {} chose it",
             stack.name(),
-            Provenance::kubeconfig(resolution).describe()
+            Provenance::kubeconfig(chosen).describe()
         ),
         hint,
     )
@@ -126,33 +126,34 @@ pub fn declined(stack: &Topology, resolution: &Chosen, server: &str) -> Error {
 /// What the operator sees before `Is this the stack NAME? [y/N]`: the endpoint and whether it
 /// matches the topology's (or a WARNING naming the rule), the context, the kubeconfig and
 /// its rule, and `nodes` (the nodes seen, or why they could not be read).
-pub fn prompt_block(stack: &Topology, resolution: &Chosen, kc: &KubeTarget, nodes: &str) -> String {
+pub fn prompt_block(stack: &Topology, chosen: &Chosen, target: &KubeTarget, nodes: &str) -> String {
     let expected = stack.raw.endpoint.as_ref().map(|e| e.to_string());
-    let matches = expected.as_deref().map(|e| endpoint::same(e, &kc.server));
+    let matches = expected
+        .as_deref()
+        .map(|e| endpoint::same(e, &target.server));
     let endpoint_line = match (&expected, matches) {
-        (Some(_), Some(true)) => format!("{} (matches the topology)", kc.server),
-        (Some(e), _) => format!("{} (the topology's endpoint is {e})", kc.server),
-        (None, _) => format!("{} (the topology declares no endpoint)", kc.server),
+        (Some(_), Some(true)) => format!("{} (matches the topology)", target.server),
+        (Some(e), _) => format!("{} (the topology's endpoint is {e})", target.server),
+        (None, _) => format!("{} (the topology declares no endpoint)", target.server),
     };
     let mut rows = vec![
         vec!["  endpoint".to_string(), endpoint_line],
-        vec!["  context".to_string(), kc.context.clone()],
+        vec!["  context".to_string(), target.context.clone()],
         vec![
             "  kubeconfig".to_string(),
-            format!(
-                "{} (rule: {})",
-                resolution.path.display(),
-                resolution.rule.name()
-            ),
+            format!("{} (rule: {})", chosen.path.display(), chosen.rule.name()),
         ],
-        vec!["  nodes".to_string(), format!("{} — {nodes}", kc.server)],
+        vec![
+            "  nodes".to_string(),
+            format!("{} — {nodes}", target.server),
+        ],
     ];
     if let (Some(e), Some(false)) = (&expected, matches) {
         rows.push(vec![
             "  WARNING".to_string(),
             format!(
                 "this is not the topology's endpoint {e}: {} chose this kubeconfig",
-                resolution.rule.explained()
+                chosen.rule.explained()
             ),
         ]);
     }
@@ -169,18 +170,18 @@ pub fn prompt_block(stack: &Topology, resolution: &Chosen, kc: &KubeTarget, node
 /// anything but yes the refusal naming the rule (exit 3).
 pub fn ask(
     stack: &Topology,
-    resolution: &Chosen,
-    kc: &KubeTarget,
+    chosen: &Chosen,
+    target: &KubeTarget,
     nodes: std::result::Result<&Vec<Node>, &ReadFailure>,
 ) -> Result<()> {
     let nodes = match nodes {
         Ok(n) => render::nodes_line(n),
         Err(f) => format!("nodes not readable: {f}"),
     };
-    render::notice_raw(&prompt_block(stack, resolution, kc, &nodes));
+    render::notice_raw(&prompt_block(stack, chosen, target, &nodes));
     if crate::output::prompt::confirm(&question(stack)) {
         Ok(())
     } else {
-        Err(declined(stack, resolution, &kc.server))
+        Err(declined(stack, chosen, &target.server))
     }
 }

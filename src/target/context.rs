@@ -13,23 +13,23 @@ use crate::target::kubeconfig::KubeTarget;
 use crate::target::Chosen;
 
 /// Refuse (exit 3) when `chosen` is the stack's own kubeconfig (its declared one, or the
-/// bench's) and its current-context, as pre-checked in `kc`, is not the recorded `context:`.
+/// bench's) and its current-context, as pre-checked in `target`, is not the recorded `context:`.
 /// A file the operator named that is not the stack's own is not compared: its names are
 /// its own, and the endpoint rule still guards the cluster.
 pub fn unchanged(
     stack: Option<&Topology>,
     chosen: &Chosen,
-    kc: &KubeTarget,
+    target: &KubeTarget,
     env: &Environment,
 ) -> Result<()> {
     let Some(stack) = stack else { return Ok(()) };
     let Some(recorded) = stack.context() else {
         return Ok(());
     };
-    if kc.context == recorded || !is_the_stacks_own(stack, chosen, env)? {
+    if target.context == recorded || !is_the_stacks_own(stack, chosen, env)? {
         return Ok(());
     }
-    Err(changed(&chosen.path, recorded, &kc.context, stack))
+    Err(changed(&chosen.path, recorded, &target.context, stack))
 }
 
 /// Whether `chosen` is the stack's own file: what its topology declares (or the bench's).

@@ -183,9 +183,9 @@ pub fn check_lima(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         _ => {}
     }
-    let kc = kubeconfig::read(kubeconfig_file)?;
-    refuse_prod(stack, kubeconfig_file, &kc.server, env)?;
-    Ok(Some(kc))
+    let target = kubeconfig::read(kubeconfig_file)?;
+    refuse_prod(stack, kubeconfig_file, &target.server, env)?;
+    Ok(Some(target))
 }
 
 /// The bench kubeconfig of a lima `stack`, checked never to point at a prod stack (SPEC

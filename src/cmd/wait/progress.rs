@@ -14,17 +14,19 @@ pub(super) struct Progress {
 }
 
 impl Progress {
-    pub(super) fn new(ctx: &Invocation, ids: &[String]) -> Progress {
+    pub(super) fn new(invocation: &Invocation, ids: &[String]) -> Progress {
         let live = std::io::stderr().is_terminal();
         Progress {
             live,
             // The terminal's own width (bash does not export `COLUMNS`), asked once: a
             // resize during the wait shows from the next run.
-            width: ctx.width_stderr().max(crate::output::layout::MIN_WIDTH),
+            width: invocation
+                .width_stderr()
+                .max(crate::output::layout::MIN_WIDTH),
             drawn: 0,
             last: vec![None; ids.len()],
             paint: Paint {
-                on: live && ctx.color_stderr(),
+                on: live && invocation.color_stderr(),
             },
         }
     }
