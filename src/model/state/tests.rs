@@ -43,7 +43,7 @@ fn incident_cluster_states() {
             "4/4 declared nodes Ready",
             "4 nodes with distinct InternalIPs",
             "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)",
-            "every APIService available (1 served by a Service, 3 local)"
+            "every APIService available (1 served by a Service)"
         ]
     );
     assert_eq!(
