@@ -132,3 +132,22 @@ fn an_answer_that_is_not_an_apiservice_list_is_unknown_saying_what_came_back() {
     assert_eq!(state_of(&v, "metrics"), "absent");
     assert_read_only(&bed.server);
 }
+
+#[test]
+fn explain_shows_the_apiservice_list_with_group_service_and_availability() {
+    let bed = bed_or_skip!(E2e::new("apiservice-unavailable", &[]));
+    let r = bed.run(&["preview", "--no-input", "--explain", "-o", "json"]);
+    r.code(0);
+    let v = r.json();
+    let k8s = layer(&v, "k8s");
+    let line = k8s["explain"]
+        .as_array()
+        .and_then(|a| a.iter().find(|x| x["evidence"] == METRICS_DOWN))
+        .and_then(|x| x["command"].as_str())
+        .map(|c| bed.stable(c))
+        .unwrap_or_else(|| panic!("no command for the APIService line: {k8s:#}"));
+    assert_eq!(
+        line,
+        "kubectl --kubeconfig /t/home/.kube/dirqual.config --context replay get apiservices.apiregistration.k8s.io -A -o 'jsonpath={range .items[*]}{.metadata.name} {.spec.group} {.spec.service.name} Available={.status.conditions[?(@.type==\"Available\")].status}{\"\\n\"}{end}'"
+    );
+}
