@@ -5,6 +5,7 @@
 //! evaluated false is absent. Pure: it reads an [`Observation`], never the cluster.
 
 mod agents;
+mod apiservices;
 mod configmaps;
 mod coverage;
 pub mod explain;
@@ -276,6 +277,10 @@ pub(crate) fn evaluate_check(
     declared_nodes: &[DeclaredNode],
     obs: &Observation,
 ) -> CheckOutcome {
+    // A group an unavailable APIService serves is not "absent": its checks are unknown.
+    if let Some(unknown) = apiservices::gate(check, obs) {
+        return unknown;
+    }
     match &check.kind {
         CheckKind::ApiGroup(group) => match &obs.api_groups {
             Err(f) => CheckOutcome::failed("API groups", f),
@@ -314,6 +319,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Parents(p) => gateway::parents(obs, p),
         CheckKind::CsiDriver(c) => gateway::csi_driver(obs, c),
         CheckKind::OneVersion(o) => versions::one_version(obs, o),
+        CheckKind::ApiServices(a) => apiservices::api_services(obs, a),
     }
 }
 
@@ -373,6 +379,8 @@ fn plural(n: usize, word: &str) -> String {
 
 #[cfg(test)]
 mod agents_tests;
+#[cfg(test)]
+mod apiservices_tests;
 #[cfg(test)]
 mod argo_tests;
 #[cfg(test)]

@@ -130,11 +130,13 @@ healthy (all true: the layer is healthy)
                   why: bench #3, #4: every VM announced its NAT address 10.0.2.15 as InternalIP; the nodes were Ready, and every node-to-node path (kubelet logs, Cilium tunnels, Ceph) went nowhere
   - nodes         every Ready node schedulable: no MemoryPressure/DiskPressure/PIDPressure/NetworkUnavailable condition True, not cordoned (spec.unschedulable), no NoSchedule/NoExecute taint but node-role.kubernetes.io/control-plane:NoSchedule on control-plane nodes (not counted here, another check judges it: node.cilium.io/agent-not-ready)
                   why: a Ready node under MemoryPressure, DiskPressure or PIDPressure evicts pods and admits no new ones, one whose NetworkUnavailable is True has no pod network, a cordoned one was drained and forgotten, and a NoSchedule/NoExecute taint nobody expects keeps pods away: each still counts as Ready
+  - apiServices   every APIService served by a Service Available=True (a local one always is); an unavailable one is named, and every check on its group is unknown, never absent
+                  why: an APIService whose Service has no ready backend (metrics-server down) leaves its group out of discovery: the group looks not installed while it is, and kubectl top, HPAs and namespace deletion wait on it
 == cni: exit 0
 --- stdout
 layer     cni (Cilium CNI)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):40:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):47:3
 install   ansible-playbook platform/cilium.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -154,7 +156,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     ceph (Rook-Ceph cluster)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):64:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):71:3
 install   ansible-playbook platform/ceph.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -177,7 +179,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     storage (Ceph RBD storage classes)
 after     ceph
-defined   builtin catalog (src/model/catalog/builtin.yaml):105:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):112:3
 install   ansible-playbook platform/storage.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -192,7 +194,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     datalake (S3 datalake (Ceph object store))
 after     ceph, storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):122:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):129:3
 install   ansible-playbook platform/datalake.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -212,7 +214,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gateway (Gateway API (Cilium))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):148:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):155:3
 install   ansible-playbook platform/gateway.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -233,7 +235,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     certs (cert-manager)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):206:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):213:3
 install   ansible-playbook platform/cert-manager.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -258,7 +260,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     monitoring (Monitoring (kube-prometheus-stack))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):229:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):236:3
 install   ansible-playbook platform/monitoring.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -279,7 +281,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):247:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):254:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -302,7 +304,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     registry (Container registry)
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):267:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):274:3
 install   ansible-playbook platform/registry.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -315,7 +317,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     dataops (DataOps (CloudNativePG + Dagster + Marquez))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):277:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):284:3
 install   ansible-playbook platform/dataops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -334,7 +336,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):299:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):306:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -347,7 +349,7 @@ host (read over ssh on every host of inventory group control_plane; all true: he
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):325:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):332:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -361,7 +363,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):336:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):343:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -375,7 +377,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):347:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):354:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -384,7 +386,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):357:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):364:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -401,7 +403,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):380:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):387:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -415,7 +417,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):399:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):406:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -433,7 +435,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):430:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):437:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -447,7 +449,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):441:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):448:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -463,7 +465,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):470:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):477:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -494,7 +496,7 @@ fn show_ceph_and_gitops_in_words() {
         str![[r#"
 layer     ceph (Rook-Ceph cluster)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):64:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):71:3
 install   ansible-playbook platform/ceph.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -522,7 +524,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):247:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):254:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -550,7 +552,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):299:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):306:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -654,7 +656,7 @@ fn show_words_the_age_bound_as_a_duration() {
     out.stdout_snap(str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):299:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):306:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)

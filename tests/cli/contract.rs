@@ -345,7 +345,8 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "4 nodes registered",
           "4/4 declared nodes Ready",
           "4 nodes with distinct InternalIPs",
-          "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)"
+          "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)",
+          "every APIService available (0 served by a Service)"
         ],
         "reason": "detected and healthy"
       },
@@ -610,7 +611,7 @@ PLAN: 2 to install
 
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
-  k8s         present  4 checks hold
+  k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
   storage     present  2 checks hold

@@ -459,11 +459,12 @@ PLAN: nothing to do
 
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
-  k8s             present  4 checks hold
+  k8s             present  5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni             present  5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -675,7 +676,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
-  k8s             present   4 checks hold
+  k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
   storage         present   2 checks hold
@@ -716,7 +717,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
-  k8s             present   4 checks hold
+  k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
   storage         present   2 checks hold
@@ -747,7 +748,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
-  k8s             present   4 checks hold
+  k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
   storage         present   2 checks hold
@@ -784,7 +785,7 @@ PLAN: 1 to install
 
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
-  k8s             present  4 checks hold
+  k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
   storage         present  2 checks hold
@@ -834,7 +835,7 @@ PLAN: 2 undecided
 
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
-  k8s             present  4 checks hold
+  k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
   storage         present  2 checks hold
@@ -898,7 +899,7 @@ PLAN: 2 undecided
 
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
-  k8s             present  4 checks hold
+  k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
   storage         present  2 checks hold
@@ -992,7 +993,7 @@ PLAN: 2 undecided
 
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
-  k8s             present  4 checks hold
+  k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
   storage         present  2 checks hold
@@ -1058,7 +1059,7 @@ PLAN: 1 to repair
 REAL (replayed from snapshot /t/dirqual.snapshot.json, taken
 NOW; not live)
   nodes                     dirqual1..4, 4/4 Ready
-  k8s             present   4 checks hold
+  k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
   storage         present   2 checks hold
@@ -1114,11 +1115,12 @@ PLAN: nothing to do
 REAL (replayed from snapshot /t/preview.snapshot.json, taken
 NOW; not live)
   nodes                    dirqual1..4, 4/4 Ready
-  k8s             present  4 checks hold
+  k8s             present  5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni             present  5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -1311,7 +1313,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                   dirqual1..4, 4/4 Ready
-  k8s           present   4 checks hold
+  k8s           present   5 checks hold
   cni           present   5 checks hold
   ceph          present   7 checks hold
   storage       present   2 checks hold
@@ -1378,7 +1380,7 @@ PLAN: 1 to install
 
 REAL (read live, not stored)
   nodes                  dirqual1..4, 4/4 Ready
-  k8s           present  4 checks hold
+  k8s           present  5 checks hold
   cni           present  5 checks hold
   ceph          present  7 checks hold
   storage       present  2 checks hold
@@ -1422,7 +1424,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
-  k8s             present   4 checks hold
+  k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
   storage         present   2 checks hold

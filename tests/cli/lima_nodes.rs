@@ -73,12 +73,13 @@ PLAN: nothing to do
 REAL (read live, not stored)
   VMs             bench-node1 Running, bench-node2 Running, bench-node3 Running
   nodes           lima-bench-node1..3, 3/3 Ready
-  k8s    present  4 checks hold
+  k8s    present  5 checks hold
     ✓ 3 nodes registered
     ✓ 3/3 declared nodes Ready (node1 registered as lima-bench-node1, node2
       registered as lima-bench-node2, node3 registered as lima-bench-node3)
     ✓ 3 nodes with distinct InternalIPs
     ✓ 3/3 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni    present  5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (3/3 available)

@@ -67,7 +67,7 @@ PLAN: 2 to install
 
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
-  k8s         present  4 checks hold
+  k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
   storage     present  2 checks hold
@@ -218,7 +218,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        degraded  1 of 7 checks fails
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
@@ -436,7 +436,7 @@ PLAN: 2 to install
 
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
-  k8s         present  4 checks hold
+  k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
   storage     present  2 checks hold
@@ -625,7 +625,7 @@ PLAN: 2 to install
 REAL (replayed from snapshot /t/dirqual.snapshot.json, taken
 NOW; not live)
   nodes                dirqual1..4, 4/4 Ready
-  k8s         present  4 checks hold
+  k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
   storage     present  2 checks hold

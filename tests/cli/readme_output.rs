@@ -179,7 +179,7 @@ kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
 [1mREAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken[0m
 [1m2026-12-01T16:27:34Z; not live)[0m
   nodes                dirqual1..4, 4/4 Ready
-  k8s         [32mpresent[0m  4 checks hold
+  k8s         [32mpresent[0m  5 checks hold
   cni         [32mpresent[0m  5 checks hold
   ceph        [32mpresent[0m  7 checks hold
   storage     [32mpresent[0m  2 checks hold
@@ -211,7 +211,7 @@ PLAN: 2 to install
 REAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken
 2026-12-01T16:27:34Z; not live)
   nodes                dirqual1..4, 4/4 Ready
-  k8s         present  4 checks hold
+  k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
   storage     present  2 checks hold

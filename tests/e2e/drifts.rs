@@ -89,7 +89,7 @@ PLAN: 2 to install
 
 REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
-  k8s                     present  4 checks hold
+  k8s                     present  5 checks hold
   cni                     present  5 checks hold
   ceph                    present  7 checks hold
   storage                 present  2 checks hold
@@ -159,7 +159,7 @@ PLAN: 4 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     present   4 checks hold
+  k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
@@ -210,7 +210,7 @@ PLAN: 4 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     present   4 checks hold
+  k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
@@ -260,7 +260,7 @@ PLAN: 4 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     present   4 checks hold
+  k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
@@ -308,7 +308,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     present   4 checks hold
+  k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
@@ -354,7 +354,7 @@ PLAN: 3 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     present   4 checks hold
+  k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
@@ -402,7 +402,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     degraded  1 of 4 checks fails
+  k8s                     degraded  1 of 5 checks fails
     ✗ InternalIP shared: dirqual1, dirqual2, dirqual3, dirqual4 all announce
       10.0.2.15
   cni                     present   5 checks hold
@@ -447,7 +447,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     present   4 checks hold
+  k8s                     present   5 checks hold
   cni                     degraded  1 of 5 checks fails
     ✗ tainted node.cilium.io/agent-not-ready: dirqual3
   ceph                    present   7 checks hold
@@ -495,7 +495,7 @@ PLAN: 6 to install
 
 REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
-  k8s                     present  4 checks hold
+  k8s                     present  5 checks hold
   cni                     present  5 checks hold
   ceph                    present  7 checks hold
   storage                 present  2 checks hold
@@ -556,7 +556,7 @@ PLAN: 2 to install
 
 REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
-  k8s                     present  4 checks hold
+  k8s                     present  5 checks hold
   cni                     present  5 checks hold
   ceph                    present  7 checks hold
   storage                 present  2 checks hold
@@ -602,7 +602,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     present   4 checks hold
+  k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
@@ -647,7 +647,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
-  k8s                     present   4 checks hold
+  k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
   storage                 present   2 checks hold

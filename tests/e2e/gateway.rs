@@ -157,11 +157,12 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
-  k8s      present   4 checks hold
+  k8s      present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -217,11 +218,12 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
-  k8s      present   4 checks hold
+  k8s      present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -277,11 +279,12 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
-  k8s      present   4 checks hold
+  k8s      present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -336,11 +339,12 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
-  k8s      present   4 checks hold
+  k8s      present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -396,11 +400,12 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
-  k8s      present   4 checks hold
+  k8s      present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -455,11 +460,12 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
-  k8s      present   4 checks hold
+  k8s      present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -502,11 +508,12 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
-  k8s      present   4 checks hold
+  k8s      present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni      present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)

@@ -61,11 +61,12 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni         degraded  1 of 5 checks fails
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -152,11 +153,12 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -235,11 +237,12 @@ PLAN: 2 to install
 
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
-  k8s         present  4 checks hold
+  k8s         present  5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni         present  5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -323,11 +326,12 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -410,11 +414,12 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -500,11 +505,12 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -597,11 +603,12 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni         present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
@@ -698,11 +705,12 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                         dirqual1..4, 4/4 Ready
-  k8s                 present   4 checks hold
+  k8s                 present   5 checks hold
     ✓ 4 nodes registered
     ✓ 4/4 declared nodes Ready
     ✓ 4 nodes with distinct InternalIPs
     ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
   cni                 present   5 checks hold
     ✓ API group cilium.io served
     ✓ DaemonSet kube-system/cilium rolled out (4/4 available)

@@ -15,6 +15,7 @@ mod support;
 mod trap;
 
 mod answers;
+mod api_health;
 mod context;
 mod diff;
 mod documents;

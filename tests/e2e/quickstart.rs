@@ -201,12 +201,13 @@ DISCOVERED (read live, not stored)
                       kube-node-lease, kube-public, kube-system, monitoring,
                       registry, rook-ceph
   storageclasses (1)  ceph-block (rook-ceph.rbd.csi.ceph.com, default)
-  API groups (10)     apiextensions.k8s.io, apps, argoproj.io, ceph.rook.io,
-                      cilium.io, monitoring.coreos.com, networking.k8s.io,
-                      objectbucket.io, postgresql.cnpg.io, storage.k8s.io
+  API groups (11)     apiextensions.k8s.io, apiregistration.k8s.io, apps,
+                      argoproj.io, ceph.rook.io, cilium.io,
+                      monitoring.coreos.com, networking.k8s.io, objectbucket.io,
+                      postgresql.cnpg.io, storage.k8s.io
 
 LAYERS (catalog, with evidence)
-  k8s                     present  4 checks hold
+  k8s                     present  5 checks hold
   cni                     present  5 checks hold
   ceph                    present  7 checks hold
   storage                 present  2 checks hold

@@ -26,7 +26,7 @@ PLAN: 2 to install
 
 REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
-  k8s         present  4 checks hold
+  k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
   storage     present  2 checks hold
@@ -149,7 +149,7 @@ PLAN: 2 to install, 2 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 3/4 Ready
-  k8s         degraded  1 of 4 checks fails
+  k8s         degraded  1 of 5 checks fails
     ✗ 3/4 declared nodes Ready: dirqual3 NotReady
   cni         present   5 checks hold
   ceph        degraded  2 of 7 checks fail

@@ -76,7 +76,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -114,7 +114,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -158,7 +158,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -200,7 +200,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -236,7 +236,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        degraded  1 of 7 checks fails
     ✗ CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the
@@ -292,7 +292,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -325,7 +325,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -400,7 +400,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -466,7 +466,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -520,7 +520,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -569,7 +569,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -652,7 +652,7 @@ PLAN: 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
   storage     present   2 checks hold
@@ -705,7 +705,7 @@ PLAN: 2 to install, 1 to repair
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
-  k8s         present   4 checks hold
+  k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        degraded  2 of 7 checks fail
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! The core types (nodes, namespaces, pods, services, storageclasses, daemonsets,
-//! deployments, statefulsets, customresourcedefinitions) are built in; `resources` only adds
+//! deployments, statefulsets, apiservices, customresourcedefinitions) are built in; `resources` only adds
 //! custom types. Every `CustomResourceDefinition` object in `objects` also serves its type,
 //! as a real apiserver does. Objects missing `metadata.uid`, `resourceVersion` or
 //! `creationTimestamp` get deterministic values.
@@ -268,6 +268,16 @@ pub fn builtin_types() -> Vec<ResourceType> {
             &[],
             &[],
             false,
+        ),
+        builtin(
+            "apiregistration.k8s.io",
+            "v1",
+            "APIService",
+            "apiservices",
+            false,
+            &[],
+            &["api-extensions"],
+            true,
         ),
         builtin(
             "apiextensions.k8s.io",

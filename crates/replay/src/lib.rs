@@ -15,6 +15,7 @@
 //! server.stop();
 //! ```
 
+pub mod apiservices;
 pub mod audit;
 pub mod discovery;
 pub mod drifts;

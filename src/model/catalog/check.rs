@@ -27,6 +27,8 @@ mod nodes;
 pub use nodes::{ExpectedTaint, SchedulableCheck, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY};
 mod versions;
 pub use versions::{OneVersionCheck, VersionFrom, Versioned, VERSION_LABELS};
+mod apiservices;
+pub use apiservices::{ApiServicesCheck, APISERVICES};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
@@ -101,6 +103,8 @@ pub enum CheckKind {
     CsiDriver(CsiDriverCheck),
     /// The layer's components run one version (image tags or version labels).
     OneVersion(OneVersionCheck),
+    /// Every APIService backed by a Service is `Available=True`.
+    ApiServices(ApiServicesCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -388,6 +392,7 @@ impl CheckKind {
                 vec![(&p.objects, vec![FieldUse::Parents(p.controller.clone())])]
             }
             CheckKind::CsiDriver(c) => c.uses(),
+            CheckKind::ApiServices(a) => a.uses(),
             CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
@@ -435,7 +440,8 @@ impl CheckKind {
             | CheckKind::Every(_)
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
-            | CheckKind::OneVersion(_) => vec![],
+            | CheckKind::OneVersion(_)
+            | CheckKind::ApiServices(_) => vec![],
         }
     }
 
@@ -471,7 +477,8 @@ impl CheckKind {
             | CheckKind::StartedAfter(_)
             | CheckKind::Every(_)
             | CheckKind::Parents(_)
-            | CheckKind::CsiDriver(_) => vec![],
+            | CheckKind::CsiDriver(_)
+            | CheckKind::ApiServices(_) => vec![],
         }
     }
 }

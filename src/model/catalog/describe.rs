@@ -34,6 +34,7 @@ impl CheckKind {
             CheckKind::Parents(_) => "parents",
             CheckKind::CsiDriver(_) => "csiDriver",
             CheckKind::OneVersion(_) => "oneVersion",
+            CheckKind::ApiServices(_) => "apiServices",
         }
     }
 }
@@ -99,7 +100,8 @@ impl CheckKind {
             | CheckKind::Every(_)
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
-            | CheckKind::OneVersion(_)) => other.to_string(),
+            | CheckKind::OneVersion(_)
+            | CheckKind::ApiServices(_)) => other.to_string(),
         }
     }
 }
@@ -222,6 +224,7 @@ impl fmt::Display for CheckKind {
             CheckKind::Every(e) => write!(f, "{e}"),
             CheckKind::Parents(p) => write!(f, "{p}"),
             CheckKind::CsiDriver(c) => write!(f, "{c}"),
+            CheckKind::ApiServices(a) => write!(f, "{a}"),
             CheckKind::ConfigMap(c) => write!(
                 f,
                 "ConfigMap {}/{} (read by name): key {} empty or absent",

@@ -11,6 +11,7 @@ use super::check::*;
 use super::scalars::{is_dns_label, is_dns_name, is_flag_name, is_label_key, Scalar};
 
 mod agents;
+mod apiservices;
 mod check;
 mod gateway;
 mod versions;
@@ -50,6 +51,7 @@ struct RawCheck {
     parents: Option<RawParents>,
     csi_driver: Option<RawCsiDriver>,
     one_version: Option<Vec<versions::RawVersioned>>,
+    api_services: Option<apiservices::RawApiServices>,
     why: Option<String>,
 }
 
@@ -231,7 +233,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`, `apiServices`";
 
 fn objects(
     resource: String,

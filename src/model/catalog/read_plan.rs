@@ -115,6 +115,7 @@ impl Catalog {
                     // Their reads are their workload selections and custom objects, below.
                     CheckKind::Workload(_)
                     | CheckKind::OneVersion(_)
+                    | CheckKind::ApiServices(_)
                     | CheckKind::Resource(_)
                     | CheckKind::Condition(_)
                     | CheckKind::All(_)

@@ -92,6 +92,7 @@ fn required_reads_are_deduplicated_and_ordered() {
             ReadRequest::DaemonSets,
             ReadRequest::Deployments,
             ReadRequest::StatefulSets,
+            ReadRequest::Resource("apiservices.apiregistration.k8s.io".into()),
             ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
             ReadRequest::Resource("clusters.postgresql.cnpg.io".into()),
             ReadRequest::ConfigMap {
@@ -430,10 +431,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::Parents(_) => "parents",
         CheckKind::CsiDriver(_) => "csiDriver",
         CheckKind::OneVersion(_) => "oneVersion",
+        CheckKind::ApiServices(_) => "apiServices",
     }
 }
 
-const KINDS: [&str; 22] = [
+const KINDS: [&str; 23] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -456,6 +458,7 @@ const KINDS: [&str; 22] = [
     "parents",
     "csiDriver",
     "oneVersion",
+    "apiServices",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

@@ -280,6 +280,10 @@ pub fn by_hand(check: &Check) -> ByHand {
             ),
         ),
         CheckKind::CsiDriver(c) => objects(&c.nodes, "{.spec.drivers[*].name}"),
+        CheckKind::ApiServices(a) => objects(
+            &a.objects,
+            &format!("{{.spec.group}} {{.spec.service.name}} {}", condition("Available")),
+        ),
         CheckKind::ConfigMap(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::ConfigMapKey(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::Absent(a) => match &a.what {

@@ -68,6 +68,10 @@ pub(crate) fn dirqual() -> Observation {
                 env!("CARGO_MANIFEST_DIR"),
                 "/tests/fixtures/kubectl/csinodes.json"
             )),
+            "apiservices" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/apiservices.json"
+            )),
             _ => unreachable!(),
         }
     };
@@ -114,6 +118,10 @@ pub(crate) fn dirqual() -> Observation {
         (
             ReadRequest::Resource("csinodes.storage.k8s.io".into()),
             "csinodes",
+        ),
+        (
+            ReadRequest::Resource("apiservices.apiregistration.k8s.io".into()),
+            "apiservices",
         ),
     ] {
         obs.record(&req, Ok(k(f)));

@@ -18,6 +18,8 @@
 
 #[cfg(test)]
 mod agents_tests;
+#[cfg(test)]
+mod apiservices_tests;
 mod discovery;
 pub mod gate;
 pub mod gate_components;

@@ -350,7 +350,7 @@ fn proxy_transport_errors_are_unreachable_tls_or_timeout() {
 
 /// Whether an accept-path regexp as [`accept_paths`] writes it (`^` literal segments with
 /// `\.` escapes or `[a-z0-9]+` `$`) matches `path`: the two shapes the allowlist admits.
-fn accepts(re: &str, path: &str) -> bool {
+pub(super) fn accepts(re: &str, path: &str) -> bool {
     let Some(inner) = re.strip_prefix("^/").and_then(|r| r.strip_suffix('$')) else {
         return false;
     };

@@ -30,6 +30,7 @@ impl RawCheck {
             ("parents", self.parents.is_some()),
             ("csiDriver", self.csi_driver.is_some()),
             ("oneVersion", self.one_version.is_some()),
+            ("apiServices", self.api_services.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -90,6 +91,9 @@ impl RawCheck {
         }
         if let Some(p) = self.parents {
             return p.into_check().map(CheckKind::Parents);
+        }
+        if let Some(a) = self.api_services {
+            return a.into_check().map(CheckKind::ApiServices);
         }
         if let Some(c) = self.csi_driver {
             return c.into_check().map(CheckKind::CsiDriver);
