@@ -39,6 +39,7 @@ mod lima_fleet;
 mod lima_nodes;
 mod packaging;
 mod preview;
+mod rbac;
 mod readme;
 mod readme_output;
 mod schema;
