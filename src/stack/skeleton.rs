@@ -195,6 +195,7 @@ mod tests {
             evidence: vec![],
             reason: reason.to_string(),
             hosts: vec![],
+            checks: vec![],
             explain: vec![],
         }
     }

@@ -24,9 +24,9 @@ mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
-    check_name, is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck, Check,
-    CheckKind, ConditionCheck, ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted,
-    CsiDriverCheck, DefaultDenyCheck, EveryCheck, Expect, ExpectedTaint, Filter, Known,
+    check_name, is_check_name, is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck,
+    Check, CheckKind, ConditionCheck, ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck,
+    Counted, CsiDriverCheck, DefaultDenyCheck, EveryCheck, Expect, ExpectedTaint, Filter, Known,
     NamespaceLabelCheck, NodesCheck, Objects, OneVersionCheck, ParentsCheck, PodFlagsCheck, PodsOf,
     Predicate, ResourceCheck, SchedulableCheck, StartedAfterCheck, TolerateCheck, VersionFrom,
     Versioned, Wanted, Wants, WorkloadCheck, WorkloadKind, BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES,
