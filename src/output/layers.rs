@@ -138,6 +138,22 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
             for l in hang(&prefix, &escape(text), INDENT, layout.width) {
                 line(l);
             }
+            // `--explain`: which check said it, the id an acknowledgement names.
+            if !r.explain.is_empty() {
+                let mut ids: Vec<&str> = Vec::new();
+                for c in r.checks.iter().filter(|c| &c.evidence == text) {
+                    if !ids.contains(&c.id.as_str()) {
+                        ids.push(&c.id);
+                    }
+                }
+                if !ids.is_empty() {
+                    line(format!(
+                        "{}check {}",
+                        " ".repeat(INDENT),
+                        escape(&ids.join(", "))
+                    ));
+                }
+            }
             // An acknowledged finding stays shown, its acknowledgement beside it.
             let acknowledged = r
                 .checks

@@ -127,6 +127,42 @@ REAL (read live, not stored)
         Some(format!("acknowledged until {until}: {REASON}").as_str())
     );
     assert!(case.children().all(|n| !n.has_tag_name("failure")));
+    // --explain: the check's id under its evidence, the acknowledgement beside it.
+    let explain = bed.run(&["preview", "--no-input", "--no-color", "--explain"]);
+    explain.code(0);
+    let lines: Vec<&str> = explain.stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim() == "check ceph/health")
+        .unwrap_or_else(|| panic!("no check id in\n{}", explain.stdout));
+    assert_eq!(
+        lines[at + 1].trim(),
+        format!("acknowledged until {until}: {REASON}")
+    );
+    // The fleet view: no work, one acknowledged.
+    let fleet = bed.run(&["preview", "--all", "--no-color", "--detailed-exitcode"]);
+    fleet.code(0);
+    let row = fleet
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("dirqual"))
+        .unwrap_or_else(|| panic!("no dirqual row in\n{}", fleet.stdout));
+    let cells: Vec<&str> = row
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        cells[..6],
+        [
+            "dirqual",
+            "ok",
+            "prod",
+            "4/4",
+            "1/1/0/0",
+            "0, 1 acknowledged"
+        ]
+    );
     let suite = doc
         .descendants()
         .find(|n| n.has_tag_name("testsuite"))
