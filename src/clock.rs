@@ -89,6 +89,35 @@ pub fn parse_rfc3339(text: &str) -> Option<i64> {
     Some(days * 86_400 + h * 3600 + mi * 60 + s)
 }
 
+/// Days since the epoch of a civil date written `YYYY-MM-DD` (a topology's `until:`);
+/// `None` for anything else, a day the month lacks included.
+pub fn parse_date(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let s = text.get(r)?;
+        s.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let days = days_from_civil(y, m as u32, d as u32);
+    // 2026-02-30 would be March 2nd: refused, not moved.
+    (civil(days) == (y, m as u32, d as u32)).then_some(days)
+}
+
+/// `YYYY-MM-DD` of a day since the epoch.
+pub fn date(days: i64) -> String {
+    let (y, m, d) = civil(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
 pub fn now_rfc3339() -> String {
     rfc3339(now_secs())
 }
@@ -103,6 +132,27 @@ mod tests {
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(1_796_029_200), "2026-11-30T09:00:00Z");
         assert_eq!(compact(1_796_029_200), "20261130T090000Z");
+    }
+
+    #[test]
+    fn dates_parse_and_print() {
+        assert_eq!(parse_date("2026-11-30"), Some(1_796_029_200 / 86_400));
+        assert_eq!(date(1_796_029_200 / 86_400), "2026-11-30");
+        assert_eq!(
+            parse_date("2028-02-29").map(date).as_deref(),
+            Some("2028-02-29")
+        );
+        for bad in [
+            "",
+            "2026-02-30",
+            "2027-02-29",
+            "2026-13-01",
+            "26-11-30",
+            "2026/11/30",
+            "2026-11-3x",
+        ] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
     }
 
     #[test]

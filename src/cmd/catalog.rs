@@ -57,8 +57,9 @@ pub enum CatalogCommand {
     },
 }
 
-fn check_doc(c: &Check, detect: bool) -> CheckDoc {
+fn check_doc(id: String, c: &Check, detect: bool) -> CheckDoc {
     CheckDoc {
+        id: Some(id),
         kind: c.kind.key(),
         check: c.kind.describe(detect),
         why: c.why.clone(),
@@ -125,6 +126,7 @@ fn host_check_doc(c: &HostCheck) -> CheckDoc {
         ),
     };
     CheckDoc {
+        id: None,
         kind,
         check: format!("{check}{sudo}"),
         why: c.why.clone(),
@@ -132,6 +134,14 @@ fn host_check_doc(c: &HostCheck) -> CheckDoc {
 }
 
 fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
+    let named = l.named_checks();
+    let checks = |healthy: bool| -> Vec<CheckDoc> {
+        named
+            .iter()
+            .filter(|(_, h, _)| *h == healthy)
+            .map(|(id, _, c)| check_doc(id.clone(), c, !healthy))
+            .collect()
+    };
     LayerDoc {
         id: l.id.clone(),
         title: l.title.clone(),
@@ -139,8 +149,8 @@ fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
         observable: l.observable,
         install: l.install.clone(),
         defined_at: catalog.origin(&l.id),
-        detect: l.detect.iter().map(|c| check_doc(c, true)).collect(),
-        healthy: l.healthy.iter().map(|c| check_doc(c, false)).collect(),
+        detect: checks(false),
+        healthy: checks(true),
         host: l.host.as_ref().map(|h| HostDoc {
             group: h.group.clone(),
             detect: h.detect.clone(),
@@ -335,6 +345,9 @@ fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result
         out.push_str(&format!("\n{title}\n"));
         for c in checks {
             out.push_str(&format!("  - {:12}  {}\n", c.kind, c.check));
+            if let Some(id) = &c.id {
+                out.push_str(&format!("    {:12}  id: {id}\n", ""));
+            }
             if let Some(why) = &c.why {
                 out.push_str(&format!("    {:12}  why: {why}\n", ""));
             }

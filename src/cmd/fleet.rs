@@ -317,7 +317,10 @@ fn text(list: &PreviewList, paint: Paint, layout: Layout) -> String {
                         count(State::Absent),
                         count(State::Unknown)
                     ),
-                    plan_size(p).to_string(),
+                    match p.plan.plan.acknowledged.len() {
+                        0 => plan_size(p).to_string(),
+                        n => format!("{}, {n} acknowledged", plan_size(p)),
+                    },
                     endpoint.clone(),
                 ]
             }

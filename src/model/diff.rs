@@ -204,6 +204,7 @@ mod tests {
             evidence: ev.iter().map(|s| s.to_string()).collect(),
             reason: String::new(),
             hosts: vec![],
+            checks: vec![],
             explain: vec![],
         };
         let a = [

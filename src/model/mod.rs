@@ -4,6 +4,7 @@
 //! observation (`snapshot`). No process, no network; files only where a catalog or a
 //! snapshot is loaded by path.
 
+pub mod ack;
 pub mod catalog;
 pub(crate) mod diff;
 pub mod gate;

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::model::ack;
 use crate::model::catalog::Catalog;
 use crate::model::observation::{LimaInstance, LimaStatus};
 use crate::model::state::{LayerReport, State, NOT_OBSERVABLE};
@@ -52,6 +53,9 @@ pub struct Plan {
     pub install: Vec<PlanStep>,
     /// Degraded layers: repair in place.
     pub repair: Vec<PlanStep>,
+    /// Degraded layers whose every failing check the topology acknowledges (SPEC §6 v0.4):
+    /// still degraded, no work until the acknowledgement ends.
+    pub acknowledged: Vec<PlanStep>,
     /// Unknown layers: nothing is planned for them.
     pub undecided: Vec<PlanStep>,
     pub vms_to_create: Vec<String>,
@@ -91,8 +95,15 @@ impl Plan {
         };
         let of = |state: State| reports.iter().filter(move |r| r.state == state);
 
-        let repair = of(State::Degraded)
+        let (acknowledged, repair): (Vec<&LayerReport>, Vec<&LayerReport>) =
+            of(State::Degraded).partition(|r| ack::fully_acknowledged(r));
+        let repair = repair
+            .into_iter()
             .map(|r| step(r, REPAIR_HINT.to_string()))
+            .collect();
+        let acknowledged = acknowledged
+            .into_iter()
+            .map(|r| step(r, ack::words(r)))
             .collect();
         let undecided = of(State::Unknown)
             .map(|r| {
@@ -135,6 +146,7 @@ impl Plan {
         Plan {
             install,
             repair,
+            acknowledged,
             undecided,
             vms_to_create: vms.to_create,
             vms_to_start: vms.to_start,

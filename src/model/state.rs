@@ -6,6 +6,7 @@
 
 mod agents;
 mod apiservices;
+mod checks;
 mod configmaps;
 mod coverage;
 pub mod explain;
@@ -67,6 +68,9 @@ pub struct LayerReport {
     /// Host-level layers (SPEC §13): what each host of the group showed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<hosts::HostEvidence>,
+    /// Every evaluated check by its id (`LAYER/NAME`), with its verdict and evidence, and
+    /// whether an acknowledgement of the topology covers it.
+    pub checks: Vec<CheckReport>,
     /// `--explain` only (SPEC §16): each evidence line with the read-only command that shows
     /// the same thing by hand. Empty (and left out of documents) otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -81,6 +85,7 @@ pub struct EvidenceCommand {
 }
 
 /// The value of one check (the same three values as a host check's).
+pub use checks::CheckReport;
 pub use hosts::Verdict;
 pub use no_cluster::without_cluster;
 
@@ -103,6 +108,10 @@ pub(crate) struct CheckOutcome {
     /// namespace Terminating): the layer exists, and is degraded by these (SPEC §6 v0.3).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flaws: Vec<String>,
+    /// What a false check found, item by item, when it itemizes (Ceph's health codes not on
+    /// the benign list): what an acknowledgement's `detail:` must be the only one of.
+    #[serde(skip)]
+    pub findings: Vec<String>,
 }
 
 impl CheckOutcome {
@@ -111,6 +120,7 @@ impl CheckOutcome {
             verdict: Verdict::True,
             evidence: evidence.into(),
             flaws: Vec::new(),
+            findings: Vec::new(),
         }
     }
     fn no(evidence: impl Into<String>) -> Self {
@@ -118,6 +128,7 @@ impl CheckOutcome {
             verdict: Verdict::False,
             evidence: evidence.into(),
             flaws: Vec::new(),
+            findings: Vec::new(),
         }
     }
     fn unknown(evidence: impl Into<String>) -> Self {
@@ -125,6 +136,7 @@ impl CheckOutcome {
             verdict: Verdict::Unknown,
             evidence: evidence.into(),
             flaws: Vec::new(),
+            findings: Vec::new(),
         }
     }
     /// A failed read; an answer that was not the object asked for says what came back.
@@ -138,6 +150,11 @@ impl CheckOutcome {
             return CheckOutcome::unknown(format!("read of {what} failed: {failure}"));
         }
         CheckOutcome::unknown(format!("read of {what} failed: {}", failure.kind))
+    }
+    /// With the findings it itemizes.
+    fn with_findings(mut self, findings: Vec<String>) -> Self {
+        self.findings = findings;
+        self
     }
     /// True, with what makes the thing found unhealthy.
     fn with_flaws(mut self, flaws: Vec<String>) -> Self {
@@ -169,6 +186,7 @@ pub fn evaluate(
                     evidence: vec![why.clone()],
                     reason: why,
                     hosts: Vec::new(),
+                    checks: Vec::new(),
                     explain: Vec::new(),
                 }
             }
@@ -189,6 +207,7 @@ pub(crate) fn evaluate_layer(
         evidence: dedup(evidence),
         reason,
         hosts: Vec::new(),
+        checks: Vec::new(),
         explain: Vec::new(),
     };
     if let Some(spec) = &layer.host {
@@ -200,6 +219,7 @@ pub(crate) fn evaluate_layer(
             evidence: h.evidence,
             reason: h.reason,
             hosts: h.hosts,
+            checks: Vec::new(),
             explain: Vec::new(),
         };
     }
@@ -210,45 +230,59 @@ pub(crate) fn evaluate_layer(
             NOT_OBSERVABLE.to_string(),
         );
     }
-    let run = |checks: &[Check], phase| -> Vec<CheckOutcome> {
-        checks
+    let named = layer.named_checks();
+    let run = |healthy: bool, phase| -> Vec<(String, CheckOutcome)> {
+        named
             .iter()
-            .map(|c| evaluate_check(c, phase, declared_nodes, obs))
+            .filter(|(_, h, _)| *h == healthy)
+            .map(|(id, _, c)| (id.clone(), evaluate_check(c, phase, declared_nodes, obs)))
             .collect()
     };
-    let detect = run(&layer.detect, Phase::Detect);
+    let with_checks = |mut r: LayerReport, ran: &[(String, CheckOutcome)]| {
+        r.checks = ran.iter().map(|(id, o)| CheckReport::of(id, o)).collect();
+        r
+    };
+    let detect_ran = run(false, Phase::Detect);
+    let detect: Vec<CheckOutcome> = detect_ran.iter().map(|(_, o)| o.clone()).collect();
     let all = |o: &[CheckOutcome]| o.iter().map(|o| o.evidence.clone()).collect::<Vec<_>>();
     if !detect.iter().any(|o| o.verdict == Verdict::True) {
         let evidence = all(&detect);
-        return if detect.iter().any(|o| o.verdict == Verdict::Unknown) {
+        let r = if detect.iter().any(|o| o.verdict == Verdict::Unknown) {
             report(State::Unknown, evidence, joined(&detect, Verdict::Unknown))
         } else {
             let reason = evidence.join("; ");
             report(State::Absent, evidence, reason)
         };
+        return with_checks(r, &detect_ran);
     }
-    let mut healthy = run(&layer.healthy, Phase::Healthy);
+    let mut ran = detect_ran.clone();
+    ran.extend(run(true, Phase::Healthy));
     // What detection found but is not healthy (being deleted) degrades the layer, never
-    // hides it: the layer exists.
-    healthy.extend(
-        detect
+    // hides it: the layer exists. Each flaw is a finding of the detect check that saw it.
+    ran.extend(
+        detect_ran
             .iter()
-            .filter(|o| o.verdict == Verdict::True)
-            .flat_map(|o| o.flaws.iter().map(CheckOutcome::no)),
+            .filter(|(_, o)| o.verdict == Verdict::True)
+            .flat_map(|(id, o)| o.flaws.iter().map(|f| (id.clone(), CheckOutcome::no(f)))),
     );
+    let healthy: Vec<CheckOutcome> = ran[detect_ran.len()..]
+        .iter()
+        .map(|(_, o)| o.clone())
+        .collect();
     let mut evidence: Vec<String> = detect
         .iter()
         .filter(|o| o.verdict == Verdict::True)
         .map(|o| o.evidence.clone())
         .collect();
     evidence.extend(all(&healthy));
-    if healthy.iter().any(|o| o.verdict == Verdict::False) {
+    let r = if healthy.iter().any(|o| o.verdict == Verdict::False) {
         report(State::Degraded, evidence, joined(&healthy, Verdict::False))
     } else if healthy.iter().any(|o| o.verdict == Verdict::Unknown) {
         report(State::Unknown, evidence, joined(&healthy, Verdict::Unknown))
     } else {
         report(State::Present, evidence, "detected and healthy".to_string())
-    }
+    };
+    with_checks(r, &ran)
 }
 
 fn joined(outcomes: &[CheckOutcome], verdict: Verdict) -> String {

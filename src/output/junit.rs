@@ -1,10 +1,13 @@
 //! `-o junit`: the preview as a JUnit XML report for CI systems (as popeye and kube-bench
 //! print one): one testsuite per stack, one testcase per declared layer — a `failure` for a
 //! degraded or absent layer (its failing evidence in the body), `skipped` for an unknown
-//! one (nestor could not tell: never a pass, never a failure), nothing for a present one.
+//! one (nestor could not tell: never a pass, never a failure) and for a degraded one whose
+//! every failing check the topology acknowledges (`acknowledged until DATE: REASON`),
+//! nothing for a present one.
 //! Pure; every string from a cluster is escaped for XML 1.0, which cannot hold most control
 //! characters at all, nor U+FFFE/U+FFFF: whatever a string holds, the report is well-formed.
 
+use crate::model::ack::fully_acknowledged;
 use crate::model::state::State;
 use crate::output::layers::failing;
 use crate::output::render::escape;
@@ -46,11 +49,12 @@ fn xml_char(c: char) -> bool {
 /// The counts of a testsuite: (tests, failures, skipped).
 fn counts(p: &Preview) -> (usize, usize, usize) {
     let layers = &p.real.layers;
+    let acknowledged = layers.iter().filter(|l| fully_acknowledged(l)).count();
     let n = |f: &dyn Fn(State) -> bool| layers.iter().filter(|l| f(l.state)).count();
     (
         layers.len(),
-        n(&|s| matches!(s, State::Degraded | State::Absent)),
-        n(&|s| s == State::Unknown),
+        n(&|s| matches!(s, State::Degraded | State::Absent)) - acknowledged,
+        n(&|s| s == State::Unknown) + acknowledged,
     )
 }
 
@@ -90,6 +94,13 @@ pub fn testsuite(p: &Preview, timestamp: &str) -> String {
                 .collect::<Vec<_>>()
                 .join("\n")
         };
+        if fully_acknowledged(l) {
+            out.push_str(&format!(
+                "{open}>\n      <skipped message=\"{}\"/>\n    </testcase>\n",
+                xml(&crate::model::ack::words(l))
+            ));
+            continue;
+        }
         match l.state {
             State::Present => out.push_str(&format!("{open}/>\n")),
             State::Degraded | State::Absent => out.push_str(&format!(

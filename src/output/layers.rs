@@ -59,10 +59,16 @@ pub fn summary(r: &LayerReport) -> String {
     let n = r.evidence.len();
     match r.state {
         State::Present => plural(n, "check holds", "checks hold"),
-        State::Degraded => match failing(r).len() {
-            1 => format!("1 of {} fails", plural(n, "check", "checks")),
-            k => format!("{k} of {} fail", plural(n, "check", "checks")),
-        },
+        State::Degraded => {
+            let fails = match failing(r).len() {
+                1 => format!("1 of {} fails", plural(n, "check", "checks")),
+                k => format!("{k} of {} fail", plural(n, "check", "checks")),
+            };
+            match r.checks.iter().filter(|c| c.acknowledged).count() {
+                0 => fails,
+                k => format!("{fails}, {k} acknowledged"),
+            }
+        }
         State::Absent => "not found".to_string(),
         State::Unknown => "could not be decided".to_string(),
     }
@@ -132,6 +138,33 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
             for l in hang(&prefix, &escape(text), INDENT, layout.width) {
                 line(l);
             }
+            // `--explain`: which check said it, the id an acknowledgement names.
+            if !r.explain.is_empty() {
+                let mut ids: Vec<&str> = Vec::new();
+                for c in r.checks.iter().filter(|c| &c.evidence == text) {
+                    if !ids.contains(&c.id.as_str()) {
+                        ids.push(&c.id);
+                    }
+                }
+                if !ids.is_empty() {
+                    line(format!(
+                        "{}check {}",
+                        " ".repeat(INDENT),
+                        escape(&ids.join(", "))
+                    ));
+                }
+            }
+            // An acknowledged finding stays shown, its acknowledgement beside it.
+            let acknowledged = r
+                .checks
+                .iter()
+                .filter(|c| is_failing && &c.evidence == text);
+            if let Some(words) = acknowledged.filter_map(|c| c.acknowledgement()).next() {
+                let prefix = " ".repeat(INDENT);
+                for l in hang(&prefix, &escape(&words), INDENT, layout.width) {
+                    line(l);
+                }
+            }
             // `--explain`: the command under its evidence line, never cut nor wrapped, so
             // that it runs as printed (a copied half would read something else).
             for c in r.explain.iter().filter(|c| &c.evidence == text) {
@@ -157,6 +190,7 @@ mod tests {
             evidence: evidence.iter().map(|s| s.to_string()).collect(),
             reason: reason.into(),
             hosts: vec![],
+            checks: vec![],
             explain: vec![],
         }
     }

@@ -250,6 +250,7 @@ impl Preview {
         count(looked, &format!("{} to look at", vms(looked)));
         count(p.install.len(), "to install");
         count(p.repair.len(), "to repair");
+        count(p.acknowledged.len(), "acknowledged");
         count(p.undecided.len(), "undecided");
         let outcome = if counts.is_empty() {
             "PLAN: nothing to do".to_string()
@@ -282,7 +283,12 @@ impl Preview {
         // Repairs and undecided layers share their hint: one row per hint, not per layer.
         // Under a repair row, each layer's reason (the JSON's), one line cut to the width.
         let mut why: Vec<(usize, String)> = vec![];
-        for (verb, steps) in [("repair", &p.repair), ("undecided", &p.undecided)] {
+        let verbs = [
+            ("repair", &p.repair),
+            ("acknowledged", &p.acknowledged),
+            ("undecided", &p.undecided),
+        ];
+        for (verb, steps) in verbs {
             let mut hints: Vec<(&str, Vec<&crate::model::plan::PlanStep>)> = vec![];
             for s in steps {
                 match hints.iter_mut().find(|(h, _)| *h == s.hint) {
@@ -292,6 +298,7 @@ impl Preview {
             }
             for (hint, of) in hints {
                 let ids: Vec<&str> = of.iter().map(|s| s.id.as_str()).collect();
+                let hint = hint.strip_prefix("acknowledged ").unwrap_or(hint);
                 rows.push((format!("{verb} {}", ids.join(", ")), hint.to_string()));
                 if verb == "repair" {
                     why.extend(

@@ -26,6 +26,7 @@ use crate::stack::Topology;
 use crate::target::kubeconfig::KubeTarget;
 use crate::target::{authority, confirm, Chosen, Rule};
 
+mod acks;
 mod early;
 pub mod gate;
 pub mod gate_components;

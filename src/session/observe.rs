@@ -139,7 +139,8 @@ pub fn preview(
         }
     };
     let declared = stack.declared_nodes();
-    let reports = judge(catalog, &layer_ids, &declared, &reading);
+    let mut reports = judge(catalog, &layer_ids, &declared, &reading);
+    super::acks::apply(&stack.raw.acknowledged, &mut reports, &reading.obs);
     let instances = stack.instance_names();
     let (vm_plan, vm_rows) = match &reading.vms {
         Some(found) => (

@@ -6,6 +6,7 @@
 //! need the parse's context get it explicitly through the seeds of `seed.rs`) so that
 //! yaml_serde attaches the position of the offending value.
 
+pub mod acks;
 mod seed;
 
 use std::cell::RefCell;
@@ -32,6 +33,7 @@ pub const TOPOLOGY_KEYS: &[&str] = &[
     "layers",
     "catalog",
     "lima",
+    "acknowledged",
 ];
 const NODE_KEYS: &[&str] = &["name", "role"];
 const LIMA_KEYS: &[&str] = &["instance_prefix"];
@@ -88,6 +90,8 @@ pub struct RawTopology {
     pub layers: Vec<LayerId>,
     pub catalog: Option<String>,
     pub lima: Option<LimaSection>,
+    /// Failing checks the team lives with (SPEC §6 v0.4), each located at its line.
+    pub acknowledged: Vec<crate::model::ack::Acknowledgement>,
 }
 
 #[derive(Debug, Clone)]
@@ -122,8 +126,10 @@ pub fn parse(
             "a topology needs at least `name:` and `target_kind:` (an empty file is what a failed `discover ... > stacks/NAME.yaml` leaves: remove it); `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete one",
         ))
     } else {
-        seed::topology(yaml_serde::Deserializer::from_str(text), &ctx)
-            .map_err(|e| yaml_error(&e, file))
+        let mut raw = seed::topology(yaml_serde::Deserializer::from_str(text), &ctx)
+            .map_err(|e| yaml_error(&e, file))?;
+        acks::locate(&mut raw.acknowledged, text, &file.display().to_string());
+        Ok(raw)
     }
 }
 
@@ -146,6 +152,8 @@ fn explain(problem: &crate::suggest::YamlProblem) -> (String, String) {
         if !variant {
             let valid: &[&str] = if expected.contains(&"role") {
                 NODE_KEYS
+            } else if expected.contains(&"until") {
+                acks::ACK_KEYS
             } else if expected.contains(&"instance_prefix") && !expected.contains(&"nodes") {
                 LIMA_KEYS
             } else {

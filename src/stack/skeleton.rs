@@ -195,6 +195,7 @@ mod tests {
             evidence: vec![],
             reason: reason.to_string(),
             hosts: vec![],
+            checks: vec![],
             explain: vec![],
         }
     }
@@ -254,6 +255,34 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(raw.layers.len(), 2);
         assert_eq!(raw.nodes.len(), 2);
+    }
+
+    #[test]
+    fn an_acknowledged_finding_is_never_written() {
+        let mut ceph = layer("ceph", State::Degraded, "HEALTH_WARN");
+        ceph.checks = vec![crate::model::state::CheckReport {
+            id: "ceph/health".into(),
+            verdict: crate::model::state::Verdict::False,
+            evidence: "HEALTH_WARN".into(),
+            findings: vec!["MON_DISK_LOW".into()],
+            acknowledged: true,
+            until: Some("2026-12-31".into()),
+            reason: Some("tracked".into()),
+        }];
+        let text = emit(&Found {
+            name: "lab",
+            kind: TargetKind::Prod,
+            kubeconfig: "~/.kube/lab.config",
+            endpoint: "https://10.0.0.1:6443",
+            context: "admin@lab",
+            contexts: 1,
+            nodes: &[node("lab1", &["control-plane"])],
+            layers: &[ceph],
+            taken_at: "2026-11-30T15:00:00Z",
+        });
+        // Acknowledging is the team's decision, written by hand: discover never proposes one.
+        assert!(!text.contains("acknowledged"), "{text}");
+        assert!(!text.contains("ceph/health"), "{text}");
     }
 
     #[test]

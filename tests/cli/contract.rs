@@ -348,7 +348,29 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)",
           "every APIService available (0 served by a Service)"
         ],
-        "reason": "detected and healthy"
+        "reason": "detected and healthy",
+        "checks": [
+          {
+            "id": "k8s/registered",
+            "verdict": "true",
+            "evidence": "4 nodes registered"
+          },
+          {
+            "id": "k8s/nodes-ready",
+            "verdict": "true",
+            "evidence": "4/4 declared nodes Ready"
+          },
+          {
+            "id": "k8s/distinct-ips",
+            "verdict": "true",
+            "evidence": "4 nodes with distinct InternalIPs"
+          },
+          {
+            "id": "k8s/schedulable",
+            "verdict": "true",
+            "evidence": "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)"
+          }
+        ]
       },
       {
         "id": "cni",
@@ -361,7 +383,39 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "no node tainted node.cilium.io/agent-not-ready",
           "no version to compare on DaemonSet kube-system/cilium (cilium-agent), Deployment kube-system/cilium-operator (cilium-operator)"
         ],
-        "reason": "detected and healthy"
+        "reason": "detected and healthy",
+        "checks": [
+          {
+            "id": "cni/api",
+            "verdict": "true",
+            "evidence": "API group cilium.io served"
+          },
+          {
+            "id": "cni/agent-exists",
+            "verdict": "true",
+            "evidence": "DaemonSet kube-system/cilium rolled out (4/4 available)"
+          },
+          {
+            "id": "cni/agent",
+            "verdict": "true",
+            "evidence": "DaemonSet kube-system/cilium rolled out (4/4 available)"
+          },
+          {
+            "id": "cni/operator",
+            "verdict": "true",
+            "evidence": "Deployment kube-system/cilium-operator rolled out (2/2 available)"
+          },
+          {
+            "id": "cni/agent-ready-taint",
+            "verdict": "true",
+            "evidence": "no node tainted node.cilium.io/agent-not-ready"
+          },
+          {
+            "id": "cni/one-version",
+            "verdict": "true",
+            "evidence": "no version to compare on DaemonSet kube-system/cilium (cilium-agent), Deployment kube-system/cilium-operator (cilium-operator)"
+          }
+        ]
       },
       {
         "id": "ceph",
@@ -376,7 +430,44 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty",
           "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)"
         ],
-        "reason": "detected and healthy"
+        "reason": "detected and healthy",
+        "checks": [
+          {
+            "id": "ceph/api",
+            "verdict": "true",
+            "evidence": "API group ceph.rook.io served"
+          },
+          {
+            "id": "ceph/health",
+            "verdict": "true",
+            "evidence": "CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK"
+          },
+          {
+            "id": "ceph/mons",
+            "verdict": "true",
+            "evidence": "3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a, rook-ceph-mon-b, rook-ceph-mon-c)"
+          },
+          {
+            "id": "ceph/mon-count",
+            "verdict": "true",
+            "evidence": "3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster rook-ceph/rook-ceph .spec.mon.count)"
+          },
+          {
+            "id": "ceph/osds",
+            "verdict": "true",
+            "evidence": "4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)"
+          },
+          {
+            "id": "ceph/mon-quorum",
+            "verdict": "true",
+            "evidence": "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty"
+          },
+          {
+            "id": "ceph/one-version",
+            "verdict": "true",
+            "evidence": "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)"
+          }
+        ]
       },
       {
         "id": "storage",
@@ -386,7 +477,24 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)",
           "CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes"
         ],
-        "reason": "detected and healthy"
+        "reason": "detected and healthy",
+        "checks": [
+          {
+            "id": "storage/class",
+            "verdict": "true",
+            "evidence": "StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)"
+          },
+          {
+            "id": "storage/default-class",
+            "verdict": "true",
+            "evidence": "StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)"
+          },
+          {
+            "id": "storage/csi-driver",
+            "verdict": "true",
+            "evidence": "CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes"
+          }
+        ]
       },
       {
         "id": "monitoring",
@@ -400,7 +508,39 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager rolled out (1/1 ready)",
           "Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1 available)"
         ],
-        "reason": "detected and healthy"
+        "reason": "detected and healthy",
+        "checks": [
+          {
+            "id": "monitoring/api",
+            "verdict": "true",
+            "evidence": "API group monitoring.coreos.com served"
+          },
+          {
+            "id": "monitoring/prometheus",
+            "verdict": "true",
+            "evidence": "Prometheus monitoring/kube-prometheus-stack-prometheus Available"
+          },
+          {
+            "id": "monitoring/alertmanager",
+            "verdict": "true",
+            "evidence": "Alertmanager monitoring/kube-prometheus-stack-alertmanager Available"
+          },
+          {
+            "id": "monitoring/prometheus-pods",
+            "verdict": "true",
+            "evidence": "StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled out (1/1 ready)"
+          },
+          {
+            "id": "monitoring/alertmanager-pods",
+            "verdict": "true",
+            "evidence": "StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager rolled out (1/1 ready)"
+          },
+          {
+            "id": "monitoring/grafana",
+            "verdict": "true",
+            "evidence": "Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1 available)"
+          }
+        ]
       },
       {
         "id": "gitops",
@@ -415,7 +555,44 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "2/2 Application .status.sync.status = Synced",
           "2/2 Application .status.health.status = Healthy"
         ],
-        "reason": "detected and healthy"
+        "reason": "detected and healthy",
+        "checks": [
+          {
+            "id": "gitops/api",
+            "verdict": "true",
+            "evidence": "API group argoproj.io served"
+          },
+          {
+            "id": "gitops/server",
+            "verdict": "true",
+            "evidence": "Deployment argocd/argocd-server rolled out (1/1 available)"
+          },
+          {
+            "id": "gitops/repo-server",
+            "verdict": "true",
+            "evidence": "Deployment argocd/argocd-repo-server rolled out (1/1 available)"
+          },
+          {
+            "id": "gitops/application-controller",
+            "verdict": "true",
+            "evidence": "StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)"
+          },
+          {
+            "id": "gitops/gitea",
+            "verdict": "true",
+            "evidence": "Deployment gitea/gitea rolled out (1/1 available)"
+          },
+          {
+            "id": "gitops/apps-synced",
+            "verdict": "true",
+            "evidence": "2/2 Application .status.sync.status = Synced"
+          },
+          {
+            "id": "gitops/apps-healthy",
+            "verdict": "true",
+            "evidence": "2/2 Application .status.health.status = Healthy"
+          }
+        ]
       },
       {
         "id": "registry",
@@ -425,7 +602,19 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "namespace registry exists",
           "Deployment registry/registry rolled out (1/1 available)"
         ],
-        "reason": "detected and healthy"
+        "reason": "detected and healthy",
+        "checks": [
+          {
+            "id": "registry/namespace",
+            "verdict": "true",
+            "evidence": "namespace registry exists"
+          },
+          {
+            "id": "registry/workloads",
+            "verdict": "true",
+            "evidence": "Deployment registry/registry rolled out (1/1 available)"
+          }
+        ]
       },
       {
         "id": "dataops",
@@ -438,7 +627,34 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "2/2 Deployment dataops/dagster-* rolled out (dagster-daemon, dagster-dagster-webserver)",
           "2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)"
         ],
-        "reason": "detected and healthy"
+        "reason": "detected and healthy",
+        "checks": [
+          {
+            "id": "dataops/api",
+            "verdict": "true",
+            "evidence": "API group postgresql.cnpg.io served"
+          },
+          {
+            "id": "dataops/pg-instances",
+            "verdict": "true",
+            "evidence": "Cluster dataops/pg .status.readyInstances = 3"
+          },
+          {
+            "id": "dataops/pg-phase",
+            "verdict": "true",
+            "evidence": "Cluster dataops/pg .status.phase = Cluster in healthy state"
+          },
+          {
+            "id": "dataops/dagster",
+            "verdict": "true",
+            "evidence": "2/2 Deployment dataops/dagster-* rolled out (dagster-daemon, dagster-dagster-webserver)"
+          },
+          {
+            "id": "dataops/marquez",
+            "verdict": "true",
+            "evidence": "2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)"
+          }
+        ]
       },
       {
         "id": "datalake",
@@ -448,7 +664,19 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "no CephObjectStore in rook-ceph",
           "no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket"
         ],
-        "reason": "no CephObjectStore in rook-ceph; no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket"
+        "reason": "no CephObjectStore in rook-ceph; no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket",
+        "checks": [
+          {
+            "id": "datalake/object-store",
+            "verdict": "false",
+            "evidence": "no CephObjectStore in rook-ceph"
+          },
+          {
+            "id": "datalake/bucket-class-exists",
+            "verdict": "false",
+            "evidence": "no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket"
+          }
+        ]
       },
       {
         "id": "certs",
@@ -457,7 +685,14 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
         "evidence": [
           "API group cert-manager.io not served"
         ],
-        "reason": "API group cert-manager.io not served"
+        "reason": "API group cert-manager.io not served",
+        "checks": [
+          {
+            "id": "certs/api",
+            "verdict": "false",
+            "evidence": "API group cert-manager.io not served"
+          }
+        ]
       }
     ]
   },
@@ -478,6 +713,7 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
       }
     ],
     "repair": [],
+    "acknowledged": [],
     "undecided": [],
     "vmsToCreate": [],
     "vmsToStart": [],

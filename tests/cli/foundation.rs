@@ -863,7 +863,7 @@ fn stack_list_reports_every_invalid_file() {
     assert!(lines[1].contains("--emit-topology"), "{err}");
     out.stderr_snap(str![[r#"
 kubectl-nestor: error: 3 stack files are invalid: /t/repo/stacks/broken.yaml:3:1: unknown key `foo`; /t/repo/stacks/empty.yaml: the topology file is empty; /t/repo/stacks/nokind.yaml:1:1: missing required key `target_kind`
-hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima; a topology needs at least `name:` and `target_kind:` (an empty file is what a failed `discover ... > stacks/NAME.yaml` leaves: remove it); `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete one; add `target_kind:`; `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete topology
+hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima, acknowledged; a topology needs at least `name:` and `target_kind:` (an empty file is what a failed `discover ... > stacks/NAME.yaml` leaves: remove it); `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete one; add `target_kind:`; `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete topology
 
 "#]]);
     // Every stack is still listed, the invalid ones as such.

@@ -367,7 +367,7 @@ fn an_invalid_topology_is_never_selected() {
     out.code(1);
     out.stderr_snap(str![[r#"
 kubectl-nestor: error: /t/repo/stacks/broken.yaml:3:1: unknown key `kubconfig` (did you mean `kubeconfig`?)
-hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima
+hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima, acknowledged
 
 "#]]);
     assert_eq!(link_target(&bed), "dirqual.yaml");

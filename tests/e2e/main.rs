@@ -14,6 +14,7 @@ mod harness;
 mod support;
 mod trap;
 
+mod acknowledged;
 mod answers;
 mod api_health;
 mod context;

@@ -38,12 +38,40 @@ pub struct Check {
     pub kind: CheckKind,
     /// The operators' reason for this gate (`why:`), shown by `catalog show`.
     pub why: Option<String>,
+    /// The check's stable name (`name:`, lowercase `[a-z0-9-]`): its id is `LAYER/NAME`.
+    /// Without one, [`check_name`] derives it from the check's place in its layer.
+    pub name: Option<String>,
 }
 
 impl From<CheckKind> for Check {
     fn from(kind: CheckKind) -> Check {
-        Check { kind, why: None }
+        Check {
+            kind,
+            why: None,
+            name: None,
+        }
     }
+}
+
+/// The name of a check without `name:`: `detect-N` or `healthy-N`, N its 1-based place in
+/// that list of its layer. Deterministic, documented (docs/health.md), and stable as long
+/// as the list keeps its order; a check meant to be acknowledged is better named.
+pub fn check_name(check: &Check, healthy: bool, index: usize) -> String {
+    match &check.name {
+        Some(n) => n.clone(),
+        None if healthy => format!("healthy-{}", index + 1),
+        None => format!("detect-{}", index + 1),
+    }
+}
+
+/// A check name: 1 to 63 of lowercase `[a-z0-9-]`, starting with a letter or digit.
+pub fn is_check_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 63
+        && !name.starts_with('-')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// What a check tests.

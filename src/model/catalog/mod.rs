@@ -24,14 +24,14 @@ mod scalars;
 
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
-    is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck, ApiServicesCheck, Check,
-    CheckKind, ConditionCheck, ConfigMapCheck, ConfigMapKeyCheck, Count, CountCheck, Counted,
-    CsiDriverCheck, DefaultDenyCheck, EveryCheck, Expect, ExpectedTaint, Filter, Known,
-    NamespaceLabelCheck, NodesCheck, Objects, OneVersionCheck, ParentsCheck, PodFlagsCheck, PodsOf,
-    Predicate, ResourceCheck, SchedulableCheck, StartedAfterCheck, TolerateCheck, VersionFrom,
-    Versioned, Wanted, Wants, WorkloadCheck, WorkloadKind, APISERVICES, BUILTIN_EXEMPT,
-    CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY, NETWORK_POLICIES,
-    NEVER_BENIGN, NP_PATHS, VERSION_LABELS,
+    check_name, is_check_name, is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck,
+    ApiServicesCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck, ConfigMapKeyCheck, Count,
+    CountCheck, Counted, CsiDriverCheck, DefaultDenyCheck, EveryCheck, Expect, ExpectedTaint,
+    Filter, Known, NamespaceLabelCheck, NodesCheck, Objects, OneVersionCheck, ParentsCheck,
+    PodFlagsCheck, PodsOf, Predicate, ResourceCheck, SchedulableCheck, StartedAfterCheck,
+    TolerateCheck, VersionFrom, Versioned, Wanted, Wants, WorkloadCheck, WorkloadKind, APISERVICES,
+    BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY,
+    NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS, VERSION_LABELS,
 };
 use scalars::is_dns_label;
 
@@ -50,6 +50,8 @@ mod agents_tests;
 mod ceph_tests;
 #[cfg(test)]
 mod gateway_tests;
+#[cfg(test)]
+mod names_tests;
 #[cfg(test)]
 mod tests;
 
@@ -81,6 +83,19 @@ pub struct Layer {
     /// A host-level layer read over ssh (SPEC §13) instead of through Kubernetes.
     #[serde(default)]
     pub host: Option<HostSpec>,
+}
+
+impl Layer {
+    /// Every check of the layer with its stable id `LAYER/NAME` (SPEC §6 v0.4), detect
+    /// checks first: `(id, healthy, check)`.
+    pub fn named_checks(&self) -> Vec<(String, bool, &Check)> {
+        let detect = self.detect.iter().enumerate().map(|(i, c)| (i, false, c));
+        let healthy = self.healthy.iter().enumerate().map(|(i, c)| (i, true, c));
+        detect
+            .chain(healthy)
+            .map(|(i, h, c)| (format!("{}/{}", self.id, check_name(c, h, i)), h, c))
+            .collect()
+    }
 }
 
 /// The catalog: layers in declared order.

@@ -22,9 +22,66 @@ pub(super) fn parse_layers(text: &str, file: &str) -> Result<Vec<(Layer, Defined
         };
         *nth += 1;
         validate_layer(&layer, &origin)?;
+        unique_check_names(text, &layer, &origin)?;
         out.push((layer, origin));
     }
     Ok(out)
+}
+
+/// No two checks of a layer share a name (written or derived): the second one is the error,
+/// located at its `name: NAME` after the layer's `id:` when it is written.
+fn unique_check_names(text: &str, layer: &Layer, origin: &DefinedAt) -> Result<()> {
+    let mut seen = BTreeSet::new();
+    let mut written: BTreeMap<&str, usize> = BTreeMap::new();
+    for (id, _, check) in layer.named_checks() {
+        let nth = check.name.as_deref().map_or(0, |n| {
+            let count = written.entry(n).or_insert(0);
+            *count += 1;
+            *count
+        });
+        if seen.insert(id.clone()) {
+            continue;
+        }
+        let after = origin.at.map_or(0, |(line, _)| line);
+        let place = check
+            .name
+            .as_deref()
+            .and_then(|n| locate_key_after(text, "name", n, after, nth))
+            .map_or(origin.to_string(), |(l, c)| {
+                format!("{}:{l}:{c}", origin.file)
+            });
+        return Err(Error::input(
+            format!("{place}: two checks of layer `{}` are named `{id}`", layer.id),
+            "give each check of a layer its own `name:` (lowercase letters, digits and `-`); a check without one is `detect-N` or `healthy-N` by its place",
+        ));
+    }
+    Ok(())
+}
+
+/// Line and column (1-based) of the `nth` (1-based) line at or after line `after` whose first
+/// key is `KEY: VALUE` (`- name: x`, `name: x`, `- {name: x, ...}`).
+fn locate_key_after(
+    text: &str,
+    key: &str,
+    value: &str,
+    after: usize,
+    nth: usize,
+) -> Option<(usize, usize)> {
+    text.lines()
+        .enumerate()
+        .skip(after.saturating_sub(1))
+        .filter_map(|(n, line)| {
+            let rest = line.trim_start();
+            let rest = rest.strip_prefix("- ").unwrap_or(rest).trim_start();
+            let rest = rest.strip_prefix('{').unwrap_or(rest).trim_start();
+            let v = rest.strip_prefix(key)?.strip_prefix(':')?.trim_start();
+            let v = v.trim_start_matches(['"', '\'']);
+            let ends = v
+                .strip_prefix(value)
+                .is_some_and(|r| r.is_empty() || r.starts_with([',', '}', ' ', '"', '\'', '#']));
+            ends.then(|| (n + 1, line.len() - rest.len() + 1))
+        })
+        .nth(nth.saturating_sub(1))
 }
 
 /// Line and column (1-based) of the `nth` (0-based) `id: <id>` in the text.

@@ -26,7 +26,10 @@ struct RawCheck {
     workload: Option<RawWorkload>,
     resource: Option<String>,
     kind: Option<String>,
+    /// The check's name (its id is `LAYER/NAME`).
     name: Option<String>,
+    /// The one object a flat `resource:` check reads, by name.
+    object: Option<String>,
     field: Option<String>,
     #[serde(rename = "in")]
     in_: Option<Vec<Scalar>>,
@@ -227,8 +230,14 @@ impl<'de> Deserialize<'de> for Check {
                 "`why:` is empty; say why the operators check this, or leave it out",
             ));
         }
+        let name = raw.name.clone();
+        if let Some(bad) = name.as_deref().filter(|n| !is_check_name(n)) {
+            return Err(de::Error::custom(format!(
+                "`name: {bad}` is not a check name: 1 to 63 lowercase letters, digits and `-` (its id is `LAYER/NAME`, e.g. `ceph/health`)"
+            )));
+        }
         raw.into_kind()
-            .map(|kind| Check { kind, why })
+            .map(|kind| Check { kind, why, name })
             .map_err(de::Error::custom)
     }
 }

@@ -315,6 +315,10 @@ pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
     };
     let mut good = Vec::new();
     let mut bad = Vec::new();
+    // Item by item, what an acknowledgement's `detail:` is compared with: the codes not on
+    // the benign list, or the whole line of what is wrong otherwise.
+    let mut codes: Vec<String> = Vec::new();
+    let mut coded: Vec<usize> = Vec::new();
     for o in matching {
         if let Some(f) = flaw(&t.objects, o) {
             bad.push(f);
@@ -357,6 +361,8 @@ pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
                 ));
             }
             Some(d) if !d.is_empty() => {
+                codes.extend(d.keys().filter(|k| !t.benign.contains(k)).cloned());
+                coded.push(bad.len());
                 let other = listed(&mut d.iter().filter(|(k, _)| !t.benign.contains(k)));
                 let benign = if t.benign.is_empty() {
                     "none".to_string()
@@ -370,5 +376,7 @@ pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
             _ => bad.push(format!("{shown} with no {} to tell why", t.details)),
         }
     }
-    verdict(good, bad)
+    let whole = bad.iter().enumerate().filter(|(i, _)| !coded.contains(i));
+    codes.extend(whole.map(|(_, b)| b.clone()));
+    verdict(good, bad).with_findings(codes)
 }

@@ -334,6 +334,7 @@ fn a_namespace_outside_a_scoped_workload_read_is_unknown_never_absent() {
             verdict: Verdict::Unknown,
             evidence: "daemonsets in monitoring were not read".into(),
             flaws: vec![],
+            findings: vec![],
         }
     );
 }

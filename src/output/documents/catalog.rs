@@ -61,6 +61,10 @@ pub(crate) struct HostDoc {
 
 #[derive(Serialize, JsonSchema)]
 pub(crate) struct CheckDoc {
+    /// The check's stable id `LAYER/NAME` (what an acknowledgement names); host checks have
+    /// none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) id: Option<String>,
     /// The check kind, as the catalog key (`workload`, `tolerate`, ...).
     pub(crate) kind: &'static str,
     /// What it reads and accepts, in words.

@@ -90,6 +90,7 @@ impl<'de> Visitor<'de> for Topology<'_> {
         let mut context = None;
         let (mut control_group, mut admin_conf, mut catalog, mut lima) = (None, None, None, None);
         let (mut nodes, mut layers) = (Vec::new(), Vec::new());
+        let mut acknowledged = Vec::new();
         while let Some(key) = map.next_key_seed(Key(TOPOLOGY_KEYS))? {
             first_time(&mut seen, key)?;
             match key {
@@ -109,6 +110,10 @@ impl<'de> Visitor<'de> for Topology<'_> {
                 "layers" => layers = map.next_value_seed(Layers(ctx))?,
                 "catalog" => catalog = map.next_value()?,
                 "lima" => lima = map.next_value()?,
+                "acknowledged" => {
+                    acknowledged =
+                        super::acks::from_raw(map.next_value::<Vec<super::acks::RawAck>>()?)
+                }
                 other => return Err(de::Error::unknown_field(other, TOPOLOGY_KEYS)),
             }
         }
@@ -125,6 +130,7 @@ impl<'de> Visitor<'de> for Topology<'_> {
             layers,
             catalog,
             lima,
+            acknowledged,
         })
     }
 }

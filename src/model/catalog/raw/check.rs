@@ -53,7 +53,7 @@ impl RawCheck {
         if self.resource.is_none() {
             let siblings = [
                 ("kind", self.kind.is_some()),
-                ("name", self.name.is_some()),
+                ("object", self.object.is_some()),
                 ("field", self.field.is_some()),
                 ("in", self.in_.is_some()),
                 ("equals", self.equals.is_some()),
@@ -358,7 +358,7 @@ impl RawCheck {
             return Ok(CheckKind::PodFlags(PodFlagsCheck { flags: p.flags }));
         }
         if let Some(resource) = self.resource {
-            let objs = objects(resource, self.kind, self.namespace, self.name)?;
+            let objs = objects(resource, self.kind, self.namespace, self.object)?;
             let field = self.field.as_deref().map(FieldPath::parse).transpose()?;
             let expect = expectation(
                 field.as_ref(),

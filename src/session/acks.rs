@@ -1,0 +1,22 @@
+//! The topology's acknowledgements applied to a stack's judgment (SPEC §6 v0.4), the same
+//! for every command that judges a stack: each failing check they cover is marked, and each
+//! one that does not apply (expired, too far, matching nothing, on an unknown or absent
+//! layer) is a warning on stderr with its `hint:`, on every run.
+
+use crate::model::ack::{self, Acknowledgement};
+use crate::model::observation::Observation;
+use crate::model::state::LayerReport;
+use crate::output::render;
+
+/// Mark `reports` judged on the day of `obs` (the reading's time: a snapshot is judged on
+/// the day it was taken), printing the warnings.
+pub(super) fn apply(acks: &[Acknowledgement], reports: &mut [LayerReport], obs: &Observation) {
+    let today = obs
+        .observed_at
+        .unwrap_or_else(crate::clock::now_secs)
+        .div_euclid(86_400);
+    for w in ack::apply(acks, reports, today) {
+        render::notice(&format!("warning: {}", w.message));
+        render::notice(&format!("hint: {}", w.hint));
+    }
+}
