@@ -135,12 +135,13 @@ healthy (all true: the layer is healthy)
                   id: k8s/schedulable
                   why: a Ready node under MemoryPressure, DiskPressure or PIDPressure evicts pods and admits no new ones, one whose NetworkUnavailable is True has no pod network, a cordoned one was drained and forgotten, and a NoSchedule/NoExecute taint nobody expects keeps pods away: each still counts as Ready
   - apiServices   every APIService served by a Service Available=True (a local one always is); an unavailable one is named, and every check on its group is unknown, never absent
+                  id: k8s/apiservices-available
                   why: an APIService whose Service has no ready backend (metrics-server down) leaves its group out of discovery: the group looks not installed while it is, and kubectl top, HPAs and namespace deletion wait on it
 == cni: exit 0
 --- stdout
 layer     cni (Cilium CNI)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):44:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):52:3
 install   ansible-playbook platform/cilium.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -166,7 +167,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     ceph (Rook-Ceph cluster)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):74:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):82:3
 install   ansible-playbook platform/ceph.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -196,7 +197,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     storage (Ceph RBD storage classes)
 after     ceph
-defined   builtin catalog (src/model/catalog/builtin.yaml):122:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):130:3
 install   ansible-playbook platform/storage.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -214,7 +215,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     datalake (S3 datalake (Ceph object store))
 after     ceph, storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):142:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):150:3
 install   ansible-playbook platform/datalake.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -240,7 +241,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gateway (Gateway API (Cilium))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):174:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):182:3
 install   ansible-playbook platform/gateway.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -267,7 +268,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     certs (cert-manager)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):238:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):246:3
 install   ansible-playbook platform/cert-manager.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -300,7 +301,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     monitoring (Monitoring (kube-prometheus-stack))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):269:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):277:3
 install   ansible-playbook platform/monitoring.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -327,7 +328,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):293:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):301:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -357,7 +358,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     registry (Container registry)
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):320:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):328:3
 install   ansible-playbook platform/registry.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -372,7 +373,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     dataops (DataOps (CloudNativePG + Dagster + Marquez))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):332:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):340:3
 install   ansible-playbook platform/dataops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -396,7 +397,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):359:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):367:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -409,7 +410,7 @@ host (read over ssh on every host of inventory group control_plane; all true: he
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):385:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):393:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -425,7 +426,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):398:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):406:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -441,7 +442,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):411:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):419:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -450,7 +451,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):421:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):429:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -467,7 +468,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):444:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):452:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -483,7 +484,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):465:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):473:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -505,7 +506,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):500:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):508:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -521,7 +522,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):513:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):521:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -540,7 +541,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):545:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):553:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -575,7 +576,7 @@ fn show_ceph_and_gitops_in_words() {
         str![[r#"
 layer     ceph (Rook-Ceph cluster)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):74:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):82:3
 install   ansible-playbook platform/ceph.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -610,7 +611,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):293:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):301:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -645,7 +646,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):359:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):367:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -751,7 +752,7 @@ fn show_words_the_age_bound_as_a_duration() {
     out.stdout_snap(str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):359:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):367:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)

@@ -369,6 +369,11 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
             "id": "k8s/schedulable",
             "verdict": "true",
             "evidence": "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)"
+          },
+          {
+            "id": "k8s/apiservices-available",
+            "verdict": "true",
+            "evidence": "every APIService available (0 served by a Service)"
           }
         ]
       },

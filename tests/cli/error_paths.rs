@@ -206,7 +206,7 @@ hint: stacks here: dirqual
 == 1 bad input: a topology key that does not exist (preview --no-input): exit 1
 --- stderr
 kubectl-nestor: error: /t/repo/stacks/dirqual.yaml:11:1: unknown key `layer` (did you mean `layers`?)
-hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima
+hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima, acknowledged
 == 1 bad input: a usage error (preview --bogus): exit 1
 --- stderr
 kubectl-nestor: error: unexpected argument '--bogus' found
@@ -302,10 +302,10 @@ hint: stacks here: dirqual
 --- stdout
 kind Error, exitCode 1
 message: /t/repo/stacks/dirqual.yaml:11:1: unknown key `layer` (did you mean `layers`?)
-hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima
+hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima, acknowledged
 --- stderr
 kubectl-nestor: error: /t/repo/stacks/dirqual.yaml:11:1: unknown key `layer` (did you mean `layers`?)
-hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima
+hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima, acknowledged
 == 1 bad input: a usage error -o json: exit 1
 --- stdout
 kind Error, exitCode 1
@@ -388,10 +388,10 @@ kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable (timed out): 
 hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid
 == 2 detailed exit code: something to install -o json: exit 2
 --- stdout
-kind Preview, plan {"empty":false,"install":[{"hint":"ansible-playbook platform/datalake.yaml","id":"datalake","reason":"no CephObjectStore in rook-ceph; no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket","title":"S3 datalake (Ceph object store)"},{"hint":"ansible-playbook platform/cert-manager.yaml","id":"certs","reason":"API group cert-manager.io not served","title":"cert-manager"}],"repair":[],"undecided":[],"vmsBroken":[],"vmsToCreate":[],"vmsToStart":[],"vmsUndecided":[]}
+kind Preview, plan {"acknowledged":[],"empty":false,"install":[{"hint":"ansible-playbook platform/datalake.yaml","id":"datalake","reason":"no CephObjectStore in rook-ceph; no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket","title":"S3 datalake (Ceph object store)"},{"hint":"ansible-playbook platform/cert-manager.yaml","id":"certs","reason":"API group cert-manager.io not served","title":"cert-manager"}],"repair":[],"undecided":[],"vmsBroken":[],"vmsToCreate":[],"vmsToStart":[],"vmsUndecided":[]}
 == 5 detailed exit code: nothing to do, something undecided -o json: exit 5
 --- stdout
-kind Preview, plan {"empty":false,"install":[],"repair":[],"undecided":[{"hint":"not planned: fix the failed read and run again","id":"ceph","reason":"read of cephclusters.ceph.rook.io failed: Forbidden","title":"Rook-Ceph cluster"}],"vmsBroken":[],"vmsToCreate":[],"vmsToStart":[],"vmsUndecided":[]}
+kind Preview, plan {"acknowledged":[],"empty":false,"install":[],"repair":[],"undecided":[{"hint":"not planned: fix the failed read and run again","id":"ceph","reason":"read of cephclusters.ceph.rook.io failed: Forbidden","title":"Rook-Ceph cluster"}],"vmsBroken":[],"vmsToCreate":[],"vmsToStart":[],"vmsUndecided":[]}
 
 "#]]);
 }
