@@ -113,6 +113,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
                     if object.deleting.as_ref().is_some_and(|d| d.since.is_empty()) {
                         object.deleting = None;
                     }
+                    object.compact();
                     self.budget
                         .charge(super::typed_list::weight(&object), self.what)
                         .map_err(de::Error::custom)?;
