@@ -108,7 +108,7 @@ impl NodeSeed<'_, '_> {
     }
 
     /// The field names under which this node's members are kept.
-    fn members(&self) -> Vec<String> {
+    fn members(&self) -> Vec<std::sync::Arc<str>> {
         self.trie
             .keep
             .iter()
@@ -223,7 +223,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                 | Keep::Messages => {}
             }
         }
-        let members: Vec<String> = self.members();
+        let members = self.members();
         if !members.is_empty() {
             let mut texts = Vec::new();
             while let Some(m) = seq.next_element_seed(MemberVisitor)? {
