@@ -189,3 +189,7 @@ impl Catalog {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "read_plan_tests.rs"]
+mod tests;
