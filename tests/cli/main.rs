@@ -16,6 +16,7 @@ mod support;
 
 mod bounded;
 mod budget;
+mod budget_kept;
 mod catalog;
 mod catalog_rule;
 mod completion;

@@ -1,15 +1,16 @@
 //! The reads a set of layers needs, from ONE exhaustive `match` over the check kinds: the
 //! requests (cheap built-ins first), the scope (the namespaces workload reads are limited
-//! to, the fields kept of each custom type) and the host-level layers read over ssh. A new
+//! to and the workloads they keep, the fields kept of each custom type) and the host-level layers read over ssh. A new
 //! check kind does not compile until its read is decided here. Pure: the session runs it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::check::{CheckKind, WorkloadCheck, WorkloadKind};
 use super::Catalog;
-use crate::model::observation::{FieldUse, ReadRequest, Scope, NAMESPACES_KEEP};
+use crate::model::observation::{FieldUse, ReadRequest, Scope, WorkloadName, NAMESPACES_KEEP};
 
-/// Whether workload reads are limited to the namespaces the checks name (`preview`, `wait`:
+/// Whether workload reads are limited to the namespaces the checks name, keeping only the
+/// workloads they select (`preview`, `wait`:
 /// the same verdicts for a fraction of the bytes) or list every namespace (`discover`: a
 /// saved snapshot may be judged by another catalog).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +143,15 @@ impl Catalog {
                                 .entry(k.read_request())
                                 .or_default()
                                 .insert(w.namespace.clone());
+                            let names = scope.workload_names.entry(k.read_request()).or_default();
+                            let name = WorkloadName {
+                                namespace: w.namespace.clone(),
+                                name: w.name.clone(),
+                                prefix: w.name_prefix.clone(),
+                            };
+                            if !names.contains(&name) {
+                                names.push(name);
+                            }
                         }
                     }
                 }
@@ -180,3 +190,7 @@ impl Catalog {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "read_plan_tests.rs"]
+mod tests;

@@ -12,7 +12,7 @@ use super::{
     read_deployments, read_namespaces, read_nodes, read_statefulsets, read_storage_classes,
     read_workload_pods, ApiServerPod, FailureKind, FieldUse, Namespace, Node, Observation,
     PodStart, PodStatus, Read as ReadOf, ReadFailure, ReadRequest, StorageClass, Workload,
-    NAMESPACES_KEEP,
+    WorkloadName, NAMESPACES_KEEP,
 };
 use crate::pool::Budget;
 
@@ -49,10 +49,12 @@ impl Decoded {
     }
 }
 
-/// What decoding needs of the observation: the namespace labels the checks name.
+/// What decoding needs of the observation: the namespace labels the checks name, and the
+/// workloads they select ([`Decoder::selecting`]).
 #[derive(Debug, Clone, Default)]
 pub struct Decoder {
     labels: BTreeSet<String>,
+    workloads: BTreeMap<ReadRequest, Vec<WorkloadName>>,
 }
 
 impl Observation {
@@ -73,7 +75,10 @@ impl Observation {
                 FieldUse::ConditionMessages | FieldUse::Items(..) | FieldUse::Parents(_) => None,
             })
             .collect();
-        Decoder { labels }
+        Decoder {
+            labels,
+            workloads: BTreeMap::new(),
+        }
     }
 
     /// Store a decoded read. A whole list: any earlier namespace scope of it no longer applies.
@@ -147,6 +152,13 @@ impl Observation {
 }
 
 impl Decoder {
+    /// This decoder keeping, of each workload read listed in `workloads`, only the workloads
+    /// one of its selections takes (a scope's `workload_names`); the others go by unkept.
+    pub fn selecting(mut self, workloads: &BTreeMap<ReadRequest, Vec<WorkloadName>>) -> Decoder {
+        self.workloads = workloads.clone();
+        self
+    }
+
     /// Decode `outcome` (an answer's body, read as it arrives, or why there is none) as the
     /// answer to `request`, charging what is kept to `budget`. `None` for the reads that are
     /// not built-in objects (API discovery, custom resources: their own decoders).
@@ -164,6 +176,7 @@ impl Decoder {
         }
         let key = || request.key().unwrap_or_default();
         let workloads = |read| Decoded::Workloads(request.clone(), read);
+        let keep = self.workloads.get(request).map(Vec::as_slice);
         Some(match request {
             ReadRequest::ApiGroups | ReadRequest::Resource(_) => return None,
             ReadRequest::Nodes => Decoded::Nodes(typed(outcome, |r| read_nodes(r, budget))),
@@ -173,10 +186,14 @@ impl Decoder {
             ReadRequest::StorageClasses => {
                 Decoded::StorageClasses(typed(outcome, |r| read_storage_classes(r, budget)))
             }
-            ReadRequest::DaemonSets => workloads(typed(outcome, |r| read_daemonsets(r, budget))),
-            ReadRequest::Deployments => workloads(typed(outcome, |r| read_deployments(r, budget))),
+            ReadRequest::DaemonSets => {
+                workloads(typed(outcome, |r| read_daemonsets(r, budget, keep)))
+            }
+            ReadRequest::Deployments => {
+                workloads(typed(outcome, |r| read_deployments(r, budget, keep)))
+            }
             ReadRequest::StatefulSets => {
-                workloads(typed(outcome, |r| read_statefulsets(r, budget)))
+                workloads(typed(outcome, |r| read_statefulsets(r, budget, keep)))
             }
             ReadRequest::ApiServerPods => {
                 Decoded::ApiServerPods(typed(outcome, |r| read_apiserver_pods(r, budget)))

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -109,27 +110,32 @@ pub fn members_key(path: &FieldPath) -> String {
 pub const NAMESPACES_KEEP: &str = "namespaces";
 
 /// Path → value, for the few paths a check reads: a small vector (a list of 40 000 objects
-/// keeps 40 000 of these; a map's node would weigh more than the values). Saved as a map.
+/// keeps 40 000 of these; a map's node would weigh more than the values), grown one entry
+/// at a time, each path shared with the list's decoder rather than copied into every
+/// object. Saved as a map.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Fields(Vec<(String, String)>);
+pub struct Fields(Vec<(Arc<str>, String)>);
 
 impl Fields {
     pub fn get(&self, path: &str) -> Option<&str> {
         self.0
             .iter()
-            .find(|(p, _)| p == path)
+            .find(|(p, _)| &**p == path)
             .map(|(_, v)| v.as_str())
     }
 
-    pub fn insert(&mut self, path: String, value: String) {
+    pub fn insert(&mut self, path: Arc<str>, value: String) {
         match self.0.iter_mut().find(|(p, _)| *p == path) {
             Some(slot) => slot.1 = value,
-            None => self.0.push((path, value)),
+            None => {
+                self.0.reserve_exact(1);
+                self.0.push((path, value))
+            }
         }
     }
 
     pub fn remove(&mut self, path: &str) {
-        self.0.retain(|(p, _)| p != path);
+        self.0.retain(|(p, _)| &**p != path);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -139,11 +145,7 @@ impl Fields {
 
 impl Serialize for Fields {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let sorted: BTreeMap<&str, &str> = self
-            .0
-            .iter()
-            .map(|(p, v)| (p.as_str(), v.as_str()))
-            .collect();
+        let sorted: BTreeMap<&str, &str> = self.0.iter().map(|(p, v)| (&**p, v.as_str())).collect();
         sorted.serialize(s)
     }
 }
@@ -151,6 +153,8 @@ impl Serialize for Fields {
 impl<'de> Deserialize<'de> for Fields {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let map: BTreeMap<String, String> = BTreeMap::deserialize(d)?;
-        Ok(Fields(map.into_iter().collect()))
+        Ok(Fields(
+            map.into_iter().map(|(p, v)| (p.into(), v)).collect(),
+        ))
     }
 }

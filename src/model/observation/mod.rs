@@ -8,6 +8,7 @@
 mod agents;
 pub mod answer;
 mod classify;
+mod custom_object;
 mod decoded;
 mod failure;
 mod fields;
@@ -53,7 +54,7 @@ pub use pods::{
     APISERVER_SELECTOR,
 };
 pub use repr::{read_map_serde, read_serde, ReadMapRepr, ReadRepr};
-pub use request::{ReadRequest, Scope};
+pub use request::{ReadRequest, Scope, WorkloadName};
 pub use status_reads::{
     parse_config_map, parse_workload_pods, read_config_map, read_workload_pods, selector_of,
     ContainerStatus, PodStatus, MAX_PODS,

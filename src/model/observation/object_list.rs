@@ -37,7 +37,7 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
         mut map: A,
     ) -> std::result::Result<Self::Value, A::Error> {
         let (mut items, mut kind, mut api_version) = (None, None, None);
-        let mut item_kinds = Vec::new();
+        let mut item_kinds = std::collections::BTreeSet::new();
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "items" => {
@@ -77,8 +77,9 @@ struct ItemsSeed<'t, 'k> {
     trie: &'t Trie,
     budget: &'t crate::pool::Budget,
     what: &'t str,
-    /// The `kind` each item names (items that name none are not listed).
-    kinds: &'k mut Vec<String>,
+    /// The kinds the items name, each once (items that name none are not listed): 40 000
+    /// Applications are one `Application`.
+    kinds: &'k mut std::collections::BTreeSet<String>,
 }
 
 impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_> {
@@ -113,6 +114,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
                     if object.deleting.as_ref().is_some_and(|d| d.since.is_empty()) {
                         object.deleting = None;
                     }
+                    object.compact();
                     self.budget
                         .charge(super::typed_list::weight(&object), self.what)
                         .map_err(de::Error::custom)?;

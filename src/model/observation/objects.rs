@@ -6,73 +6,21 @@
 //! is ever held in memory — not a Helm password in an Argo CD Application's inline values,
 //! not a `last-applied-configuration` annotation — and nothing else can reach a snapshot.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
-use schemars::JsonSchema;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-pub use super::fields::Fields;
+pub use super::custom_object::CustomObject;
 use super::kube::RawCondition;
-use super::lists::{parents_of, ItemSeed, RawParent, RouteParent, MAX_ITEMS};
+use super::lists::{parents_of, ItemSeed, RawParent, MAX_ITEMS};
 use super::members::{joined_members, MemberVisitor};
 use super::meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED};
 use super::object_list::ListSeed;
 use super::trie::{Keep, Trie};
-use super::{annotation_field, FieldPath, FieldUse};
+use super::FieldUse;
 use crate::error::{Error, Result};
-
-/// One custom resource as the checks see it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CustomObject {
-    /// `None` for a cluster-scoped resource.
-    pub namespace: Option<String>,
-    pub name: String,
-    /// The value at each field path the checks read (`.status.phase` → `Ready`); scalars as
-    /// text, `<object>`/`<list>` for the rest. A path absent here is absent (or null).
-    #[serde(default, skip_serializing_if = "Fields::is_empty")]
-    #[schemars(with = "BTreeMap<String, String>")]
-    pub fields: Fields,
-    /// For each path whose map keys the checks read (`.status.ceph.details`): key → its
-    /// `.message`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub details: BTreeMap<String, BTreeMap<String, String>>,
-    /// `status.conditions`, when a check reads them: type → status (`Ready` → `True`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub conditions: BTreeMap<String, String>,
-    /// The same conditions' words: type → "Reason: message" (escaped, capped), when they
-    /// have any.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub reasons: BTreeMap<String, String>,
-    /// `metadata.deletionTimestamp` set: being deleted (and what blocks it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deleting: Option<Deletion>,
-    /// What a suspension annotation says (`hibernated`), one per annotation that suspends.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub suspended: Vec<String>,
-    /// Condition messages, type → message (escaped, capped), when a check reads them.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub messages: BTreeMap<String, String>,
-    /// Lists whose items a check reads, `PATH[].KEY` → each item's KEY (escaped, capped).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub items: BTreeMap<String, Vec<String>>,
-    /// The `status.parents[]` entries of the controllers a check names (Gateway API routes).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub parents: Vec<RouteParent>,
-}
-
-impl CustomObject {
-    pub fn field(&self, path: &FieldPath) -> Option<&str> {
-        self.fields.get(&path.to_string())
-    }
-
-    /// A kept annotation's value ([`FieldUse::Annotation`]).
-    pub fn annotation(&self, key: &str) -> Option<&str> {
-        self.fields.get(&annotation_field(key))
-    }
-}
 
 /// Decode a List document (`{"items": [...]}`) of custom objects, keeping only `uses`.
 pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec<CustomObject>> {
@@ -160,7 +108,7 @@ impl NodeSeed<'_, '_> {
     }
 
     /// The field names under which this node's members are kept.
-    fn members(&self) -> Vec<String> {
+    fn members(&self) -> Vec<std::sync::Arc<str>> {
         self.trie
             .keep
             .iter()
@@ -275,7 +223,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
                 | Keep::Messages => {}
             }
         }
-        let members: Vec<String> = self.members();
+        let members = self.members();
         if !members.is_empty() {
             let mut texts = Vec::new();
             while let Some(m) = seq.next_element_seed(MemberVisitor)? {

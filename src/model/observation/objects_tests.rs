@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use super::*;
+use crate::model::observation::FieldPath;
 
 #[test]
 fn a_streamed_list_must_be_of_its_group_and_kind() {

@@ -128,4 +128,27 @@ pub struct Scope {
     pub workload_namespaces: BTreeMap<ReadRequest, BTreeSet<String>>,
     /// What the typed reads keep of each custom type (the catalog's field uses).
     pub keep: BTreeMap<String, BTreeSet<FieldUse>>,
+    /// Workload reads listed here keep only the workloads one of these selects, each other
+    /// one dropped while the list arrives, before it is kept or charged (20 000 Deployments
+    /// of kube-system, of which the checks name a few). Not listed: every workload is kept.
+    pub workload_names: BTreeMap<ReadRequest, Vec<WorkloadName>>,
+}
+
+/// The workloads one check selects, as the read layer filters by it: its namespace and the
+/// name or name prefix the check names (neither: every workload of that namespace).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WorkloadName {
+    pub namespace: String,
+    pub name: Option<String>,
+    pub prefix: Option<String>,
+}
+
+impl WorkloadName {
+    /// Whether this selection takes the workload `namespace/name` (the catalog's
+    /// `WorkloadCheck::matches`, the same rule).
+    pub fn matches(&self, namespace: &str, name: &str) -> bool {
+        namespace == self.namespace
+            && self.name.as_deref().is_none_or(|n| n == name)
+            && self.prefix.as_deref().is_none_or(|p| name.starts_with(p))
+    }
 }

@@ -3,6 +3,7 @@
 //! conditions). Built once per list, walked by the seeds in `objects.rs`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::meta::SUSPENSIONS;
 use super::{annotation_field, members_key, FieldUse};
@@ -18,7 +19,7 @@ pub(super) struct Trie {
 pub(super) enum Keep {
     Name,
     Namespace,
-    Value(String),
+    Value(Arc<str>),
     Details(String),
     Conditions,
     /// `status.conditions`, for `DeletionIsBlocked` only (read on every object).
@@ -28,7 +29,7 @@ pub(super) enum Keep {
     /// One suspension annotation ([`SUSPENSIONS`]): its key.
     Annotation(String),
     /// The members of a list or map, under this field name ([`FieldUse::Members`]).
-    Members(String),
+    Members(Arc<str>),
     Messages,
     /// A list's items: the label they are kept under, and the key read on each.
     Items(String, String),
@@ -58,20 +59,20 @@ impl Trie {
         add(&["status".into(), "conditions".into()], Keep::Blocked);
         for u in uses {
             match u {
-                FieldUse::Value(p) => add(p.segments(), Keep::Value(p.to_string())),
+                FieldUse::Value(p) => add(p.segments(), Keep::Value(p.to_string().into())),
                 FieldUse::Details(p) => add(p.segments(), Keep::Details(p.to_string())),
                 FieldUse::Conditions => {
                     add(&["status".into(), "conditions".into()], Keep::Conditions)
                 }
                 FieldUse::Label(k) => add(
                     &["metadata".into(), "labels".into(), k.clone()],
-                    Keep::Value(format!("label {k}")),
+                    Keep::Value(format!("label {k}").into()),
                 ),
                 FieldUse::Annotation(key) => {
                     let path = ["metadata", "annotations", key].map(String::from);
-                    add(&path, Keep::Value(annotation_field(key)));
+                    add(&path, Keep::Value(annotation_field(key).into()));
                 }
-                FieldUse::Members(p) => add(p.segments(), Keep::Members(members_key(p))),
+                FieldUse::Members(p) => add(p.segments(), Keep::Members(members_key(p).into())),
                 FieldUse::ConditionMessages => {
                     add(&["status".into(), "conditions".into()], Keep::Messages)
                 }

@@ -58,6 +58,25 @@ where
     T: DeserializeOwned,
     U: Serialize,
 {
+    decode_list_kept(reader, what, group, kind, budget, |t| Some(convert(t)))
+}
+
+/// [`decode_list`] keeping only the items `convert` keeps (`Some`): an item it drops is
+/// never kept nor charged, so a list of 20 000 workloads of which the checks select three
+/// costs three (its kind is checked all the same).
+pub(super) fn decode_list_kept<R, T, U>(
+    reader: R,
+    what: &str,
+    group: &str,
+    kind: &str,
+    budget: &Budget,
+    mut convert: impl FnMut(T) -> Option<U>,
+) -> Result<Vec<U>>
+where
+    R: Read,
+    T: DeserializeOwned,
+    U: Serialize,
+{
     let mut de = serde_json::Deserializer::from_reader(reader);
     let seed = ListSeed {
         what,
@@ -103,7 +122,7 @@ impl<'de, T, U, F> DeserializeSeed<'de> for ListSeed<'_, T, F>
 where
     T: DeserializeOwned,
     U: Serialize,
-    F: FnMut(T) -> U,
+    F: FnMut(T) -> Option<U>,
 {
     type Value = Option<Vec<U>>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
@@ -123,7 +142,7 @@ impl<'de, T, U, F> Visitor<'de> for ListSeed<'_, T, F>
 where
     T: DeserializeOwned,
     U: Serialize,
-    F: FnMut(T) -> U,
+    F: FnMut(T) -> Option<U>,
 {
     type Value = Option<Vec<U>>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -191,7 +210,7 @@ impl<'de, T, U, F> DeserializeSeed<'de> for ItemsSeed<'_, T, F>
 where
     T: DeserializeOwned,
     U: Serialize,
-    F: FnMut(T) -> U,
+    F: FnMut(T) -> Option<U>,
 {
     type Value = Option<Vec<U>>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
@@ -203,7 +222,7 @@ impl<'de, T, U, F> Visitor<'de> for ItemsSeed<'_, T, F>
 where
     T: DeserializeOwned,
     U: Serialize,
-    F: FnMut(T) -> U,
+    F: FnMut(T) -> Option<U>,
 {
     type Value = Option<Vec<U>>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -236,7 +255,9 @@ where
                 }
                 None => self.kinds.unnamed = true,
             }
-            let kept = (self.convert)(item);
+            let Some(kept) = (self.convert)(item) else {
+                continue;
+            };
             self.budget
                 .charge(weight(&kept), self.what)
                 .map_err(de::Error::custom)?;

@@ -5,8 +5,10 @@ use serde::Deserialize;
 
 use std::io::Read;
 
-use super::kube::{decode_list, unbounded, Rollout, Workload};
+use super::kube::{unbounded, Rollout, Workload};
 use super::meta::Deletion;
+use super::request::WorkloadName;
+use super::typed_list::decode_list_kept;
 use crate::error::Result;
 use crate::pool::Budget;
 
@@ -134,19 +136,33 @@ fn workload(w: RawWorkload, desired: i64, ready: i64, rollout: Rollout) -> Workl
 
 /// The DaemonSet list (`GET /apis/apps/v1/daemonsets`, or one namespace's).
 pub fn parse_daemonsets(text: &str) -> Result<Vec<Workload>> {
-    read_daemonsets(text.as_bytes(), &unbounded())
+    read_daemonsets(text.as_bytes(), &unbounded(), None)
 }
 
-/// [`parse_daemonsets`] as the list arrives, each workload charged to `budget`.
-pub fn read_daemonsets<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Workload>> {
+/// Whether `keep` (the checks' selections; `None`: every workload) takes `w`.
+fn selected(keep: Option<&[WorkloadName]>, w: &RawWorkload) -> bool {
+    let namespace = w.metadata.namespace.as_deref().unwrap_or_default();
+    keep.is_none_or(|names| names.iter().any(|n| n.matches(namespace, &w.metadata.name)))
+}
+
+/// [`parse_daemonsets`] as the list arrives, each workload `keep` selects (`None`: every one)
+/// charged to `budget`, the others dropped as they go by.
+pub fn read_daemonsets<R: Read>(
+    reader: R,
+    budget: &Budget,
+    keep: Option<&[WorkloadName]>,
+) -> Result<Vec<Workload>> {
     let what = "GET /apis/apps/v1/daemonsets";
-    decode_list(
+    decode_list_kept(
         reader,
         what,
         "apps",
         "DaemonSet",
         budget,
         |w: RawWorkload| {
+            if !selected(keep, &w) {
+                return None;
+            }
             let st = &w.status;
             let rollout = Rollout {
                 generation: w.metadata.generation,
@@ -158,7 +174,7 @@ pub fn read_daemonsets<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Worklo
                 ..Rollout::default()
             };
             let (d, r) = (st.desired_number_scheduled, st.number_ready);
-            workload(w, d, r, rollout)
+            Some(workload(w, d, r, rollout))
         },
     )
 }
@@ -168,13 +184,17 @@ fn replicated<R: Read>(
     what: &str,
     statefulset: bool,
     budget: &Budget,
+    keep: Option<&[WorkloadName]>,
 ) -> Result<Vec<Workload>> {
     let kind = if statefulset {
         "StatefulSet"
     } else {
         "Deployment"
     };
-    decode_list(reader, what, "apps", kind, budget, |w: RawWorkload| {
+    decode_list_kept(reader, what, "apps", kind, budget, |w: RawWorkload| {
+        if !selected(keep, &w) {
+            return None;
+        }
         let st = &w.status;
         let rollout = Rollout {
             generation: w.metadata.generation,
@@ -202,26 +222,40 @@ fn replicated<R: Read>(
             paused: !statefulset && w.spec.paused,
         };
         let (d, r) = (w.spec.replicas.unwrap_or(1), st.ready_replicas);
-        workload(w, d, r, rollout)
+        Some(workload(w, d, r, rollout))
     })
 }
 
 /// The Deployment list (`GET /apis/apps/v1/deployments`, or one namespace's).
 pub fn parse_deployments(text: &str) -> Result<Vec<Workload>> {
-    read_deployments(text.as_bytes(), &unbounded())
+    read_deployments(text.as_bytes(), &unbounded(), None)
 }
 
-/// [`parse_deployments`] as the list arrives, each workload charged to `budget`.
-pub fn read_deployments<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Workload>> {
-    replicated(reader, "GET /apis/apps/v1/deployments", false, budget)
+/// [`parse_deployments`] as the list arrives, each workload `keep` selects charged to
+/// `budget`.
+pub fn read_deployments<R: Read>(
+    reader: R,
+    budget: &Budget,
+    keep: Option<&[WorkloadName]>,
+) -> Result<Vec<Workload>> {
+    replicated(reader, "GET /apis/apps/v1/deployments", false, budget, keep)
 }
 
 /// The StatefulSet list (`GET /apis/apps/v1/statefulsets`, or one namespace's).
 pub fn parse_statefulsets(text: &str) -> Result<Vec<Workload>> {
-    read_statefulsets(text.as_bytes(), &unbounded())
+    read_statefulsets(text.as_bytes(), &unbounded(), None)
 }
 
-/// [`parse_statefulsets`] as the list arrives, each workload charged to `budget`.
-pub fn read_statefulsets<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Workload>> {
-    replicated(reader, "GET /apis/apps/v1/statefulsets", true, budget)
+/// [`parse_statefulsets`] as the list arrives, each workload `keep` selects charged to
+/// `budget`.
+pub fn read_statefulsets<R: Read>(
+    reader: R,
+    budget: &Budget,
+    keep: Option<&[WorkloadName]>,
+) -> Result<Vec<Workload>> {
+    replicated(reader, "GET /apis/apps/v1/statefulsets", true, budget, keep)
 }
+
+#[cfg(test)]
+#[path = "workloads_select_tests.rs"]
+mod select_tests;

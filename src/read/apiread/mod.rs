@@ -97,7 +97,7 @@ pub fn read_into(
             .map(|t| scope.keep.get(t).unwrap_or(&NOTHING))
     };
     let budget = crate::pool::Budget::new(crate::pool::MEMORY_BUDGET);
-    let decoder = obs.decoder();
+    let decoder = obs.decoder().selecting(&scope.workload_names);
     let builtin = builtin_targets(requests, scope);
     let fetched = fetch_all(kubectl, proxy, targets, &keep, &builtin, &decoder, &budget);
     let (answers, mut lists, mut decoded) = fetched;
