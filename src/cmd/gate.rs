@@ -12,8 +12,9 @@ use clap::{Args, Subcommand};
 
 use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
+use crate::model::gate::explain::Gated;
 use crate::model::gate::version::Version;
-use crate::model::gate::{self, Evaluation, Gate};
+use crate::model::gate::{self, Gate};
 use crate::output::documents::gate::{GateDoc, GateRulesDoc, Subject};
 use crate::output::render::{self, Format, Paint};
 use crate::read::apiread::gate::NodeName;
@@ -100,6 +101,10 @@ pub struct UpgradeArgs {
     /// skipped (cilium and rook have no host rule).
     #[arg(long)]
     pub no_ssh: bool,
+    /// Under each rule, the reads it was decided from: what each showed and the read-only
+    /// command that shows it by hand (the GET as sent, the ssh as run); JSON: `rules[].explain`.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// VERSION as the operator writes it: `1.32`, `1.32.4`, `v1.32.4` (nothing else).
@@ -129,6 +134,10 @@ pub struct DrainArgs {
     /// Do not read the host rules over ssh (drain-time-sync): reported as skipped.
     #[arg(long)]
     pub no_ssh: bool,
+    /// Under each rule, the reads it was decided from: what each showed and the read-only
+    /// command that shows it by hand (the GET as sent, the ssh as run); JSON: `rules[].explain`.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 pub fn run(
@@ -180,6 +189,7 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
         subject,
         &evaluation,
         &format!("gate upgrade {name} {version}"),
+        args.explain,
     )
 }
 
@@ -220,6 +230,7 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
         subject,
         &evaluation,
         &format!("gate drain {}", node.as_str()),
+        args.explain,
     )
 }
 
@@ -230,15 +241,20 @@ fn show(
     stack: &Stack,
     session: &session::Session<'_>,
     subject: Subject,
-    evaluation: &Evaluation,
+    gated: &Gated,
     header: &str,
+    explain: bool,
 ) -> Result<Exit> {
-    let doc = GateDoc::new(
+    let evaluation = &gated.evaluation;
+    let mut doc = GateDoc::new(
         stack.as_ref().map(|s| s.name().to_string()),
         session.target_ref(),
         subject,
         evaluation,
     );
+    if explain {
+        crate::cmd::gate_explain::add(&mut doc, gated, &session.target_ref());
+    }
     let now = crate::clock::now_rfc3339();
     match invocation.format() {
         Format::Json | Format::Yaml => {
@@ -259,7 +275,7 @@ fn show(
                 render::escape(&target.endpoint),
                 render::escape(&target.context),
                 session.chosen.rule.name(),
-                crate::output::gate::text(&doc, paint, invocation.layout(false))
+                crate::output::gate::text(&doc, paint, invocation.layout(explain))
             ))?;
         }
     }

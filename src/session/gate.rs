@@ -6,7 +6,8 @@
 //! operator's error (exit 1); an unreachable API server is exit 4, as for preview.
 
 use crate::error::{Error, Result};
-use crate::model::gate::{self, decode, Evaluation, Facts, Gate, Request};
+use crate::model::gate::explain::{Gated, Made, Sent};
+use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
 use crate::read::apiread::gate::{drain_accept_paths, read_drain, DrainRead, NodeName};
 use crate::read::proxy::{ApiProxy, StartError};
@@ -64,7 +65,7 @@ impl Session<'_> {
     }
 
     /// `gate drain NODE`: read what the drain rules need and evaluate them.
-    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Evaluation> {
+    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Gated> {
         let accept = drain_accept_paths(node);
         let proxy = self.gate_proxy(&accept)?;
         let observed_at = crate::clock::now_secs();
@@ -121,6 +122,26 @@ impl Session<'_> {
             node: Some(node.as_str().to_string()),
             version: None,
         };
-        Ok(gate::evaluate(&request, &facts, gate::builtin()))
+        let mut made: Vec<Made> = DrainRead::ALL
+            .iter()
+            .map(|r| Made {
+                read: match r {
+                    DrainRead::Pdbs => ReadKind::Pdbs,
+                    DrainRead::NodePods => ReadKind::NodePods,
+                    DrainRead::Nodes => ReadKind::Nodes,
+                    DrainRead::Pvs => ReadKind::Pvs,
+                    DrainRead::CephClusters => ReadKind::CephCluster,
+                    DrainRead::MonPods => ReadKind::MonPods,
+                    DrainRead::EtcdPods => ReadKind::EtcdPods,
+                },
+                sent: Sent::Get(r.target(node)),
+            })
+            .collect();
+        made.extend(hosts.made());
+        Ok(Gated {
+            evaluation: gate::evaluate(&request, &facts, gate::builtin()),
+            facts,
+            made,
+        })
     }
 }

@@ -10,8 +10,9 @@
 //! control-plane certificates on every control-plane node.
 
 use crate::error::Result;
+use crate::model::gate::explain::{Gated, Made, Sent};
 use crate::model::gate::version::Version;
-use crate::model::gate::{self, decode, Evaluation, Facts, Gate, Request};
+use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
 use crate::read::apiread::gate_upgrade::{self as reads, read_targets, removed_api_target};
 
@@ -29,7 +30,7 @@ fn removed_count(text: &Result<String, ReadFailure>) -> Read<Option<usize>> {
 
 impl Session<'_> {
     /// `gate upgrade kubernetes VERSION`: read what its rules need and evaluate them.
-    pub fn upgrade_kubernetes(&self, version: Version, hosts: HostReads) -> Result<Evaluation> {
+    pub fn upgrade_kubernetes(&self, version: Version, hosts: HostReads) -> Result<Gated> {
         let table = gate::builtin();
         let mut removed: Vec<(String, Option<String>)> = Vec::new();
         for row in table
@@ -92,6 +93,27 @@ impl Session<'_> {
             node: None,
             version: Some(version),
         };
-        Ok(gate::evaluate(&request, &facts, table))
+        let mut made: Vec<Made> = targets
+            .iter()
+            .map(|t| Made {
+                read: match t.as_str() {
+                    reads::NODES => ReadKind::Nodes,
+                    reads::APISERVER_PODS => ReadKind::ApiserverPods,
+                    reads::PDBS => ReadKind::Pdbs,
+                    reads::CRDS => ReadKind::Crds,
+                    reads::READYZ => ReadKind::Readyz,
+                    t if removed_targets.iter().any(|r| r == t) => ReadKind::RemovedApiObjects,
+                    // What is left is the platform components' versions (`upgrade_targets`).
+                    _ => ReadKind::ComponentVersions,
+                },
+                sent: Sent::Get(t.clone()),
+            })
+            .collect();
+        made.extend(hosts.made());
+        Ok(Gated {
+            evaluation: gate::evaluate(&request, &facts, table),
+            facts,
+            made,
+        })
     }
 }

@@ -13,6 +13,7 @@ pub mod cert;
 mod components;
 pub mod decode;
 mod drain;
+pub mod explain;
 pub mod facts;
 pub mod host;
 mod release;

@@ -146,10 +146,12 @@ fn kubectl(args: &[String]) -> Result<(), String> {
 }
 
 /// A kubectl line `--explain` PRINTS for a person (never spawned: [`check`] refuses it):
-/// the same pins, then `get` in its read-only forms ([`printed::get`]) or `api-versions`.
+/// the same pins, then `get` in its read-only forms ([`printed::get`]), `api-versions`, or a
+/// gate's GET as it sent it, `get --raw TARGET` ([`printed::raw`]).
 pub fn printed_kubectl(args: &[String]) -> Result<(), String> {
     let words = pinned_words(args)?;
     match words.as_slice() {
+        ["get", "--raw", target] => printed::raw(target),
         ["get", tail @ ..] => printed::get(tail),
         ["api-versions"] => Ok(()),
         [verb, ..] => Err(format!(
