@@ -25,6 +25,7 @@ mod contract;
 mod current;
 mod fanout;
 mod fetch;
+mod fetch_admin_conf;
 mod foundation;
 mod gate;
 mod harness_checks;
