@@ -115,6 +115,8 @@ impl Session<'_> {
         let mut facts = Facts::unread("not read by this gate");
         facts.observed_at = Some(crate::clock::now_secs());
         facts.apiserver_pods = decoded(&text(&answers, APISERVER_PODS), decode::pods);
+        // Every kubelet against the target release's range (cilium|rook-kubelet-range).
+        facts.nodes = decoded(&text(&answers, NODES), decode::nodes);
         let gate = match which {
             ComponentGate::Cilium => {
                 facts.cilium_images = cilium_images(&answers);
