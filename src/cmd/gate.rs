@@ -17,8 +17,13 @@ use crate::model::gate::version::Version;
 use crate::model::gate::{self, Gate};
 use crate::output::documents::gate::{GateDoc, GateRulesDoc, Subject};
 use crate::output::render::{self, Format, Paint};
-use crate::read::apiread::gate::NodeName;
-use crate::read::apiread::gate_components::ComponentGate;
+use crate::read::apiread::gate::{drain_accept_paths, NodeName};
+use crate::read::apiread::gate_components::{component_targets, ComponentGate};
+use crate::read::apiread::gate_upgrade::upgrade_accept_paths;
+
+fn component_accept(which: ComponentGate) -> Vec<String> {
+    upgrade_accept_paths(&component_targets(which))
+}
 use crate::session::{self, gate::HostReads};
 
 /// `gate --help` examples, in kubectl's style.
@@ -156,7 +161,12 @@ pub fn run(
 fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> Result<Exit> {
     let version = parse_version(&args.version)?;
     let invocation = invocation()?;
-    let (stack, session) = open(&invocation)?;
+    let accept = match args.component {
+        UpgradeComponent::Kubernetes => session::gate_upgrade::upgrade_kubernetes_accept(version),
+        UpgradeComponent::Cilium => component_accept(ComponentGate::Cilium),
+        UpgradeComponent::Rook => component_accept(ComponentGate::Rook),
+    };
+    let (stack, session) = open(&invocation, accept)?;
     let (gate, name, evaluation) = match args.component {
         UpgradeComponent::Kubernetes => {
             let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
@@ -195,10 +205,12 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
 
 type Stack = Option<crate::stack::Topology>;
 
-fn open(invocation: &Invocation) -> Result<(Stack, session::Session<'_>)> {
+/// The stack and the session, the gate's proxy (exactly `accept`) starting while kubectl's
+/// `config view` runs.
+fn open(invocation: &Invocation, accept: Vec<String>) -> Result<(Stack, session::Session<'_>)> {
     let stack = invocation.optional_topology()?;
-    let session = session::resolve(invocation.ground(), stack.as_ref())?.open_live(
-        None,
+    let session = session::resolve(invocation.ground(), stack.as_ref())?.open_gate(
+        accept,
         &match &stack {
             Some(s) => format!("stack {} has no cluster to gate yet", s.name()),
             None => "no cluster to gate yet".to_string(),
@@ -214,7 +226,7 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
             "name a node as `kubectl get nodes` lists it (`kubectl nestor target` shows them)",
         )
     })?;
-    let (stack, session) = open(invocation)?;
+    let (stack, session) = open(invocation, drain_accept_paths(&node))?;
     // The inventory decided (and every host's connection validated) before any ssh runs.
     let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
     let evaluation = session.drain(&node, hosts)?;

@@ -9,7 +9,6 @@ use std::path::Path;
 
 use crate::env::Environment;
 use crate::error::{Error, Result};
-use crate::model::observation::{ReadRequest, Scope};
 use crate::read::exec::Runner;
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::{ApiProxy, StartError};
@@ -29,14 +28,8 @@ pub(super) fn agree_while_starting(
     path: &Path,
     kubectl: &Kubectl,
     kc: KubeTarget,
-    first: Option<(&[ReadRequest], &Scope)>,
+    accept: Option<Vec<String>>,
 ) -> Result<(KubeTarget, Early)> {
-    let accept = match first {
-        Some((requests, scope)) if !requests.is_empty() => {
-            Some(crate::read::apiread::accept_paths(requests, scope))
-        }
-        Some(_) | None => None,
-    };
     let began = crate::usage::since_start();
     let (agreed, early) = crate::pool::beside(
         || {

@@ -40,7 +40,14 @@ pub(super) fn ceph(text: &Result<String, ReadFailure>) -> Read<Option<gate::fact
 impl Session<'_> {
     /// A gate's restricted proxy on `accept`, or the error that says why there is none.
     pub(super) fn gate_proxy(&self, accept: &[String]) -> Result<ApiProxy> {
-        match ApiProxy::start(&self.kubectl, accept) {
+        // The proxy `open_gate` started beside kubectl's `config view`, if it has these very
+        // accept-paths (a prompt's nodes proxy is not the gate's).
+        let early = match self.early.borrow_mut().take() {
+            Some(Ok(p)) if p.accepts(accept) => Some(Ok(p)),
+            Some(Err(e)) => Some(Err(e)),
+            Some(Ok(_)) | None => None,
+        };
+        match early.unwrap_or_else(|| ApiProxy::start(&self.kubectl, accept)) {
             Ok(p) => Ok(p),
             Err(StartError::Fatal(e)) => Err(e.into_error()),
             Err(StartError::Unavailable(detail)) => {

@@ -28,21 +28,38 @@ fn removed_count(text: &Result<String, ReadFailure>) -> Read<Option<usize>> {
     }
 }
 
+/// Each API VERSION removes (`group/version/resource`) and its list GET (`None`: not a plain
+/// path).
+fn removed_reads(version: Version) -> Vec<(String, Option<String>)> {
+    let mut removed = Vec::new();
+    for row in gate::builtin()
+        .removed_apis
+        .iter()
+        .filter(|r| r.minor == version.minor())
+    {
+        for resource in &row.resources {
+            let key = format!("{}/{}/{resource}", row.group, row.version);
+            removed.push((key, removed_api_target(&row.group, &row.version, resource)));
+        }
+    }
+    removed
+}
+
+/// The accept-paths of `gate upgrade kubernetes VERSION`'s proxy (started while the session
+/// opens: `Resolved::open_gate`).
+pub fn upgrade_kubernetes_accept(version: Version) -> Vec<String> {
+    let removed: Vec<String> = removed_reads(version)
+        .into_iter()
+        .filter_map(|(_, t)| t)
+        .collect();
+    reads::upgrade_accept_paths(&reads::upgrade_targets(&removed))
+}
+
 impl Session<'_> {
     /// `gate upgrade kubernetes VERSION`: read what its rules need and evaluate them.
     pub fn upgrade_kubernetes(&self, version: Version, hosts: HostReads) -> Result<Gated> {
         let table = gate::builtin();
-        let mut removed: Vec<(String, Option<String>)> = Vec::new();
-        for row in table
-            .removed_apis
-            .iter()
-            .filter(|r| r.minor == version.minor())
-        {
-            for resource in &row.resources {
-                let key = format!("{}/{}/{resource}", row.group, row.version);
-                removed.push((key, removed_api_target(&row.group, &row.version, resource)));
-            }
-        }
+        let removed = removed_reads(version);
         let removed_targets: Vec<String> = removed.iter().filter_map(|(_, t)| t.clone()).collect();
         let targets = reads::upgrade_targets(&removed_targets);
         let proxy = self.gate_proxy(&reads::upgrade_accept_paths(&targets))?;
