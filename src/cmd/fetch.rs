@@ -115,6 +115,18 @@ pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
             t.repo_root.join(k)
         }
     });
+    // What the allowlist admits for the fetch's `cat`, said before any ssh as the operator's
+    // error: a key, `/etc/shadow` or a hidden file is never read, whatever the topology says.
+    if !crate::read::exec::allowlist::is_kubeconfig_path(t.admin_conf()) {
+        return Err(Error::input(
+            format!(
+                "admin_conf `{}` in {} is not a kubeconfig path: nestor reads only a kubeconfig over ssh",
+                crate::term::escape_capped(t.admin_conf(), 120),
+                t.file.display()
+            ),
+            "point `admin_conf:` at the kubeadm admin kubeconfig (default /etc/kubernetes/admin.conf): a *.conf, *.yaml, *.yml or *.kubeconfig file, or one named config or kubeconfig, outside ~/.ssh, never a key or a hidden file",
+        ));
+    }
     let SshFetch { destination, argv } = admin_conf::ssh_argv(
         &ssh,
         key.as_deref(),
@@ -129,8 +141,9 @@ pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
         t.admin_conf()
     ));
     // Cut at the kubeconfig bound (1 MiB) while it is read, not at the process layer's cap.
-    let out = invocation
-        .runner
+    let mut fetching = invocation.runner.clone();
+    fetching.admin_conf = Some(t.admin_conf().to_string());
+    let out = fetching
         .run_capped(Tool::Ssh, &argv, crate::bounded::MAX_BYTES)
         .map_err(|e| admin_conf::ssh_error(e, &destination, &ssh.host, ssh.port, t.admin_conf()))?;
     let source = format!("{destination}:{}", t.admin_conf());

@@ -12,12 +12,18 @@ use clap::{Args, Subcommand};
 
 use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
+use crate::model::gate::explain::Gated;
 use crate::model::gate::version::Version;
-use crate::model::gate::{self, Evaluation, Gate};
+use crate::model::gate::{self, Gate};
 use crate::output::documents::gate::{GateDoc, GateRulesDoc, Subject};
 use crate::output::render::{self, Format, Paint};
-use crate::read::apiread::gate::NodeName;
-use crate::read::apiread::gate_components::ComponentGate;
+use crate::read::apiread::gate::{drain_accept_paths, NodeName};
+use crate::read::apiread::gate_components::{component_targets, ComponentGate};
+use crate::read::apiread::gate_upgrade::upgrade_accept_paths;
+
+fn component_accept(which: ComponentGate) -> Vec<String> {
+    upgrade_accept_paths(&component_targets(which))
+}
 use crate::session::{self, gate::HostReads};
 
 /// `gate --help` examples, in kubectl's style.
@@ -100,6 +106,10 @@ pub struct UpgradeArgs {
     /// skipped (cilium and rook have no host rule).
     #[arg(long)]
     pub no_ssh: bool,
+    /// Under each rule, the reads it was decided from: what each showed and the read-only
+    /// command that shows it by hand (the GET as sent, the ssh as run); JSON: `rules[].explain`.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// VERSION as the operator writes it: `1.32`, `1.32.4`, `v1.32.4` (nothing else).
@@ -129,6 +139,10 @@ pub struct DrainArgs {
     /// Do not read the host rules over ssh (drain-time-sync): reported as skipped.
     #[arg(long)]
     pub no_ssh: bool,
+    /// Under each rule, the reads it was decided from: what each showed and the read-only
+    /// command that shows it by hand (the GET as sent, the ssh as run); JSON: `rules[].explain`.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 pub fn run(
@@ -147,7 +161,12 @@ pub fn run(
 fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> Result<Exit> {
     let version = parse_version(&args.version)?;
     let invocation = invocation()?;
-    let (stack, session) = open(&invocation)?;
+    let accept = match args.component {
+        UpgradeComponent::Kubernetes => session::gate_upgrade::upgrade_kubernetes_accept(version),
+        UpgradeComponent::Cilium => component_accept(ComponentGate::Cilium),
+        UpgradeComponent::Rook => component_accept(ComponentGate::Rook),
+    };
+    let (stack, session) = open(&invocation, accept)?;
     let (gate, name, evaluation) = match args.component {
         UpgradeComponent::Kubernetes => {
             let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
@@ -180,15 +199,18 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
         subject,
         &evaluation,
         &format!("gate upgrade {name} {version}"),
+        args.explain,
     )
 }
 
 type Stack = Option<crate::stack::Topology>;
 
-fn open(invocation: &Invocation) -> Result<(Stack, session::Session<'_>)> {
+/// The stack and the session, the gate's proxy (exactly `accept`) starting while kubectl's
+/// `config view` runs.
+fn open(invocation: &Invocation, accept: Vec<String>) -> Result<(Stack, session::Session<'_>)> {
     let stack = invocation.optional_topology()?;
-    let session = session::resolve(invocation.ground(), stack.as_ref())?.open_live(
-        None,
+    let session = session::resolve(invocation.ground(), stack.as_ref())?.open_gate(
+        accept,
         &match &stack {
             Some(s) => format!("stack {} has no cluster to gate yet", s.name()),
             None => "no cluster to gate yet".to_string(),
@@ -204,7 +226,7 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
             "name a node as `kubectl get nodes` lists it (`kubectl nestor target` shows them)",
         )
     })?;
-    let (stack, session) = open(invocation)?;
+    let (stack, session) = open(invocation, drain_accept_paths(&node))?;
     // The inventory decided (and every host's connection validated) before any ssh runs.
     let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
     let evaluation = session.drain(&node, hosts)?;
@@ -220,6 +242,7 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
         subject,
         &evaluation,
         &format!("gate drain {}", node.as_str()),
+        args.explain,
     )
 }
 
@@ -230,15 +253,20 @@ fn show(
     stack: &Stack,
     session: &session::Session<'_>,
     subject: Subject,
-    evaluation: &Evaluation,
+    gated: &Gated,
     header: &str,
+    explain: bool,
 ) -> Result<Exit> {
-    let doc = GateDoc::new(
+    let evaluation = &gated.evaluation;
+    let mut doc = GateDoc::new(
         stack.as_ref().map(|s| s.name().to_string()),
         session.target_ref(),
         subject,
         evaluation,
     );
+    if explain {
+        crate::cmd::gate_explain::add(&mut doc, gated, &session.target_ref());
+    }
     let now = crate::clock::now_rfc3339();
     match invocation.format() {
         Format::Json | Format::Yaml => {
@@ -259,7 +287,7 @@ fn show(
                 render::escape(&target.endpoint),
                 render::escape(&target.context),
                 session.chosen.rule.name(),
-                crate::output::gate::text(&doc, paint, invocation.layout(false))
+                crate::output::gate::text(&doc, paint, invocation.layout(explain))
             ))?;
         }
     }

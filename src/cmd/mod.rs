@@ -11,6 +11,7 @@ pub mod explain;
 pub mod fetch;
 pub mod fleet;
 pub mod gate;
+pub mod gate_explain;
 pub mod preview;
 pub mod schema;
 pub mod select;

@@ -84,6 +84,23 @@ pub(crate) fn text(doc: &GateDoc, paint: Paint, layout: Layout) -> String {
         })
         .collect();
     section("holds", holds, &mut out);
+    // `--explain`: under each rule, its reads' facts and commands; a command is never cut
+    // nor wrapped, so that it runs as printed (a copied half would read something else).
+    let mut explained = vec![];
+    for o in doc.rules.iter().filter(|o| !o.explain.is_empty()) {
+        explained.push(format!("  {}  {}", o.rule.as_str(), o.status.as_str()));
+        for e in &o.explain {
+            explained.extend(wrap(
+                &format!("{}: {}", e.read.as_str(), escape(&e.fact)),
+                4,
+                layout.width,
+            ));
+            for c in &e.commands {
+                explained.push(format!("      $ {}", crate::term::escape(c)));
+            }
+        }
+    }
+    section("explain", explained, &mut out);
     let mut text = out.join("\n");
     text.push('\n');
     text

@@ -44,7 +44,20 @@ pub fn verb_args(by_hand: &ByHand) -> Vec<String> {
 /// `kubectl --kubeconfig K --context C ARGS`, each word shell-quoted, or why the allowlist
 /// refuses it (always a bug in nestor: the command is then not shown).
 pub fn command(kubeconfig: &str, context: &str, by_hand: &ByHand) -> Result<String, String> {
-    let args = verb_args(by_hand);
+    line(kubeconfig, context, &verb_args(by_hand))
+}
+
+/// A gate's GET as it went through the proxy: `kubectl --kubeconfig K --context C get --raw
+/// TARGET` (the same path and query), checked against the printed grammar's `get --raw`.
+pub fn raw_command(kubeconfig: &str, context: &str, target: &str) -> Result<String, String> {
+    line(
+        kubeconfig,
+        context,
+        &["get".to_string(), "--raw".to_string(), target.to_string()],
+    )
+}
+
+fn line(kubeconfig: &str, context: &str, args: &[String]) -> Result<String, String> {
     let mut pinned: Vec<String> = [
         "--kubeconfig",
         kubeconfig,
@@ -67,7 +80,7 @@ pub fn command(kubeconfig: &str, context: &str, by_hand: &ByHand) -> Result<Stri
         None => quote(kubeconfig),
     };
     let mut line = format!("kubectl --kubeconfig {file} --context {}", quote(context));
-    for a in &args {
+    for a in args {
         line.push(' ');
         line.push_str(&quote(a));
     }
@@ -151,6 +164,19 @@ mod tests {
             ssh_command(&options, &evil).is_err(),
             "the allowlist decides"
         );
+    }
+
+    #[test]
+    fn a_gates_get_is_printed_as_it_was_sent() {
+        assert_eq!(
+            raw_command("/k/c", "admin@dirqual", "/api/v1/pods?fieldSelector=spec.nodeName%3Ddirqual2").as_deref(),
+            Ok("kubectl --kubeconfig /k/c --context admin@dirqual get --raw '/api/v1/pods?fieldSelector=spec.nodeName%3Ddirqual2'")
+        );
+        assert_eq!(
+            raw_command("/k/c", "c", "/api/v1/nodes").as_deref(),
+            Ok("kubectl --kubeconfig /k/c --context c get --raw /api/v1/nodes")
+        );
+        assert!(raw_command("/k/c", "c", "/api/v1/namespaces/x/secrets").is_err());
     }
 
     #[test]

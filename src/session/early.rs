@@ -9,7 +9,6 @@ use std::path::Path;
 
 use crate::env::Environment;
 use crate::error::{Error, Result};
-use crate::model::observation::{ReadRequest, Scope};
 use crate::read::exec::Runner;
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::{ApiProxy, StartError};
@@ -19,8 +18,8 @@ use crate::target::kubeconfig::KubeTarget;
 /// A proxy start made before the first batch, for the reader that runs it.
 pub(super) type Early = Option<std::result::Result<ApiProxy, StartError>>;
 
-/// kubectl's agreement on `target` and, meanwhile, the start of the proxy that will serve `first`
-/// (the first batch of reads; `None`: no batch known), pinned like
+/// kubectl's agreement on `target` and, meanwhile, the start of the proxy that will serve
+/// `accept` (the paths of the first batch of reads; `None`: no batch known), pinned like
 /// `kubectl`. The proxy is started on this thread (a `PR_SET_PDEATHSIG` child dies with the
 /// thread that spawned it), `config view` on a scoped one.
 pub(super) fn agree_while_starting(
@@ -29,14 +28,8 @@ pub(super) fn agree_while_starting(
     path: &Path,
     kubectl: &Kubectl,
     target: KubeTarget,
-    first: Option<(&[ReadRequest], &Scope)>,
+    accept: Option<Vec<String>>,
 ) -> Result<(KubeTarget, Early)> {
-    let accept = match first {
-        Some((requests, scope)) if !requests.is_empty() => {
-            Some(crate::read::apiread::accept_paths(requests, scope))
-        }
-        Some(_) | None => None,
-    };
     let began = crate::usage::since_start();
     let (agreed, early) = crate::pool::beside(
         || {

@@ -6,7 +6,8 @@
 //! operator's error (exit 1); an unreachable API server is exit 4, as for preview.
 
 use crate::error::{Error, Result};
-use crate::model::gate::{self, decode, Evaluation, Facts, Gate, Request};
+use crate::model::gate::explain::{Gated, Made, Sent};
+use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
 use crate::read::apiread::gate::{drain_accept_paths, read_drain, DrainRead, NodeName};
 use crate::read::proxy::{ApiProxy, StartError};
@@ -39,7 +40,14 @@ pub(super) fn ceph(text: &Result<String, ReadFailure>) -> Read<Option<gate::fact
 impl Session<'_> {
     /// A gate's restricted proxy on `accept`, or the error that says why there is none.
     pub(super) fn gate_proxy(&self, accept: &[String]) -> Result<ApiProxy> {
-        match ApiProxy::start(&self.kubectl, accept) {
+        // The proxy `open_gate` started beside kubectl's `config view`, if it has these very
+        // accept-paths (a prompt's nodes proxy is not the gate's).
+        let early = match self.early.borrow_mut().take() {
+            Some(Ok(p)) if p.accepts(accept) => Some(Ok(p)),
+            Some(Err(e)) => Some(Err(e)),
+            Some(Ok(_)) | None => None,
+        };
+        match early.unwrap_or_else(|| ApiProxy::start(&self.kubectl, accept)) {
             Ok(p) => Ok(p),
             Err(StartError::Fatal(e)) => Err(e.into_error()),
             Err(StartError::Unavailable(detail)) => {
@@ -64,7 +72,7 @@ impl Session<'_> {
     }
 
     /// `gate drain NODE`: read what the drain rules need and evaluate them.
-    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Evaluation> {
+    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Gated> {
         let accept = drain_accept_paths(node);
         let proxy = self.gate_proxy(&accept)?;
         let observed_at = crate::clock::now_secs();
@@ -121,6 +129,26 @@ impl Session<'_> {
             node: Some(node.as_str().to_string()),
             version: None,
         };
-        Ok(gate::evaluate(&request, &facts, gate::builtin()))
+        let mut made: Vec<Made> = DrainRead::ALL
+            .iter()
+            .map(|r| Made {
+                read: match r {
+                    DrainRead::Pdbs => ReadKind::Pdbs,
+                    DrainRead::NodePods => ReadKind::NodePods,
+                    DrainRead::Nodes => ReadKind::Nodes,
+                    DrainRead::Pvs => ReadKind::Pvs,
+                    DrainRead::CephClusters => ReadKind::CephCluster,
+                    DrainRead::MonPods => ReadKind::MonPods,
+                    DrainRead::EtcdPods => ReadKind::EtcdPods,
+                },
+                sent: Sent::Get(r.target(node)),
+            })
+            .collect();
+        made.extend(hosts.made());
+        Ok(Gated {
+            evaluation: gate::evaluate(&request, &facts, gate::builtin()),
+            facts,
+            made,
+        })
     }
 }

@@ -10,9 +10,10 @@
 use std::collections::BTreeMap;
 
 use crate::error::Result;
+use crate::model::gate::explain::{Gated, Made, Sent};
 use crate::model::gate::facts::{RookLabel, WorkloadImage};
 use crate::model::gate::version::Version;
-use crate::model::gate::{self, decode, Component, Evaluation, Facts, Gate, Request};
+use crate::model::gate::{self, decode, Component, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
 use crate::read::apiread::gate_components::{self as reads, component_targets, ComponentGate};
 use crate::read::apiread::gate_upgrade::{
@@ -99,7 +100,7 @@ pub(super) fn platform_versions(answers: &Texts) -> BTreeMap<Component, Read<Opt
 
 impl Session<'_> {
     /// `gate upgrade cilium|rook VERSION`: read what its rules need and evaluate them.
-    pub fn upgrade_component(&self, which: ComponentGate, version: Version) -> Result<Evaluation> {
+    pub fn upgrade_component(&self, which: ComponentGate, version: Version) -> Result<Gated> {
         let targets = component_targets(which);
         let proxy = self.gate_proxy(&upgrade_accept_paths(&targets))?;
         let answers = read_targets(&self.kubectl, &proxy, &targets);
@@ -114,6 +115,8 @@ impl Session<'_> {
         let mut facts = Facts::unread("not read by this gate");
         facts.observed_at = Some(crate::clock::now_secs());
         facts.apiserver_pods = decoded(&text(&answers, APISERVER_PODS), decode::pods);
+        // Every kubelet against the target release's range (cilium|rook-kubelet-range).
+        facts.nodes = decoded(&text(&answers, NODES), decode::nodes);
         let gate = match which {
             ComponentGate::Cilium => {
                 facts.cilium_images = cilium_images(&answers);
@@ -130,6 +133,27 @@ impl Session<'_> {
             node: None,
             version: Some(version),
         };
-        Ok(gate::evaluate(&request, &facts, gate::builtin()))
+        let made = targets
+            .iter()
+            .filter_map(|t| {
+                let read = match t.as_str() {
+                    NODES => ReadKind::Nodes,
+                    APISERVER_PODS => ReadKind::ApiserverPods,
+                    reads::CILIUM_AGENT | reads::CILIUM_OPERATOR => ReadKind::CiliumImages,
+                    reads::ROOK_OPERATOR | reads::ROOK_DAEMONS => ReadKind::RookVersions,
+                    reads::CEPH_CLUSTERS => ReadKind::CephCluster,
+                    _ => return None,
+                };
+                Some(Made {
+                    read,
+                    sent: Sent::Get(t.clone()),
+                })
+            })
+            .collect();
+        Ok(Gated {
+            evaluation: gate::evaluate(&request, &facts, gate::builtin()),
+            facts,
+            made,
+        })
     }
 }

@@ -6,13 +6,15 @@
 //! rules use. A node without an inventory host of its name, or whose ssh failed, is a
 //! failed read of that node: its rule is undecided, never GO.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use crate::error::Result;
 use crate::model::gate::cert::{parse_certificate, Cert, PkiPath};
+use crate::model::gate::explain::{Made, Sent};
 use crate::model::gate::facts::{CertFile, Node, PerHost};
 use crate::model::gate::host::{parse_cgroup, parse_timedatectl, TimeSync};
-use crate::model::gate::NO_SSH;
+use crate::model::gate::{Read as ReadKind, NO_SSH};
 use crate::model::observation::host::{classify_command_failure, summary};
 use crate::model::observation::{FailureKind, Read, ReadFailure};
 use crate::output::render;
@@ -29,8 +31,9 @@ pub enum HostReads {
     NoSsh,
     /// Nothing can be read (no stack, no inventory): the reason, a failed read of each rule.
     Unavailable(String),
-    /// Every host of the inventory, by its inventory name, its connection validated.
-    Inventory(BTreeMap<String, GateHost>, String),
+    /// Every host of the inventory, by its inventory name, its connection validated; and
+    /// each ssh sent (`--explain`).
+    Inventory(BTreeMap<String, GateHost>, String, RefCell<Vec<Made>>),
 }
 
 impl HostReads {
@@ -84,7 +87,11 @@ impl HostReads {
                 },
             );
         }
-        Ok(HostReads::Inventory(hosts, path.display().to_string()))
+        Ok(HostReads::Inventory(
+            hosts,
+            path.display().to_string(),
+            RefCell::new(Vec::new()),
+        ))
     }
 
     /// Why nothing is read, as the failed read every host fact carries.
@@ -93,6 +100,14 @@ impl HostReads {
             HostReads::NoSsh => Some(ReadFailure::skipped(NO_SSH)),
             HostReads::Unavailable(why) => Some(ReadFailure::new(FailureKind::Skipped, why)),
             HostReads::Inventory(..) => None,
+        }
+    }
+
+    /// Every ssh sent so far, in the order sent (`--explain`).
+    pub(super) fn made(&self) -> Vec<Made> {
+        match self {
+            HostReads::Inventory(_, _, made) => made.borrow().clone(),
+            HostReads::NoSsh | HostReads::Unavailable(_) => Vec::new(),
         }
     }
 
@@ -106,7 +121,7 @@ impl HostReads {
         if let Some(f) = self.unread() {
             return Err(f);
         }
-        let HostReads::Inventory(hosts, inventory) = self else {
+        let HostReads::Inventory(hosts, inventory, made) = self else {
             return Err(ReadFailure::new(FailureKind::ApiError, "no inventory"));
         };
         let mut out = BTreeMap::new();
@@ -123,6 +138,23 @@ impl HostReads {
                         )),
                     );
                 }
+            }
+        }
+        for (host, list) in &jobs {
+            for probe in list {
+                let argv = probes::argv(host, probe);
+                made.borrow_mut().push(Made {
+                    read: match probe {
+                        GateProbe::TimeSync => ReadKind::HostTimeSync,
+                        GateProbe::Cgroup => ReadKind::HostCgroup,
+                        GateProbe::Cert(_) => ReadKind::HostCerts,
+                    },
+                    sent: Sent::Ssh {
+                        node: host.name.clone(),
+                        options: host.ssh_options.clone(),
+                        remote: argv[host.ssh_options.len().min(argv.len())..].to_vec(),
+                    },
+                });
             }
         }
         for ((host, _), runs) in jobs.iter().zip(probes::run(runner, &jobs)) {

@@ -10,8 +10,9 @@
 //! control-plane certificates on every control-plane node.
 
 use crate::error::Result;
+use crate::model::gate::explain::{Gated, Made, Sent};
 use crate::model::gate::version::Version;
-use crate::model::gate::{self, decode, Evaluation, Facts, Gate, Request};
+use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
 use crate::read::apiread::gate_upgrade::{self as reads, read_targets, removed_api_target};
 
@@ -27,21 +28,38 @@ fn removed_count(text: &Result<String, ReadFailure>) -> Read<Option<usize>> {
     }
 }
 
+/// Each API VERSION removes (`group/version/resource`) and its list GET (`None`: not a plain
+/// path).
+fn removed_reads(version: Version) -> Vec<(String, Option<String>)> {
+    let mut removed = Vec::new();
+    for row in gate::builtin()
+        .removed_apis
+        .iter()
+        .filter(|r| r.minor == version.minor())
+    {
+        for resource in &row.resources {
+            let key = format!("{}/{}/{resource}", row.group, row.version);
+            removed.push((key, removed_api_target(&row.group, &row.version, resource)));
+        }
+    }
+    removed
+}
+
+/// The accept-paths of `gate upgrade kubernetes VERSION`'s proxy (started while the session
+/// opens: `Resolved::open_gate`).
+pub fn upgrade_kubernetes_accept(version: Version) -> Vec<String> {
+    let removed: Vec<String> = removed_reads(version)
+        .into_iter()
+        .filter_map(|(_, t)| t)
+        .collect();
+    reads::upgrade_accept_paths(&reads::upgrade_targets(&removed))
+}
+
 impl Session<'_> {
     /// `gate upgrade kubernetes VERSION`: read what its rules need and evaluate them.
-    pub fn upgrade_kubernetes(&self, version: Version, hosts: HostReads) -> Result<Evaluation> {
+    pub fn upgrade_kubernetes(&self, version: Version, hosts: HostReads) -> Result<Gated> {
         let table = gate::builtin();
-        let mut removed: Vec<(String, Option<String>)> = Vec::new();
-        for row in table
-            .removed_apis
-            .iter()
-            .filter(|r| r.minor == version.minor())
-        {
-            for resource in &row.resources {
-                let key = format!("{}/{}/{resource}", row.group, row.version);
-                removed.push((key, removed_api_target(&row.group, &row.version, resource)));
-            }
-        }
+        let removed = removed_reads(version);
         let removed_targets: Vec<String> = removed.iter().filter_map(|(_, t)| t.clone()).collect();
         let targets = reads::upgrade_targets(&removed_targets);
         let proxy = self.gate_proxy(&reads::upgrade_accept_paths(&targets))?;
@@ -92,6 +110,27 @@ impl Session<'_> {
             node: None,
             version: Some(version),
         };
-        Ok(gate::evaluate(&request, &facts, table))
+        let mut made: Vec<Made> = targets
+            .iter()
+            .map(|t| Made {
+                read: match t.as_str() {
+                    reads::NODES => ReadKind::Nodes,
+                    reads::APISERVER_PODS => ReadKind::ApiserverPods,
+                    reads::PDBS => ReadKind::Pdbs,
+                    reads::CRDS => ReadKind::Crds,
+                    reads::READYZ => ReadKind::Readyz,
+                    t if removed_targets.iter().any(|r| r == t) => ReadKind::RemovedApiObjects,
+                    // What is left is the platform components' versions (`upgrade_targets`).
+                    _ => ReadKind::ComponentVersions,
+                },
+                sent: Sent::Get(t.clone()),
+            })
+            .collect();
+        made.extend(hosts.made());
+        Ok(Gated {
+            evaluation: gate::evaluate(&request, &facts, table),
+            facts,
+            made,
+        })
     }
 }

@@ -102,14 +102,14 @@ impl<'r> Session<'r> {
 
     /// Pre-check (`prechecked`: the isolation check's own reading of the file, never read
     /// again), the endpoint rule before any kubectl when it is the policy, then kubectl's
-    /// own reading, which must agree (the proxy of `first`, the first batch, starting
-    /// meanwhile); every later kubectl call is pinned to the result.
+    /// own reading, which must agree (the proxy of `accept`, the first batch's or a gate's
+    /// accept-paths, starting meanwhile); every later kubectl call is pinned to the result.
     fn pinned(
         ground: Ground<'r>,
         stack: Option<&Topology>,
         chosen: Chosen,
         confirmation: Confirmation,
-        first: Option<(&[ReadRequest], &Scope)>,
+        accept: Option<Vec<String>>,
         prechecked: Option<KubeTarget>,
     ) -> Result<Session<'r>> {
         let prechecked = match prechecked {
@@ -139,7 +139,7 @@ impl<'r> Session<'r> {
             &chosen.path,
             &kubectl,
             prechecked,
-            first,
+            accept,
         )?;
         if authority::pin_of(&agreed) != pin {
             return Err(Error::internal(

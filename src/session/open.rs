@@ -121,17 +121,26 @@ impl<'r> Resolved<'r, '_> {
     /// stack with a prompt, the operator sees the target and its nodes and says yes before
     /// this returns.
     pub fn open(self, plan: Option<&ReadPlan>) -> Result<Opened<'r>> {
+        let first = plan.map(|p| {
+            (!p.requests.is_empty())
+                .then(|| crate::read::apiread::accept_paths(&p.requests, &p.scope))
+        });
+        self.open_accepting(first)
+    }
+
+    /// [`Resolved::open`] with the first proxy's accept-paths given (a gate's: its reads are
+    /// no `ReadPlan`): `Some(None)` reads nothing first; with a prompt, the nodes go first.
+    fn open_accepting(self, first: Option<Option<Vec<String>>>) -> Result<Opened<'r>> {
         let confirmation = policy(self.stack, self.ground.prompt);
         if confirmation == Confirmation::Bench && self.checked.is_none() {
             return Ok(Opened::NoCluster(NoCluster {
                 chosen: self.chosen,
             }));
         }
-        let nodes = [ReadRequest::Nodes];
-        let default_scope = Scope::default();
-        let first = match (confirmation, plan) {
-            (Confirmation::Prompt, Some(_)) => Some((&nodes[..], &default_scope)),
-            (_, Some(plan)) => Some((&plan.requests[..], &plan.scope)),
+        let nodes = || crate::read::apiread::accept_paths(&[ReadRequest::Nodes], &Scope::default());
+        let accept = match (confirmation, first) {
+            (Confirmation::Prompt, Some(_)) => Some(nodes()),
+            (_, Some(accept)) => accept,
             (_, None) => None,
         };
         let session = Session::pinned(
@@ -139,7 +148,7 @@ impl<'r> Resolved<'r, '_> {
             self.stack,
             self.chosen,
             confirmation,
-            first,
+            accept,
             self.checked,
         )?;
         if let (Some(stack), Confirmation::Prompt) = (self.stack, confirmation) {
@@ -151,7 +160,18 @@ impl<'r> Resolved<'r, '_> {
     /// [`Resolved::open`] for a command that needs the cluster: no bench kubeconfig is its
     /// refusal, saying `what` cannot be done.
     pub fn open_live(self, plan: Option<&ReadPlan>, what: &str) -> Result<Session<'r>> {
-        match self.open(plan)? {
+        Self::live(self.open(plan)?, what)
+    }
+
+    /// [`Resolved::open_live`] for a gate: its proxy (exactly `accept`) starts while kubectl's
+    /// `config view` runs, as preview's first batch does; the gate takes it
+    /// (`Session::gate_proxy`).
+    pub fn open_gate(self, accept: Vec<String>, what: &str) -> Result<Session<'r>> {
+        Self::live(self.open_accepting(Some(Some(accept)))?, what)
+    }
+
+    fn live(opened: Opened<'r>, what: &str) -> Result<Session<'r>> {
+        match opened {
             Opened::Live(session) => Ok(session),
             Opened::NoCluster(none) => Err(none.refusal(what)),
             Opened::Replay(_) => Err(Error::internal("a live target opened as a replay")),

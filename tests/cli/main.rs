@@ -28,6 +28,7 @@ mod document_kinds;
 mod error_paths;
 mod fanout;
 mod fetch;
+mod fetch_admin_conf;
 mod foundation;
 mod gate;
 mod harness_checks;

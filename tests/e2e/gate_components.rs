@@ -53,17 +53,38 @@ holds:
   cilium-one-version  2 workloads on one version
   cilium-present  agent 4/4, operator 2/2 pods ready
   cilium-k8s-range  1.18 supports 1.30 to 1.33; the control plane runs 1.31.4
+  cilium-kubelet-range  1.18 supports 1.30 to 1.33; the 4 kubelets run v1.31.4
 ";
 
 pub const CILIUM_119_NO_GO: &str =
     "gate upgrade cilium 1.19.0 on SERVER (context replay, rule: topology)
-NO-GO: 1 blocker
+NO-GO: 5 blockers
 blockers:
   cilium-k8s-range  pod kube-system/kube-apiserver-dirqual1
       cilium 1.19 supports Kubernetes 1.32 to 1.35; this API server runs 1.31.4
       (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
       clears: move Kubernetes into 1.32..1.35 first, or pick a cilium release
       that supports 1.31
+  cilium-kubelet-range  node dirqual1
+      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet of dirqual1 runs
+      1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
+      clears: move this node's kubelet into 1.32..1.35 first, or pick a cilium
+      release that supports 1.31
+  cilium-kubelet-range  node dirqual2
+      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet of dirqual2 runs
+      1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
+      clears: move this node's kubelet into 1.32..1.35 first, or pick a cilium
+      release that supports 1.31
+  cilium-kubelet-range  node dirqual3
+      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet of dirqual3 runs
+      1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
+      clears: move this node's kubelet into 1.32..1.35 first, or pick a cilium
+      release that supports 1.31
+  cilium-kubelet-range  node dirqual4
+      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet of dirqual4 runs
+      1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
+      clears: move this node's kubelet into 1.32..1.35 first, or pick a cilium
+      release that supports 1.31
 holds:
   cilium-one-minor  1.18.2 -> 1.19.0: one minor at most
   cilium-one-version  2 workloads on one version
@@ -112,6 +133,7 @@ fn gate_upgrade_cilium_skipping_a_minor_is_no_go() {
             ("cilium-one-version", "holds"),
             ("cilium-present", "holds"),
             ("cilium-k8s-range", "unknown"),
+            ("cilium-kubelet-range", "unknown"),
         ])
     );
     let v = r.json();
@@ -122,7 +144,7 @@ fn gate_upgrade_cilium_skipping_a_minor_is_no_go() {
     );
     assert_eq!(
         v["verdict"]["undecided"],
-        serde_json::json!(["cilium-k8s-range"]),
+        serde_json::json!(["cilium-k8s-range", "cilium-kubelet-range"]),
         "{v}"
     );
     assert_read_only(&bed.server);
@@ -201,6 +223,7 @@ holds:
   rook-ceph-not-error  CephCluster rook-ceph/rook-ceph: HEALTH_OK
   rook-present  operator 1/1 pods ready
   rook-k8s-range  1.17 supports 1.28 to 1.33; the control plane runs 1.31.4
+  rook-kubelet-range  1.17 supports 1.28 to 1.33; the 4 kubelets run v1.31.4
 ";
 
 /// The next minor: GO. Skipping one: NO-GO on `rook-one-minor` alone.
@@ -220,6 +243,7 @@ fn gate_upgrade_rook_go_and_skipping_a_minor_no_go() {
             ("rook-ceph-not-error", "holds"),
             ("rook-present", "holds"),
             ("rook-k8s-range", "holds"),
+            ("rook-kubelet-range", "holds"),
         ])
     );
     assert_eq!(

@@ -27,6 +27,7 @@ mod failures;
 mod fleet;
 mod gate;
 mod gate_components;
+mod gate_explain;
 mod gate_hosts;
 mod gate_upgrade;
 mod gateway;

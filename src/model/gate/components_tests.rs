@@ -14,10 +14,12 @@ fn upgrade(gate: Gate, v: &str) -> Request {
     }
 }
 
+/// The control plane's version, and every kubelet at that same version (a consistent cluster).
 fn set_apiserver(f: &mut Facts, image: &str) {
     if let Ok(pods) = &mut f.apiserver_pods {
         pods[0].images = vec![image.to_string()];
     }
+    super::upgrade_tests::set_kubelets(f, image.rsplit(':').next().unwrap_or_default());
 }
 
 fn eval(req: &Request, f: &Facts) -> Evaluation {
@@ -77,7 +79,8 @@ fn cilium_k8s_range_reads_the_target_releases_row() {
         o.findings[0].evidence,
         "cilium 1.19 supports Kubernetes 1.32 to 1.35; this API server runs 1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))"
     );
-    assert_eq!(ev.verdict.line(), "NO-GO: 1 blocker");
+    // The API server, and each of the 4 kubelets at 1.31.4 (cilium-kubelet-range).
+    assert_eq!(ev.verdict.line(), "NO-GO: 5 blockers");
     // A release the table holds no verified row for is undecided, never GO.
     let mut f = cluster();
     if let Ok(images) = &mut f.cilium_images {
@@ -100,7 +103,10 @@ fn cilium_k8s_range_reads_the_target_releases_row() {
         (o.status, o.note.as_str()),
         (Status::Unknown, "cilium 1.17: the table holds no verified Kubernetes range for this release (add its platformRanges row, with its source)")
     );
-    assert_eq!(ev.verdict.line(), "CANNOT TELL: cilium-k8s-range undecided");
+    assert_eq!(
+        ev.verdict.line(),
+        "CANNOT TELL: cilium-k8s-range, cilium-kubelet-range undecided"
+    );
 }
 
 #[test]

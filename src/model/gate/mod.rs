@@ -13,6 +13,7 @@ pub mod cert;
 mod components;
 pub mod decode;
 mod drain;
+pub mod explain;
 pub mod facts;
 pub mod host;
 mod release;
@@ -33,6 +34,8 @@ pub use verdict::{
 mod components_tests;
 #[cfg(test)]
 mod host_tests;
+#[cfg(test)]
+mod kubelet_range_tests;
 #[cfg(test)]
 mod table_tests;
 #[cfg(test)]
@@ -200,10 +203,12 @@ pub enum RuleId {
     RookK8sRange,
     K8sCertsExpired,
     K8sCertsExpiring,
+    CiliumKubeletRange,
+    RookKubeletRange,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 32] = [
+    pub const ALL: [RuleId; 34] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -236,6 +241,8 @@ impl RuleId {
         RuleId::CiliumK8sRange,
         RuleId::RookPresent,
         RuleId::RookK8sRange,
+        RuleId::CiliumKubeletRange,
+        RuleId::RookKubeletRange,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -272,6 +279,8 @@ impl RuleId {
             RuleId::CiliumK8sRange => "cilium-k8s-range",
             RuleId::RookPresent => "rook-present",
             RuleId::RookK8sRange => "rook-k8s-range",
+            RuleId::CiliumKubeletRange => "cilium-kubelet-range",
+            RuleId::RookKubeletRange => "rook-kubelet-range",
         }
     }
 
@@ -304,12 +313,14 @@ impl RuleId {
             RuleId::CiliumOneMinor
             | RuleId::CiliumOneVersion
             | RuleId::CiliumPresent
-            | RuleId::CiliumK8sRange => Gate::UpgradeCilium,
+            | RuleId::CiliumK8sRange
+            | RuleId::CiliumKubeletRange => Gate::UpgradeCilium,
             RuleId::RookOneMinor
             | RuleId::RookOneVersion
             | RuleId::RookCephNotError
             | RuleId::RookPresent
-            | RuleId::RookK8sRange => Gate::UpgradeRook,
+            | RuleId::RookK8sRange
+            | RuleId::RookKubeletRange => Gate::UpgradeRook,
         }
     }
 }

@@ -1,12 +1,89 @@
 //! The component gates' per-release rule (SPEC §17): the release `gate upgrade cilium|rook
 //! VERSION` moves to must support the Kubernetes minor the control plane runs now, from the
 //! table's `platformRanges` rows (each with its project's compatibility page). A release the
-//! table has no verified row for is undecided (CANNOT TELL), never GO.
+//! table has no verified row for is undecided (CANNOT TELL), never GO. The same row holds
+//! for every kubelet (`status.nodeInfo.kubeletVersion`): a node whose kubelet is outside the
+//! target release's range is a blocker naming the node and both versions.
 
 use super::facts::Facts;
-use super::table::{Component, Table};
+use super::table::{Component, PlatformRange, Table};
 use super::upgrade::{apiserver_versions, target};
 use super::verdict::{Check, Finding, Request};
+use super::version::{Minor, Version};
+
+/// The target release's row, or why the rule cannot be decided.
+fn target_row<'t>(
+    component: Component,
+    req: &Request,
+    table: &'t Table,
+) -> Result<(Minor, &'t PlatformRange), Check> {
+    let t = target(req)?.minor();
+    table
+        .platform_ranges
+        .iter()
+        .find(|r| r.component == component && r.release == t)
+        .map(|row| (t, row))
+        .ok_or_else(|| {
+            Check::Unknown(format!(
+                "{} {t}: the table holds no verified Kubernetes range for this release (add its platformRanges row, with its source)",
+                component.as_str()
+            ))
+        })
+}
+
+/// Every node's kubelet within the target release's Kubernetes range.
+pub(super) fn kubelet_range(
+    component: Component,
+    req: &Request,
+    facts: &Facts,
+    table: &Table,
+) -> Check {
+    let (t, row) = match target_row(component, req, table) {
+        Ok(r) => r,
+        Err(c) => return c,
+    };
+    let Ok(nodes) = &facts.nodes else {
+        return Check::Unknown("nodes not read".into());
+    };
+    if nodes.is_empty() {
+        return Check::Unknown("the cluster lists no node: no kubelet to check".into());
+    }
+    let name = component.as_str();
+    let (lo, hi) = row.kubernetes;
+    let mut findings = Vec::new();
+    for n in nodes {
+        let Some(v) = Version::parse(&n.kubelet_version) else {
+            return Check::Unknown(format!(
+                "node {}: kubeletVersion `{}` is not a version",
+                n.name,
+                crate::term::escape_capped(&n.kubelet_version, 40)
+            ));
+        };
+        if v.minor() < lo || v.minor() > hi {
+            findings.push(Finding::new(
+                format!("node {}", n.name),
+                format!(
+                    "{name} {t} supports Kubernetes {lo} to {hi}; the kubelet of {} runs {v} ({})",
+                    n.name, row.source.title
+                ),
+                format!(
+                    "move this node's kubelet into {lo}..{hi} first, or pick a {name} release that supports {}",
+                    v.minor()
+                ),
+            ));
+        }
+    }
+    if !findings.is_empty() {
+        return Check::Fails(findings);
+    }
+    let runs: std::collections::BTreeSet<String> =
+        nodes.iter().map(|n| n.kubelet_version.clone()).collect();
+    Check::Holds(format!(
+        "{t} supports {lo} to {hi}; the {} kubelets run {}",
+        nodes.len(),
+        runs.into_iter().collect::<Vec<_>>().join(", ")
+    ))
+}
 
 pub(super) fn k8s_range(
     component: Component,

@@ -36,6 +36,15 @@ pub(super) fn ready_for_135() -> Facts {
     f
 }
 
+/// Every node's kubelet at `version` (`v1.30.6`).
+pub(crate) fn set_kubelets(f: &mut Facts, version: &str) {
+    if let Ok(nodes) = &mut f.nodes {
+        for n in nodes {
+            n.kubelet_version = version.to_string();
+        }
+    }
+}
+
 fn set_apiserver(f: &mut Facts, image: &str) {
     if let Ok(pods) = &mut f.apiserver_pods {
         pods[0].images = vec![image.to_string()];
@@ -360,8 +369,9 @@ fn every_upgrade_blocker_with_a_failed_read_cannot_tell() {
     for (gate, v, id, break_it) in cases {
         let mut f = ready_for_135();
         if gate == Gate::UpgradeRook {
-            // Rook 1.15 supports Kubernetes 1.26 to 1.31 (rook-k8s-range).
+            // Rook 1.15 supports Kubernetes 1.26 to 1.31 (rook-k8s-range, rook-kubelet-range).
             set_apiserver(&mut f, "registry.k8s.io/kube-apiserver:v1.30.6");
+            set_kubelets(&mut f, "v1.30.6");
         }
         break_it(&mut f);
         let ev = eval(&upgrade(gate, v), &f);
@@ -426,8 +436,9 @@ fn cilium_one_minor_and_one_version() {
 fn rook_one_minor_one_version_and_ceph_not_in_error() {
     let cluster = || {
         let mut f = super::tests::cluster();
-        // Rook 1.15 supports Kubernetes 1.26 to 1.31 (rook-k8s-range).
+        // Rook 1.15 supports Kubernetes 1.26 to 1.31 (rook-k8s-range, rook-kubelet-range).
         set_apiserver(&mut f, "registry.k8s.io/kube-apiserver:v1.30.6");
+        set_kubelets(&mut f, "v1.30.6");
         f
     };
     let ev = eval(&upgrade(Gate::UpgradeRook, "v1.15.2"), &cluster());

@@ -173,6 +173,8 @@ fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
         RuleId::CiliumK8sRange => release::k8s_range(Component::Cilium, req, facts, table),
         RuleId::RookPresent => components::rook_present(facts),
         RuleId::RookK8sRange => release::k8s_range(Component::Rook, req, facts, table),
+        RuleId::CiliumKubeletRange => release::kubelet_range(Component::Cilium, req, facts, table),
+        RuleId::RookKubeletRange => release::kubelet_range(Component::Rook, req, facts, table),
     }
 }
 

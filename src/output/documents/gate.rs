@@ -62,6 +62,17 @@ pub(crate) enum StatusDoc {
     Skipped,
 }
 
+impl StatusDoc {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            StatusDoc::Holds => "holds",
+            StatusDoc::Fails => "fails",
+            StatusDoc::Unknown => "unknown",
+            StatusDoc::Skipped => "skipped",
+        }
+    }
+}
+
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct OutcomeDoc {
@@ -75,6 +86,22 @@ pub(crate) struct OutcomeDoc {
     pub(crate) source: SourceDoc,
     /// Read over ssh (`--no-ssh` skips it).
     pub(crate) host: bool,
+    /// `--explain`: each read the rule was decided from, what it showed and the read-only
+    /// commands that show it by hand.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) explain: Vec<ExplainDoc>,
+}
+
+/// One read behind a rule (`--explain`).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ExplainDoc {
+    pub(crate) read: crate::model::gate::Read,
+    /// What it showed, in one line, or why it gave nothing (skipped, forbidden, failed).
+    pub(crate) fact: String,
+    /// The requests the gate sent for it, as a person runs them: each GET through the proxy
+    /// as `kubectl ... get --raw TARGET`, each ssh exactly as nestor ran it.
+    pub(crate) commands: Vec<String>,
 }
 
 /// What the gate was asked about.
@@ -135,6 +162,7 @@ fn outcome(o: &Outcome) -> OutcomeDoc {
             .collect(),
         source: source(&o.rule),
         host: o.rule.host,
+        explain: Vec::new(),
     }
 }
 

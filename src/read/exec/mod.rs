@@ -9,11 +9,11 @@ pub mod allowlist;
 pub(crate) mod hermetic;
 pub(crate) use crate::redact;
 mod service;
+mod trace;
 mod watchdog;
 
 pub use service::Service;
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::Output as StdOutput;
 use std::time::{Duration, Instant};
@@ -151,6 +151,8 @@ pub struct Runner {
     overrides: [(Tool, Option<PathBuf>); 3],
     pub timeout: Duration,
     pub verbose: bool,
+    /// The topology's `admin_conf:` `kubeconfig fetch` may `cat` (`allowlist::ssh`).
+    pub(crate) admin_conf: Option<String>,
 }
 
 impl Runner {
@@ -163,6 +165,7 @@ impl Runner {
             ],
             timeout,
             verbose,
+            admin_conf: None,
         }
     }
 
@@ -206,7 +209,9 @@ impl Runner {
             argv: shown.clone(),
             failure,
         };
-        allowlist::check(tool, args).map_err(|reason| fail(Failure::Refused { reason }))?;
+        let conf = self.admin_conf.as_deref();
+        allowlist::check_fetching(tool, args, conf)
+            .map_err(|why| fail(Failure::Refused { reason: why }))?;
         let program = self.locate(tool).map_err(fail)?;
         Ok((program, shown))
     }
@@ -385,27 +390,6 @@ impl Runner {
             tool.name()
         ));
         classify(output).map_err(fail)
-    }
-
-    /// `-v`: one step of the run's critical path, `began` and now both counted from the
-    /// start of the run (`scripts/bench.sh -v` adds up each step's share of the wall).
-    pub(crate) fn step(&self, name: &str, began: std::time::Duration) {
-        if self.verbose {
-            let now = crate::usage::since_start();
-            self.trace(&format!(
-                "step: {name} {:.1}..{:.1} ms",
-                began.as_secs_f64() * 1e3,
-                now.as_secs_f64() * 1e3
-            ));
-        }
-    }
-
-    /// One `-v` line on stderr (`kubectl-nestor: LINE`), only when verbose.
-    pub(crate) fn trace(&self, line: &str) {
-        if self.verbose {
-            let line = crate::term::terminal_safe(&redact::text(line));
-            let _ = writeln!(std::io::stderr(), "kubectl-nestor: {line}");
-        }
     }
 }
 

@@ -14,16 +14,22 @@ pub mod hostcmd;
 mod hostgate;
 mod ssh;
 use ssh::*;
-pub use ssh::{is_ssh_host, is_ssh_user};
+pub use ssh::{is_kubeconfig_path, is_ssh_host, is_ssh_user};
 #[cfg(test)]
 mod tests;
 
 /// `Ok(())` if the argv may run, else the reason it is refused.
 pub fn check(tool: Tool, args: &[String]) -> Result<(), String> {
+    check_fetching(tool, args, None)
+}
+
+/// [`check`], the ssh kubeconfig fetch also admitting `cat ADMIN_CONF` for the topology's
+/// `admin_conf` (besides kubeadm's `/etc/kubernetes/admin.conf`).
+pub fn check_fetching(tool: Tool, args: &[String], admin_conf: Option<&str>) -> Result<(), String> {
     match tool {
         Tool::Kubectl => kubectl(args),
         Tool::Limactl => limactl(args),
-        Tool::Ssh => ssh(args),
+        Tool::Ssh => ssh(args, admin_conf),
     }
 }
 
@@ -146,10 +152,12 @@ fn kubectl(args: &[String]) -> Result<(), String> {
 }
 
 /// A kubectl line `--explain` PRINTS for a person (never spawned: [`check`] refuses it):
-/// the same pins, then `get` in its read-only forms ([`printed::get`]) or `api-versions`.
+/// the same pins, then `get` in its read-only forms ([`printed::get`]), `api-versions`, or a
+/// gate's GET as it sent it, `get --raw TARGET` ([`printed::raw`]).
 pub fn printed_kubectl(args: &[String]) -> Result<(), String> {
     let words = pinned_words(args)?;
     match words.as_slice() {
+        ["get", "--raw", target] => printed::raw(target),
         ["get", tail @ ..] => printed::get(tail),
         ["api-versions"] => Ok(()),
         [verb, ..] => Err(format!(

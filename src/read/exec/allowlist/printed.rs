@@ -3,6 +3,10 @@
 //! jsonpath=`; never a Secret, pods only by a namespace and a label selector, ConfigMaps only
 //! by name. Printed, never spawned: [`super::check`], which admits what SPAWNS, refuses
 //! every `get` (SPEC §9 v0.4), so this grammar cannot widen what runs.
+//!
+//! A gate's `--explain` prints each GET it sent through its proxy as `get --raw TARGET`
+//! ([`raw`]): the path must be one a gate's proxy admits (the same accept-path check, in the
+//! gate's form), the query only a `labelSelector`, a `fieldSelector` or `verbose`.
 
 fn is_name_list(s: &str) -> bool {
     s.bytes()
@@ -144,3 +148,64 @@ fn output_format(f: &str) -> Result<(), String> {
         Err(format!("kubectl get: output `{f}` is not allowed"))
     }
 }
+
+/// `get --raw TARGET` (a gate's `--explain`): TARGET is a path a gate's proxy admits
+/// ([`super::accept_paths_ok`] in the gate's form: never a Secret, pods only as a namespaced
+/// list or the gate's cluster-wide list by field selector, `/readyz`) and at most one query
+/// parameter, `labelSelector=`, `fieldSelector=` (percent-encoded, plain characters) or
+/// `verbose`.
+pub(super) fn raw(target: &str) -> Result<(), String> {
+    let (path, query) = match target.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (target, None),
+    };
+    // A list or a named object, never discovery (`/api`, `/apis/GROUP/VERSION`) nor a
+    // ConfigMap (a gate reads none).
+    let segments: Vec<&str> = path.split('/').skip(1).collect();
+    let deep = match segments.first() {
+        Some(&"api") => segments.len() >= 3,
+        Some(&"apis") => segments.len() >= 4,
+        _ => path == "/readyz",
+    };
+    if !deep || segments.contains(&"configmaps") {
+        return Err(format!(
+            "kubectl get --raw: `{}` is not a gate's read",
+            crate::term::escape(path)
+        ));
+    }
+    let anchored = format!("^{}$", path.replace('.', "\\."));
+    super::accept_paths_ok(&format!("{anchored},{}", super::GATE_MARKER))
+        .map_err(|why| format!("kubectl get --raw: `{path}` is not a gate's read ({why})"))?;
+    let plain = |v: &str| {
+        !v.is_empty()
+            && v.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"%-_.".contains(&b))
+    };
+    let query_ok = match query {
+        None => true,
+        Some("verbose") => path == "/readyz",
+        Some(q) => match q.split_once('=') {
+            Some(("labelSelector", v)) => plain(v),
+            Some(("fieldSelector", v)) => path == "/api/v1/pods" && plain(v),
+            _ => false,
+        },
+    };
+    // Pods only by a selector: a namespace's by label, the cluster's by `spec.nodeName`.
+    let pods_ok = match path {
+        "/readyz" => query == Some("verbose"),
+        "/api/v1/pods" => query.is_some_and(|q| q.starts_with("fieldSelector=spec.nodeName%3D")),
+        p if p.ends_with("/pods") => query.is_some_and(|q| q.starts_with("labelSelector=")),
+        _ => true,
+    };
+    if !query_ok || !pods_ok {
+        return Err(format!(
+            "kubectl get --raw: `{}` is not a query a gate sends",
+            crate::term::escape(target)
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "printed_tests.rs"]
+mod tests;
