@@ -80,7 +80,7 @@ PLAN: 1 acknowledged
 
 REAL (read live, not stored)
   nodes            dirqual1..4, 4/4 Ready
-  k8s    present   4 checks hold
+  k8s    present   5 checks hold
   ceph   degraded  1 of 7 checks fails, 1 acknowledged
     ✗ {}
       acknowledged until {until}: {REASON}
