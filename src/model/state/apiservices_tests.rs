@@ -160,3 +160,21 @@ fn apiservices_not_read_or_failed_gate_nothing_and_say_so() {
     // The read failed: nothing says metrics.k8s.io is partial; its group is judged as usual.
     assert_eq!(j[2].1, State::Absent);
 }
+
+/// Discovery without apiregistration.k8s.io (a snapshot taken before nestor read
+/// APIServices): the check holds with nothing to judge, and says so — never "every
+/// APIService available" from a list nobody read.
+#[test]
+fn discovery_without_apiregistration_says_there_is_nothing_to_check() {
+    let mut obs = with_apiservices(&fixture());
+    obs.resources.remove(APISERVICES);
+    if let Ok(groups) = &mut obs.api_groups {
+        groups.retain(|g| g != "apiregistration.k8s.io");
+    }
+    let r = &evaluate(&catalog(), &["k8s".to_string()], &[], &obs)[0];
+    assert_eq!(r.state, State::Present, "{r:#?}");
+    assert_eq!(
+        r.evidence.last().unwrap(),
+        "no APIService to check: apiregistration.k8s.io not served (nothing aggregated)"
+    );
+}
