@@ -6,6 +6,8 @@
 
 mod agents;
 mod apiservices;
+#[cfg(test)]
+mod argo_operation_tests;
 mod checks;
 mod configmaps;
 mod coverage;

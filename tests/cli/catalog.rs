@@ -354,11 +354,14 @@ healthy (all true: the layer is healthy)
   - all           every Application (none is fine): .status.health.status = Healthy; the ones that fail are named
                   id: gitops/apps-healthy
                   why: Argo CD's own health of what it deployed (Degraded, Missing, Progressing are not healthy)
+  - all           every Application (none is fine): .status.operationState.phase not in [Failed, Error]; the ones that fail are named
+                  id: gitops/apps-last-operation
+                  why: a sync whose operation Failed or Errored (a hook that failed, a manifest the API server refused) can leave the Application Synced and Healthy by the resources it did apply while the change it was asked for never landed; Argo CD retries it, nestor says so
 == registry: exit 0
 --- stdout
 layer     registry (Container registry)
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):328:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):335:3
 install   ansible-playbook platform/registry.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -373,7 +376,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     dataops (DataOps (CloudNativePG + Dagster + Marquez))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):340:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):347:3
 install   ansible-playbook platform/dataops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -397,7 +400,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):367:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -410,7 +413,7 @@ host (read over ssh on every host of inventory group control_plane; all true: he
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):393:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):400:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -426,7 +429,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):406:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):413:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -442,7 +445,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):419:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):426:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -451,7 +454,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):429:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):436:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -468,7 +471,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):452:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):459:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -484,7 +487,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):473:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):480:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -506,7 +509,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):508:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):515:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -522,7 +525,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):521:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):528:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -541,7 +544,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):553:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):560:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -637,6 +640,9 @@ healthy (all true: the layer is healthy)
   - all           every Application (none is fine): .status.health.status = Healthy; the ones that fail are named
                   id: gitops/apps-healthy
                   why: Argo CD's own health of what it deployed (Degraded, Missing, Progressing are not healthy)
+  - all           every Application (none is fine): .status.operationState.phase not in [Failed, Error]; the ones that fail are named
+                  id: gitops/apps-last-operation
+                  why: a sync whose operation Failed or Errored (a hook that failed, a manifest the API server refused) can leave the Application Synced and Healthy by the resources it did apply while the change it was asked for never landed; Argo CD retries it, nestor says so
 
 "#]],
     );
@@ -646,7 +652,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):367:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -752,7 +758,7 @@ fn show_words_the_age_bound_as_a_duration() {
     out.stdout_snap(str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):367:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)

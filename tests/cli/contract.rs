@@ -558,7 +558,8 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)",
           "Deployment gitea/gitea rolled out (1/1 available)",
           "2/2 Application .status.sync.status = Synced",
-          "2/2 Application .status.health.status = Healthy"
+          "2/2 Application .status.health.status = Healthy",
+          "2/2 Application .status.operationState.phase not in Failed, Error"
         ],
         "reason": "detected and healthy",
         "checks": [
@@ -596,6 +597,11 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
             "id": "gitops/apps-healthy",
             "verdict": "true",
             "evidence": "2/2 Application .status.health.status = Healthy"
+          },
+          {
+            "id": "gitops/apps-last-operation",
+            "verdict": "true",
+            "evidence": "2/2 Application .status.operationState.phase not in Failed, Error"
           }
         ]
       },
@@ -857,7 +863,7 @@ REAL (read live, not stored)
   ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
-  gitops      present  7 checks hold
+  gitops      present  8 checks hold
   registry    present  2 checks hold
   dataops     present  5 checks hold
   datalake    absent   not found

@@ -496,7 +496,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops          present  7 checks hold
+  gitops          present  8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -504,6 +504,7 @@ REAL (read live, not stored)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry        present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -681,7 +682,7 @@ REAL (read live, not stored)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   7 checks hold
+  gitops          present   8 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold
@@ -722,7 +723,7 @@ REAL (read live, not stored)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   7 checks hold
+  gitops          present   8 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold
@@ -753,7 +754,7 @@ REAL (read live, not stored)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   7 checks hold
+  gitops          present   8 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold
@@ -790,7 +791,7 @@ REAL (read live, not stored)
   ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
-  gitops          present  7 checks hold
+  gitops          present  8 checks hold
   registry        present  2 checks hold
   dataops         present  5 checks hold
   datalake        present  5 checks hold
@@ -840,7 +841,7 @@ REAL (read live, not stored)
   ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
-  gitops          present  7 checks hold
+  gitops          present  8 checks hold
   registry        present  2 checks hold
   dataops         present  5 checks hold
   datalake        present  5 checks hold
@@ -904,7 +905,7 @@ REAL (read live, not stored)
   ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
-  gitops          present  7 checks hold
+  gitops          present  8 checks hold
   registry        present  2 checks hold
   dataops         present  5 checks hold
   datalake        present  5 checks hold
@@ -998,7 +999,7 @@ REAL (read live, not stored)
   ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
-  gitops          present  7 checks hold
+  gitops          present  8 checks hold
   registry        present  2 checks hold
   dataops         present  5 checks hold
   datalake        present  5 checks hold
@@ -1064,7 +1065,7 @@ NOW; not live)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   7 checks hold
+  gitops          present   8 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold
@@ -1152,7 +1153,7 @@ NOW; not live)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops          present  7 checks hold
+  gitops          present  8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -1160,6 +1161,7 @@ NOW; not live)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry        present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -1318,7 +1320,7 @@ REAL (read live, not stored)
   ceph          present   7 checks hold
   storage       present   2 checks hold
   monitoring    present   6 checks hold
-  gitops        present   7 checks hold
+  gitops        present   8 checks hold
   registry      present   2 checks hold
   dataops       present   5 checks hold
   datalake      present   5 checks hold
@@ -1385,7 +1387,7 @@ REAL (read live, not stored)
   ceph          present  7 checks hold
   storage       present  2 checks hold
   monitoring    present  6 checks hold
-  gitops        present  7 checks hold
+  gitops        present  8 checks hold
   registry      present  2 checks hold
   dataops       present  5 checks hold
   datalake      present  5 checks hold
@@ -1429,7 +1431,7 @@ REAL (read live, not stored)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   7 checks hold
+  gitops          present   8 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold

@@ -99,7 +99,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   7 checks hold
+  gitops      present   8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -107,6 +107,7 @@ REAL (read live, not stored)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -190,7 +191,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   7 checks hold
+  gitops      present   8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -198,6 +199,7 @@ REAL (read live, not stored)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry    degraded  1 of 2 checks fails
     ✓ namespace registry exists
     ✗ Deployment registry/registry: rollout in progress: 2/3 updated
@@ -276,7 +278,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present  7 checks hold
+  gitops      present  8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -284,6 +286,7 @@ REAL (read live, not stored)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry    present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -365,7 +368,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   7 checks hold
+  gitops      present   8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -373,6 +376,7 @@ REAL (read live, not stored)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -451,7 +455,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      degraded  2 of 7 checks fail
+  gitops      degraded  2 of 8 checks fail
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -461,6 +465,7 @@ REAL (read live, not stored)
       argocd/marquez .status.sync.status = OutOfSync (want Synced)
     ✗ 1/2 Application .status.health.status = Healthy; not: Application
       argocd/marquez .status.health.status = Degraded (want Healthy)
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -542,7 +547,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   7 checks hold
+  gitops      present   8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -550,6 +555,7 @@ REAL (read live, not stored)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -640,7 +646,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   7 checks hold
+  gitops      present   8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -648,6 +654,7 @@ REAL (read live, not stored)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -742,7 +749,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops              present   7 checks hold
+  gitops              present   8 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -750,6 +757,7 @@ REAL (read live, not stored)
     ✓ Deployment gitea/gitea rolled out (1/1 available)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
   registry            present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)

@@ -340,6 +340,9 @@ pub struct PodFlagsCheck {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expect {
     In(Vec<String>),
+    /// None of these values; an object without the field passes (an Argo CD Application
+    /// that never ran an operation has no `.status.operationState`).
+    NotIn(Vec<String>),
     Equals(String),
     /// Equal to another field of the same object.
     EqualsField(FieldPath),

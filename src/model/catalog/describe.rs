@@ -43,6 +43,7 @@ fn expectation(field: &impl fmt::Display, e: &Expect) -> String {
     match e {
         Expect::In(v) if v.len() == 1 => format!("{field} = {}", v[0]),
         Expect::In(v) => format!("{field} in [{}]", v.join(", ")),
+        Expect::NotIn(v) => format!("{field} not in [{}]", v.join(", ")),
         Expect::Equals(x) => format!("{field} = {x}"),
         Expect::EqualsField(o) => format!("{field} = {o}"),
         Expect::Exists => format!("{field} is set"),

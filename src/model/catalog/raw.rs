@@ -33,6 +33,7 @@ struct RawCheck {
     field: Option<String>,
     #[serde(rename = "in")]
     in_: Option<Vec<Scalar>>,
+    not_in: Option<Vec<Scalar>>,
     equals: Option<Scalar>,
     equals_field: Option<String>,
     exists: Option<bool>,
@@ -141,6 +142,7 @@ struct RawAll {
     field: Option<String>,
     #[serde(rename = "in")]
     in_: Option<Vec<Scalar>>,
+    not_in: Option<Vec<Scalar>>,
     equals: Option<Scalar>,
     equals_field: Option<String>,
     exists: Option<bool>,
@@ -276,11 +278,12 @@ fn duration(key: &str, text: &str) -> std::result::Result<u64, String> {
     })
 }
 
-/// The one expectation of a field (`in`, `equals`, `equalsField`, `exists: true` or
-/// `minValidity`).
+/// The one expectation of a field (`in`, `notIn`, `equals`, `equalsField`, `exists: true`
+/// or `minValidity`).
 fn expectation(
     field: Option<&FieldPath>,
     in_: Option<Vec<Scalar>>,
+    not_in: Option<Vec<Scalar>>,
     equals: Option<Scalar>,
     equals_field: Option<String>,
     exists: Option<bool>,
@@ -295,6 +298,12 @@ fn expectation(
             return Err("`in:` needs at least one value".to_string());
         }
         expects.push(Expect::In(values.into_iter().map(|s| s.0).collect()));
+    }
+    if let Some(values) = not_in {
+        if values.is_empty() {
+            return Err("`notIn:` needs at least one value".to_string());
+        }
+        expects.push(Expect::NotIn(values.into_iter().map(|s| s.0).collect()));
     }
     if let Some(v) = equals {
         expects.push(Expect::Equals(v.0));
@@ -311,13 +320,13 @@ fn expectation(
         (0, None) => Ok(None),
         (1, Some(_)) => Ok(expects.pop()),
         (0, Some(f)) => Err(format!(
-            "`field: {f}` needs one of `in:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`"
+            "`field: {f}` needs one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`"
         )),
         (_, None) => Err(
-            "`in:`/`equals:`/`equalsField:`/`exists:`/`minValidity:` need a `field:`".to_string(),
+            "`in:`/`notIn:`/`equals:`/`equalsField:`/`exists:`/`minValidity:` need a `field:`".to_string(),
         ),
         _ => Err(
-            "use only one of `in:`, `equals:`, `equalsField:`, `exists:` or `minValidity:`"
+            "use only one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists:` or `minValidity:`"
                 .to_string(),
         ),
     }

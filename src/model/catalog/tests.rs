@@ -234,7 +234,15 @@ fn bad_checks_are_errors_with_position() {
         ),
         (
             "    - resource: a.b.io\n      field: .status.phase\n",
-            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`",
+            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`",
+        ),
+        (
+            "    - all: {resource: a.b.io, field: .status.phase, notIn: []}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `notIn:` needs at least one value",
+        ),
+        (
+            "    - all: {resource: a.b.io, field: .status.phase, notIn: [Failed], equals: Ok}\n",
+            "stacks/layers.yaml:4:5: [0].detect: use only one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists:` or `minValidity:`",
         ),
         (
             "    - namespace: extra\n      field: .status.phase\n",

@@ -62,7 +62,15 @@ fn judge(
         return Err(f);
     }
     let Some(value) = o.field(field) else {
-        return Err(format!("{} has no {field}", id(sel, o)));
+        return match expect {
+            // Nothing there is none of the refused values.
+            Expect::NotIn(_) => Ok(format!("{} has no {field}", id(sel, o))),
+            Expect::In(_)
+            | Expect::Equals(_)
+            | Expect::EqualsField(_)
+            | Expect::Exists
+            | Expect::MinValidity(_) => Err(format!("{} has no {field}", id(sel, o))),
+        };
     };
     let shown = format!("{} {field} = {value}", id(sel, o));
     if let Expect::MinValidity(min) = expect {
@@ -87,6 +95,10 @@ fn judge(
             };
             (allowed.iter().any(|a| a == value), want)
         }
+        Expect::NotIn(refused) => (
+            !refused.iter().any(|r| r == value),
+            format!("none of {}", refused.join(", ")),
+        ),
         Expect::Equals(x) => (value == x, x.clone()),
         Expect::EqualsField(other) => match o.field(other) {
             None => (false, format!("{other}, which is missing")),
@@ -198,6 +210,7 @@ pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
                 match expect {
                     Expect::Equals(x) => format!("{field} = {x}"),
                     Expect::In(xs) => format!("{field} in {}", xs.join(", ")),
+                    Expect::NotIn(xs) => format!("{field} not in {}", xs.join(", ")),
                     Expect::EqualsField(o) => format!("{field} = {o}"),
                     Expect::Exists => format!("{field} set"),
                     Expect::MinValidity(min) => {

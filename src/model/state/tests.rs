@@ -82,7 +82,8 @@ fn incident_cluster_states() {
         report(&reports, "gitops").evidence[5..],
         [
             "2/2 Application .status.sync.status = Synced",
-            "2/2 Application .status.health.status = Healthy"
+            "2/2 Application .status.health.status = Healthy",
+            "2/2 Application .status.operationState.phase not in Failed, Error"
         ]
     );
     assert_eq!(

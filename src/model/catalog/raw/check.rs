@@ -56,6 +56,7 @@ impl RawCheck {
                 ("object", self.object.is_some()),
                 ("field", self.field.is_some()),
                 ("in", self.in_.is_some()),
+                ("notIn", self.not_in.is_some()),
                 ("equals", self.equals.is_some()),
                 ("equalsField", self.equals_field.is_some()),
                 ("exists", self.exists.is_some()),
@@ -269,6 +270,7 @@ impl RawCheck {
             let expect = expectation(
                 field.as_ref(),
                 a.in_,
+                a.not_in,
                 a.equals,
                 a.equals_field,
                 a.exists,
@@ -363,6 +365,7 @@ impl RawCheck {
             let expect = expectation(
                 field.as_ref(),
                 self.in_,
+                self.not_in,
                 self.equals,
                 self.equals_field,
                 self.exists,
