@@ -91,7 +91,10 @@ fn workloads_no_check_selects_are_dropped_as_they_arrive_never_kept() {
 /// is each one's namespace, name and two values, 80 bytes in place and its strings. Before
 /// the compact custom object, 312 bytes in place (twice that while the list grew) and its
 /// own copies of the field paths: ~16 MiB as the budget weighs them (size in place plus
-/// JSON), ~34 MiB of peak RSS in a release build (docs/read-path.md); now ~7.6 MiB kept.
+/// JSON), ~34 MiB of peak RSS in a release build (docs/read-path.md); then ~7.6 MiB kept
+/// for two values. Since gitops also checks the last operation (issue 34 item 5) each keeps
+/// four: sync and health status, the operation's phase and its message (quoted when it
+/// failed): ~12 MiB kept, ~48 MiB of own peak RSS in a debug build, measured once.
 #[test]
 fn forty_thousand_custom_objects_keep_their_few_fields_compactly() {
     let bed = Bed::dirqual(
@@ -115,8 +118,8 @@ fn forty_thousand_custom_objects_keep_their_few_fields_compactly() {
     let kept = kept_mib(&out.stderr);
     let peak = own_peak_kib(&out.stderr);
     eprintln!("measured: 40 000 Applications, {kept} MiB kept, nestor's own peak RSS {peak} KiB");
-    assert!(kept < 10.0, "{kept} MiB kept");
-    // The goal of SPEC §9 (a debug build here: ~42 MiB).
+    assert!(kept < 14.0, "{kept} MiB kept");
+    // The goal of SPEC §9 (a debug build here: ~48 MiB).
     assert!(peak < 64 * 1024, "own peak RSS {peak} KiB");
 }
 

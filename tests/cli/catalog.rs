@@ -354,14 +354,17 @@ healthy (all true: the layer is healthy)
   - all           every Application (none is fine): .status.health.status = Healthy; the ones that fail are named
                   id: gitops/apps-healthy
                   why: Argo CD's own health of what it deployed (Degraded, Missing, Progressing are not healthy)
-  - all           every Application (none is fine): .status.operationState.phase not in [Failed, Error]; the ones that fail are named
+  - all           every Application (none is fine): .status.operationState.phase not in [Failed, Error] (a failure quotes .status.operationState.message); the ones that fail are named
                   id: gitops/apps-last-operation
                   why: a sync whose operation Failed or Errored (a hook that failed, a manifest the API server refused) can leave the Application Synced and Healthy by the resources it did apply while the change it was asked for never landed; Argo CD retries it, nestor says so
+  - all           every Application (none is fine): none of the conditions ComparisonError, InvalidSpecError, SyncError, DeletionError, UnknownError present; the ones that fail are named
+                  id: gitops/apps-no-error-conditions
+                  why: Argo CD could not compare, sync or delete the Application (a repository it cannot reach, a manifest that does not render, a spec it refuses): until that clears, what git says never reaches the cluster, whatever the last sync status still reads
 == registry: exit 0
 --- stdout
 layer     registry (Container registry)
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):335:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):343:3
 install   ansible-playbook platform/registry.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -376,7 +379,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     dataops (DataOps (CloudNativePG + Dagster + Marquez))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):347:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):355:3
 install   ansible-playbook platform/dataops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -400,7 +403,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):382:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -413,7 +416,7 @@ host (read over ssh on every host of inventory group control_plane; all true: he
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):400:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):408:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -429,7 +432,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):413:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):421:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -445,7 +448,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):426:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):434:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -454,7 +457,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):436:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):444:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -471,7 +474,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):459:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):467:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -487,7 +490,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):480:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):488:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -509,7 +512,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):515:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):523:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -525,7 +528,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):528:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):536:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -544,7 +547,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):560:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):568:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -640,9 +643,12 @@ healthy (all true: the layer is healthy)
   - all           every Application (none is fine): .status.health.status = Healthy; the ones that fail are named
                   id: gitops/apps-healthy
                   why: Argo CD's own health of what it deployed (Degraded, Missing, Progressing are not healthy)
-  - all           every Application (none is fine): .status.operationState.phase not in [Failed, Error]; the ones that fail are named
+  - all           every Application (none is fine): .status.operationState.phase not in [Failed, Error] (a failure quotes .status.operationState.message); the ones that fail are named
                   id: gitops/apps-last-operation
                   why: a sync whose operation Failed or Errored (a hook that failed, a manifest the API server refused) can leave the Application Synced and Healthy by the resources it did apply while the change it was asked for never landed; Argo CD retries it, nestor says so
+  - all           every Application (none is fine): none of the conditions ComparisonError, InvalidSpecError, SyncError, DeletionError, UnknownError present; the ones that fail are named
+                  id: gitops/apps-no-error-conditions
+                  why: Argo CD could not compare, sync or delete the Application (a repository it cannot reach, a manifest that does not render, a spec it refuses): until that clears, what git says never reaches the cluster, whatever the last sync status still reads
 
 "#]],
     );
@@ -652,7 +658,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):382:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -758,7 +764,7 @@ fn show_words_the_age_bound_as_a_duration() {
     out.stdout_snap(str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):382:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)

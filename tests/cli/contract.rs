@@ -559,7 +559,8 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "Deployment gitea/gitea rolled out (1/1 available)",
           "2/2 Application .status.sync.status = Synced",
           "2/2 Application .status.health.status = Healthy",
-          "2/2 Application .status.operationState.phase not in Failed, Error"
+          "2/2 Application .status.operationState.phase not in Failed, Error",
+          "2/2 Application without ComparisonError, InvalidSpecError, SyncError, DeletionError, UnknownError"
         ],
         "reason": "detected and healthy",
         "checks": [
@@ -602,6 +603,11 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
             "id": "gitops/apps-last-operation",
             "verdict": "true",
             "evidence": "2/2 Application .status.operationState.phase not in Failed, Error"
+          },
+          {
+            "id": "gitops/apps-no-error-conditions",
+            "verdict": "true",
+            "evidence": "2/2 Application without ComparisonError, InvalidSpecError, SyncError, DeletionError, UnknownError"
           }
         ]
       },
@@ -863,7 +869,7 @@ REAL (read live, not stored)
   ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
-  gitops      present  8 checks hold
+  gitops      present  9 checks hold
   registry    present  2 checks hold
   dataops     present  5 checks hold
   datalake    absent   not found

@@ -496,7 +496,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops          present  8 checks hold
+  gitops          present  9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -505,6 +505,8 @@ REAL (read live, not stored)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry        present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -682,7 +684,7 @@ REAL (read live, not stored)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   8 checks hold
+  gitops          present   9 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold
@@ -723,7 +725,7 @@ REAL (read live, not stored)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   8 checks hold
+  gitops          present   9 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold
@@ -754,7 +756,7 @@ REAL (read live, not stored)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   8 checks hold
+  gitops          present   9 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold
@@ -791,7 +793,7 @@ REAL (read live, not stored)
   ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
-  gitops          present  8 checks hold
+  gitops          present  9 checks hold
   registry        present  2 checks hold
   dataops         present  5 checks hold
   datalake        present  5 checks hold
@@ -841,7 +843,7 @@ REAL (read live, not stored)
   ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
-  gitops          present  8 checks hold
+  gitops          present  9 checks hold
   registry        present  2 checks hold
   dataops         present  5 checks hold
   datalake        present  5 checks hold
@@ -905,7 +907,7 @@ REAL (read live, not stored)
   ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
-  gitops          present  8 checks hold
+  gitops          present  9 checks hold
   registry        present  2 checks hold
   dataops         present  5 checks hold
   datalake        present  5 checks hold
@@ -999,7 +1001,7 @@ REAL (read live, not stored)
   ceph            present  7 checks hold
   storage         present  2 checks hold
   monitoring      present  6 checks hold
-  gitops          present  8 checks hold
+  gitops          present  9 checks hold
   registry        present  2 checks hold
   dataops         present  5 checks hold
   datalake        present  5 checks hold
@@ -1065,7 +1067,7 @@ NOW; not live)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   8 checks hold
+  gitops          present   9 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold
@@ -1153,7 +1155,7 @@ NOW; not live)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops          present  8 checks hold
+  gitops          present  9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -1162,6 +1164,8 @@ NOW; not live)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry        present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -1320,7 +1324,7 @@ REAL (read live, not stored)
   ceph          present   7 checks hold
   storage       present   2 checks hold
   monitoring    present   6 checks hold
-  gitops        present   8 checks hold
+  gitops        present   9 checks hold
   registry      present   2 checks hold
   dataops       present   5 checks hold
   datalake      present   5 checks hold
@@ -1387,7 +1391,7 @@ REAL (read live, not stored)
   ceph          present  7 checks hold
   storage       present  2 checks hold
   monitoring    present  6 checks hold
-  gitops        present  8 checks hold
+  gitops        present  9 checks hold
   registry      present  2 checks hold
   dataops       present  5 checks hold
   datalake      present  5 checks hold
@@ -1431,7 +1435,7 @@ REAL (read live, not stored)
   ceph            present   7 checks hold
   storage         present   2 checks hold
   monitoring      present   6 checks hold
-  gitops          present   8 checks hold
+  gitops          present   9 checks hold
   registry        present   2 checks hold
   dataops         present   5 checks hold
   datalake        present   5 checks hold

@@ -72,7 +72,7 @@ REAL (read live, not stored)
   ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
-  gitops      present  8 checks hold
+  gitops      present  9 checks hold
   registry    present  2 checks hold
   dataops     present  5 checks hold
   datalake    absent   not found
@@ -228,7 +228,7 @@ REAL (read live, not stored)
       (RECENT_MGR_MODULE_CRASH)
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    absent    not found
@@ -441,7 +441,7 @@ REAL (read live, not stored)
   ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
-  gitops      present  8 checks hold
+  gitops      present  9 checks hold
   registry    present  2 checks hold
   dataops     present  5 checks hold
   datalake    absent   not found
@@ -630,7 +630,7 @@ NOW; not live)
   ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
-  gitops      present  8 checks hold
+  gitops      present  9 checks hold
   registry    present  2 checks hold
   dataops     present  5 checks hold
   datalake    absent   not found

@@ -184,7 +184,7 @@ kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
   ceph        [32mpresent[0m  7 checks hold
   storage     [32mpresent[0m  2 checks hold
   monitoring  [32mpresent[0m  6 checks hold
-  gitops      [32mpresent[0m  8 checks hold
+  gitops      [32mpresent[0m  9 checks hold
   registry    [32mpresent[0m  2 checks hold
   dataops     [32mpresent[0m  5 checks hold
   datalake    [31mabsent[0m   not found
@@ -216,7 +216,7 @@ REAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken
   ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
-  gitops      present  8 checks hold
+  gitops      present  9 checks hold
   registry    present  2 checks hold
   dataops     present  5 checks hold
   datalake    absent   not found

@@ -94,7 +94,7 @@ REAL (read live, not stored)
   ceph                    present  7 checks hold
   storage                 present  2 checks hold
   monitoring              present  6 checks hold
-  gitops                  present  8 checks hold
+  gitops                  present  9 checks hold
   registry                present  2 checks hold
   dataops                 present  5 checks hold
   datalake                absent   not found
@@ -164,7 +164,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found
@@ -215,7 +215,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found
@@ -265,7 +265,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found
@@ -313,7 +313,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found
@@ -359,7 +359,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found
@@ -409,7 +409,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found
@@ -453,7 +453,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found
@@ -500,7 +500,7 @@ REAL (read live, not stored)
   ceph                    present  7 checks hold
   storage                 present  2 checks hold
   monitoring              present  6 checks hold
-  gitops                  present  8 checks hold
+  gitops                  present  9 checks hold
   registry                present  2 checks hold
   dataops                 present  5 checks hold
   datalake                absent   not found
@@ -561,7 +561,7 @@ REAL (read live, not stored)
   ceph                    present  7 checks hold
   storage                 present  2 checks hold
   monitoring              present  6 checks hold
-  gitops                  present  8 checks hold
+  gitops                  present  9 checks hold
   registry                present  2 checks hold
   dataops                 present  5 checks hold
   datalake                absent   not found
@@ -607,7 +607,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found
@@ -652,7 +652,7 @@ REAL (read live, not stored)
   ceph                    present   7 checks hold
   storage                 present   2 checks hold
   monitoring              present   6 checks hold
-  gitops                  present   8 checks hold
+  gitops                  present   9 checks hold
   registry                present   2 checks hold
   dataops                 present   5 checks hold
   datalake                absent    not found

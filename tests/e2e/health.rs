@@ -99,7 +99,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -108,6 +108,8 @@ REAL (read live, not stored)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -191,7 +193,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -200,6 +202,8 @@ REAL (read live, not stored)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry    degraded  1 of 2 checks fails
     ✓ namespace registry exists
     ✗ Deployment registry/registry: rollout in progress: 2/3 updated
@@ -278,7 +282,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present  8 checks hold
+  gitops      present  9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -287,6 +291,8 @@ REAL (read live, not stored)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry    present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -368,7 +374,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -377,6 +383,8 @@ REAL (read live, not stored)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -455,7 +463,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      degraded  2 of 8 checks fail
+  gitops      degraded  2 of 9 checks fail
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -466,6 +474,8 @@ REAL (read live, not stored)
     ✗ 1/2 Application .status.health.status = Healthy; not: Application
       argocd/marquez .status.health.status = Degraded (want Healthy)
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -488,6 +498,113 @@ REAL (read live, not stored)
         evidence(&v, "gitops").iter().any(|e| e
             == "1/2 Application .status.health.status = Healthy; not: Application argocd/marquez .status.health.status = Degraded (want Healthy)"),
         "{v}"
+    );
+}
+
+/// Issue 34 item 5: Synced and Healthy by what it applied, its last sync Failed and Argo CD
+/// retrying: gitops is degraded quoting Argo CD's own words, repaired, never reinstalled.
+#[test]
+fn failed_last_operation_and_sync_error_are_degraded_in_argo_cds_words() {
+    let bed = bed_or_skip!(E2e::new("app-sync-failed", &[]));
+    let (v, _) = expect(
+        &bed,
+        "gitops",
+        "degraded",
+        "1/2 Application .status.operationState.phase not in Failed, Error; not: Application argocd/marquez .status.operationState.phase = Failed (want none of Failed, Error): \"one or more synchronization tasks completed unsuccessfully\"",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair gitops     repair in place; never reinstall over an existing layer
+    gitops: 1/2 Application .status.operationState.phase not in Failed, Error; …
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   5 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
+  cni         present   5 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present   7 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      degraded  2 of 9 checks fail
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+    ✗ 1/2 Application .status.operationState.phase not in Failed, Error; not:
+      Application argocd/marquez .status.operationState.phase = Failed (want
+      none of Failed, Error): "one or more synchronization tasks completed
+      unsuccessfully"
+    ✗ 1/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError; not: Application argocd/marquez SyncError
+      (Failed sync attempt to 9b2d7c1e5a40: one or more synchronization tasks
+      completed unsuccessfully (retried 5 times).)
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     present   5 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
+    );
+    let ev = evidence(&v, "gitops");
+    assert!(
+        ev.iter().any(|e| e
+            == "1/2 Application without ComparisonError, InvalidSpecError, SyncError, DeletionError, UnknownError; not: Application argocd/marquez SyncError (Failed sync attempt to 9b2d7c1e5a40: one or more synchronization tasks completed unsuccessfully (retried 5 times).)"),
+        "{ev:#?}"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e == "2/2 Application .status.sync.status = Synced"),
+        "{ev:#?}"
     );
 }
 
@@ -547,7 +664,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -556,6 +673,8 @@ REAL (read live, not stored)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -646,7 +765,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -655,6 +774,8 @@ REAL (read live, not stored)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
@@ -749,7 +870,7 @@ REAL (read live, not stored)
       rolled out (1/1 ready)
     ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
       available)
-  gitops              present   8 checks hold
+  gitops              present   9 checks hold
     ✓ API group argoproj.io served
     ✓ Deployment argocd/argocd-server rolled out (1/1 available)
     ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
@@ -758,6 +879,8 @@ REAL (read live, not stored)
     ✓ 2/2 Application .status.sync.status = Synced
     ✓ 2/2 Application .status.health.status = Healthy
     ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
   registry            present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)

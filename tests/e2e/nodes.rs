@@ -93,7 +93,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    absent    not found
@@ -129,7 +129,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    absent    not found
@@ -165,7 +165,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    absent    not found
@@ -203,7 +203,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    absent    not found

@@ -219,7 +219,7 @@ LAYERS (catalog, with evidence)
   certs                   absent   not found
     ✗ API group cert-manager.io not served
   monitoring              present  6 checks hold
-  gitops                  present  8 checks hold
+  gitops                  present  9 checks hold
   registry                present  2 checks hold
   dataops                 present  5 checks hold
   etcd-backup             unknown  could not be decided

@@ -31,7 +31,7 @@ REAL (read live, not stored)
   ceph        present  7 checks hold
   storage     present  2 checks hold
   monitoring  present  6 checks hold
-  gitops      present  8 checks hold
+  gitops      present  9 checks hold
   registry    present  2 checks hold
   dataops     present  5 checks hold
   datalake    absent   not found
@@ -162,7 +162,7 @@ REAL (read live, not stored)
       rook-ceph/rook-ceph-osd-2: rollout in progress: 0/1 updated available
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    absent    not found

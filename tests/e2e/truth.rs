@@ -81,7 +81,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      degraded  1 of 8 checks fails
+  gitops      degraded  1 of 9 checks fails
     ✗ Deployment gitea/gitea: being deleted since 2026-11-30T22:14:05Z
       (finalizers: foregroundDeletion)
   registry    present   2 checks hold
@@ -119,7 +119,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    degraded  1 of 5 checks fails
@@ -163,7 +163,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    degraded  1 of 2 checks fails
     ✗ Deployment registry/registry: rollout paused
   dataops     present   5 checks hold
@@ -205,7 +205,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     degraded  1 of 4 checks fails
     ✗ Cluster dataops/pg: hibernated
@@ -243,7 +243,7 @@ REAL (read live, not stored)
       operator is not reconciling
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    absent    not found
@@ -297,7 +297,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    present   5 checks hold
@@ -330,7 +330,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    degraded  1 of 5 checks fails
@@ -405,7 +405,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      degraded  1 of 8 checks fails
+  gitops      degraded  1 of 9 checks fails
     ✗ Deployment argocd/argocd-repo-server: rollout in progress: 0/1 updated
       available; pod argocd-repo-server-6f7d8c9b5-x7k2p on dirqual2:
       argocd-repo-server CrashLoopBackOff, 7 restarts, last exit code 255
@@ -471,7 +471,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    degraded  1 of 3 checks fails
     ✗ namespace registry: being deleted since 2026-11-30T22:14:05Z
   dataops     present   5 checks hold
@@ -525,7 +525,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     degraded  1 of 4 checks fails
     ✗ Cluster dataops/pg: reconciliation disabled: its status may be stale
@@ -574,7 +574,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    present   5 checks hold
@@ -657,7 +657,7 @@ REAL (read live, not stored)
   ceph        present   7 checks hold
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    present   5 checks hold
@@ -714,7 +714,7 @@ REAL (read live, not stored)
     ✗ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum = b (want empty)
   storage     present   2 checks hold
   monitoring  present   6 checks hold
-  gitops      present   8 checks hold
+  gitops      present   9 checks hold
   registry    present   2 checks hold
   dataops     present   5 checks hold
   datalake    absent    not found

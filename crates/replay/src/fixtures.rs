@@ -12,7 +12,7 @@ use crate::fixture::{Fixture, ResourceType};
 use serde_json::{json, Map, Value};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 29] = [
+pub const NAMES: [&str; 30] = [
     "dirqual",
     "dirqual-full",
     "degraded",
@@ -23,6 +23,7 @@ pub const NAMES: [&str; 29] = [
     "ceph-warn-benign",
     "ceph-warn",
     "app-outofsync",
+    "app-sync-failed",
     "issuer-unready",
     "cnpg-unhealthy",
     "audit-missing",

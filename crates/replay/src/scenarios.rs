@@ -8,6 +8,7 @@
 //! | `ceph-warn-benign` | CephCluster `HEALTH_WARN` with only `RECENT_MGR_MODULE_CRASH` (healthy per the operators' gate) |
 //! | `ceph-warn` | CephCluster `HEALTH_WARN` with `RECENT_MGR_MODULE_CRASH` and `MON_DISK_LOW` |
 //! | `app-outofsync` | Argo CD Application argocd/marquez `OutOfSync` and `Degraded` |
+//! | `app-sync-failed` | Argo CD Application argocd/marquez still `Synced` and `Healthy`, its last operation `Failed` (a PostSync hook) and automated sync's `SyncError` condition |
 //! | `issuer-unready` | dirqual-full whose ClusterIssuer letsencrypt-prod is `Ready=False` |
 //! | `cnpg-unhealthy` | CNPG Cluster dataops/pg with 2 of 3 instances ready, failing over |
 //! | `audit-missing` | three control planes (dirqual1..3); dirqual2's kube-apiserver has no `--audit-log-path` |
@@ -367,6 +368,26 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             for a in find(&mut f, "Application", "marquez") {
                 a["status"]["sync"]["status"] = json!("OutOfSync");
                 a["status"]["health"]["status"] = json!("Degraded");
+            }
+            f
+        }
+        "app-sync-failed" => {
+            let mut f = dirqual();
+            for a in find(&mut f, "Application", "marquez") {
+                // As Argo CD's controller writes them: the operation's phase and message, and
+                // the automated sync's condition (a type, a message, no status).
+                a["status"]["operationState"] = json!({
+                    "phase": "Failed",
+                    "message": "one or more synchronization tasks completed unsuccessfully",
+                    "startedAt": "2026-12-01T09:10:00Z",
+                    "finishedAt": "2026-12-01T09:12:00Z",
+                    "operation": {"sync": {"revision": "9b2d7c1e5a40"}, "retry": {"limit": 5}}
+                });
+                a["status"]["conditions"] = json!([{
+                    "type": "SyncError",
+                    "message": "Failed sync attempt to 9b2d7c1e5a40: one or more synchronization tasks completed unsuccessfully (retried 5 times).",
+                    "lastTransitionTime": "2026-12-01T09:12:00Z"
+                }]);
             }
             f
         }

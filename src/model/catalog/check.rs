@@ -264,12 +264,19 @@ pub struct ConditionCheck {
 pub enum Predicate {
     Field(FieldPath, Expect),
     Condition(String),
+    /// None of these condition types present, unless its status says `False`. Argo CD's
+    /// error conditions (`ComparisonError`, `SyncError`, ...) carry a type and a message and
+    /// no status: being there is the error.
+    NoConditions(Vec<String>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct AllCheck {
     pub objects: Objects,
     pub predicate: Predicate,
+    /// A field whose text is quoted beside each object that fails (`quote:`; an Argo CD
+    /// operation's `.status.operationState.message`), escaped and capped.
+    pub quote: Option<FieldPath>,
 }
 
 /// What a `count` counts.
@@ -393,9 +400,12 @@ impl CheckKind {
                 let used = match &a.predicate {
                     Predicate::Field(f, Expect::EqualsField(o)) => vec![fields(f), fields(o)],
                     Predicate::Field(f, _) => vec![fields(f)],
-                    Predicate::Condition(_) => vec![FieldUse::Conditions],
+                    Predicate::Condition(_) | Predicate::NoConditions(_) => {
+                        vec![FieldUse::Conditions]
+                    }
                 };
-                vec![(&a.objects, used)]
+                let quoted = a.quote.iter().map(fields);
+                vec![(&a.objects, used.into_iter().chain(quoted).collect())]
             }
             CheckKind::Count(c) => {
                 let mut out = Vec::new();

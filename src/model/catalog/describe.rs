@@ -167,6 +167,13 @@ impl fmt::Display for CheckKind {
                 let what = match &a.predicate {
                     Predicate::Field(field, e) => expectation(field, e),
                     Predicate::Condition(t) => format!("condition {t} True"),
+                    Predicate::NoConditions(ts) => {
+                        format!("none of the conditions {} present", ts.join(", "))
+                    }
+                };
+                let what = match &a.quote {
+                    Some(q) => format!("{what} (a failure quotes {q})"),
+                    None => what,
                 };
                 write!(
                     f,

@@ -148,6 +148,8 @@ struct RawAll {
     exists: Option<bool>,
     min_validity: Option<String>,
     condition: Option<String>,
+    no_conditions: Option<Vec<String>>,
+    quote: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -277,7 +277,19 @@ fn new_check_kinds_are_validated_with_position() {
         ),
         (
             "    - all: {resource: a.b.io}\n",
-            "stacks/layers.yaml:4:5: [0].detect: `all:` needs either `field:` with its expectation, or `condition: TYPE`",
+            "stacks/layers.yaml:4:5: [0].detect: `all:` needs one of `field:` with its expectation, `condition: TYPE` or `noConditions: [TYPE, ...]`",
+        ),
+        (
+            "    - all: {resource: a.b.io, noConditions: []}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `noConditions:` needs condition types such as `[ComparisonError]`",
+        ),
+        (
+            "    - all: {resource: a.b.io, condition: Ready, noConditions: [SyncError]}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `all:` needs one of `field:` with its expectation, `condition: TYPE` or `noConditions: [TYPE, ...]`",
+        ),
+        (
+            "    - all: {resource: a.b.io, noConditions: [SyncError], quote: .metadata.annotations}\n",
+            "stacks/layers.yaml:4:5: [0].detect: field path `.metadata.annotations`: checks read `.spec` and `.status`, never `.metadata` (annotations can hold secrets)",
         ),
         (
             "    - count: {resource: a.b.io}\n",

@@ -176,6 +176,27 @@ fn condition_of(sel: &Objects, o: &CustomObject, type_: &str) -> Result<String, 
     }
 }
 
+/// None of `types` is present with a status other than `False`; each present one is named
+/// with its words (Argo CD's error conditions have a message and no status).
+fn without_conditions(sel: &Objects, o: &CustomObject, types: &[String]) -> Result<String, String> {
+    if let Some(f) = flaw(sel, o) {
+        return Err(f);
+    }
+    let present: Vec<String> = types
+        .iter()
+        .filter(|t| o.conditions.get(*t).is_some_and(|status| status != "False"))
+        .map(|t| match o.reasons.get(t) {
+            Some(words) => format!("{t} ({words})"),
+            None => t.clone(),
+        })
+        .collect();
+    if present.is_empty() {
+        Ok(format!("{} without {}", id(sel, o), types.join(", ")))
+    } else {
+        Err(format!("{} {}", id(sel, o), present.join("; ")))
+    }
+}
+
 pub(crate) fn condition(obs: &Observation, c: &ConditionCheck) -> CheckOutcome {
     let matching = match objects_of(obs, &c.objects) {
         Ok(o) => o,
@@ -230,7 +251,22 @@ pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
                 .map(|o| condition_of(&a.objects, o, t))
                 .collect(),
         ),
+        Predicate::NoConditions(ts) => (
+            format!("without {}", ts.join(", ")),
+            matching
+                .iter()
+                .map(|o| without_conditions(&a.objects, o, ts))
+                .collect(),
+        ),
     };
+    // A failure quotes the object's own words when the check names where they are.
+    let results = results.into_iter().zip(&matching).map(|(r, o)| {
+        r.map_err(|line| match a.quote.as_ref().and_then(|q| o.field(q)) {
+            Some(said) if !said.is_empty() => format!("{line}: \"{said}\""),
+            Some(_) | None => line,
+        })
+    });
+    let results: Vec<Result<String, String>> = results.collect();
     let total = results.len();
     let bad: Vec<String> = results.into_iter().filter_map(Result::err).collect();
     let head = format!(

@@ -83,7 +83,8 @@ fn incident_cluster_states() {
         [
             "2/2 Application .status.sync.status = Synced",
             "2/2 Application .status.health.status = Healthy",
-            "2/2 Application .status.operationState.phase not in Failed, Error"
+            "2/2 Application .status.operationState.phase not in Failed, Error",
+            "2/2 Application without ComparisonError, InvalidSpecError, SyncError, DeletionError, UnknownError"
         ]
     );
     assert_eq!(

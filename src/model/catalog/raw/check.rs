@@ -276,18 +276,32 @@ impl RawCheck {
                 a.exists,
                 a.min_validity,
             )?;
-            let predicate =
-                match (field, expect, a.condition) {
-                    (Some(f), Some(e), None) => Predicate::Field(f, e),
-                    (None, None, Some(t)) if !t.trim().is_empty() => Predicate::Condition(t),
-                    _ => return Err(
-                        "`all:` needs either `field:` with its expectation, or `condition: TYPE`"
+            let no_conditions = match a.no_conditions {
+                Some(ts) if ts.is_empty() || ts.iter().any(|t| t.trim().is_empty()) => {
+                    return Err(
+                        "`noConditions:` needs condition types such as `[ComparisonError]`"
                             .to_string(),
-                    ),
-                };
+                    )
+                }
+                other => other,
+            };
+            let predicate = match (field, expect, a.condition, no_conditions) {
+                (Some(f), Some(e), None, None) => Predicate::Field(f, e),
+                (None, None, Some(t), None) if !t.trim().is_empty() => Predicate::Condition(t),
+                (None, None, None, Some(ts)) => Predicate::NoConditions(ts),
+                _ => {
+                    return Err(
+                        "`all:` needs one of `field:` with its expectation, `condition: \
+                         TYPE` or `noConditions: [TYPE, ...]`"
+                            .to_string(),
+                    )
+                }
+            };
+            let quote = a.quote.as_deref().map(FieldPath::parse).transpose()?;
             return Ok(CheckKind::All(AllCheck {
                 objects: objs,
                 predicate,
+                quote,
             }));
         }
         if let Some(c) = self.count {
