@@ -9,6 +9,8 @@ mod apiservices;
 #[cfg(test)]
 mod argo_operation_tests;
 mod checks;
+#[cfg(test)]
+mod cnpg_backup_tests;
 mod configmaps;
 mod coverage;
 pub mod explain;

@@ -393,6 +393,12 @@ healthy (all true: the layer is healthy)
   - resource      every Cluster, at least one: .status.phase = Cluster in healthy state
                   id: dataops/pg-phase
                   why: CNPG's own verdict; failover, switchover and upgrades show here first
+  - all           every Cluster (none is fine): condition ContinuousArchiving not False; the ones that fail are named
+                  id: dataops/pg-wal-archiving
+                  why: WAL archiving stopped (an object store it cannot write) means point-in-time recovery ends there, while CNPG still says the cluster is healthy
+  - all           every Cluster (none is fine): those with .spec.backup set: .status.lastSuccessfulBackup at most 26h ago; the ones that fail are named
+                  id: dataops/pg-last-backup
+                  why: a Cluster with backups configured whose last base backup is more than a day old has no recent restore point; none at all means it never had one
   - workload      Deployment dataops/dagster-*: at least one, each rolled out as `kubectl rollout status` says
                   id: dataops/dagster
                   why: the Dagster webserver and daemon run the pipelines
@@ -403,7 +409,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):382:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):390:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -416,7 +422,7 @@ host (read over ssh on every host of inventory group control_plane; all true: he
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):408:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):416:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -432,7 +438,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):421:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):429:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -448,7 +454,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):434:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):442:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -457,7 +463,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):444:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):452:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -474,7 +480,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):467:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):475:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -490,7 +496,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):488:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):496:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -512,7 +518,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):523:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):531:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -528,7 +534,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):536:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):544:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -547,7 +553,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):568:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):576:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -658,7 +664,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):382:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):390:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -764,7 +770,7 @@ fn show_words_the_age_bound_as_a_duration() {
     out.stdout_snap(str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):382:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):390:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)

@@ -641,6 +641,8 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "API group postgresql.cnpg.io served",
           "Cluster dataops/pg .status.readyInstances = 3",
           "Cluster dataops/pg .status.phase = Cluster in healthy state",
+          "1/1 Cluster ContinuousArchiving not False",
+          "Cluster dataops/pg without .spec.backup: nothing to judge",
           "2/2 Deployment dataops/dagster-* rolled out (dagster-daemon, dagster-dagster-webserver)",
           "2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)"
         ],
@@ -660,6 +662,16 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
             "id": "dataops/pg-phase",
             "verdict": "true",
             "evidence": "Cluster dataops/pg .status.phase = Cluster in healthy state"
+          },
+          {
+            "id": "dataops/pg-wal-archiving",
+            "verdict": "true",
+            "evidence": "1/1 Cluster ContinuousArchiving not False"
+          },
+          {
+            "id": "dataops/pg-last-backup",
+            "verdict": "true",
+            "evidence": "Cluster dataops/pg without .spec.backup: nothing to judge"
           },
           {
             "id": "dataops/dagster",
@@ -871,7 +883,7 @@ REAL (read live, not stored)
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
-  dataops     present  5 checks hold
+  dataops     present  7 checks hold
   datalake    absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket

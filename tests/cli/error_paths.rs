@@ -266,7 +266,7 @@ REAL (read live, not stored)
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
-  dataops     present  5 checks hold
+  dataops     present  7 checks hold
   datalake    absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket

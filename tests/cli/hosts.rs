@@ -510,10 +510,12 @@ REAL (read live, not stored)
   registry        present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops         present  5 checks hold
+  dataops         present  7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -686,7 +688,7 @@ REAL (read live, not stored)
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
-  dataops         present   5 checks hold
+  dataops         present   7 checks hold
   datalake        present   5 checks hold
   certs           present   8 checks hold
   etcd-backup     degraded  1 of 1 check fails
@@ -727,7 +729,7 @@ REAL (read live, not stored)
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
-  dataops         present   5 checks hold
+  dataops         present   7 checks hold
   datalake        present   5 checks hold
   certs           present   8 checks hold
   etcd-backup     degraded  1 of 1 check fails
@@ -758,7 +760,7 @@ REAL (read live, not stored)
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
-  dataops         present   5 checks hold
+  dataops         present   7 checks hold
   datalake        present   5 checks hold
   certs           present   8 checks hold
   etcd-backup     degraded  1 of 1 check fails
@@ -795,7 +797,7 @@ REAL (read live, not stored)
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
   registry        present  2 checks hold
-  dataops         present  5 checks hold
+  dataops         present  7 checks hold
   datalake        present  5 checks hold
   certs           present  8 checks hold
   etcd-backup     absent   not found
@@ -845,7 +847,7 @@ REAL (read live, not stored)
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
   registry        present  2 checks hold
-  dataops         present  5 checks hold
+  dataops         present  7 checks hold
   datalake        present  5 checks hold
   certs           present  8 checks hold
   etcd-backup     unknown  could not be decided
@@ -909,7 +911,7 @@ REAL (read live, not stored)
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
   registry        present  2 checks hold
-  dataops         present  5 checks hold
+  dataops         present  7 checks hold
   datalake        present  5 checks hold
   certs           present  8 checks hold
   etcd-backup     unknown  could not be decided
@@ -1003,7 +1005,7 @@ REAL (read live, not stored)
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
   registry        present  2 checks hold
-  dataops         present  5 checks hold
+  dataops         present  7 checks hold
   datalake        present  5 checks hold
   certs           present  8 checks hold
   etcd-backup     unknown  could not be decided
@@ -1069,7 +1071,7 @@ NOW; not live)
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
-  dataops         present   5 checks hold
+  dataops         present   7 checks hold
   datalake        present   5 checks hold
   certs           present   8 checks hold
   etcd-backup     degraded  1 of 1 check fails
@@ -1169,10 +1171,12 @@ NOW; not live)
   registry        present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops         present  5 checks hold
+  dataops         present  7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -1326,7 +1330,7 @@ REAL (read live, not stored)
   monitoring    present   6 checks hold
   gitops        present   9 checks hold
   registry      present   2 checks hold
-  dataops       present   5 checks hold
+  dataops       present   7 checks hold
   datalake      present   5 checks hold
   certs         present   8 checks hold
   os-hardening  degraded  1 of 3 checks fails
@@ -1393,7 +1397,7 @@ REAL (read live, not stored)
   monitoring    present  6 checks hold
   gitops        present  9 checks hold
   registry      present  2 checks hold
-  dataops       present  5 checks hold
+  dataops       present  7 checks hold
   datalake      present  5 checks hold
   certs         present  8 checks hold
   os-hardening  absent   not found
@@ -1437,7 +1441,7 @@ REAL (read live, not stored)
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
-  dataops         present   5 checks hold
+  dataops         present   7 checks hold
   datalake        present   5 checks hold
   certs           present   8 checks hold
   etcd-backup     degraded  1 of 2 checks fails

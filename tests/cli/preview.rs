@@ -74,7 +74,7 @@ REAL (read live, not stored)
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
-  dataops     present  5 checks hold
+  dataops     present  7 checks hold
   datalake    absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -230,7 +230,7 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -443,7 +443,7 @@ REAL (read live, not stored)
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
-  dataops     present  5 checks hold
+  dataops     present  7 checks hold
   datalake    absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -632,7 +632,7 @@ NOW; not live)
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
-  dataops     present  5 checks hold
+  dataops     present  7 checks hold
   datalake    absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket

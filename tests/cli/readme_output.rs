@@ -186,7 +186,7 @@ kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
   monitoring  [32mpresent[0m  6 checks hold
   gitops      [32mpresent[0m  9 checks hold
   registry    [32mpresent[0m  2 checks hold
-  dataops     [32mpresent[0m  5 checks hold
+  dataops     [32mpresent[0m  7 checks hold
   datalake    [31mabsent[0m   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -218,7 +218,7 @@ REAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
-  dataops     present  5 checks hold
+  dataops     present  7 checks hold
   datalake    absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket

@@ -96,7 +96,7 @@ REAL (read live, not stored)
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
   registry                present  2 checks hold
-  dataops                 present  5 checks hold
+  dataops                 present  7 checks hold
   datalake                absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -166,7 +166,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -217,7 +217,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -267,7 +267,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -315,7 +315,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -361,7 +361,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -411,7 +411,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -455,7 +455,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -502,7 +502,7 @@ REAL (read live, not stored)
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
   registry                present  2 checks hold
-  dataops                 present  5 checks hold
+  dataops                 present  7 checks hold
   datalake                absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -563,7 +563,7 @@ REAL (read live, not stored)
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
   registry                present  2 checks hold
-  dataops                 present  5 checks hold
+  dataops                 present  7 checks hold
   datalake                absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -609,7 +609,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -654,7 +654,7 @@ REAL (read live, not stored)
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
-  dataops                 present   5 checks hold
+  dataops                 present   7 checks hold
   datalake                absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket

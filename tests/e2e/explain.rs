@@ -111,8 +111,19 @@ fn check_every_command(bed: &E2e, fixture: &str) -> usize {
                     });
                 // `... outOfQuorum empty`: the command prints nothing.
                 let empty = said.ends_with(" empty") && out.stdout.trim().is_empty();
+                // A short object name the command lists first (`pg`) named in the evidence as
+                // `NAMESPACE/NAME ` (`Cluster dataops/pg without .spec.backup: ...`).
+                let named = out
+                    .stdout
+                    .lines()
+                    .filter_map(|l| l.split_whitespace().next())
+                    .any(|n| said.contains(&format!("/{n} ")));
                 assert!(
-                    empty || counted || prefixed || shown.iter().any(|w| said.contains(w.as_str())),
+                    empty
+                        || counted
+                        || prefixed
+                        || named
+                        || shown.iter().any(|w| said.contains(w.as_str())),
                     "{fixture}: `{line}` shows none of `{said}`:\n{}",
                     out.stdout
                 );

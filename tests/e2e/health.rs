@@ -113,10 +113,12 @@ REAL (read live, not stored)
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -207,10 +209,12 @@ REAL (read live, not stored)
   registry    degraded  1 of 2 checks fails
     ✓ namespace registry exists
     ✗ Deployment registry/registry: rollout in progress: 2/3 updated
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -296,10 +300,12 @@ REAL (read live, not stored)
   registry    present  2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops     present  5 checks hold
+  dataops     present  7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -388,10 +394,12 @@ REAL (read live, not stored)
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -479,10 +487,12 @@ REAL (read live, not stored)
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -580,10 +590,12 @@ REAL (read live, not stored)
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -604,6 +616,212 @@ REAL (read live, not stored)
     assert!(
         ev.iter()
             .any(|e| e == "2/2 Application .status.sync.status = Synced"),
+        "{ev:#?}"
+    );
+}
+
+/// Issue 34 item 5: "Cluster in healthy state" while WAL archiving fails: dataops is
+/// degraded in CNPG's own words, repaired, never reinstalled.
+#[test]
+fn cnpg_archiving_that_failed_is_degraded_in_cnpgs_words() {
+    let bed = bed_or_skip!(E2e::new("cnpg-archiving-failed", &[]));
+    let (v, _) = expect(
+        &bed,
+        "dataops",
+        "degraded",
+        "0/1 Cluster ContinuousArchiving not False; not: Cluster dataops/pg ContinuousArchiving=False (ContinuousArchivingFailing: unexpected failure invoking barman-cloud-wal-archive: exit status 4)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair dataops    repair in place; never reinstall over an existing layer
+    dataops: 0/1 Cluster ContinuousArchiving not False; not: Cluster dataops/pg…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   5 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
+  cni         present   5 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present   7 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present   9 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     degraded  1 of 7 checks fails
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✗ 0/1 Cluster ContinuousArchiving not False; not: Cluster dataops/pg
+      ContinuousArchiving=False (ContinuousArchivingFailing: unexpected failure
+      invoking barman-cloud-wal-archive: exit status 4)
+    ✓ 1/1 Cluster with .spec.backup .status.lastSuccessfulBackup at most 26h ago
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
+    );
+    let ev = evidence(&v, "dataops");
+    assert!(
+        ev.iter()
+            .any(|e| e
+                == "1/1 Cluster with .spec.backup .status.lastSuccessfulBackup at most 26h ago"),
+        "{ev:#?}"
+    );
+}
+
+/// Issue 34 item 5: archiving works, the last base backup is three days old.
+#[test]
+fn cnpg_backup_older_than_26h_is_degraded() {
+    let bed = bed_or_skip!(E2e::new("cnpg-backup-old", &[]));
+    let (v, _) = expect(
+        &bed,
+        "dataops",
+        "degraded",
+        "0/1 Cluster with .spec.backup .status.lastSuccessfulBackup at most 26h ago; not: Cluster dataops/pg .status.lastSuccessfulBackup = ",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair dataops    repair in place; never reinstall over an existing layer
+    dataops: 0/1 Cluster with .spec.backup .status.lastSuccessfulBackup at most…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   5 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
+  cni         present   5 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        present   7 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+  storage     present   2 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present   9 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     degraded  1 of 7 checks fails
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✗ 0/1 Cluster with .spec.backup .status.lastSuccessfulBackup at most 26h
+      ago; not: Cluster dataops/pg .status.lastSuccessfulBackup =
+      [..] (3d ago; want at most 26h)
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
+    );
+    let ev = evidence(&v, "dataops");
+    assert!(
+        ev.iter().any(|e| e.ends_with("(3d ago; want at most 26h)")),
+        "{ev:#?}"
+    );
+    assert!(
+        ev.iter()
+            .any(|e| e == "1/1 Cluster ContinuousArchiving not False"),
         "{ev:#?}"
     );
 }
@@ -678,10 +896,12 @@ REAL (read live, not stored)
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -779,11 +999,13 @@ REAL (read live, not stored)
   registry    present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops     degraded  2 of 5 checks fail
+  dataops     degraded  2 of 7 checks fail
     ✓ API group postgresql.cnpg.io served
     ✗ Cluster dataops/pg .status.readyInstances = 2 (want .status.instances = 3)
     ✗ Cluster dataops/pg .status.phase = Failing over (want Cluster in healthy
       state)
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
@@ -884,10 +1106,12 @@ REAL (read live, not stored)
   registry            present   2 checks hold
     ✓ namespace registry exists
     ✓ Deployment registry/registry rolled out (1/1 available)
-  dataops             present   5 checks hold
+  dataops             present   7 checks hold
     ✓ API group postgresql.cnpg.io served
     ✓ Cluster dataops/pg .status.readyInstances = 3
     ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
     ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
       dagster-dagster-webserver)
     ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)

@@ -221,7 +221,7 @@ LAYERS (catalog, with evidence)
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
   registry                present  2 checks hold
-  dataops                 present  5 checks hold
+  dataops                 present  7 checks hold
   etcd-backup             unknown  could not be decided
     ? not read: host-level, read over ssh on the hosts of a prod stack's
       inventory

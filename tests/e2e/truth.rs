@@ -85,7 +85,7 @@ REAL (read live, not stored)
     ✗ Deployment gitea/gitea: being deleted since 2026-11-30T22:14:05Z
       (finalizers: foregroundDeletion)
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -121,7 +121,7 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    degraded  1 of 5 checks fails
     ✗ CephObjectStore rook-ceph/s3: being deleted since 2026-11-30T22:14:05Z
       (finalizers: cephobjectstore.ceph.rook.io); deletion blocked: object store
@@ -166,7 +166,7 @@ REAL (read live, not stored)
   gitops      present   9 checks hold
   registry    degraded  1 of 2 checks fails
     ✗ Deployment registry/registry: rollout paused
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -196,7 +196,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair dataops    repair in place; never reinstall over an existing layer
-    dataops: Cluster dataops/pg: hibernated
+    dataops: Cluster dataops/pg: hibernated; 0/1 Cluster ContinuousArchiving no…
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -207,8 +207,10 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     degraded  1 of 4 checks fails
+  dataops     degraded  2 of 6 checks fail
     ✗ Cluster dataops/pg: hibernated
+    ✗ 0/1 Cluster ContinuousArchiving not False; not: Cluster dataops/pg:
+      hibernated
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -245,7 +247,7 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -299,7 +301,7 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    present   5 checks hold
   certs       degraded  1 of 8 checks fails
     ✗ 0/1 Certificate .status.notAfter more than 7d away; not: Certificate
@@ -332,7 +334,7 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    degraded  1 of 5 checks fails
     ✗ 0/1 ObjectBucketClaim .status.phase = Bound; not: ObjectBucketClaim
       dataops/lake-raw .status.phase = Pending (want Bound)
@@ -411,7 +413,7 @@ REAL (read live, not stored)
       argocd-repo-server CrashLoopBackOff, 7 restarts, last exit code 255
       (likely an image built for another architecture: the node is arm64)
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -474,7 +476,7 @@ REAL (read live, not stored)
   gitops      present   9 checks hold
   registry    degraded  1 of 3 checks fails
     ✗ namespace registry: being deleted since 2026-11-30T22:14:05Z
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -527,8 +529,10 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     degraded  1 of 4 checks fails
+  dataops     degraded  2 of 6 checks fail
     ✗ Cluster dataops/pg: reconciliation disabled: its status may be stale
+    ✗ 0/1 Cluster ContinuousArchiving not False; not: Cluster dataops/pg:
+      reconciliation disabled: its status may be stale
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
@@ -576,7 +580,7 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    present   5 checks hold
   certs       degraded  1 of 8 checks fails
     ✗ ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: Failed
@@ -659,7 +663,7 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    present   5 checks hold
   certs       degraded  1 of 8 checks fails
     ✗ 0/1 Issuer Ready; not: Issuer gitea/gitea-ca Ready=False (ErrGetKeyPair:
@@ -716,7 +720,7 @@ REAL (read live, not stored)
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
-  dataops     present   5 checks hold
+  dataops     present   7 checks hold
   datalake    absent    not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket

@@ -12,7 +12,7 @@ use crate::fixture::{Fixture, ResourceType};
 use serde_json::{json, Map, Value};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 30] = [
+pub const NAMES: [&str; 32] = [
     "dirqual",
     "dirqual-full",
     "degraded",
@@ -26,6 +26,8 @@ pub const NAMES: [&str; 30] = [
     "app-sync-failed",
     "issuer-unready",
     "cnpg-unhealthy",
+    "cnpg-archiving-failed",
+    "cnpg-backup-old",
     "audit-missing",
     "many-applications",
     "workload-deleting",

@@ -11,6 +11,8 @@
 //! | `app-sync-failed` | Argo CD Application argocd/marquez still `Synced` and `Healthy`, its last operation `Failed` (a PostSync hook) and automated sync's `SyncError` condition |
 //! | `issuer-unready` | dirqual-full whose ClusterIssuer letsencrypt-prod is `Ready=False` |
 //! | `cnpg-unhealthy` | CNPG Cluster dataops/pg with 2 of 3 instances ready, failing over |
+//! | `cnpg-archiving-failed` | CNPG Cluster dataops/pg "Cluster in healthy state", backups to an object store, its WAL archiving `ContinuousArchiving=False` (`ContinuousArchivingFailing`), last backup 2 hours old |
+//! | `cnpg-backup-old` | the same Cluster archiving fine, its last successful backup 3 days old |
 //! | `audit-missing` | three control planes (dirqual1..3); dirqual2's kube-apiserver has no `--audit-log-path` |
 //! | `workload-deleting` | Deployment gitea/gitea being deleted, held by `foregroundDeletion` |
 //! | `store-deleting` | dirqual-full whose CephObjectStore rook-ceph/s3 is being deleted, `DeletionIsBlocked` by its buckets (bench finding #19) |
@@ -414,6 +416,22 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             }
             f
         }
+        "cnpg-archiving-failed" => cnpg_backups(
+            (
+                "False",
+                "ContinuousArchivingFailing",
+                "unexpected failure invoking barman-cloud-wal-archive: exit status 4",
+            ),
+            -2 * HOUR,
+        ),
+        "cnpg-backup-old" => cnpg_backups(
+            (
+                "True",
+                "ContinuousArchivingSuccess",
+                "Continuous archiving is working",
+            ),
+            -3 * DAY,
+        ),
         "audit-missing" => {
             let mut b = dirqual_builder(&[], "HEALTH_OK");
             for node in ["dirqual2", "dirqual3"] {
@@ -591,4 +609,36 @@ fn crash_looping_pod(name: &str, app: &str, image: &str, node: &str) -> Value {
             }]
         }
     })
+}
+
+/// dirqual whose CNPG Cluster dataops/pg backs up to the object store: its
+/// `ContinuousArchiving` condition as `archiving` (status, reason, message, as CNPG's instance
+/// manager writes it) and its last successful backup `backup_at` seconds from now.
+fn cnpg_backups(archiving: (&str, &str, &str), backup_at: i64) -> Fixture {
+    let mut f = dirqual();
+    for c in find(&mut f, "Cluster", "pg") {
+        c["spec"]["backup"] = json!({
+            "barmanObjectStore": {
+                "destinationPath": "s3://pg-backups/",
+                "endpointURL": "http://rook-ceph-rgw-s3.rook-ceph.svc",
+                "s3Credentials": {"accessKeyId": {"name": "pg-backup-s3", "key": "ACCESS_KEY_ID"},
+                                   "secretAccessKey": {"name": "pg-backup-s3", "key": "ACCESS_SECRET_KEY"}}
+            },
+            "retentionPolicy": "30d"
+        });
+        c["status"]["lastSuccessfulBackup"] = json!(from_now(backup_at));
+        c["status"]["firstRecoverabilityPoint"] = json!(from_now(-20 * DAY));
+        let (status, reason, message) = archiving;
+        let mut conditions = c["status"]["conditions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        conditions.retain(|x| x["type"] != "ContinuousArchiving");
+        conditions.push(
+            json!({"type": "ContinuousArchiving", "status": status, "reason": reason,
+                               "message": message, "lastTransitionTime": from_now(-HOUR)}),
+        );
+        c["status"]["conditions"] = json!(conditions);
+    }
+    f
 }

@@ -268,6 +268,9 @@ pub enum Predicate {
     /// error conditions (`ComparisonError`, `SyncError`, ...) carry a type and a message and
     /// no status: being there is the error.
     NoConditions(Vec<String>),
+    /// The condition is not `False`; absent holds (CNPG writes `ContinuousArchiving` only
+    /// once archiving is set up).
+    NotFalse(String),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -277,6 +280,9 @@ pub struct AllCheck {
     /// A field whose text is quoted beside each object that fails (`quote:`; an Argo CD
     /// operation's `.status.operationState.message`), escaped and capped.
     pub quote: Option<FieldPath>,
+    /// Only the objects with this field set are judged (`withField: .spec.backup`: the CNPG
+    /// Clusters with backups configured).
+    pub with_field: Option<FieldPath>,
 }
 
 /// What a `count` counts.
@@ -358,6 +364,9 @@ pub enum Expect {
     /// A timestamp more than this many seconds after the reading (`minValidity: 7d`: a
     /// Certificate's `.status.notAfter`).
     MinValidity(u64),
+    /// A timestamp at most this many seconds before the reading (`maxAge: 26h`: a CNPG
+    /// Cluster's `.status.lastSuccessfulBackup`); missing is a failure (never backed up).
+    MaxAge(u64),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -400,11 +409,11 @@ impl CheckKind {
                 let used = match &a.predicate {
                     Predicate::Field(f, Expect::EqualsField(o)) => vec![fields(f), fields(o)],
                     Predicate::Field(f, _) => vec![fields(f)],
-                    Predicate::Condition(_) | Predicate::NoConditions(_) => {
-                        vec![FieldUse::Conditions]
-                    }
+                    Predicate::Condition(_)
+                    | Predicate::NoConditions(_)
+                    | Predicate::NotFalse(_) => vec![FieldUse::Conditions],
                 };
-                let quoted = a.quote.iter().map(fields);
+                let quoted = a.quote.iter().chain(&a.with_field).map(fields);
                 vec![(&a.objects, used.into_iter().chain(quoted).collect())]
             }
             CheckKind::Count(c) => {

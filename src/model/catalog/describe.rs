@@ -51,6 +51,10 @@ fn expectation(field: &impl fmt::Display, e: &Expect) -> String {
             "{field} more than {} away",
             crate::duration::rough(*secs as i64)
         ),
+        Expect::MaxAge(secs) => format!(
+            "{field} at most {} ago",
+            crate::duration::rough(*secs as i64)
+        ),
     }
 }
 
@@ -170,6 +174,11 @@ impl fmt::Display for CheckKind {
                     Predicate::NoConditions(ts) => {
                         format!("none of the conditions {} present", ts.join(", "))
                     }
+                    Predicate::NotFalse(t) => format!("condition {t} not False"),
+                };
+                let what = match &a.with_field {
+                    Some(w) => format!("those with {w} set: {what}"),
+                    None => what,
                 };
                 let what = match &a.quote {
                     Some(q) => format!("{what} (a failure quotes {q})"),

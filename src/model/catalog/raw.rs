@@ -38,6 +38,7 @@ struct RawCheck {
     equals_field: Option<String>,
     exists: Option<bool>,
     min_validity: Option<String>,
+    max_age: Option<String>,
     condition: Option<RawCondition>,
     all: Option<RawAll>,
     count: Option<RawCount>,
@@ -147,9 +148,12 @@ struct RawAll {
     equals_field: Option<String>,
     exists: Option<bool>,
     min_validity: Option<String>,
+    max_age: Option<String>,
     condition: Option<String>,
     no_conditions: Option<Vec<String>>,
+    not_false: Option<String>,
     quote: Option<String>,
+    with_field: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -280,20 +284,38 @@ fn duration(key: &str, text: &str) -> std::result::Result<u64, String> {
     })
 }
 
-/// The one expectation of a field (`in`, `notIn`, `equals`, `equalsField`, `exists: true`
-/// or `minValidity`).
+/// What a check says of its field, as written: at most one may be given.
+pub(super) struct Given {
+    pub(super) in_: Option<Vec<Scalar>>,
+    pub(super) not_in: Option<Vec<Scalar>>,
+    pub(super) equals: Option<Scalar>,
+    pub(super) equals_field: Option<String>,
+    pub(super) exists: Option<bool>,
+    pub(super) min_validity: Option<String>,
+    pub(super) max_age: Option<String>,
+}
+
+/// The one expectation of a field (`in`, `notIn`, `equals`, `equalsField`, `exists: true`,
+/// `minValidity` or `maxAge`).
 fn expectation(
     field: Option<&FieldPath>,
-    in_: Option<Vec<Scalar>>,
-    not_in: Option<Vec<Scalar>>,
-    equals: Option<Scalar>,
-    equals_field: Option<String>,
-    exists: Option<bool>,
-    min_validity: Option<String>,
+    given: Given,
 ) -> std::result::Result<Option<Expect>, String> {
+    let Given {
+        in_,
+        not_in,
+        equals,
+        equals_field,
+        exists,
+        min_validity,
+        max_age,
+    } = given;
     let mut expects = Vec::new();
     if let Some(d) = min_validity {
         expects.push(Expect::MinValidity(duration("minValidity", &d)?));
+    }
+    if let Some(d) = max_age {
+        expects.push(Expect::MaxAge(duration("maxAge", &d)?));
     }
     if let Some(values) = in_ {
         if values.is_empty() {
@@ -322,13 +344,13 @@ fn expectation(
         (0, None) => Ok(None),
         (1, Some(_)) => Ok(expects.pop()),
         (0, Some(f)) => Err(format!(
-            "`field: {f}` needs one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`"
+            "`field: {f}` needs one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists: true`, `minValidity:` or `maxAge:`"
         )),
         (_, None) => Err(
-            "`in:`/`notIn:`/`equals:`/`equalsField:`/`exists:`/`minValidity:` need a `field:`".to_string(),
+            "`in:`/`notIn:`/`equals:`/`equalsField:`/`exists:`/`minValidity:`/`maxAge:` need a `field:`".to_string(),
         ),
         _ => Err(
-            "use only one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists:` or `minValidity:`"
+            "use only one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists:`, `minValidity:` or `maxAge:`"
                 .to_string(),
         ),
     }

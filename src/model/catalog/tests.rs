@@ -234,7 +234,7 @@ fn bad_checks_are_errors_with_position() {
         ),
         (
             "    - resource: a.b.io\n      field: .status.phase\n",
-            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists: true` or `minValidity:`",
+            "stacks/layers.yaml:4:5: [0].detect: `field: .status.phase` needs one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists: true`, `minValidity:` or `maxAge:`",
         ),
         (
             "    - all: {resource: a.b.io, field: .status.phase, notIn: []}\n",
@@ -242,7 +242,7 @@ fn bad_checks_are_errors_with_position() {
         ),
         (
             "    - all: {resource: a.b.io, field: .status.phase, notIn: [Failed], equals: Ok}\n",
-            "stacks/layers.yaml:4:5: [0].detect: use only one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists:` or `minValidity:`",
+            "stacks/layers.yaml:4:5: [0].detect: use only one of `in:`, `notIn:`, `equals:`, `equalsField:`, `exists:`, `minValidity:` or `maxAge:`",
         ),
         (
             "    - namespace: extra\n      field: .status.phase\n",
@@ -277,7 +277,15 @@ fn new_check_kinds_are_validated_with_position() {
         ),
         (
             "    - all: {resource: a.b.io}\n",
-            "stacks/layers.yaml:4:5: [0].detect: `all:` needs one of `field:` with its expectation, `condition: TYPE` or `noConditions: [TYPE, ...]`",
+            "stacks/layers.yaml:4:5: [0].detect: `all:` needs one of `field:` with its expectation, `condition: TYPE`, `notFalse: TYPE` or `noConditions: [TYPE, ...]`",
+        ),
+        (
+            "    - all: {resource: a.b.io, field: .status.lastSuccessfulBackup, maxAge: soon}\n",
+            "stacks/layers.yaml:4:5: [0].detect: `maxAge: soon` is not a duration like `10m`, `26h` or `7d` (s, m, h, d, w)",
+        ),
+        (
+            "    - all: {resource: a.b.io, notFalse: Ready, withField: .metadata.labels}\n",
+            "stacks/layers.yaml:4:5: [0].detect: field path `.metadata.labels`: checks read `.spec` and `.status`, never `.metadata` (annotations can hold secrets)",
         ),
         (
             "    - all: {resource: a.b.io, noConditions: []}\n",
@@ -285,7 +293,7 @@ fn new_check_kinds_are_validated_with_position() {
         ),
         (
             "    - all: {resource: a.b.io, condition: Ready, noConditions: [SyncError]}\n",
-            "stacks/layers.yaml:4:5: [0].detect: `all:` needs one of `field:` with its expectation, `condition: TYPE` or `noConditions: [TYPE, ...]`",
+            "stacks/layers.yaml:4:5: [0].detect: `all:` needs one of `field:` with its expectation, `condition: TYPE`, `notFalse: TYPE` or `noConditions: [TYPE, ...]`",
         ),
         (
             "    - all: {resource: a.b.io, noConditions: [SyncError], quote: .metadata.annotations}\n",

@@ -193,6 +193,7 @@ pub fn by_hand(check: &Check) -> ByHand {
         CheckKind::All(a) => match &a.predicate {
             Predicate::Field(f, _) => objects(&a.objects, &field(f)),
             Predicate::Condition(t) => objects(&a.objects, &condition(t)),
+            Predicate::NotFalse(t) => objects(&a.objects, &condition(t)),
             Predicate::NoConditions(ts) => objects(
                 &a.objects,
                 &ts.iter().map(|t| condition(t)).collect::<Vec<_>>().join(" "),

@@ -69,7 +69,8 @@ fn judge(
             | Expect::Equals(_)
             | Expect::EqualsField(_)
             | Expect::Exists
-            | Expect::MinValidity(_) => Err(format!("{} has no {field}", id(sel, o))),
+            | Expect::MinValidity(_)
+            | Expect::MaxAge(_) => Err(format!("{} has no {field}", id(sel, o))),
         };
     };
     let shown = format!("{} {field} = {value}", id(sel, o));
@@ -84,6 +85,25 @@ fn judge(
             Err(format!(
                 "{shown} ({left}; want more than {})",
                 age(*min as i64)
+            ))
+        };
+    }
+    if let Expect::MaxAge(max) = expect {
+        let Some(at) = parse_rfc3339(value) else {
+            return Err(format!("{shown} (not an RFC 3339 time)"));
+        };
+        return if at > now {
+            Err(format!(
+                "{shown} ({} after the reading: a clock ahead, never fresh)",
+                age(at - now)
+            ))
+        } else if now - at <= *max as i64 {
+            Ok(format!("{shown} ({} ago)", age(now - at)))
+        } else {
+            Err(format!(
+                "{shown} ({} ago; want at most {})",
+                age(now - at),
+                age(*max as i64)
             ))
         };
     }
@@ -105,7 +125,7 @@ fn judge(
             Some(ov) => (ov == value, format!("{other} = {ov}")),
         },
         Expect::Exists => (true, String::new()),
-        Expect::MinValidity(_) => (false, String::new()),
+        Expect::MinValidity(_) | Expect::MaxAge(_) => (false, String::new()),
     };
     if ok {
         Ok(shown)
@@ -176,6 +196,25 @@ fn condition_of(sel: &Objects, o: &CustomObject, type_: &str) -> Result<String, 
     }
 }
 
+/// The condition `type_` is not `False` (absent holds); a False one says its words.
+fn not_false(sel: &Objects, o: &CustomObject, type_: &str) -> Result<String, String> {
+    if let Some(f) = flaw(sel, o) {
+        return Err(f);
+    }
+    match o.conditions.get(type_).map(String::as_str) {
+        Some("False") => {
+            let words = o
+                .reasons
+                .get(type_)
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            Err(format!("{} {type_}=False{words}", id(sel, o)))
+        }
+        Some(other) => Ok(format!("{} {type_}={other}", id(sel, o))),
+        None => Ok(format!("{} has no {type_} condition", id(sel, o))),
+    }
+}
+
 /// None of `types` is present with a status other than `False`; each present one is named
 /// with its words (Argo CD's error conditions have a message and no status).
 fn without_conditions(sel: &Objects, o: &CustomObject, types: &[String]) -> Result<String, String> {
@@ -216,10 +255,21 @@ pub(crate) fn condition(obs: &Observation, c: &ConditionCheck) -> CheckOutcome {
 }
 
 pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
-    let matching = match objects_of(obs, &a.objects) {
+    let mut matching = match objects_of(obs, &a.objects) {
         Ok(o) => o,
         Err(outcome) => return outcome,
     };
+    // `withField:` judges only the objects that have it (the Clusters with backups set up);
+    // when none has it, those left out are named.
+    if let Some(w) = &a.with_field {
+        let (with, without): (Vec<_>, Vec<_>) =
+            matching.into_iter().partition(|o| o.field(w).is_some());
+        if with.is_empty() && !without.is_empty() {
+            let names = without.iter().map(|o| id(&a.objects, o)).collect();
+            return CheckOutcome::yes(format!("{} without {w}: nothing to judge", capped(names)));
+        }
+        matching = with;
+    }
     let (what, results): (String, Vec<Result<String, String>>) = match &a.predicate {
         Predicate::Field(field, expect) => {
             let now = match needs_time(expect).then(|| reading_time(obs)) {
@@ -237,6 +287,7 @@ pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
                     Expect::MinValidity(min) => {
                         format!("{field} more than {} away", age(*min as i64))
                     }
+                    Expect::MaxAge(max) => format!("{field} at most {} ago", age(*max as i64)),
                 },
                 matching
                     .iter()
@@ -249,6 +300,13 @@ pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
             matching
                 .iter()
                 .map(|o| condition_of(&a.objects, o, t))
+                .collect(),
+        ),
+        Predicate::NotFalse(t) => (
+            format!("{t} not False"),
+            matching
+                .iter()
+                .map(|o| not_false(&a.objects, o, t))
                 .collect(),
         ),
         Predicate::NoConditions(ts) => (
@@ -269,8 +327,19 @@ pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
     let results: Vec<Result<String, String>> = results.collect();
     let total = results.len();
     let bad: Vec<String> = results.into_iter().filter_map(Result::err).collect();
+    if let (Some(w), 0) = (&a.with_field, total) {
+        return CheckOutcome::yes(format!(
+            "0 {} with {w}: nothing to judge",
+            a.objects.selector()
+        ));
+    }
+    let with = a
+        .with_field
+        .as_ref()
+        .map(|w| format!(" with {w}"))
+        .unwrap_or_default();
     let head = format!(
-        "{}/{total} {} {what}",
+        "{}/{total} {}{with} {what}",
         total - bad.len(),
         a.objects.selector()
     );

@@ -74,6 +74,8 @@ fn incident_cluster_states() {
             "API group postgresql.cnpg.io served",
             "Cluster dataops/pg-dagster .status.readyInstances = 3",
             "Cluster dataops/pg-dagster .status.phase = Cluster in healthy state",
+            "1/1 Cluster ContinuousArchiving not False",
+            "Cluster dataops/pg-dagster without .spec.backup: nothing to judge",
             "2/2 Deployment dataops/dagster-* rolled out (dagster-daemon, dagster-dagster-webserver)",
             "2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)"
         ]

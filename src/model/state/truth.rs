@@ -37,7 +37,7 @@ pub(super) fn reading_time(obs: &Observation) -> Result<i64, CheckOutcome> {
 }
 
 pub(super) fn needs_time(expect: &Expect) -> bool {
-    matches!(expect, Expect::MinValidity(_))
+    matches!(expect, Expect::MinValidity(_) | Expect::MaxAge(_))
 }
 
 /// "expires in 3d" / "expired 2h ago".

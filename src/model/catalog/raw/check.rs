@@ -61,6 +61,7 @@ impl RawCheck {
                 ("equalsField", self.equals_field.is_some()),
                 ("exists", self.exists.is_some()),
                 ("minValidity", self.min_validity.is_some()),
+                ("maxAge", self.max_age.is_some()),
             ];
             if let Some((key, _)) = siblings.iter().find(|(_, set)| *set) {
                 return Err(format!("`{key}` only goes with a `resource:` check"));
@@ -269,12 +270,15 @@ impl RawCheck {
             let field = a.field.as_deref().map(FieldPath::parse).transpose()?;
             let expect = expectation(
                 field.as_ref(),
-                a.in_,
-                a.not_in,
-                a.equals,
-                a.equals_field,
-                a.exists,
-                a.min_validity,
+                Given {
+                    in_: a.in_,
+                    not_in: a.not_in,
+                    equals: a.equals,
+                    equals_field: a.equals_field,
+                    exists: a.exists,
+                    min_validity: a.min_validity,
+                    max_age: a.max_age,
+                },
             )?;
             let no_conditions = match a.no_conditions {
                 Some(ts) if ts.is_empty() || ts.iter().any(|t| t.trim().is_empty()) => {
@@ -285,23 +289,29 @@ impl RawCheck {
                 }
                 other => other,
             };
-            let predicate = match (field, expect, a.condition, no_conditions) {
-                (Some(f), Some(e), None, None) => Predicate::Field(f, e),
-                (None, None, Some(t), None) if !t.trim().is_empty() => Predicate::Condition(t),
-                (None, None, None, Some(ts)) => Predicate::NoConditions(ts),
+            let not_false = a.not_false.filter(|t| !t.trim().is_empty());
+            let predicate = match (field, expect, a.condition, no_conditions, not_false) {
+                (Some(f), Some(e), None, None, None) => Predicate::Field(f, e),
+                (None, None, Some(t), None, None) if !t.trim().is_empty() => {
+                    Predicate::Condition(t)
+                }
+                (None, None, None, Some(ts), None) => Predicate::NoConditions(ts),
+                (None, None, None, None, Some(t)) => Predicate::NotFalse(t),
                 _ => {
                     return Err(
                         "`all:` needs one of `field:` with its expectation, `condition: \
-                         TYPE` or `noConditions: [TYPE, ...]`"
+                         TYPE`, `notFalse: TYPE` or `noConditions: [TYPE, ...]`"
                             .to_string(),
                     )
                 }
             };
             let quote = a.quote.as_deref().map(FieldPath::parse).transpose()?;
+            let with_field = a.with_field.as_deref().map(FieldPath::parse).transpose()?;
             return Ok(CheckKind::All(AllCheck {
                 objects: objs,
                 predicate,
                 quote,
+                with_field,
             }));
         }
         if let Some(c) = self.count {
@@ -378,12 +388,15 @@ impl RawCheck {
             let field = self.field.as_deref().map(FieldPath::parse).transpose()?;
             let expect = expectation(
                 field.as_ref(),
-                self.in_,
-                self.not_in,
-                self.equals,
-                self.equals_field,
-                self.exists,
-                self.min_validity,
+                Given {
+                    in_: self.in_,
+                    not_in: self.not_in,
+                    equals: self.equals,
+                    equals_field: self.equals_field,
+                    exists: self.exists,
+                    min_validity: self.min_validity,
+                    max_age: self.max_age,
+                },
             )?;
             return Ok(CheckKind::Resource(ResourceCheck {
                 objects: objs,
