@@ -17,8 +17,8 @@ mod raw;
 mod stream;
 mod workloads;
 use raw::*;
-pub use stream::{text_from, Charged};
 use stream::{count_from, list_from};
+pub use stream::{text_from, Charged};
 
 pub use workloads::{
     component_version, rook_operator, rook_versions, workload_images, workload_object,
@@ -89,7 +89,13 @@ fn whole<'t, T>(
     read: impl FnOnce(&'t [u8], Charged<'_>) -> Result<T>,
 ) -> Result<T> {
     let budget = crate::pool::Budget::new(usize::MAX);
-    read(text.as_bytes(), Charged { what, budget: &budget })
+    read(
+        text.as_bytes(),
+        Charged {
+            what,
+            budget: &budget,
+        },
+    )
 }
 
 /// `policy/v1` PodDisruptionBudgetList.
@@ -142,47 +148,47 @@ pub fn pods(text: &str) -> Result<Vec<Pod>> {
 /// [`pods`] as the list arrives, each pod charged to `to`.
 pub fn read_pods<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pod>> {
     list_from(reader, "Pod", to, |p: RawPod| {
-            Ok(Pod {
-                requests: requests(&p.spec.containers)?,
-                images: p.spec.containers.iter().map(|c| c.image.clone()).collect(),
-                namespace: p.metadata.namespace,
-                name: p.metadata.name,
-                node: p.spec.node_name,
-                labels: p.metadata.labels,
-                owners: p
-                    .metadata
-                    .owner_references
-                    .into_iter()
-                    .map(|o| Owner {
-                        kind: o.kind,
-                        name: o.name,
-                        controller: o.controller,
-                    })
-                    .collect(),
-                volumes: p
-                    .spec
-                    .volumes
-                    .into_iter()
-                    .map(|v| {
-                        let kind = if let Some(h) = v.host_path {
-                            VolumeKind::HostPath(h.path)
-                        } else if v.empty_dir.is_some() {
-                            VolumeKind::EmptyDir
-                        } else if let Some(c) = v.persistent_volume_claim {
-                            VolumeKind::Claim(c.claim_name)
-                        } else {
-                            VolumeKind::Other
-                        };
-                        (v.name, kind)
-                    })
-                    .collect(),
-                phase: p.status.phase,
-                ready: p
-                    .status
-                    .conditions
-                    .iter()
-                    .any(|c| c.type_ == "Ready" && c.status == "True"),
-            })
+        Ok(Pod {
+            requests: requests(&p.spec.containers)?,
+            images: p.spec.containers.iter().map(|c| c.image.clone()).collect(),
+            namespace: p.metadata.namespace,
+            name: p.metadata.name,
+            node: p.spec.node_name,
+            labels: p.metadata.labels,
+            owners: p
+                .metadata
+                .owner_references
+                .into_iter()
+                .map(|o| Owner {
+                    kind: o.kind,
+                    name: o.name,
+                    controller: o.controller,
+                })
+                .collect(),
+            volumes: p
+                .spec
+                .volumes
+                .into_iter()
+                .map(|v| {
+                    let kind = if let Some(h) = v.host_path {
+                        VolumeKind::HostPath(h.path)
+                    } else if v.empty_dir.is_some() {
+                        VolumeKind::EmptyDir
+                    } else if let Some(c) = v.persistent_volume_claim {
+                        VolumeKind::Claim(c.claim_name)
+                    } else {
+                        VolumeKind::Other
+                    };
+                    (v.name, kind)
+                })
+                .collect(),
+            phase: p.status.phase,
+            ready: p
+                .status
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "True"),
+        })
     })
 }
 
@@ -195,48 +201,48 @@ pub fn nodes(text: &str) -> Result<Vec<Node>> {
 /// held: only its `Node` facts).
 pub fn read_nodes<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Node>> {
     list_from(reader, "Node", to, |n: RawNode| {
-            let a = &n.status.allocatable;
-            let allocatable = Resources {
-                cpu_milli: a
-                    .get("cpu")
-                    .map(|q| parse_cpu_milli(q))
-                    .transpose()?
-                    .unwrap_or(0),
-                memory_bytes: a
-                    .get("memory")
-                    .map(|q| parse_bytes(q))
-                    .transpose()?
-                    .unwrap_or(0),
-            };
-            let roles = n
-                .metadata
-                .labels
-                .keys()
-                .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
-                .filter(|r| !r.is_empty())
-                .map(str::to_string)
-                .collect();
-            Ok(Node {
-                ready: n
-                    .status
-                    .conditions
-                    .iter()
-                    .any(|c| c.type_ == "Ready" && c.status == "True"),
-                roles,
-                hostname: n.metadata.labels.get("kubernetes.io/hostname").cloned(),
-                unschedulable: n.spec.unschedulable,
-                hard_taints: n
-                    .spec
-                    .taints
-                    .into_iter()
-                    .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
-                    .map(|t| t.key)
-                    .collect(),
-                kubelet_version: n.status.node_info.kubelet_version,
-                container_runtime_version: n.status.node_info.container_runtime_version,
-                allocatable,
-                name: n.metadata.name,
-            })
+        let a = &n.status.allocatable;
+        let allocatable = Resources {
+            cpu_milli: a
+                .get("cpu")
+                .map(|q| parse_cpu_milli(q))
+                .transpose()?
+                .unwrap_or(0),
+            memory_bytes: a
+                .get("memory")
+                .map(|q| parse_bytes(q))
+                .transpose()?
+                .unwrap_or(0),
+        };
+        let roles = n
+            .metadata
+            .labels
+            .keys()
+            .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
+            .filter(|r| !r.is_empty())
+            .map(str::to_string)
+            .collect();
+        Ok(Node {
+            ready: n
+                .status
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "True"),
+            roles,
+            hostname: n.metadata.labels.get("kubernetes.io/hostname").cloned(),
+            unschedulable: n.spec.unschedulable,
+            hard_taints: n
+                .spec
+                .taints
+                .into_iter()
+                .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+                .map(|t| t.key)
+                .collect(),
+            kubelet_version: n.status.node_info.kubelet_version,
+            container_runtime_version: n.status.node_info.container_runtime_version,
+            allocatable,
+            name: n.metadata.name,
+        })
     })
 }
 
@@ -247,7 +253,8 @@ pub fn pvs(text: &str) -> Result<Vec<Pv>> {
 
 /// [`pvs`] as the list arrives, each PersistentVolume charged to `to`.
 pub fn read_pvs<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pv>> {
-    list_from(reader, "PersistentVolume", to, |p: RawPv| Ok(Pv {
+    list_from(reader, "PersistentVolume", to, |p: RawPv| {
+        Ok(Pv {
             claim: p.spec.claim_ref.map(|c| (c.namespace, c.name)),
             local: p.spec.local.is_some(),
             host_path: p.spec.host_path.is_some(),
@@ -263,7 +270,8 @@ pub fn read_pvs<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pv>> {
                 .flat_map(|e| e.values)
                 .collect(),
             name: p.metadata.name,
-        }))
+        })
+    })
 }
 
 /// CustomResourceDefinitionList (`apiextensions.k8s.io/v1`).
@@ -273,7 +281,8 @@ pub fn crds(text: &str) -> Result<Vec<Crd>> {
 
 /// [`crds`] as the list arrives, each CRD charged to `to`.
 pub fn read_crds<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Crd>> {
-    list_from(reader, "CustomResourceDefinition", to, |c: RawCrd| Ok(Crd {
+    list_from(reader, "CustomResourceDefinition", to, |c: RawCrd| {
+        Ok(Crd {
             name: c.metadata.name,
             group: c.spec.group,
             versions: c
@@ -287,7 +296,8 @@ pub fn read_crds<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Crd>> {
                 })
                 .collect(),
             stored_versions: c.status.stored_versions,
-        }))
+        })
+    })
 }
 
 /// CephClusterList: the first CephCluster, `None` when the list is empty.
