@@ -247,5 +247,13 @@ pub fn fetch_with<T>(
         body.bytes_read(),
         took()
     ));
-    decoded.map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string()))
+    decoded.map_err(|e| {
+        // A budget refusal says the read and the budget, as preview's does; any other
+        // refusal keeps its hint.
+        if e.message.starts_with(crate::pool::OVER_BUDGET) {
+            ReadFailure::new(FailureKind::BadOutput, e.message)
+        } else {
+            ReadFailure::new(FailureKind::BadOutput, e.to_string())
+        }
+    })
 }
