@@ -17,6 +17,9 @@ use crate::error::{Error, Result};
 use crate::model::observation::weight;
 use crate::pool::Budget;
 
+/// The hint of a budget refusal (the read layer reports its message alone, as preview's).
+const BUDGET_HINT: &str = "nestor bounds what one run keeps (SPEC §9 \"Bounded per run\"): the rules that need this read are undecided";
+
 /// One read's decoding: its name (`GET /api/v1/nodes`, named by a budget refusal) and the
 /// budget what it keeps is charged to.
 #[derive(Clone, Copy)]
@@ -213,7 +216,7 @@ where
             if let Err(said) = self.to.budget.charge(weight(&kept), self.to.what) {
                 self.stop.0 = Some(Error::input(
                     said,
-                    "a gate keeps at most nestor's memory budget of one cluster's read; read a smaller cluster's facts with kubectl",
+                    BUDGET_HINT,
                 ));
                 return Err(de::Error::custom("stopped"));
             }
@@ -285,10 +288,7 @@ pub fn text_from<R: Read>(mut reader: R, to: Charged<'_>) -> Result<String> {
             break;
         }
         to.budget.charge(n, to.what).map_err(|said| {
-            Error::input(
-                said,
-                "a gate keeps at most nestor's memory budget of one cluster's read",
-            )
+            Error::input(said, BUDGET_HINT)
         })?;
         held.extend_from_slice(chunk.get(..n).unwrap_or_default());
     }
