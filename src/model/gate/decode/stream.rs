@@ -214,10 +214,7 @@ where
                 }
             };
             if let Err(said) = self.to.budget.charge(weight(&kept), self.to.what) {
-                self.stop.0 = Some(Error::input(
-                    said,
-                    BUDGET_HINT,
-                ));
+                self.stop.0 = Some(Error::input(said, BUDGET_HINT));
                 return Err(de::Error::custom("stopped"));
             }
             out.push(kept);
@@ -287,9 +284,9 @@ pub fn text_from<R: Read>(mut reader: R, to: Charged<'_>) -> Result<String> {
         if n == 0 {
             break;
         }
-        to.budget.charge(n, to.what).map_err(|said| {
-            Error::input(said, BUDGET_HINT)
-        })?;
+        to.budget
+            .charge(n, to.what)
+            .map_err(|said| Error::input(said, BUDGET_HINT))?;
         held.extend_from_slice(chunk.get(..n).unwrap_or_default());
     }
     Ok(String::from_utf8_lossy(&held).into_owned())
