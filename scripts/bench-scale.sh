@@ -7,9 +7,12 @@
 # floor, one `kubectl get nodes -o json` (same kubectl, same KUBECONFIG), after one warm-up
 # round; it prints the median ratio, nestor's own peak RSS (getrusage of nestor alone, its -v
 # usage line; max of the runs), nestor's CPU, the bytes served per preview and what nestor
-# kept of them (its -v memory budget line).
+# kept of them (its -v memory budget line). Then one `kubectl nestor gate drain GATE_NODE
+# --no-ssh` on the same cluster (issue 33's goal): its time, exit code, nestor's own peak RSS
+# and what its reads kept of the budget.
 #
-# Goals: within 0.3x of the floor (ratio <= 1.3) and under 64 MiB of nestor's own peak RSS.
+# Goals: within 0.3x of the floor (ratio <= 1.3) and under 64 MiB of nestor's own peak RSS,
+# for preview and for the drain gate.
 #
 # Usage: scripts/bench.sh scale
 #        RUNS=5 LATENCY=20 PROFILE=debug KUBECTL=/path/to/kubectl scripts/bench.sh scale
@@ -20,6 +23,7 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 LATENCY=${LATENCY:-20}
 PROFILE=${PROFILE:-release}
+GATE_NODE=${GATE_NODE:-dirqual2}
 LAYERS=${LAYERS:-"[k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]"}
 bench_kubectl
 bench_build "$PROFILE"
@@ -65,6 +69,14 @@ for _ in $(seq 1 "$RUNS"); do
   echo "$cpu" >>"$WORK/cpu"; echo "$rss" >>"$WORK/rss"; echo "$bytes" >>"$WORK/bytes"
   sed -n 's/.*memory budget: \([0-9.]*\) MiB of.*/\1/p' "$WORK/preview.err" | head -1 >>"$WORK/kept"
 done
+say "one gate drain $GATE_NODE"
+t0=$(now_ns)
+gate_code=0
+(cd "$WORK/repo" && "$KUBECTL" nestor gate drain "$GATE_NODE" --no-ssh --no-input -o json -v --request-timeout=300s >"$WORK/gate.json" 2>"$WORK/gate.err") || gate_code=$?
+t1=$(now_ns)
+read -r gate_cpu gate_rss < <(own_usage "$WORK/gate.err")
+gate_kept=$(sed -n 's/.*memory budget: \([0-9.]*\) MiB of.*/\1/p' "$WORK/gate.err" | head -1)
+gate_verdict=$(jq -r '.verdict.line // "?"' "$WORK/gate.json" 2>/dev/null || echo "?")
 states=$(jq -r '[.real.layers[] | "\(.id)=\(.state)"] | join(" ")' "$WORK/preview.json" 2>/dev/null || echo "?")
 
 kubectl_version=$("$KUBECTL" version --client -o json 2>/dev/null | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -1)
@@ -77,5 +89,10 @@ awk -v f="$(median <"$WORK/t.floor")" -v p="$(median <"$WORK/t.preview")" -v b="
   -v k="$(median <"$WORK/kept")" -v c="$(median <"$WORK/cpu")" -v r="$(max <"$WORK/rss")" \
   'BEGIN { printf "| huge: 10 000 nodes, 20 000 Deployments, 40 000 Applications | %.3f s | %.3f s | **%.2f** | %d | %.1f MiB | %.0f ms | %.1f MiB |\n", f/1e6, p/1e6, p/f, b, k, c, r/1024 }'
 echo
+echo "| gate drain $GATE_NODE --no-ssh, one run: time | exit | verdict | kept (memory budget) | nestor CPU | nestor peak RSS |"
+echo "|---|---|---|---|---|---|"
+awk -v t=$(( (t1 - t0) / 1000 )) -v e="$gate_code" -v v="$gate_verdict" -v k="${gate_kept:-0}" -v c="$gate_cpu" -v r="$gate_rss" \
+  'BEGIN { printf "| %.3f s | %s | %s | %.1f MiB | %.0f ms | %.1f MiB |\n", t/1e6, e, v, k, c, r/1024 }'
+echo
 echo "layers: $states"
-echo "goals: ratio at most 1.30 (within 0.3x of the floor); nestor's own peak RSS under 64 MiB"
+echo "goals: ratio at most 1.30 (within 0.3x of the floor); nestor's own peak RSS under 64 MiB (preview and gate drain)"

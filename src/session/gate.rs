@@ -7,8 +7,12 @@
 
 use crate::error::{Error, Result};
 use crate::model::gate::explain::{Gated, Made, Sent};
+use std::collections::BTreeMap;
+
+use crate::model::gate::facts::{Ceph, Crd, Node, Pdb, Pod, Pv};
 use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
+use crate::pool::{Budget, MEMORY_BUDGET};
 use crate::read::apiread::gate::{drain_accept_paths, read_drain, DrainRead, NodeName};
 use crate::read::proxy::{ApiProxy, StartError};
 
@@ -16,28 +20,187 @@ use super::Session;
 
 pub use super::gate_hosts::HostReads;
 
-/// A decoded answer, or the failure that says why there is none (an undecodable body is
-/// `BadOutput`, never an empty list).
-pub(super) fn decoded<T>(
-    text: &Result<String, ReadFailure>,
-    decode: fn(&str) -> Result<T>,
+/// One gate read's answer, decoded while it arrived into the facts its rules use (SPEC §9
+/// "Bounded per run": no answer's text is held but a small named object's or `/readyz`'s,
+/// and that charged to the run's budget as it arrives).
+pub(super) enum Answer {
+    Nodes(Vec<Node>),
+    Pods(Vec<Pod>),
+    Pdbs(Vec<Pdb>),
+    Pvs(Vec<Pv>),
+    Crds(Vec<Crd>),
+    Ceph(Option<Ceph>),
+    Count(usize),
+    Text(String),
+}
+
+/// How a gate read's answer is decoded.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Shape {
+    Nodes,
+    Pods,
+    Pdbs,
+    Pvs,
+    Crds,
+    Ceph,
+    /// A removed API's list: its items counted, none kept.
+    Count,
+    /// A named object, `/readyz?verbose`: held whole, charged chunk by chunk.
+    Text,
+}
+
+impl Shape {
+    /// Decode `body`, the answer to `GET target`, charging what is kept to `budget` (a read
+    /// that would cross it fails naming it).
+    pub(super) fn decode(
+        self,
+        target: &str,
+        body: &mut dyn std::io::Read,
+        budget: &Budget,
+    ) -> Result<Answer> {
+        let what = format!("GET {target}");
+        let to = decode::Charged {
+            what: &what,
+            budget,
+        };
+        Ok(match self {
+            Shape::Nodes => Answer::Nodes(decode::read_nodes(body, to)?),
+            Shape::Pods => Answer::Pods(decode::read_pods(body, to)?),
+            Shape::Pdbs => Answer::Pdbs(decode::read_pdbs(body, to)?),
+            Shape::Pvs => Answer::Pvs(decode::read_pvs(body, to)?),
+            Shape::Crds => Answer::Crds(decode::read_crds(body, to)?),
+            Shape::Ceph => Answer::Ceph(decode::read_ceph_clusters(body, to)?),
+            Shape::Count => Answer::Count(decode::read_count_items(body)?),
+            Shape::Text => Answer::Text(decode::text_from(body, to)?),
+        })
+    }
+}
+
+impl Answer {
+    pub(super) fn nodes(self) -> Option<Vec<Node>> {
+        if let Answer::Nodes(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn pods(self) -> Option<Vec<Pod>> {
+        if let Answer::Pods(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn pdbs(self) -> Option<Vec<Pdb>> {
+        if let Answer::Pdbs(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn pvs(self) -> Option<Vec<Pv>> {
+        if let Answer::Pvs(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn crds(self) -> Option<Vec<Crd>> {
+        if let Answer::Crds(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn ceph(self) -> Option<Option<Ceph>> {
+        if let Answer::Ceph(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn count(self) -> Option<usize> {
+        if let Answer::Count(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn text(self) -> Option<String> {
+        if let Answer::Text(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+}
+
+/// Every answer of a gate, by read.
+pub(super) type Answers<K> = BTreeMap<K, Result<Answer, ReadFailure>>;
+
+fn not_sent() -> ReadFailure {
+    ReadFailure::new(FailureKind::ApiError, "not sent")
+}
+
+/// The answer to `key`, taken out, as `pick` wants it (a read never sent is a failed read).
+pub(super) fn take<K: Ord, T>(
+    answers: &mut Answers<K>,
+    key: &K,
+    pick: fn(Answer) -> Option<T>,
 ) -> Read<T> {
-    match text {
-        Ok(t) => decode(t).map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string())),
-        Err(f) => Err(f.clone()),
+    match answers.remove(key) {
+        Some(Ok(a)) => pick(a).ok_or_else(|| {
+            ReadFailure::new(FailureKind::ApiError, "decoded as another kind of answer")
+        }),
+        Some(Err(f)) => Err(f),
+        None => Err(not_sent()),
     }
 }
 
 /// The CephCluster list: a 404 means the API server does not serve `ceph.rook.io/v1`
 /// CephClusters at all (no Rook), which is the cluster's answer, not a failed read.
-pub(super) fn ceph(text: &Result<String, ReadFailure>) -> Read<Option<gate::facts::Ceph>> {
-    match text {
+pub(super) fn ceph<K: Ord>(answers: &mut Answers<K>, key: &K) -> Read<Option<gate::facts::Ceph>> {
+    match take(answers, key, Answer::ceph) {
         Err(f) if f.kind == FailureKind::NotFound => Ok(None),
-        other => decoded(other, decode::ceph_clusters),
+        other => other,
+    }
+}
+
+/// How each drain read is decoded.
+fn drain_shape(r: DrainRead) -> Shape {
+    match r {
+        DrainRead::Pdbs => Shape::Pdbs,
+        DrainRead::NodePods | DrainRead::MonPods | DrainRead::EtcdPods => Shape::Pods,
+        DrainRead::Nodes => Shape::Nodes,
+        DrainRead::Pvs => Shape::Pvs,
+        DrainRead::CephClusters => Shape::Ceph,
     }
 }
 
 impl Session<'_> {
+    /// Exit 4 when a gate's nodes read shows the API server unreachable (the rule of
+    /// preview's nodes read).
+    pub(super) fn nodes_reachable(
+        &self,
+        nodes: Option<&Result<Answer, ReadFailure>>,
+    ) -> Result<()> {
+        if let Some(Err(f)) = nodes {
+            let mut obs = Observation::skipped("not read");
+            obs.record(&ReadRequest::Nodes, Err(f.clone()));
+            self.reachable(&obs)?;
+        }
+        Ok(())
+    }
+
+    /// `-v`: what a gate's reads kept of the run's memory budget.
+    pub(super) fn gate_budget_trace(&self, budget: &Budget) {
+        self.kubectl.runner().trace(&format!(
+            "memory budget: {:.1} MiB of {} MiB kept from the gate's answers",
+            budget.used() as f64 / f64::from(1 << 20),
+            MEMORY_BUDGET >> 20
+        ));
+    }
+
     /// A gate's restricted proxy on `accept`, or the error that says why there is none.
     pub(super) fn gate_proxy(&self, accept: &[String]) -> Result<ApiProxy> {
         // The proxy `open_gate` started beside kubectl's `config view`, if it has these very
@@ -76,23 +239,15 @@ impl Session<'_> {
         let accept = drain_accept_paths(node);
         let proxy = self.gate_proxy(&accept)?;
         let observed_at = crate::clock::now_secs();
-        let answers = read_drain(&self.kubectl, &proxy, node);
+        let budget = Budget::new(MEMORY_BUDGET);
+        let mut answers = read_drain(&self.kubectl, &proxy, node, |r, target, body| {
+            drain_shape(r).decode(target, body, &budget)
+        });
         drop(proxy);
-        let text = |r: DrainRead| {
-            answers
-                .get(&r)
-                .cloned()
-                .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "not sent")))
-        };
+        self.gate_budget_trace(&budget);
         // Unreachable is exit 4, by the same rule as preview's nodes read.
-        let nodes_text = text(DrainRead::Nodes);
-        let mut obs = Observation::skipped("not read");
-        obs.record(
-            &ReadRequest::Nodes,
-            nodes_text.as_deref().map_err(Clone::clone),
-        );
-        self.reachable(&obs)?;
-        let nodes = decoded(&nodes_text, decode::nodes);
+        self.nodes_reachable(answers.get(&DrainRead::Nodes))?;
+        let nodes = take(&mut answers, &DrainRead::Nodes, Answer::nodes);
         if let Ok(listed) = &nodes {
             if !listed.iter().any(|n| n.name == node.as_str()) {
                 let names: Vec<&str> = listed.iter().map(|n| n.name.as_str()).collect();
@@ -111,13 +266,13 @@ impl Session<'_> {
         }
         let mut facts = Facts::unread("not read by the drain gate");
         facts.observed_at = Some(observed_at);
-        facts.pdbs = decoded(&text(DrainRead::Pdbs), decode::pdbs);
-        facts.node_pods = decoded(&text(DrainRead::NodePods), decode::pods);
+        facts.pdbs = take(&mut answers, &DrainRead::Pdbs, Answer::pdbs);
+        facts.node_pods = take(&mut answers, &DrainRead::NodePods, Answer::pods);
         facts.nodes = nodes;
-        facts.pvs = decoded(&text(DrainRead::Pvs), decode::pvs);
-        facts.ceph = ceph(&text(DrainRead::CephClusters));
-        facts.mon_pods = decoded(&text(DrainRead::MonPods), decode::pods);
-        facts.etcd_pods = decoded(&text(DrainRead::EtcdPods), decode::pods);
+        facts.pvs = take(&mut answers, &DrainRead::Pvs, Answer::pvs);
+        facts.ceph = ceph(&mut answers, &DrainRead::CephClusters);
+        facts.mon_pods = take(&mut answers, &DrainRead::MonPods, Answer::pods);
+        facts.etcd_pods = take(&mut answers, &DrainRead::EtcdPods, Answer::pods);
         // Every pod of the cluster would be a list without a selector: never read (SPEC §9).
         facts.cluster_pods = Err(ReadFailure::skipped(
             "pods only by a selector (every pod of the cluster is a list without one)",

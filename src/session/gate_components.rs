@@ -14,22 +14,57 @@ use crate::model::gate::explain::{Gated, Made, Sent};
 use crate::model::gate::facts::{RookLabel, WorkloadImage};
 use crate::model::gate::version::Version;
 use crate::model::gate::{self, decode, Component, Facts, Gate, Read as ReadKind, Request};
-use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
+use crate::model::observation::{FailureKind, Read, ReadFailure};
+use crate::pool::{Budget, MEMORY_BUDGET};
 use crate::read::apiread::gate_components::{self as reads, component_targets, ComponentGate};
 use crate::read::apiread::gate_upgrade::{
     read_targets, upgrade_accept_paths, APISERVER_PODS, NODES,
 };
 
-use super::gate::{ceph, decoded};
+use super::gate::{ceph, take, Answer, Answers, Shape};
 use super::Session;
 
-type Texts = BTreeMap<String, Result<String, ReadFailure>>;
+type Texts = Answers<String>;
 
+/// A named object's or a small list's answer, held as the text it was (charged as it came).
 fn text(answers: &Texts, target: &str) -> Result<String, ReadFailure> {
-    answers
-        .get(target)
-        .cloned()
-        .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "not sent")))
+    match answers.get(target) {
+        Some(Ok(Answer::Text(t))) => Ok(t.clone()),
+        Some(Ok(
+            Answer::Nodes(_)
+            | Answer::Pods(_)
+            | Answer::Pdbs(_)
+            | Answer::Pvs(_)
+            | Answer::Crds(_)
+            | Answer::Ceph(_)
+            | Answer::Count(_),
+        )) => Err(ReadFailure::new(
+            FailureKind::ApiError,
+            "decoded as another kind of answer",
+        )),
+        Some(Err(f)) => Err(f.clone()),
+        None => Err(ReadFailure::new(FailureKind::ApiError, "not sent")),
+    }
+}
+
+/// A text answer decoded, or the failure that says why there is none (an undecodable body
+/// is `BadOutput`, never an empty list).
+fn decoded<T>(text: &Result<String, ReadFailure>, decode: fn(&str) -> Result<T>) -> Read<T> {
+    match text {
+        Ok(t) => decode(t).map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string())),
+        Err(f) => Err(f.clone()),
+    }
+}
+
+/// How a component gate's read is decoded: the nodes, the mirror pods and the CephCluster
+/// as they arrive, the named workloads and Rook's few daemons as the small texts they are.
+fn component_shape(target: &str) -> Shape {
+    match target {
+        NODES => Shape::Nodes,
+        APISERVER_PODS => Shape::Pods,
+        reads::CEPH_CLUSTERS => Shape::Ceph,
+        _ => Shape::Text,
+    }
 }
 
 /// A named object's answer: `None` for a 404 (the cluster has no such object).
@@ -103,20 +138,19 @@ impl Session<'_> {
     pub fn upgrade_component(&self, which: ComponentGate, version: Version) -> Result<Gated> {
         let targets = component_targets(which);
         let proxy = self.gate_proxy(&upgrade_accept_paths(&targets))?;
-        let answers = read_targets(&self.kubectl, &proxy, &targets);
+        let budget = Budget::new(MEMORY_BUDGET);
+        let mut answers = read_targets(&self.kubectl, &proxy, &targets, |t, body| {
+            component_shape(t).decode(t, body, &budget)
+        });
         drop(proxy);
+        self.gate_budget_trace(&budget);
         // Unreachable is exit 4, by the same rule as preview's nodes read.
-        let mut obs = Observation::skipped("not read");
-        obs.record(
-            &ReadRequest::Nodes,
-            text(&answers, NODES).as_deref().map_err(Clone::clone),
-        );
-        self.reachable(&obs)?;
+        self.nodes_reachable(answers.get(NODES))?;
         let mut facts = Facts::unread("not read by this gate");
         facts.observed_at = Some(crate::clock::now_secs());
-        facts.apiserver_pods = decoded(&text(&answers, APISERVER_PODS), decode::pods);
+        facts.apiserver_pods = take(&mut answers, &APISERVER_PODS.to_string(), Answer::pods);
         // Every kubelet against the target release's range (cilium|rook-kubelet-range).
-        facts.nodes = decoded(&text(&answers, NODES), decode::nodes);
+        facts.nodes = take(&mut answers, &NODES.to_string(), Answer::nodes);
         let gate = match which {
             ComponentGate::Cilium => {
                 facts.cilium_images = cilium_images(&answers);
@@ -124,7 +158,7 @@ impl Session<'_> {
             }
             ComponentGate::Rook => {
                 facts.rook_versions = rook_versions(&answers);
-                facts.ceph = ceph(&text(&answers, reads::CEPH_CLUSTERS));
+                facts.ceph = ceph(&mut answers, &reads::CEPH_CLUSTERS.to_string());
                 Gate::UpgradeRook
             }
         };

@@ -13,19 +13,27 @@ use crate::error::Result;
 use crate::model::gate::explain::{Gated, Made, Sent};
 use crate::model::gate::version::Version;
 use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
-use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
+use crate::model::observation::{FailureKind, Read, ReadFailure};
+use crate::pool::{Budget, MEMORY_BUDGET};
 use crate::read::apiread::gate_upgrade::{self as reads, read_targets, removed_api_target};
 
-use super::gate::{decoded, HostReads};
+use super::gate::{take, Answer, Answers, HostReads, Shape};
 use super::Session;
 
 /// A removed API's list: how many objects it holds, `None` when the server does not serve
 /// it (404).
-fn removed_count(text: &Result<String, ReadFailure>) -> Read<Option<usize>> {
-    match text {
+fn removed_count(answers: &mut Answers<String>, target: &String) -> Read<Option<usize>> {
+    match take(answers, target, Answer::count) {
         Err(f) if f.kind == FailureKind::NotFound => Ok(None),
-        other => decoded(other, decode::count_items).map(Some),
+        other => other.map(Some),
     }
+}
+
+/// `/readyz?verbose`'s text decoded.
+fn readyz(read: Read<String>) -> Read<Vec<gate::facts::ReadyzCheck>> {
+    read.and_then(|t| {
+        decode::readyz(&t).map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string()))
+    })
 }
 
 /// Each API VERSION removes (`group/version/resource`) and its list GET (`None`: not a plain
@@ -63,32 +71,35 @@ impl Session<'_> {
         let removed_targets: Vec<String> = removed.iter().filter_map(|(_, t)| t.clone()).collect();
         let targets = reads::upgrade_targets(&removed_targets);
         let proxy = self.gate_proxy(&reads::upgrade_accept_paths(&targets))?;
-        let answers = read_targets(&self.kubectl, &proxy, &targets);
-        drop(proxy);
-        let text = |t: &str| {
-            answers
-                .get(t)
-                .cloned()
-                .unwrap_or_else(|| Err(ReadFailure::new(FailureKind::ApiError, "not sent")))
+        let budget = Budget::new(MEMORY_BUDGET);
+        // The lists as they arrive; `/readyz` and the named workloads as the small texts
+        // they are, charged as they arrive.
+        let shape = |t: &str| match t {
+            reads::NODES => Shape::Nodes,
+            reads::APISERVER_PODS => Shape::Pods,
+            reads::PDBS => Shape::Pdbs,
+            reads::CRDS => Shape::Crds,
+            t if removed_targets.iter().any(|r| r == t) => Shape::Count,
+            _ => Shape::Text,
         };
+        let mut answers = read_targets(&self.kubectl, &proxy, &targets, |t, body| {
+            shape(t).decode(t, body, &budget)
+        });
+        drop(proxy);
+        self.gate_budget_trace(&budget);
         // Unreachable is exit 4, by the same rule as preview's nodes read.
-        let nodes_text = text(reads::NODES);
-        let mut obs = Observation::skipped("not read");
-        obs.record(
-            &ReadRequest::Nodes,
-            nodes_text.as_deref().map_err(Clone::clone),
-        );
-        self.reachable(&obs)?;
+        self.nodes_reachable(answers.get(reads::NODES))?;
         let mut facts = Facts::unread("not read by the upgrade gate");
         facts.observed_at = Some(crate::clock::now_secs());
-        facts.nodes = decoded(&nodes_text, decode::nodes);
-        facts.apiserver_pods = decoded(&text(reads::APISERVER_PODS), decode::pods);
-        facts.pdbs = decoded(&text(reads::PDBS), decode::pdbs);
-        facts.crds = decoded(&text(reads::CRDS), decode::crds);
-        facts.readyz = decoded(&text(reads::READYZ), decode::readyz);
+        let key = |t: &str| t.to_string();
+        facts.nodes = take(&mut answers, &key(reads::NODES), Answer::nodes);
+        facts.apiserver_pods = take(&mut answers, &key(reads::APISERVER_PODS), Answer::pods);
+        facts.pdbs = take(&mut answers, &key(reads::PDBS), Answer::pdbs);
+        facts.crds = take(&mut answers, &key(reads::CRDS), Answer::crds);
+        facts.readyz = readyz(take(&mut answers, &key(reads::READYZ), Answer::text));
         for (key, target) in removed {
             let read = match target {
-                Some(t) => removed_count(&text(&t)),
+                Some(t) => removed_count(&mut answers, &t),
                 None => Err(ReadFailure::new(
                     FailureKind::BadOutput,
                     format!("the table's API {key} is not a plain path"),

@@ -4,6 +4,7 @@
 //! shape: a list of another kind, or no `items`, is a failed read, never an empty one.
 
 use std::collections::BTreeMap;
+use std::io::Read;
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -13,8 +14,11 @@ use crate::error::{Error, Result};
 
 mod quantity;
 mod raw;
+mod stream;
 mod workloads;
 use raw::*;
+use stream::{count_from, list_from};
+pub use stream::{text_from, Charged};
 
 pub use workloads::{
     component_version, rook_operator, rook_versions, workload_images, workload_object,
@@ -78,11 +82,31 @@ fn selector(s: RawSelector) -> Selector {
     }
 }
 
+/// A decoder of an answer held whole (tests, fixtures): nothing it keeps is refused.
+fn whole<'t, T>(
+    text: &'t str,
+    what: &str,
+    read: impl FnOnce(&'t [u8], Charged<'_>) -> Result<T>,
+) -> Result<T> {
+    let budget = crate::pool::Budget::new(usize::MAX);
+    read(
+        text.as_bytes(),
+        Charged {
+            what,
+            budget: &budget,
+        },
+    )
+}
+
 /// `policy/v1` PodDisruptionBudgetList.
 pub fn pdbs(text: &str) -> Result<Vec<Pdb>> {
-    Ok(list::<RawPdb>(text, "PodDisruptionBudget")?
-        .into_iter()
-        .map(|p| Pdb {
+    whole(text, "PodDisruptionBudgetList", read_pdbs)
+}
+
+/// [`pdbs`] as the list arrives, each PodDisruptionBudget charged to `to`.
+pub fn read_pdbs<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pdb>> {
+    list_from(reader, "PodDisruptionBudget", to, |p: RawPdb| {
+        Ok(Pdb {
             namespace: p.metadata.namespace,
             name: p.metadata.name,
             selector: p.spec.selector.map(selector),
@@ -91,7 +115,7 @@ pub fn pdbs(text: &str) -> Result<Vec<Pdb>> {
             desired_healthy: p.status.desired_healthy,
             expected_pods: p.status.expected_pods,
         })
-        .collect())
+    })
 }
 
 fn requests(containers: &[RawContainer]) -> Result<Resources> {
@@ -118,110 +142,119 @@ fn requests(containers: &[RawContainer]) -> Result<Resources> {
 
 /// PodList (pods of a node, mirror pods, mon pods).
 pub fn pods(text: &str) -> Result<Vec<Pod>> {
-    list::<RawPod>(text, "Pod")?
-        .into_iter()
-        .map(|p| {
-            Ok(Pod {
-                requests: requests(&p.spec.containers)?,
-                images: p.spec.containers.iter().map(|c| c.image.clone()).collect(),
-                namespace: p.metadata.namespace,
-                name: p.metadata.name,
-                node: p.spec.node_name,
-                labels: p.metadata.labels,
-                owners: p
-                    .metadata
-                    .owner_references
-                    .into_iter()
-                    .map(|o| Owner {
-                        kind: o.kind,
-                        name: o.name,
-                        controller: o.controller,
-                    })
-                    .collect(),
-                volumes: p
-                    .spec
-                    .volumes
-                    .into_iter()
-                    .map(|v| {
-                        let kind = if let Some(h) = v.host_path {
-                            VolumeKind::HostPath(h.path)
-                        } else if v.empty_dir.is_some() {
-                            VolumeKind::EmptyDir
-                        } else if let Some(c) = v.persistent_volume_claim {
-                            VolumeKind::Claim(c.claim_name)
-                        } else {
-                            VolumeKind::Other
-                        };
-                        (v.name, kind)
-                    })
-                    .collect(),
-                phase: p.status.phase,
-                ready: p
-                    .status
-                    .conditions
-                    .iter()
-                    .any(|c| c.type_ == "Ready" && c.status == "True"),
-            })
+    whole(text, "PodList", read_pods)
+}
+
+/// [`pods`] as the list arrives, each pod charged to `to`.
+pub fn read_pods<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pod>> {
+    list_from(reader, "Pod", to, |p: RawPod| {
+        Ok(Pod {
+            requests: requests(&p.spec.containers)?,
+            images: p.spec.containers.iter().map(|c| c.image.clone()).collect(),
+            namespace: p.metadata.namespace,
+            name: p.metadata.name,
+            node: p.spec.node_name,
+            labels: p.metadata.labels,
+            owners: p
+                .metadata
+                .owner_references
+                .into_iter()
+                .map(|o| Owner {
+                    kind: o.kind,
+                    name: o.name,
+                    controller: o.controller,
+                })
+                .collect(),
+            volumes: p
+                .spec
+                .volumes
+                .into_iter()
+                .map(|v| {
+                    let kind = if let Some(h) = v.host_path {
+                        VolumeKind::HostPath(h.path)
+                    } else if v.empty_dir.is_some() {
+                        VolumeKind::EmptyDir
+                    } else if let Some(c) = v.persistent_volume_claim {
+                        VolumeKind::Claim(c.claim_name)
+                    } else {
+                        VolumeKind::Other
+                    };
+                    (v.name, kind)
+                })
+                .collect(),
+            phase: p.status.phase,
+            ready: p
+                .status
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "True"),
         })
-        .collect()
+    })
 }
 
 /// NodeList.
 pub fn nodes(text: &str) -> Result<Vec<Node>> {
-    list::<RawNode>(text, "Node")?
-        .into_iter()
-        .map(|n| {
-            let a = &n.status.allocatable;
-            let allocatable = Resources {
-                cpu_milli: a
-                    .get("cpu")
-                    .map(|q| parse_cpu_milli(q))
-                    .transpose()?
-                    .unwrap_or(0),
-                memory_bytes: a
-                    .get("memory")
-                    .map(|q| parse_bytes(q))
-                    .transpose()?
-                    .unwrap_or(0),
-            };
-            let roles = n
-                .metadata
-                .labels
-                .keys()
-                .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
-                .filter(|r| !r.is_empty())
-                .map(str::to_string)
-                .collect();
-            Ok(Node {
-                ready: n
-                    .status
-                    .conditions
-                    .iter()
-                    .any(|c| c.type_ == "Ready" && c.status == "True"),
-                roles,
-                hostname: n.metadata.labels.get("kubernetes.io/hostname").cloned(),
-                unschedulable: n.spec.unschedulable,
-                hard_taints: n
-                    .spec
-                    .taints
-                    .into_iter()
-                    .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
-                    .map(|t| t.key)
-                    .collect(),
-                kubelet_version: n.status.node_info.kubelet_version,
-                container_runtime_version: n.status.node_info.container_runtime_version,
-                allocatable,
-                name: n.metadata.name,
-            })
+    whole(text, "NodeList", read_nodes)
+}
+
+/// [`nodes`] as the list arrives, each node charged to `to` (a 10 000-node list is never
+/// held: only its `Node` facts).
+pub fn read_nodes<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Node>> {
+    list_from(reader, "Node", to, |n: RawNode| {
+        let a = &n.status.allocatable;
+        let allocatable = Resources {
+            cpu_milli: a
+                .get("cpu")
+                .map(|q| parse_cpu_milli(q))
+                .transpose()?
+                .unwrap_or(0),
+            memory_bytes: a
+                .get("memory")
+                .map(|q| parse_bytes(q))
+                .transpose()?
+                .unwrap_or(0),
+        };
+        let roles = n
+            .metadata
+            .labels
+            .keys()
+            .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
+            .filter(|r| !r.is_empty())
+            .map(str::to_string)
+            .collect();
+        Ok(Node {
+            ready: n
+                .status
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "True"),
+            roles,
+            hostname: n.metadata.labels.get("kubernetes.io/hostname").cloned(),
+            unschedulable: n.spec.unschedulable,
+            hard_taints: n
+                .spec
+                .taints
+                .into_iter()
+                .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+                .map(|t| t.key)
+                .collect(),
+            kubelet_version: n.status.node_info.kubelet_version,
+            container_runtime_version: n.status.node_info.container_runtime_version,
+            allocatable,
+            name: n.metadata.name,
         })
-        .collect()
+    })
 }
 
 /// PersistentVolumeList.
 pub fn pvs(text: &str) -> Result<Vec<Pv>> {
-    Ok(list::<RawPv>(text, "PersistentVolume")?
-        .into_iter()
-        .map(|p| Pv {
+    whole(text, "PersistentVolumeList", read_pvs)
+}
+
+/// [`pvs`] as the list arrives, each PersistentVolume charged to `to`.
+pub fn read_pvs<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pv>> {
+    list_from(reader, "PersistentVolume", to, |p: RawPv| {
+        Ok(Pv {
             claim: p.spec.claim_ref.map(|c| (c.namespace, c.name)),
             local: p.spec.local.is_some(),
             host_path: p.spec.host_path.is_some(),
@@ -238,14 +271,18 @@ pub fn pvs(text: &str) -> Result<Vec<Pv>> {
                 .collect(),
             name: p.metadata.name,
         })
-        .collect())
+    })
 }
 
 /// CustomResourceDefinitionList (`apiextensions.k8s.io/v1`).
 pub fn crds(text: &str) -> Result<Vec<Crd>> {
-    Ok(list::<RawCrd>(text, "CustomResourceDefinition")?
-        .into_iter()
-        .map(|c| Crd {
+    whole(text, "CustomResourceDefinitionList", read_crds)
+}
+
+/// [`crds`] as the list arrives, each CRD charged to `to`.
+pub fn read_crds<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Crd>> {
+    list_from(reader, "CustomResourceDefinition", to, |c: RawCrd| {
+        Ok(Crd {
             name: c.metadata.name,
             group: c.spec.group,
             versions: c
@@ -260,17 +297,27 @@ pub fn crds(text: &str) -> Result<Vec<Crd>> {
                 .collect(),
             stored_versions: c.status.stored_versions,
         })
-        .collect())
+    })
 }
 
 /// CephClusterList: the first CephCluster, `None` when the list is empty.
 pub fn ceph_clusters(text: &str) -> Result<Option<Ceph>> {
-    let Some(c) = list::<RawCephCluster>(text, "CephCluster")?
-        .into_iter()
-        .next()
-    else {
-        return Ok(None);
-    };
+    whole(text, "CephClusterList", read_ceph_clusters)
+}
+
+/// [`ceph_clusters`] as the list arrives (only the first CephCluster kept).
+pub fn read_ceph_clusters<R: Read>(reader: R, to: Charged<'_>) -> Result<Option<Ceph>> {
+    let mut first = true;
+    let kept = list_from(reader, "CephCluster", to, |c: RawCephCluster| {
+        if !std::mem::take(&mut first) {
+            return Ok(None);
+        }
+        ceph(c).map(Some)
+    })?;
+    Ok(kept.into_iter().flatten().next())
+}
+
+fn ceph(c: RawCephCluster) -> Result<Ceph> {
     let last_checked = match c.status.ceph.last_checked.as_deref() {
         None | Some("") => None,
         Some(t) => Some(crate::clock::parse_rfc3339(t).ok_or_else(|| {
@@ -283,7 +330,7 @@ pub fn ceph_clusters(text: &str) -> Result<Option<Ceph>> {
             )
         })?),
     };
-    Ok(Some(Ceph {
+    Ok(Ceph {
         namespace: c.metadata.namespace,
         name: c.metadata.name,
         health: c.status.ceph.health,
@@ -300,7 +347,7 @@ pub fn ceph_clusters(text: &str) -> Result<Option<Ceph>> {
             .collect(),
         last_checked,
         mon_count: c.spec.mon.count.unwrap_or(3),
-    }))
+    })
 }
 
 /// `/readyz?verbose`: `[+]name ok` / `[-]name failed: ...` lines; the last line
@@ -338,20 +385,10 @@ mod tests;
 /// How many objects a list of a removed API holds, whatever its kind (the table names the
 /// resource, not its kind): a JSON object ending in `List` with `items`.
 pub fn count_items(text: &str) -> Result<usize> {
-    #[derive(Deserialize)]
-    struct AnyList {
-        kind: String,
-        items: Vec<serde::de::IgnoredAny>,
-    }
-    match serde_json::from_str::<AnyList>(text) {
-        Ok(l) if l.kind.ends_with("List") => Ok(l.items.len()),
-        Ok(l) => Err(Error::input(
-            format!("a list of kind `{}`", crate::term::escape(&l.kind)),
-            "expected a JSON List with `items`, as the API server serves it",
-        )),
-        Err(e) => Err(Error::input(
-            format!("malformed list: {e}"),
-            "expected a JSON List with `items`, as the API server serves it",
-        )),
-    }
+    count_from(text.as_bytes())
+}
+
+/// [`count_items`] as the list arrives: each item skipped unread, nothing kept.
+pub fn read_count_items<R: Read>(reader: R) -> Result<usize> {
+    count_from(reader)
 }

@@ -1,6 +1,7 @@
 //! What the gate rules read, typed and reduced to the fields they use (decoded from the
 //! API's JSON by `decode`). Every read is a `Read<T>`: a failed, forbidden or skipped read
-//! is data, and a blocker rule that needs it is undecided (CANNOT TELL), never GO.
+//! is data, and a blocker rule that needs it is undecided (CANNOT TELL), never GO. The facts
+//! a read keeps derive `Serialize` only to be weighed against the run's memory budget.
 
 use std::collections::BTreeMap;
 
@@ -12,7 +13,7 @@ use super::Read as ReadKind;
 use crate::model::observation::{Read, ReadFailure};
 
 /// CPU in millicores and memory in bytes (`resources.requests`, `status.allocatable`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, Copy, Default, PartialEq, Eq)]
 pub struct Resources {
     pub cpu_milli: u64,
     pub memory_bytes: u64,
@@ -34,13 +35,13 @@ impl Resources {
 }
 
 /// A `metav1.LabelSelector`: `matchLabels` and `matchExpressions`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, Default, PartialEq, Eq)]
 pub struct Selector {
     pub match_labels: BTreeMap<String, String>,
     pub match_expressions: Vec<Requirement>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct Requirement {
     pub key: String,
     /// `In`, `NotIn`, `Exists`, `DoesNotExist` (anything else matches nothing).
@@ -69,7 +70,7 @@ impl Selector {
 }
 
 /// A PodDisruptionBudget as the disruption controller writes its status.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct Pdb {
     pub namespace: String,
     pub name: String,
@@ -81,14 +82,14 @@ pub struct Pdb {
     pub expected_pods: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct Owner {
     pub kind: String,
     pub name: String,
     pub controller: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub enum VolumeKind {
     HostPath(String),
     EmptyDir,
@@ -97,7 +98,7 @@ pub enum VolumeKind {
     Other,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct Pod {
     pub namespace: String,
     pub name: String,
@@ -141,7 +142,7 @@ impl Pod {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct Node {
     pub name: String,
     pub ready: bool,
@@ -166,7 +167,7 @@ impl Node {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct Pv {
     pub name: String,
     /// `spec.claimRef` namespace and name.
@@ -179,14 +180,14 @@ pub struct Pv {
     pub pinned_hosts: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct CrdVersion {
     pub name: String,
     pub served: bool,
     pub storage: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct Crd {
     pub name: String,
     pub group: String,
@@ -196,7 +197,7 @@ pub struct Crd {
 }
 
 /// One health check of `status.ceph.details`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct CephCheck {
     pub name: String,
     pub severity: String,
@@ -204,7 +205,7 @@ pub struct CephCheck {
 }
 
 /// The CephCluster's status as Rook writes it (and its mon count).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct Ceph {
     pub namespace: String,
     pub name: String,

@@ -27,6 +27,7 @@ mod request;
 mod status_reads;
 mod trie;
 mod typed_list;
+pub(crate) use typed_list::weight;
 mod workloads;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -23,7 +23,7 @@ use crate::pool::{Budget, OVER_BUDGET};
 
 /// What a decoded value costs the budget: its size in place plus, as a stand-in for what it
 /// owns on the heap, the length of its JSON.
-pub(super) fn weight<T: Serialize>(value: &T) -> usize {
+pub(crate) fn weight<T: Serialize>(value: &T) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

@@ -2,11 +2,13 @@
 //! the paths the drain rules name — PodDisruptionBudgets, NODE's pods by field selector,
 //! the etcd and Rook mon pods by label, PersistentVolumes, the CephCluster, the nodes — and
 //! the proxy's accept-paths for exactly those. Never a Secret, pods only by a selector.
-//! Every answer is kept as text or as the failed read it was (the rule is then undecided).
+//! Every answer is decoded as it arrives by the caller's decoder (`model::gate::decode`),
+//! or kept as the failed read it was (the rule is then undecided).
 
 use std::collections::BTreeMap;
+use std::io::Read;
 
-use super::{fetch, text_of};
+use super::fetch_with;
 use crate::model::observation::ReadFailure;
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::ApiProxy;
@@ -104,16 +106,18 @@ pub fn drain_accept_paths(node: &NodeName) -> Vec<String> {
 }
 
 /// Every drain read through `proxy`, in parallel on the run's bounded pool (at most
-/// [`crate::pool::API_READS_IN_FLIGHT`], like every API read): the body's text, or the failed
-/// read (a 403 stays Forbidden, a 404 NotFound, a lost proxy a transport failure).
-pub fn read_drain(
+/// [`crate::pool::API_READS_IN_FLIGHT`], like every API read): each body decoded by
+/// `decode(read, target, body)` while it arrives, or the failed read (a 403 stays Forbidden,
+/// a 404 NotFound, a lost proxy a transport failure, what `decode` refuses BadOutput).
+pub fn read_drain<T: Send>(
     kubectl: &Kubectl,
     proxy: &ApiProxy,
     node: &NodeName,
-) -> BTreeMap<DrainRead, Result<String, ReadFailure>> {
+    decode: impl Fn(DrainRead, &str, &mut dyn Read) -> crate::error::Result<T> + Sync,
+) -> BTreeMap<DrainRead, Result<T, ReadFailure>> {
     let answers = crate::pool::map(&DrainRead::ALL, crate::pool::API_READS_IN_FLIGHT, |r| {
         let target = r.target(node);
-        text_of(&target, &fetch(kubectl, proxy, &target))
+        fetch_with(kubectl, proxy, &target, |body| decode(*r, &target, body))
     });
     DrainRead::ALL
         .iter()

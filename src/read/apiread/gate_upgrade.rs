@@ -3,11 +3,13 @@
 //! nodes, the kube-apiserver mirror pods by label, the PodDisruptionBudgets, the CRDs, the
 //! API server's `/readyz?verbose` (a non-resource path the allowlist admits in a gate's
 //! proxy form only) and one list per API VERSION removes — and the accept-paths for exactly
-//! those. Every answer is kept as text or as the failed read it was.
+//! those. Every answer is decoded as it arrives by the caller's decoder, or kept as the
+//! failed read it was.
 
 use std::collections::BTreeMap;
+use std::io::Read;
 
-use super::{fetch, text_of};
+use super::fetch_with;
 use crate::model::observation::{FailureKind, ReadFailure};
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::ApiProxy;
@@ -65,15 +67,17 @@ pub fn upgrade_accept_paths(targets: &[String]) -> Vec<String> {
 }
 
 /// Every target through `proxy`, in parallel on the run's bounded pool (at most
-/// [`crate::pool::API_READS_IN_FLIGHT`]): the body's text (the client's size cap applies:
-/// an over-cap answer is a failed read), or the failed read (403 Forbidden, 404 NotFound).
-pub fn read_targets(
+/// [`crate::pool::API_READS_IN_FLIGHT`]): each body decoded by `decode(target, body)` while
+/// it arrives (the streamed cap applies: an over-cap answer is a failed read), or the failed
+/// read (403 Forbidden, 404 NotFound, what `decode` refuses BadOutput).
+pub fn read_targets<T: Send>(
     kubectl: &Kubectl,
     proxy: &ApiProxy,
     targets: &[String],
-) -> BTreeMap<String, Result<String, ReadFailure>> {
+    decode: impl Fn(&str, &mut dyn Read) -> crate::error::Result<T> + Sync,
+) -> BTreeMap<String, Result<T, ReadFailure>> {
     let answers = crate::pool::map(targets, crate::pool::API_READS_IN_FLIGHT, |t| {
-        text_of(t, &fetch(kubectl, proxy, t))
+        fetch_with(kubectl, proxy, t, |body| decode(t, body))
     });
     targets
         .iter()

@@ -29,6 +29,7 @@ mod status;
 #[cfg(test)]
 mod tests;
 mod typed;
+pub use typed::fetch_with;
 use typed::{builtin_targets, not_sent, take, Builtin, DecodedAnswers};
 
 use discovery::*;

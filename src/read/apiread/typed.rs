@@ -199,3 +199,61 @@ pub(super) fn fetch_decoded(
     ));
     decoded
 }
+
+/// GET `target` and decode its body with `decode` while it arrives (a gate's reads: SPEC §9
+/// "Bounded per run"); the body is never held unless `decode` holds it. A non-2xx answer is
+/// the failed read its Status says; a body over the streamed cap, timed out or cut short is
+/// the transport failure it was; what `decode` refuses (a malformed list, a read over the
+/// run's budget) is `BadOutput` with its message.
+pub fn fetch_with<T>(
+    kubectl: &Kubectl,
+    proxy: &ApiProxy,
+    target: &str,
+    decode: impl FnOnce(&mut dyn Read) -> crate::error::Result<T>,
+) -> Result<T, ReadFailure> {
+    let started = Instant::now();
+    let took = || started.elapsed().as_secs_f64();
+    let trace = |what: String| kubectl.runner().trace(&format!("get: {target}: {what}"));
+    let answer = match proxy.open(target, JSON) {
+        Ok(a) => a,
+        Err(e) => {
+            trace(format!("{e} after {:.2}s", took()));
+            return Err(transport_failure(target, &e));
+        }
+    };
+    let status = answer.status;
+    if !(200..300).contains(&status) {
+        return match answer.body.text(STATUS_BYTES) {
+            Ok(body) => {
+                trace(format!("{status} ({} bytes) in {:.2}s", body.len(), took()));
+                Err(status_failure(status, &body))
+            }
+            Err(e) => Err(transport_failure(target, &e)),
+        };
+    }
+    let mut body = answer.body;
+    let mut watched = Watched {
+        inner: BufReader::new(&mut body),
+        error: None,
+    };
+    let decoded = decode(&mut watched);
+    let error = watched.error;
+    if let Some(f) = body_failure(target, body.over_cap, error, started) {
+        trace(format!("{} after {:.2}s", f.message, took()));
+        return Err(f);
+    }
+    trace(format!(
+        "{status} ({} bytes, decoded as they arrived) in {:.2}s",
+        body.bytes_read(),
+        took()
+    ));
+    decoded.map_err(|e| {
+        // A budget refusal says the read and the budget, as preview's does; any other
+        // refusal keeps its hint.
+        if e.message.starts_with(crate::pool::OVER_BUDGET) {
+            ReadFailure::new(FailureKind::BadOutput, e.message)
+        } else {
+            ReadFailure::new(FailureKind::BadOutput, e.to_string())
+        }
+    })
+}

@@ -169,3 +169,41 @@ fn a_removed_apis_list_counts_its_items_whatever_its_kind() {
     assert!(count_items(r#"{"kind":"FlowSchemaList"}"#).is_err());
     assert!(count_items("not json").is_err());
 }
+
+/// Streamed, each fact is charged before it is kept: a list whose facts cross the budget is
+/// refused naming the read and the budget, the budget never crossed.
+#[test]
+fn a_list_over_the_budget_is_refused_naming_the_read() {
+    let node = |i: usize| {
+        format!(
+            r#"{{"metadata":{{"name":"n{i:04}-{}"}},"status":{{"nodeInfo":{{"kubeletVersion":"v1.31.4"}}}}}}"#,
+            "a".repeat(1000)
+        )
+    };
+    let items: Vec<String> = (0..2000).map(node).collect();
+    let text = format!(
+        r#"{{"kind":"NodeList","apiVersion":"v1","items":[{}]}}"#,
+        items.join(",")
+    );
+    let budget = crate::pool::Budget::new(1 << 20);
+    let to = Charged {
+        what: "GET /api/v1/nodes",
+        budget: &budget,
+    };
+    let e = read_nodes(text.as_bytes(), to).map(|n| n.len());
+    assert_eq!(
+        e.map_err(|e| e.message),
+        Err("over nestor's memory budget of 1 MiB for one read of a cluster: GET /api/v1/nodes not kept (it holds more than nestor keeps)".to_string())
+    );
+    assert!(budget.used() <= 1 << 20 && budget.used() > 900 << 10);
+    let roomy = crate::pool::Budget::new(8 << 20);
+    let kept = read_nodes(
+        text.as_bytes(),
+        Charged {
+            what: "GET /api/v1/nodes",
+            budget: &roomy,
+        },
+    );
+    assert_eq!(kept.map(|n| n.len()).ok(), Some(2000));
+    assert_eq!(read_count_items(text.as_bytes()).ok(), Some(2000));
+}
