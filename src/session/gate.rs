@@ -28,6 +28,23 @@ pub(super) fn decoded<T>(
     }
 }
 
+/// Rook's pools from its three pool-holding kinds: a 404 is a kind the API server does not
+/// serve (no Rook, or an older one), which holds no pool; any other failed read fails all.
+fn ceph_pools(
+    texts: [(Result<String, ReadFailure>, PoolDecoder); 3],
+) -> Read<Vec<gate::facts::CephPool>> {
+    let mut all = Vec::new();
+    for (text, decode) in texts {
+        match text {
+            Err(f) if f.kind == FailureKind::NotFound => {}
+            other => all.extend(decoded(&other, decode)?),
+        }
+    }
+    Ok(all)
+}
+
+type PoolDecoder = fn(&str) -> Result<Vec<gate::facts::CephPool>>;
+
 /// The CephCluster list: a 404 means the API server does not serve `ceph.rook.io/v1`
 /// CephClusters at all (no Rook), which is the cluster's answer, not a failed read.
 pub(super) fn ceph(text: &Result<String, ReadFailure>) -> Read<Option<gate::facts::Ceph>> {
@@ -118,6 +135,15 @@ impl Session<'_> {
         facts.ceph = ceph(&text(DrainRead::CephClusters));
         facts.mon_pods = decoded(&text(DrainRead::MonPods), decode::pods);
         facts.etcd_pods = decoded(&text(DrainRead::EtcdPods), decode::pods);
+        facts.ceph_pools = ceph_pools([
+            (text(DrainRead::CephBlockPools), decode::block_pools),
+            (text(DrainRead::CephFilesystems), decode::filesystem_pools),
+            (
+                text(DrainRead::CephObjectStores),
+                decode::object_store_pools,
+            ),
+        ]);
+        facts.osd_pods = decoded(&text(DrainRead::OsdPods), decode::pods);
         // Every pod of the cluster would be a list without a selector: never read (SPEC §9).
         facts.cluster_pods = Err(ReadFailure::skipped(
             "pods only by a selector (every pod of the cluster is a list without one)",
@@ -140,6 +166,10 @@ impl Session<'_> {
                     DrainRead::CephClusters => ReadKind::CephCluster,
                     DrainRead::MonPods => ReadKind::MonPods,
                     DrainRead::EtcdPods => ReadKind::EtcdPods,
+                    DrainRead::CephBlockPools
+                    | DrainRead::CephFilesystems
+                    | DrainRead::CephObjectStores => ReadKind::CephPools,
+                    DrainRead::OsdPods => ReadKind::OsdPods,
                 },
                 sent: Sent::Get(r.target(node)),
             })

@@ -7,7 +7,9 @@ use super::facts::{Facts, Pdb, Pod};
 use super::table::Table;
 use super::verdict::{Check, Finding, Request};
 
+mod osd;
 mod pods;
+pub(super) use osd::osd_hosts;
 pub(super) use pods::{capacity, emptydir, node_bound_volumes, unmanaged_pods};
 
 /// The pods a drain of NODE evicts.
