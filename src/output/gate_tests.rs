@@ -64,7 +64,7 @@ warnings:
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
-  drain-osd-hosts  every pool keeps its copies without dirqual2's 1 OSD(s): CephBlockPool rook-ceph…
+  drain-osd-hosts  without dirqual2's 1 OSD(s): 3 hosts left, CephBlockPool rook-ceph/replicapool n…
   drain-control-plane  dirqual2 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual2 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual2 has a node-bound volume

@@ -91,8 +91,8 @@ pub(in crate::model::gate) fn osd_hosts(req: &Request, facts: &Facts) -> Check {
         let have = domains.len() as u32;
         if have >= pool.domains_needed {
             held.push(format!(
-                "{} {have} {}s for {} ({})",
-                pool.owner, pool.failure_domain, pool.domains_needed, pool.layout
+                "{have} {}s left, {} needs {}",
+                pool.failure_domain, pool.owner, pool.domains_needed
             ));
             continue;
         }
@@ -114,10 +114,17 @@ pub(in crate::model::gate) fn osd_hosts(req: &Request, facts: &Facts) -> Check {
                     String::new()
                 }
             ),
-            format!(
-                "bring the down OSDs back, or add a {} with OSDs, before draining {node}: Ceph cannot place every copy elsewhere",
-                pool.failure_domain
-            ),
+            if not_ready > 0 {
+                format!(
+                    "bring the OSDs that are not Ready back, or add a {} with OSDs, before draining {node}: Ceph cannot place every copy elsewhere",
+                    pool.failure_domain
+                )
+            } else {
+                format!(
+                    "add a {} with OSDs before draining {node}: Ceph cannot place every copy elsewhere",
+                    pool.failure_domain
+                )
+            },
         ));
     }
     if !findings.is_empty() {
@@ -127,7 +134,7 @@ pub(in crate::model::gate) fn osd_hosts(req: &Request, facts: &Facts) -> Check {
         return Check::Unknown(undecided.join("; "));
     }
     Check::Holds(format!(
-        "every pool keeps its copies without {node}'s {} OSD(s): {}",
+        "without {node}'s {} OSD(s): {}",
         on_node.len(),
         held.join(", ")
     ))
@@ -212,7 +219,8 @@ mod tests {
         assert_eq!(
             c,
             Check::Holds(
-                "every pool keeps its copies without n2's 1 OSD(s): CephBlockPool rook-ceph/replicapool 3 hosts for 3 (replicated size 3)".into()
+                "without n2's 1 OSD(s): 3 hosts left, CephBlockPool rook-ceph/replicapool needs 3"
+                    .into()
             )
         );
     }
