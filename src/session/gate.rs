@@ -157,6 +157,26 @@ pub(super) fn take<K: Ord, T>(
     }
 }
 
+/// Rook's pools from its three pool-holding kinds: a 404 is a kind the API server does not
+/// serve (no Rook, or an older one), which holds no pool; any other failed read fails all.
+fn ceph_pools(
+    texts: [(Result<String, ReadFailure>, PoolDecoder); 3],
+) -> Read<Vec<gate::facts::CephPool>> {
+    let mut all = Vec::new();
+    for (text, decode) in texts {
+        match text {
+            Err(f) if f.kind == FailureKind::NotFound => {}
+            Err(f) => return Err(f),
+            Ok(t) => all.extend(
+                decode(&t).map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string()))?,
+            ),
+        }
+    }
+    Ok(all)
+}
+
+type PoolDecoder = fn(&str) -> Result<Vec<gate::facts::CephPool>>;
+
 /// The CephCluster list: a 404 means the API server does not serve `ceph.rook.io/v1`
 /// CephClusters at all (no Rook), which is the cluster's answer, not a failed read.
 pub(super) fn ceph<K: Ord>(answers: &mut Answers<K>, key: &K) -> Read<Option<gate::facts::Ceph>> {
@@ -174,6 +194,10 @@ fn drain_shape(r: DrainRead) -> Shape {
         DrainRead::Nodes => Shape::Nodes,
         DrainRead::Pvs => Shape::Pvs,
         DrainRead::CephClusters => Shape::Ceph,
+        DrainRead::OsdPods => Shape::Pods,
+        DrainRead::CephBlockPools | DrainRead::CephFilesystems | DrainRead::CephObjectStores => {
+            Shape::Text
+        }
     }
 }
 
@@ -273,6 +297,22 @@ impl Session<'_> {
         facts.ceph = ceph(&mut answers, &DrainRead::CephClusters);
         facts.mon_pods = take(&mut answers, &DrainRead::MonPods, Answer::pods);
         facts.etcd_pods = take(&mut answers, &DrainRead::EtcdPods, Answer::pods);
+        // Rook's few pools, as the small texts they are (charged chunk by chunk).
+        facts.ceph_pools = ceph_pools([
+            (
+                take(&mut answers, &DrainRead::CephBlockPools, Answer::text),
+                decode::block_pools,
+            ),
+            (
+                take(&mut answers, &DrainRead::CephFilesystems, Answer::text),
+                decode::filesystem_pools,
+            ),
+            (
+                take(&mut answers, &DrainRead::CephObjectStores, Answer::text),
+                decode::object_store_pools,
+            ),
+        ]);
+        facts.osd_pods = take(&mut answers, &DrainRead::OsdPods, Answer::pods);
         // Every pod of the cluster would be a list without a selector: never read (SPEC §9).
         facts.cluster_pods = Err(ReadFailure::skipped(
             "pods only by a selector (every pod of the cluster is a list without one)",
@@ -295,6 +335,10 @@ impl Session<'_> {
                     DrainRead::CephClusters => ReadKind::CephCluster,
                     DrainRead::MonPods => ReadKind::MonPods,
                     DrainRead::EtcdPods => ReadKind::EtcdPods,
+                    DrainRead::CephBlockPools
+                    | DrainRead::CephFilesystems
+                    | DrainRead::CephObjectStores => ReadKind::CephPools,
+                    DrainRead::OsdPods => ReadKind::OsdPods,
                 },
                 sent: Sent::Get(r.target(node)),
             })

@@ -43,6 +43,7 @@ holds:
   drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
+  drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…
   drain-control-plane  dirqual4 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
@@ -66,6 +67,7 @@ skipped:
 holds:
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual3: 2 of 3 mons Ready on 2 distinct nodes (…
+  drain-osd-hosts  without dirqual3's 1 OSD(s): 3 hosts left, CephBlockPool roo…
   drain-control-plane  dirqual3 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual3 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
@@ -214,7 +216,7 @@ fn gate_drain_no_ssh_yaml_and_junit() {
     assert_eq!(v["verdict"]["blockers"], 1, "{v}");
     let j = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "junit"]);
     j.code(2);
-    assert_eq!(j.stdout.matches("<testcase ").count(), 10, "{}", j.stdout);
+    assert_eq!(j.stdout.matches("<testcase ").count(), 11, "{}", j.stdout);
     assert_eq!(j.stdout.matches("<failure ").count(), 1, "{}", j.stdout);
     assert!(j.stdout.contains("pg-primary"), "{}", j.stdout);
     assert_read_only(&bed.server);

@@ -72,6 +72,7 @@ skipped:
 holds:
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual3: 2 of 3 mons Ready on 2 distinct nodes (…
+  drain-osd-hosts  without dirqual3's 1 OSD(s): 3 hosts left, CephBlockPool roo…
   drain-control-plane  dirqual3 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual3 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
@@ -97,6 +98,19 @@ explain:
     rook-ceph/rook-ceph-mon-c-6d4f8c7b9-xcq2w on dirqual3 Ready
     quay.io/ceph/ceph:v18.2.4
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw '/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-mon'
+  drain-osd-hosts  holds
+    ceph-pools: 1 pools: CephBlockPool rook-ceph/replicapool replicated size 3
+    across hosts
+      $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /apis/ceph.rook.io/v1/cephblockpools
+      $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /apis/ceph.rook.io/v1/cephfilesystems
+      $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /apis/ceph.rook.io/v1/cephobjectstores
+    osd-pods: 4 pods: rook-ceph/rook-ceph-osd-0-7c9b5d6f4-k0m8p on dirqual1
+    Ready quay.io/ceph/ceph:v18.2.4, rook-ceph/rook-ceph-osd-1-7c9b5d6f4-k1m8p
+    on dirqual2 Ready quay.io/ceph/ceph:v18.2.4,
+    rook-ceph/rook-ceph-osd-2-7c9b5d6f4-k2m8p on dirqual3 Ready
+    quay.io/ceph/ceph:v18.2.4, rook-ceph/rook-ceph-osd-3-7c9b5d6f4-k3m8p on
+    dirqual4 Ready quay.io/ceph/ceph:v18.2.4
+      $ kubectl --kubeconfig KUBECONFIG --context replay get --raw '/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-osd'
   drain-control-plane  holds
     nodes: 4 nodes: dirqual1 Ready kubelet v1.31.4, dirqual2 Ready kubelet
     v1.31.4, dirqual3 Ready kubelet v1.31.4, dirqual4 Ready kubelet v1.31.4
@@ -169,6 +183,9 @@ fn gate_explain_prints_exactly_the_gets_it_sent_and_each_runs_as_printed() {
                 "NodeList",
                 "PersistentVolumeList",
                 "CephClusterList",
+                "CephBlockPoolList",
+                "CephFilesystemList",
+                "CephObjectStoreList",
             ][..],
         ),
         (

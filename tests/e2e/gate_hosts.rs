@@ -369,6 +369,7 @@ holds:
   drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
+  drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…
   drain-control-plane  dirqual4 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume

@@ -56,6 +56,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         "bench" => Some(bench()),
         "big" => Some(big()),
         "dirqual-gates" => Some(crate::gates::dirqual_gates()),
+        "dirqual-gates-ec" => Some(crate::gates::dirqual_gates_ec()),
         "dirqual-half-upgraded" => Some(crate::versions::dirqual_half_upgraded()),
         other => crate::scenarios::by_name(other)
             .or_else(|| crate::wireguard::by_name(other))

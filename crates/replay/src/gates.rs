@@ -7,8 +7,13 @@
 //!
 //! Cilium (1.18.2) and Rook (1.16.4) are shaped as upstream writes them (`versions`).
 //!
-//! Layout: dirqual1 control plane (etcd, mon a); dirqual2 (mon b, osd 1, pg-2);
-//! dirqual3 (mon c, osd 2, pg-1: the primary); dirqual4 (osd 3, pg-3).
+//! Layout: dirqual1 control plane (etcd, mon a, osd 0); dirqual2 (mon b, osd 1, pg-2);
+//! dirqual3 (mon c, osd 2, pg-1: the primary); dirqual4 (osd 3, pg-3). CephBlockPool
+//! replicapool (size 3, failureDomain host) keeps three OSD hosts whichever node goes.
+//!
+//! `dirqual-gates-ec`: the same plus CephObjectStore rook-ceph/s3 whose data pool is
+//! erasure-coded 2+2 across hosts: its chunks need all four OSD hosts, so draining any of
+//! them is NO-GO (`drain-osd-hosts`) while Ceph is HEALTH_OK and every budget allows one.
 
 use serde_json::{json, Value};
 
@@ -123,12 +128,19 @@ pub fn dirqual_gates() -> Fixture {
             ceph,
         ));
     }
-    for (i, node) in [(1, "dirqual2"), (2, "dirqual3"), (3, "dirqual4")] {
+    // Rook labels an OSD's pod with its CRUSH location (`topology-location-host`, `-root`).
+    for (i, node) in [
+        (0, "dirqual1"),
+        (1, "dirqual2"),
+        (2, "dirqual3"),
+        (3, "dirqual4"),
+    ] {
         b.obj(pod(
             "rook-ceph",
             &format!("rook-ceph-osd-{i}-7c9b5d6f4-k{i}m8p"),
             node,
-            json!({"app": "rook-ceph-osd", "ceph-osd-id": i.to_string(), "ceph_daemon_type": "osd", "rook_cluster": "rook-ceph"}),
+            json!({"app": "rook-ceph-osd", "ceph-osd-id": i.to_string(), "ceph_daemon_type": "osd", "rook_cluster": "rook-ceph",
+                   "failure-domain": node, "portable": "false", "topology-location-host": node, "topology-location-root": "default"}),
             ("ReplicaSet", &format!("rook-ceph-osd-{i}-7c9b5d6f4")),
             ceph,
         ));
@@ -174,12 +186,32 @@ pub fn dirqual_gates() -> Fixture {
         "rook-ceph",
         "rook-ceph-osd",
         json!({"maxUnavailable": 1, "selector": {"matchLabels": {"app": "rook-ceph-osd"}}}),
+        4,
         3,
-        2,
-        3,
+        4,
     ));
     let mut f = b.finish(K8S_VERSION);
     // Cilium and Rook as their charts and operators write them, on one version each.
     crate::versions::one_version(&mut f);
+    f
+}
+
+/// `dirqual-gates` plus an object store whose erasure-coded data pool needs every OSD host.
+pub fn dirqual_gates_ec() -> Fixture {
+    let mut f = dirqual_gates();
+    f.objects.push(crate::fixtures::custom(
+        "ceph.rook.io/v1",
+        "CephObjectStore",
+        Some("rook-ceph"),
+        "s3",
+        json!({
+            "metadataPool": {"failureDomain": "host", "replicated": {"size": 3}},
+            "dataPool": {"failureDomain": "host", "erasureCoded": {"dataChunks": 2, "codingChunks": 2}},
+            "preservePoolsOnDelete": true,
+            "gateway": {"port": 80, "instances": 1}
+        }),
+        json!({"phase": "Ready", "info": {"endpoint": "http://rook-ceph-rgw-s3.rook-ceph.svc:80"}, "observedGeneration": 1}),
+        T_CEPH,
+    ));
     f
 }

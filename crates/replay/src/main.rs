@@ -25,7 +25,7 @@ usage: nestor-replay (--fixture FILE | --generate NAME) [options]
                                               (any server option makes it serve instead)
 
   --fixture FILE              serve this fixture file
-  --generate NAME             built-in fixture: dirqual, dirqual-full, dirqual-gates, dirqual-half-upgraded, degraded, bench, big
+  --generate NAME             built-in fixture: dirqual, dirqual-full, dirqual-gates, dirqual-gates-ec, dirqual-half-upgraded, degraded, bench, big
   --listen ADDR               listen address (default 127.0.0.1:0)
   --unix-socket PATH          listen on a unix socket at PATH instead (created; runs
                               until killed; no --port-file, no --exit-on-stdin-eof)

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use super::facts::*;
 use crate::error::{Error, Result};
 
+mod pools;
 mod quantity;
 mod raw;
 mod stream;
@@ -24,6 +25,7 @@ pub use workloads::{
     component_version, rook_operator, rook_versions, workload_images, workload_object,
 };
 
+pub use pools::{block_pools, filesystem_pools, object_store_pools};
 pub use quantity::{parse_bytes, parse_cpu_milli};
 
 /// A List of `kind` objects (`PodList`, or kubectl's `List` whose items say their kind).

@@ -160,6 +160,10 @@ pub fn fact(facts: &Facts, read: Read) -> String {
         },
         Read::MonPods => list(&facts.mon_pods, "pods", placed),
         Read::EtcdPods => list(&facts.etcd_pods, "pods", placed),
+        Read::CephPools => list(&facts.ceph_pools, "pools", |p| {
+            format!("{} {} across {}s", p.owner, p.layout, p.failure_domain)
+        }),
+        Read::OsdPods => list(&facts.osd_pods, "pods", placed),
         Read::ApiserverPods => list(&facts.apiserver_pods, "pods", placed),
         Read::Readyz => match &facts.readyz {
             Ok(v) => {

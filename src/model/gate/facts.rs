@@ -246,6 +246,21 @@ pub struct RookLabel {
     pub pods: (i64, i64),
 }
 
+/// One Ceph pool a Rook CR declares (`spec.failureDomain`, `spec.replicated` or
+/// `spec.erasureCoded`: Rook's `PoolSpec`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CephPool {
+    /// `CephBlockPool rook-ceph/replicapool`, `CephFilesystem rook-ceph/myfs data pool replicated`.
+    pub owner: String,
+    /// `spec.failureDomain`; Rook's default is `host`.
+    pub failure_domain: String,
+    /// How many failure domains the pool's copies need: `replicated.size` over
+    /// `replicasPerFailureDomain`, or an erasure-coded pool's data + coding chunks.
+    pub domains_needed: u32,
+    /// `replicated size 3`, `erasure-coded 2+1`.
+    pub layout: String,
+}
+
 /// Per host (inventory name): what the host check showed, or why it could not be read.
 pub type PerHost<T> = BTreeMap<String, Read<T>>;
 
@@ -264,6 +279,9 @@ pub struct Facts {
     pub ceph: Read<Option<Ceph>>,
     pub mon_pods: Read<Vec<Pod>>,
     pub etcd_pods: Read<Vec<Pod>>,
+    /// Rook's pools (none when the cluster does not serve `ceph.rook.io`).
+    pub ceph_pools: Read<Vec<CephPool>>,
+    pub osd_pods: Read<Vec<Pod>>,
     pub apiserver_pods: Read<Vec<Pod>>,
     pub readyz: Read<Vec<ReadyzCheck>>,
     /// `group/version/resource` → how many objects it lists, `None` when the server no
@@ -306,6 +324,8 @@ impl Facts {
             ceph: f(reason),
             mon_pods: f(reason),
             etcd_pods: f(reason),
+            ceph_pools: f(reason),
+            osd_pods: f(reason),
             apiserver_pods: f(reason),
             readyz: f(reason),
             removed_api_objects: BTreeMap::new(),
@@ -333,6 +353,8 @@ impl Facts {
             ReadKind::CephCluster => err(&self.ceph),
             ReadKind::MonPods => err(&self.mon_pods),
             ReadKind::EtcdPods => err(&self.etcd_pods),
+            ReadKind::CephPools => err(&self.ceph_pools),
+            ReadKind::OsdPods => err(&self.osd_pods),
             ReadKind::ApiserverPods => err(&self.apiserver_pods),
             ReadKind::Readyz => err(&self.readyz),
             ReadKind::RemovedApiObjects => self.removed_api_objects.values().find_map(err),

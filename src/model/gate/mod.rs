@@ -113,6 +113,10 @@ pub enum Read {
     MonPods,
     /// The etcd mirror pods (`component=etcd` in kube-system).
     EtcdPods,
+    /// Rook's pools: CephBlockPools, CephFilesystems' and CephObjectStores' pools.
+    CephPools,
+    /// The OSD pods (`app=rook-ceph-osd` in rook-ceph) and their topology labels.
+    OsdPods,
     /// The kube-apiserver mirror pods (`component=kube-apiserver` in kube-system).
     ApiserverPods,
     /// `/readyz?verbose`.
@@ -152,6 +156,8 @@ impl Read {
             Read::CephCluster => "ceph-cluster",
             Read::MonPods => "mon-pods",
             Read::EtcdPods => "etcd-pods",
+            Read::CephPools => "ceph-pools",
+            Read::OsdPods => "osd-pods",
             Read::ApiserverPods => "apiserver-pods",
             Read::Readyz => "readyz",
             Read::RemovedApiObjects => "removed-api-objects",
@@ -205,10 +211,11 @@ pub enum RuleId {
     K8sCertsExpiring,
     CiliumKubeletRange,
     RookKubeletRange,
+    DrainOsdHosts,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 34] = [
+    pub const ALL: [RuleId; 35] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -243,6 +250,7 @@ impl RuleId {
         RuleId::RookK8sRange,
         RuleId::CiliumKubeletRange,
         RuleId::RookKubeletRange,
+        RuleId::DrainOsdHosts,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -281,6 +289,7 @@ impl RuleId {
             RuleId::RookK8sRange => "rook-k8s-range",
             RuleId::CiliumKubeletRange => "cilium-kubelet-range",
             RuleId::RookKubeletRange => "rook-kubelet-range",
+            RuleId::DrainOsdHosts => "drain-osd-hosts",
         }
     }
 
@@ -296,7 +305,8 @@ impl RuleId {
             | RuleId::DrainUnmanagedPods
             | RuleId::DrainEmptydir
             | RuleId::DrainCapacity
-            | RuleId::DrainTimeSync => Gate::Drain,
+            | RuleId::DrainTimeSync
+            | RuleId::DrainOsdHosts => Gate::Drain,
             RuleId::K8sOneMinor
             | RuleId::K8sApiserversOneVersion
             | RuleId::K8sKubeletSkew

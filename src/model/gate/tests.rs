@@ -48,6 +48,8 @@ pub(crate) fn cluster() -> Facts {
     f.ceph = Ok(ok(decode::ceph_clusters(fixture!("cephclusters.json"))));
     f.mon_pods = Ok(ok(decode::pods(fixture!("mon-pods.json"))));
     f.etcd_pods = Ok(ok(decode::pods(fixture!("etcd-pods.json"))));
+    f.ceph_pools = Ok(ok(decode::block_pools(fixture!("cephblockpools.json"))));
+    f.osd_pods = Ok(ok(decode::pods(fixture!("osd-pods.json"))));
     f.apiserver_pods = Ok(ok(decode::pods(fixture!("apiserver-pods.json"))));
     f.readyz = Ok(ok(decode::readyz(fixture!("readyz.txt"))));
     let mut images = ok(decode::workload_images(
@@ -195,10 +197,12 @@ fn rooks_osd_and_mon_budgets_block_with_rooks_reasons() {
 #[test]
 fn every_drain_blocker_with_a_forbidden_read_cannot_tell() {
     type Unread = fn(&mut Facts);
-    let unread: [(RuleId, Unread); 7] = [
+    let unread: [(RuleId, Unread); 9] = [
         (RuleId::DrainPdbBlocks, |f| f.pdbs = Err(forbidden())),
         (RuleId::DrainCephHealth, |f| f.ceph = Err(forbidden())),
         (RuleId::DrainMonMajority, |f| f.mon_pods = Err(forbidden())),
+        (RuleId::DrainOsdHosts, |f| f.ceph_pools = Err(forbidden())),
+        (RuleId::DrainOsdHosts, |f| f.osd_pods = Err(forbidden())),
         (RuleId::DrainControlPlane, |f| f.nodes = Err(forbidden())),
         (RuleId::DrainEtcdMajority, |f| {
             f.etcd_pods = Err(forbidden())

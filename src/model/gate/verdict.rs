@@ -151,6 +151,7 @@ fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
         RuleId::DrainEmptydir => drain::emptydir(facts),
         RuleId::DrainCapacity => drain::capacity(req, facts),
         RuleId::DrainTimeSync => drain::time_sync(req, facts),
+        RuleId::DrainOsdHosts => drain::osd_hosts(req, facts),
         RuleId::K8sOneMinor => upgrade::one_minor(req, facts),
         RuleId::K8sApiserversOneVersion => upgrade::apiservers_one_version(facts),
         RuleId::K8sKubeletSkew => upgrade::kubelet_skew(req, facts),

@@ -1,6 +1,7 @@
 //! The drain gate's reads (SPEC §17, §9): the same proxy and GET client as preview, exactly
 //! the paths the drain rules name — PodDisruptionBudgets, NODE's pods by field selector,
-//! the etcd and Rook mon pods by label, PersistentVolumes, the CephCluster, the nodes — and
+//! the etcd, Rook mon and OSD pods by label, PersistentVolumes, the CephCluster and Rook's
+//! pool objects (CephBlockPools, CephFilesystems, CephObjectStores), the nodes — and
 //! the proxy's accept-paths for exactly those. Never a Secret, pods only by a selector.
 //! Every answer is decoded as it arrives by the caller's decoder (`model::gate::decode`),
 //! or kept as the failed read it was (the rule is then undecided).
@@ -55,10 +56,14 @@ pub enum DrainRead {
     CephClusters,
     MonPods,
     EtcdPods,
+    CephBlockPools,
+    CephFilesystems,
+    CephObjectStores,
+    OsdPods,
 }
 
 impl DrainRead {
-    pub const ALL: [DrainRead; 7] = [
+    pub const ALL: [DrainRead; 11] = [
         DrainRead::Pdbs,
         DrainRead::NodePods,
         DrainRead::Nodes,
@@ -66,6 +71,10 @@ impl DrainRead {
         DrainRead::CephClusters,
         DrainRead::MonPods,
         DrainRead::EtcdPods,
+        DrainRead::CephBlockPools,
+        DrainRead::CephFilesystems,
+        DrainRead::CephObjectStores,
+        DrainRead::OsdPods,
     ];
 
     /// The GET this read sends (path and query).
@@ -84,6 +93,12 @@ impl DrainRead {
             }
             DrainRead::EtcdPods => {
                 "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Detcd".to_string()
+            }
+            DrainRead::CephBlockPools => "/apis/ceph.rook.io/v1/cephblockpools".to_string(),
+            DrainRead::CephFilesystems => "/apis/ceph.rook.io/v1/cephfilesystems".to_string(),
+            DrainRead::CephObjectStores => "/apis/ceph.rook.io/v1/cephobjectstores".to_string(),
+            DrainRead::OsdPods => {
+                "/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-osd".to_string()
             }
         }
     }
@@ -181,6 +196,10 @@ mod tests {
                 "/apis/ceph.rook.io/v1/cephclusters",
                 "/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-mon",
                 "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Detcd",
+                "/apis/ceph.rook.io/v1/cephblockpools",
+                "/apis/ceph.rook.io/v1/cephfilesystems",
+                "/apis/ceph.rook.io/v1/cephobjectstores",
+                "/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-osd",
             ]
         );
         assert!(targets.iter().all(|t| !t.contains("secret")));
@@ -200,7 +219,10 @@ mod tests {
                 "^/api/v1/nodes$",
                 "^/api/v1/persistentvolumes$",
                 "^/api/v1/pods$",
+                "^/apis/ceph\\.rook\\.io/v1/cephblockpools$",
                 "^/apis/ceph\\.rook\\.io/v1/cephclusters$",
+                "^/apis/ceph\\.rook\\.io/v1/cephfilesystems$",
+                "^/apis/ceph\\.rook\\.io/v1/cephobjectstores$",
                 "^/apis/policy/v1/poddisruptionbudgets$",
             ]
         );

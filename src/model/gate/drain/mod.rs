@@ -1,13 +1,15 @@
 //! The rules of `gate drain NODE` (SPEC §17): what a drain of NODE would break, from the
-//! budgets, Ceph's status, the mons, the control plane, etcd's members, the pods of NODE
-//! and their volumes, and the other nodes' room. DaemonSet pods are ignored (a drain leaves
-//! them), as are mirror pods and finished ones.
+//! budgets, Ceph's status, the mons, the pools' OSD hosts (`osd`), the control plane, etcd's
+//! members, the pods of NODE and their volumes, and the other nodes' room. DaemonSet pods
+//! are ignored (a drain leaves them), as are mirror pods and finished ones.
 
 use super::facts::{Facts, Pdb, Pod};
 use super::table::Table;
 use super::verdict::{Check, Finding, Request};
 
+mod osd;
 mod pods;
+pub(super) use osd::osd_hosts;
 pub(super) use pods::{capacity, emptydir, node_bound_volumes, unmanaged_pods};
 
 /// The pods a drain of NODE evicts.
