@@ -149,7 +149,9 @@ pub fn read_into(
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. }) => {
+            | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::WebhookConfigurations(_)
+            | ReadRequest::EndpointSlices { .. }) => {
                 let d = match builtin_path(other) {
                     Some(target) => take(&mut decoded, &target, other, &decoder, &budget),
                     None => decoder.decode(
@@ -234,7 +236,9 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. }) => {
+            | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::WebhookConfigurations(_)
+            | ReadRequest::EndpointSlices { .. }) => {
                 if let Some(p) = builtin_path(other) {
                     targets.insert(p);
                 }
