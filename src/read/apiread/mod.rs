@@ -29,6 +29,8 @@ mod status;
 #[cfg(test)]
 mod tests;
 mod typed;
+#[cfg(test)]
+mod webhooks_tests;
 use typed::{builtin_targets, not_sent, take, Builtin, DecodedAnswers};
 
 use discovery::*;
