@@ -44,4 +44,5 @@ mod scenarios;
 mod truth;
 mod versions;
 mod wait;
+mod webhooks;
 mod widths;
