@@ -1074,10 +1074,9 @@ NOW; not live)
   certs           present   9 checks hold
   etcd-backup     degraded  1 of 1 check fails
     ✗ dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
-      failed (exit-code, status 127), newestFile
-      /var/lib/etcd-backups/etcd-*.db: ssh to 127.0.0.1 did not finish within
-      12s; hint: check the host, or raise --request-timeout, etcdutl, crictl
-      missing (not in /usr/bin, /usr/local/bin, /usr/sbin)
+      failed (exit-code, status 127), newest etcd-20261121T0300.db is 9d old
+      (maxAge 26h), etcdutl, crictl missing (not in /usr/bin, /usr/local/bin,
+      /usr/sbin)
   sshd-hardening  present   2 checks hold
 
 "#]]);
