@@ -23,6 +23,7 @@ mod objects;
 mod pods;
 mod truth;
 mod versions;
+pub mod webhooks;
 pub mod why;
 pub mod workloads;
 
@@ -358,6 +359,7 @@ pub(crate) fn evaluate_check(
         CheckKind::CsiDriver(c) => gateway::csi_driver(obs, c),
         CheckKind::OneVersion(o) => versions::one_version(obs, o),
         CheckKind::ApiServices(a) => apiservices::api_services(obs, a),
+        CheckKind::Webhooks(w) => webhooks::webhooks(obs, w),
     }
 }
 

@@ -234,8 +234,16 @@ impl<'r> Session<'r> {
         };
         let mut obs = seen.unwrap_or_else(|| Observation::skipped("not read"));
         let remaining = reader::remaining(requests, &done);
-        // The second round (SPEC §6 v0.3): the pods of the workloads that are not rolled out.
-        let second = |o: &Observation| crate::model::state::why::pod_reads(&plan.workloads, o);
+        // The second round (SPEC §6 v0.3): the pods of the workloads that are not rolled out;
+        // (v0.4) the EndpointSlices of the Services of webhooks that fail closed.
+        let second = |o: &Observation| {
+            let mut reads = crate::model::state::why::pod_reads(&plan.workloads, o);
+            reads.extend(crate::model::state::webhooks::endpoint_reads(
+                &scope.webhook_namespaces,
+                o,
+            ));
+            reads
+        };
         let Hosts::Read(_) = hosts else {
             reader.read_rounds(&remaining, scope, &mut obs, &second)?;
             if let Hosts::Skipped(_) = hosts {

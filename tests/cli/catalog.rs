@@ -297,11 +297,14 @@ healthy (all true: the layer is healthy)
   - all           every Certificate (none is fine): .status.notAfter more than 7d away; the ones that fail are named
                   id: certs/certificate-validity
                   why: cert-manager renews well before expiry; one expiring within 7 days means renewal is failing
+  - webhooks      every Validating/MutatingWebhookConfiguration webhook served from namespace cert-manager with failurePolicy Fail has a ready endpoint (its Service's EndpointSlices); Ignore webhooks never degrade, url webhooks are skipped
+                  id: certs/webhook-endpoints
+                  why: with failurePolicy Fail and no ready endpoint behind cert-manager's webhook, every Certificate, Issuer and ClusterIssuer write is refused and namespaces holding them stay Terminating, while the certificates already issued still read present
 == monitoring: exit 0
 --- stdout
 layer     monitoring (Monitoring (kube-prometheus-stack))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):277:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):284:3
 install   ansible-playbook platform/monitoring.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -328,7 +331,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):301:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):308:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -623,7 +626,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):301:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):308:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)

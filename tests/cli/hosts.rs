@@ -525,7 +525,7 @@ REAL (read live, not stored)
     ✓ CephObjectStore rook-ceph/s3 .status.phase = Ready
     ✓ Deployment rook-ceph/rook-ceph-rgw-s3-a rolled out (2/2 available)
     ✓ 1/1 ObjectBucketClaim .status.phase = Bound
-  certs           present  8 checks hold
+  certs           present  9 checks hold
     ✓ API group cert-manager.io served
     ✓ Deployment cert-manager/cert-manager rolled out (1/1 available)
     ✓ Deployment cert-manager/cert-manager-cainjector rolled out (1/1 available)
@@ -534,6 +534,8 @@ REAL (read live, not stored)
     ✓ 1/1 Issuer Ready
     ✓ 1/1 Certificate Ready
     ✓ 1/1 Certificate .status.notAfter more than 7d away
+    ✓ 2 webhooks served from cert-manager with failurePolicy Fail have a ready
+      endpoint
   etcd-backup     present  1 check holds
     ✓ dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
       succeeded, newest etcd-20261130T0300.db 3h old, 24.0 kB, etcdutl in
@@ -690,7 +692,7 @@ REAL (read live, not stored)
   registry        present   2 checks hold
   dataops         present   7 checks hold
   datalake        present   5 checks hold
-  certs           present   8 checks hold
+  certs           present   9 checks hold
   etcd-backup     degraded  1 of 1 check fails
     ✗ dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
       failed (exit-code, status 127), newest etcd-20261121T0300.db is 9d old
@@ -731,7 +733,7 @@ REAL (read live, not stored)
   registry        present   2 checks hold
   dataops         present   7 checks hold
   datalake        present   5 checks hold
-  certs           present   8 checks hold
+  certs           present   9 checks hold
   etcd-backup     degraded  1 of 1 check fails
     ✗ dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
       succeeded, no etcd-*.db in /var/lib/etcd-backups, etcdutl, crictl missing
@@ -762,7 +764,7 @@ REAL (read live, not stored)
   registry        present   2 checks hold
   dataops         present   7 checks hold
   datalake        present   5 checks hold
-  certs           present   8 checks hold
+  certs           present   9 checks hold
   etcd-backup     degraded  1 of 1 check fails
     ✗ dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
       succeeded, no directory /var/lib/etcd-backups, etcdutl, crictl missing
@@ -799,7 +801,7 @@ REAL (read live, not stored)
   registry        present  2 checks hold
   dataops         present  7 checks hold
   datalake        present  5 checks hold
-  certs           present  8 checks hold
+  certs           present  9 checks hold
   etcd-backup     absent   not found
     ✗ dirqual1: etcd-snapshot.timer not installed, etcd-snapshot.service not
       installed, no directory /var/lib/etcd-backups, etcdutl, crictl missing
@@ -849,7 +851,7 @@ REAL (read live, not stored)
   registry        present  2 checks hold
   dataops         present  7 checks hold
   datalake        present  5 checks hold
-  certs           present  8 checks hold
+  certs           present  9 checks hold
   etcd-backup     unknown  could not be decided
     ? dirqual2: unreachable over ssh (ssh: connect to host 127.0.0.1 port PORT-dirqual2:
       Connection refused); hint: check that the host is up and the inventory's
@@ -913,7 +915,7 @@ REAL (read live, not stored)
   registry        present  2 checks hold
   dataops         present  7 checks hold
   datalake        present  5 checks hold
-  certs           present  8 checks hold
+  certs           present  9 checks hold
   etcd-backup     unknown  could not be decided
     ? dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
       succeeded, newestFile /var/lib/etcd-backups/etcd-*.db: sudo asks for a
@@ -1007,7 +1009,7 @@ REAL (read live, not stored)
   registry        present  2 checks hold
   dataops         present  7 checks hold
   datalake        present  5 checks hold
-  certs           present  8 checks hold
+  certs           present  9 checks hold
   etcd-backup     unknown  could not be decided
     ? not read: --no-ssh
   sshd-hardening  unknown  could not be decided
@@ -1073,7 +1075,7 @@ NOW; not live)
   registry        present   2 checks hold
   dataops         present   7 checks hold
   datalake        present   5 checks hold
-  certs           present   8 checks hold
+  certs           present   9 checks hold
   etcd-backup     degraded  1 of 1 check fails
     ✗ dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
       failed (exit-code, status 127), newest etcd-20261121T0300.db is 9d old
@@ -1186,7 +1188,7 @@ NOW; not live)
     ✓ CephObjectStore rook-ceph/s3 .status.phase = Ready
     ✓ Deployment rook-ceph/rook-ceph-rgw-s3-a rolled out (2/2 available)
     ✓ 1/1 ObjectBucketClaim .status.phase = Bound
-  certs           present  8 checks hold
+  certs           present  9 checks hold
     ✓ API group cert-manager.io served
     ✓ Deployment cert-manager/cert-manager rolled out (1/1 available)
     ✓ Deployment cert-manager/cert-manager-cainjector rolled out (1/1 available)
@@ -1195,6 +1197,8 @@ NOW; not live)
     ✓ 1/1 Issuer Ready
     ✓ 1/1 Certificate Ready
     ✓ 1/1 Certificate .status.notAfter more than 7d away
+    ✓ 2 webhooks served from cert-manager with failurePolicy Fail have a ready
+      endpoint
   etcd-backup     present  1 check holds
     ✓ dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
       succeeded, newest etcd-20261130T0300.db 3h old, 24.0 kB, etcdutl in
@@ -1332,7 +1336,7 @@ REAL (read live, not stored)
   registry      present   2 checks hold
   dataops       present   7 checks hold
   datalake      present   5 checks hold
-  certs         present   8 checks hold
+  certs         present   9 checks hold
   os-hardening  degraded  1 of 3 checks fails
     ✗ dirqual3: auditd.service not installed, fail2ban.service not installed,
       postfix.service not installed, no 00-hardening.conf in
@@ -1399,7 +1403,7 @@ REAL (read live, not stored)
   registry      present  2 checks hold
   dataops       present  7 checks hold
   datalake      present  5 checks hold
-  certs         present  8 checks hold
+  certs         present  9 checks hold
   os-hardening  absent   not found
     ✗ dirqual1: auditd.service not installed, fail2ban.service not installed,
       postfix.service active, no directory /etc/ssh/sshd_config.d
@@ -1443,7 +1447,7 @@ REAL (read live, not stored)
   registry        present   2 checks hold
   dataops         present   7 checks hold
   datalake        present   5 checks hold
-  certs           present   8 checks hold
+  certs           present   9 checks hold
   etcd-backup     degraded  1 of 2 checks fails
     ✗ dirqual2: etcd-snapshot.timer active, last run of etcd-snapshot.service
       succeeded, newest etcd-20261130T0300.db 3h old, 24.0 kB, etcdutl in

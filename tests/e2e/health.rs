@@ -911,7 +911,7 @@ REAL (read live, not stored)
     ✓ CephObjectStore rook-ceph/s3 .status.phase = Ready
     ✓ Deployment rook-ceph/rook-ceph-rgw-s3-a rolled out (2/2 available)
     ✓ 1/1 ObjectBucketClaim .status.phase = Bound
-  certs       degraded  1 of 8 checks fails
+  certs       degraded  1 of 9 checks fails
     ✓ API group cert-manager.io served
     ✓ Deployment cert-manager/cert-manager rolled out (1/1 available)
     ✓ Deployment cert-manager/cert-manager-cainjector rolled out (1/1 available)
@@ -921,6 +921,8 @@ REAL (read live, not stored)
     ✓ 1/1 Issuer Ready
     ✓ 1/1 Certificate Ready
     ✓ 1/1 Certificate .status.notAfter more than 7d away
+    ✓ 2 webhooks served from cert-manager with failurePolicy Fail have a ready
+      endpoint
 
 "#]],
     );

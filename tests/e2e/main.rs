@@ -45,4 +45,5 @@ mod scenarios;
 mod truth;
 mod versions;
 mod wait;
+mod webhooks;
 mod widths;

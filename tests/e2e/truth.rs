@@ -127,7 +127,7 @@ REAL (read live, not stored)
       (finalizers: cephobjectstore.ceph.rook.io); deletion blocked: object store
       deletion is blocked because it has dependents: buckets [lake-raw
       lake-curated]
-  certs       present   8 checks hold
+  certs       present   9 checks hold
 
 "#]]);
     // It exists: detection says so, the plan never installs it.
@@ -303,7 +303,7 @@ REAL (read live, not stored)
   registry    present   2 checks hold
   dataops     present   7 checks hold
   datalake    present   5 checks hold
-  certs       degraded  1 of 8 checks fails
+  certs       degraded  1 of 9 checks fails
     ✗ 0/1 Certificate .status.notAfter more than 7d away; not: Certificate
       gitea/gitea-tls .status.notAfter = [..] (expires in 3d;
       want more than 7d)
@@ -338,7 +338,7 @@ REAL (read live, not stored)
   datalake    degraded  1 of 5 checks fails
     ✗ 0/1 ObjectBucketClaim .status.phase = Bound; not: ObjectBucketClaim
       dataops/lake-raw .status.phase = Pending (want Bound)
-  certs       present   8 checks hold
+  certs       present   9 checks hold
 
 "#]]);
 }
@@ -582,7 +582,7 @@ REAL (read live, not stored)
   registry    present   2 checks hold
   dataops     present   7 checks hold
   datalake    present   5 checks hold
-  certs       degraded  1 of 8 checks fails
+  certs       degraded  1 of 9 checks fails
     ✗ ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: Failed
       to verify ACME account: Get
       "https://acme-v02.api.letsencrypt.org/directory": dial tcp: lookup
@@ -665,7 +665,7 @@ REAL (read live, not stored)
   registry    present   2 checks hold
   dataops     present   7 checks hold
   datalake    present   5 checks hold
-  certs       degraded  1 of 8 checks fails
+  certs       degraded  1 of 9 checks fails
     ✗ 0/1 Issuer Ready; not: Issuer gitea/gitea-ca Ready=False (ErrGetKeyPair:
       Error getting keypair for CA issuer: secrets "gitea-ca-key-pair" not
       found)

@@ -11,7 +11,8 @@
 //! ```
 //!
 //! The core types (nodes, namespaces, pods, services, storageclasses, daemonsets,
-//! deployments, statefulsets, apiservices, customresourcedefinitions) are built in; `resources` only adds
+//! deployments, statefulsets, apiservices, validating/mutatingwebhookconfigurations,
+//! endpointslices, customresourcedefinitions) are built in; `resources` only adds
 //! custom types. Every `CustomResourceDefinition` object in `objects` also serves its type,
 //! as a real apiserver does. Objects missing `metadata.uid`, `resourceVersion` or
 //! `creationTimestamp` get deterministic values.
@@ -278,6 +279,36 @@ pub fn builtin_types() -> Vec<ResourceType> {
             &[],
             &["api-extensions"],
             true,
+        ),
+        builtin(
+            "admissionregistration.k8s.io",
+            "v1",
+            "ValidatingWebhookConfiguration",
+            "validatingwebhookconfigurations",
+            false,
+            &[],
+            &["api-extensions"],
+            false,
+        ),
+        builtin(
+            "admissionregistration.k8s.io",
+            "v1",
+            "MutatingWebhookConfiguration",
+            "mutatingwebhookconfigurations",
+            false,
+            &[],
+            &["api-extensions"],
+            false,
+        ),
+        builtin(
+            "discovery.k8s.io",
+            "v1",
+            "EndpointSlice",
+            "endpointslices",
+            true,
+            &[],
+            &[],
+            false,
         ),
         builtin(
             "apiextensions.k8s.io",

@@ -63,6 +63,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             .or_else(|| crate::gateway::by_name(other))
             .or_else(|| crate::nodes::by_name(other))
             .or_else(|| crate::apiservices::by_name(other))
+            .or_else(|| crate::webhooks::by_name(other))
             .or_else(|| crate::scale::by_name(other)),
     }
 }
@@ -1333,6 +1334,11 @@ pub(crate) fn add_cert_manager(b: &mut Builder) {
         -14 * crate::when::DAY,
         90 * crate::when::DAY,
     ));
+    // Its admission webhooks and the ready endpoint of their Service.
+    for c in crate::webhooks::configurations() {
+        b.obj(c);
+    }
+    b.obj(crate::webhooks::endpoint_slice(true));
 }
 
 /// A cert-manager Certificate in namespace gitea, issued `issued` seconds from now (negative:

@@ -35,6 +35,7 @@ pub mod table;
 pub mod timeline;
 pub mod truth;
 pub mod versions;
+pub mod webhooks;
 pub mod when;
 pub mod wireguard;
 

@@ -29,6 +29,8 @@ mod versions;
 pub use versions::{OneVersionCheck, VersionFrom, Versioned, VERSION_LABELS};
 mod apiservices;
 pub use apiservices::{ApiServicesCheck, APISERVICES};
+mod webhooks;
+pub use webhooks::{WebhooksCheck, MAX_SERVICES};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
@@ -133,6 +135,8 @@ pub enum CheckKind {
     OneVersion(OneVersionCheck),
     /// Every APIService backed by a Service is `Available=True`.
     ApiServices(ApiServicesCheck),
+    /// Every webhook served from a namespace that fails closed has a ready endpoint.
+    Webhooks(WebhooksCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -454,7 +458,8 @@ impl CheckKind {
             | CheckKind::ConfigMapKey(_)
             | CheckKind::Absent(_)
             | CheckKind::StartedAfter(_)
-            | CheckKind::OneVersion(_) => vec![],
+            | CheckKind::OneVersion(_)
+            | CheckKind::Webhooks(_) => vec![],
         }
     }
 
@@ -491,7 +496,8 @@ impl CheckKind {
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
             | CheckKind::OneVersion(_)
-            | CheckKind::ApiServices(_) => vec![],
+            | CheckKind::ApiServices(_)
+            | CheckKind::Webhooks(_) => vec![],
         }
     }
 
@@ -528,7 +534,8 @@ impl CheckKind {
             | CheckKind::Every(_)
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
-            | CheckKind::ApiServices(_) => vec![],
+            | CheckKind::ApiServices(_)
+            | CheckKind::Webhooks(_) => vec![],
         }
     }
 }

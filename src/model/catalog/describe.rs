@@ -35,6 +35,7 @@ impl CheckKind {
             CheckKind::CsiDriver(_) => "csiDriver",
             CheckKind::OneVersion(_) => "oneVersion",
             CheckKind::ApiServices(_) => "apiServices",
+            CheckKind::Webhooks(_) => "webhooks",
         }
     }
 }
@@ -106,7 +107,8 @@ impl CheckKind {
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
             | CheckKind::OneVersion(_)
-            | CheckKind::ApiServices(_)) => other.to_string(),
+            | CheckKind::ApiServices(_)
+            | CheckKind::Webhooks(_)) => other.to_string(),
         }
     }
 }
@@ -242,6 +244,7 @@ impl fmt::Display for CheckKind {
             CheckKind::Parents(p) => write!(f, "{p}"),
             CheckKind::CsiDriver(c) => write!(f, "{c}"),
             CheckKind::ApiServices(a) => write!(f, "{a}"),
+            CheckKind::Webhooks(w) => write!(f, "{w}"),
             CheckKind::ConfigMap(c) => write!(
                 f,
                 "ConfigMap {}/{} (read by name): key {} empty or absent",

@@ -29,9 +29,10 @@ pub use check::{
     CountCheck, Counted, CsiDriverCheck, DefaultDenyCheck, EveryCheck, Expect, ExpectedTaint,
     Filter, Known, NamespaceLabelCheck, NodesCheck, Objects, OneVersionCheck, ParentsCheck,
     PodFlagsCheck, PodsOf, Predicate, ResourceCheck, SchedulableCheck, StartedAfterCheck,
-    TolerateCheck, VersionFrom, Versioned, Wanted, Wants, WorkloadCheck, WorkloadKind, APISERVICES,
-    BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY,
-    NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS, VERSION_LABELS,
+    TolerateCheck, VersionFrom, Versioned, Wanted, Wants, WebhooksCheck, WorkloadCheck,
+    WorkloadKind, APISERVICES, BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS,
+    CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY, MAX_SERVICES, NETWORK_POLICIES, NEVER_BENIGN,
+    NP_PATHS, VERSION_LABELS,
 };
 use scalars::is_dns_label;
 

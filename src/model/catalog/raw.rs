@@ -15,6 +15,7 @@ mod apiservices;
 mod check;
 mod gateway;
 mod versions;
+mod webhooks;
 use gateway::{RawCsiDriver, RawEvery, RawParents};
 
 #[derive(Deserialize)]
@@ -57,6 +58,7 @@ struct RawCheck {
     csi_driver: Option<RawCsiDriver>,
     one_version: Option<Vec<versions::RawVersioned>>,
     api_services: Option<apiservices::RawApiServices>,
+    webhooks: Option<webhooks::RawWebhooks>,
     why: Option<String>,
 }
 
@@ -250,7 +252,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`, `apiServices`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`, `apiServices`, `webhooks`";
 
 fn objects(
     resource: String,

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::check::{CheckKind, WorkloadCheck, WorkloadKind};
 use super::Catalog;
-use crate::model::observation::{FieldUse, ReadRequest, Scope, WorkloadName, NAMESPACES_KEEP};
+use crate::model::observation::{
+    FieldUse, ReadRequest, Scope, WebhookKind, WorkloadName, NAMESPACES_KEEP,
+};
 
 /// Whether workload reads are limited to the namespaces the checks name, keeping only the
 /// workloads they select (`preview`, `wait`:
@@ -112,6 +114,14 @@ impl Catalog {
                     CheckKind::CsiDriver(_) => {
                         reads.insert(ReadRequest::StorageClasses);
                         reads.insert(ReadRequest::Nodes);
+                    }
+                    // Both configuration lists; the Services' EndpointSlices in the second
+                    // round, in this namespace only.
+                    CheckKind::Webhooks(w) => {
+                        for kind in WebhookKind::ALL {
+                            reads.insert(ReadRequest::WebhookConfigurations(kind));
+                        }
+                        scope.webhook_namespaces.insert(w.namespace.clone());
                     }
                     // Their reads are their workload selections and custom objects, below.
                     CheckKind::Workload(_)

@@ -459,10 +459,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::CsiDriver(_) => "csiDriver",
         CheckKind::OneVersion(_) => "oneVersion",
         CheckKind::ApiServices(_) => "apiServices",
+        CheckKind::Webhooks(_) => "webhooks",
     }
 }
 
-const KINDS: [&str; 23] = [
+const KINDS: [&str; 24] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -486,6 +487,7 @@ const KINDS: [&str; 23] = [
     "csiDriver",
     "oneVersion",
     "apiServices",
+    "webhooks",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

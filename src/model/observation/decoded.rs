@@ -9,10 +9,11 @@ use std::io::Read;
 
 use super::{
     bad_output, read_apiserver_pods, read_config_map, read_container_starts, read_daemonsets,
-    read_deployments, read_namespaces, read_nodes, read_statefulsets, read_storage_classes,
-    read_workload_pods, ApiServerPod, FailureKind, FieldUse, Namespace, Node, Observation,
-    PodStart, PodStatus, Read as ReadOf, ReadFailure, ReadRequest, StorageClass, Workload,
-    WorkloadName, NAMESPACES_KEEP,
+    read_deployments, read_endpoint_slices, read_namespaces, read_nodes, read_statefulsets,
+    read_storage_classes, read_webhook_configurations, read_workload_pods, ApiServerPod,
+    EndpointSlice, FailureKind, FieldUse, Namespace, Node, Observation, PodStart, PodStatus,
+    Read as ReadOf, ReadFailure, ReadRequest, StorageClass, WebhookConfiguration, WebhookKind,
+    Workload, WorkloadName, NAMESPACES_KEEP,
 };
 use crate::pool::Budget;
 
@@ -31,6 +32,9 @@ pub enum Decoded {
     Pods(String, ReadOf<Vec<PodStatus>>),
     /// By the request's key (`NS/SELECTOR/CONTAINER`).
     ContainerStarts(String, ReadOf<Vec<PodStart>>),
+    Webhooks(WebhookKind, ReadOf<Vec<WebhookConfiguration>>),
+    /// By the request's key (`NS/SERVICE`).
+    EndpointSlices(String, ReadOf<Vec<EndpointSlice>>),
 }
 
 impl Decoded {
@@ -44,7 +48,9 @@ impl Decoded {
             | Decoded::ApiServerPods(_)
             | Decoded::ConfigMap(..)
             | Decoded::Pods(..)
-            | Decoded::ContainerStarts(..) => None,
+            | Decoded::ContainerStarts(..)
+            | Decoded::Webhooks(..)
+            | Decoded::EndpointSlices(..) => None,
         }
     }
 }
@@ -102,7 +108,9 @@ impl Observation {
                     | ReadRequest::Resource(_)
                     | ReadRequest::ConfigMap { .. }
                     | ReadRequest::Pods { .. }
-                    | ReadRequest::ContainerStarts { .. } => {}
+                    | ReadRequest::ContainerStarts { .. }
+                    | ReadRequest::WebhookConfigurations(_)
+                    | ReadRequest::EndpointSlices { .. } => {}
                 }
             }
             Decoded::ApiServerPods(r) => self.apiserver_pods = r,
@@ -120,6 +128,12 @@ impl Observation {
             }
             Decoded::ContainerStarts(key, read) => {
                 self.container_starts.insert(key, read);
+            }
+            Decoded::Webhooks(kind, read) => {
+                self.webhooks.insert(kind.plural().to_string(), read);
+            }
+            Decoded::EndpointSlices(key, read) => {
+                self.endpoint_slices.insert(key, read);
             }
         }
     }
@@ -226,6 +240,19 @@ impl Decoder {
                 key(),
                 typed(outcome, |r| read_container_starts(r, container, budget)),
             ),
+            ReadRequest::WebhookConfigurations(kind) => Decoded::Webhooks(
+                *kind,
+                typed(outcome, |r| read_webhook_configurations(r, *kind, budget)),
+            ),
+            ReadRequest::EndpointSlices { namespace, service } => {
+                let what = format!(
+                    "GET /apis/discovery.k8s.io/v1/namespaces/{namespace}/endpointslices?labelSelector=kubernetes.io/service-name={service}"
+                );
+                Decoded::EndpointSlices(
+                    key(),
+                    typed(outcome, |r| read_endpoint_slices(r, &what, budget)),
+                )
+            }
         })
     }
 }

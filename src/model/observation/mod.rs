@@ -28,6 +28,7 @@ mod status_reads;
 mod trie;
 mod typed_list;
 pub(crate) use typed_list::weight;
+mod webhooks;
 mod workloads;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -59,6 +60,10 @@ pub use request::{ReadRequest, Scope, WorkloadName};
 pub use status_reads::{
     parse_config_map, parse_workload_pods, read_config_map, read_workload_pods, selector_of,
     ContainerStatus, PodStatus, MAX_PODS,
+};
+pub use webhooks::{
+    read_endpoint_slices, read_webhook_configurations, EndpointSlice, ServiceRef, Webhook,
+    WebhookConfiguration, WebhookKind, ADMISSION_GROUP, DISCOVERY_GROUP, SERVICE_NAME_LABEL,
 };
 pub use workloads::{
     parse_daemonsets, parse_deployments, parse_statefulsets, read_daemonsets, read_deployments,
@@ -149,6 +154,24 @@ pub struct Observation {
     )]
     #[schemars(with = "ReadMapRepr<Vec<PodStart>>")]
     pub container_starts: BTreeMap<String, Read<Vec<PodStart>>>,
+    /// The webhook configurations, by plural (`validatingwebhookconfigurations`): names,
+    /// failure policies and services only. A kind not in the map was not read.
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    #[schemars(with = "ReadMapRepr<Vec<WebhookConfiguration>>")]
+    pub webhooks: BTreeMap<String, Read<Vec<WebhookConfiguration>>>,
+    /// EndpointSlices of the Services of webhooks that fail closed, `NS/SERVICE` → each
+    /// slice's endpoint and ready counts (the second read round).
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    #[schemars(with = "ReadMapRepr<Vec<EndpointSlice>>")]
+    pub endpoint_slices: BTreeMap<String, Read<Vec<EndpointSlice>>>,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -176,6 +199,8 @@ impl Observation {
             config_maps: BTreeMap::new(),
             pods: BTreeMap::new(),
             container_starts: BTreeMap::new(),
+            webhooks: BTreeMap::new(),
+            endpoint_slices: BTreeMap::new(),
         }
     }
 
@@ -242,7 +267,9 @@ impl Observation {
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. }) => {
+            | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::WebhookConfigurations(_)
+            | ReadRequest::EndpointSlices { .. }) => {
                 let unbounded = crate::pool::Budget::new(usize::MAX);
                 let decoded = self
                     .decoder()

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::FieldUse;
+use super::{FieldUse, WebhookKind};
 
 /// One read the caller must perform. Ordered so a set of requests lists the cheap, always
 /// needed reads first and the custom resources last, by type name.
@@ -47,6 +47,15 @@ pub enum ReadRequest {
         selector: String,
         container: String,
     },
+    /// Every Validating- or MutatingWebhookConfiguration (cluster-scoped), decoded into
+    /// names, failure policies and services only (SPEC §6 v0.4).
+    WebhookConfigurations(WebhookKind),
+    /// A Service's EndpointSlices in its namespace, by `kubernetes.io/service-name` (the
+    /// second round: the services of webhooks that fail closed).
+    EndpointSlices {
+        namespace: String,
+        service: String,
+    },
 }
 
 impl ReadRequest {
@@ -65,6 +74,8 @@ impl ReadRequest {
             ReadRequest::ConfigMap { .. } => "configmap",
             ReadRequest::Pods { .. } => "pods",
             ReadRequest::ContainerStarts { .. } => "pods (start times)",
+            ReadRequest::WebhookConfigurations(k) => k.plural(),
+            ReadRequest::EndpointSlices { .. } => "endpointslices",
         }
     }
 
@@ -83,6 +94,9 @@ impl ReadRequest {
                 selector,
                 container,
             } => Some(format!("{namespace}/{selector}/{container}")),
+            ReadRequest::EndpointSlices { namespace, service } => {
+                Some(format!("{namespace}/{service}"))
+            }
             ReadRequest::Nodes
             | ReadRequest::ApiGroups
             | ReadRequest::Namespaces
@@ -91,6 +105,7 @@ impl ReadRequest {
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
             | ReadRequest::ApiServerPods
+            | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::Resource(_) => None,
         }
     }
@@ -110,7 +125,9 @@ impl ReadRequest {
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. } => None,
+            | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::WebhookConfigurations(_)
+            | ReadRequest::EndpointSlices { .. } => None,
         }
     }
 
@@ -132,6 +149,10 @@ pub struct Scope {
     /// one dropped while the list arrives, before it is kept or charged (20 000 Deployments
     /// of kube-system, of which the checks name a few). Not listed: every workload is kept.
     pub workload_names: BTreeMap<ReadRequest, Vec<WorkloadName>>,
+    /// The namespaces whose webhooks' Services have their EndpointSlices read in the second
+    /// round (a `webhooks:` check's namespace), the only namespaces of that list the proxy
+    /// accepts.
+    pub webhook_namespaces: BTreeSet<String>,
 }
 
 /// The workloads one check selects, as the read layer filters by it: its namespace and the

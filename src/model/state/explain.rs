@@ -289,6 +289,18 @@ pub fn by_hand(check: &Check) -> ByHand {
             &a.objects,
             &format!("{{.spec.group}} {{.spec.service.name}} {}", condition("Available")),
         ),
+        // The second round's read: the namespace's EndpointSlices, by Service, ready or not.
+        CheckKind::Webhooks(w) => ByHand::Get {
+            resource: "endpointslices.discovery.k8s.io".into(),
+            name: None,
+            namespace: Some(w.namespace.clone()),
+            all_namespaces: false,
+            selector: None,
+            jsonpath: shape(
+                false,
+                "{.metadata.labels.kubernetes\\.io/service-name} {.endpoints[*].conditions.ready}",
+            ),
+        },
         CheckKind::ConfigMap(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::ConfigMapKey(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::Absent(a) => match &a.what {

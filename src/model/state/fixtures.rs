@@ -173,6 +173,37 @@ pub fn with_certs(mut obs: Observation) -> Observation {
     ] {
         obs.record(&ReadRequest::Resource(t.into()), Ok(text));
     }
+    // cert-manager's webhook configurations as its chart renders them, and the one ready
+    // endpoint of its Service (the second round).
+    use crate::model::observation::WebhookKind;
+    for (kind, text) in [
+        (
+            WebhookKind::Validating,
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/validatingwebhookconfigurations-cert-manager.json"
+            )),
+        ),
+        (
+            WebhookKind::Mutating,
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/mutatingwebhookconfigurations-cert-manager.json"
+            )),
+        ),
+    ] {
+        obs.record(&ReadRequest::WebhookConfigurations(kind), Ok(text));
+    }
+    obs.record(
+        &ReadRequest::EndpointSlices {
+            namespace: "cert-manager".into(),
+            service: "cert-manager-webhook".into(),
+        },
+        Ok(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/kubectl/endpointslices-cert-manager-webhook.json"
+        ))),
+    );
     obs
 }
 

@@ -264,6 +264,7 @@ fn cert_manager_webhook_not_ready_is_degraded() {
             "1/1 Issuer Ready",
             "1/1 Certificate Ready",
             "1/1 Certificate .status.notAfter more than 7d away",
+            "2 webhooks served from cert-manager with failurePolicy Fail have a ready endpoint",
         ]
     );
     if let Some(r) = deploys[2].rollout.as_mut() {

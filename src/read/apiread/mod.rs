@@ -30,6 +30,8 @@ mod status;
 mod tests;
 mod typed;
 pub use typed::fetch_with;
+#[cfg(test)]
+mod webhooks_tests;
 use typed::{builtin_targets, not_sent, take, Builtin, DecodedAnswers};
 
 use discovery::*;
@@ -150,7 +152,9 @@ pub fn read_into(
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. }) => {
+            | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::WebhookConfigurations(_)
+            | ReadRequest::EndpointSlices { .. }) => {
                 let d = match builtin_path(other) {
                     Some(target) => take(&mut decoded, &target, other, &decoder, &budget),
                     None => decoder.decode(
@@ -235,7 +239,9 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. }) => {
+            | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::WebhookConfigurations(_)
+            | ReadRequest::EndpointSlices { .. }) => {
                 if let Some(p) = builtin_path(other) {
                     targets.insert(p);
                 }

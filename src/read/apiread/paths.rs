@@ -30,6 +30,20 @@ pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
         .flat_map(|(_, namespaces)| namespaces)
         .filter(|ns| is_segment(ns));
     out.extend(pods.map(|ns| literal(&format!("/api/v1/namespaces/{ns}/pods"))));
+    // The second round's EndpointSlice lists (the Services of the webhooks that fail closed,
+    // by `kubernetes.io/service-name`: SPEC §6 v0.4) in the `webhooks:` checks' namespaces,
+    // when the configurations are read in this batch.
+    if requests
+        .iter()
+        .any(|r| matches!(r, ReadRequest::WebhookConfigurations(_)))
+    {
+        let slices = scope.webhook_namespaces.iter().filter(|ns| is_segment(ns));
+        out.extend(slices.map(|ns| {
+            literal(&format!(
+                "/apis/discovery.k8s.io/v1/namespaces/{ns}/endpointslices"
+            ))
+        }));
+    }
     for request in requests {
         if let ReadRequest::Resource(t) = request {
             if let Some((plural, group)) = split_type(t) {
@@ -78,6 +92,18 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
                     "/api/v1/namespaces/{namespace}/pods?labelSelector={query}"
                 ));
             }
+            // Every configuration of one kind: cluster-scoped, at the GA version.
+            ReadRequest::WebhookConfigurations(kind) => {
+                return Some(format!("/apis/admissionregistration.k8s.io/v1/{}", kind.plural()))
+            }
+            // A Service's EndpointSlices, by the label the EndpointSlice controller sets.
+            ReadRequest::EndpointSlices { namespace, service }
+                if is_segment(namespace) && is_segment(service) =>
+            {
+                return Some(format!(
+                    "/apis/discovery.k8s.io/v1/namespaces/{namespace}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D{service}"
+                ));
+            }
             ReadRequest::ApiGroups
             | ReadRequest::DaemonSets
             | ReadRequest::Deployments
@@ -85,7 +111,8 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
             | ReadRequest::Resource(_)
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. } => return None,
+            | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::EndpointSlices { .. } => return None,
         }
         .to_string(),
     )
@@ -122,7 +149,9 @@ pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> S
         | ReadRequest::Resource(_)
         | ReadRequest::ConfigMap { .. }
         | ReadRequest::Pods { .. }
-        | ReadRequest::ContainerStarts { .. } => "not-a-workload",
+        | ReadRequest::ContainerStarts { .. }
+        | ReadRequest::WebhookConfigurations(_)
+        | ReadRequest::EndpointSlices { .. } => "not-a-workload",
     };
     match namespace.filter(|ns| is_segment(ns)) {
         Some(ns) => format!("/apis/apps/v1/namespaces/{ns}/{plural}"),

@@ -42,7 +42,9 @@ pub(super) fn builtin_targets<'r>(requests: &'r [ReadRequest], scope: &Scope) ->
             | ReadRequest::ApiServerPods
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
-            | ReadRequest::ContainerStarts { .. }) => builtin_path(other).into_iter().collect(),
+            | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::WebhookConfigurations(_)
+            | ReadRequest::EndpointSlices { .. }) => builtin_path(other).into_iter().collect(),
         };
         for t in targets {
             out.entry(t).or_default().push(request);

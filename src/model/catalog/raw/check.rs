@@ -31,6 +31,7 @@ impl RawCheck {
             ("csiDriver", self.csi_driver.is_some()),
             ("oneVersion", self.one_version.is_some()),
             ("apiServices", self.api_services.is_some()),
+            ("webhooks", self.webhooks.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -96,6 +97,9 @@ impl RawCheck {
         }
         if let Some(a) = self.api_services {
             return a.into_check().map(CheckKind::ApiServices);
+        }
+        if let Some(w) = self.webhooks {
+            return w.into_check().map(CheckKind::Webhooks);
         }
         if let Some(c) = self.csi_driver {
             return c.into_check().map(CheckKind::CsiDriver);
