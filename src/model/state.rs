@@ -9,6 +9,7 @@ mod apiservices;
 #[cfg(test)]
 mod argo_operation_tests;
 mod checks;
+mod claims;
 mod configmaps;
 mod coverage;
 pub mod explain;
@@ -356,6 +357,7 @@ pub(crate) fn evaluate_check(
         CheckKind::CsiDriver(c) => gateway::csi_driver(obs, c),
         CheckKind::OneVersion(o) => versions::one_version(obs, o),
         CheckKind::ApiServices(a) => apiservices::api_services(obs, a),
+        CheckKind::Claims(c) => claims::claims(obs, c),
     }
 }
 
@@ -419,6 +421,8 @@ mod agents_tests;
 mod apiservices_tests;
 #[cfg(test)]
 mod argo_tests;
+#[cfg(test)]
+mod claims_tests;
 #[cfg(test)]
 mod coverage_tests;
 #[cfg(test)]

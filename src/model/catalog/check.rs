@@ -29,6 +29,8 @@ mod versions;
 pub use versions::{OneVersionCheck, VersionFrom, Versioned, VERSION_LABELS};
 mod apiservices;
 pub use apiservices::{ApiServicesCheck, APISERVICES};
+mod claims;
+pub use claims::{ClaimsCheck, DEFAULT_MAX_PENDING_SECS};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
@@ -133,6 +135,9 @@ pub enum CheckKind {
     OneVersion(OneVersionCheck),
     /// Every APIService backed by a Service is `Available=True`.
     ApiServices(ApiServicesCheck),
+    /// No claim of a checked namespace Pending too long or Lost, no volume of the
+    /// provisioner Failed.
+    Claims(ClaimsCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -424,7 +429,10 @@ impl CheckKind {
             }
             CheckKind::CsiDriver(c) => c.uses(),
             CheckKind::ApiServices(a) => a.uses(),
-            CheckKind::ApiGroup(_)
+            // Typed built-in reads (the volumes, each checked namespace's claims): no
+            // custom objects.
+            CheckKind::Claims(_)
+            | CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
             | CheckKind::Workload(_)
@@ -472,7 +480,8 @@ impl CheckKind {
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
             | CheckKind::OneVersion(_)
-            | CheckKind::ApiServices(_) => vec![],
+            | CheckKind::ApiServices(_)
+            | CheckKind::Claims(_) => vec![],
         }
     }
 
@@ -509,7 +518,8 @@ impl CheckKind {
             | CheckKind::Every(_)
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
-            | CheckKind::ApiServices(_) => vec![],
+            | CheckKind::ApiServices(_)
+            | CheckKind::Claims(_) => vec![],
         }
     }
 }

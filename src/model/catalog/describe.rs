@@ -35,6 +35,7 @@ impl CheckKind {
             CheckKind::CsiDriver(_) => "csiDriver",
             CheckKind::OneVersion(_) => "oneVersion",
             CheckKind::ApiServices(_) => "apiServices",
+            CheckKind::Claims(_) => "claims",
         }
     }
 }
@@ -102,7 +103,8 @@ impl CheckKind {
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
             | CheckKind::OneVersion(_)
-            | CheckKind::ApiServices(_)) => other.to_string(),
+            | CheckKind::ApiServices(_)
+            | CheckKind::Claims(_)) => other.to_string(),
         }
     }
 }
@@ -226,6 +228,7 @@ impl fmt::Display for CheckKind {
             CheckKind::Parents(p) => write!(f, "{p}"),
             CheckKind::CsiDriver(c) => write!(f, "{c}"),
             CheckKind::ApiServices(a) => write!(f, "{a}"),
+            CheckKind::Claims(c) => write!(f, "{c}"),
             CheckKind::ConfigMap(c) => write!(
                 f,
                 "ConfigMap {}/{} (read by name): key {} empty or absent",

@@ -439,10 +439,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::CsiDriver(_) => "csiDriver",
         CheckKind::OneVersion(_) => "oneVersion",
         CheckKind::ApiServices(_) => "apiServices",
+        CheckKind::Claims(_) => "claims",
     }
 }
 
-const KINDS: [&str; 23] = [
+const KINDS: [&str; 24] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -466,6 +467,7 @@ const KINDS: [&str; 23] = [
     "csiDriver",
     "oneVersion",
     "apiServices",
+    "claims",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

@@ -8,11 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 
 use super::{
-    bad_output, read_apiserver_pods, read_config_map, read_container_starts, read_daemonsets,
-    read_deployments, read_namespaces, read_nodes, read_statefulsets, read_storage_classes,
-    read_workload_pods, ApiServerPod, FailureKind, FieldUse, Namespace, Node, Observation,
-    PodStart, PodStatus, Read as ReadOf, ReadFailure, ReadRequest, StorageClass, Workload,
-    WorkloadName, NAMESPACES_KEEP,
+    bad_output, read_apiserver_pods, read_claims, read_config_map, read_container_starts,
+    read_daemonsets, read_deployments, read_namespaces, read_nodes, read_statefulsets,
+    read_storage_classes, read_volumes, read_workload_pods, ApiServerPod, Claim, FailureKind,
+    FieldUse, Namespace, Node, Observation, PodStart, PodStatus, Read as ReadOf, ReadFailure,
+    ReadRequest, StorageClass, Volume, Workload, WorkloadName, NAMESPACES_KEEP,
 };
 use crate::pool::Budget;
 
@@ -31,6 +31,9 @@ pub enum Decoded {
     Pods(String, ReadOf<Vec<PodStatus>>),
     /// By the request's key (`NS/SELECTOR/CONTAINER`).
     ContainerStarts(String, ReadOf<Vec<PodStart>>),
+    Volumes(ReadOf<Vec<Volume>>),
+    /// By the request's key (the namespace).
+    Claims(String, ReadOf<Vec<Claim>>),
 }
 
 impl Decoded {
@@ -44,7 +47,9 @@ impl Decoded {
             | Decoded::ApiServerPods(_)
             | Decoded::ConfigMap(..)
             | Decoded::Pods(..)
-            | Decoded::ContainerStarts(..) => None,
+            | Decoded::ContainerStarts(..)
+            | Decoded::Volumes(_)
+            | Decoded::Claims(..) => None,
         }
     }
 }
@@ -99,6 +104,8 @@ impl Observation {
                     | ReadRequest::Namespaces
                     | ReadRequest::StorageClasses
                     | ReadRequest::ApiServerPods
+                    | ReadRequest::PersistentVolumes
+                    | ReadRequest::Claims { .. }
                     | ReadRequest::Resource(_)
                     | ReadRequest::ConfigMap { .. }
                     | ReadRequest::Pods { .. }
@@ -120,6 +127,10 @@ impl Observation {
             }
             Decoded::ContainerStarts(key, read) => {
                 self.container_starts.insert(key, read);
+            }
+            Decoded::Volumes(r) => self.volumes = r,
+            Decoded::Claims(key, read) => {
+                self.claims.insert(key, read);
             }
         }
     }
@@ -221,6 +232,12 @@ impl Decoder {
             }
             ReadRequest::Pods { .. } => {
                 Decoded::Pods(key(), typed(outcome, |r| read_workload_pods(r, budget)))
+            }
+            ReadRequest::PersistentVolumes => {
+                Decoded::Volumes(typed(outcome, |r| read_volumes(r, budget)))
+            }
+            ReadRequest::Claims { .. } => {
+                Decoded::Claims(key(), typed(outcome, |r| read_claims(r, budget)))
             }
             ReadRequest::ContainerStarts { container, .. } => Decoded::ContainerStarts(
                 key(),

@@ -7,6 +7,7 @@
 
 mod agents;
 pub mod answer;
+mod claims;
 mod classify;
 mod custom_object;
 mod decoded;
@@ -35,6 +36,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use agents::{parse_container_starts, read_container_starts, PodStart, LAST_CHANGE};
+pub use claims::{parse_claims, parse_volumes, read_claims, read_volumes, Claim, Volume};
 pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use decoded::{Decoded, Decoder};
 pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
@@ -148,6 +150,20 @@ pub struct Observation {
     )]
     #[schemars(with = "ReadMapRepr<Vec<PodStart>>")]
     pub container_starts: BTreeMap<String, Read<Vec<PodStart>>>,
+    /// Every PersistentVolume (SPEC §6 v0.4 "Claims and volumes"). Absent in older
+    /// snapshots: not read.
+    #[serde(with = "read_serde", default = "not_recorded")]
+    #[schemars(with = "ReadRepr<Vec<Volume>>")]
+    pub volumes: Read<Vec<Volume>>,
+    /// PersistentVolumeClaims by namespace, each namespace one read. A namespace not in the
+    /// map was not read.
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    #[schemars(with = "ReadMapRepr<Vec<Claim>>")]
+    pub claims: BTreeMap<String, Read<Vec<Claim>>>,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -175,6 +191,8 @@ impl Observation {
             config_maps: BTreeMap::new(),
             pods: BTreeMap::new(),
             container_starts: BTreeMap::new(),
+            volumes: Err(ReadFailure::skipped(reason)),
+            claims: BTreeMap::new(),
         }
     }
 
@@ -239,6 +257,8 @@ impl Observation {
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
             | ReadRequest::ApiServerPods
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }) => {

@@ -103,6 +103,8 @@ fn observe(c: &Cluster) -> Observation {
             | ReadRequest::StatefulSets
             | ReadRequest::ApiServerPods
             | ReadRequest::Resource(_)
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::Pods { .. } => continue,
         };
         asked += 1;

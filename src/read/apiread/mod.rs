@@ -147,6 +147,8 @@ pub fn read_into(
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
             | ReadRequest::ApiServerPods
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }) => {
@@ -232,6 +234,8 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
             | ReadRequest::ApiServerPods
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }) => {

@@ -31,6 +31,7 @@ impl RawCheck {
             ("csiDriver", self.csi_driver.is_some()),
             ("oneVersion", self.one_version.is_some()),
             ("apiServices", self.api_services.is_some()),
+            ("claims", self.claims.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -95,6 +96,9 @@ impl RawCheck {
         }
         if let Some(a) = self.api_services {
             return a.into_check().map(CheckKind::ApiServices);
+        }
+        if let Some(c) = self.claims {
+            return c.into_check().map(CheckKind::Claims);
         }
         if let Some(c) = self.csi_driver {
             return c.into_check().map(CheckKind::CsiDriver);
