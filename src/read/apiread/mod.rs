@@ -20,6 +20,8 @@
 mod agents_tests;
 #[cfg(test)]
 mod apiservices_tests;
+#[cfg(test)]
+mod claims_tests;
 mod discovery;
 pub mod gate;
 pub mod gate_components;
