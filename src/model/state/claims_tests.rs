@@ -202,9 +202,12 @@ fn the_check_reads_the_checked_namespaces_claims_and_the_volumes() {
     let claims: Vec<&str> = plan
         .requests
         .iter()
-        .filter_map(|r| match r {
-            ReadRequest::Claims { namespace } => Some(namespace.as_str()),
-            _ => None,
+        .filter_map(|r| {
+            if let ReadRequest::Claims { namespace } = r {
+                Some(namespace.as_str())
+            } else {
+                None
+            }
         })
         .collect();
     assert_eq!(claims, ["argocd", "gitea", "monitoring"]);
