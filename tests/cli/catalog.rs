@@ -211,11 +211,14 @@ healthy (all true: the layer is healthy)
   - csiDriver     the default StorageClass's provisioner registered as a CSIDriver and listed in every node's CSINode .spec.drivers[].name; the nodes without it are named
                   id: storage/csi-driver
                   why: bench #9 and #22: the StorageClass existed while no CSI plugin had registered its driver, and every claim stayed Pending; a node whose CSINode lacks the driver cannot mount a volume of that class
+  - claims        no PersistentVolumeClaim of a checked namespace (unless of another provisioner's class) Pending over 5m or Lost, no PersistentVolume of a rook-ceph.rbd.csi.ceph.com class Failed (Released: named)
+                  id: storage/claims
+                  why: a claim Pending for minutes was never provisioned (pool full, provisioner down, a class that does not exist) and its pod never starts; a Lost claim's volume is gone; a Failed volume could not be reclaimed. Released volumes are kept data, named and not counted
 == datalake: exit 0
 --- stdout
 layer     datalake (S3 datalake (Ceph object store))
 after     ceph, storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):150:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):157:3
 install   ansible-playbook platform/datalake.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -241,7 +244,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gateway (Gateway API (Cilium))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):182:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):189:3
 install   ansible-playbook platform/gateway.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -268,7 +271,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     certs (cert-manager)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):246:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):253:3
 install   ansible-playbook platform/cert-manager.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -301,7 +304,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     monitoring (Monitoring (kube-prometheus-stack))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):277:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):284:3
 install   ansible-playbook platform/monitoring.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -328,7 +331,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):301:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):308:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -361,7 +364,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     registry (Container registry)
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):335:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):342:3
 install   ansible-playbook platform/registry.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -376,7 +379,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     dataops (DataOps (CloudNativePG + Dagster + Marquez))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):347:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):354:3
 install   ansible-playbook platform/dataops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -400,7 +403,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):381:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -413,7 +416,7 @@ host (read over ssh on every host of inventory group control_plane; all true: he
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):400:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):407:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -429,7 +432,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):413:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):420:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -445,7 +448,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):426:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):433:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -454,7 +457,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):436:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):443:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -471,7 +474,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):459:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):466:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -487,7 +490,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):480:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):487:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -509,7 +512,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):515:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):522:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -525,7 +528,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):528:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):535:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -544,7 +547,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):560:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):567:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -614,7 +617,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):301:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):308:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -652,7 +655,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):381:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -758,7 +761,7 @@ fn show_words_the_age_bound_as_a_duration() {
     out.stdout_snap(str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):374:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):381:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)

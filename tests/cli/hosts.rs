@@ -483,9 +483,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage         present  2 checks hold
+  storage         present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring      present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -680,7 +682,7 @@ REAL (read live, not stored)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   8 checks hold
   registry        present   2 checks hold
@@ -721,7 +723,7 @@ REAL (read live, not stored)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   8 checks hold
   registry        present   2 checks hold
@@ -752,7 +754,7 @@ REAL (read live, not stored)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   8 checks hold
   registry        present   2 checks hold
@@ -789,7 +791,7 @@ REAL (read live, not stored)
   k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
-  storage         present  2 checks hold
+  storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  8 checks hold
   registry        present  2 checks hold
@@ -839,7 +841,7 @@ REAL (read live, not stored)
   k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
-  storage         present  2 checks hold
+  storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  8 checks hold
   registry        present  2 checks hold
@@ -903,7 +905,7 @@ REAL (read live, not stored)
   k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
-  storage         present  2 checks hold
+  storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  8 checks hold
   registry        present  2 checks hold
@@ -997,7 +999,7 @@ REAL (read live, not stored)
   k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
-  storage         present  2 checks hold
+  storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  8 checks hold
   registry        present  2 checks hold
@@ -1063,7 +1065,7 @@ NOW; not live)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   8 checks hold
   registry        present   2 checks hold
@@ -1140,9 +1142,11 @@ NOW; not live)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage         present  2 checks hold
+  storage         present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring      present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -1318,7 +1322,7 @@ REAL (read live, not stored)
   k8s           present   5 checks hold
   cni           present   5 checks hold
   ceph          present   7 checks hold
-  storage       present   2 checks hold
+  storage       present   3 checks hold
   monitoring    present   6 checks hold
   gitops        present   8 checks hold
   registry      present   2 checks hold
@@ -1385,7 +1389,7 @@ REAL (read live, not stored)
   k8s           present  5 checks hold
   cni           present  5 checks hold
   ceph          present  7 checks hold
-  storage       present  2 checks hold
+  storage       present  3 checks hold
   monitoring    present  6 checks hold
   gitops        present  8 checks hold
   registry      present  2 checks hold
@@ -1429,7 +1433,7 @@ REAL (read live, not stored)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   8 checks hold
   registry        present   2 checks hold

@@ -86,9 +86,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -178,9 +180,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -265,9 +269,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present  2 checks hold
+  storage     present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -355,9 +361,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -442,9 +450,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -534,9 +544,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -633,9 +645,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -736,9 +750,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage             present   2 checks hold
+  storage             present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring          present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
