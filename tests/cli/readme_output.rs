@@ -172,19 +172,17 @@ stack       dirqual (prod)
 target      http://127.0.0.1:6443 (context kubernetes-admin@dirqual)
 kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
 
-[1mPLAN: 2 to install, 1 undecided[0m
-  install datalake   ansible-playbook platform/datalake.yaml
-  install certs      ansible-playbook platform/cert-manager.yaml
-  undecided storage  not planned: fix the failed read and run again
+[1mPLAN: 2 to install[0m
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
 
 [1mREAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken[0m
-[1m2026-12-01T16:27:34Z; not live)[0m
+[1m2026-12-02T06:33:23Z; not live)[0m
   nodes                dirqual1..4, 4/4 Ready
   k8s         [32mpresent[0m  5 checks hold
   cni         [32mpresent[0m  5 checks hold
   ceph        [32mpresent[0m  7 checks hold
-  storage     [33munknown[0m  could not be decided
-    ? read of persistentvolumes failed: Skipped
+  storage     [32mpresent[0m  3 checks hold
   monitoring  [32mpresent[0m  6 checks hold
   gitops      [32mpresent[0m  8 checks hold
   registry    [32mpresent[0m  2 checks hold
@@ -206,19 +204,17 @@ stack       dirqual (prod)
 target      http://127.0.0.1:6443 (context kubernetes-admin@dirqual)
 kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
 
-PLAN: 2 to install, 1 undecided
-  install datalake   ansible-playbook platform/datalake.yaml
-  install certs      ansible-playbook platform/cert-manager.yaml
-  undecided storage  not planned: fix the failed read and run again
+PLAN: 2 to install
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
 
 REAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken
-2026-12-01T16:27:34Z; not live)
+2026-12-02T06:33:23Z; not live)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
-  storage     unknown  could not be decided
-    ? read of persistentvolumes failed: Skipped
+  storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  8 checks hold
   registry    present  2 checks hold
