@@ -9,6 +9,7 @@ mod apiservices;
 #[cfg(test)]
 mod argo_operation_tests;
 mod checks;
+mod claims;
 #[cfg(test)]
 mod cnpg_backup_tests;
 mod configmaps;
@@ -360,6 +361,7 @@ pub(crate) fn evaluate_check(
         CheckKind::OneVersion(o) => versions::one_version(obs, o),
         CheckKind::ApiServices(a) => apiservices::api_services(obs, a),
         CheckKind::Webhooks(w) => webhooks::webhooks(obs, w),
+        CheckKind::Claims(c) => claims::claims(obs, c),
     }
 }
 
@@ -423,6 +425,8 @@ mod agents_tests;
 mod apiservices_tests;
 #[cfg(test)]
 mod argo_tests;
+#[cfg(test)]
+mod claims_tests;
 #[cfg(test)]
 mod coverage_tests;
 #[cfg(test)]

@@ -211,11 +211,14 @@ healthy (all true: the layer is healthy)
   - csiDriver     the default StorageClass's provisioner registered as a CSIDriver and listed in every node's CSINode .spec.drivers[].name; the nodes without it are named
                   id: storage/csi-driver
                   why: bench #9 and #22: the StorageClass existed while no CSI plugin had registered its driver, and every claim stayed Pending; a node whose CSINode lacks the driver cannot mount a volume of that class
+  - claims        no PersistentVolumeClaim of a checked namespace (unless of another provisioner's class) Pending over 5m or Lost, no PersistentVolume of a rook-ceph.rbd.csi.ceph.com class Failed (Released: named)
+                  id: storage/claims
+                  why: a claim Pending for minutes was never provisioned (pool full, provisioner down, a class that does not exist) and its pod never starts; a Lost claim's volume is gone; a Failed volume could not be reclaimed. Released volumes are kept data, named and not counted
 == datalake: exit 0
 --- stdout
 layer     datalake (S3 datalake (Ceph object store))
 after     ceph, storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):150:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):157:3
 install   ansible-playbook platform/datalake.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -241,7 +244,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gateway (Gateway API (Cilium))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):182:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):189:3
 install   ansible-playbook platform/gateway.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -268,7 +271,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     certs (cert-manager)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):246:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):253:3
 install   ansible-playbook platform/cert-manager.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)

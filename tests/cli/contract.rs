@@ -480,7 +480,8 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
         "state": "present",
         "evidence": [
           "StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)",
-          "CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes"
+          "CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes",
+          "0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes of rook-ceph.rbd.csi.ceph.com none Failed"
         ],
         "reason": "detected and healthy",
         "checks": [
@@ -498,6 +499,11 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
             "id": "storage/csi-driver",
             "verdict": "true",
             "evidence": "CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes"
+          },
+          {
+            "id": "storage/claims",
+            "verdict": "true",
+            "evidence": "0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes of rook-ceph.rbd.csi.ceph.com none Failed"
           }
         ]
       },
@@ -879,7 +885,7 @@ REAL (read live, not stored)
   k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
-  storage     present  2 checks hold
+  storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold

@@ -262,7 +262,7 @@ REAL (read live, not stored)
   k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
-  storage     present  2 checks hold
+  storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold

@@ -483,9 +483,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage         present  2 checks hold
+  storage         present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring      present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -686,7 +688,7 @@ REAL (read live, not stored)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
@@ -727,7 +729,7 @@ REAL (read live, not stored)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
@@ -758,7 +760,7 @@ REAL (read live, not stored)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
@@ -795,7 +797,7 @@ REAL (read live, not stored)
   k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
-  storage         present  2 checks hold
+  storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
   registry        present  2 checks hold
@@ -845,7 +847,7 @@ REAL (read live, not stored)
   k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
-  storage         present  2 checks hold
+  storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
   registry        present  2 checks hold
@@ -909,7 +911,7 @@ REAL (read live, not stored)
   k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
-  storage         present  2 checks hold
+  storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
   registry        present  2 checks hold
@@ -1003,7 +1005,7 @@ REAL (read live, not stored)
   k8s             present  5 checks hold
   cni             present  5 checks hold
   ceph            present  7 checks hold
-  storage         present  2 checks hold
+  storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
   registry        present  2 checks hold
@@ -1069,7 +1071,7 @@ NOW; not live)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold
@@ -1146,9 +1148,11 @@ NOW; not live)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage         present  2 checks hold
+  storage         present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring      present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -1330,7 +1334,7 @@ REAL (read live, not stored)
   k8s           present   5 checks hold
   cni           present   5 checks hold
   ceph          present   7 checks hold
-  storage       present   2 checks hold
+  storage       present   3 checks hold
   monitoring    present   6 checks hold
   gitops        present   9 checks hold
   registry      present   2 checks hold
@@ -1397,7 +1401,7 @@ REAL (read live, not stored)
   k8s           present  5 checks hold
   cni           present  5 checks hold
   ceph          present  7 checks hold
-  storage       present  2 checks hold
+  storage       present  3 checks hold
   monitoring    present  6 checks hold
   gitops        present  9 checks hold
   registry      present  2 checks hold
@@ -1441,7 +1445,7 @@ REAL (read live, not stored)
   k8s             present   5 checks hold
   cni             present   5 checks hold
   ceph            present   7 checks hold
-  storage         present   2 checks hold
+  storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
   registry        present   2 checks hold

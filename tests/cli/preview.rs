@@ -70,7 +70,7 @@ REAL (read live, not stored)
   k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
-  storage     present  2 checks hold
+  storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
@@ -226,7 +226,7 @@ REAL (read live, not stored)
       (Degraded data redundancy: 2461/7383 objects degraded (33.333%), 97 pgs
       degraded, 97 pgs undersized) not on the benign list
       (RECENT_MGR_MODULE_CRASH)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -439,7 +439,7 @@ REAL (read live, not stored)
   k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
-  storage     present  2 checks hold
+  storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
@@ -628,7 +628,7 @@ NOW; not live)
   k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
-  storage     present  2 checks hold
+  storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold

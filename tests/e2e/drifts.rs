@@ -92,7 +92,7 @@ REAL (read live, not stored)
   k8s                     present  5 checks hold
   cni                     present  5 checks hold
   ceph                    present  7 checks hold
-  storage                 present  2 checks hold
+  storage                 present  3 checks hold
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
   registry                present  2 checks hold
@@ -162,7 +162,7 @@ REAL (read live, not stored)
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
@@ -213,7 +213,7 @@ REAL (read live, not stored)
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
@@ -263,7 +263,7 @@ REAL (read live, not stored)
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
@@ -311,7 +311,7 @@ REAL (read live, not stored)
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
@@ -357,7 +357,7 @@ REAL (read live, not stored)
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
@@ -407,7 +407,7 @@ REAL (read live, not stored)
       10.0.2.15
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
@@ -451,7 +451,7 @@ REAL (read live, not stored)
   cni                     degraded  1 of 5 checks fails
     ✗ tainted node.cilium.io/agent-not-ready: dirqual3
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
@@ -498,7 +498,7 @@ REAL (read live, not stored)
   k8s                     present  5 checks hold
   cni                     present  5 checks hold
   ceph                    present  7 checks hold
-  storage                 present  2 checks hold
+  storage                 present  3 checks hold
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
   registry                present  2 checks hold
@@ -559,7 +559,7 @@ REAL (read live, not stored)
   k8s                     present  5 checks hold
   cni                     present  5 checks hold
   ceph                    present  7 checks hold
-  storage                 present  2 checks hold
+  storage                 present  3 checks hold
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
   registry                present  2 checks hold
@@ -605,7 +605,7 @@ REAL (read live, not stored)
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold
@@ -650,7 +650,7 @@ REAL (read live, not stored)
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
   ceph                    present   7 checks hold
-  storage                 present   2 checks hold
+  storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
   registry                present   2 checks hold

@@ -333,8 +333,15 @@ fn forbidden_nodes() {
 fn forbidden_namespaces() {
     // Only registry is detected by its namespace; monitoring and gitops gate on their own
     // resources and workloads now. The fault covers every path under /api/v1/namespaces,
-    // so ceph's mon-endpoints ConfigMap (read by name) is refused too: unknown, not absent.
-    forbidden("/api/v1/namespaces", &["registry", "ceph"]);
+    // so ceph's mon-endpoints ConfigMap (read by name) is refused too: unknown, not absent;
+    // and storage's claims, listed in each checked namespace.
+    forbidden("/api/v1/namespaces", &["registry", "ceph", "storage"]);
+}
+
+#[test]
+fn forbidden_persistentvolumes() {
+    // storage's claims check reads every volume: a Failed one of its classes degrades it.
+    forbidden("/api/v1/persistentvolumes", &["storage"]);
 }
 
 #[test]

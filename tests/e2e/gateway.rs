@@ -181,9 +181,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage  present   2 checks hold
+  storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✗ 0/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -242,9 +244,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage  present   2 checks hold
+  storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -303,9 +307,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage  present   2 checks hold
+  storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -363,9 +369,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage  present   2 checks hold
+  storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -424,9 +432,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage  present   2 checks hold
+  storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -484,10 +494,12 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage  degraded  1 of 2 checks fails
+  storage  degraded  1 of 3 checks fails
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✗ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not in the
       CSINode of: dirqual3
+    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
 
 "#]]);
 }
@@ -532,10 +544,12 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage  degraded  1 of 2 checks fails
+  storage  degraded  1 of 3 checks fails
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✗ no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of default
       StorageClass ceph-block): no CSI plugin registered for it
+    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
 
 "#]]);
 }

@@ -86,9 +86,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -182,9 +184,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -273,9 +277,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present  2 checks hold
+  storage     present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -367,9 +373,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -458,9 +466,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -869,9 +879,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -974,9 +986,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -1081,9 +1095,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage             present   2 checks hold
+  storage             present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com none Failed
   monitoring          present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available

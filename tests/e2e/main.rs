@@ -17,6 +17,7 @@ mod trap;
 mod acknowledged;
 mod answers;
 mod api_health;
+mod claims;
 mod context;
 mod diff;
 mod documents;

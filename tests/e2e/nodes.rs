@@ -91,7 +91,7 @@ REAL (read live, not stored)
       2026-11-30T08:12:00Z (KubeletHasDiskPressure: kubelet has disk pressure)
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -127,7 +127,7 @@ REAL (read live, not stored)
       2026-11-29T17:40:00Z (NoRouteCreated: Node created without a route)
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -163,7 +163,7 @@ REAL (read live, not stored)
     ✗ 3/4 Ready nodes schedulable: dirqual3 cordoned (spec.unschedulable)
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -201,7 +201,7 @@ REAL (read live, not stored)
       maintenance.example.com/drain:NoExecute
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold

@@ -211,7 +211,7 @@ LAYERS (catalog, with evidence)
   k8s                     present  5 checks hold
   cni                     present  5 checks hold
   ceph                    present  7 checks hold
-  storage                 present  2 checks hold
+  storage                 present  3 checks hold
   datalake                absent   not found
     ✗ no CephObjectStore in rook-ceph
     ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket

@@ -29,7 +29,7 @@ REAL (read live, not stored)
   k8s         present  5 checks hold
   cni         present  5 checks hold
   ceph        present  7 checks hold
-  storage     present  2 checks hold
+  storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
   registry    present  2 checks hold
@@ -160,7 +160,7 @@ REAL (read live, not stored)
       (RECENT_MGR_MODULE_CRASH)
     ✗ 3/4 Deployment rook-ceph/rook-ceph-osd-* rolled out; Deployment
       rook-ceph/rook-ceph-osd-2: rollout in progress: 0/1 updated available
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold

@@ -79,7 +79,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      degraded  1 of 9 checks fails
     ✗ Deployment gitea/gitea: being deleted since 2026-11-30T22:14:05Z
@@ -117,7 +117,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -161,7 +161,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    degraded  1 of 2 checks fails
@@ -203,7 +203,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -243,7 +243,7 @@ REAL (read live, not stored)
   ceph        degraded  1 of 7 checks fails
     ✗ CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the
       operator is not reconciling
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -297,7 +297,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -330,7 +330,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -405,7 +405,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      degraded  1 of 9 checks fails
     ✗ Deployment argocd/argocd-repo-server: rollout in progress: 0/1 updated
@@ -471,7 +471,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    degraded  1 of 3 checks fails
@@ -525,7 +525,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -576,7 +576,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -659,7 +659,7 @@ REAL (read live, not stored)
   k8s         present   5 checks hold
   cni         present   5 checks hold
   ceph        present   7 checks hold
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold
@@ -716,7 +716,7 @@ REAL (read live, not stored)
       MON_DOWN (1/3 mons down, quorum a,c) not on the benign list
       (RECENT_MGR_MODULE_CRASH)
     ✗ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum = b (want empty)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
   registry    present   2 checks hold

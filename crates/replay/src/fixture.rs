@@ -10,7 +10,8 @@
 //!                    "metadata": { "name": "rook-ceph", "namespace": "rook-ceph" }, ... } ] }
 //! ```
 //!
-//! The core types (nodes, namespaces, pods, services, storageclasses, daemonsets,
+//! The core types (nodes, namespaces, pods, services, persistentvolumes,
+//! persistentvolumeclaims, storageclasses, daemonsets,
 //! deployments, statefulsets, apiservices, validating/mutatingwebhookconfigurations,
 //! endpointslices, customresourcedefinitions) are built in; `resources` only adds
 //! custom types. Every `CustomResourceDefinition` object in `objects` also serves its type,
@@ -189,6 +190,26 @@ pub fn builtin_types() -> Vec<ResourceType> {
             false,
         ),
         builtin("", "v1", "Node", "nodes", false, &["no"], &[], true),
+        builtin(
+            "",
+            "v1",
+            "PersistentVolume",
+            "persistentvolumes",
+            false,
+            &["pv"],
+            &[],
+            true,
+        ),
+        builtin(
+            "",
+            "v1",
+            "PersistentVolumeClaim",
+            "persistentvolumeclaims",
+            true,
+            &["pvc"],
+            &[],
+            true,
+        ),
         builtin("", "v1", "Pod", "pods", true, &["po"], &["all"], true),
         builtin(
             "",

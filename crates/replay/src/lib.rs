@@ -17,6 +17,7 @@
 
 pub mod apiservices;
 pub mod audit;
+pub mod claims;
 pub mod discovery;
 pub mod drifts;
 pub mod fault;

@@ -31,6 +31,8 @@ mod apiservices;
 pub use apiservices::{ApiServicesCheck, APISERVICES};
 mod webhooks;
 pub use webhooks::{WebhooksCheck, MAX_SERVICES};
+mod claims;
+pub use claims::{ClaimsCheck, DEFAULT_MAX_PENDING_SECS};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
@@ -137,6 +139,9 @@ pub enum CheckKind {
     ApiServices(ApiServicesCheck),
     /// Every webhook served from a namespace that fails closed has a ready endpoint.
     Webhooks(WebhooksCheck),
+    /// No claim of a checked namespace Pending too long or Lost, no volume of the
+    /// provisioner Failed.
+    Claims(ClaimsCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -447,7 +452,10 @@ impl CheckKind {
             }
             CheckKind::CsiDriver(c) => c.uses(),
             CheckKind::ApiServices(a) => a.uses(),
-            CheckKind::ApiGroup(_)
+            // Typed built-in reads (the volumes, each checked namespace's claims): no
+            // custom objects.
+            CheckKind::Claims(_)
+            | CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
             | CheckKind::Workload(_)
@@ -497,7 +505,8 @@ impl CheckKind {
             | CheckKind::CsiDriver(_)
             | CheckKind::OneVersion(_)
             | CheckKind::ApiServices(_)
-            | CheckKind::Webhooks(_) => vec![],
+            | CheckKind::Webhooks(_)
+            | CheckKind::Claims(_) => vec![],
         }
     }
 
@@ -535,7 +544,8 @@ impl CheckKind {
             | CheckKind::Parents(_)
             | CheckKind::CsiDriver(_)
             | CheckKind::ApiServices(_)
-            | CheckKind::Webhooks(_) => vec![],
+            | CheckKind::Webhooks(_)
+            | CheckKind::Claims(_) => vec![],
         }
     }
 }

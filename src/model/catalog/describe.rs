@@ -36,6 +36,7 @@ impl CheckKind {
             CheckKind::OneVersion(_) => "oneVersion",
             CheckKind::ApiServices(_) => "apiServices",
             CheckKind::Webhooks(_) => "webhooks",
+            CheckKind::Claims(_) => "claims",
         }
     }
 }
@@ -108,7 +109,8 @@ impl CheckKind {
             | CheckKind::CsiDriver(_)
             | CheckKind::OneVersion(_)
             | CheckKind::ApiServices(_)
-            | CheckKind::Webhooks(_)) => other.to_string(),
+            | CheckKind::Webhooks(_)
+            | CheckKind::Claims(_)) => other.to_string(),
         }
     }
 }
@@ -245,6 +247,7 @@ impl fmt::Display for CheckKind {
             CheckKind::CsiDriver(c) => write!(f, "{c}"),
             CheckKind::ApiServices(a) => write!(f, "{a}"),
             CheckKind::Webhooks(w) => write!(f, "{w}"),
+            CheckKind::Claims(c) => write!(f, "{c}"),
             CheckKind::ConfigMap(c) => write!(
                 f,
                 "ConfigMap {}/{} (read by name): key {} empty or absent",

@@ -25,14 +25,14 @@ mod scalars;
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
     check_name, is_check_name, is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck,
-    ApiServicesCheck, Check, CheckKind, ConditionCheck, ConfigMapCheck, ConfigMapKeyCheck, Count,
-    CountCheck, Counted, CsiDriverCheck, DefaultDenyCheck, EveryCheck, Expect, ExpectedTaint,
-    Filter, Known, NamespaceLabelCheck, NodesCheck, Objects, OneVersionCheck, ParentsCheck,
-    PodFlagsCheck, PodsOf, Predicate, ResourceCheck, SchedulableCheck, StartedAfterCheck,
-    TolerateCheck, VersionFrom, Versioned, Wanted, Wants, WebhooksCheck, WorkloadCheck,
-    WorkloadKind, APISERVICES, BUILTIN_EXEMPT, CILIUM_NETWORK_POLICIES, CNP_PATHS,
-    CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY, MAX_SERVICES, NETWORK_POLICIES, NEVER_BENIGN,
-    NP_PATHS, VERSION_LABELS,
+    ApiServicesCheck, Check, CheckKind, ClaimsCheck, ConditionCheck, ConfigMapCheck,
+    ConfigMapKeyCheck, Count, CountCheck, Counted, CsiDriverCheck, DefaultDenyCheck, EveryCheck,
+    Expect, ExpectedTaint, Filter, Known, NamespaceLabelCheck, NodesCheck, Objects,
+    OneVersionCheck, ParentsCheck, PodFlagsCheck, PodsOf, Predicate, ResourceCheck,
+    SchedulableCheck, StartedAfterCheck, TolerateCheck, VersionFrom, Versioned, Wanted, Wants,
+    WebhooksCheck, WorkloadCheck, WorkloadKind, APISERVICES, BUILTIN_EXEMPT,
+    CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY, MAX_SERVICES,
+    NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS, VERSION_LABELS,
 };
 use scalars::is_dns_label;
 

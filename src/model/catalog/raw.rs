@@ -13,6 +13,7 @@ use super::scalars::{is_dns_label, is_dns_name, is_flag_name, is_label_key, Scal
 mod agents;
 mod apiservices;
 mod check;
+mod claims;
 mod gateway;
 mod versions;
 mod webhooks;
@@ -59,6 +60,7 @@ struct RawCheck {
     one_version: Option<Vec<versions::RawVersioned>>,
     api_services: Option<apiservices::RawApiServices>,
     webhooks: Option<webhooks::RawWebhooks>,
+    claims: Option<claims::RawClaims>,
     why: Option<String>,
 }
 
@@ -252,7 +254,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`, `apiServices`, `webhooks`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`, `apiServices`, `webhooks`, `claims`";
 
 fn objects(
     resource: String,

@@ -62,6 +62,10 @@ impl Catalog {
         let mut config_maps: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         let mut scope = Scope::default();
         let mut selections: Vec<Vec<WorkloadCheck>> = Vec::new();
+        // The namespaces the layers' workload checks name: where a `claims` check reads
+        // PersistentVolumeClaims (SPEC §6 v0.4 "a checked namespace").
+        let mut checked: BTreeSet<String> = BTreeSet::new();
+        let mut claims = false;
         for layer in layer_ids.iter().filter_map(|id| self.get(id)) {
             let mut mine: Vec<WorkloadCheck> = Vec::new();
             for check in layer.detect.iter().chain(&layer.healthy).map(|c| &c.kind) {
@@ -123,6 +127,13 @@ impl Catalog {
                         }
                         scope.webhook_namespaces.insert(w.namespace.clone());
                     }
+                    // The classes (whose provisioner), every volume; the claims of the
+                    // checked namespaces once every layer's are known, below.
+                    CheckKind::Claims(_) => {
+                        reads.insert(ReadRequest::StorageClasses);
+                        reads.insert(ReadRequest::PersistentVolumes);
+                        claims = true;
+                    }
                     // Their reads are their workload selections and custom objects, below.
                     CheckKind::Workload(_)
                     | CheckKind::OneVersion(_)
@@ -142,6 +153,7 @@ impl Catalog {
                     keys.extend(key.map(String::from));
                 }
                 for w in check.workload_reads() {
+                    checked.insert(w.namespace.clone());
                     if !mine.contains(w) {
                         mine.push(w.clone());
                     }
@@ -178,6 +190,13 @@ impl Catalog {
             if !mine.is_empty() {
                 selections.push(mine);
             }
+        }
+        if claims {
+            reads.extend(
+                checked
+                    .into_iter()
+                    .map(|namespace| ReadRequest::Claims { namespace }),
+            );
         }
         // ONE GET per ConfigMap, decoded into the keys of all the checks that name it.
         for ((namespace, name), keys) in config_maps {

@@ -460,10 +460,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::OneVersion(_) => "oneVersion",
         CheckKind::ApiServices(_) => "apiServices",
         CheckKind::Webhooks(_) => "webhooks",
+        CheckKind::Claims(_) => "claims",
     }
 }
 
-const KINDS: [&str; 24] = [
+const KINDS: [&str; 25] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -488,6 +489,7 @@ const KINDS: [&str; 24] = [
     "oneVersion",
     "apiServices",
     "webhooks",
+    "claims",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no

@@ -8,12 +8,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 
 use super::{
-    bad_output, read_apiserver_pods, read_config_map, read_container_starts, read_daemonsets,
-    read_deployments, read_endpoint_slices, read_namespaces, read_nodes, read_statefulsets,
-    read_storage_classes, read_webhook_configurations, read_workload_pods, ApiServerPod,
-    EndpointSlice, FailureKind, FieldUse, Namespace, Node, Observation, PodStart, PodStatus,
-    Read as ReadOf, ReadFailure, ReadRequest, StorageClass, WebhookConfiguration, WebhookKind,
-    Workload, WorkloadName, NAMESPACES_KEEP,
+    bad_output, read_apiserver_pods, read_claims, read_config_map, read_container_starts,
+    read_daemonsets, read_deployments, read_endpoint_slices, read_namespaces, read_nodes,
+    read_statefulsets, read_storage_classes, read_volumes, read_webhook_configurations,
+    read_workload_pods, ApiServerPod, Claim, EndpointSlice, FailureKind, FieldUse, Namespace, Node,
+    Observation, PodStart, PodStatus, Read as ReadOf, ReadFailure, ReadRequest, StorageClass,
+    Volume, WebhookConfiguration, WebhookKind, Workload, WorkloadName, NAMESPACES_KEEP,
 };
 use crate::pool::Budget;
 
@@ -35,6 +35,9 @@ pub enum Decoded {
     Webhooks(WebhookKind, ReadOf<Vec<WebhookConfiguration>>),
     /// By the request's key (`NS/SERVICE`).
     EndpointSlices(String, ReadOf<Vec<EndpointSlice>>),
+    Volumes(ReadOf<Vec<Volume>>),
+    /// By the request's key (the namespace).
+    Claims(String, ReadOf<Vec<Claim>>),
 }
 
 impl Decoded {
@@ -50,7 +53,9 @@ impl Decoded {
             | Decoded::Pods(..)
             | Decoded::ContainerStarts(..)
             | Decoded::Webhooks(..)
-            | Decoded::EndpointSlices(..) => None,
+            | Decoded::EndpointSlices(..)
+            | Decoded::Volumes(_)
+            | Decoded::Claims(..) => None,
         }
     }
 }
@@ -105,6 +110,8 @@ impl Observation {
                     | ReadRequest::Namespaces
                     | ReadRequest::StorageClasses
                     | ReadRequest::ApiServerPods
+                    | ReadRequest::PersistentVolumes
+                    | ReadRequest::Claims { .. }
                     | ReadRequest::Resource(_)
                     | ReadRequest::ConfigMap { .. }
                     | ReadRequest::Pods { .. }
@@ -134,6 +141,10 @@ impl Observation {
             }
             Decoded::EndpointSlices(key, read) => {
                 self.endpoint_slices.insert(key, read);
+            }
+            Decoded::Volumes(r) => self.volumes = r,
+            Decoded::Claims(key, read) => {
+                self.claims.insert(key, read);
             }
         }
     }
@@ -235,6 +246,12 @@ impl Decoder {
             }
             ReadRequest::Pods { .. } => {
                 Decoded::Pods(key(), typed(outcome, |r| read_workload_pods(r, budget)))
+            }
+            ReadRequest::PersistentVolumes => {
+                Decoded::Volumes(typed(outcome, |r| read_volumes(r, budget)))
+            }
+            ReadRequest::Claims { .. } => {
+                Decoded::Claims(key(), typed(outcome, |r| read_claims(r, budget)))
             }
             ReadRequest::ContainerStarts { container, .. } => Decoded::ContainerStarts(
                 key(),

@@ -7,6 +7,7 @@
 
 mod agents;
 pub mod answer;
+mod claims;
 mod classify;
 mod custom_object;
 mod decoded;
@@ -37,6 +38,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use agents::{parse_container_starts, read_container_starts, PodStart, LAST_CHANGE};
+pub use claims::{parse_claims, parse_volumes, read_claims, read_volumes, Claim, Volume};
 pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use decoded::{Decoded, Decoder};
 pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
@@ -172,6 +174,20 @@ pub struct Observation {
     )]
     #[schemars(with = "ReadMapRepr<Vec<EndpointSlice>>")]
     pub endpoint_slices: BTreeMap<String, Read<Vec<EndpointSlice>>>,
+    /// Every PersistentVolume (SPEC §6 v0.4 "Claims and volumes"). Absent in older
+    /// snapshots: not read.
+    #[serde(with = "read_serde", default = "not_recorded")]
+    #[schemars(with = "ReadRepr<Vec<Volume>>")]
+    pub volumes: Read<Vec<Volume>>,
+    /// PersistentVolumeClaims by namespace, each namespace one read. A namespace not in the
+    /// map was not read.
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    #[schemars(with = "ReadMapRepr<Vec<Claim>>")]
+    pub claims: BTreeMap<String, Read<Vec<Claim>>>,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -201,6 +217,8 @@ impl Observation {
             container_starts: BTreeMap::new(),
             webhooks: BTreeMap::new(),
             endpoint_slices: BTreeMap::new(),
+            volumes: Err(ReadFailure::skipped(reason)),
+            claims: BTreeMap::new(),
         }
     }
 
@@ -265,6 +283,8 @@ impl Observation {
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
             | ReadRequest::ApiServerPods
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }

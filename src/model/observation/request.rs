@@ -25,6 +25,12 @@ pub enum ReadRequest {
     StatefulSets,
     /// The kube-apiserver static pods: kube-system, `component=kube-apiserver` only.
     ApiServerPods,
+    /// Every PersistentVolume (cluster-scoped), decoded into name, class, phase and claim.
+    PersistentVolumes,
+    /// One namespace's PersistentVolumeClaims, decoded into name, phase, class and age.
+    Claims {
+        namespace: String,
+    },
     /// A custom resource type as `plural.group`, e.g. `cephclusters.ceph.rook.io`.
     Resource(String),
     /// One ConfigMap by name (never a list), decoded into `keys` only.
@@ -70,6 +76,8 @@ impl ReadRequest {
             ReadRequest::Deployments => "deployments",
             ReadRequest::StatefulSets => "statefulsets",
             ReadRequest::ApiServerPods => "kube-apiserver pods",
+            ReadRequest::PersistentVolumes => "persistentvolumes",
+            ReadRequest::Claims { .. } => "persistentvolumeclaims",
             ReadRequest::Resource(t) => t,
             ReadRequest::ConfigMap { .. } => "configmap",
             ReadRequest::Pods { .. } => "pods",
@@ -97,7 +105,9 @@ impl ReadRequest {
             ReadRequest::EndpointSlices { namespace, service } => {
                 Some(format!("{namespace}/{service}"))
             }
-            ReadRequest::Nodes
+            ReadRequest::Claims { namespace } => Some(namespace.clone()),
+            ReadRequest::PersistentVolumes
+            | ReadRequest::Nodes
             | ReadRequest::ApiGroups
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
@@ -123,6 +133,8 @@ impl ReadRequest {
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
             | ReadRequest::ApiServerPods
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }

@@ -301,6 +301,16 @@ pub fn by_hand(check: &Check) -> ByHand {
                 "{.metadata.labels.kubernetes\\.io/service-name} {.endpoints[*].conditions.ready}",
             ),
         },
+        // The claims (nestor reads the checked namespaces' only); the volumes' phases are
+        // `kubectl get persistentvolumes`.
+        CheckKind::Claims(_) => ByHand::Get {
+            resource: "persistentvolumeclaims".to_string(),
+            name: None,
+            namespace: None,
+            all_namespaces: true,
+            selector: None,
+            jsonpath: "{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.storageClassName} {.status.phase} {.metadata.creationTimestamp}{\"\\n\"}{end}".to_string(),
+        },
         CheckKind::ConfigMap(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::ConfigMapKey(c) => config_map(&c.namespace, &c.name, Some(&c.key)),
         CheckKind::Absent(a) => match &a.what {

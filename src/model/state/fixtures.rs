@@ -72,6 +72,14 @@ pub(crate) fn dirqual() -> Observation {
                 env!("CARGO_MANIFEST_DIR"),
                 "/tests/fixtures/kubectl/apiservices.json"
             )),
+            "pv" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/persistentvolumes.json"
+            )),
+            "pvc" => include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/persistentvolumeclaims.json"
+            )),
             _ => unreachable!(),
         }
     };
@@ -122,6 +130,13 @@ pub(crate) fn dirqual() -> Observation {
         (
             ReadRequest::Resource("apiservices.apiregistration.k8s.io".into()),
             "apiservices",
+        ),
+        (ReadRequest::PersistentVolumes, "pv"),
+        (
+            ReadRequest::Claims {
+                namespace: "monitoring".into(),
+            },
+            "pvc",
         ),
     ] {
         obs.record(&req, Ok(k(f)));

@@ -20,6 +20,8 @@
 mod agents_tests;
 #[cfg(test)]
 mod apiservices_tests;
+#[cfg(test)]
+mod claims_tests;
 mod discovery;
 pub mod gate;
 pub mod gate_components;
@@ -150,6 +152,8 @@ pub fn read_into(
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
             | ReadRequest::ApiServerPods
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
@@ -237,6 +241,8 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
             | ReadRequest::ApiServerPods
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }

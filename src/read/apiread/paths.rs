@@ -65,6 +65,13 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
             ReadRequest::Nodes => "/api/v1/nodes",
             ReadRequest::Namespaces => "/api/v1/namespaces",
             ReadRequest::StorageClasses => "/apis/storage.k8s.io/v1/storageclasses",
+            ReadRequest::PersistentVolumes => "/api/v1/persistentvolumes",
+            // One checked namespace's claims (SPEC §6 v0.4: never every namespace's).
+            ReadRequest::Claims { namespace } if is_segment(namespace) => {
+                return Some(format!(
+                    "/api/v1/namespaces/{namespace}/persistentvolumeclaims"
+                ))
+            }
             ReadRequest::ApiServerPods => {
                 "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Dkube-apiserver"
             }
@@ -109,6 +116,7 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
             | ReadRequest::Resource(_)
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
@@ -146,6 +154,8 @@ pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> S
         | ReadRequest::Namespaces
         | ReadRequest::StorageClasses
         | ReadRequest::ApiServerPods
+        | ReadRequest::PersistentVolumes
+        | ReadRequest::Claims { .. }
         | ReadRequest::Resource(_)
         | ReadRequest::ConfigMap { .. }
         | ReadRequest::Pods { .. }

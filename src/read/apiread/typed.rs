@@ -40,6 +40,8 @@ pub(super) fn builtin_targets<'r>(requests: &'r [ReadRequest], scope: &Scope) ->
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
             | ReadRequest::ApiServerPods
+            | ReadRequest::PersistentVolumes
+            | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }

@@ -32,6 +32,7 @@ impl RawCheck {
             ("oneVersion", self.one_version.is_some()),
             ("apiServices", self.api_services.is_some()),
             ("webhooks", self.webhooks.is_some()),
+            ("claims", self.claims.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -100,6 +101,9 @@ impl RawCheck {
         }
         if let Some(w) = self.webhooks {
             return w.into_check().map(CheckKind::Webhooks);
+        }
+        if let Some(c) = self.claims {
+            return c.into_check().map(CheckKind::Claims);
         }
         if let Some(c) = self.csi_driver {
             return c.into_check().map(CheckKind::CsiDriver);
