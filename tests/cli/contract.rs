@@ -481,7 +481,7 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
         "evidence": [
           "StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)",
           "CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes",
-          "0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes of rook-ceph.rbd.csi.ceph.com none Failed"
+          "0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes of rook-ceph.rbd.csi.ceph.com: none Failed"
         ],
         "reason": "detected and healthy",
         "checks": [
@@ -503,7 +503,7 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           {
             "id": "storage/claims",
             "verdict": "true",
-            "evidence": "0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes of rook-ceph.rbd.csi.ceph.com none Failed"
+            "evidence": "0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes of rook-ceph.rbd.csi.ceph.com: none Failed"
           }
         ]
       },

@@ -486,8 +486,8 @@ REAL (read live, not stored)
   storage         present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring      present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -1151,8 +1151,8 @@ NOW; not live)
   storage         present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring      present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available

@@ -60,7 +60,7 @@ fn bound_claims_a_young_pending_one_and_a_released_volume_keep_storage_present()
     let (state, line) = claims_line(&v);
     assert_eq!(state, "present", "{:#}", layer(&v, "storage"));
     assert!(
-        line.starts_with("3 claims in 8 checked namespaces none Lost or Pending too long, 1 Pending for less than maxPending; 3 volumes of rook-ceph.rbd.csi.ceph.com none Failed; "),
+        line.starts_with("3 claims in 8 checked namespaces: none Lost or Pending too long, 1 Pending for less than maxPending; 3 volumes of rook-ceph.rbd.csi.ceph.com: none Failed; "),
         "{line}"
     );
     assert!(line.contains(RELEASED), "{line}");

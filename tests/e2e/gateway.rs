@@ -184,8 +184,8 @@ REAL (read live, not stored)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 2 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✗ 0/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -247,8 +247,8 @@ REAL (read live, not stored)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 2 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -310,8 +310,8 @@ REAL (read live, not stored)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 2 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -372,8 +372,8 @@ REAL (read live, not stored)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 2 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -435,8 +435,8 @@ REAL (read live, not stored)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 2 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   gateway  degraded  1 of 6 checks fails
     ✓ GatewayClass cilium
     ✓ 1/1 GatewayClass with .spec.controllerName = io.cilium/gateway-controller
@@ -498,8 +498,8 @@ REAL (read live, not stored)
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✗ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not in the
       CSINode of: dirqual3
-    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 2 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
 
 "#]]);
 }
@@ -548,8 +548,8 @@ REAL (read live, not stored)
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✗ no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of default
       StorageClass ceph-block): no CSI plugin registered for it
-    ✓ 0 claims in 2 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 2 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
 
 "#]]);
 }

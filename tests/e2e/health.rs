@@ -89,8 +89,8 @@ REAL (read live, not stored)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -187,8 +187,8 @@ REAL (read live, not stored)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -280,8 +280,8 @@ REAL (read live, not stored)
   storage     present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present  6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -376,8 +376,8 @@ REAL (read live, not stored)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -469,8 +469,8 @@ REAL (read live, not stored)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -568,9 +568,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -677,9 +679,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -778,9 +782,11 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
-  storage     present   2 checks hold
+  storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -882,8 +888,8 @@ REAL (read live, not stored)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -989,8 +995,8 @@ REAL (read live, not stored)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring  present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
@@ -1098,8 +1104,8 @@ REAL (read live, not stored)
   storage             present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
-    ✓ 0 claims in 8 checked namespaces none Lost or Pending too long; 0 volumes
-      of rook-ceph.rbd.csi.ceph.com none Failed
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
   monitoring          present   6 checks hold
     ✓ API group monitoring.coreos.com served
     ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available

@@ -120,7 +120,7 @@ pub(crate) fn claims(obs: &Observation, c: &ClaimsCheck) -> CheckOutcome {
         format!(", {young} Pending for less than maxPending")
     };
     CheckOutcome::yes(format!(
-        "{} in {} none Lost or Pending too long{pending}; {} of {} none Failed{released}",
+        "{} in {}: none Lost or Pending too long{pending}; {} of {}: none Failed{released}",
         plural(judged.len(), "claim"),
         plural(obs.claims.len(), "checked namespace"),
         plural(mine.len(), "volume"),

@@ -61,7 +61,7 @@ fn bound_and_young_pending_claims_hold_and_a_released_volume_is_named_only() {
     assert_eq!(r.state, State::Present, "{r:#?}");
     assert_eq!(
         r.evidence.last().unwrap(),
-        &format!("2 claims in 1 checked namespace none Lost or Pending too long, 1 Pending for less than maxPending; 2 volumes of rook-ceph.rbd.csi.ceph.com none Failed; {RELEASED}")
+        &format!("2 claims in 1 checked namespace: none Lost or Pending too long, 1 Pending for less than maxPending; 2 volumes of rook-ceph.rbd.csi.ceph.com: none Failed; {RELEASED}")
     );
 }
 
@@ -143,7 +143,7 @@ fn another_provisioners_claims_and_volumes_are_not_judged() {
     assert_eq!(r.state, State::Present, "{r:#?}");
     assert_eq!(
         r.evidence.last().unwrap(),
-        "1 claim in 1 checked namespace none Lost or Pending too long, 1 Pending for less than maxPending; 0 volumes of rook-ceph.rbd.csi.ceph.com none Failed"
+        "1 claim in 1 checked namespace: none Lost or Pending too long, 1 Pending for less than maxPending; 0 volumes of rook-ceph.rbd.csi.ceph.com: none Failed"
     );
 }
 
