@@ -5,6 +5,7 @@
 //! evaluated false is absent. Pure: it reads an [`Observation`], never the cluster.
 
 mod agents;
+mod all;
 mod apiservices;
 #[cfg(test)]
 mod argo_operation_tests;
@@ -343,7 +344,7 @@ pub(crate) fn evaluate_check(
         CheckKind::Workload(w) => workloads::workload(obs, phase, w),
         CheckKind::Resource(r) => objects::resource(obs, r),
         CheckKind::Condition(c) => objects::condition(obs, c),
-        CheckKind::All(a) => objects::all(obs, a),
+        CheckKind::All(a) => all::all(obs, a),
         CheckKind::Count(c) => objects::count(obs, c),
         CheckKind::Tolerate(t) => objects::tolerate(obs, t),
         CheckKind::PodFlags(p) => pods::pod_flags(obs, phase, p),

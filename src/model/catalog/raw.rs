@@ -11,6 +11,7 @@ use super::check::*;
 use super::scalars::{is_dns_label, is_dns_name, is_flag_name, is_label_key, Scalar};
 
 mod agents;
+mod all;
 mod apiservices;
 mod check;
 mod claims;
