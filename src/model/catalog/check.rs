@@ -422,8 +422,9 @@ impl CheckKind {
                     | Predicate::NoConditions(_)
                     | Predicate::NotFalse(_) => vec![FieldUse::Conditions],
                 };
-                let quoted = a.quote.iter().chain(&a.with_field).map(fields);
-                vec![(&a.objects, used.into_iter().chain(quoted).collect())]
+                // The field a failure quotes and the one `withField:` selects by, kept too.
+                let also = a.quote.iter().chain(&a.with_field).map(fields);
+                vec![(&a.objects, used.into_iter().chain(also).collect())]
             }
             CheckKind::Count(c) => {
                 let mut out = Vec::new();

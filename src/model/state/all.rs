@@ -6,7 +6,7 @@ use crate::duration::rough as age;
 use crate::model::catalog::{AllCheck, Expect, Objects, Predicate};
 use crate::model::observation::{CustomObject, Observation};
 
-use super::objects::{condition_of, judge, objects_of};
+use super::objects::{condition_of, judge, objects_of, said};
 use super::truth::{flaw, id, needs_time, reading_time};
 use super::{capped, CheckOutcome};
 
@@ -112,14 +112,7 @@ fn not_false(sel: &Objects, o: &CustomObject, type_: &str) -> Result<String, Str
         return Err(f);
     }
     match o.conditions.get(type_).map(String::as_str) {
-        Some("False") => {
-            let words = o
-                .reasons
-                .get(type_)
-                .map(|w| format!(" ({w})"))
-                .unwrap_or_default();
-            Err(format!("{} {type_}=False{words}", id(sel, o)))
-        }
+        Some("False") => Err(format!("{} {type_}=False{}", id(sel, o), said(o, type_))),
         Some(other) => Ok(format!("{} {type_}={other}", id(sel, o))),
         None => Ok(format!("{} has no {type_} condition", id(sel, o))),
     }
@@ -134,10 +127,7 @@ fn without_conditions(sel: &Objects, o: &CustomObject, types: &[String]) -> Resu
     let present: Vec<String> = types
         .iter()
         .filter(|t| o.conditions.get(*t).is_some_and(|status| status != "False"))
-        .map(|t| match o.reasons.get(t) {
-            Some(words) => format!("{t} ({words})"),
-            None => t.clone(),
-        })
+        .map(|t| format!("{t}{}", said(o, t)))
         .collect();
     if present.is_empty() {
         Ok(format!("{} without {}", id(sel, o), types.join(", ")))

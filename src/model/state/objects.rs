@@ -178,6 +178,14 @@ pub(crate) fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
     )
 }
 
+/// " (Reason: message)" of the object's condition `type_`, empty when it says nothing.
+pub(super) fn said(o: &CustomObject, type_: &str) -> String {
+    o.reasons
+        .get(type_)
+        .map(|w| format!(" ({w})"))
+        .unwrap_or_default()
+}
+
 /// The condition `type_` is True; a failed one says its reason and message.
 pub(super) fn condition_of(sel: &Objects, o: &CustomObject, type_: &str) -> Result<String, String> {
     if let Some(f) = flaw(sel, o) {
@@ -185,14 +193,7 @@ pub(super) fn condition_of(sel: &Objects, o: &CustomObject, type_: &str) -> Resu
     }
     match o.conditions.get(type_).map(String::as_str) {
         Some("True") => Ok(format!("{} {type_}", id(sel, o))),
-        Some(other) => {
-            let words = o
-                .reasons
-                .get(type_)
-                .map(|w| format!(" ({w})"))
-                .unwrap_or_default();
-            Err(format!("{} {type_}={other}{words}", id(sel, o)))
-        }
+        Some(other) => Err(format!("{} {type_}={other}{}", id(sel, o), said(o, type_))),
         None => Err(format!("{} has no {type_} condition", id(sel, o))),
     }
 }
