@@ -67,7 +67,7 @@ fn check_doc(id: String, c: &Check, detect: bool) -> CheckDoc {
 }
 
 /// A host check in words: the remote command's verdict it gates on.
-fn host_check_doc(c: &HostCheck) -> CheckDoc {
+fn host_check_doc(id: String, c: &HostCheck) -> CheckDoc {
     let sudo = if c.sudo { " (through sudo -n)" } else { "" };
     let (kind, check) = match &c.probe {
         HostProbe::Unit {
@@ -126,7 +126,7 @@ fn host_check_doc(c: &HostCheck) -> CheckDoc {
         ),
     };
     CheckDoc {
-        id: None,
+        id: Some(id),
         kind,
         check: format!("{check}{sudo}"),
         why: c.why.clone(),
@@ -154,7 +154,11 @@ fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
         host: l.host.as_ref().map(|h| HostDoc {
             group: h.group.clone(),
             detect: h.detect.clone(),
-            checks: h.checks.iter().map(host_check_doc).collect(),
+            checks: h
+                .named_checks(&l.id)
+                .into_iter()
+                .map(|(id, c)| host_check_doc(id, c))
+                .collect(),
         }),
     }
 }
@@ -326,6 +330,9 @@ fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result
         }
         for c in &h.checks {
             out.push_str(&format!("  - {:12}  {}\n", c.kind, c.check));
+            if let Some(id) = &c.id {
+                out.push_str(&format!("    {:12}  id: {id}\n", ""));
+            }
             if let Some(why) = &c.why {
                 out.push_str(&format!("    {:12}  why: {why}\n", ""));
             }

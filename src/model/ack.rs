@@ -185,7 +185,9 @@ fn dedup_ids(checks: &[CheckReport]) -> Vec<String> {
 pub fn fully_acknowledged(r: &LayerReport) -> bool {
     // A check that could not be decided is no finding to live with: such a layer stays
     // under repair, its acknowledged checks still marked.
-    let undecided = r.checks.iter().any(|c| c.verdict == Verdict::Unknown);
+    // A host that could not be read is undecided too, even where another host fails.
+    let undecided = r.checks.iter().any(|c| c.verdict == Verdict::Unknown)
+        || r.hosts.iter().any(|h| h.verdict == Verdict::Unknown);
     let mut failing = r
         .checks
         .iter()

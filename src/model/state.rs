@@ -226,7 +226,20 @@ pub(crate) fn evaluate_layer(
             evidence: h.evidence,
             reason: h.reason,
             hosts: h.hosts,
-            checks: Vec::new(),
+            checks: spec
+                .named_checks(&layer.id)
+                .into_iter()
+                .zip(h.checks)
+                .map(|((id, _), c)| CheckReport {
+                    id,
+                    verdict: c.verdict,
+                    evidence: c.evidence,
+                    findings: c.findings,
+                    acknowledged: false,
+                    until: None,
+                    reason: None,
+                })
+                .collect(),
             explain: Vec::new(),
         };
     }

@@ -174,6 +174,17 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
                 line_raw(std::mem::take(&mut commands));
             }
         }
+        // A host layer's lines are per host, its checks per check: an acknowledged check
+        // whose evidence is no line of its own is named with its acknowledgement after them.
+        for c in r.checks.iter().filter(|c| !fails.contains(&c.evidence)) {
+            if let Some(words) = c.acknowledgement() {
+                let prefix = " ".repeat(INDENT);
+                let words = format!("{}: {words}", c.id);
+                for l in hang(&prefix, &escape(&words), INDENT, layout.width) {
+                    line(l);
+                }
+            }
+        }
     }
     out.into_inner()
 }

@@ -420,15 +420,19 @@ install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, ne
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
   - unit          systemctl show etcd-snapshot.timer: loaded, active
+                  id: etcd-backup/timer
   - unit          systemctl show etcd-snapshot.service: loaded, last run success
+                  id: etcd-backup/last-run
   - newestFile    the newest /var/lib/etcd-backups/etcd-*.db younger than 26h and at least 1 byte(s) (through sudo -n)
+                  id: etcd-backup/newest-snapshot
   - executable    etcdutl, crictl each a regular file in /usr/bin, /usr/local/bin, /usr/sbin (find -maxdepth 1 -type f -name, one per directory)
+                  id: etcd-backup/restore-tools
                   why: a snapshot is only a backup where it can be restored: etcd 3.6 restores with etcdutl (etcdctl snapshot restore is gone) and the restore stops the static pods with crictl; the bench lacked crictl (#13) and the restore tool (scenario 09)
 == audit-log: exit 0
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):430:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):434:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -444,7 +448,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):443:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):447:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -460,33 +464,38 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):456:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):460:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
   - sshd          sshd -T shows passwordauthentication no, permitrootlogin no|prohibit-password (through sudo -n)
+                  id: sshd-hardening/sshd
 == os-hardening: exit 0
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):466:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):471:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
   detected by auditd.service being installed on a host
   - unit          systemctl show auditd.service: loaded, active
+                  id: os-hardening/auditd
                   why: the kernel audit trail of every host; the hardening playbook installs and starts it
   - unit          systemctl show fail2ban.service: loaded, active
+                  id: os-hardening/fail2ban
                   why: bans the ssh brute-forcing every exposed host sees
   - unit          systemctl show postfix.service: loaded, active
+                  id: os-hardening/postfix
                   why: auditd, fail2ban and unattended upgrades mail the operators through the local postfix
   - file          /etc/ssh/sshd_config.d/00-hardening.conf present (find -maxdepth 1 -type f -name)
+                  id: os-hardening/sshd-dropin
                   why: the sshd drop-in of the hardening playbook; hosts never hardened lack it ("sshd drop-in absent", scenario 13), and sshd-hardening alone does not say which file set a value
 == pod-security: exit 0
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):489:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):498:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -502,7 +511,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):510:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):519:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -524,7 +533,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):545:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):554:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -540,7 +549,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):558:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):567:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -559,7 +568,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):590:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):599:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -675,9 +684,13 @@ install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, ne
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
   - unit          systemctl show etcd-snapshot.timer: loaded, active
+                  id: etcd-backup/timer
   - unit          systemctl show etcd-snapshot.service: loaded, last run success
+                  id: etcd-backup/last-run
   - newestFile    the newest /var/lib/etcd-backups/etcd-*.db younger than 26h and at least 1 byte(s) (through sudo -n)
+                  id: etcd-backup/newest-snapshot
   - executable    etcdutl, crictl each a regular file in /usr/bin, /usr/local/bin, /usr/sbin (find -maxdepth 1 -type f -name, one per directory)
+                  id: etcd-backup/restore-tools
                   why: a snapshot is only a backup where it can be restored: etcd 3.6 restores with etcdutl (etcdctl snapshot restore is gone) and the restore stops the static pods with crictl; the bench lacked crictl (#13) and the restore tool (scenario 09)
 
 "#]],
@@ -781,9 +794,13 @@ install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, ne
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
   - unit          systemctl show etcd-snapshot.timer: loaded, active
+                  id: etcd-backup/timer
   - unit          systemctl show etcd-snapshot.service: loaded, last run success
+                  id: etcd-backup/last-run
   - newestFile    the newest /var/lib/etcd-backups/etcd-*.db younger than 26h and at least 1 byte(s) (through sudo -n)
+                  id: etcd-backup/newest-snapshot
   - executable    etcdutl, crictl each a regular file in /usr/bin, /usr/local/bin, /usr/sbin (find -maxdepth 1 -type f -name, one per directory)
+                  id: etcd-backup/restore-tools
                   why: a snapshot is only a backup where it can be restored: etcd 3.6 restores with etcdutl (etcdctl snapshot restore is gone) and the restore stops the static pods with crictl; the bench lacked crictl (#13) and the restore tool (scenario 09)
 
 "#]]);

@@ -1477,3 +1477,81 @@ REAL (read live, not stored)
         "etcdutl in /usr/sbin, crictl missing (not in /usr/bin, /usr/local/bin, /usr/sbin)"
     );
 }
+
+/// Host checks have ids (SPEC §6 v0.4, issue 34 item 6): `etcd-backup/newest-snapshot`
+/// acknowledged while exactly dirqual1 fails it, through the real sshd: shown beside the
+/// evidence with its id, listed under "acknowledged", no work for `--detailed-exitcode`,
+/// `acknowledged: true` on the check in JSON with the layer still degraded.
+#[test]
+fn hosts_an_acknowledged_host_check_is_marked_and_no_work() {
+    let f = two_hosts();
+    let d1 = f.host("dirqual1");
+    d1.unit("etcd-snapshot.timer", TIMER_ACTIVE);
+    d1.unit("etcd-snapshot.service", SERVICE_OK);
+    d1.snapshot("etcd-20261121T0300.db", 24_000, "9 days ago");
+    d1.program("/usr/local/bin", "etcdutl");
+    d1.program("/usr/bin", "crictl");
+    let until = crate::common_bed::day(30);
+    let reason = "backup disk of dirqual1 replaced on Friday, INC-4300";
+    let ack = format!(
+        "acknowledged:\n  - check: etcd-backup/newest-snapshot\n    detail: dirqual1\n    reason: {reason}\n    until: {until}\n"
+    );
+    f.bed.write_stack(
+        "dirqual",
+        &format!(
+            "{}{ack}",
+            PROD_DECLARED.replace("certs]", "certs, etcd-backup, sshd-hardening]")
+        ),
+    );
+    let out = f.preview(&["--detailed-exitcode"]);
+    assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
+    out.stderr_snap("");
+    out.stdout_snap(format!(
+        "stack       dirqual (prod)
+target      https://10.67.2.11:6443 (context kubernetes-admin@dirqual)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 1 acknowledged
+  acknowledged etcd-backup  until {until}: backup disk of dirqual1 replaced
+                            on Friday, INC-4300
+
+REAL (read live, not stored)
+  nodes                     dirqual1..4, 4/4 Ready
+  k8s             present   5 checks hold
+  cni             present   5 checks hold
+  ceph            present   7 checks hold
+  storage         present   3 checks hold
+  monitoring      present   6 checks hold
+  gitops          present   9 checks hold
+  registry        present   2 checks hold
+  dataops         present   7 checks hold
+  datalake        present   5 checks hold
+  certs           present   9 checks hold
+  etcd-backup     degraded  1 of 1 check fails, 1 acknowledged
+    ✗ dirqual1: etcd-snapshot.timer active, last run of etcd-snapshot.service
+      succeeded, newest etcd-20261121T0300.db is 9d old (maxAge 26h), etcdutl in
+      /usr/local/bin, crictl in /usr/bin
+      etcd-backup/newest-snapshot: acknowledged until {until}: backup disk of
+      dirqual1 replaced on Friday, INC-4300
+  sshd-hardening  present   2 checks hold
+"
+    ));
+    let doc = f.json(&[]);
+    let etcd = layer(&doc, "etcd-backup");
+    assert_eq!(etcd["state"], "degraded");
+    let check = etcd["checks"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["id"] == "etcd-backup/newest-snapshot"))
+        .unwrap_or_else(|| panic!("no etcd-backup/newest-snapshot in {etcd}"));
+    assert_eq!(
+        check,
+        &serde_json::json!({
+            "id": "etcd-backup/newest-snapshot",
+            "verdict": "false",
+            "evidence": "dirqual1: newest etcd-20261121T0300.db is 9d old (maxAge 26h)",
+            "acknowledged": true,
+            "until": until,
+            "reason": reason,
+        })
+    );
+}

@@ -8,24 +8,7 @@ use crate::bed_or_skip;
 
 use crate::support::*;
 
-/// `YYYY-MM-DD` of today (UTC) plus `offset` days, as nestor judges a live reading.
-fn day(offset: i64) -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    // Howard Hinnant's civil-from-days.
-    let z = secs.div_euclid(86_400) + offset + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
+use crate::common_bed::day;
 
 const REASON: &str = "mon a disk replaced on Friday, INC-4211";
 

@@ -20,6 +20,10 @@ fn every_builtin_check_is_named_and_the_ids_are_unique() {
             assert!(check.name.is_some(), "{id} has no name: in builtin.yaml");
             assert!(all.insert(id.clone()), "{id} twice");
         }
+        for (id, check) in layer.host.iter().flat_map(|h| h.named_checks(&layer.id)) {
+            assert!(check.name.is_some(), "{id} has no name: in builtin.yaml");
+            assert!(all.insert(id.clone()), "{id} twice");
+        }
     }
     let ceph: Vec<String> = c
         .get("ceph")
@@ -89,7 +93,7 @@ fn two_checks_of_a_layer_with_one_name_is_an_error_at_the_second() {
     );
     assert_eq!(
         e.hint,
-        "give each check of a layer its own `name:` (lowercase letters, digits and `-`); a check without one is `detect-N` or `healthy-N` by its place"
+        "give each check of a layer its own `name:` (lowercase letters, digits and `-`); a check without one is `detect-N`, `healthy-N` or `host-N` by its place"
     );
     // A written name that takes a derived one's place is the same error, at that name.
     let e = overlay(
@@ -121,5 +125,37 @@ fn a_flat_resource_check_names_its_object_with_object() {
     assert_eq!(
         e.message,
         "stacks/layers.yaml:4:5: [0].detect: `object` only goes with a `resource:` check"
+    );
+}
+
+#[test]
+fn host_checks_are_named_validated_and_unique_like_the_others() {
+    let host = |checks: &str| {
+        overlay(&format!(
+            "- id: extra\n  title: Extra\n  host:\n    group: all\n    checks:\n{checks}  install: make extra\n"
+        ))
+    };
+    let c = host("      - unit: a.service\n        active: true\n        name: a\n      - unit: b.service\n        active: true\n").unwrap();
+    let ids: Vec<String> = c
+        .get("extra")
+        .unwrap()
+        .host
+        .as_ref()
+        .unwrap()
+        .named_checks("extra")
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(ids, ["extra/a", "extra/host-2"]);
+    let e = host("      - unit: a.service\n        active: true\n        name: A\n").unwrap_err();
+    assert!(
+        e.message == "stacks/layers.yaml:6:7: [0].host.checks: `name: A` is not a check name: 1 to 63 lowercase letters, digits and `-` (its id is `LAYER/NAME`, e.g. `etcd-backup/timer`)",
+        "{}",
+        e.message
+    );
+    let e = host("      - unit: a.service\n        active: true\n        name: a\n      - unit: b.service\n        active: true\n        name: a\n").unwrap_err();
+    assert_eq!(
+        e.message,
+        "stacks/layers.yaml:11:9: two checks of layer `extra` are named `extra/a`"
     );
 }

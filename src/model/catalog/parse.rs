@@ -33,8 +33,17 @@ pub(super) fn parse_layers(text: &str, file: &str) -> Result<Vec<(Layer, Defined
 fn unique_check_names(text: &str, layer: &Layer, origin: &DefinedAt) -> Result<()> {
     let mut seen = BTreeSet::new();
     let mut written: BTreeMap<&str, usize> = BTreeMap::new();
-    for (id, _, check) in layer.named_checks() {
-        let nth = check.name.as_deref().map_or(0, |n| {
+    let kube = layer
+        .named_checks()
+        .into_iter()
+        .map(|(id, _, c)| (id, c.name.as_deref()));
+    let host = layer.host.iter().flat_map(|h| {
+        h.named_checks(&layer.id)
+            .into_iter()
+            .map(|(id, c)| (id, c.name.as_deref()))
+    });
+    for (id, name) in kube.chain(host).collect::<Vec<_>>() {
+        let nth = name.map_or(0, |n| {
             let count = written.entry(n).or_insert(0);
             *count += 1;
             *count
@@ -43,16 +52,14 @@ fn unique_check_names(text: &str, layer: &Layer, origin: &DefinedAt) -> Result<(
             continue;
         }
         let after = origin.at.map_or(0, |(line, _)| line);
-        let place = check
-            .name
-            .as_deref()
+        let place = name
             .and_then(|n| locate_key_after(text, "name", n, after, nth))
             .map_or(origin.to_string(), |(l, c)| {
                 format!("{}:{l}:{c}", origin.file)
             });
         return Err(Error::input(
             format!("{place}: two checks of layer `{}` are named `{id}`", layer.id),
-            "give each check of a layer its own `name:` (lowercase letters, digits and `-`); a check without one is `detect-N` or `healthy-N` by its place",
+            "give each check of a layer its own `name:` (lowercase letters, digits and `-`); a check without one is `detect-N`, `healthy-N` or `host-N` by its place",
         ));
     }
     Ok(())

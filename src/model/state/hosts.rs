@@ -35,6 +35,51 @@ pub struct HostLayer {
     pub evidence: Vec<String>,
     pub reason: String,
     pub hosts: Vec<HostEvidence>,
+    /// Each check of the spec, in its order, over every host of the group.
+    pub checks: Vec<HostCheckResult>,
+}
+
+/// One host check over the hosts of its group: false when it fails on some host, unknown
+/// when some host could not answer it (and none failed), true when it holds on every host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostCheckResult {
+    pub verdict: Verdict,
+    /// `HOST: phrase` of the hosts that decide the verdict (every host when it holds).
+    pub evidence: String,
+    /// The hosts where it fails, sorted: what an acknowledgement's `detail:` is compared
+    /// with (acknowledge a check only while exactly that host fails).
+    pub findings: Vec<String>,
+}
+
+/// Fold one check's per-host verdicts and phrases into its result.
+fn fold(per_host: &[(String, Verdict, String)]) -> HostCheckResult {
+    let verdict = if per_host.iter().any(|(_, v, _)| *v == Verdict::False) {
+        Verdict::False
+    } else if per_host.iter().any(|(_, v, _)| *v == Verdict::Unknown) {
+        Verdict::Unknown
+    } else {
+        Verdict::True
+    };
+    let deciding: Vec<&(String, Verdict, String)> = per_host
+        .iter()
+        .filter(|(_, v, _)| verdict == Verdict::True || *v == verdict)
+        .collect();
+    let evidence = deciding
+        .iter()
+        .map(|(h, _, p)| format!("{h}: {p}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut findings: Vec<String> = per_host
+        .iter()
+        .filter(|(_, v, _)| *v == Verdict::False)
+        .map(|(h, _, _)| h.clone())
+        .collect();
+    findings.sort();
+    HostCheckResult {
+        verdict,
+        evidence,
+        findings,
+    }
 }
 
 /// What one host showed for a layer, in the JSON report.
@@ -67,13 +112,24 @@ impl Outcome {
 
 /// Evaluate a layer whose checks run on hosts.
 pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
-    let report = |state, evidence: Vec<String>, reason: String, hosts| HostLayer {
-        state,
-        evidence,
-        reason,
-        hosts,
+    // Per check, per host: (host, verdict, phrase).
+    let mut per_check: Vec<Vec<(String, Verdict, String)>> = vec![Vec::new(); spec.checks.len()];
+    let report =
+        |state, evidence: Vec<String>, reason: String, hosts, per_check: &[Vec<_>]| HostLayer {
+            state,
+            evidence,
+            reason,
+            hosts,
+            checks: per_check.iter().map(|c: &Vec<_>| fold(c)).collect(),
+        };
+    let unknown = |why: String| {
+        let all: Vec<Vec<(String, Verdict, String)>> = spec
+            .checks
+            .iter()
+            .map(|_| vec![(spec.group.clone(), Verdict::Unknown, why.clone())])
+            .collect();
+        report(State::Unknown, vec![why.clone()], why, Vec::new(), &all)
     };
-    let unknown = |why: String| report(State::Unknown, vec![why.clone()], why, Vec::new());
     if let Some(why) = &obs.skipped {
         return unknown(why.clone());
     }
@@ -96,9 +152,15 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
     let mut detected = false;
     let mut all_missing = true;
     for host in hosts {
+        let unread = |why: String, per_check: &mut Vec<Vec<(String, Verdict, String)>>| {
+            for c in per_check.iter_mut() {
+                c.push((host.clone(), Verdict::Unknown, why.clone()));
+            }
+            (Verdict::Unknown, vec![why], false, false)
+        };
         let (verdict, lines, host_detected, missing) = match obs.hosts.get(host) {
-            None => (Verdict::Unknown, vec!["not read".to_string()], false, false),
-            Some(Err(f)) => (Verdict::Unknown, vec![clean(&f.message)], false, false),
+            None => unread("not read".to_string(), &mut per_check),
+            Some(Err(f)) => unread(clean(&f.message), &mut per_check),
             Some(Ok(reading)) => {
                 // With a unit to look for, a directory of old files does not make the layer
                 // installed: only the units detect it.
@@ -121,6 +183,9 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
                         o
                     })
                     .collect();
+                for (c, o) in per_check.iter_mut().zip(&outcomes) {
+                    c.push((host.clone(), o.verdict, o.phrase.clone()));
+                }
                 let verdict = if outcomes.iter().any(|o| o.verdict == Verdict::False) {
                     Verdict::False
                 } else if outcomes.iter().any(|o| o.verdict == Verdict::Unknown) {
@@ -159,24 +224,25 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
     if !detected {
         return if all_missing {
             let reason = evidence.join("; ");
-            report(State::Absent, evidence, reason, per_host)
+            report(State::Absent, evidence, reason, per_host, &per_check)
         } else {
             let reason = reason_of(Verdict::Unknown);
-            report(State::Unknown, evidence, reason, per_host)
+            report(State::Unknown, evidence, reason, per_host, &per_check)
         };
     }
     if per_host.iter().any(|h| h.verdict == Verdict::False) {
         let reason = reason_of(Verdict::False);
-        report(State::Degraded, evidence, reason, per_host)
+        report(State::Degraded, evidence, reason, per_host, &per_check)
     } else if per_host.iter().any(|h| h.verdict == Verdict::Unknown) {
         let reason = reason_of(Verdict::Unknown);
-        report(State::Unknown, evidence, reason, per_host)
+        report(State::Unknown, evidence, reason, per_host, &per_check)
     } else {
         report(
             State::Present,
             evidence,
             "every check true on every host".to_string(),
             per_host,
+            &per_check,
         )
     }
 }
@@ -256,3 +322,7 @@ pub(crate) fn size(bytes: u64) -> String {
 #[cfg(test)]
 #[path = "hosts_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "host_checks_tests.rs"]
+mod check_tests;

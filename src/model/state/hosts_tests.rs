@@ -13,7 +13,7 @@ fn layer(id: &str) -> crate::model::catalog::Layer {
     Catalog::builtin().unwrap().get(id).unwrap().clone()
 }
 
-fn unit(active: &str, result: &str, status: Option<i64>) -> HostFact {
+pub(super) fn unit(active: &str, result: &str, status: Option<i64>) -> HostFact {
     HostFact::Unit(UnitState {
         load_state: "loaded".into(),
         active_state: active.into(),
@@ -23,7 +23,7 @@ fn unit(active: &str, result: &str, status: Option<i64>) -> HostFact {
     })
 }
 
-fn missing() -> HostFact {
+pub(super) fn missing() -> HostFact {
     HostFact::Unit(UnitState {
         load_state: "not-found".into(),
         active_state: "inactive".into(),
@@ -31,7 +31,7 @@ fn missing() -> HostFact {
     })
 }
 
-fn file(age_secs: i64, size: u64) -> HostFact {
+pub(super) fn file(age_secs: i64, size: u64) -> HostFact {
     HostFact::NewestFile(NewestFile {
         dir_exists: true,
         matching: 3,
@@ -43,7 +43,7 @@ fn file(age_secs: i64, size: u64) -> HostFact {
     })
 }
 
-fn reading(timer: HostFact, service: HostFact, files: HostFact) -> HostReading {
+pub(super) fn reading(timer: HostFact, service: HostFact, files: HostFact) -> HostReading {
     let mut r = HostReading::default();
     r.checks
         .insert("unit etcd-snapshot.timer".into(), Ok(timer));
@@ -80,7 +80,9 @@ fn tools(r: &mut HostReading, found: &[(&str, &str)]) {
     }
 }
 
-fn obs(hosts: Vec<(&str, std::result::Result<HostReading, ReadFailure>)>) -> HostObservation {
+pub(super) fn obs(
+    hosts: Vec<(&str, std::result::Result<HostReading, ReadFailure>)>,
+) -> HostObservation {
     let mut o = HostObservation::default();
     o.groups.insert(
         "control_plane".into(),
@@ -92,12 +94,12 @@ fn obs(hosts: Vec<(&str, std::result::Result<HostReading, ReadFailure>)>) -> Hos
     o
 }
 
-fn eval(o: &HostObservation) -> HostLayer {
+pub(super) fn eval(o: &HostObservation) -> HostLayer {
     let l = layer("etcd-backup");
     evaluate(l.host.as_ref().unwrap(), o)
 }
 
-fn healthy() -> HostReading {
+pub(super) fn healthy() -> HostReading {
     reading(
         unit("active", "success", None),
         unit("inactive", "success", Some(0)),

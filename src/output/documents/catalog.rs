@@ -61,8 +61,8 @@ pub(crate) struct HostDoc {
 
 #[derive(Serialize, JsonSchema)]
 pub(crate) struct CheckDoc {
-    /// The check's stable id `LAYER/NAME` (what an acknowledgement names); host checks have
-    /// none.
+    /// The check's stable id `LAYER/NAME` (what an acknowledgement names; a host check's
+    /// too, `host-N` by its place when unnamed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) id: Option<String>,
     /// The check kind, as the catalog key (`workload`, `tolerate`, ...).

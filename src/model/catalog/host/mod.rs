@@ -52,6 +52,21 @@ pub struct HostSpec {
     pub checks: Vec<HostCheck>,
 }
 
+impl HostSpec {
+    /// Every check with its stable id `LAYER/NAME` (SPEC §6 v0.4): the catalog's `name:`,
+    /// else `host-N` by its place (1-based), as a Kubernetes check is `healthy-N`.
+    pub fn named_checks(&self, layer: &str) -> Vec<(String, &HostCheck)> {
+        self.checks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let name = c.name.clone().unwrap_or_else(|| format!("host-{}", i + 1));
+                (format!("{layer}/{name}"), c)
+            })
+            .collect()
+    }
+}
+
 /// One check on every host of the group.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostCheck {
@@ -60,6 +75,9 @@ pub struct HostCheck {
     pub sudo: bool,
     /// The operators' reason for this check (`why:`), shown by `catalog show`.
     pub why: Option<String>,
+    /// The check's name in its stable id `LAYER/NAME` (SPEC §6 v0.4; `host-N` by its place
+    /// when the catalog gives none).
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -112,6 +130,7 @@ impl HostCheck {
                         probe: executable_read(dir, p),
                         sudo: self.sudo,
                         why: None,
+                        name: None,
                     })
                 })
                 .collect(),

@@ -67,15 +67,26 @@ struct RawHostCheck {
     #[serde(default)]
     sudo: bool,
     why: Option<String>,
+    name: Option<String>,
 }
 
 const HOST_CHECK_KINDS: &str = "`unit` (with `active:` and/or `result:`), `newestFile` (with `maxAge:` and `minSize:`), `file`, `sshd`, `executable`";
 
 impl<'de> Deserialize<'de> for HostCheck {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        RawHostCheck::deserialize(d)?
-            .into_check()
-            .map_err(de::Error::custom)
+        let mut raw = RawHostCheck::deserialize(d)?;
+        let name = raw.name.take();
+        if let Some(n) = name
+            .as_deref()
+            .filter(|n| !crate::model::catalog::is_check_name(n))
+        {
+            return Err(de::Error::custom(format!(
+                "`name: {n}` is not a check name: 1 to 63 lowercase letters, digits and `-` (its id is `LAYER/NAME`, e.g. `etcd-backup/timer`)"
+            )));
+        }
+        let mut check = raw.into_check().map_err(de::Error::custom)?;
+        check.name = name;
+        Ok(check)
     }
 }
 
@@ -124,6 +135,7 @@ impl RawHostCheck {
                 probe: HostProbe::Executable { programs },
                 sudo,
                 why,
+                name: None,
             });
         }
         if let Some(unit) = self.unit {
@@ -155,6 +167,7 @@ impl RawHostCheck {
                 },
                 sudo,
                 why,
+                name: None,
             });
         }
         if self.active.is_some() || self.result.is_some() {
@@ -179,6 +192,7 @@ impl RawHostCheck {
                 },
                 sudo,
                 why,
+                name: None,
             });
         }
         if let Some(path) = self.newest_file {
@@ -215,6 +229,7 @@ impl RawHostCheck {
                 },
                 sudo,
                 why,
+                name: None,
             });
         }
         if self.max_age.is_some() || self.min_size.is_some() {
@@ -249,6 +264,7 @@ impl RawHostCheck {
             probe: HostProbe::Sshd { expect },
             sudo,
             why,
+            name: None,
         })
     }
 }

@@ -18,7 +18,8 @@ fn the_three_kinds_parse() {
                 result: None
             },
             sudo: false,
-            why: None
+            why: None,
+            name: None,
         }
     );
     assert_eq!(
@@ -32,7 +33,8 @@ fn the_three_kinds_parse() {
                 min_size: 1
             },
             sudo: true,
-            why: None
+            why: None,
+            name: None,
         }
     );
     let c = check(
