@@ -213,3 +213,6 @@ pub fn words(r: &LayerReport) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod host_tests;

@@ -321,7 +321,7 @@ pub(crate) fn size(bytes: u64) -> String {
 
 #[cfg(test)]
 #[path = "hosts_tests.rs"]
-mod tests;
+pub(crate) mod tests;
 
 #[cfg(test)]
 #[path = "host_checks_tests.rs"]

@@ -13,7 +13,7 @@ fn layer(id: &str) -> crate::model::catalog::Layer {
     Catalog::builtin().unwrap().get(id).unwrap().clone()
 }
 
-pub(super) fn unit(active: &str, result: &str, status: Option<i64>) -> HostFact {
+pub(crate) fn unit(active: &str, result: &str, status: Option<i64>) -> HostFact {
     HostFact::Unit(UnitState {
         load_state: "loaded".into(),
         active_state: active.into(),
@@ -23,7 +23,7 @@ pub(super) fn unit(active: &str, result: &str, status: Option<i64>) -> HostFact 
     })
 }
 
-pub(super) fn missing() -> HostFact {
+pub(crate) fn missing() -> HostFact {
     HostFact::Unit(UnitState {
         load_state: "not-found".into(),
         active_state: "inactive".into(),
@@ -31,7 +31,7 @@ pub(super) fn missing() -> HostFact {
     })
 }
 
-pub(super) fn file(age_secs: i64, size: u64) -> HostFact {
+pub(crate) fn file(age_secs: i64, size: u64) -> HostFact {
     HostFact::NewestFile(NewestFile {
         dir_exists: true,
         matching: 3,
@@ -43,7 +43,7 @@ pub(super) fn file(age_secs: i64, size: u64) -> HostFact {
     })
 }
 
-pub(super) fn reading(timer: HostFact, service: HostFact, files: HostFact) -> HostReading {
+pub(crate) fn reading(timer: HostFact, service: HostFact, files: HostFact) -> HostReading {
     let mut r = HostReading::default();
     r.checks
         .insert("unit etcd-snapshot.timer".into(), Ok(timer));
@@ -80,7 +80,7 @@ fn tools(r: &mut HostReading, found: &[(&str, &str)]) {
     }
 }
 
-pub(super) fn obs(
+pub(crate) fn obs(
     hosts: Vec<(&str, std::result::Result<HostReading, ReadFailure>)>,
 ) -> HostObservation {
     let mut o = HostObservation::default();
@@ -94,12 +94,12 @@ pub(super) fn obs(
     o
 }
 
-pub(super) fn eval(o: &HostObservation) -> HostLayer {
+pub(crate) fn eval(o: &HostObservation) -> HostLayer {
     let l = layer("etcd-backup");
     evaluate(l.host.as_ref().unwrap(), o)
 }
 
-pub(super) fn healthy() -> HostReading {
+pub(crate) fn healthy() -> HostReading {
     reading(
         unit("active", "success", None),
         unit("inactive", "success", Some(0)),
