@@ -70,6 +70,16 @@ impl Budget {
         }
     }
 
+    /// The bytes that may still be charged.
+    pub fn left(&self) -> usize {
+        self.limit.saturating_sub(self.used())
+    }
+
+    /// The limit, in bytes.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
     /// The bytes charged so far.
     pub fn used(&self) -> usize {
         self.used.load(Ordering::Relaxed)

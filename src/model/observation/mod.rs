@@ -14,6 +14,7 @@ mod decoded;
 mod failure;
 mod fields;
 pub mod host;
+pub(crate) mod item_cap;
 mod kube;
 mod lima;
 mod lists;

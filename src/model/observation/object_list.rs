@@ -15,6 +15,8 @@ pub(super) struct ListSeed<'t> {
     /// What each kept object is charged to, and the read it names when refused.
     pub(super) budget: &'t crate::pool::Budget,
     pub(super) what: &'t str,
+    /// Bounds each item by what the budget has left while it is decoded.
+    pub(super) cap: &'t super::item_cap::ItemCap,
     /// The `(plural, group)` the list must be of (the API server's list); None: kubectl's
     /// `List`.
     pub(super) of: Option<(&'t str, &'t str)>,
@@ -45,6 +47,7 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
                         trie: self.trie,
                         budget: self.budget,
                         what: self.what,
+                        cap: self.cap,
                         kinds: &mut item_kinds,
                     })?)
                 }
@@ -77,6 +80,7 @@ struct ItemsSeed<'t, 'k> {
     trie: &'t Trie,
     budget: &'t crate::pool::Budget,
     what: &'t str,
+    cap: &'t super::item_cap::ItemCap,
     /// The kinds the items name, each once (items that name none are not listed): 40 000
     /// Applications are one `Application`.
     kinds: &'k mut std::collections::BTreeSet<String>,
@@ -107,7 +111,11 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
                 out: &mut object,
                 kind: &mut kind,
             };
-            match seq.next_element_seed(seed)? {
+            // No item may cost more than the budget has left, before it is decoded.
+            self.cap.open(self.budget);
+            let item = seq.next_element_seed(seed);
+            self.cap.close();
+            match item? {
                 Some(()) => {
                     self.kinds.extend(kind);
                     // A blocked condition without a deletion timestamp blocks nothing.

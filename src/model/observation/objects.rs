@@ -27,10 +27,12 @@ pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec
     let trie = Trie::build(uses);
     let mut de = serde_json::Deserializer::from_str(text);
     let unbounded = crate::pool::Budget::new(usize::MAX);
+    let cap = super::item_cap::ItemCap::default();
     let items = ListSeed {
         trie: &trie,
         budget: &unbounded,
         what: "the list",
+        cap: &cap,
         of: None,
     }
     .deserialize(&mut de)
@@ -57,11 +59,18 @@ pub fn decode_custom_objects<R: std::io::Read>(
     what: &str,
 ) -> std::result::Result<Vec<CustomObject>, serde_json::Error> {
     let trie = Trie::build(uses);
-    let mut de = serde_json::Deserializer::from_reader(reader);
+    let cap = super::item_cap::ItemCap::default();
+    let capped = super::item_cap::Capped {
+        inner: reader,
+        cap: &cap,
+        what,
+    };
+    let mut de = serde_json::Deserializer::from_reader(capped);
     let items = ListSeed {
         trie: &trie,
         budget,
         what,
+        cap: &cap,
         of: Some((plural, group)),
     }
     .deserialize(&mut de)?;

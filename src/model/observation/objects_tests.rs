@@ -137,3 +137,37 @@ fn malformed_lists_are_errors() {
     assert!(e.message.contains("malformed output"), "{}", e.message);
     assert!(parse_custom_objects(r#"{"items":[]} x"#, &BTreeSet::new()).is_err());
 }
+
+/// Issue 31 item 3: a custom object whose kept field (a condition message of 6 MiB) is more
+/// than the budget has left plus the largest object is stopped while it is decoded.
+#[test]
+fn one_object_bigger_than_what_the_budget_has_left_is_stopped_while_it_is_decoded() {
+    let uses: BTreeSet<FieldUse> = [FieldUse::Conditions].into_iter().collect();
+    let huge = "m".repeat(6 << 20);
+    let text = format!(
+        r#"{{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","items":[{{"kind":"CephCluster","metadata":{{"name":"c"}},"status":{{"conditions":[{{"type":"Ready","status":"False","message":"{huge}"}}]}}}}]}}"#
+    );
+    let decode = |budget: &crate::pool::Budget| {
+        decode_custom_objects(
+            text.as_bytes(),
+            &uses,
+            ("cephclusters", "ceph.rook.io"),
+            budget,
+            "GET /apis/ceph.rook.io/v1/cephclusters",
+        )
+    };
+    let small = crate::pool::Budget::new(1 << 20);
+    // Stopped 4 MiB in (1 MiB left plus the 3 MiB largest object), of 6 MiB.
+    assert_eq!(
+        decode(&small)
+            .unwrap_err()
+            .to_string()
+            .replace(" at line 1 column 4194370", ""),
+        "over nestor's memory budget of 1 MiB for one read of a cluster: an item of GET /apis/ceph.rook.io/v1/cephclusters is larger than what the budget has left (not decoded further)"
+    );
+    assert_eq!(small.used(), 0);
+    assert_eq!(
+        decode(&crate::pool::Budget::new(32 << 20)).unwrap().len(),
+        1
+    );
+}

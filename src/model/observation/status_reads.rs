@@ -55,11 +55,28 @@ pub fn read_config_map<R: Read>(
             "expected one ConfigMap object",
         )
     };
-    let mut de = serde_json::Deserializer::from_reader(reader);
+    // The object is one item: its named keys cannot cost more than the budget has left
+    // (plus the largest object) before they are decoded and charged.
+    let cap = super::item_cap::ItemCap::default();
+    cap.open(budget);
+    let capped = super::item_cap::Capped {
+        inner: reader,
+        cap: &cap,
+        what: &what,
+    };
+    let mut de = serde_json::Deserializer::from_reader(capped);
     let (head, mut kept, meta) = ConfigMapSeed { keys }
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
-        .map_err(malformed)?;
+        .map_err(|e| {
+            let text = e.to_string();
+            match text.rsplit_once(" at line ") {
+                Some((said, _)) if said.starts_with(crate::pool::OVER_BUDGET) => {
+                    Error::input(said, "")
+                }
+                Some(_) | None => malformed(e),
+            }
+        })?;
     check_object(&head, "", "ConfigMap", Some(namespace), name).map_err(|m| Error::input(m, ""))?;
     // Its last write, when a check asks (a reserved key no data key can be).
     let last = super::agents::LAST_CHANGE;
@@ -354,6 +371,26 @@ mod tests {
             parse("{}", &["outOfQuorum".to_string()]).unwrap_err().message,
             "the answer was an object without apiVersion, kind or name, not v1 ConfigMap rook-ceph/rook-ceph-mon-endpoints"
         );
+    }
+
+    /// Issue 31 item 3: a checked key of 6 MiB against a 1 MiB budget is stopped while it is
+    /// read (1 MiB left plus the largest object), never allocated and then refused.
+    #[test]
+    fn a_checked_key_bigger_than_the_budget_has_left_is_stopped_while_it_is_read() {
+        let huge = "x".repeat(6 << 20);
+        let text = format!(
+            r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"cilium-config","namespace":"kube-system"}},"data":{{"enable-wireguard":"{huge}"}}}}"#
+        );
+        let keys = ["enable-wireguard".to_string()];
+        let read =
+            |b: &Budget| read_config_map(text.as_bytes(), "kube-system", "cilium-config", &keys, b);
+        let small = Budget::new(1 << 20);
+        assert_eq!(
+            read(&small).unwrap_err().message,
+            "over nestor's memory budget of 1 MiB for one read of a cluster: an item of GET /api/v1/namespaces/kube-system/configmaps/cilium-config is larger than what the budget has left (not decoded further)"
+        );
+        assert_eq!(small.used(), 0);
+        assert_eq!(read(&Budget::new(32 << 20)).unwrap().len(), 1);
     }
 
     #[test]

@@ -18,6 +18,7 @@ use serde::de::{
 use serde::Serialize;
 
 use super::answer::{self, Head, HeadMeta, Scalar};
+use super::item_cap::{Capped, ItemCap};
 use crate::error::{Error, Result};
 use crate::pool::{Budget, OVER_BUDGET};
 
@@ -77,12 +78,19 @@ where
     T: DeserializeOwned,
     U: Serialize,
 {
-    let mut de = serde_json::Deserializer::from_reader(reader);
+    let cap = ItemCap::default();
+    let capped = Capped {
+        inner: reader,
+        cap: &cap,
+        what,
+    };
+    let mut de = serde_json::Deserializer::from_reader(capped);
     let seed = ListSeed {
         what,
         group,
         kind,
         budget,
+        cap: &cap,
         convert: &mut convert,
         item: PhantomData,
     };
@@ -114,6 +122,7 @@ struct ListSeed<'a, T, F> {
     group: &'a str,
     kind: &'a str,
     budget: &'a Budget,
+    cap: &'a ItemCap,
     convert: &'a mut F,
     item: PhantomData<fn() -> T>,
 }
@@ -157,6 +166,7 @@ where
             group,
             kind,
             budget,
+            cap,
             convert,
             ..
         } = self;
@@ -176,6 +186,7 @@ where
                         what,
                         kind,
                         budget,
+                        cap,
                         convert: &mut *convert,
                         kinds: &mut kinds,
                         item: PhantomData,
@@ -201,6 +212,7 @@ struct ItemsSeed<'l, T, F> {
     what: &'l str,
     kind: &'l str,
     budget: &'l Budget,
+    cap: &'l ItemCap,
     convert: &'l mut F,
     kinds: &'l mut ItemKinds,
     item: PhantomData<fn() -> T>,
@@ -241,11 +253,14 @@ where
         let mut out = Vec::new();
         loop {
             let mut kind = None;
-            let Some(item) = seq.next_element_seed(ItemSeed::<T> {
+            // No item may cost more than the budget has left, before it is decoded.
+            self.cap.open(self.budget);
+            let item = seq.next_element_seed(ItemSeed::<T> {
                 kind: &mut kind,
                 item: PhantomData,
-            })?
-            else {
+            });
+            self.cap.close();
+            let Some(item) = item? else {
                 return Ok(Some(out));
             };
             match kind {
@@ -399,6 +414,29 @@ mod tests {
             "over nestor's memory budget of 1 MiB for one read of a cluster: GET /api/v1/nodes not kept (it holds more than nestor keeps)"
         );
         assert!(budget.used() <= 1 << 20);
+    }
+
+    /// Issue 31 item 3: one item whose kept field alone is far bigger than the budget (a
+    /// node name of 6 MiB against a 1 MiB budget, more than it has left plus the largest
+    /// object) is stopped by the reader while it is decoded, before its field is allocated
+    /// and charged.
+    #[test]
+    fn one_item_bigger_than_what_the_budget_has_left_is_stopped_while_it_is_decoded() {
+        let budget = Budget::new(1 << 20);
+        let huge = "n".repeat(6 << 20);
+        let text = format!(
+            r#"{{"kind":"NodeList","apiVersion":"v1","items":[{{"kind":"Node","metadata":{{"name":"a"}}}},{{"kind":"Node","metadata":{{"name":"{huge}"}}}}]}}"#
+        );
+        let e = read_nodes(text.as_bytes(), &budget).unwrap_err();
+        assert_eq!(
+            e.message,
+            "over nestor's memory budget of 1 MiB for one read of a cluster: an item of GET /api/v1/nodes is larger than what the budget has left (not decoded further)"
+        );
+        // Only the first node was charged: the second never reached the budget.
+        assert!(budget.used() < 4096, "{}", budget.used());
+        // A 6 MiB item passes a budget that has room for it, and costs what it keeps.
+        let roomy = Budget::new(16 << 20);
+        assert_eq!(read_nodes(text.as_bytes(), &roomy).unwrap().len(), 2);
     }
 
     #[test]
