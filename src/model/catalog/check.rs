@@ -33,6 +33,8 @@ mod webhooks;
 pub use webhooks::{WebhooksCheck, MAX_SERVICES};
 mod claims;
 pub use claims::{ClaimsCheck, DEFAULT_MAX_PENDING_SECS};
+mod placement;
+pub use placement::{DistinctNodesCheck, MAX_PLACED_PODS};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
@@ -142,6 +144,9 @@ pub enum CheckKind {
     /// No claim of a checked namespace Pending too long or Lost, no volume of the
     /// provisioner Failed.
     Claims(ClaimsCheck),
+    /// The pods a selector takes in one namespace run on at least N distinct nodes once
+    /// the cluster has N (Rook's mons and OSDs: `failureDomain: host`).
+    DistinctNodes(DistinctNodesCheck),
 }
 
 /// `configMap: {namespace, name, key, empty: true}` (Rook's mon quorum).
@@ -456,6 +461,7 @@ impl CheckKind {
             // Typed built-in reads (the volumes, each checked namespace's claims): no
             // custom objects.
             CheckKind::Claims(_)
+            | CheckKind::DistinctNodes(_)
             | CheckKind::ApiGroup(_)
             | CheckKind::Namespace(_)
             | CheckKind::StorageClass { .. }
@@ -507,7 +513,8 @@ impl CheckKind {
             | CheckKind::OneVersion(_)
             | CheckKind::ApiServices(_)
             | CheckKind::Webhooks(_)
-            | CheckKind::Claims(_) => vec![],
+            | CheckKind::Claims(_)
+            | CheckKind::DistinctNodes(_) => vec![],
         }
     }
 
@@ -546,7 +553,8 @@ impl CheckKind {
             | CheckKind::CsiDriver(_)
             | CheckKind::ApiServices(_)
             | CheckKind::Webhooks(_)
-            | CheckKind::Claims(_) => vec![],
+            | CheckKind::Claims(_)
+            | CheckKind::DistinctNodes(_) => vec![],
         }
     }
 }

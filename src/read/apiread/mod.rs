@@ -157,6 +157,7 @@ pub fn read_into(
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::EndpointSlices { .. }) => {
                 let d = match builtin_path(other) {
@@ -246,6 +247,7 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::EndpointSlices { .. }) => {
                 if let Some(p) = builtin_path(other) {
