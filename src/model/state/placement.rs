@@ -1,7 +1,8 @@
 //! `distinctNodes` (SPEC §6 v0.4): the pods of a namespace's label selector run on at least
 //! `atLeast` distinct nodes once the cluster has that many nodes (Rook's mons and OSDs:
 //! `failureDomain: host` is otherwise a promise the placement does not keep). The number of
-//! nodes is the nodes the run reads anyway. A pod not scheduled yet (no `spec.nodeName`) is
+//! nodes is the nodes the run reads anyway (needed only when the spread is too narrow: a
+//! failed nodes read leaves that case unknown, and a wide enough spread holds). A pod not scheduled yet (no `spec.nodeName`) is
 //! named, never counted (a mon Pending is the mons check's business); a finished one
 //! (Succeeded, Failed: evicted) runs nowhere and is left out. Either read failed: unknown.
 
@@ -16,10 +17,6 @@ use super::{plural, CheckOutcome, MAX_NAMED};
 const DAEMONS_NAMED: usize = 8;
 
 pub(crate) fn distinct_nodes(obs: &Observation, d: &DistinctNodesCheck) -> CheckOutcome {
-    let nodes = match &obs.nodes {
-        Ok(list) => list.len(),
-        Err(f) => return CheckOutcome::failed("nodes", f),
-    };
     let what = format!("pods of {} with {}", d.namespace, d.selector);
     let pods = match obs.placements.get(&d.key()) {
         None => return CheckOutcome::unknown(format!("{what} were not read")),
@@ -53,11 +50,18 @@ pub(crate) fn distinct_nodes(obs: &Observation, d: &DistinctNodesCheck) -> Check
         }
     }
     let distinct = on.len();
-    let mut line = format!(
-        "{} on {} of {nodes}",
-        d.noun(),
-        plural(distinct, "distinct node")
-    );
+    let want = d.at_least as usize;
+    // The cluster's size matters only to a spread too narrow: a wide enough one holds
+    // whatever the nodes read said.
+    let nodes = match &obs.nodes {
+        Ok(list) => Some(list.len()),
+        Err(_) if distinct >= want => None,
+        Err(f) => return CheckOutcome::failed("nodes", f),
+    };
+    let of = nodes.map_or(" (the nodes were not read)".to_string(), |n| {
+        format!(" of {n}")
+    });
+    let mut line = format!("{} on {}{of}", d.noun(), plural(distinct, "distinct node"));
     if on.is_empty() {
         line.push_str(&format!(" (none of the {what} runs on a node)"));
     } else {
@@ -70,15 +74,14 @@ pub(crate) fn distinct_nodes(obs: &Observation, d: &DistinctNodesCheck) -> Check
             names(waiting)
         ));
     }
-    let want = d.at_least as usize;
-    if nodes < want {
-        return CheckOutcome::yes(format!(
-            "{line}; the cluster has {}, fewer than {want}: the spread over {want} is not asked",
-            plural(nodes, "node")
-        ));
-    }
     if distinct >= want {
         return CheckOutcome::yes(line);
+    }
+    if let Some(n) = nodes.filter(|n| *n < want) {
+        return CheckOutcome::yes(format!(
+            "{line}; the cluster has {}, fewer than {want}: the spread over {want} is not asked",
+            plural(n, "node")
+        ));
     }
     match &d.says {
         Some(says) => CheckOutcome::no(format!("{line}: {says}")),

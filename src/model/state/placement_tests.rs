@@ -137,17 +137,26 @@ fn a_failed_pods_read_is_unknown_never_absent_or_present() {
     let mut obs = dirqual();
     obs.placements.clear();
     assert_eq!(ceph(&obs).state, State::Unknown);
-    // The nodes read failed: how many nodes there are is not known.
+    // The nodes read failed: a spread over 3 nodes holds all the same, a narrower one is
+    // unknown (whether the cluster has 3 nodes is not known).
     let mut obs = dirqual();
     obs.nodes = Err(ReadFailure::new(
         FailureKind::Forbidden,
         "nodes is forbidden",
     ));
     let r = ceph(&obs);
+    let mon = check(&r, "ceph/mon-placement");
+    assert_eq!(mon.verdict, super::super::hosts::Verdict::True);
     assert_eq!(
-        check(&r, "ceph/mon-placement").verdict,
-        super::super::hosts::Verdict::Unknown
+        mon.evidence,
+        "mons on 3 distinct nodes (the nodes were not read): dirqual1 (a), dirqual2 (b), dirqual3 (c)"
     );
+    let mut list = mons();
+    list["items"][1]["spec"]["nodeName"] = "dirqual1".into();
+    let r = ceph(&with_mons(obs, &list));
+    let mon = check(&r, "ceph/mon-placement");
+    assert_eq!(mon.verdict, super::super::hosts::Verdict::Unknown);
+    assert_eq!(mon.evidence, "read of nodes failed: Forbidden");
 }
 
 #[test]
