@@ -27,6 +27,8 @@ pub mod gate;
 pub mod gate_components;
 pub mod gate_upgrade;
 mod paths;
+#[cfg(test)]
+mod placement_tests;
 mod status;
 #[cfg(test)]
 mod tests;
