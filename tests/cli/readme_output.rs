@@ -177,7 +177,7 @@ kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
   install certs     ansible-playbook platform/cert-manager.yaml
 
 [1mREAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken[0m
-[1mNOW; not live)[0m
+[1m2026-12-02T13:13:13Z; not live)[0m
   nodes                dirqual1..4, 4/4 Ready
   k8s         [32mpresent[0m  5 checks hold
   cni         [32mpresent[0m  5 checks hold
@@ -209,7 +209,7 @@ PLAN: 2 to install
   install certs     ansible-playbook platform/cert-manager.yaml
 
 REAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken
-NOW; not live)
+2026-12-02T13:13:13Z; not live)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  5 checks hold
   cni         present  5 checks hold
