@@ -22,6 +22,7 @@ mod namespaces;
 mod no_cluster;
 mod nodes;
 mod objects;
+mod placement;
 mod pods;
 mod truth;
 mod versions;
@@ -376,6 +377,7 @@ pub(crate) fn evaluate_check(
         CheckKind::ApiServices(a) => apiservices::api_services(obs, a),
         CheckKind::Webhooks(w) => webhooks::webhooks(obs, w),
         CheckKind::Claims(c) => claims::claims(obs, c),
+        CheckKind::DistinctNodes(d) => placement::distinct_nodes(obs, d),
     }
 }
 

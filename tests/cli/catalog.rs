@@ -193,11 +193,17 @@ healthy (all true: the layer is healthy)
   - oneVersion    one version across Deployment rook-ceph/rook-ceph-* (label rook-version) (else: upgrade half done)
                   id: ceph/one-version
                   why: Rook labels each daemon's Deployment with the rook-version that last updated it; a mix is an upgrade half done (Rook's upgrade guide waits until every Deployment shows one)
+  - distinctNodes  the pods of rook-ceph with app=rook-ceph-mon run on at least 3 distinct nodes when the cluster has 3 or more (each node named with its pods' ceph_daemon_id; unscheduled pods named, not counted); else: failureDomain: host is a promise the placement does not keep
+                  id: ceph/mon-placement
+                  why: two mons on one node lose quorum with that node; Rook's allowMultiplePerNode or a scheduling constraint can stack them silently while every mon Deployment is rolled out
+  - distinctNodes  the pods of rook-ceph with app=rook-ceph-osd run on at least 3 distinct nodes when the cluster has 3 or more (each node named with its pods' ceph_daemon_id; unscheduled pods named, not counted); else: failureDomain: host is a promise the placement does not keep
+                  id: ceph/osd-placement
+                  why: a size-3 pool with failureDomain host needs OSDs on 3 hosts; with fewer, its placement groups stay undersized and one node's loss can take every copy
 == storage: exit 0
 --- stdout
 layer     storage (Ceph RBD storage classes)
 after     ceph
-defined   builtin catalog (src/model/catalog/builtin.yaml):130:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):154:3
 install   ansible-playbook platform/storage.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -218,7 +224,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     datalake (S3 datalake (Ceph object store))
 after     ceph, storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):157:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):181:3
 install   ansible-playbook platform/datalake.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -244,7 +250,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gateway (Gateway API (Cilium))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):189:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):213:3
 install   ansible-playbook platform/gateway.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -271,7 +277,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     certs (cert-manager)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):253:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):277:3
 install   ansible-playbook platform/cert-manager.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -307,7 +313,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     monitoring (Monitoring (kube-prometheus-stack))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):291:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):315:3
 install   ansible-playbook platform/monitoring.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -334,7 +340,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):315:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):339:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -370,7 +376,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     registry (Container registry)
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):357:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):381:3
 install   ansible-playbook platform/registry.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -385,7 +391,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     dataops (DataOps (CloudNativePG + Dagster + Marquez))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):369:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):393:3
 install   ansible-playbook platform/dataops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -415,7 +421,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):404:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):428:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -432,7 +438,7 @@ host (read over ssh on every host of inventory group control_plane; all true: he
 --- stdout
 layer     audit-log (API server audit log)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):434:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):458:3
 install   ansible-playbook hardening/audit-log.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -448,7 +454,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     encryption-at-rest (Secrets encrypted at rest (etcd))
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):447:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):471:3
 install   ansible-playbook hardening/encryption-at-rest.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -464,7 +470,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     sshd-hardening (sshd hardening)
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):460:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):484:3
 install   ansible-playbook hardening/sshd.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -474,7 +480,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     os-hardening (Host hardening (auditd, fail2ban, postfix, sshd drop-in))
 after     -
-defined   builtin catalog (src/model/catalog/builtin.yaml):471:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):495:3
 install   ansible-playbook hardening/os.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group all; all true: healthy)
@@ -495,7 +501,7 @@ host (read over ssh on every host of inventory group all; all true: healthy)
 --- stdout
 layer     pod-security (Pod Security admission on every namespace)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):498:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):522:3
 install   ansible-playbook hardening/pod-security.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -511,7 +517,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     kube-proxy-replacement (Cilium kube-proxy replacement (kube-proxy removed))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):519:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):543:3
 install   ansible-playbook platform/cilium.yaml -e kube_proxy_replacement=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -533,7 +539,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     hubble (Hubble (Cilium flow observability))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):554:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):578:3
 install   ansible-playbook platform/cilium.yaml -e hubble=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -549,7 +555,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     cni-encryption (Cilium WireGuard encryption (really active))
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):567:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):591:3
 install   ansible-playbook platform/cilium.yaml -e wireguard=true   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -568,7 +574,7 @@ healthy (all true: the layer is healthy)
 --- stdout
 layer     network-policy (Default-deny ingress NetworkPolicy in every namespace)
 after     cni
-defined   builtin catalog (src/model/catalog/builtin.yaml):599:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):623:3
 install   ansible-playbook hardening/network-policy.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -629,6 +635,12 @@ healthy (all true: the layer is healthy)
   - oneVersion    one version across Deployment rook-ceph/rook-ceph-* (label rook-version) (else: upgrade half done)
                   id: ceph/one-version
                   why: Rook labels each daemon's Deployment with the rook-version that last updated it; a mix is an upgrade half done (Rook's upgrade guide waits until every Deployment shows one)
+  - distinctNodes  the pods of rook-ceph with app=rook-ceph-mon run on at least 3 distinct nodes when the cluster has 3 or more (each node named with its pods' ceph_daemon_id; unscheduled pods named, not counted); else: failureDomain: host is a promise the placement does not keep
+                  id: ceph/mon-placement
+                  why: two mons on one node lose quorum with that node; Rook's allowMultiplePerNode or a scheduling constraint can stack them silently while every mon Deployment is rolled out
+  - distinctNodes  the pods of rook-ceph with app=rook-ceph-osd run on at least 3 distinct nodes when the cluster has 3 or more (each node named with its pods' ceph_daemon_id; unscheduled pods named, not counted); else: failureDomain: host is a promise the placement does not keep
+                  id: ceph/osd-placement
+                  why: a size-3 pool with failureDomain host needs OSDs on 3 hosts; with fewer, its placement groups stay undersized and one node's loss can take every copy
 
 "#]],
     );
@@ -638,7 +650,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     gitops (GitOps (Argo CD + Gitea))
 after     storage
-defined   builtin catalog (src/model/catalog/builtin.yaml):315:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):339:3
 install   ansible-playbook platform/gitops.yaml   (printed in the plan, never run)
 
 detect (any true: the layer exists)
@@ -679,7 +691,7 @@ healthy (all true: the layer is healthy)
         str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):404:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):428:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)
@@ -789,7 +801,7 @@ fn show_words_the_age_bound_as_a_duration() {
     out.stdout_snap(str![[r#"
 layer     etcd-backup (etcd backup timer)
 after     k8s
-defined   builtin catalog (src/model/catalog/builtin.yaml):404:3
+defined   builtin catalog (src/model/catalog/builtin.yaml):428:3
 install   ansible-playbook hardening/etcd-backup.yaml   (printed in the plan, never run)
 
 host (read over ssh on every host of inventory group control_plane; all true: healthy)

@@ -433,7 +433,9 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
           "3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster rook-ceph/rook-ceph .spec.mon.count)",
           "4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)",
           "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty",
-          "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)"
+          "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)",
+          "mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)",
+          "OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2), dirqual4 (3)"
         ],
         "reason": "detected and healthy",
         "checks": [
@@ -471,6 +473,16 @@ fn a_terminal_whose_stderr_is_not_a_terminal_never_prompts() {
             "id": "ceph/one-version",
             "verdict": "true",
             "evidence": "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)"
+          },
+          {
+            "id": "ceph/mon-placement",
+            "verdict": "true",
+            "evidence": "mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)"
+          },
+          {
+            "id": "ceph/osd-placement",
+            "verdict": "true",
+            "evidence": "OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2), dirqual4 (3)"
           }
         ]
       },
@@ -884,7 +896,7 @@ REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  5 checks hold
   cni         present  5 checks hold
-  ceph        present  7 checks hold
+  ceph        present  9 checks hold
   storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold

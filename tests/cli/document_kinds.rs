@@ -131,7 +131,7 @@ fn commands(saved: &str) -> Vec<(&'static str, Vec<&str>, i32)> {
         (
             "Gate",
             vec!["gate", "drain", "dirqual4", "--no-ssh", "--no-input"],
-            2,
+            5,
         ),
         ("GateRules", vec!["gate", "rules"], 0),
         ("Preview", vec!["preview", "--no-input", "--no-ssh"], 0),

@@ -472,7 +472,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph            present  7 checks hold
+  ceph            present  9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -483,6 +483,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage         present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -687,7 +690,7 @@ REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   5 checks hold
   cni             present   5 checks hold
-  ceph            present   7 checks hold
+  ceph            present   9 checks hold
   storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
@@ -728,7 +731,7 @@ REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   5 checks hold
   cni             present   5 checks hold
-  ceph            present   7 checks hold
+  ceph            present   9 checks hold
   storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
@@ -759,7 +762,7 @@ REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   5 checks hold
   cni             present   5 checks hold
-  ceph            present   7 checks hold
+  ceph            present   9 checks hold
   storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
@@ -796,7 +799,7 @@ REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
   k8s             present  5 checks hold
   cni             present  5 checks hold
-  ceph            present  7 checks hold
+  ceph            present  9 checks hold
   storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
@@ -846,7 +849,7 @@ REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
   k8s             present  5 checks hold
   cni             present  5 checks hold
-  ceph            present  7 checks hold
+  ceph            present  9 checks hold
   storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
@@ -910,7 +913,7 @@ REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
   k8s             present  5 checks hold
   cni             present  5 checks hold
-  ceph            present  7 checks hold
+  ceph            present  9 checks hold
   storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
@@ -1004,7 +1007,7 @@ REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
   k8s             present  5 checks hold
   cni             present  5 checks hold
-  ceph            present  7 checks hold
+  ceph            present  9 checks hold
   storage         present  3 checks hold
   monitoring      present  6 checks hold
   gitops          present  9 checks hold
@@ -1070,7 +1073,7 @@ NOW; not live)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   5 checks hold
   cni             present   5 checks hold
-  ceph            present   7 checks hold
+  ceph            present   9 checks hold
   storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
@@ -1137,7 +1140,7 @@ NOW; not live)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph            present  7 checks hold
+  ceph            present  9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -1148,6 +1151,9 @@ NOW; not live)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage         present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -1333,7 +1339,7 @@ REAL (read live, not stored)
   nodes                   dirqual1..4, 4/4 Ready
   k8s           present   5 checks hold
   cni           present   5 checks hold
-  ceph          present   7 checks hold
+  ceph          present   9 checks hold
   storage       present   3 checks hold
   monitoring    present   6 checks hold
   gitops        present   9 checks hold
@@ -1400,7 +1406,7 @@ REAL (read live, not stored)
   nodes                  dirqual1..4, 4/4 Ready
   k8s           present  5 checks hold
   cni           present  5 checks hold
-  ceph          present  7 checks hold
+  ceph          present  9 checks hold
   storage       present  3 checks hold
   monitoring    present  6 checks hold
   gitops        present  9 checks hold
@@ -1444,7 +1450,7 @@ REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   5 checks hold
   cni             present   5 checks hold
-  ceph            present   7 checks hold
+  ceph            present   9 checks hold
   storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold

@@ -69,7 +69,7 @@ REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  5 checks hold
   cni         present  5 checks hold
-  ceph        present  7 checks hold
+  ceph        present  9 checks hold
   storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
@@ -220,7 +220,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        degraded  1 of 7 checks fails
+  ceph        degraded  1 of 9 checks fails
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
       OSD_DOWN (1 osds down), OSD_HOST_DOWN (1 host (1 osds) down), PG_DEGRADED
       (Degraded data redundancy: 2461/7383 objects degraded (33.333%), 97 pgs
@@ -438,7 +438,7 @@ REAL (read live, not stored)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  5 checks hold
   cni         present  5 checks hold
-  ceph        present  7 checks hold
+  ceph        present  9 checks hold
   storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold
@@ -627,7 +627,7 @@ NOW; not live)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  5 checks hold
   cni         present  5 checks hold
-  ceph        present  7 checks hold
+  ceph        present  9 checks hold
   storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold

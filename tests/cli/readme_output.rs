@@ -177,11 +177,11 @@ kubeconfig  ~/.kube/dirqual.config (rule: snapshot)
   install certs     ansible-playbook platform/cert-manager.yaml
 
 [1mREAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken[0m
-[1m2026-12-02T06:33:23Z; not live)[0m
+[1m2026-12-02T13:13:13Z; not live)[0m
   nodes                dirqual1..4, 4/4 Ready
   k8s         [32mpresent[0m  5 checks hold
   cni         [32mpresent[0m  5 checks hold
-  ceph        [32mpresent[0m  7 checks hold
+  ceph        [32mpresent[0m  9 checks hold
   storage     [32mpresent[0m  3 checks hold
   monitoring  [32mpresent[0m  6 checks hold
   gitops      [32mpresent[0m  9 checks hold
@@ -209,11 +209,11 @@ PLAN: 2 to install
   install certs     ansible-playbook platform/cert-manager.yaml
 
 REAL (replayed from snapshot examples/demo/dirqual.snapshot.json, taken
-2026-12-02T06:33:23Z; not live)
+2026-12-02T13:13:13Z; not live)
   nodes                dirqual1..4, 4/4 Ready
   k8s         present  5 checks hold
   cni         present  5 checks hold
-  ceph        present  7 checks hold
+  ceph        present  9 checks hold
   storage     present  3 checks hold
   monitoring  present  6 checks hold
   gitops      present  9 checks hold

@@ -64,7 +64,7 @@ PLAN: 1 acknowledged
 REAL (read live, not stored)
   nodes            dirqual1..4, 4/4 Ready
   k8s    present   5 checks hold
-  ceph   degraded  1 of 7 checks fails, 1 acknowledged
+  ceph   degraded  1 of 9 checks fails, 1 acknowledged
     ✗ {}
       acknowledged until {until}: {REASON}
 ",
@@ -220,7 +220,7 @@ fn an_acknowledgement_matching_nothing_is_a_warning_naming_its_line() {
     r.stderr_snap(
         "kubectl-nestor: warning: acknowledgement of ceph/mons matches nothing: the check holds
 kubectl-nestor: hint: remove it from /t/repo/stacks/dirqual.yaml:12
-kubectl-nestor: warning: acknowledgement of ceph/healthz matches nothing: layer ceph has no such check (its checks: ceph/api, ceph/health, ceph/mons, ceph/mon-count, ceph/osds, ceph/mon-quorum, ceph/one-version)
+kubectl-nestor: warning: acknowledgement of ceph/healthz matches nothing: layer ceph has no such check (its checks: ceph/api, ceph/health, ceph/mons, ceph/mon-count, ceph/osds, ceph/mon-quorum, ceph/one-version, ceph/mon-placement, ceph/osd-placement)
 kubectl-nestor: hint: remove it from /t/repo/stacks/dirqual.yaml:15
 ",
     );

@@ -91,7 +91,7 @@ REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
   k8s                     present  5 checks hold
   cni                     present  5 checks hold
-  ceph                    present  7 checks hold
+  ceph                    present  9 checks hold
   storage                 present  3 checks hold
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
@@ -161,7 +161,7 @@ REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
@@ -212,7 +212,7 @@ REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
@@ -262,7 +262,7 @@ REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
@@ -310,7 +310,7 @@ REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
@@ -356,7 +356,7 @@ REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
@@ -406,7 +406,7 @@ REAL (read live, not stored)
     ✗ InternalIP shared: dirqual1, dirqual2, dirqual3, dirqual4 all announce
       10.0.2.15
   cni                     present   5 checks hold
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
@@ -450,7 +450,7 @@ REAL (read live, not stored)
   k8s                     present   5 checks hold
   cni                     degraded  1 of 5 checks fails
     ✗ tainted node.cilium.io/agent-not-ready: dirqual3
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
@@ -497,7 +497,7 @@ REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
   k8s                     present  5 checks hold
   cni                     present  5 checks hold
-  ceph                    present  7 checks hold
+  ceph                    present  9 checks hold
   storage                 present  3 checks hold
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
@@ -558,7 +558,7 @@ REAL (read live, not stored)
   nodes                            dirqual1..4, 4/4 Ready
   k8s                     present  5 checks hold
   cni                     present  5 checks hold
-  ceph                    present  7 checks hold
+  ceph                    present  9 checks hold
   storage                 present  3 checks hold
   monitoring              present  6 checks hold
   gitops                  present  9 checks hold
@@ -604,7 +604,7 @@ REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold
@@ -649,7 +649,7 @@ REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
   k8s                     present   5 checks hold
   cni                     present   5 checks hold
-  ceph                    present   7 checks hold
+  ceph                    present   9 checks hold
   storage                 present   3 checks hold
   monitoring              present   6 checks hold
   gitops                  present   9 checks hold

@@ -170,7 +170,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph     present   7 checks hold
+  ceph     present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -181,6 +181,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -233,7 +236,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph     present   7 checks hold
+  ceph     present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -244,6 +247,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -296,7 +302,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph     present   7 checks hold
+  ceph     present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -307,6 +313,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -358,7 +367,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph     present   7 checks hold
+  ceph     present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -369,6 +378,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -421,7 +433,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph     present   7 checks hold
+  ceph     present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -432,6 +444,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage  present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -483,7 +498,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph     present   7 checks hold
+  ceph     present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -494,6 +509,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage  degraded  1 of 3 checks fails
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✗ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not in the
@@ -533,7 +551,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph     present   7 checks hold
+  ceph     present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -544,6 +562,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage  degraded  1 of 3 checks fails
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✗ no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of default

@@ -75,7 +75,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -86,6 +86,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -173,7 +176,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -184,6 +187,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -264,7 +270,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present  7 checks hold
+  ceph        present  9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN,
       tolerated: only benign checks: RECENT_MGR_MODULE_CRASH (1 mgr modules have
@@ -277,6 +283,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present  3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -360,7 +369,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        degraded  1 of 7 checks fails
+  ceph        degraded  1 of 9 checks fails
     ✓ API group ceph.rook.io served
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
       MON_DISK_LOW (mon a is low on available space) not on the benign list
@@ -373,6 +382,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -455,7 +467,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -466,6 +478,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -557,7 +572,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -568,6 +583,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -668,7 +686,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -679,6 +697,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -771,7 +792,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -782,6 +803,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -874,7 +898,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -885,6 +909,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -981,7 +1008,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -992,6 +1019,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage     present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
@@ -1090,7 +1120,7 @@ REAL (read live, not stored)
     ✓ no node tainted node.cilium.io/agent-not-ready
     ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
       Deployment kube-system/cilium-operator (cilium-operator)
-  ceph                present   7 checks hold
+  ceph                present   9 checks hold
     ✓ API group ceph.rook.io served
     ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
     ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
@@ -1101,6 +1131,9 @@ REAL (read live, not stored)
       rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
     ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
     ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
   storage             present   3 checks hold
     ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
     ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes

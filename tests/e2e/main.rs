@@ -39,6 +39,7 @@ mod integrity;
 mod isolation;
 mod junit;
 mod nodes;
+mod placement;
 mod quickstart;
 mod readonly;
 mod readpath;

@@ -90,7 +90,7 @@ REAL (read live, not stored)
     ✗ 3/4 Ready nodes schedulable: dirqual2 DiskPressure=True since
       2026-11-30T08:12:00Z (KubeletHasDiskPressure: kubelet has disk pressure)
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -126,7 +126,7 @@ REAL (read live, not stored)
     ✗ 3/4 Ready nodes schedulable: dirqual4 NetworkUnavailable=True since
       2026-11-29T17:40:00Z (NoRouteCreated: Node created without a route)
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -162,7 +162,7 @@ REAL (read live, not stored)
   k8s         degraded  1 of 5 checks fails
     ✗ 3/4 Ready nodes schedulable: dirqual3 cordoned (spec.unschedulable)
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -200,7 +200,7 @@ REAL (read live, not stored)
     ✗ 3/4 Ready nodes schedulable: dirqual4 tainted
       maintenance.example.com/drain:NoExecute
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold

@@ -210,7 +210,7 @@ DISCOVERED (read live, not stored)
 LAYERS (catalog, with evidence)
   k8s                     present  5 checks hold
   cni                     present  5 checks hold
-  ceph                    present  7 checks hold
+  ceph                    present  9 checks hold
   storage                 present  3 checks hold
   datalake                absent   not found
     ✗ no CephObjectStore in rook-ceph

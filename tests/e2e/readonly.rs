@@ -32,9 +32,9 @@ fn every_command_sends_only_get_and_the_audit_is_not_empty() {
         (&["stack", "show"], 0),
         (&["stack", "show", "dirqual", "-o", "json"], 0),
         (&["stack", "env"], 0),
-        // dirqual has no mon pods and serves no policy/v1: NO-GO (its mon would be missing),
-        // the PDB and PV rules undecided beside it, never GO.
-        (&["gate", "drain", "dirqual2", "--no-input"], 2),
+        // dirqual serves no policy/v1: the PDB rule undecided, never GO (its mons, one per
+        // node of dirqual1..3, keep a majority without dirqual2).
+        (&["gate", "drain", "dirqual2", "--no-input"], 5),
         // dirqual serves no policy/v1: the PDB rule undecided, never GO.
         (&["gate", "upgrade", "kubernetes", "1.32", "--no-input"], 5),
         (&["version"], 0),

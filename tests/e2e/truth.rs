@@ -78,7 +78,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      degraded  1 of 9 checks fails
@@ -116,7 +116,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -160,7 +160,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -202,7 +202,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -240,7 +240,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        degraded  1 of 7 checks fails
+  ceph        degraded  1 of 9 checks fails
     ✗ CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the
       operator is not reconciling
   storage     present   3 checks hold
@@ -296,7 +296,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -329,7 +329,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -404,7 +404,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      degraded  1 of 9 checks fails
@@ -435,7 +435,10 @@ REAL (read live, not stored)
             (e.path == "/api/v1/namespaces/argocd/pods"
                 && e.query
                     .contains("labelSelector=app.kubernetes.io%2Fname%3Dargocd-repo-server"))
-                || e.path == "/api/v1/namespaces/kube-system/pods",
+                || e.path == "/api/v1/namespaces/kube-system/pods"
+                // ceph's placement: Rook's mons and OSDs by their own label.
+                || (e.path == "/api/v1/namespaces/rook-ceph/pods"
+                    && e.query.starts_with("labelSelector=app%3Drook-ceph-")),
             "{} ? {}",
             e.path,
             e.query
@@ -470,7 +473,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -524,7 +527,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -575,7 +578,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -658,7 +661,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        present   7 checks hold
+  ceph        present   9 checks hold
   storage     present   3 checks hold
   monitoring  present   6 checks hold
   gitops      present   9 checks hold
@@ -711,7 +714,7 @@ REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
   k8s         present   5 checks hold
   cni         present   5 checks hold
-  ceph        degraded  2 of 7 checks fail
+  ceph        degraded  2 of 9 checks fail
     ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
       MON_DOWN (1/3 mons down, quorum a,c) not on the benign list
       (RECENT_MGR_MODULE_CRASH)

@@ -65,6 +65,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             .or_else(|| crate::apiservices::by_name(other))
             .or_else(|| crate::webhooks::by_name(other))
             .or_else(|| crate::claims::by_name(other))
+            .or_else(|| crate::placement::by_name(other))
             .or_else(|| crate::scale::by_name(other)),
     }
 }
@@ -994,6 +995,7 @@ pub(crate) fn dirqual_layers(
             T_CEPH,
         ));
     }
+    rook_daemon_pods(b, nodes, not_ready);
     b.obj(daemonset(
         "rook-ceph",
         "csi-rbdplugin",
@@ -1202,6 +1204,53 @@ pub(crate) fn dirqual_layers(
         T_DATA,
     ));
     crate::scenarios::add_platform_gates(b, nodes);
+}
+
+/// Rook's mon pods (a, b, c on dirqual1..3) and OSD pods (one per node, at most 8), named
+/// and labelled as Rook's operator does (`app`, `ceph_daemon_type`, `ceph_daemon_id`, the
+/// legacy `mon`/`osd`/`ceph-osd-id` and `mon_cluster`, `rook_cluster`; an OSD's CRUSH
+/// location as `topology-location-*`). A pod on a NotReady node is not Ready.
+pub(crate) fn rook_daemon_pods(b: &mut Builder, nodes: usize, not_ready: &[usize]) {
+    let ceph = "quay.io/ceph/ceph:v18.2.4";
+    let mut place = |name: String, node: usize, labels: Value, owner: String| {
+        let host = format!("dirqual{node}");
+        let mut p = crate::gates::pod(
+            "rook-ceph",
+            &name,
+            &host,
+            labels,
+            ("ReplicaSet", &owner),
+            ceph,
+        );
+        if not_ready.contains(&node) {
+            p["status"]["conditions"][0]["status"] = json!("False");
+        }
+        b.obj(p);
+    };
+    for (i, m) in ["a", "b", "c"].into_iter().enumerate().take(nodes) {
+        place(
+            format!("rook-ceph-mon-{m}-6d4f8c7b9-x{m}q2w"),
+            i + 1,
+            json!({"app": "rook-ceph-mon", "app.kubernetes.io/name": "ceph-mon", "app.kubernetes.io/instance": m,
+                   "app.kubernetes.io/part-of": "rook-ceph", "app.kubernetes.io/managed-by": "rook-ceph-operator",
+                   "ceph_daemon_type": "mon", "ceph_daemon_id": m, "mon": m, "mon_cluster": "rook-ceph",
+                   "rook_cluster": "rook-ceph", "pod-template-hash": "6d4f8c7b9"}),
+            format!("rook-ceph-mon-{m}-6d4f8c7b9"),
+        );
+    }
+    for i in 0..nodes.min(8) {
+        let host = format!("dirqual{}", i + 1);
+        place(
+            format!("rook-ceph-osd-{i}-7c9b5d6f4-k{i}m8p"),
+            i + 1,
+            json!({"app": "rook-ceph-osd", "app.kubernetes.io/name": "ceph-osd", "app.kubernetes.io/instance": i.to_string(),
+                   "app.kubernetes.io/part-of": "rook-ceph", "app.kubernetes.io/managed-by": "rook-ceph-operator",
+                   "ceph-osd-id": i.to_string(), "ceph_daemon_type": "osd", "ceph_daemon_id": i.to_string(),
+                   "osd": i.to_string(), "rook_cluster": "rook-ceph", "failure-domain": host, "portable": "false",
+                   "topology-location-host": host, "topology-location-root": "default", "pod-template-hash": "7c9b5d6f4"}),
+            format!("rook-ceph-osd-{i}-7c9b5d6f4"),
+        );
+    }
 }
 
 pub(crate) fn dirqual_builder(not_ready: &[usize], ceph_health: &str) -> Builder {

@@ -117,34 +117,7 @@ pub fn dirqual_gates() -> Fixture {
         ("Node", "dirqual1"),
         "registry.k8s.io/etcd:3.5.16-0",
     ));
-    let ceph = "quay.io/ceph/ceph:v18.2.4";
-    for (m, node) in [("a", "dirqual1"), ("b", "dirqual2"), ("c", "dirqual3")] {
-        b.obj(pod(
-            "rook-ceph",
-            &format!("rook-ceph-mon-{m}-6d4f8c7b9-x{m}q2w"),
-            node,
-            json!({"app": "rook-ceph-mon", "mon": m, "ceph_daemon_type": "mon", "ceph_daemon_id": m, "rook_cluster": "rook-ceph"}),
-            ("ReplicaSet", &format!("rook-ceph-mon-{m}-6d4f8c7b9")),
-            ceph,
-        ));
-    }
-    // Rook labels an OSD's pod with its CRUSH location (`topology-location-host`, `-root`).
-    for (i, node) in [
-        (0, "dirqual1"),
-        (1, "dirqual2"),
-        (2, "dirqual3"),
-        (3, "dirqual4"),
-    ] {
-        b.obj(pod(
-            "rook-ceph",
-            &format!("rook-ceph-osd-{i}-7c9b5d6f4-k{i}m8p"),
-            node,
-            json!({"app": "rook-ceph-osd", "ceph-osd-id": i.to_string(), "ceph_daemon_type": "osd", "rook_cluster": "rook-ceph",
-                   "failure-domain": node, "portable": "false", "topology-location-host": node, "topology-location-root": "default"}),
-            ("ReplicaSet", &format!("rook-ceph-osd-{i}-7c9b5d6f4")),
-            ceph,
-        ));
-    }
+    // Rook's mon and OSD pods: dirqual_builder's (mons on dirqual1..3, an OSD per node).
     let pg = "ghcr.io/cloudnative-pg/postgresql:16.6";
     for (name, node, role) in [
         ("pg-1", "dirqual3", "primary"),

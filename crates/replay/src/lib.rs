@@ -27,6 +27,7 @@ pub mod gates;
 pub mod gateway;
 pub mod http;
 pub mod nodes;
+pub mod placement;
 pub mod scale;
 pub mod scenarios;
 pub mod select;

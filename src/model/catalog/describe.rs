@@ -37,6 +37,7 @@ impl CheckKind {
             CheckKind::ApiServices(_) => "apiServices",
             CheckKind::Webhooks(_) => "webhooks",
             CheckKind::Claims(_) => "claims",
+            CheckKind::DistinctNodes(_) => "distinctNodes",
         }
     }
 }
@@ -110,7 +111,8 @@ impl CheckKind {
             | CheckKind::OneVersion(_)
             | CheckKind::ApiServices(_)
             | CheckKind::Webhooks(_)
-            | CheckKind::Claims(_)) => other.to_string(),
+            | CheckKind::Claims(_)
+            | CheckKind::DistinctNodes(_)) => other.to_string(),
         }
     }
 }
@@ -248,6 +250,7 @@ impl fmt::Display for CheckKind {
             CheckKind::ApiServices(a) => write!(f, "{a}"),
             CheckKind::Webhooks(w) => write!(f, "{w}"),
             CheckKind::Claims(c) => write!(f, "{c}"),
+            CheckKind::DistinctNodes(d) => write!(f, "{d}"),
             CheckKind::ConfigMap(c) => write!(
                 f,
                 "ConfigMap {}/{} (read by name): key {} empty or absent",

@@ -26,13 +26,13 @@ pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
     check_name, is_check_name, is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck,
     ApiServicesCheck, Check, CheckKind, ClaimsCheck, ConditionCheck, ConfigMapCheck,
-    ConfigMapKeyCheck, Count, CountCheck, Counted, CsiDriverCheck, DefaultDenyCheck, EveryCheck,
-    Expect, ExpectedTaint, Filter, Known, NamespaceLabelCheck, NodesCheck, Objects,
-    OneVersionCheck, ParentsCheck, PodFlagsCheck, PodsOf, Predicate, ResourceCheck,
-    SchedulableCheck, StartedAfterCheck, TolerateCheck, VersionFrom, Versioned, Wanted, Wants,
-    WebhooksCheck, WorkloadCheck, WorkloadKind, APISERVICES, BUILTIN_EXEMPT,
-    CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY, MAX_SERVICES,
-    NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS, VERSION_LABELS,
+    ConfigMapKeyCheck, Count, CountCheck, Counted, CsiDriverCheck, DefaultDenyCheck,
+    DistinctNodesCheck, EveryCheck, Expect, ExpectedTaint, Filter, Known, NamespaceLabelCheck,
+    NodesCheck, Objects, OneVersionCheck, ParentsCheck, PodFlagsCheck, PodsOf, Predicate,
+    ResourceCheck, SchedulableCheck, StartedAfterCheck, TolerateCheck, VersionFrom, Versioned,
+    Wanted, Wants, WebhooksCheck, WorkloadCheck, WorkloadKind, APISERVICES, BUILTIN_EXEMPT,
+    CILIUM_NETWORK_POLICIES, CNP_PATHS, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY, MAX_PLACED_PODS,
+    MAX_SERVICES, NETWORK_POLICIES, NEVER_BENIGN, NP_PATHS, VERSION_LABELS,
 };
 use scalars::is_dns_label;
 
@@ -53,6 +53,8 @@ mod ceph_tests;
 mod gateway_tests;
 #[cfg(test)]
 mod names_tests;
+#[cfg(test)]
+mod placement_tests;
 #[cfg(test)]
 mod tests;
 

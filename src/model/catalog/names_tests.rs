@@ -41,7 +41,9 @@ fn every_builtin_check_is_named_and_the_ids_are_unique() {
             "ceph/mon-count",
             "ceph/osds",
             "ceph/mon-quorum",
-            "ceph/one-version"
+            "ceph/one-version",
+            "ceph/mon-placement",
+            "ceph/osd-placement"
         ]
     );
 }

@@ -16,6 +16,7 @@ mod apiservices;
 mod check;
 mod claims;
 mod gateway;
+mod placement;
 mod versions;
 mod webhooks;
 use gateway::{RawCsiDriver, RawEvery, RawParents};
@@ -62,6 +63,7 @@ struct RawCheck {
     api_services: Option<apiservices::RawApiServices>,
     webhooks: Option<webhooks::RawWebhooks>,
     claims: Option<claims::RawClaims>,
+    distinct_nodes: Option<placement::RawDistinctNodes>,
     why: Option<String>,
 }
 
@@ -255,7 +257,7 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`, `apiServices`, `webhooks`, `claims`";
+pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`, `apiServices`, `webhooks`, `claims`, `distinctNodes`";
 
 fn objects(
     resource: String,

@@ -66,6 +66,7 @@ impl Catalog {
         // PersistentVolumeClaims (SPEC §6 v0.4 "a checked namespace").
         let mut checked: BTreeSet<String> = BTreeSet::new();
         let mut claims = false;
+        let mut placements: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         for layer in layer_ids.iter().filter_map(|id| self.get(id)) {
             let mut mine: Vec<WorkloadCheck> = Vec::new();
             for check in layer.detect.iter().chain(&layer.healthy).map(|c| &c.kind) {
@@ -134,6 +135,15 @@ impl Catalog {
                         reads.insert(ReadRequest::PersistentVolumes);
                         claims = true;
                     }
+                    // The nodes the run reads anyway (how many there are), and the pods
+                    // by the selector; two checks of one selector share one read.
+                    CheckKind::DistinctNodes(d) => {
+                        reads.insert(ReadRequest::Nodes);
+                        placements
+                            .entry((d.namespace.clone(), d.selector.clone()))
+                            .or_default()
+                            .extend(d.daemon_label.iter().cloned());
+                    }
                     // Their reads are their workload selections and custom objects, below.
                     CheckKind::Workload(_)
                     | CheckKind::OneVersion(_)
@@ -197,6 +207,14 @@ impl Catalog {
                     .into_iter()
                     .map(|namespace| ReadRequest::Claims { namespace }),
             );
+        }
+        // ONE GET per namespace and selector, keeping the labels of all its checks.
+        for ((namespace, selector), labels) in placements {
+            reads.insert(ReadRequest::PodPlacement {
+                namespace,
+                selector,
+                labels: labels.into_iter().collect(),
+            });
         }
         // ONE GET per ConfigMap, decoded into the keys of all the checks that name it.
         for ((namespace, name), keys) in config_maps {

@@ -99,6 +99,16 @@ fn required_reads_are_deduplicated_and_ordered() {
                 name: "rook-ceph-mon-endpoints".into(),
                 keys: vec!["outOfQuorum".into()],
             },
+            ReadRequest::PodPlacement {
+                namespace: "rook-ceph".into(),
+                selector: "app=rook-ceph-mon".into(),
+                labels: vec!["ceph_daemon_id".into()],
+            },
+            ReadRequest::PodPlacement {
+                namespace: "rook-ceph".into(),
+                selector: "app=rook-ceph-osd".into(),
+                labels: vec!["ceph_daemon_id".into()],
+            },
         ]
     );
     assert_eq!(c.required_reads(&["nope".to_string()]), []);
@@ -461,10 +471,11 @@ fn kind_name(k: &CheckKind) -> &'static str {
         CheckKind::ApiServices(_) => "apiServices",
         CheckKind::Webhooks(_) => "webhooks",
         CheckKind::Claims(_) => "claims",
+        CheckKind::DistinctNodes(_) => "distinctNodes",
     }
 }
 
-const KINDS: [&str; 25] = [
+const KINDS: [&str; 26] = [
     "apiGroup",
     "namespace",
     "storageClass",
@@ -490,6 +501,7 @@ const KINDS: [&str; 25] = [
     "apiServices",
     "webhooks",
     "claims",
+    "distinctNodes",
 ];
 
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no
@@ -535,8 +547,9 @@ fn the_builtin_catalog_is_parsed_once_per_process() {
 #[test]
 fn one_read_plan_holds_the_requests_the_scope_and_the_host_layers() {
     let c = Catalog::builtin().unwrap();
-    // (not cni: it reads the nodes for Cilium's agent-not-ready taint)
-    let ids: Vec<String> = ["registry", "ceph", "etcd-backup"]
+    // (not cni: it reads the nodes for Cilium's agent-not-ready taint; not ceph: how many
+    // nodes its daemons' placement is judged against)
+    let ids: Vec<String> = ["registry", "datalake", "etcd-backup"]
         .map(String::from)
         .to_vec();
     let scoped = c.read_plan(&ids, Workloads::InTheirNamespaces);
@@ -546,7 +559,10 @@ fn one_read_plan_holds_the_requests_the_scope_and_the_host_layers() {
         c.workload_namespaces(&ids)
     );
     assert_eq!(scoped.scope.keep, c.object_fields(&ids));
-    assert!(scoped.scope.keep.contains_key("cephclusters.ceph.rook.io"));
+    assert!(scoped
+        .scope
+        .keep
+        .contains_key("cephobjectstores.ceph.rook.io"));
     assert_eq!(scoped.host_layers, ["etcd-backup"]);
     assert!(!scoped.requests.contains(&ReadRequest::Nodes));
     // discover: every namespace, the same fields kept, its extra reads after the checks'.

@@ -37,6 +37,10 @@ pub struct Head {
 pub struct HeadMeta {
     pub name: Option<String>,
     pub namespace: Option<String>,
+    /// A List's `metadata.continue`: set, the API server cut the list at the read's
+    /// `limit` and more items follow.
+    #[serde(rename = "continue")]
+    pub continue_token: Option<String>,
 }
 
 /// A `Status` document's `status` (`Success`): a string, anything else ignored.

@@ -10,10 +10,11 @@ use std::io::Read;
 use super::{
     bad_output, read_apiserver_pods, read_claims, read_config_map, read_container_starts,
     read_daemonsets, read_deployments, read_endpoint_slices, read_namespaces, read_nodes,
-    read_statefulsets, read_storage_classes, read_volumes, read_webhook_configurations,
-    read_workload_pods, ApiServerPod, Claim, EndpointSlice, FailureKind, FieldUse, Namespace, Node,
-    Observation, PodStart, PodStatus, Read as ReadOf, ReadFailure, ReadRequest, StorageClass,
-    Volume, WebhookConfiguration, WebhookKind, Workload, WorkloadName, NAMESPACES_KEEP,
+    read_pod_placement, read_statefulsets, read_storage_classes, read_volumes,
+    read_webhook_configurations, read_workload_pods, ApiServerPod, Claim, EndpointSlice,
+    FailureKind, FieldUse, Namespace, Node, Observation, PlacedPod, PodStart, PodStatus,
+    Read as ReadOf, ReadFailure, ReadRequest, StorageClass, Volume, WebhookConfiguration,
+    WebhookKind, Workload, WorkloadName, NAMESPACES_KEEP,
 };
 use crate::pool::Budget;
 
@@ -38,6 +39,8 @@ pub enum Decoded {
     Volumes(ReadOf<Vec<Volume>>),
     /// By the request's key (the namespace).
     Claims(String, ReadOf<Vec<Claim>>),
+    /// By the request's key (`NS/SELECTOR`).
+    Placement(String, ReadOf<Vec<PlacedPod>>),
 }
 
 impl Decoded {
@@ -55,7 +58,8 @@ impl Decoded {
             | Decoded::Webhooks(..)
             | Decoded::EndpointSlices(..)
             | Decoded::Volumes(_)
-            | Decoded::Claims(..) => None,
+            | Decoded::Claims(..)
+            | Decoded::Placement(..) => None,
         }
     }
 }
@@ -116,6 +120,7 @@ impl Observation {
                     | ReadRequest::ConfigMap { .. }
                     | ReadRequest::Pods { .. }
                     | ReadRequest::ContainerStarts { .. }
+                    | ReadRequest::PodPlacement { .. }
                     | ReadRequest::WebhookConfigurations(_)
                     | ReadRequest::EndpointSlices { .. } => {}
                 }
@@ -145,6 +150,9 @@ impl Observation {
             Decoded::Volumes(r) => self.volumes = r,
             Decoded::Claims(key, read) => {
                 self.claims.insert(key, read);
+            }
+            Decoded::Placement(key, read) => {
+                self.placements.insert(key, read);
             }
         }
     }
@@ -256,6 +264,10 @@ impl Decoder {
             ReadRequest::ContainerStarts { container, .. } => Decoded::ContainerStarts(
                 key(),
                 typed(outcome, |r| read_container_starts(r, container, budget)),
+            ),
+            ReadRequest::PodPlacement { labels, .. } => Decoded::Placement(
+                key(),
+                typed(outcome, |r| read_pod_placement(r, labels, budget)),
             ),
             ReadRequest::WebhookConfigurations(kind) => Decoded::Webhooks(
                 *kind,

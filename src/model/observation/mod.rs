@@ -23,6 +23,7 @@ mod meta;
 mod node_truth;
 mod object_list;
 mod objects;
+mod placement;
 mod pods;
 mod repr;
 mod request;
@@ -54,6 +55,7 @@ pub use lists::{RouteParent, MAX_ITEMS};
 pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 pub use node_truth::{NodeCondition, NodeTaint, BLOCKING_EFFECTS, TROUBLE_CONDITIONS};
 pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
+pub use placement::{parse_pod_placement, read_pod_placement, PlacedPod};
 pub use pods::{
     parse_apiserver_pods, read_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE,
     APISERVER_SELECTOR,
@@ -189,6 +191,16 @@ pub struct Observation {
     )]
     #[schemars(with = "ReadMapRepr<Vec<Claim>>")]
     pub claims: BTreeMap<String, Read<Vec<Claim>>>,
+    /// Where the pods of a namespace's label selector run, `NS/SELECTOR` → every pod's name,
+    /// node, phase and the labels the checks name (`distinctNodes:`). A selector not in
+    /// the map was not read.
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    #[schemars(with = "ReadMapRepr<Vec<PlacedPod>>")]
+    pub placements: BTreeMap<String, Read<Vec<PlacedPod>>>,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -220,6 +232,7 @@ impl Observation {
             endpoint_slices: BTreeMap::new(),
             volumes: Err(ReadFailure::skipped(reason)),
             claims: BTreeMap::new(),
+            placements: BTreeMap::new(),
         }
     }
 
@@ -289,6 +302,7 @@ impl Observation {
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::EndpointSlices { .. }) => {
                 let unbounded = crate::pool::Budget::new(usize::MAX);

@@ -53,6 +53,13 @@ pub enum ReadRequest {
         selector: String,
         container: String,
     },
+    /// Where a namespace's pods of a label selector run (`distinctNodes:`): every pod, up to
+    /// `MAX_PLACED_PODS` (`limit=`), decoded into name, node, phase and these labels only.
+    PodPlacement {
+        namespace: String,
+        selector: String,
+        labels: Vec<String>,
+    },
     /// Every Validating- or MutatingWebhookConfiguration (cluster-scoped), decoded into
     /// names, failure policies and services only (SPEC §6 v0.4).
     WebhookConfigurations(WebhookKind),
@@ -82,6 +89,7 @@ impl ReadRequest {
             ReadRequest::ConfigMap { .. } => "configmap",
             ReadRequest::Pods { .. } => "pods",
             ReadRequest::ContainerStarts { .. } => "pods (start times)",
+            ReadRequest::PodPlacement { .. } => "pods (placement)",
             ReadRequest::WebhookConfigurations(k) => k.plural(),
             ReadRequest::EndpointSlices { .. } => "endpointslices",
         }
@@ -105,6 +113,11 @@ impl ReadRequest {
             ReadRequest::EndpointSlices { namespace, service } => {
                 Some(format!("{namespace}/{service}"))
             }
+            ReadRequest::PodPlacement {
+                namespace,
+                selector,
+                ..
+            } => Some(format!("{namespace}/{selector}")),
             ReadRequest::Claims { namespace } => Some(namespace.clone()),
             ReadRequest::PersistentVolumes
             | ReadRequest::Nodes
@@ -138,6 +151,7 @@ impl ReadRequest {
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::EndpointSlices { .. } => None,
         }

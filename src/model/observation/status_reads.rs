@@ -126,6 +126,7 @@ impl<'de> Visitor<'de> for ConfigMapSeed<'_> {
                     head.metadata = HeadMeta {
                         name: meta.name.clone(),
                         namespace: meta.namespace.clone(),
+                        continue_token: None,
                     };
                 }
                 "data" => kept = map.next_value_seed(DataSeed { keys: self.keys })?,

@@ -198,6 +198,12 @@ where
             }
         }
         let of = answer::check_list(&head, group, kind).map_err(de::Error::custom)?;
+        // A list cut at a read's `limit`: the items that came are not the whole list.
+        if head.metadata.continue_token.is_some_and(|t| !t.is_empty()) {
+            return Err(de::Error::custom(format!(
+                "the API server cut the {kind}List at the read's limit (metadata.continue set): more items follow, so what came is not the whole list"
+            )));
+        }
         if let Some(other) = &kinds.other {
             answer::check_item(Some(other), of, kind).map_err(de::Error::custom)?;
         }

@@ -338,6 +338,21 @@ pub fn by_hand(check: &Check) -> ByHand {
                 s.pods.container
             ),
         },
+        // Where the selector's pods run, with the daemon label the evidence names.
+        CheckKind::DistinctNodes(d) => ByHand::Get {
+            resource: "pods".into(),
+            name: None,
+            namespace: Some(d.namespace.clone()),
+            all_namespaces: false,
+            selector: Some(d.selector.clone()),
+            jsonpath: format!(
+                "{{range .items[*]}}{{.metadata.name}} {{.spec.nodeName}} {{.status.phase}}{}{{\"\\n\"}}{{end}}",
+                d.daemon_label
+                    .as_deref()
+                    .map(|l| format!(" {{.metadata.labels.{}}}", jsonpath_key(l)))
+                    .unwrap_or_default()
+            ),
+        },
     }
 }
 

@@ -152,6 +152,25 @@ pub(crate) fn dirqual() -> Observation {
             "/tests/fixtures/kubectl/configmap-mon-endpoints.json"
         ))),
     );
+    // Rook's mons on dirqual1-3 and OSDs on dirqual1-4 (labels as Rook sets them).
+    for (daemon, text) in [
+        (
+            "mon",
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/pods-rook-ceph-mon.json"
+            )),
+        ),
+        (
+            "osd",
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/kubectl/pods-rook-ceph-osd.json"
+            )),
+        ),
+    ] {
+        obs.record(&placement_request(daemon), Ok(text));
+    }
     // Read a minute after Rook last checked Ceph (cephclusters.json's lastChecked).
     obs.observed_at = crate::clock::parse_rfc3339("2026-01-12T08:42:20Z");
     obs
@@ -243,4 +262,13 @@ pub(crate) fn layers() -> Vec<String> {
     ]
     .map(String::from)
     .to_vec()
+}
+
+/// The built-in ceph layer's read of Rook's `app=rook-ceph-DAEMON` pods.
+pub(crate) fn placement_request(daemon: &str) -> ReadRequest {
+    ReadRequest::PodPlacement {
+        namespace: "rook-ceph".into(),
+        selector: format!("app=rook-ceph-{daemon}"),
+        labels: vec!["ceph_daemon_id".into()],
+    }
 }

@@ -65,7 +65,9 @@ fn incident_cluster_states() {
             "3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster rook-ceph/rook-ceph .spec.mon.count)",
             "3/3 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2)",
             "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty",
-            "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)"
+            "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)",
+            "mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)",
+            "OSDs on 3 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2)"
         ]
     );
     assert_eq!(

@@ -27,6 +27,8 @@ pub mod gate;
 pub mod gate_components;
 pub mod gate_upgrade;
 mod paths;
+#[cfg(test)]
+mod placement_tests;
 mod status;
 #[cfg(test)]
 mod tests;
@@ -157,6 +159,7 @@ pub fn read_into(
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::EndpointSlices { .. }) => {
                 let d = match builtin_path(other) {
@@ -246,6 +249,7 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::EndpointSlices { .. }) => {
                 if let Some(p) = builtin_path(other) {

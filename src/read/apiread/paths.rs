@@ -99,6 +99,22 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
                     "/api/v1/namespaces/{namespace}/pods?labelSelector={query}"
                 ));
             }
+            // Where a selector's pods run (`distinctNodes:`), with a `limit`: a list cut
+            // there says so (`metadata.continue`) and is a failed read.
+            ReadRequest::PodPlacement {
+                namespace,
+                selector,
+                ..
+            } if is_segment(namespace) && selector_ok(selector) => {
+                let query = selector
+                    .replace('/', "%2F")
+                    .replace('=', "%3D")
+                    .replace(',', "%2C");
+                return Some(format!(
+                    "/api/v1/namespaces/{namespace}/pods?labelSelector={query}&limit={}",
+                    crate::model::catalog::MAX_PLACED_PODS
+                ));
+            }
             // Every configuration of one kind: cluster-scoped, at the GA version.
             ReadRequest::WebhookConfigurations(kind) => {
                 return Some(format!("/apis/admissionregistration.k8s.io/v1/{}", kind.plural()))
@@ -120,6 +136,7 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::PodPlacement { .. }
             | ReadRequest::EndpointSlices { .. } => return None,
         }
         .to_string(),
@@ -160,6 +177,7 @@ pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> S
         | ReadRequest::ConfigMap { .. }
         | ReadRequest::Pods { .. }
         | ReadRequest::ContainerStarts { .. }
+        | ReadRequest::PodPlacement { .. }
         | ReadRequest::WebhookConfigurations(_)
         | ReadRequest::EndpointSlices { .. } => "not-a-workload",
     };

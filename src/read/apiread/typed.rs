@@ -45,6 +45,7 @@ pub(super) fn builtin_targets<'r>(requests: &'r [ReadRequest], scope: &Scope) ->
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
+            | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::EndpointSlices { .. }) => builtin_path(other).into_iter().collect(),
         };

@@ -65,6 +65,24 @@ impl RawAnnotated {
     }
 }
 
+/// A selector as nestor would build it from labels: `k=v[,k2=v2]`, in key order, valid
+/// (`example` shows one in the error).
+pub(super) fn label_selector(selector: &str, example: &str) -> Result<(), String> {
+    let labels: Option<BTreeMap<String, String>> = selector
+        .split(',')
+        .map(|pair| {
+            pair.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
+        .collect();
+    if labels.and_then(|l| selector_of(&l)).as_deref() != Some(selector) {
+        return Err(format!(
+            "`selector: {selector}` is not a label selector like `{example}` (KEY=VALUE pairs joined by `,`, in key order)"
+        ));
+    }
+    Ok(())
+}
+
 impl RawStartedAfter {
     pub(super) fn into_check(self) -> Result<StartedAfterCheck, String> {
         let p = self.pods;
@@ -74,21 +92,7 @@ impl RawStartedAfter {
                 p.namespace
             ));
         }
-        // The selector as nestor would build it from labels: `k=v[,k2=v2]`, sorted, valid.
-        let labels: Option<BTreeMap<String, String>> = p
-            .selector
-            .split(',')
-            .map(|pair| {
-                pair.split_once('=')
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-            })
-            .collect();
-        if labels.and_then(|l| selector_of(&l)).as_deref() != Some(p.selector.as_str()) {
-            return Err(format!(
-                "`selector: {}` is not a label selector like `k8s-app=cilium` (KEY=VALUE pairs joined by `,`, in key order)",
-                p.selector
-            ));
-        }
+        label_selector(&p.selector, "k8s-app=cilium")?;
         if !is_dns_label(&p.container) {
             return Err(format!(
                 "`container: {}` is not a container name",

@@ -33,6 +33,7 @@ impl RawCheck {
             ("apiServices", self.api_services.is_some()),
             ("webhooks", self.webhooks.is_some()),
             ("claims", self.claims.is_some()),
+            ("distinctNodes", self.distinct_nodes.is_some()),
         ];
         let kinds: Vec<&str> = present
             .iter()
@@ -104,6 +105,9 @@ impl RawCheck {
         }
         if let Some(c) = self.claims {
             return c.into_check().map(CheckKind::Claims);
+        }
+        if let Some(d) = self.distinct_nodes {
+            return d.into_check().map(CheckKind::DistinctNodes);
         }
         if let Some(c) = self.csi_driver {
             return c.into_check().map(CheckKind::CsiDriver);
