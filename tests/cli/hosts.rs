@@ -1525,7 +1525,7 @@ REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
   k8s             present   5 checks hold
   cni             present   5 checks hold
-  ceph            present   7 checks hold
+  ceph            present   9 checks hold
   storage         present   3 checks hold
   monitoring      present   6 checks hold
   gitops          present   9 checks hold
