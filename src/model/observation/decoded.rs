@@ -9,11 +9,12 @@ use std::io::Read;
 
 use super::{
     bad_output, read_apiserver_pods, read_claims, read_config_map, read_container_starts,
-    read_daemonsets, read_deployments, read_endpoint_slices, read_namespaces, read_nodes,
-    read_statefulsets, read_storage_classes, read_volumes, read_webhook_configurations,
-    read_workload_pods, ApiServerPod, Claim, EndpointSlice, FailureKind, FieldUse, Namespace, Node,
-    Observation, PodStart, PodStatus, Read as ReadOf, ReadFailure, ReadRequest, StorageClass,
-    Volume, WebhookConfiguration, WebhookKind, Workload, WorkloadName, NAMESPACES_KEEP,
+    read_daemonsets, read_deployments, read_endpoint_slices, read_events, read_namespaces,
+    read_nodes, read_statefulsets, read_storage_classes, read_volumes, read_webhook_configurations,
+    read_workload_pods, ApiServerPod, Claim, EndpointSlice, Event, FailureKind, FieldUse,
+    Namespace, Node, Observation, PodStart, PodStatus, Read as ReadOf, ReadFailure, ReadRequest,
+    StorageClass, Volume, WebhookConfiguration, WebhookKind, Workload, WorkloadName,
+    NAMESPACES_KEEP,
 };
 use crate::pool::Budget;
 
@@ -38,6 +39,8 @@ pub enum Decoded {
     Volumes(ReadOf<Vec<Volume>>),
     /// By the request's key (the namespace).
     Claims(String, ReadOf<Vec<Claim>>),
+    /// By the request's key (the namespace).
+    Events(String, ReadOf<Vec<Event>>),
 }
 
 impl Decoded {
@@ -55,7 +58,8 @@ impl Decoded {
             | Decoded::Webhooks(..)
             | Decoded::EndpointSlices(..)
             | Decoded::Volumes(_)
-            | Decoded::Claims(..) => None,
+            | Decoded::Claims(..)
+            | Decoded::Events(..) => None,
         }
     }
 }
@@ -117,7 +121,8 @@ impl Observation {
                     | ReadRequest::Pods { .. }
                     | ReadRequest::ContainerStarts { .. }
                     | ReadRequest::WebhookConfigurations(_)
-                    | ReadRequest::EndpointSlices { .. } => {}
+                    | ReadRequest::EndpointSlices { .. }
+                    | ReadRequest::Events { .. } => {}
                 }
             }
             Decoded::ApiServerPods(r) => self.apiserver_pods = r,
@@ -145,6 +150,9 @@ impl Observation {
             Decoded::Volumes(r) => self.volumes = r,
             Decoded::Claims(key, read) => {
                 self.claims.insert(key, read);
+            }
+            Decoded::Events(key, read) => {
+                self.events.insert(key, read);
             }
         }
     }
@@ -269,6 +277,12 @@ impl Decoder {
                     key(),
                     typed(outcome, |r| read_endpoint_slices(r, &what, budget)),
                 )
+            }
+            ReadRequest::Events { namespace } => {
+                let what = format!(
+                    "GET /apis/events.k8s.io/v1/namespaces/{namespace}/events?fieldSelector=type=Warning"
+                );
+                Decoded::Events(key(), typed(outcome, |r| read_events(r, &what, budget)))
             }
         })
     }

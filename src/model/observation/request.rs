@@ -62,6 +62,11 @@ pub enum ReadRequest {
         namespace: String,
         service: String,
     },
+    /// One namespace's Warning Events (`events.k8s.io/v1`, `type=Warning`, with a limit):
+    /// the third round, only for the namespaces a degraded layer's failing objects are in.
+    Events {
+        namespace: String,
+    },
 }
 
 impl ReadRequest {
@@ -84,6 +89,7 @@ impl ReadRequest {
             ReadRequest::ContainerStarts { .. } => "pods (start times)",
             ReadRequest::WebhookConfigurations(k) => k.plural(),
             ReadRequest::EndpointSlices { .. } => "endpointslices",
+            ReadRequest::Events { .. } => "events",
         }
     }
 
@@ -105,7 +111,9 @@ impl ReadRequest {
             ReadRequest::EndpointSlices { namespace, service } => {
                 Some(format!("{namespace}/{service}"))
             }
-            ReadRequest::Claims { namespace } => Some(namespace.clone()),
+            ReadRequest::Claims { namespace } | ReadRequest::Events { namespace } => {
+                Some(namespace.clone())
+            }
             ReadRequest::PersistentVolumes
             | ReadRequest::Nodes
             | ReadRequest::ApiGroups
@@ -139,7 +147,8 @@ impl ReadRequest {
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
             | ReadRequest::WebhookConfigurations(_)
-            | ReadRequest::EndpointSlices { .. } => None,
+            | ReadRequest::EndpointSlices { .. }
+            | ReadRequest::Events { .. } => None,
         }
     }
 
@@ -165,6 +174,10 @@ pub struct Scope {
     /// round (a `webhooks:` check's namespace), the only namespaces of that list the proxy
     /// accepts.
     pub webhook_namespaces: BTreeSet<String>,
+    /// Whether this run may read Warning Events in a third round (`preview`: only when a
+    /// layer is degraded, in the namespaces its failing objects are in); the proxy then
+    /// accepts the namespaced events.k8s.io list form, never the cluster-wide list.
+    pub events: bool,
 }
 
 /// The workloads one check selects, as the read layer filters by it: its namespace and the

@@ -107,7 +107,8 @@ fn observe(c: &Cluster) -> Observation {
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::EndpointSlices { .. }
             | ReadRequest::PersistentVolumes
-            | ReadRequest::Claims { .. } => continue,
+            | ReadRequest::Claims { .. }
+            | ReadRequest::Events { .. } => continue,
         };
         asked += 1;
         obs.record(r, Ok(&text));

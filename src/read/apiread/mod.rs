@@ -158,7 +158,8 @@ pub fn read_into(
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
             | ReadRequest::WebhookConfigurations(_)
-            | ReadRequest::EndpointSlices { .. }) => {
+            | ReadRequest::EndpointSlices { .. }
+            | ReadRequest::Events { .. }) => {
                 let d = match builtin_path(other) {
                     Some(target) => take(&mut decoded, &target, other, &decoder, &budget),
                     None => decoder.decode(
@@ -247,7 +248,8 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             | ReadRequest::Pods { .. }
             | ReadRequest::ContainerStarts { .. }
             | ReadRequest::WebhookConfigurations(_)
-            | ReadRequest::EndpointSlices { .. }) => {
+            | ReadRequest::EndpointSlices { .. }
+            | ReadRequest::Events { .. }) => {
                 if let Some(p) = builtin_path(other) {
                     targets.insert(p);
                 }
