@@ -151,3 +151,19 @@ fn a_forbidden_events_read_changes_neither_the_state_nor_the_exit_code() {
         "{c:#}"
     );
 }
+
+/// A saved observation keeps the Events read: `--snapshot` quotes the same Warnings, with no
+/// cluster at all.
+#[test]
+fn a_snapshot_replays_the_same_quotes() {
+    let bed = bed_or_skip!(E2e::new("events-degraded", &[]));
+    let snap = bed.tmp.path().join("events.json").display().to_string();
+    let live = bed.run(&["preview", "--no-input", "--save", &snap, "-o", "json"]);
+    live.code(0);
+    let replay = bed.run(&["preview", "--snapshot", &snap, "-o", "json"]);
+    replay.code(0);
+    let quoted = |v: &serde_json::Value| claims_check(v)["events"].clone();
+    let want = quoted(&live.json());
+    assert_eq!(want.as_array().map(Vec::len), Some(3), "{want:#}");
+    assert_eq!(quoted(&replay.json()), want);
+}
