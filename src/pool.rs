@@ -19,6 +19,9 @@ pub const SSH_IN_FLIGHT: usize = 8;
 pub const STACKS_PER_CORE: usize = 4;
 /// ... and at most this many, whatever the machine.
 pub const MAX_STACKS: usize = 16;
+/// The third read round reads the Warning Events of at most this many namespaces per run
+/// (those a degraded layer's failing objects are in, in layer order; SPEC §6 v0.4).
+pub const MAX_EVENT_NAMESPACES: usize = 4;
 
 /// What nestor keeps of one stack's read of a cluster, at most (SPEC §9 "Bounded per run"):
 /// the decoded fields of every answer of a batch together, counted as they are decoded, and

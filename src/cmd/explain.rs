@@ -30,6 +30,27 @@ pub fn add(
             explain_hosts(report, spec, plan);
             continue;
         }
+        // A quoted Warning Event: the namespace's Warning Events by hand.
+        let events: Vec<(String, String)> = report
+            .checks
+            .iter()
+            .flat_map(|c| c.events.iter())
+            .map(|q| (state::events::line(q), q.namespace.clone()))
+            .collect();
+        for (evidence, namespace) in events {
+            match crate::read::explain::command(
+                &target.kubeconfig,
+                &target.context,
+                &state::events::by_hand(&namespace),
+            ) {
+                Ok(command) => report
+                    .explain
+                    .push(state::EvidenceCommand { evidence, command }),
+                Err(why) => render::notice(&format!(
+                    "no --explain command for `{evidence}`: the allowlist refuses it ({why})"
+                )),
+            }
+        }
         let items = state::explain::layer(layer, declared, obs);
         // Only the checks that were judged (an absent layer's health checks never ran).
         for item in items

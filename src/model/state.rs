@@ -15,6 +15,7 @@ mod claims;
 mod cnpg_backup_tests;
 mod configmaps;
 mod coverage;
+pub mod events;
 pub mod explain;
 mod gateway;
 pub mod hosts;
@@ -36,7 +37,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::catalog::{Catalog, Check, CheckKind, Layer};
-use crate::model::observation::{Observation, ReadFailure};
+use crate::model::observation::{ObjectRef, Observation, ReadFailure};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -120,6 +121,10 @@ pub(crate) struct CheckOutcome {
     /// the benign list): what an acknowledgement's `detail:` must be the only one of.
     #[serde(skip)]
     pub findings: Vec<String>,
+    /// The objects a false check found failing (kind, namespace, name): what its Warning
+    /// Events are about (SPEC §6 v0.4 "Warnings explain"). Never part of the verdict.
+    #[serde(skip)]
+    pub objects: Vec<ObjectRef>,
 }
 
 impl CheckOutcome {
@@ -129,6 +134,7 @@ impl CheckOutcome {
             evidence: evidence.into(),
             flaws: Vec::new(),
             findings: Vec::new(),
+            objects: Vec::new(),
         }
     }
     fn no(evidence: impl Into<String>) -> Self {
@@ -137,6 +143,7 @@ impl CheckOutcome {
             evidence: evidence.into(),
             flaws: Vec::new(),
             findings: Vec::new(),
+            objects: Vec::new(),
         }
     }
     fn unknown(evidence: impl Into<String>) -> Self {
@@ -145,6 +152,7 @@ impl CheckOutcome {
             evidence: evidence.into(),
             flaws: Vec::new(),
             findings: Vec::new(),
+            objects: Vec::new(),
         }
     }
     /// A failed read; an answer that was not the object asked for says what came back.
@@ -162,6 +170,11 @@ impl CheckOutcome {
     /// With the findings it itemizes.
     fn with_findings(mut self, findings: Vec<String>) -> Self {
         self.findings = findings;
+        self
+    }
+    /// With the failing objects it names (their Warning Events may explain it).
+    fn with_objects(mut self, objects: Vec<ObjectRef>) -> Self {
+        self.objects = objects;
         self
     }
     /// True, with what makes the thing found unhealthy.
@@ -184,7 +197,12 @@ pub fn evaluate(
     layer_ids
         .iter()
         .map(|id| match catalog.get(id) {
-            Some(layer) => evaluate_layer(layer, declared_nodes, obs),
+            Some(layer) => {
+                let mut r = evaluate_layer(layer, declared_nodes, obs);
+                // Decided without them: the Warning Events only say why.
+                events::attach(&mut r, obs);
+                r
+            }
             None => {
                 let why = format!("layer `{id}` is not in the catalog");
                 LayerReport {
@@ -239,6 +257,9 @@ pub(crate) fn evaluate_layer(
                     acknowledged: false,
                     until: None,
                     reason: None,
+                    objects: Vec::new(),
+                    events: Vec::new(),
+                    events_not_read: Vec::new(),
                 })
                 .collect(),
             explain: Vec::new(),

@@ -173,6 +173,29 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
             if !commands.is_empty() {
                 line_raw(std::mem::take(&mut commands));
             }
+            // A degraded layer's Warning Events under the check they explain (SPEC §6 v0.4),
+            // and why none could be read; their words were escaped and capped when read.
+            let explained = r
+                .checks
+                .iter()
+                .filter(|c| is_failing && &c.evidence == text)
+                .find(|c| !c.events.is_empty() || !c.events_not_read.is_empty());
+            if let Some(c) = explained {
+                let quoted = c.events.iter().map(crate::model::state::events::line);
+                for words in quoted.chain(c.events_not_read.iter().cloned()) {
+                    let prefix = format!("{}↳ ", " ".repeat(INDENT));
+                    for l in hang(&prefix, &escape(&words), INDENT + 2, layout.width) {
+                        line(l);
+                    }
+                    for e in r.explain.iter().filter(|e| e.evidence == words) {
+                        line_raw(format!(
+                            "{}$ {}\n",
+                            " ".repeat(INDENT + 2),
+                            escape(&e.command)
+                        ));
+                    }
+                }
+            }
         }
         // A host layer's lines are per host, its checks per check: an acknowledged check
         // whose evidence is no line of its own is named with its acknowledgement after them.

@@ -22,6 +22,9 @@ use crate::read::exec::{Runner, Tool};
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::{ApiProxy, StartError};
 
+/// A later read round: the reads it asks for once it has seen what the earlier ones read.
+pub type Round<'f> = dyn Fn(&Observation) -> Vec<ReadRequest> + 'f;
+
 /// Reads batches of requests from one cluster through a proxy.
 pub struct Reader<'a> {
     kubectl: &'a Kubectl<'a>,
@@ -132,20 +135,30 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Read `requests`, then the second round `second` asks for once it has seen them (the
-    /// pods of workloads that are not rolled out, SPEC §6 v0.3), through the same proxy
-    /// when it accepts them: one kubectl process for both rounds.
+    /// Read `requests`, then each later round of `rounds` in turn, what it asks for once it
+    /// has seen the rounds before (the pods of workloads that are not rolled out, SPEC §6
+    /// v0.3; a degraded layer's Warning Events, v0.4), through the same proxy when it
+    /// accepts them: one kubectl process for every round. A round asking for nothing sends
+    /// nothing.
     pub fn read_rounds(
         &self,
         requests: &[ReadRequest],
         scope: &Scope,
         obs: &mut Observation,
-        second: &dyn Fn(&Observation) -> Vec<ReadRequest>,
+        rounds: &[&Round],
     ) -> Result<()> {
         let kept_before = self.keep.replace(true);
-        let outcome = self
-            .read_into(requests, scope, obs)
-            .and_then(|()| self.read_into(&second(obs), scope, obs));
+        let mut outcome = self.read_into(requests, scope, obs);
+        for round in rounds {
+            if outcome.is_err() {
+                break;
+            }
+            let next = round(obs);
+            // A round with nothing to read sends nothing (and starts no proxy).
+            if !next.is_empty() {
+                outcome = self.read_into(&next, scope, obs);
+            }
+        }
         self.keep.set(kept_before);
         if !kept_before {
             // Stopped (and its directory removed) before this returns, as read_into's is.

@@ -59,6 +59,8 @@ pub struct Ground<'r> {
 }
 
 /// A confirmed, pinned target: every kubectl call of the command goes through it.
+pub use crate::read::reader::Round;
+
 pub struct Session<'r> {
     /// Which kubeconfig, by which rule.
     pub chosen: Chosen,
@@ -218,12 +220,25 @@ impl<'r> Session<'r> {
     /// Run `plan`'s kube reads (in parallel with the host-level reads of `hosts`) into one
     /// observation, through a reader of this batch only.
     pub fn read(&self, plan: &ReadPlan, hosts: &Hosts) -> Result<Observation> {
-        self.read_with(&self.reader(), plan, hosts)
+        self.read_with(&self.reader(), plan, hosts, &|_| Vec::new())
+    }
+
+    /// [`Session::read`], then a third round through the same proxy: what `third` asks for
+    /// once both rounds are read (`preview`: the Warning Events of a degraded layer's failing
+    /// objects; nothing, and no request, when no layer is degraded).
+    pub fn read_then(&self, plan: &ReadPlan, hosts: &Hosts, third: &Round) -> Result<Observation> {
+        self.read_with(&self.reader(), plan, hosts, third)
     }
 
     /// [`Session::read`] through `reader`. The first read reuses the prompt's nodes. A
     /// failed read is data; only a missing tool or a refused argv is an error.
-    fn read_with(&self, reader: &Reader, plan: &ReadPlan, hosts: &Hosts) -> Result<Observation> {
+    fn read_with(
+        &self,
+        reader: &Reader,
+        plan: &ReadPlan,
+        hosts: &Hosts,
+        third: &Round,
+    ) -> Result<Observation> {
         let (requests, scope) = (&plan.requests, &plan.scope);
         // The nodes the prompt read (or failed to read: that failure is the answer) are not
         // read again.
@@ -245,7 +260,7 @@ impl<'r> Session<'r> {
             reads
         };
         let Hosts::Read(_) = hosts else {
-            reader.read_rounds(&remaining, scope, &mut obs, &second)?;
+            reader.read_rounds(&remaining, scope, &mut obs, &[&second, third])?;
             if let Hosts::Skipped(_) = hosts {
                 obs.hosts = hosts.read(self.runner);
             }
@@ -253,7 +268,7 @@ impl<'r> Session<'r> {
         };
         let (host_obs, kube) = crate::pool::beside(
             || hosts.read(self.runner),
-            || reader.read_rounds(&remaining, scope, &mut obs, &second),
+            || reader.read_rounds(&remaining, scope, &mut obs, &[&second, third]),
         );
         let host_obs = host_obs.unwrap_or_else(|| {
             crate::model::observation::host::HostObservation::skipped(

@@ -57,9 +57,17 @@ pub fn preview(
     // Workloads only in the namespaces the checks name: the same verdicts for a fraction of
     // the bytes (every deployment of a big cluster weighs megabytes). The nodes are always
     // shown, and read for the confirmation.
-    let plan = catalog
+    let mut plan = catalog
         .read_plan(&layer_ids, Workloads::InTheirNamespaces)
         .first(ReadRequest::Nodes);
+    // The third round: the Warning Events of the degraded layers' failing objects (SPEC §6
+    // v0.4 "Warnings explain"), judged on what the first two read; none when no layer is
+    // degraded. The states are decided again, the same, once everything is read.
+    plan.scope.events = true;
+    let declared = stack.declared_nodes();
+    let third = |o: &Observation| {
+        state::events::event_reads(&state::evaluate(catalog, &layer_ids, &declared, o), o)
+    };
     let (opened, hosts) = match (stack.kind(), snapshot) {
         (TargetKind::Prod, Some(file)) => (replay(stack, file)?, Hosts::None),
         (TargetKind::Lima, Some(_)) => {
@@ -99,7 +107,7 @@ pub fn preview(
             TargetKind::Prod => {
                 // No result is printed before the confirmation; the hosts are read over ssh
                 // in parallel.
-                let obs = session.read(&plan, &hosts)?;
+                let obs = session.read_then(&plan, &hosts, &third)?;
                 session.reachable(&obs)?;
                 Reading {
                     target: Some(session.target_ref()),
@@ -113,7 +121,7 @@ pub fn preview(
                 // limactl and the bench's reads in parallel.
                 let (vms, kube) = crate::pool::beside(
                     || reader::lima_instances(ground.runner),
-                    || session.read(&plan, &hosts),
+                    || session.read_then(&plan, &hosts, &third),
                 );
                 let vms =
                     vms.unwrap_or_else(|| Err(Error::internal("the limactl thread panicked")));
@@ -138,7 +146,6 @@ pub fn preview(
             }
         }
     };
-    let declared = stack.declared_nodes();
     let mut reports = judge(catalog, &layer_ids, &declared, &reading);
     super::acks::apply(&stack.raw.acknowledged, &mut reports, &reading.obs);
     let instances = stack.instance_names();
@@ -249,7 +256,7 @@ impl Polls<'_, '_, '_> {
         let reading = match (&w.opened, &self.reader) {
             (Opened::Live(session), Some(reader)) => {
                 let started = Instant::now();
-                let obs = session.read_with(reader, &w.plan, &Hosts::None)?;
+                let obs = session.read_with(reader, &w.plan, &Hosts::None, &|_| Vec::new())?;
                 w.ground.runner.trace(&format!(
                     "wait: poll {} read in {:.3}s",
                     self.count,

@@ -268,6 +268,9 @@ mod tests {
             acknowledged: true,
             until: Some("2026-12-31".into()),
             reason: Some("tracked".into()),
+            objects: vec![],
+            events: vec![],
+            events_not_read: vec![],
         }];
         let text = emit(&Found {
             name: "lab",

@@ -217,7 +217,7 @@ kubectl-nestor: error: kubectl not found: no `kubectl` on PATH
 hint: install kubectl (https://kubernetes.io/docs/tasks/tools/) or set NESTOR_KUBECTL=/path/to/kubectl
 == 1 unexpected output: kubectl cannot serve the read proxy (preview --no-input): exit 1
 --- stderr
-kubectl-nestor: error: kubectl cannot serve nestor's read proxy, so nothing was read: `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<73 paths>' '--reject-paths=<...>'` exited with code 1: error: unable to load root certificates: unable to parse bytes as PEM block
+kubectl-nestor: error: kubectl cannot serve nestor's read proxy, so nothing was read: `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<74 paths>' '--reject-paths=<...>'` exited with code 1: error: unable to load root certificates: unable to parse bytes as PEM block
 hint: nestor reads a cluster only through `kubectl proxy` on a private unix socket (no redirect followed): make TMPDIR an existing directory you can write (or unset it), and point NESTOR_KUBECTL (or PATH) at a real kubectl
 == 1 unexpected output: the nodes read forbidden (target --no-input): exit 1
 --- stderr
@@ -245,7 +245,7 @@ kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable (TLS failure)
 hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid
 == 4 unreachable: timeout (preview --no-input --request-timeout 1s): exit 4
 --- stderr
-kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable (timed out): `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=1s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<73 paths>' '--reject-paths=<...>'` was not serving after #.#s and was stopped
+kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable (timed out): `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=1s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<74 paths>' '--reject-paths=<...>'` was not serving after #.#s and was stopped
 hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid
 == 2 detailed exit code: something to install (preview --no-input --no-ssh --detailed-exitcode): exit 2
 --- stdout
@@ -325,10 +325,10 @@ hint: install kubectl (https://kubernetes.io/docs/tasks/tools/) or set NESTOR_KU
 == 1 unexpected output: kubectl cannot serve the read proxy -o json: exit 1
 --- stdout
 kind Error, exitCode 1
-message: kubectl cannot serve nestor's read proxy, so nothing was read: `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<73 paths>' '--reject-paths=<...>'` exited with code 1: error: unable to load root certificates: unable to parse bytes as PEM block
+message: kubectl cannot serve nestor's read proxy, so nothing was read: `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<74 paths>' '--reject-paths=<...>'` exited with code 1: error: unable to load root certificates: unable to parse bytes as PEM block
 hint: nestor reads a cluster only through `kubectl proxy` on a private unix socket (no redirect followed): make TMPDIR an existing directory you can write (or unset it), and point NESTOR_KUBECTL (or PATH) at a real kubectl
 --- stderr
-kubectl-nestor: error: kubectl cannot serve nestor's read proxy, so nothing was read: `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<73 paths>' '--reject-paths=<...>'` exited with code 1: error: unable to load root certificates: unable to parse bytes as PEM block
+kubectl-nestor: error: kubectl cannot serve nestor's read proxy, so nothing was read: `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<74 paths>' '--reject-paths=<...>'` exited with code 1: error: unable to load root certificates: unable to parse bytes as PEM block
 hint: nestor reads a cluster only through `kubectl proxy` on a private unix socket (no redirect followed): make TMPDIR an existing directory you can write (or unset it), and point NESTOR_KUBECTL (or PATH) at a real kubectl
 == 1 unexpected output: the nodes read forbidden -o json: exit 1
 --- stdout
@@ -381,10 +381,10 @@ hint: check that the API server is up and reachable from here, and that the kube
 == 4 unreachable: timeout -o json: exit 4
 --- stdout
 kind Error, exitCode 4
-message: cluster https://10.67.2.11:6443 unreachable (timed out): `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=1s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<73 paths>' '--reject-paths=<...>'` was not serving after #.#s and was stopped
+message: cluster https://10.67.2.11:6443 unreachable (timed out): `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=1s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<74 paths>' '--reject-paths=<...>'` was not serving after #.#s and was stopped
 hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid
 --- stderr
-kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable (timed out): `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=1s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<73 paths>' '--reject-paths=<...>'` was not serving after #.#s and was stopped
+kubectl-nestor: error: cluster https://10.67.2.11:6443 unreachable (timed out): `kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=1s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=<...>' '--accept-paths=<74 paths>' '--reject-paths=<...>'` was not serving after #.#s and was stopped
 hint: check that the API server is up and reachable from here, and that the kubeconfig's credentials are valid
 == 2 detailed exit code: something to install -o json: exit 2
 --- stdout

@@ -129,6 +129,21 @@ fn accepted(stderr: &str) -> BTreeSet<String> {
 }
 
 fn grants(roles: &[RoleDoc], a: &Access) -> bool {
+    // A namespace pattern (the Warning Events' one form, any namespace a failing object is
+    // in): granted by a ClusterRole, or by every documented namespace Role.
+    if let Some(pattern) = a.namespace.as_ref().filter(|ns| ns.contains('[')) {
+        let one = |ns: &str| Access {
+            namespace: Some(ns.to_string()),
+            ..a.clone()
+        };
+        let namespaces: Vec<&String> = roles
+            .iter()
+            .filter(|r| r.kind == "Role")
+            .filter_map(|r| r.metadata.namespace.as_ref())
+            .collect();
+        assert!(!namespaces.is_empty(), "no Role documented for {pattern}");
+        return namespaces.iter().all(|ns| grants(roles, &one(ns)));
+    }
     let verb = if a.name.is_some() { "get" } else { "list" };
     roles.iter().any(|role| {
         let scope_ok = match (role.kind.as_str(), &role.metadata.namespace, &a.namespace) {

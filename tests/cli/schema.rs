@@ -146,6 +146,19 @@ fn documents_match_docs_output_md() {
             .args(["preview", "--no-input", "-o", "json"])
             .run(),
     ));
+    // Warning Events quoted, one namespace's forbidden: `checks[].events`, `eventsNotRead`.
+    let mut warned = Cluster::replay(
+        &nestor_replay::fixtures::by_name("events-degraded").expect("events-degraded"),
+    );
+    warned
+        .faults
+        .push("/apis/events.k8s.io/v1/namespaces/monitoring/events=403".to_string());
+    samples.push(json(
+        Bed::dirqual("https://10.67.2.11:6443", &warned)
+            .cmd()
+            .args(["preview", "--no-input", "-o", "json"])
+            .run(),
+    ));
     // `--explain`: `real.layers[].explain`.
     samples.push(json(
         bed.cmd()

@@ -23,6 +23,7 @@ mod diff;
 mod documents;
 mod drifts;
 mod encryption;
+mod events;
 mod explain;
 mod failures;
 mod fleet;

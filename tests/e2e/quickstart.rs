@@ -201,11 +201,11 @@ DISCOVERED (read live, not stored)
                       kube-node-lease, kube-public, kube-system, monitoring,
                       registry, rook-ceph
   storageclasses (1)  ceph-block (rook-ceph.rbd.csi.ceph.com, default)
-  API groups (13)     admissionregistration.k8s.io, apiextensions.k8s.io,
+  API groups (14)     admissionregistration.k8s.io, apiextensions.k8s.io,
                       apiregistration.k8s.io, apps, argoproj.io, ceph.rook.io,
-                      cilium.io, discovery.k8s.io, monitoring.coreos.com,
-                      networking.k8s.io, objectbucket.io, postgresql.cnpg.io, …
-                      and 1 more
+                      cilium.io, discovery.k8s.io, events.k8s.io,
+                      monitoring.coreos.com, networking.k8s.io, objectbucket.io,
+                      … and 2 more
 
 LAYERS (catalog, with evidence)
   k8s                     present  5 checks hold

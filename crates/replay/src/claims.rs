@@ -87,7 +87,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
 }
 
 /// The volume name the external-provisioner gives a claim: `pvc-` and the claim's uid.
-fn uid(namespace: &str, name: &str) -> String {
+pub(crate) fn uid(namespace: &str, name: &str) -> String {
     let h = format!("{namespace}/{name}")
         .bytes()
         .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {

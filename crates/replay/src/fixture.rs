@@ -322,6 +322,16 @@ pub fn builtin_types() -> Vec<ResourceType> {
             false,
         ),
         builtin(
+            "events.k8s.io",
+            "v1",
+            "Event",
+            "events",
+            true,
+            &["ev"],
+            &[],
+            false,
+        ),
+        builtin(
             "discovery.k8s.io",
             "v1",
             "EndpointSlice",

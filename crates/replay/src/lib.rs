@@ -20,6 +20,7 @@ pub mod audit;
 pub mod claims;
 pub mod discovery;
 pub mod drifts;
+pub mod events;
 pub mod fault;
 pub mod fixture;
 pub mod fixtures;

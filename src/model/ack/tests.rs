@@ -19,6 +19,9 @@ fn check(id: &str, verdict: Verdict, evidence: &str, findings: &[&str]) -> Check
         acknowledged: false,
         until: None,
         reason: None,
+        objects: vec![],
+        events: vec![],
+        events_not_read: vec![],
     }
 }
 

@@ -9,9 +9,9 @@ use std::io::Read;
 
 use super::{
     bad_output, read_apiserver_pods, read_claims, read_config_map, read_container_starts,
-    read_daemonsets, read_deployments, read_endpoint_slices, read_namespaces, read_nodes,
-    read_pod_placement, read_statefulsets, read_storage_classes, read_volumes,
-    read_webhook_configurations, read_workload_pods, ApiServerPod, Claim, EndpointSlice,
+    read_daemonsets, read_deployments, read_endpoint_slices, read_events, read_namespaces,
+    read_nodes, read_pod_placement, read_statefulsets, read_storage_classes, read_volumes,
+    read_webhook_configurations, read_workload_pods, ApiServerPod, Claim, EndpointSlice, Event,
     FailureKind, FieldUse, Namespace, Node, Observation, PlacedPod, PodStart, PodStatus,
     Read as ReadOf, ReadFailure, ReadRequest, StorageClass, Volume, WebhookConfiguration,
     WebhookKind, Workload, WorkloadName, NAMESPACES_KEEP,
@@ -41,6 +41,8 @@ pub enum Decoded {
     Claims(String, ReadOf<Vec<Claim>>),
     /// By the request's key (`NS/SELECTOR`).
     Placement(String, ReadOf<Vec<PlacedPod>>),
+    /// By the request's key (the namespace).
+    Events(String, ReadOf<Vec<Event>>),
 }
 
 impl Decoded {
@@ -59,7 +61,8 @@ impl Decoded {
             | Decoded::EndpointSlices(..)
             | Decoded::Volumes(_)
             | Decoded::Claims(..)
-            | Decoded::Placement(..) => None,
+            | Decoded::Placement(..)
+            | Decoded::Events(..) => None,
         }
     }
 }
@@ -122,7 +125,8 @@ impl Observation {
                     | ReadRequest::ContainerStarts { .. }
                     | ReadRequest::PodPlacement { .. }
                     | ReadRequest::WebhookConfigurations(_)
-                    | ReadRequest::EndpointSlices { .. } => {}
+                    | ReadRequest::EndpointSlices { .. }
+                    | ReadRequest::Events { .. } => {}
                 }
             }
             Decoded::ApiServerPods(r) => self.apiserver_pods = r,
@@ -153,6 +157,9 @@ impl Observation {
             }
             Decoded::Placement(key, read) => {
                 self.placements.insert(key, read);
+            }
+            Decoded::Events(key, read) => {
+                self.events.insert(key, read);
             }
         }
     }
@@ -281,6 +288,12 @@ impl Decoder {
                     key(),
                     typed(outcome, |r| read_endpoint_slices(r, &what, budget)),
                 )
+            }
+            ReadRequest::Events { namespace } => {
+                let what = format!(
+                    "GET /apis/events.k8s.io/v1/namespaces/{namespace}/events?fieldSelector=type=Warning"
+                );
+                Decoded::Events(key(), typed(outcome, |r| read_events(r, &what, budget)))
             }
         })
     }

@@ -11,6 +11,7 @@ mod claims;
 mod classify;
 mod custom_object;
 mod decoded;
+mod events;
 mod failure;
 mod fields;
 pub mod host;
@@ -43,6 +44,7 @@ pub use agents::{parse_container_starts, read_container_starts, PodStart, LAST_C
 pub use claims::{parse_claims, parse_volumes, read_claims, read_volumes, Claim, Volume};
 pub use classify::{classify_kubectl_stderr, kubectl_message};
 pub use decoded::{Decoded, Decoder};
+pub use events::{read_events, Event, ObjectRef, EVENTS_GROUP, EVENTS_LIMIT};
 pub use failure::{is_unreachable, FailureKind, ReadFailure, UNREACHABLE_HINT};
 pub use fields::{annotation_field, members_key, FieldPath, FieldUse, NAMESPACES_KEEP};
 pub use kube::{
@@ -201,6 +203,15 @@ pub struct Observation {
     )]
     #[schemars(with = "ReadMapRepr<Vec<PlacedPod>>")]
     pub placements: BTreeMap<String, Read<Vec<PlacedPod>>>,
+    /// Warning Events by namespace (a third round, only when a layer is degraded: SPEC §6
+    /// v0.4 "Warnings explain"). A namespace not in the map was not read.
+    #[serde(
+        with = "read_map_serde",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    #[schemars(with = "ReadMapRepr<Vec<Event>>")]
+    pub events: BTreeMap<String, Read<Vec<Event>>>,
 }
 
 fn not_recorded<T>() -> Read<T> {
@@ -233,6 +244,7 @@ impl Observation {
             volumes: Err(ReadFailure::skipped(reason)),
             claims: BTreeMap::new(),
             placements: BTreeMap::new(),
+            events: BTreeMap::new(),
         }
     }
 
@@ -304,7 +316,8 @@ impl Observation {
             | ReadRequest::ContainerStarts { .. }
             | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
-            | ReadRequest::EndpointSlices { .. }) => {
+            | ReadRequest::EndpointSlices { .. }
+            | ReadRequest::Events { .. }) => {
                 let unbounded = crate::pool::Budget::new(usize::MAX);
                 let decoded = self
                     .decoder()

@@ -69,6 +69,11 @@ pub enum ReadRequest {
         namespace: String,
         service: String,
     },
+    /// One namespace's Warning Events (`events.k8s.io/v1`, `type=Warning`, with a limit):
+    /// the third round, only for the namespaces a degraded layer's failing objects are in.
+    Events {
+        namespace: String,
+    },
 }
 
 impl ReadRequest {
@@ -92,6 +97,7 @@ impl ReadRequest {
             ReadRequest::PodPlacement { .. } => "pods (placement)",
             ReadRequest::WebhookConfigurations(k) => k.plural(),
             ReadRequest::EndpointSlices { .. } => "endpointslices",
+            ReadRequest::Events { .. } => "events",
         }
     }
 
@@ -118,7 +124,9 @@ impl ReadRequest {
                 selector,
                 ..
             } => Some(format!("{namespace}/{selector}")),
-            ReadRequest::Claims { namespace } => Some(namespace.clone()),
+            ReadRequest::Claims { namespace } | ReadRequest::Events { namespace } => {
+                Some(namespace.clone())
+            }
             ReadRequest::PersistentVolumes
             | ReadRequest::Nodes
             | ReadRequest::ApiGroups
@@ -153,7 +161,8 @@ impl ReadRequest {
             | ReadRequest::ContainerStarts { .. }
             | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
-            | ReadRequest::EndpointSlices { .. } => None,
+            | ReadRequest::EndpointSlices { .. }
+            | ReadRequest::Events { .. } => None,
         }
     }
 
@@ -179,6 +188,10 @@ pub struct Scope {
     /// round (a `webhooks:` check's namespace), the only namespaces of that list the proxy
     /// accepts.
     pub webhook_namespaces: BTreeSet<String>,
+    /// Whether this run may read Warning Events in a third round (`preview`: only when a
+    /// layer is degraded, in the namespaces its failing objects are in); the proxy then
+    /// accepts the namespaced events.k8s.io list form, never the cluster-wide list.
+    pub events: bool,
 }
 
 /// The workloads one check selects, as the read layer filters by it: its namespace and the

@@ -108,7 +108,8 @@ fn observe(c: &Cluster) -> Observation {
             | ReadRequest::EndpointSlices { .. }
             | ReadRequest::PersistentVolumes
             | ReadRequest::Claims { .. }
-            | ReadRequest::PodPlacement { .. } => continue,
+            | ReadRequest::PodPlacement { .. }
+            | ReadRequest::Events { .. } => continue,
         };
         asked += 1;
         obs.record(r, Ok(&text));

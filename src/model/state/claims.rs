@@ -10,7 +10,7 @@
 use crate::clock::parse_rfc3339;
 use crate::duration::rough;
 use crate::model::catalog::ClaimsCheck;
-use crate::model::observation::{Claim, Observation};
+use crate::model::observation::{Claim, ObjectRef, Observation};
 
 use super::truth::reading_time;
 use super::{capped, plural, CheckOutcome};
@@ -48,6 +48,7 @@ pub(crate) fn claims(obs: &Observation, c: &ClaimsCheck) -> CheckOutcome {
         .filter(|k| k.storage_class.is_empty() || !foreign(&k.storage_class))
         .collect();
     let mut bad = Vec::new();
+    let mut objects = Vec::new();
     let mut young = 0;
     for k in &judged {
         let id = format!("PersistentVolumeClaim {}/{}", k.namespace, k.name);
@@ -59,6 +60,11 @@ pub(crate) fn claims(obs: &Observation, c: &ClaimsCheck) -> CheckOutcome {
                     _ => String::new(),
                 };
                 bad.push(format!("{id} Lost{age}: its volume is gone"));
+                objects.push(ObjectRef::new(
+                    "PersistentVolumeClaim",
+                    &k.namespace,
+                    &k.name,
+                ));
             }
             "Pending" => {
                 let now = match reading_time(obs) {
@@ -72,6 +78,11 @@ pub(crate) fn claims(obs: &Observation, c: &ClaimsCheck) -> CheckOutcome {
                     ));
                 };
                 if now - t > c.max_pending_secs as i64 {
+                    objects.push(ObjectRef::new(
+                        "PersistentVolumeClaim",
+                        &k.namespace,
+                        &k.name,
+                    ));
                     bad.push(format!(
                         "{id} Pending for {} (class {}; maxPending {})",
                         rough(now - t),
@@ -112,7 +123,7 @@ pub(crate) fn claims(obs: &Observation, c: &ClaimsCheck) -> CheckOutcome {
         )
     };
     if !bad.is_empty() {
-        return CheckOutcome::no(format!("{}{released}", capped(bad)));
+        return CheckOutcome::no(format!("{}{released}", capped(bad))).with_objects(objects);
     }
     let pending = if young == 0 {
         String::new()

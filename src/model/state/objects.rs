@@ -9,7 +9,7 @@ use crate::model::catalog::{
     ConditionCheck, CountCheck, Counted, Expect, FieldPath, Objects, ResourceCheck, TolerateCheck,
     Wanted,
 };
-use crate::model::observation::{CustomObject, Observation};
+use crate::model::observation::{CustomObject, ObjectRef, Observation};
 
 use crate::clock::parse_rfc3339;
 use crate::duration::rough as age;
@@ -143,6 +143,28 @@ fn verdict(good: Vec<String>, bad: Vec<String>) -> CheckOutcome {
     }
 }
 
+/// [`verdict`] of each object judged, the failing ones named as objects (their Warning
+/// Events may explain them), by the kind the catalog names.
+fn verdict_of(sel: &Objects, judged: Vec<(&CustomObject, Result<String, String>)>) -> CheckOutcome {
+    let failing = judged
+        .iter()
+        .filter(|(_, r)| r.is_err())
+        .map(|(o, _)| {
+            ObjectRef::new(
+                sel.kind_label(),
+                o.namespace.as_deref().unwrap_or(""),
+                &o.name,
+            )
+        })
+        .collect();
+    let (good, bad): (Vec<_>, Vec<_>) = judged.into_iter().map(|(_, r)| r).partition(Result::is_ok);
+    verdict(
+        good.into_iter().flatten().collect(),
+        bad.into_iter().filter_map(Result::err).collect(),
+    )
+    .with_objects(failing)
+}
+
 pub(crate) fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
     let matching = match objects_of(obs, &r.objects) {
         Ok(o) => o,
@@ -168,14 +190,11 @@ pub(crate) fn resource(obs: &Observation, r: &ResourceCheck) -> CheckOutcome {
         Some(Ok(t)) => t,
         None => 0,
     };
-    let (good, bad): (Vec<_>, Vec<_>) = matching
+    let judged: Vec<_> = matching
         .iter()
-        .map(|o| judge(&r.objects, o, field, expect, now))
-        .partition(Result::is_ok);
-    verdict(
-        good.into_iter().flatten().collect(),
-        bad.into_iter().filter_map(Result::err).collect(),
-    )
+        .map(|o| (*o, judge(&r.objects, o, field, expect, now)))
+        .collect();
+    verdict_of(&r.objects, judged)
 }
 
 /// " (Reason: message)" of the object's condition `type_`, empty when it says nothing.
@@ -206,14 +225,11 @@ pub(crate) fn condition(obs: &Observation, c: &ConditionCheck) -> CheckOutcome {
     if matching.is_empty() {
         return CheckOutcome::no(format!("no {}", c.objects.selector()));
     }
-    let (good, bad): (Vec<_>, Vec<_>) = matching
+    let judged: Vec<_> = matching
         .iter()
-        .map(|o| condition_of(&c.objects, o, &c.type_))
-        .partition(Result::is_ok);
-    verdict(
-        good.into_iter().flatten().collect(),
-        bad.into_iter().filter_map(Result::err).collect(),
-    )
+        .map(|o| (*o, condition_of(&c.objects, o, &c.type_)))
+        .collect();
+    verdict_of(&c.objects, judged)
 }
 
 pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {

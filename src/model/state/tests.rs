@@ -342,6 +342,7 @@ fn a_namespace_outside_a_scoped_workload_read_is_unknown_never_absent() {
             evidence: "daemonsets in monitoring were not read".into(),
             flaws: vec![],
             findings: vec![],
+            objects: vec![],
         }
     );
 }

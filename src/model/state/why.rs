@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use crate::model::catalog::{WorkloadCheck, WorkloadKind};
-use crate::model::observation::{Observation, PodStatus, ReadRequest, Workload};
+use crate::model::observation::{ObjectRef, Observation, PodStatus, ReadRequest, Workload};
 
 use super::workloads::{rollout_status, select, RolloutStatus};
 
@@ -85,6 +85,29 @@ pub fn pods_of(obs: &Observation, kind: WorkloadKind, w: &Workload) -> String {
     pods.iter()
         .map(|p| format!("; {}", pod_line(obs, p)))
         .collect()
+}
+
+/// The failing workloads as objects, each followed by its pods the second round read: what
+/// their Warning Events are about.
+pub(super) fn failing_objects(
+    obs: &Observation,
+    failing: &[(WorkloadKind, &Workload)],
+) -> Vec<ObjectRef> {
+    let mut out = Vec::new();
+    for (kind, w) in failing {
+        out.push(ObjectRef::new(kind.as_str(), &w.namespace, &w.name));
+        let pods = w
+            .selector
+            .as_ref()
+            .and_then(|s| obs.pods.get(&format!("{}/{s}", w.namespace)))
+            .and_then(|r| r.as_ref().ok());
+        out.extend(
+            pods.into_iter()
+                .flatten()
+                .map(|p| ObjectRef::new("Pod", &w.namespace, &p.name)),
+        );
+    }
+    out
 }
 
 fn pod_line(obs: &Observation, p: &PodStatus) -> String {

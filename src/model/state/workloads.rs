@@ -230,7 +230,9 @@ pub(crate) fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -
                 ));
             }
             let named = shown.join("; ");
-            if matches.len() > 1 {
+            let objects =
+                super::why::failing_objects(obs, &failing[..failing.len().min(super::MAX_NAMED)]);
+            let outcome = if matches.len() > 1 {
                 CheckOutcome::no(format!(
                     "{}/{} {} rolled out; {named}",
                     matches.len() - failing.len(),
@@ -239,7 +241,8 @@ pub(crate) fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -
                 ))
             } else {
                 CheckOutcome::no(named)
-            }
+            };
+            outcome.with_objects(objects)
         }
         Phase::Detect | Phase::Healthy => match failure {
             Some(f) => f,

@@ -161,7 +161,8 @@ pub fn read_into(
             | ReadRequest::ContainerStarts { .. }
             | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
-            | ReadRequest::EndpointSlices { .. }) => {
+            | ReadRequest::EndpointSlices { .. }
+            | ReadRequest::Events { .. }) => {
                 let d = match builtin_path(other) {
                     Some(target) => take(&mut decoded, &target, other, &decoder, &budget),
                     None => decoder.decode(
@@ -251,7 +252,8 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             | ReadRequest::ContainerStarts { .. }
             | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
-            | ReadRequest::EndpointSlices { .. }) => {
+            | ReadRequest::EndpointSlices { .. }
+            | ReadRequest::Events { .. }) => {
                 if let Some(p) = builtin_path(other) {
                     targets.insert(p);
                 }

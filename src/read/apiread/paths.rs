@@ -12,13 +12,16 @@ pub(super) fn resource_targets(t: &str) -> Vec<String> {
 /// The proxy's `--accept-paths` for this batch (SPEC §9): exactly the paths these reads can
 /// GET, each an anchored regexp — the first round's paths as literals, and for each custom
 /// resource type its group's version documents and lists at any version (discovery picks
-/// the version). Never a pod, logs, a configmap list, events, service accounts or secrets:
-/// pods only as a namespace's list (a label selector names which), ConfigMaps only by name.
+/// the version). Never a pod, logs, a configmap list, service accounts or secrets: pods only
+/// as a namespace's list (a label selector names which), ConfigMaps only by name, Events
+/// only as one namespace's `events.k8s.io/v1` list (never the cluster's).
 pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     let literal = |p: &str| format!("^{}$", p.replace('.', "\\."));
     // kubectl proxy matches the path only: a query (`?labelSelector=`) is not part of it.
+    // An Events list is accepted by its one form below (so one proxy serves every round).
     let mut out: Vec<String> = first_round(requests, scope)
         .iter()
+        .filter(|p| !p.starts_with("/apis/events.k8s.io/"))
         .map(|p| literal(p.split('?').next().unwrap_or_default()))
         .collect();
     // The second round's pod lists (a not-rolled-out workload's own pods, by its selector:
@@ -43,6 +46,15 @@ pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
                 "/apis/discovery.k8s.io/v1/namespaces/{ns}/endpointslices"
             ))
         }));
+    }
+    // The third round's Warning Events (SPEC §6 v0.4), one namespace's list by its one path
+    // form, when this run may read them.
+    if scope.events
+        || requests
+            .iter()
+            .any(|r| matches!(r, ReadRequest::Events { .. }))
+    {
+        out.push(crate::read::exec::allowlist::EVENTS_ACCEPT_PATH.to_string());
     }
     for request in requests {
         if let ReadRequest::Resource(t) = request {
@@ -127,11 +139,20 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
                     "/apis/discovery.k8s.io/v1/namespaces/{namespace}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D{service}"
                 ));
             }
+            // One namespace's Warning Events (SPEC §6 v0.4 "Warnings explain"), by the field
+            // selector events.k8s.io/v1 accepts (`type`), bounded by `limit`.
+            ReadRequest::Events { namespace } if is_segment(namespace) => {
+                return Some(format!(
+                    "/apis/events.k8s.io/v1/namespaces/{namespace}/events?fieldSelector=type%3DWarning&limit={}",
+                    crate::model::observation::EVENTS_LIMIT
+                ));
+            }
             ReadRequest::ApiGroups
             | ReadRequest::DaemonSets
             | ReadRequest::Deployments
             | ReadRequest::StatefulSets
             | ReadRequest::Resource(_)
+            | ReadRequest::Events { .. }
             | ReadRequest::Claims { .. }
             | ReadRequest::ConfigMap { .. }
             | ReadRequest::Pods { .. }
@@ -179,7 +200,8 @@ pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> S
         | ReadRequest::ContainerStarts { .. }
         | ReadRequest::PodPlacement { .. }
         | ReadRequest::WebhookConfigurations(_)
-        | ReadRequest::EndpointSlices { .. } => "not-a-workload",
+        | ReadRequest::EndpointSlices { .. }
+        | ReadRequest::Events { .. } => "not-a-workload",
     };
     match namespace.filter(|ns| is_segment(ns)) {
         Some(ns) => format!("/apis/apps/v1/namespaces/{ns}/{plural}"),

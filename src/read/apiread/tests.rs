@@ -416,3 +416,41 @@ fn the_gateway_and_csi_reads_open_exactly_their_paths() {
         assert!(!open(p), "{p} accepted: {accept:#?}");
     }
 }
+
+/// SPEC §6 v0.4: a run that may read Warning Events has the proxy accept their one
+/// namespaced form from the start (the third round then needs no other proxy); an Events
+/// read GETs one namespace's list by `type=Warning` with a limit.
+#[test]
+fn events_are_accepted_by_their_one_form_and_read_with_a_selector_and_a_limit() {
+    let scope = Scope {
+        events: true,
+        ..Scope::default()
+    };
+    let first = accept_paths(&[ReadRequest::Nodes], &scope);
+    assert_eq!(
+        first,
+        [
+            "^/api/v1/nodes$",
+            crate::read::exec::allowlist::EVENTS_ACCEPT_PATH
+        ]
+    );
+    let read = ReadRequest::Events {
+        namespace: "monitoring".into(),
+    };
+    let third = accept_paths(std::slice::from_ref(&read), &Scope::default());
+    assert_eq!(third, [crate::read::exec::allowlist::EVENTS_ACCEPT_PATH]);
+    assert!(third.iter().all(|a| first.contains(a)));
+    assert_eq!(
+        super::paths::builtin_path(&read).as_deref(),
+        Some("/apis/events.k8s.io/v1/namespaces/monitoring/events?fieldSelector=type%3DWarning&limit=100")
+    );
+    // A namespace that is not one path segment is never read.
+    let odd = ReadRequest::Events {
+        namespace: "a/../b".into(),
+    };
+    assert_eq!(super::paths::builtin_path(&odd), None);
+    // Without it, no Events path at all.
+    assert!(!accept_paths(&[ReadRequest::Nodes], &Scope::default())
+        .iter()
+        .any(|a| a.contains("events")));
+}

@@ -47,7 +47,8 @@ pub(super) fn builtin_targets<'r>(requests: &'r [ReadRequest], scope: &Scope) ->
             | ReadRequest::ContainerStarts { .. }
             | ReadRequest::PodPlacement { .. }
             | ReadRequest::WebhookConfigurations(_)
-            | ReadRequest::EndpointSlices { .. }) => builtin_path(other).into_iter().collect(),
+            | ReadRequest::EndpointSlices { .. }
+            | ReadRequest::Events { .. }) => builtin_path(other).into_iter().collect(),
         };
         for t in targets {
             out.entry(t).or_default().push(request);

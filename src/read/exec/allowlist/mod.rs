@@ -9,7 +9,9 @@ use super::Tool;
 mod printed;
 mod proxy;
 use proxy::*;
-pub use proxy::{accept_paths_ok, GATE_MARKER, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS};
+pub use proxy::{
+    accept_paths_ok, EVENTS_ACCEPT_PATH, GATE_MARKER, PROXY_REJECT_METHODS, PROXY_REJECT_PATHS,
+};
 pub mod hostcmd;
 mod hostgate;
 mod ssh;

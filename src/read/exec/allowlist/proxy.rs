@@ -29,6 +29,12 @@ pub(super) const FORBIDDEN_SEGMENTS: &[&str] = &[
     "watch",
 ];
 
+/// The one accept-path of Warning Events (SPEC §6 v0.4 "Warnings explain"): one namespace's
+/// `events.k8s.io/v1` list, the namespace one DNS label. Never the cluster-wide list, never
+/// the core `v1` Events, never one Event by name.
+pub const EVENTS_ACCEPT_PATH: &str =
+    "^/apis/events\\.k8s\\.io/v1/namespaces/[a-z0-9][-a-z0-9]*/events$";
+
 /// The accept-path of the PDB list, which only a gate reads: it marks the gate's form.
 pub const GATE_MARKER: &str = "^/apis/policy/v1/poddisruptionbudgets$";
 
@@ -53,7 +59,7 @@ pub fn accept_paths_ok(value: &str) -> Result<(), String> {
     // never can.
     let gate = value.split(',').any(|re| re == GATE_MARKER);
     for re in value.split(',') {
-        if gate && (re == GATE_NODE_PODS || re == GATE_READYZ) {
+        if gate && (re == GATE_NODE_PODS || re == GATE_READYZ) || re == EVENTS_ACCEPT_PATH {
             continue;
         }
         let bad = || format!("kubectl proxy: accept-path `{re}` is not an exact read path");

@@ -396,3 +396,28 @@ fn cluster_pod_list_only_in_the_gate_form() {
         assert!(accept_paths_ok(refused).is_err(), "{refused}");
     }
 }
+
+/// SPEC §6 v0.4 "Warnings explain": Warning Events only as one namespace's events.k8s.io/v1
+/// list, by the one form the allowlist names; never the cluster's list, the core Events, one
+/// Event by name, or a wider pattern.
+#[test]
+fn events_only_as_one_namespaces_events_k8s_io_list() {
+    assert_eq!(accept_paths_ok(EVENTS_ACCEPT_PATH), Ok(()));
+    assert_eq!(
+        accept_paths_ok(&format!("^/api/v1/nodes$,{EVENTS_ACCEPT_PATH}")),
+        Ok(())
+    );
+    for refused in [
+        "^/apis/events\\.k8s\\.io/v1/events$",
+        "^/apis/events\\.k8s\\.io/[a-z0-9]+/events$",
+        "^/api/v1/events$",
+        "^/api/v1/namespaces/monitoring/events$",
+        "^/apis/events\\.k8s\\.io/v1/namespaces/monitoring/events$",
+        "^/apis/events\\.k8s\\.io/v1/namespaces/monitoring/events/x$",
+        "^/apis/events\\.k8s\\.io/v1/namespaces/.*/events$",
+        "^/apis/events\\.k8s\\.io/v1/namespaces/[a-z0-9][-a-z0-9]*/events",
+        "^/apis/events\\.k8s\\.io/v1/namespaces/[a-z0-9][-a-z0-9]*/secrets$",
+    ] {
+        assert!(accept_paths_ok(refused).is_err(), "{refused}");
+    }
+}
