@@ -237,33 +237,7 @@ pub(crate) fn evaluate_layer(
         explain: Vec::new(),
     };
     if let Some(spec) = &layer.host {
-        let h = hosts::evaluate(spec, &obs.hosts);
-        return LayerReport {
-            id: layer.id.clone(),
-            title: layer.title.clone(),
-            state: h.state,
-            evidence: h.evidence,
-            reason: h.reason,
-            hosts: h.hosts,
-            checks: spec
-                .named_checks(&layer.id)
-                .into_iter()
-                .zip(h.checks)
-                .map(|((id, _), c)| CheckReport {
-                    id,
-                    verdict: c.verdict,
-                    evidence: c.evidence,
-                    findings: c.findings,
-                    acknowledged: false,
-                    until: None,
-                    reason: None,
-                    objects: Vec::new(),
-                    events: Vec::new(),
-                    events_not_read: Vec::new(),
-                })
-                .collect(),
-            explain: Vec::new(),
-        };
+        return hosts::report(layer, spec, &obs.hosts);
     }
     if !layer.observable {
         return report(

@@ -247,6 +247,42 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
     }
 }
 
+/// A host-level layer's report: its state and per-host evidence, and each check by its id
+/// `LAYER/NAME` over the hosts of its group (what an acknowledgement names).
+pub fn report(
+    layer: &crate::model::catalog::Layer,
+    spec: &HostSpec,
+    obs: &HostObservation,
+) -> super::LayerReport {
+    let h = evaluate(spec, obs);
+    super::LayerReport {
+        id: layer.id.clone(),
+        title: layer.title.clone(),
+        state: h.state,
+        evidence: h.evidence,
+        reason: h.reason,
+        hosts: h.hosts,
+        checks: spec
+            .named_checks(&layer.id)
+            .into_iter()
+            .zip(h.checks)
+            .map(|((id, _), c)| super::CheckReport {
+                id,
+                verdict: c.verdict,
+                evidence: c.evidence,
+                findings: c.findings,
+                acknowledged: false,
+                until: None,
+                reason: None,
+                objects: Vec::new(),
+                events: Vec::new(),
+                events_not_read: Vec::new(),
+            })
+            .collect(),
+        explain: Vec::new(),
+    }
+}
+
 fn check(c: &HostCheck, reading: &HostReading) -> Outcome {
     if let HostProbe::Executable { programs } = &c.probe {
         return executable_outcome(programs, reading);
