@@ -223,6 +223,7 @@ holds:
   rook-ceph-not-error  CephCluster rook-ceph/rook-ceph: HEALTH_OK
   rook-present  operator 1/1 pods ready
   rook-k8s-range  1.17 supports 1.28 to 1.33; the control plane runs 1.31.4
+  rook-ceph-version  Ceph 18.2.4; rook 1.17 supports 18.2.0+, 19.2.0+
   rook-kubelet-range  1.17 supports 1.28 to 1.33; the 4 kubelets run v1.31.4
 ";
 
@@ -243,6 +244,7 @@ fn gate_upgrade_rook_go_and_skipping_a_minor_no_go() {
             ("rook-ceph-not-error", "holds"),
             ("rook-present", "holds"),
             ("rook-k8s-range", "holds"),
+            ("rook-ceph-version", "holds"),
             ("rook-kubelet-range", "holds"),
         ])
     );
@@ -272,10 +274,14 @@ fn gate_upgrade_rook_half_done_is_no_go() {
 
 const CEPH_ERR: &str = r#"GET /apis/ceph.rook.io/v1/cephclusters=body:{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","metadata":{"resourceVersion":"9"},"items":[{"apiVersion":"ceph.rook.io/v1","kind":"CephCluster","metadata":{"name":"rook-ceph","namespace":"rook-ceph"},"spec":{"mon":{"count":3}},"status":{"phase":"Ready","ceph":{"health":"HEALTH_ERR","lastChecked":"2026-12-01T21:40:00Z","details":{"MON_DOWN":{"message":"2/3 mons down, quorum a","severity":"HEALTH_ERR"}}}}}]}"#;
 
+/// A CephCluster as Rook writes it, on Ceph Quincy (17.2.6): Rook 1.17 supports Reef and Squid.
+const CEPH_QUINCY: &str = r#"GET /apis/ceph.rook.io/v1/cephclusters=body:{"kind":"CephClusterList","apiVersion":"ceph.rook.io/v1","metadata":{"resourceVersion":"9"},"items":[{"apiVersion":"ceph.rook.io/v1","kind":"CephCluster","metadata":{"name":"rook-ceph","namespace":"rook-ceph"},"spec":{"mon":{"count":3},"cephVersion":{"image":"quay.io/ceph/ceph:v17.2.6"}},"status":{"phase":"Ready","ceph":{"health":"HEALTH_OK","lastChecked":"2026-12-01T21:40:00Z"},"version":{"image":"quay.io/ceph/ceph:v17.2.6","version":"17.2.6-0"}}}]}"#;
+
 const APISERVER_134: &str = r#"GET /api/v1/namespaces/kube-system/pods=body:{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"9"},"items":[{"metadata":{"name":"kube-apiserver-dirqual1","namespace":"kube-system","labels":{"component":"kube-apiserver","tier":"control-plane"},"ownerReferences":[{"apiVersion":"v1","kind":"Node","name":"dirqual1","uid":"3f8a","controller":true}]},"spec":{"nodeName":"dirqual1","containers":[{"name":"kube-apiserver","image":"registry.k8s.io/kube-apiserver:v1.34.1"}]},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}]}"#;
 
 /// Ceph in HEALTH_ERR (Rook does not upgrade it), no operator (404), a control plane
-/// past the target release's range: each a blocker of its own rule.
+/// past the target release's range, a Ceph the target release does not support: each a
+/// blocker of its own rule.
 #[test]
 fn gate_upgrade_rook_ceph_error_absent_and_out_of_range_are_no_go() {
     for (fault, rule, evidence) in [
@@ -289,6 +295,11 @@ fn gate_upgrade_rook_ceph_error_absent_and_out_of_range_are_no_go() {
             APISERVER_134,
             "rook-k8s-range",
             "rook 1.17 supports Kubernetes 1.28 to 1.33; this API server runs 1.34.1 (Rook: Maintenance and Support (Rook 1.17: v1.28 to v1.33))",
+        ),
+        (
+            CEPH_QUINCY,
+            "rook-ceph-version",
+            "rook 1.17 supports Ceph 18.2.0+, 19.2.0+; this cluster runs Ceph 17.2.6 (Rook: Maintenance and Support (Rook 1.17: Ceph Reef v18.2.0+, Squid v19.2.0+))",
         ),
     ] {
         let bed = bed_or_skip!(E2e::new("dirqual-gates", &[fault]));
@@ -306,7 +317,7 @@ fn gate_upgrade_rook_ceph_error_absent_and_out_of_range_are_no_go() {
     }
 }
 
-/// A forbidden read of each Rook blocker's read: CANNOT TELL (exit 5), never GO.
+/// A forbidden (or, for the CephCluster, failed) read of each Rook blocker's read: CANNOT TELL (exit 5), never GO.
 #[test]
 fn gate_upgrade_rook_forbidden_reads_cannot_tell() {
     for (fault, undecided) in [
@@ -316,7 +327,11 @@ fn gate_upgrade_rook_forbidden_reads_cannot_tell() {
         ),
         (
             "GET /apis/ceph.rook.io/v1/cephclusters=403",
-            serde_json::json!(["rook-ceph-not-error"]),
+            serde_json::json!(["rook-ceph-not-error", "rook-ceph-version"]),
+        ),
+        (
+            "GET /apis/ceph.rook.io/v1/cephclusters=500",
+            serde_json::json!(["rook-ceph-not-error", "rook-ceph-version"]),
         ),
         (
             "GET /api/v1/namespaces/kube-system/pods=403",

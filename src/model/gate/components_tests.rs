@@ -213,3 +213,44 @@ fn named_workloads_decode_strictly() {
         "DaemonSet kube-system/cilium: image `quay.io/cilium/cilium:latest@sha256:858f807ea4e20e85e3ea3240a762e1f4b29f1cb5bbd0463b8aa77e7b097c0667` carries no version tag"
     );
 }
+
+fn with_ceph_version(v: &str) -> Facts {
+    let mut f = cluster();
+    if let Ok(Some(c)) = &mut f.ceph {
+        c.version = v.to_string();
+    }
+    f
+}
+
+#[test]
+fn rook_ceph_version_needs_a_ceph_the_target_release_supports() {
+    let req = upgrade(Gate::UpgradeRook, "1.17.0");
+    let ev = eval(&req, &with_ceph_version("18.2.4-0"));
+    let o = outcome(&ev, RuleId::RookCephVersion);
+    assert_eq!(
+        (o.status, o.note.as_str()),
+        (
+            Status::Holds,
+            "Ceph 18.2.4; rook 1.17 supports 18.2.0+, 19.2.0+"
+        )
+    );
+    for (v, status) in [
+        ("17.2.6-0", Status::Fails),
+        ("20.2.0-0", Status::Fails),
+        ("19.1.9-0", Status::Fails),
+        ("", Status::Unknown),
+        ("squid", Status::Unknown),
+    ] {
+        let ev = eval(&req, &with_ceph_version(v));
+        assert_eq!(outcome(&ev, RuleId::RookCephVersion).status, status, "{v}");
+    }
+    // A release without a verified row is undecided, never GO.
+    let ev = eval(
+        &upgrade(Gate::UpgradeRook, "1.11.0"),
+        &with_ceph_version("18.2.4-0"),
+    );
+    assert_eq!(
+        outcome(&ev, RuleId::RookCephVersion).status,
+        Status::Unknown
+    );
+}

@@ -349,6 +349,7 @@ fn ceph(c: RawCephCluster) -> Result<Ceph> {
             .collect(),
         last_checked,
         mon_count: c.spec.mon.count.unwrap_or(3),
+        version: c.status.version.version,
     })
 }
 

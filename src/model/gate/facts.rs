@@ -216,6 +216,8 @@ pub struct Ceph {
     pub last_checked: Option<i64>,
     /// `spec.mon.count` (Rook's default is 3).
     pub mon_count: u32,
+    /// `status.version.version` (`18.2.4-0`); empty when Rook has not written it.
+    pub version: String,
 }
 
 /// One line of `/readyz?verbose`: `[+]etcd ok`, `[-]etcd failed: reason withheld`.

@@ -212,10 +212,11 @@ pub enum RuleId {
     CiliumKubeletRange,
     RookKubeletRange,
     DrainOsdHosts,
+    RookCephVersion,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 35] = [
+    pub const ALL: [RuleId; 36] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -251,6 +252,7 @@ impl RuleId {
         RuleId::CiliumKubeletRange,
         RuleId::RookKubeletRange,
         RuleId::DrainOsdHosts,
+        RuleId::RookCephVersion,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -290,6 +292,7 @@ impl RuleId {
             RuleId::CiliumKubeletRange => "cilium-kubelet-range",
             RuleId::RookKubeletRange => "rook-kubelet-range",
             RuleId::DrainOsdHosts => "drain-osd-hosts",
+            RuleId::RookCephVersion => "rook-ceph-version",
         }
     }
 
@@ -330,7 +333,8 @@ impl RuleId {
             | RuleId::RookCephNotError
             | RuleId::RookPresent
             | RuleId::RookK8sRange
-            | RuleId::RookKubeletRange => Gate::UpgradeRook,
+            | RuleId::RookKubeletRange
+            | RuleId::RookCephVersion => Gate::UpgradeRook,
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 
 const BUILTIN: &str = include_str!("rules.yaml");
 const BUILTIN_NAME: &str = "builtin gate rules (src/model/gate/rules.yaml)";
-const FORMAT_HINT: &str = "the gate rule table is a YAML map: `rules:` (each `id`, `gate`, `severity`, `title`, `reads`, `source`, `host`), `ceph:`, `removedApis:`, `nodePrerequisites:`, `platformRanges:`, `certificates:`";
+const FORMAT_HINT: &str = "the gate rule table is a YAML map: `rules:` (each `id`, `gate`, `severity`, `title`, `reads`, `source`, `host`), `ceph:`, `removedApis:`, `nodePrerequisites:`, `platformRanges:`, `certificates:`, `rookCephVersions:`";
 
 /// Where a rule or a row comes from: the upstream document or policy it encodes.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -108,6 +108,16 @@ pub struct PlatformRange {
     pub source: Source,
 }
 
+/// The Ceph versions one Rook release supports: each entry the lowest supported version of
+/// one Ceph major (a major not listed is not supported).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CephSupport {
+    pub release: Minor,
+    pub ceph: Vec<String>,
+    pub source: Source,
+}
+
 /// The control-plane certificates the `k8s-certs-*` rules read, and the warning's window.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -128,6 +138,7 @@ pub struct Table {
     pub node_prerequisites: Vec<NodePrerequisite>,
     pub platform_ranges: Vec<PlatformRange>,
     pub certificates: CertRules,
+    pub rook_ceph_versions: Vec<CephSupport>,
 }
 
 impl Table {
@@ -240,6 +251,22 @@ fn validate(table: &Table, text: &str, file: &str) -> Result<()> {
                     "platformRanges: {} {}: its range ends before it starts",
                     p.component.as_str(),
                     p.release
+                ),
+            );
+        }
+    }
+    for r in &table.rook_ceph_versions {
+        let majors: BTreeSet<u32> = r
+            .ceph
+            .iter()
+            .filter_map(|v| super::version::Version::parse(v).map(|v| v.major))
+            .collect();
+        if r.ceph.is_empty() || majors.len() != r.ceph.len() {
+            return fail(
+                None,
+                format!(
+                    "rookCephVersions {}: `ceph` lists one version per Ceph major (at least one), each a version",
+                    r.release
                 ),
             );
         }

@@ -176,6 +176,7 @@ fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
         RuleId::RookK8sRange => release::k8s_range(Component::Rook, req, facts, table),
         RuleId::CiliumKubeletRange => release::kubelet_range(Component::Cilium, req, facts, table),
         RuleId::RookKubeletRange => release::kubelet_range(Component::Rook, req, facts, table),
+        RuleId::RookCephVersion => release::rook_ceph_version(req, facts, table),
     }
 }
 

@@ -259,6 +259,14 @@ pub(super) struct RawMonSpec {
 #[serde(default)]
 pub(super) struct RawCephStatus {
     pub(super) ceph: RawCephHealth,
+    pub(super) version: RawCephVersion,
+}
+
+/// `status.version`: the Ceph image and the version Rook read from it (`18.2.4-0`).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCephVersion {
+    pub(super) version: String,
 }
 
 #[derive(Deserialize, Default)]

@@ -101,6 +101,14 @@ fn pvs_crds_ceph_readyz_and_images() {
             .map(|c| (c.health.as_str(), c.checks.len(), c.mon_count)),
         Some(("HEALTH_WARN", 3, 3))
     );
+    // No status.version in this fixture: empty, never a made-up version.
+    assert_eq!(ceph.as_ref().map(|c| c.version.as_str()), Some(""));
+    let full = ceph_clusters(fixture!("cephclusters.json")).ok().flatten();
+    assert_eq!(
+        full.map(|c| c.version),
+        Some("19.2.0-0".to_string()),
+        "status.version.version as Rook writes it"
+    );
     assert_eq!(ceph.and_then(|c| c.last_checked), Some(1_796_161_202));
     let r = readyz(fixture!("readyz-failed.txt")).unwrap_or_default();
     assert_eq!(
