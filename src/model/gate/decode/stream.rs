@@ -14,6 +14,7 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, 
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::{Error, Result};
+use crate::model::observation::item_cap::{Capped, ItemCap};
 use crate::model::observation::weight;
 use crate::pool::Budget;
 
@@ -62,10 +63,19 @@ where
     };
     let mut stop = Stop(None);
     let mut other_item = None;
-    let mut de = serde_json::Deserializer::from_reader(reader);
+    // An item is buffered whole (its `kind` taken aside) before it is decoded: it may not
+    // take more than the budget has left plus the largest object, whatever it holds.
+    let cap = ItemCap::default();
+    let capped = Capped {
+        inner: reader,
+        cap: &cap,
+        what: to.what,
+    };
+    let mut de = serde_json::Deserializer::from_reader(capped);
     let got = ListSeed {
         kind,
         to,
+        cap: &cap,
         convert: &mut convert,
         stop: &mut stop,
         other_item: &mut other_item,
@@ -76,7 +86,15 @@ where
     if let Some(e) = stop.0 {
         return Err(e);
     }
-    let (list_kind, items) = got.map_err(|e| bad(e.to_string()))?;
+    let (list_kind, items) = got.map_err(|e| {
+        let text = e.to_string();
+        match text.rsplit_once(" at line ") {
+            Some((said, _)) if said.starts_with(crate::pool::OVER_BUDGET) => {
+                Error::input(said, BUDGET_HINT)
+            }
+            Some(_) | None => bad(text),
+        }
+    })?;
     if list_kind != "List" && list_kind.strip_suffix("List") != Some(kind) {
         return Err(bad(format!(
             "a list of kind `{}`",
@@ -95,6 +113,7 @@ where
 struct ListSeed<'a, T, F> {
     kind: &'a str,
     to: Charged<'a>,
+    cap: &'a ItemCap,
     convert: &'a mut F,
     stop: &'a mut Stop,
     other_item: &'a mut Option<String>,
@@ -130,6 +149,7 @@ where
         let ListSeed {
             kind,
             to,
+            cap,
             convert,
             stop,
             other_item,
@@ -145,6 +165,7 @@ where
                     items = Some(map.next_value_seed(ItemsSeed {
                         kind,
                         to,
+                        cap,
                         convert: &mut *convert,
                         stop: &mut *stop,
                         other_item: &mut *other_item,
@@ -164,6 +185,7 @@ where
 struct ItemsSeed<'a, T, F> {
     kind: &'a str,
     to: Charged<'a>,
+    cap: &'a ItemCap,
     convert: &'a mut F,
     stop: &'a mut Stop,
     other_item: &'a mut Option<String>,
@@ -194,7 +216,13 @@ where
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<U>, A::Error> {
         let mut out = Vec::new();
-        while let Some(k) = seq.next_element::<Kinded<T>>()? {
+        loop {
+            self.cap.open(self.to.budget);
+            let next = seq.next_element::<Kinded<T>>();
+            self.cap.close();
+            let Some(k) = next? else {
+                break;
+            };
             match k.kind {
                 Some(other) if other != self.kind => {
                     // The list is refused: nothing more is kept, the rest only checked.

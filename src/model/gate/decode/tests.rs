@@ -215,3 +215,34 @@ fn a_list_over_the_budget_is_refused_naming_the_read() {
     assert_eq!(kept.map(|n| n.len()).ok(), Some(2000));
     assert_eq!(read_count_items(text.as_bytes()).ok(), Some(2000));
 }
+
+/// Issue 31 item 3: a gate's list buffers each item whole before decoding it; one item of
+/// 6 MiB (an unused annotation, even) against a 1 MiB budget is stopped while it is read, at
+/// what the budget has left plus the largest object, never buffered whole.
+#[test]
+fn one_item_past_what_the_budget_has_left_is_stopped_while_it_is_read() {
+    let text = format!(
+        r#"{{"kind":"NodeList","apiVersion":"v1","items":[{{"metadata":{{"name":"n1","annotations":{{"x":"{}"}}}},"status":{{"nodeInfo":{{"kubeletVersion":"v1.31.4"}}}}}}]}}"#,
+        "a".repeat(6 << 20)
+    );
+    let budget = crate::pool::Budget::new(1 << 20);
+    let to = Charged {
+        what: "GET /api/v1/nodes",
+        budget: &budget,
+    };
+    let e = read_nodes(text.as_bytes(), to).map(|n| n.len());
+    assert_eq!(
+        e.map_err(|e| e.message),
+        Err("over nestor's memory budget of 1 MiB for one read of a cluster: an item of GET /api/v1/nodes is larger than what the budget has left (not decoded further)".to_string())
+    );
+    assert_eq!(budget.used(), 0);
+    let roomy = crate::pool::Budget::new(16 << 20);
+    let to = Charged {
+        what: "GET /api/v1/nodes",
+        budget: &roomy,
+    };
+    assert_eq!(
+        read_nodes(text.as_bytes(), to).map(|n| n.len()).ok(),
+        Some(1)
+    );
+}
