@@ -11,11 +11,26 @@ use crate::output::render;
 /// Mark `reports` judged on the day of `obs` (the reading's time: a snapshot is judged on
 /// the day it was taken), printing the warnings.
 pub(super) fn apply(acks: &[Acknowledgement], reports: &mut [LayerReport], obs: &Observation) {
+    mark(acks, reports, obs, true);
+}
+
+/// [`apply`], the warnings printed only when `warn`: a wait judges every poll, and says
+/// once (at its first) which acknowledgements do not apply.
+pub(super) fn mark(
+    acks: &[Acknowledgement],
+    reports: &mut [LayerReport],
+    obs: &Observation,
+    warn: bool,
+) {
     let today = obs
         .observed_at
         .unwrap_or_else(crate::clock::now_secs)
         .div_euclid(86_400);
-    for w in ack::apply(acks, reports, today) {
+    let warnings = ack::apply(acks, reports, today);
+    if !warn {
+        return;
+    }
+    for w in warnings {
         render::notice(&format!("warning: {}", w.message));
         render::notice(&format!("hint: {}", w.hint));
     }

@@ -277,7 +277,11 @@ impl Polls<'_, '_, '_> {
             }
         };
         let declared = w.stack.declared_nodes();
-        Ok(judge(&w.stack.catalog, &w.ids, &declared, &reading))
+        let mut reports = judge(&w.stack.catalog, &w.ids, &declared, &reading);
+        // Acknowledged findings are marked on every poll, warned about at the first only.
+        let first = self.count == 1;
+        super::acks::mark(&w.stack.raw.acknowledged, &mut reports, &reading.obs, first);
+        Ok(reports)
     }
 
     /// How many polls were made.

@@ -270,3 +270,69 @@ hint: valid keys here: check, detail, reason, until
     );
     assert!(bed.server.audit().is_empty(), "nothing read");
 }
+
+/// `wait --for=healthy` on a layer whose every failing check is acknowledged is reached, as
+/// `--detailed-exitcode` counts it as no work (docs/health.md): the finding and its
+/// acknowledgement are printed; without it the wait times out, and an acknowledgement that
+/// does not apply is warned about once, not at every poll.
+#[test]
+fn wait_for_healthy_counts_a_fully_acknowledged_layer_as_reached() {
+    let until = day(30);
+    let bed = bed_or_skip!(ack_bed(&[], "[k8s, ceph]", &health_ack(None, &until)));
+    let wait = |extra: &[&str]| {
+        let mut args = vec![
+            "wait",
+            "--for=healthy",
+            "ceph",
+            "--interval",
+            "300ms",
+            "--timeout",
+            "2s",
+            "--no-color",
+        ];
+        args.extend(extra);
+        bed.run(&args)
+    };
+    let out = wait(&[]);
+    out.code(0);
+    out.stdout_snap(format!(
+        "reached: every layer healthy after #.#s (1 poll)
+  ceph  degraded  reached  {HEALTH}; acknowledged until {until}: {REASON}
+"
+    ));
+    let doc = wait(&["-o", "json"]);
+    doc.code(0);
+    let v: serde_json::Value = serde_json::from_str(&doc.stdout).expect("json");
+    assert_eq!(v["reached"], true);
+    assert_eq!(v["layers"][0]["reached"], true);
+    assert_eq!(v["layers"][0]["state"], "degraded");
+    // Without it, the same cluster is not healthy: the wait times out (exit 5) after several
+    // polls, and the acknowledgement that matches nothing is warned about once, not per poll.
+    let stale = "  - check: ceph/nothing-such\n    reason: stale line\n    until: UNTIL\n";
+    let bare = bed_or_skip!(ack_bed(&[], "[k8s, ceph]", &stale.replace("UNTIL", &until)));
+    let out = bare.run(&[
+        "wait",
+        "--for=healthy",
+        "ceph",
+        "--interval",
+        "300ms",
+        "--timeout",
+        "2s",
+        "-o",
+        "json",
+    ]);
+    out.code(5);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+    assert!(v["polls"].as_u64().is_some_and(|n| n >= 3), "{v}");
+    let warned: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.contains("warning: acknowledgement of ceph/nothing-such"))
+        .collect();
+    assert_eq!(
+        warned,
+        ["kubectl-nestor: warning: acknowledgement of ceph/nothing-such matches nothing: layer ceph has no such check (its checks: ceph/api, ceph/health, ceph/mons, ceph/mon-count, ceph/osds, ceph/mon-quorum, ceph/one-version, ceph/mon-placement, ceph/osd-placement)"],
+        "{}",
+        out.stderr
+    );
+}

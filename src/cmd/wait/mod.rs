@@ -31,7 +31,7 @@ Examples:
   kubectl nestor wait --for=present ceph --no-input -o json";
 
 /// The long `--help` text.
-pub const LONG_ABOUT: &str = "Poll the real state of the stack until every named layer reaches the condition: `--for=healthy` (present: detected and every health check true) or `--for=present` (detected: present or degraded). The reads and states are preview's; unknown (a failed read) never counts as reached.\n\nThe target is confirmed once, before the first poll; the read path keeps one kubectl proxy for the whole wait. Progress goes to stderr: on a terminal one live line per layer, redrawn in place; otherwise one line per state change. The result goes to stdout (`-o json`: a `Wait` document). Exit 0 when reached, 5 on timeout (with the last evidence of each layer not there), 3 target refused, 4 unreachable at the first poll.";
+pub const LONG_ABOUT: &str = "Poll the real state of the stack until every named layer reaches the condition: `--for=healthy` (present: detected and every health check true; or degraded with every failing check acknowledged in the topology) or `--for=present` (detected: present or degraded). The reads and states are preview's; unknown (a failed read) never counts as reached.\n\nThe target is confirmed once, before the first poll; the read path keeps one kubectl proxy for the whole wait. Progress goes to stderr: on a terminal one live line per layer, redrawn in place; otherwise one line per state change. The result goes to stdout (`-o json`: a `Wait` document). Exit 0 when reached, 5 on timeout (with the last evidence of each layer not there), 3 target refused, 4 unreachable at the first poll.";
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
@@ -58,11 +58,19 @@ pub enum WaitFor {
     Present,
 }
 
-fn reached(condition: WaitFor, state: State) -> bool {
+fn reached_state(condition: WaitFor, state: State) -> bool {
     match condition {
         WaitFor::Healthy => state == State::Present,
         WaitFor::Present => matches!(state, State::Present | State::Degraded),
     }
+}
+
+/// A layer reached the condition; for `healthy`, a degraded layer whose every failing check
+/// the topology acknowledges counts as reached, as `--detailed-exitcode` counts it as no
+/// work (SPEC §6 v0.4): a known, tracked finding must not hold a pipeline's wait forever.
+fn reached(condition: WaitFor, r: &LayerReport) -> bool {
+    reached_state(condition, r.state)
+        || (condition == WaitFor::Healthy && crate::model::ack::fully_acknowledged(r))
 }
 
 fn condition_name(c: WaitFor) -> &'static str {
@@ -115,7 +123,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
                 return Err(e);
             }
         };
-        let all = reports.iter().all(|r| reached(args.condition, r.state));
+        let all = reports.iter().all(|r| reached(args.condition, r));
         progress.update(started.elapsed(), &reports, args.condition);
         if all {
             break (reports, true);
@@ -144,7 +152,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         layers: reports
             .into_iter()
             .map(|r| LayerDoc {
-                reached: reached(args.condition, r.state),
+                reached: reached(args.condition, &r),
                 report: r,
             })
             .collect(),
@@ -202,6 +210,14 @@ fn text(doc: &WaitDoc, paint: Paint) -> String {
         };
         let why = if l.report.state == State::Present {
             l.report.evidence.join("; ")
+        } else if crate::model::ack::fully_acknowledged(&l.report) {
+            // Reached because every failing check is acknowledged: the finding and its
+            // acknowledgement, never hidden.
+            format!(
+                "{}; {}",
+                l.report.reason,
+                crate::model::ack::words(&l.report)
+            )
         } else {
             l.report.reason.clone()
         };
@@ -239,11 +255,11 @@ mod tests {
     #[test]
     fn unknown_is_never_reached() {
         for c in [WaitFor::Healthy, WaitFor::Present] {
-            assert!(!reached(c, State::Unknown));
-            assert!(!reached(c, State::Absent));
-            assert!(reached(c, State::Present));
+            assert!(!reached_state(c, State::Unknown));
+            assert!(!reached_state(c, State::Absent));
+            assert!(reached_state(c, State::Present));
         }
-        assert!(!reached(WaitFor::Healthy, State::Degraded));
-        assert!(reached(WaitFor::Present, State::Degraded));
+        assert!(!reached_state(WaitFor::Healthy, State::Degraded));
+        assert!(reached_state(WaitFor::Present, State::Degraded));
     }
 }

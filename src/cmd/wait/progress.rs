@@ -45,7 +45,7 @@ impl Progress {
                 frame.push_str(&format!("\x1b[{}A", self.drawn));
             }
             for r in reports {
-                let mark = if reached(condition, r.state) {
+                let mark = if reached(condition, r) {
                     self.paint.green("✓")
                 } else {
                     "…".to_string()
@@ -75,7 +75,7 @@ impl Progress {
                     "[{secs:7.1}s] {} {}{}: {}",
                     r.id,
                     r.state.as_str(),
-                    if reached(condition, r.state) {
+                    if reached(condition, r) {
                         " (reached)"
                     } else {
                         ""
