@@ -56,21 +56,10 @@ pub fn tree_of(root: &Path, skip: &[PathBuf], dirs: bool) -> Vec<(PathBuf, Vec<u
     out
 }
 
-/// `YYYY-MM-DD` of today (UTC) plus `offset` days, as nestor judges a live reading.
+/// `YYYY-MM-DD` of today (UTC) plus `offset` days, as nestor judges a live reading: the
+/// date part of the replay crate's RFC 3339 clock (`nestor_replay::when`).
 pub fn day(offset: i64) -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    // Howard Hinnant's civil-from-days.
-    let z = secs.div_euclid(86_400) + offset + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    let mut t = nestor_replay::when::from_now(offset * 86_400);
+    t.truncate(10);
+    t
 }

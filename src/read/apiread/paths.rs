@@ -103,10 +103,7 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
                 selector,
                 ..
             } if is_segment(namespace) && selector_ok(selector) => {
-                let query = selector
-                    .replace('/', "%2F")
-                    .replace('=', "%3D")
-                    .replace(',', "%2C");
+                let query = encoded_selector(selector);
                 return Some(format!(
                     "/api/v1/namespaces/{namespace}/pods?labelSelector={query}"
                 ));
@@ -118,10 +115,7 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
                 selector,
                 ..
             } if is_segment(namespace) && selector_ok(selector) => {
-                let query = selector
-                    .replace('/', "%2F")
-                    .replace('=', "%3D")
-                    .replace(',', "%2C");
+                let query = encoded_selector(selector);
                 return Some(format!(
                     "/api/v1/namespaces/{namespace}/pods?labelSelector={query}&limit={}",
                     crate::model::catalog::MAX_PLACED_PODS
@@ -162,6 +156,14 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
         }
         .to_string(),
     )
+}
+
+/// A valid selector ([`selector_ok`]) as a query value: `/`, `=` and `,` percent-encoded.
+fn encoded_selector(selector: &str) -> String {
+    selector
+        .replace('/', "%2F")
+        .replace('=', "%3D")
+        .replace(',', "%2C")
 }
 
 /// A selector as [`crate::model::observation::selector_of`] builds it: `k=v` pairs joined by
