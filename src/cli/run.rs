@@ -45,6 +45,7 @@ where
     T: Into<OsString> + Clone,
 {
     crate::usage::mark_start();
+    crate::pool::bound_the_allocator();
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     // The run's one stdout: what it prints decides whether an error still gets a document.
     let printer = crate::output::render::Printer::plain();
