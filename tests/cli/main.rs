@@ -4,6 +4,8 @@
 mod common_bed;
 #[path = "../common/readme.rs"]
 mod common_readme;
+#[path = "../common/sampled.rs"]
+mod common_sampled;
 #[path = "../common/signals.rs"]
 mod common_signals;
 #[path = "../common/sshd.rs"]

@@ -21,57 +21,9 @@ use crate::harness::text_snap;
 use crate::support::*;
 
 // The server itself, started on a port it owns, is the shared bed's (`tests/common/sshd.rs`).
-pub(crate) use crate::common_sshd::{free_port, require, Sshd, SSH, SSHD, SSH_KEYGEN};
-
-pub(crate) fn keygen(path: &Path) {
-    let out = Run::new(SSH_KEYGEN)
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", "nestor-test", "-f"])
-        .arg(path)
-        .run();
-    assert!(
-        out.status.success(),
-        "ssh-keygen: {}",
-        String::from_utf8_lossy(&out.stderr_bytes)
-    );
-}
-
-/// `ssh-ed25519 AAAA...` of a `.pub` file (without the comment).
-pub(crate) fn public_key(pub_file: &Path) -> String {
-    let text = fs::read_to_string(pub_file).expect("read pub");
-    text.split_whitespace()
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The ssh client the tests hand nestor as `NESTOR_SSH`: an `ssh_config` naming the test's
-/// known_hosts and key (OpenSSH reads ~/.ssh from passwd, not $HOME), and a wrapper that logs
-/// its argv (words joined by \037) to `log` in ONE write, since ssh runs in parallel, then
-/// execs ssh with that config. Returns the wrapper.
-pub(crate) fn ssh_client(work: &Path, known_hosts: &Path, key: &Path, log: &Path) -> PathBuf {
-    let config = work.join("ssh_config");
-    fs::write(
-        &config,
-        format!(
-            "Host *\n  UserKnownHostsFile {}\n  IdentityFile {}\n  IdentitiesOnly yes\n",
-            known_hosts.display(),
-            key.display()
-        ),
-    )
-    .expect("ssh_config");
-    let wrapper = work.join("ssh-wrapper");
-    fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nsep=$(printf '\\037')\nline=ssh\nfor a in \"$@\"; do line=\"$line$sep$a\"; done\nprintf '%s\\n' \"$line\" >> '{log}'\nexec {SSH} -F '{config}' \"$@\"\n",
-            log = log.display(),
-            config = config.display()
-        ),
-    )
-    .expect("wrapper");
-    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
-    wrapper
-}
+pub(crate) use crate::common_sshd::{
+    free_port, keygen, public_key, require, ssh_client, Sshd, SSH, SSHD, SSH_KEYGEN,
+};
 
 /// Start sshd in `dir` accepting `client_pub` for any user (the test runs as root).
 fn start_sshd(dir: &Path, client_pub: &Path) -> Sshd {

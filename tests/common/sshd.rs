@@ -12,6 +12,7 @@
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -186,4 +187,57 @@ pub fn start_on(dir: &Path, extra: &str, next_port: &mut dyn FnMut() -> u16) -> 
         "sshd did not start on a port of its own in {ATTEMPTS} tries:\n{}",
         tried.join("\n")
     );
+}
+
+/// A fresh ed25519 key pair at `path` (and `path.pub`), without a passphrase.
+pub fn keygen(path: &Path) {
+    let out = Command::new(SSH_KEYGEN)
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "nestor-test", "-f"])
+        .arg(path)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run ssh-keygen");
+    assert!(
+        out.status.success(),
+        "ssh-keygen: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `ssh-ed25519 AAAA...` of a `.pub` file (without the comment).
+pub fn public_key(pub_file: &Path) -> String {
+    let text = fs::read_to_string(pub_file).expect("read pub");
+    text.split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The ssh client the tests hand nestor as `NESTOR_SSH`: an `ssh_config` naming the test's
+/// known_hosts and key (OpenSSH reads ~/.ssh from passwd, not $HOME), and a wrapper that logs
+/// its argv (words joined by \037) to `log` in ONE write, since ssh runs in parallel, then
+/// execs ssh with that config. Returns the wrapper.
+pub fn ssh_client(work: &Path, known_hosts: &Path, key: &Path, log: &Path) -> PathBuf {
+    let config = work.join("ssh_config");
+    fs::write(
+        &config,
+        format!(
+            "Host *\n  UserKnownHostsFile {}\n  IdentityFile {}\n  IdentitiesOnly yes\n",
+            known_hosts.display(),
+            key.display()
+        ),
+    )
+    .expect("ssh_config");
+    let wrapper = work.join("ssh-wrapper");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nsep=$(printf '\\037')\nline=ssh\nfor a in \"$@\"; do line=\"$line$sep$a\"; done\nprintf '%s\\n' \"$line\" >> '{log}'\nexec {SSH} -F '{config}' \"$@\"\n",
+            log = log.display(),
+            config = config.display()
+        ),
+    )
+    .expect("wrapper");
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
+    wrapper
 }

@@ -5,8 +5,12 @@
 
 #[path = "../common/bed.rs"]
 mod common_bed;
+#[path = "../common/sampled.rs"]
+mod common_sampled;
 #[path = "../common/signals.rs"]
 mod common_signals;
+#[path = "../common/sshd.rs"]
+mod common_sshd;
 #[path = "../common/schema.rs"]
 mod doc_schema;
 #[path = "../common/run.rs"]
@@ -17,6 +21,7 @@ mod trap;
 mod acknowledged;
 mod answers;
 mod api_health;
+mod bounds;
 mod claims;
 mod context;
 mod diff;
