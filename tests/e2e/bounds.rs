@@ -14,6 +14,9 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use nestor_replay::Config;
 
@@ -27,7 +30,7 @@ use crate::support::*;
 const MAX_ADDRESS_SPACE_KIB: u64 = 256 << 10;
 
 /// `kubectl-nestor ARGS` with the bed's environment (the real kubectl first on PATH).
-fn nestor(bed: &E2e, args: &[&str]) -> std::process::Command {
+fn nestor(bed: &E2e, args: &[&str]) -> Command {
     let mut run = bed.program(bed.bin.join("kubectl-nestor"));
     run.args(args);
     run.command()
@@ -98,42 +101,45 @@ fn thousands_of_workloads_through_the_real_kubectl_keep_16_reads_in_flight() {
 }
 
 /// The remote `sshd -T` every host runs: its start and end (nanoseconds) appended to `log`,
-/// a second of work between, then a hardened configuration as `sshd -T` prints it.
-fn slow_sshd_t(log: &std::path::Path) -> String {
+/// `secs` of work between, then a hardened configuration as `sshd -T` prints it.
+fn slow_sshd_t(log: &Path, secs: u32) -> String {
     format!(
         "#!/bin/sh\nif [ \"$*\" != -T ]; then echo \"stub sshd: unexpected $*\" >&2; exit 2; fi\n\
-         echo \"$(date +%s%N) 1\" >> '{log}'\nsleep 1\n\
+         echo \"$(date +%s%N) 1\" >> '{log}'\nsleep {secs}\n\
          printf 'passwordauthentication no\\npermitrootlogin prohibit-password\\n'\n\
          echo \"$(date +%s%N) -1\" >> '{log}'\n",
         log = log.display()
     )
 }
 
-#[test]
-fn forty_hosts_through_the_real_sshd_keep_8_ssh_in_flight() {
-    let Some(bed) = E2e::dirqual() else {
-        eprintln!("SKIP: no kubectl on PATH");
-        return;
-    };
+/// dirqual with `sshd-hardening`, and an inventory of `hosts` names all answered by ONE real
+/// sshd on 127.0.0.1 whose `sshd -T` takes `secs` ([`slow_sshd_t`]): what is bounded is
+/// nestor's side, the connections it opens at once.
+struct Inventory {
+    bed: E2e,
+    sshd: common_sshd::Sshd,
+    work: tempfile::TempDir,
+    /// The `NESTOR_SSH` wrapper (`-F` with the test's known_hosts and key).
+    wrapper: PathBuf,
+    /// Each remote `sshd -T`'s start and end.
+    times: PathBuf,
+}
+
+fn inventory(hosts: usize, secs: u32) -> Option<Inventory> {
+    let bed = E2e::dirqual()?;
     require(SSH, "openssh-client");
     require(SSH_KEYGEN, "openssh-client");
-    let work_dir = tempfile::tempdir().expect("tempdir");
-    let work = work_dir.path();
-    fs::set_permissions(work, fs::Permissions::from_mode(0o700)).expect("chmod");
-    let (host, bin, key) = (
-        work.join("host"),
-        work.join("host/bin"),
-        work.join("id_ed25519"),
-    );
+    let work = tempfile::tempdir().expect("tempdir");
+    let w = work.path();
+    fs::set_permissions(w, fs::Permissions::from_mode(0o700)).expect("chmod");
+    let (host, bin, key) = (w.join("host"), w.join("host/bin"), w.join("id_ed25519"));
     fs::create_dir_all(&bin).expect("mkdir");
     keygen(&key);
     keygen(&host.join("ssh_host_ed25519_key"));
     fs::copy(key.with_extension("pub"), host.join("authorized_keys")).expect("authorized_keys");
-    let times = work.join("ssh-times.log");
-    fs::write(bin.join("sshd"), slow_sshd_t(&times)).expect("stub");
+    let times = w.join("ssh-times.log");
+    fs::write(bin.join("sshd"), slow_sshd_t(&times, secs)).expect("stub");
     fs::set_permissions(bin.join("sshd"), fs::Permissions::from_mode(0o755)).expect("chmod");
-    // One real sshd answers every host of the inventory (40 names, one address): what is
-    // bounded is nestor's side, the connections it opens at once.
     let sshd = common_sshd::start(
         &host,
         &format!(
@@ -141,41 +147,78 @@ fn forty_hosts_through_the_real_sshd_keep_8_ssh_in_flight() {
             bin.display()
         ),
     );
-    let known = work.join("known_hosts");
-    fs::write(
-        &known,
-        format!(
-            "[127.0.0.1]:{} {}\n",
-            sshd.port,
-            public_key(&host.join("ssh_host_ed25519_key.pub"))
-        ),
-    )
-    .expect("known_hosts");
-    let wrapper = ssh_client(work, &known, &key, &work.join("ssh-argv.log"));
-    let mut inventory = String::from("all:\n  hosts:\n");
-    for i in 0..40 {
-        inventory.push_str(&format!(
+    let known = w.join("known_hosts");
+    let host_key = public_key(&host.join("ssh_host_ed25519_key.pub"));
+    fs::write(&known, format!("[127.0.0.1]:{} {host_key}\n", sshd.port)).expect("known_hosts");
+    let wrapper = ssh_client(w, &known, &key, &w.join("ssh-argv.log"));
+    let mut text = String::from("all:\n  hosts:\n");
+    for i in 0..hosts {
+        text.push_str(&format!(
             "    h{i:02}:\n      ansible_host: 127.0.0.1\n      ansible_port: {}\n      ansible_user: root\n      ansible_ssh_private_key_file: {}\n",
             sshd.port,
             key.display()
         ));
     }
     fs::create_dir_all(bed.repo.join("bootstrap")).expect("mkdir");
-    fs::write(bed.repo.join("bootstrap/hosts.yaml"), inventory).expect("inventory");
+    fs::write(bed.repo.join("bootstrap/hosts.yaml"), text).expect("inventory");
     bed.write_stack(
         "dirqual",
         &dirqual_topology(&bed.server.url()).replace("certs]", "certs, sshd-hardening]"),
     );
-    let mut cmd = nestor(&bed, &["--no-input", "--no-color", "preview", "-o", "json"]);
-    cmd.env("NESTOR_SSH", &wrapper);
-    let out = run_sampled(cmd);
+    Some(Inventory {
+        bed,
+        sshd,
+        work,
+        wrapper,
+        times,
+    })
+}
+
+impl Inventory {
+    fn preview(&self) -> std::process::Command {
+        let mut cmd = nestor(
+            &self.bed,
+            &["--no-input", "--no-color", "preview", "-o", "json"],
+        );
+        cmd.env("NESTOR_SSH", &self.wrapper);
+        cmd
+    }
+
+    /// The running processes whose command line names this test's ssh client config: the
+    /// real ssh clients nestor started (and the wrapper, until it execs).
+    fn ssh_clients(&self) -> Vec<u32> {
+        let mark = self.work.path().join("ssh_config");
+        let mark = mark.to_string_lossy().into_owned();
+        let Ok(dir) = fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| {
+                let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let zombie = fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .ok()
+                    .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim().starts_with('Z')))
+                    .unwrap_or(true);
+                !zombie && String::from_utf8_lossy(&cmdline).contains(&mark)
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn forty_hosts_through_the_real_sshd_keep_8_ssh_in_flight() {
+    let Some(inv) = inventory(40, 1) else {
+        eprintln!("SKIP: no kubectl on PATH");
+        return;
+    };
+    let out = run_sampled(inv.preview());
     assert_eq!(
         out.code,
         Some(0),
         "stdout:\n{}\nstderr:\n{}\nsshd:\n{}",
         out.stdout,
         out.stderr,
-        sshd.log()
+        inv.sshd.log()
     );
     let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("a JSON document");
     assert_eq!(
@@ -184,8 +227,8 @@ fn forty_hosts_through_the_real_sshd_keep_8_ssh_in_flight() {
         "{:#}",
         layer(&v, "sshd-hardening")
     );
-    let peak = peak_running(&times);
-    let calls = fs::read_to_string(&times)
+    let peak = peak_running(&inv.times);
+    let calls = fs::read_to_string(&inv.times)
         .unwrap_or_default()
         .lines()
         .count()
@@ -206,4 +249,80 @@ fn forty_hosts_through_the_real_sshd_keep_8_ssh_in_flight() {
         "{} KiB of address space",
         out.peak_vm_kib
     );
+}
+
+/// SIGTERM while 8 real ssh connections are open (each remote `sshd -T` takes a minute):
+/// nestor dies of it within a second, and within five seconds no ssh client of the run is
+/// left (each is killed with its process group; the registry has no fixed size).
+#[test]
+fn a_signal_during_forty_real_ssh_ends_nestor_within_a_second_and_takes_every_ssh_along() {
+    use std::os::unix::process::ExitStatusExt;
+    let Some(inv) = inventory(40, 60) else {
+        eprintln!("SKIP: no kubectl on PATH");
+        return;
+    };
+    let mut cmd = inv.preview();
+    crate::common_signals::with_default_signals(&mut cmd);
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("nestor starts");
+    let started = |times: &Path| {
+        fs::read_to_string(times)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.ends_with(" 1"))
+            .count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while started(&inv.times) < 8 {
+        assert!(
+            Instant::now() < deadline,
+            "8 remote commands never ran at once:\n{}",
+            inv.sshd.log()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running = inv.ssh_clients();
+    assert!(running.len() >= 8, "ssh clients running: {running:?}");
+    let sent = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("nestor did not end within 30 s of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = sent.elapsed();
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+    assert!(
+        took < Duration::from_secs(1),
+        "acted on SIGTERM after {took:?}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !inv.ssh_clients().is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left = inv.ssh_clients();
+    for pid in &left {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    eprintln!(
+        "measured: SIGTERM with {} ssh running, nestor ended after {took:?}, {} ssh left",
+        running.len(),
+        left.len()
+    );
+    assert!(left.is_empty(), "{} ssh outlived nestor", left.len());
 }
