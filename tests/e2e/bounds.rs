@@ -100,20 +100,33 @@ fn thousands_of_workloads_through_the_real_kubectl_keep_16_reads_in_flight() {
     );
 }
 
-/// The remote `sshd -T` every host runs: its start and end (nanoseconds) appended to `log`,
-/// `secs` of work between, then a hardened configuration as `sshd -T` prints it.
-fn slow_sshd_t(log: &Path, secs: u32) -> String {
+/// What the remote `sshd -T` of every host does ([`slow_sshd_t`]).
+#[derive(Clone, Copy)]
+enum Remote {
+    /// Takes this many seconds, then prints a hardened configuration.
+    Slow(u32),
+    /// Prints this many bytes (a runaway remote command).
+    Floods(u64),
+}
+
+/// The remote `sshd -T`: its start and end (nanoseconds) appended to `log`, and between them
+/// what `remote` says.
+fn slow_sshd_t(log: &Path, remote: Remote) -> String {
+    let work = match remote {
+        Remote::Slow(secs) => format!(
+            "sleep {secs}\nprintf 'passwordauthentication no\\npermitrootlogin prohibit-password\\n'"
+        ),
+        Remote::Floods(bytes) => format!("head -c {bytes} /dev/zero | tr '\\0' a"),
+    };
     format!(
         "#!/bin/sh\nif [ \"$*\" != -T ]; then echo \"stub sshd: unexpected $*\" >&2; exit 2; fi\n\
-         echo \"$(date +%s%N) 1\" >> '{log}'\nsleep {secs}\n\
-         printf 'passwordauthentication no\\npermitrootlogin prohibit-password\\n'\n\
-         echo \"$(date +%s%N) -1\" >> '{log}'\n",
+         echo \"$(date +%s%N) 1\" >> '{log}'\n{work}\necho \"$(date +%s%N) -1\" >> '{log}'\n",
         log = log.display()
     )
 }
 
 /// dirqual with `sshd-hardening`, and an inventory of `hosts` names all answered by ONE real
-/// sshd on 127.0.0.1 whose `sshd -T` takes `secs` ([`slow_sshd_t`]): what is bounded is
+/// sshd on 127.0.0.1 whose `sshd -T` does what `remote` says ([`slow_sshd_t`]): what is bounded is
 /// nestor's side, the connections it opens at once.
 struct Inventory {
     bed: E2e,
@@ -125,7 +138,7 @@ struct Inventory {
     times: PathBuf,
 }
 
-fn inventory(hosts: usize, secs: u32) -> Option<Inventory> {
+fn inventory(hosts: usize, remote: Remote) -> Option<Inventory> {
     let bed = E2e::dirqual()?;
     require(SSH, "openssh-client");
     require(SSH_KEYGEN, "openssh-client");
@@ -138,7 +151,7 @@ fn inventory(hosts: usize, secs: u32) -> Option<Inventory> {
     keygen(&host.join("ssh_host_ed25519_key"));
     fs::copy(key.with_extension("pub"), host.join("authorized_keys")).expect("authorized_keys");
     let times = w.join("ssh-times.log");
-    fs::write(bin.join("sshd"), slow_sshd_t(&times, secs)).expect("stub");
+    fs::write(bin.join("sshd"), slow_sshd_t(&times, remote)).expect("stub");
     fs::set_permissions(bin.join("sshd"), fs::Permissions::from_mode(0o755)).expect("chmod");
     let sshd = common_sshd::start(
         &host,
@@ -207,7 +220,7 @@ impl Inventory {
 
 #[test]
 fn forty_hosts_through_the_real_sshd_keep_8_ssh_in_flight() {
-    let Some(inv) = inventory(40, 1) else {
+    let Some(inv) = inventory(40, Remote::Slow(1)) else {
         eprintln!("SKIP: no kubectl on PATH");
         return;
     };
@@ -257,7 +270,7 @@ fn forty_hosts_through_the_real_sshd_keep_8_ssh_in_flight() {
 #[test]
 fn a_signal_during_forty_real_ssh_ends_nestor_within_a_second_and_takes_every_ssh_along() {
     use std::os::unix::process::ExitStatusExt;
-    let Some(inv) = inventory(40, 60) else {
+    let Some(inv) = inventory(40, Remote::Slow(60)) else {
         eprintln!("SKIP: no kubectl on PATH");
         return;
     };
@@ -325,4 +338,37 @@ fn a_signal_during_forty_real_ssh_ends_nestor_within_a_second_and_takes_every_ss
         left.len()
     );
     assert!(left.is_empty(), "{} ssh outlived nestor", left.len());
+}
+
+/// Four hosts whose remote command prints 40 MB each, through the real ssh: each output is cut
+/// at the 1 MiB nestor reads while it arrives (700-850 MiB when each was buffered to the
+/// process layer's 48 MiB cap first), the layer unknown naming the bound.
+#[test]
+fn huge_remote_outputs_through_the_real_sshd_are_cut_at_1_mib_while_read() {
+    let Some(inv) = inventory(4, Remote::Floods(40_000_000)) else {
+        eprintln!("SKIP: no kubectl on PATH");
+        return;
+    };
+    let out = run_sampled(inv.preview());
+    eprintln!(
+        "measured: 4 hosts printing 40 MB through the real sshd, peak RSS {} KiB",
+        out.peak_rss_kib
+    );
+    assert_eq!(out.code, Some(0), "stderr:\n{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("a JSON document");
+    let each =
+        "the command printed more than the 1 MiB nestor reads: cut there while it was read, nothing of it used";
+    assert_eq!(
+        layer(&v, "sshd-hardening")["checks"],
+        serde_json::json!([{
+            "id": "sshd-hardening/sshd",
+            "verdict": "unknown",
+            "evidence": (0..4).map(|i| format!("h{i:02}: {each}")).collect::<Vec<_>>().join("; "),
+        }]),
+    );
+    assert!(
+        out.peak_rss_kib < 64 * 1024,
+        "peak RSS {} KiB",
+        out.peak_rss_kib
+    );
 }
