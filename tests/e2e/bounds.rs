@@ -372,3 +372,34 @@ fn huge_remote_outputs_through_the_real_sshd_are_cut_at_1_mib_while_read() {
         out.peak_rss_kib
     );
 }
+
+/// A 40 MiB value in `rook-ceph-mon-endpoints` beside the small key ceph checks, through the
+/// real kubectl: every key but the checked one is skipped unread as it arrives (it used to
+/// cost 128 MiB), and ceph is judged as on a small ConfigMap.
+#[test]
+fn a_huge_config_map_through_the_real_kubectl_is_decoded_into_its_checked_key_only() {
+    let mut fixture = nestor_replay::fixtures::dirqual();
+    let cm = fixture
+        .objects
+        .iter_mut()
+        .find(|o| o["kind"] == "ConfigMap" && o["metadata"]["name"] == "rook-ceph-mon-endpoints")
+        .expect("dirqual has rook-ceph-mon-endpoints");
+    cm["data"]["csi-cluster-config-json"] = serde_json::json!("y".repeat(40 << 20));
+    let bed = bed_or_skip!(E2e::with_config(Config::new(fixture)));
+    let out = run_sampled(nestor(&bed, &["--no-input", "preview", "-o", "json"]));
+    eprintln!(
+        "measured: a 40 MiB ConfigMap through the real kubectl, peak RSS {} KiB",
+        out.peak_rss_kib
+    );
+    assert_eq!(out.code, Some(0), "stderr:\n{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("a JSON document");
+    let small = bed_or_skip!(E2e::dirqual());
+    let (want, _) = preview(&small);
+    assert_eq!(layer(&v, "ceph"), layer(&want, "ceph"));
+    assert_eq!(state_of(&v, "ceph"), "present");
+    assert!(
+        out.peak_rss_kib < 64 * 1024,
+        "peak RSS {} KiB",
+        out.peak_rss_kib
+    );
+}
