@@ -51,6 +51,7 @@ mod readonly;
 mod readpath;
 mod scenarios;
 mod truth;
+mod usage_errors;
 mod versions;
 mod wait;
 mod webhooks;
