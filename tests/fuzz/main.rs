@@ -27,7 +27,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 use serde_json::Value;
 
 use nestor::model::catalog::Catalog;
-use nestor::model::observation::{self, Observation, ReadRequest};
+use nestor::model::observation::{self, Observation, ReadRequest, WorkloadKind};
 use nestor::stack::inventory::Inventory;
 
 // ---- the harness -----------------------------------------------------------------------------
@@ -740,7 +740,7 @@ fn kubectl_get_storageclasses() {
 fn kubectl_get_daemonsets() {
     fuzz_reader("parse_daemonsets", &[DAEMONSETS], true, |t| {
         if observation::parse_daemonsets(t).is_ok() {
-            evaluate(&ReadRequest::DaemonSets, t);
+            evaluate(&ReadRequest::Workloads(WorkloadKind::DaemonSet), t);
         }
     });
 }
@@ -753,7 +753,7 @@ fn kubectl_get_deployments() {
         true,
         |t| {
             if observation::parse_deployments(t).is_ok() {
-                evaluate(&ReadRequest::Deployments, t);
+                evaluate(&ReadRequest::Workloads(WorkloadKind::Deployment), t);
             }
         },
     );
@@ -763,7 +763,7 @@ fn kubectl_get_deployments() {
 fn kubectl_get_statefulsets() {
     fuzz_reader("parse_statefulsets", &[STATEFULSETS], true, |t| {
         if observation::parse_statefulsets(t).is_ok() {
-            evaluate(&ReadRequest::StatefulSets, t);
+            evaluate(&ReadRequest::Workloads(WorkloadKind::StatefulSet), t);
         }
     });
 }

@@ -12,9 +12,7 @@
 //! and in `agents`: `annotated` (an annotation on every object of a list) and
 //! `startedAfter` (containers started after a ConfigMap's last write).
 
-use serde::Deserialize;
-
-use crate::model::observation::{FieldPath, FieldUse, ReadRequest, LAST_CHANGE};
+use crate::model::observation::{FieldPath, FieldUse, LAST_CHANGE};
 
 mod drift;
 pub use drift::{
@@ -158,36 +156,7 @@ pub struct ConfigMapCheck {
     pub key: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-pub enum WorkloadKind {
-    DaemonSet,
-    Deployment,
-    StatefulSet,
-}
-
-impl WorkloadKind {
-    pub const ALL: [WorkloadKind; 3] = [
-        WorkloadKind::DaemonSet,
-        WorkloadKind::Deployment,
-        WorkloadKind::StatefulSet,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WorkloadKind::DaemonSet => "DaemonSet",
-            WorkloadKind::Deployment => "Deployment",
-            WorkloadKind::StatefulSet => "StatefulSet",
-        }
-    }
-
-    pub fn read_request(self) -> ReadRequest {
-        match self {
-            WorkloadKind::DaemonSet => ReadRequest::DaemonSets,
-            WorkloadKind::Deployment => ReadRequest::Deployments,
-            WorkloadKind::StatefulSet => ReadRequest::StatefulSets,
-        }
-    }
-}
+pub use crate::model::observation::WorkloadKind;
 
 /// Workloads of one namespace: every kind or one, by exact name, by name prefix, or all.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,7 @@ fn the_plan_keeps_the_workloads_its_checks_select_and_discover_keeps_all() {
     let c = Catalog::builtin().unwrap();
     let ids: Vec<String> = ["registry", "ceph"].map(String::from).to_vec();
     let plan = c.read_plan(&ids, Workloads::InTheirNamespaces);
-    let deployments = &plan.scope.workload_names[&ReadRequest::Deployments];
+    let deployments = &plan.scope.workload_names[&ReadRequest::Workloads(WorkloadKind::Deployment)];
     let name = |namespace: &str, name: Option<&str>, prefix: Option<&str>| WorkloadName {
         namespace: namespace.into(),
         name: name.map(String::from),

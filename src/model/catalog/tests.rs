@@ -88,9 +88,9 @@ fn required_reads_are_deduplicated_and_ordered() {
             ReadRequest::Nodes,
             ReadRequest::ApiGroups,
             ReadRequest::Namespaces,
-            ReadRequest::DaemonSets,
-            ReadRequest::Deployments,
-            ReadRequest::StatefulSets,
+            ReadRequest::Workloads(WorkloadKind::DaemonSet),
+            ReadRequest::Workloads(WorkloadKind::Deployment),
+            ReadRequest::Workloads(WorkloadKind::StatefulSet),
             ReadRequest::Resource("apiservices.apiregistration.k8s.io".into()),
             ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
             ReadRequest::Resource("clusters.postgresql.cnpg.io".into()),
@@ -124,12 +124,18 @@ fn workload_namespaces_are_the_ones_checks_name() {
     assert_eq!(
         c.workload_namespaces(&ids),
         [
-            (ReadRequest::DaemonSets, ns(&["kube-system", "registry"])),
             (
-                ReadRequest::Deployments,
+                ReadRequest::Workloads(WorkloadKind::DaemonSet),
+                ns(&["kube-system", "registry"])
+            ),
+            (
+                ReadRequest::Workloads(WorkloadKind::Deployment),
                 ns(&["cert-manager", "kube-system", "registry", "rook-ceph"])
             ),
-            (ReadRequest::StatefulSets, ns(&["registry"])),
+            (
+                ReadRequest::Workloads(WorkloadKind::StatefulSet),
+                ns(&["registry"])
+            ),
         ]
         .into_iter()
         .collect()

@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 
+use super::WorkloadKind;
 use super::{
     bad_output, read_apiserver_pods, read_claims, read_config_map, read_container_starts,
     read_daemonsets, read_deployments, read_endpoint_slices, read_events, read_namespaces,
@@ -25,7 +26,7 @@ pub enum Decoded {
     Namespaces(ReadOf<Vec<Namespace>>),
     StorageClasses(ReadOf<Vec<StorageClass>>),
     /// DaemonSets, Deployments or StatefulSets (of one namespace, or of all): which one.
-    Workloads(ReadRequest, ReadOf<Vec<Workload>>),
+    Workloads(WorkloadKind, ReadOf<Vec<Workload>>),
     ApiServerPods(ReadOf<Vec<ApiServerPod>>),
     /// By the request's key (`NS/NAME`); `None`: the API server says it does not exist.
     ConfigMap(String, ReadOf<Option<BTreeMap<String, String>>>),
@@ -105,28 +106,12 @@ impl Observation {
             Decoded::Nodes(r) => self.nodes = r,
             Decoded::Namespaces(r) => self.namespaces = r,
             Decoded::StorageClasses(r) => self.storage_classes = r,
-            Decoded::Workloads(request, r) => {
-                self.workload_scope.remove(request.label());
-                match request {
-                    ReadRequest::DaemonSets => self.daemonsets = r,
-                    ReadRequest::Deployments => self.deployments = r,
-                    ReadRequest::StatefulSets => self.statefulsets = r,
-                    // Only the three workload reads decode to workloads.
-                    ReadRequest::Nodes
-                    | ReadRequest::ApiGroups
-                    | ReadRequest::Namespaces
-                    | ReadRequest::StorageClasses
-                    | ReadRequest::ApiServerPods
-                    | ReadRequest::PersistentVolumes
-                    | ReadRequest::Claims { .. }
-                    | ReadRequest::Resource(_)
-                    | ReadRequest::ConfigMap { .. }
-                    | ReadRequest::Pods { .. }
-                    | ReadRequest::ContainerStarts { .. }
-                    | ReadRequest::PodPlacement { .. }
-                    | ReadRequest::WebhookConfigurations(_)
-                    | ReadRequest::EndpointSlices { .. }
-                    | ReadRequest::Events { .. } => {}
+            Decoded::Workloads(kind, r) => {
+                self.workload_scope.remove(kind.plural());
+                match kind {
+                    WorkloadKind::DaemonSet => self.daemonsets = r,
+                    WorkloadKind::Deployment => self.deployments = r,
+                    WorkloadKind::StatefulSet => self.statefulsets = r,
                 }
             }
             Decoded::ApiServerPods(r) => self.apiserver_pods = r,
@@ -170,7 +155,7 @@ impl Observation {
     /// read's scope.
     pub fn store_parts(
         &mut self,
-        request: &ReadRequest,
+        kind: WorkloadKind,
         namespaces: &BTreeSet<String>,
         parts: Vec<ReadOf<Vec<Workload>>>,
     ) {
@@ -185,9 +170,9 @@ impl Observation {
                 }
             }
         }
-        self.store(Decoded::Workloads(request.clone(), outcome.map(|()| all)));
+        self.store(Decoded::Workloads(kind, outcome.map(|()| all)));
         self.workload_scope
-            .insert(request.label().to_string(), namespaces.clone());
+            .insert(kind.plural().to_string(), namespaces.clone());
     }
 }
 
@@ -215,7 +200,6 @@ impl Decoder {
             read(outcome?).map_err(bad_output)
         }
         let key = || request.key().unwrap_or_default();
-        let workloads = |read| Decoded::Workloads(request.clone(), read);
         let keep = self.workloads.get(request).map(Vec::as_slice);
         Some(match request {
             ReadRequest::ApiGroups | ReadRequest::Resource(_) => return None,
@@ -226,14 +210,17 @@ impl Decoder {
             ReadRequest::StorageClasses => {
                 Decoded::StorageClasses(typed(outcome, |r| read_storage_classes(r, budget)))
             }
-            ReadRequest::DaemonSets => {
-                workloads(typed(outcome, |r| read_daemonsets(r, budget, keep)))
-            }
-            ReadRequest::Deployments => {
-                workloads(typed(outcome, |r| read_deployments(r, budget, keep)))
-            }
-            ReadRequest::StatefulSets => {
-                workloads(typed(outcome, |r| read_statefulsets(r, budget, keep)))
+            ReadRequest::Workloads(kind) => {
+                let read = match kind {
+                    WorkloadKind::DaemonSet => typed(outcome, |r| read_daemonsets(r, budget, keep)),
+                    WorkloadKind::Deployment => {
+                        typed(outcome, |r| read_deployments(r, budget, keep))
+                    }
+                    WorkloadKind::StatefulSet => {
+                        typed(outcome, |r| read_statefulsets(r, budget, keep))
+                    }
+                };
+                Decoded::Workloads(*kind, read)
             }
             ReadRequest::ApiServerPods => {
                 Decoded::ApiServerPods(typed(outcome, |r| read_apiserver_pods(r, budget)))

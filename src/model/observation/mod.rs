@@ -63,7 +63,7 @@ pub use pods::{
     APISERVER_SELECTOR,
 };
 pub use repr::{read_map_serde, read_serde, ReadMapRepr, ReadRepr};
-pub use request::{ReadRequest, Scope, WorkloadName};
+pub use request::{ReadRequest, Scope, WorkloadKind, WorkloadName};
 pub use status_reads::{
     parse_config_map, parse_workload_pods, read_config_map, read_workload_pods, selector_of,
     ContainerStatus, PodStatus, MAX_PODS,
@@ -257,16 +257,12 @@ impl Observation {
         namespaces: &BTreeSet<String>,
         parts: Vec<Result<&str, ReadFailure>>,
     ) {
-        let workloads = matches!(
-            request,
-            ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets
-        );
-        if !workloads {
+        let ReadRequest::Workloads(kind) = request else {
             let first = parts.into_iter().next().unwrap_or_else(|| {
                 Err(ReadFailure::new(FailureKind::ApiError, "nothing was read"))
             });
             return self.record(request, first);
-        }
+        };
         let decoder = self.decoder();
         let unbounded = crate::pool::Budget::new(usize::MAX);
         let decoded = parts
@@ -283,7 +279,7 @@ impl Observation {
                     })
             })
             .collect();
-        self.store_parts(request, namespaces, decoded)
+        self.store_parts(*kind, namespaces, decoded)
     }
 
     /// Store the outcome of one read held whole: the tool's stdout is parsed by the matching
@@ -305,9 +301,7 @@ impl Observation {
             other @ (ReadRequest::Nodes
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
-            | ReadRequest::DaemonSets
-            | ReadRequest::Deployments
-            | ReadRequest::StatefulSets
+            | ReadRequest::Workloads(_)
             | ReadRequest::ApiServerPods
             | ReadRequest::PersistentVolumes
             | ReadRequest::Claims { .. }
@@ -456,7 +450,11 @@ mod tests {
         };
         let (a, b) = (list("cert-manager", "cm"), list("registry", "registry"));
         let scope: BTreeSet<String> = ["cert-manager", "registry"].map(String::from).into();
-        obs.record_parts(&ReadRequest::Deployments, &scope, vec![Ok(&a), Ok(&b)]);
+        obs.record_parts(
+            &ReadRequest::Workloads(WorkloadKind::Deployment),
+            &scope,
+            vec![Ok(&a), Ok(&b)],
+        );
         let names: Vec<_> = obs
             .deployments
             .as_ref()
@@ -474,12 +472,12 @@ mod tests {
         // One failed part fails the read; a whole list clears the scope.
         let denied = ReadFailure::new(FailureKind::Forbidden, "no");
         obs.record_parts(
-            &ReadRequest::Deployments,
+            &ReadRequest::Workloads(WorkloadKind::Deployment),
             &scope,
             vec![Ok(&a), Err(denied.clone())],
         );
         assert_eq!(obs.deployments, Err(denied));
-        obs.record(&ReadRequest::Deployments, Ok(&b));
+        obs.record(&ReadRequest::Workloads(WorkloadKind::Deployment), Ok(&b));
         assert!(obs.workload_scope.is_empty());
         assert!(serde_json::to_value(&obs)
             .unwrap()
@@ -491,6 +489,9 @@ mod tests {
     fn requests_know_their_group() {
         let ceph = ReadRequest::Resource("cephclusters.ceph.rook.io".to_string());
         assert_eq!(ceph.group(), Some("ceph.rook.io"));
-        assert_eq!(ReadRequest::DaemonSets.group(), None);
+        assert_eq!(
+            ReadRequest::Workloads(WorkloadKind::DaemonSet).group(),
+            None
+        );
     }
 }

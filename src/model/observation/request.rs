@@ -20,9 +20,9 @@ pub enum ReadRequest {
     ApiGroups,
     Namespaces,
     StorageClasses,
-    DaemonSets,
-    Deployments,
-    StatefulSets,
+    /// One kind of workload (every namespace, or the checks' namespaces of the [`Scope`]),
+    /// decoded into what the rollout checks use.
+    Workloads(WorkloadKind),
     /// The kube-apiserver static pods: kube-system, `component=kube-apiserver` only.
     ApiServerPods,
     /// Every PersistentVolume (cluster-scoped), decoded into name, class, phase and claim.
@@ -84,9 +84,7 @@ impl ReadRequest {
             ReadRequest::ApiGroups => "API groups",
             ReadRequest::Namespaces => "namespaces",
             ReadRequest::StorageClasses => "storageclasses",
-            ReadRequest::DaemonSets => "daemonsets",
-            ReadRequest::Deployments => "deployments",
-            ReadRequest::StatefulSets => "statefulsets",
+            ReadRequest::Workloads(kind) => kind.plural(),
             ReadRequest::ApiServerPods => "kube-apiserver pods",
             ReadRequest::PersistentVolumes => "persistentvolumes",
             ReadRequest::Claims { .. } => "persistentvolumeclaims",
@@ -132,9 +130,7 @@ impl ReadRequest {
             | ReadRequest::ApiGroups
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
-            | ReadRequest::DaemonSets
-            | ReadRequest::Deployments
-            | ReadRequest::StatefulSets
+            | ReadRequest::Workloads(_)
             | ReadRequest::ApiServerPods
             | ReadRequest::WebhookConfigurations(_)
             | ReadRequest::Resource(_) => None,
@@ -150,9 +146,7 @@ impl ReadRequest {
             | ReadRequest::ApiGroups
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
-            | ReadRequest::DaemonSets
-            | ReadRequest::Deployments
-            | ReadRequest::StatefulSets
+            | ReadRequest::Workloads(_)
             | ReadRequest::ApiServerPods
             | ReadRequest::PersistentVolumes
             | ReadRequest::Claims { .. }
@@ -210,5 +204,51 @@ impl WorkloadName {
         namespace == self.namespace
             && self.name.as_deref().is_none_or(|n| n == name)
             && self.prefix.as_deref().is_none_or(|p| name.starts_with(p))
+    }
+}
+
+/// The three kinds of workload the rollout checks read.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
+pub enum WorkloadKind {
+    DaemonSet,
+    Deployment,
+    StatefulSet,
+}
+
+impl WorkloadKind {
+    /// Every kind, in order (derived: a new kind is in it).
+    pub const ALL: &'static [WorkloadKind] = <WorkloadKind as strum::VariantArray>::VARIANTS;
+
+    /// The resource's plural, as its API path and `-v` name it.
+    pub fn plural(self) -> &'static str {
+        match self {
+            WorkloadKind::DaemonSet => "daemonsets",
+            WorkloadKind::Deployment => "deployments",
+            WorkloadKind::StatefulSet => "statefulsets",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkloadKind::DaemonSet => "DaemonSet",
+            WorkloadKind::Deployment => "Deployment",
+            WorkloadKind::StatefulSet => "StatefulSet",
+        }
+    }
+
+    pub fn read_request(self) -> ReadRequest {
+        ReadRequest::Workloads(self)
     }
 }

@@ -98,9 +98,7 @@ fn observe(c: &Cluster) -> Observation {
             | ReadRequest::ApiGroups
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
-            | ReadRequest::DaemonSets
-            | ReadRequest::Deployments
-            | ReadRequest::StatefulSets
+            | ReadRequest::Workloads(_)
             | ReadRequest::ApiServerPods
             | ReadRequest::Resource(_)
             | ReadRequest::Pods { .. }

@@ -4,7 +4,7 @@
 
 use super::fixtures::{declared, dirqual};
 use super::*;
-use crate::model::observation::{parse_namespaces, ReadRequest};
+use crate::model::observation::{parse_namespaces, ReadRequest, WorkloadKind};
 
 fn catalog() -> Catalog {
     Catalog::builtin().unwrap()
@@ -381,8 +381,8 @@ fn the_config_map_read_keeps_only_the_named_keys_and_reads_by_name() {
     assert_eq!(
         reads,
         [
-            ReadRequest::DaemonSets,
-            ReadRequest::Deployments,
+            ReadRequest::Workloads(WorkloadKind::DaemonSet),
+            ReadRequest::Workloads(WorkloadKind::Deployment),
             cm(
                 "cilium-config",
                 &["enable-hubble", "kube-proxy-replacement"]

@@ -92,9 +92,9 @@ pub(crate) fn dirqual() -> Observation {
         (ReadRequest::ApiGroups, "api"),
         (ReadRequest::Namespaces, "ns"),
         (ReadRequest::StorageClasses, "sc"),
-        (ReadRequest::DaemonSets, "ds"),
-        (ReadRequest::Deployments, "deploy"),
-        (ReadRequest::StatefulSets, "sts"),
+        (ReadRequest::Workloads(WorkloadKind::DaemonSet), "ds"),
+        (ReadRequest::Workloads(WorkloadKind::Deployment), "deploy"),
+        (ReadRequest::Workloads(WorkloadKind::StatefulSet), "sts"),
         (
             ReadRequest::Resource("cephclusters.ceph.rook.io".into()),
             "ceph",

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::fixtures::{declared, dirqual, with_certs};
 use super::*;
 use crate::model::observation::ReadRequest;
+use crate::model::observation::WorkloadKind;
 
 fn fixture(name: &str) -> Value {
     let text = match name {
@@ -89,7 +90,7 @@ fn a_workload_being_deleted_is_degraded_naming_its_finalizers() {
         d["metadata"]["deletionTimestamp"] = json!(DELETED);
         d["metadata"]["finalizers"] = json!(["foregroundDeletion"]);
     });
-    obs.record(&ReadRequest::Deployments, Ok(&text));
+    obs.record(&ReadRequest::Workloads(WorkloadKind::Deployment), Ok(&text));
     degraded(
         &obs,
         "gitops",
@@ -167,7 +168,7 @@ fn a_paused_deployment_is_degraded_rollout_paused_not_in_progress() {
         d["spec"]["paused"] = json!(true);
         d["status"]["replicas"] = json!(2);
     });
-    obs.record(&ReadRequest::Deployments, Ok(&text));
+    obs.record(&ReadRequest::Workloads(WorkloadKind::Deployment), Ok(&text));
     let r = degraded(
         &obs,
         "registry",
@@ -386,7 +387,7 @@ fn a_workload_not_rolled_out_says_why_from_its_pods() {
         d["status"]["readyReplicas"] = json!(0);
         d["spec"]["selector"] = json!({"matchLabels": {"app": "registry"}});
     });
-    obs.record(&ReadRequest::Deployments, Ok(&text));
+    obs.record(&ReadRequest::Workloads(WorkloadKind::Deployment), Ok(&text));
     let catalog = Catalog::builtin().unwrap();
     let plan = |ids: &[String]| {
         catalog

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 use super::*;
+use crate::model::observation::WorkloadKind;
 use crate::model::observation::{FailureKind, ReadFailure};
 use crate::model::state::Verdict;
 
@@ -294,7 +295,7 @@ fn the_builtin_certs_layer_is_degraded_by_its_webhook_without_a_ready_endpoint()
     let mut obs =
         crate::model::state::fixtures::with_certs(crate::model::state::fixtures::dirqual());
     obs.record(
-        &ReadRequest::Deployments,
+        &ReadRequest::Workloads(WorkloadKind::Deployment),
         Ok(include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/fixtures/kubectl/deployments-cert-manager.json"

@@ -172,7 +172,10 @@ mod tests {
             .collect();
         let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
         let mut obs = Observation::skipped("not read");
-        obs.record(&ReadRequest::Deployments, Ok(&list.to_string()));
+        obs.record(
+            &ReadRequest::Workloads(WorkloadKind::Deployment),
+            Ok(&list.to_string()),
+        );
         obs
     }
 

@@ -25,7 +25,10 @@ fn deployments(obs: &mut Observation, groups: &[(&str, usize)]) {
         .collect();
     let list =
         serde_json::json!({"apiVersion": "apps/v1", "kind": "DeploymentList", "items": items});
-    obs.record(&ReadRequest::Deployments, Ok(&list.to_string()));
+    obs.record(
+        &ReadRequest::Workloads(WorkloadKind::Deployment),
+        Ok(&list.to_string()),
+    );
 }
 
 fn check(prefix: &str) -> WorkloadCheck {

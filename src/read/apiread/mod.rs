@@ -127,28 +127,26 @@ pub fn read_into(
                 let groups = discovery.api_versions_text();
                 obs.record(request, groups.as_deref().map_err(Clone::clone));
             }
-            ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets => {
-                match scope.workload_namespaces.get(request) {
-                    Some(namespaces) => {
-                        let parts = namespaces
-                            .iter()
-                            .map(|ns| {
-                                let target = workload_path(request, Some(ns));
-                                take(&mut decoded, &target, request, &decoder, &budget)
-                                    .and_then(Decoded::into_workloads)
-                                    .unwrap_or_else(|| Err(not_sent(&target)))
-                            })
-                            .collect();
-                        obs.store_parts(request, namespaces, parts);
-                    }
-                    None => {
-                        let target = workload_path(request, None);
-                        if let Some(d) = take(&mut decoded, &target, request, &decoder, &budget) {
-                            obs.store(d);
-                        }
+            ReadRequest::Workloads(kind) => match scope.workload_namespaces.get(request) {
+                Some(namespaces) => {
+                    let parts = namespaces
+                        .iter()
+                        .map(|ns| {
+                            let target = workload_path(*kind, Some(ns));
+                            take(&mut decoded, &target, request, &decoder, &budget)
+                                .and_then(Decoded::into_workloads)
+                                .unwrap_or_else(|| Err(not_sent(&target)))
+                        })
+                        .collect();
+                    obs.store_parts(*kind, namespaces, parts);
+                }
+                None => {
+                    let target = workload_path(*kind, None);
+                    if let Some(d) = take(&mut decoded, &target, request, &decoder, &budget) {
+                        obs.store(d);
                     }
                 }
-            }
+            },
             ReadRequest::Resource(_) => {}
             other @ (ReadRequest::Nodes
             | ReadRequest::Namespaces
@@ -230,16 +228,14 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     for request in requests {
         match request {
             ReadRequest::ApiGroups => {}
-            ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets => {
-                match scope.workload_namespaces.get(request) {
-                    Some(namespaces) => {
-                        targets.extend(namespaces.iter().map(|ns| workload_path(request, Some(ns))))
-                    }
-                    None => {
-                        targets.insert(workload_path(request, None));
-                    }
+            ReadRequest::Workloads(kind) => match scope.workload_namespaces.get(request) {
+                Some(namespaces) => {
+                    targets.extend(namespaces.iter().map(|ns| workload_path(*kind, Some(ns))))
                 }
-            }
+                None => {
+                    targets.insert(workload_path(*kind, None));
+                }
+            },
             ReadRequest::Resource(t) => targets.extend(resource_targets(t)),
             other @ (ReadRequest::Nodes
             | ReadRequest::Namespaces

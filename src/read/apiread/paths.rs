@@ -1,6 +1,7 @@
 //! What each read request asks for, built here in the read layer from the pure request: the
 //! GET it becomes through the proxy, and the exact paths the proxy accepts.
 use super::*;
+use crate::model::observation::WorkloadKind;
 
 /// The first-round GET of a custom resource type (at its speculative version).
 pub(super) fn resource_targets(t: &str) -> Vec<String> {
@@ -142,9 +143,7 @@ pub(super) fn builtin_path(request: &ReadRequest) -> Option<String> {
                 ));
             }
             ReadRequest::ApiGroups
-            | ReadRequest::DaemonSets
-            | ReadRequest::Deployments
-            | ReadRequest::StatefulSets
+            | ReadRequest::Workloads(_)
             | ReadRequest::Resource(_)
             | ReadRequest::Events { .. }
             | ReadRequest::Claims { .. }
@@ -182,29 +181,8 @@ pub(super) fn selector_ok(selector: &str) -> bool {
 }
 
 /// `/apis/apps/v1/PLURAL`, or in one namespace.
-pub(super) fn workload_path(request: &ReadRequest, namespace: Option<&str>) -> String {
-    let plural = match request {
-        ReadRequest::DaemonSets => "daemonsets",
-        ReadRequest::Deployments => "deployments",
-        ReadRequest::StatefulSets => "statefulsets",
-        // Not a workload: callers pass workload requests only; the path then names nothing
-        // the proxy admits (its accept-paths list the three workload plurals).
-        ReadRequest::Nodes
-        | ReadRequest::ApiGroups
-        | ReadRequest::Namespaces
-        | ReadRequest::StorageClasses
-        | ReadRequest::ApiServerPods
-        | ReadRequest::PersistentVolumes
-        | ReadRequest::Claims { .. }
-        | ReadRequest::Resource(_)
-        | ReadRequest::ConfigMap { .. }
-        | ReadRequest::Pods { .. }
-        | ReadRequest::ContainerStarts { .. }
-        | ReadRequest::PodPlacement { .. }
-        | ReadRequest::WebhookConfigurations(_)
-        | ReadRequest::EndpointSlices { .. }
-        | ReadRequest::Events { .. } => "not-a-workload",
-    };
+pub(super) fn workload_path(kind: WorkloadKind, namespace: Option<&str>) -> String {
+    let plural = kind.plural();
     match namespace.filter(|ns| is_segment(ns)) {
         Some(ns) => format!("/apis/apps/v1/namespaces/{ns}/{plural}"),
         None => format!("/apis/apps/v1/{plural}"),

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used)]
 
 use super::*;
+use crate::model::observation::WorkloadKind;
 
 fn ok(body: &str) -> Answer {
     Ok(Response {
@@ -70,13 +71,13 @@ fn first_round_asks_discovery_lists_and_speculative_resources_at_once() {
         ReadRequest::ApiGroups,
         ReadRequest::Namespaces,
         ReadRequest::StorageClasses,
-        ReadRequest::DaemonSets,
-        ReadRequest::Deployments,
+        ReadRequest::Workloads(WorkloadKind::DaemonSet),
+        ReadRequest::Workloads(WorkloadKind::Deployment),
         ReadRequest::Resource("cephclusters.ceph.rook.io".to_string()),
     ];
     let scope = Scope {
         workload_namespaces: [(
-            ReadRequest::Deployments,
+            ReadRequest::Workloads(WorkloadKind::Deployment),
             ["registry", "cert-manager"]
                 .map(String::from)
                 .into_iter()
@@ -120,7 +121,7 @@ fn secrets_and_odd_names_never_become_paths() {
         Some(("cephclusters", "ceph.rook.io"))
     );
     assert_eq!(
-        workload_path(&ReadRequest::Deployments, Some("../x")),
+        workload_path(WorkloadKind::Deployment, Some("../x")),
         "/apis/apps/v1/deployments"
     );
 }

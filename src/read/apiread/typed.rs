@@ -27,15 +27,13 @@ pub(super) fn builtin_targets<'r>(requests: &'r [ReadRequest], scope: &Scope) ->
     for request in requests {
         let targets = match request {
             ReadRequest::ApiGroups | ReadRequest::Resource(_) => Vec::new(),
-            ReadRequest::DaemonSets | ReadRequest::Deployments | ReadRequest::StatefulSets => {
-                match scope.workload_namespaces.get(request) {
-                    Some(namespaces) => namespaces
-                        .iter()
-                        .map(|ns| workload_path(request, Some(ns)))
-                        .collect(),
-                    None => vec![workload_path(request, None)],
-                }
-            }
+            ReadRequest::Workloads(kind) => match scope.workload_namespaces.get(request) {
+                Some(namespaces) => namespaces
+                    .iter()
+                    .map(|ns| workload_path(*kind, Some(ns)))
+                    .collect(),
+                None => vec![workload_path(*kind, None)],
+            },
             other @ (ReadRequest::Nodes
             | ReadRequest::Namespaces
             | ReadRequest::StorageClasses
