@@ -143,19 +143,25 @@ fn verdict(good: Vec<String>, bad: Vec<String>) -> CheckOutcome {
     }
 }
 
+/// `o` as its Warning Events name it (`regarding`): by the kind the catalog names (`kind:`).
+/// None without one: an Event names an object's kind, never its resource, so nothing could
+/// match (and a namespace of the run's few would be read for nothing).
+pub(super) fn event_ref(sel: &Objects, o: &CustomObject) -> Option<ObjectRef> {
+    let kind = sel.kind.as_deref()?;
+    Some(ObjectRef::new(
+        kind,
+        o.namespace.as_deref().unwrap_or(""),
+        &o.name,
+    ))
+}
+
 /// [`verdict`] of each object judged, the failing ones named as objects (their Warning
 /// Events may explain them), by the kind the catalog names.
 fn verdict_of(sel: &Objects, judged: Vec<(&CustomObject, Result<String, String>)>) -> CheckOutcome {
     let failing = judged
         .iter()
         .filter(|(_, r)| r.is_err())
-        .map(|(o, _)| {
-            ObjectRef::new(
-                sel.kind_label(),
-                o.namespace.as_deref().unwrap_or(""),
-                &o.name,
-            )
-        })
+        .filter_map(|(o, _)| event_ref(sel, o))
         .collect();
     let (good, bad): (Vec<_>, Vec<_>) = judged.into_iter().map(|(_, r)| r).partition(Result::is_ok);
     verdict(
@@ -243,6 +249,9 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
             (found, None) => (found.len(), w.selector()),
         },
     };
+    // The objects that say how many (`atLeastField`): what their Warning Events may say
+    // about the ones missing.
+    let mut asking: Vec<ObjectRef> = Vec::new();
     let (want, source) = match &c.wanted {
         Wanted::AtLeast(n) => (*n as usize, String::new()),
         Wanted::AtLeastField {
@@ -281,6 +290,10 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
             } else {
                 ""
             };
+            asking = others
+                .iter()
+                .filter_map(|o| event_ref(objects, o))
+                .collect();
             match values.iter().filter_map(|(_, v)| *v).max() {
                 Some(n) => (n, format!(": {} {field}{said}", id(objects, first))),
                 None => {
@@ -296,7 +309,8 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
     if have >= want {
         CheckOutcome::yes(text)
     } else {
-        CheckOutcome::no(text)
+        asking.truncate(super::MAX_NAMED);
+        CheckOutcome::no(text).with_objects(asking)
     }
 }
 
