@@ -333,64 +333,75 @@ pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
     // the benign list, or the whole line of what is wrong otherwise.
     let mut codes: Vec<String> = Vec::new();
     let mut coded: Vec<usize> = Vec::new();
+    // The objects that fail, by the catalog's `kind:` (their Warning Events may say why).
+    let mut failing: Vec<ObjectRef> = Vec::new();
     for o in matching {
-        if let Some(f) = flaw(&t.objects, o) {
-            bad.push(f);
-            continue;
-        }
-        if let Some(stale) = stale(t, o, now) {
-            bad.push(stale);
-            continue;
-        }
-        let Some(value) = o.field(&t.field) else {
-            bad.push(format!("{} has no {}", id(&t.objects, o), t.field));
-            continue;
-        };
-        let shown = format!("{} {} = {value}", id(&t.objects, o), t.field);
-        if t.ok.iter().any(|ok| ok == value) {
-            good.push(shown);
-            continue;
-        }
-        if value != t.warn {
-            bad.push(format!("{shown} (want {})", t.ok.join(" or ")));
-            continue;
-        }
-        let details = o.details.get(&t.details.to_string());
-        let listed = |keys: &mut dyn Iterator<Item = (&String, &String)>| -> String {
-            keys.map(|(k, m)| {
-                if m.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{k} ({m})")
+        let before = bad.len();
+        'one: {
+            if let Some(f) = flaw(&t.objects, o) {
+                bad.push(f);
+                break 'one;
+            }
+            if let Some(stale) = stale(t, o, now) {
+                bad.push(stale);
+                break 'one;
+            }
+            let Some(value) = o.field(&t.field) else {
+                bad.push(format!("{} has no {}", id(&t.objects, o), t.field));
+                break 'one;
+            };
+            let shown = format!("{} {} = {value}", id(&t.objects, o), t.field);
+            if t.ok.iter().any(|ok| ok == value) {
+                good.push(shown);
+                break 'one;
+            }
+            if value != t.warn {
+                bad.push(format!("{shown} (want {})", t.ok.join(" or ")));
+                break 'one;
+            }
+            let details = o.details.get(&t.details.to_string());
+            let listed = |keys: &mut dyn Iterator<Item = (&String, &String)>| -> String {
+                keys.map(|(k, m)| {
+                    if m.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{k} ({m})")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+            };
+            match details {
+                Some(d) if !d.is_empty() && d.keys().all(|k| t.benign.contains(k)) => {
+                    good.push(format!(
+                        "{shown}, tolerated: only benign checks: {}",
+                        listed(&mut d.iter())
+                    ));
                 }
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-        };
-        match details {
-            Some(d) if !d.is_empty() && d.keys().all(|k| t.benign.contains(k)) => {
-                good.push(format!(
-                    "{shown}, tolerated: only benign checks: {}",
-                    listed(&mut d.iter())
-                ));
+                Some(d) if !d.is_empty() => {
+                    codes.extend(d.keys().filter(|k| !t.benign.contains(k)).cloned());
+                    coded.push(bad.len());
+                    let other = listed(&mut d.iter().filter(|(k, _)| !t.benign.contains(k)));
+                    let benign = if t.benign.is_empty() {
+                        "none".to_string()
+                    } else {
+                        t.benign.join(", ")
+                    };
+                    bad.push(format!(
+                        "{shown}: {other} not on the benign list ({benign})"
+                    ));
+                }
+                _ => bad.push(format!("{shown} with no {} to tell why", t.details)),
             }
-            Some(d) if !d.is_empty() => {
-                codes.extend(d.keys().filter(|k| !t.benign.contains(k)).cloned());
-                coded.push(bad.len());
-                let other = listed(&mut d.iter().filter(|(k, _)| !t.benign.contains(k)));
-                let benign = if t.benign.is_empty() {
-                    "none".to_string()
-                } else {
-                    t.benign.join(", ")
-                };
-                bad.push(format!(
-                    "{shown}: {other} not on the benign list ({benign})"
-                ));
-            }
-            _ => bad.push(format!("{shown} with no {} to tell why", t.details)),
+        }
+        if bad.len() > before {
+            failing.extend(event_ref(&t.objects, o));
         }
     }
     let whole = bad.iter().enumerate().filter(|(i, _)| !coded.contains(i));
     codes.extend(whole.map(|(_, b)| b.clone()));
-    verdict(good, bad).with_findings(codes)
+    failing.truncate(super::MAX_NAMED);
+    verdict(good, bad)
+        .with_findings(codes)
+        .with_objects(failing)
 }

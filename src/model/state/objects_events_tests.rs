@@ -126,3 +126,29 @@ fn a_count_short_of_what_an_object_asks_names_that_object() {
         (super::Verdict::False, 0)
     );
 }
+
+#[test]
+fn a_tolerate_check_names_the_object_that_is_not_tolerated() {
+    let catalog = Catalog::builtin().unwrap();
+    let health = |value: &str| {
+        let mut obs = dirqual();
+        let clusters = obs.resources.get_mut("cephclusters.ceph.rook.io").unwrap();
+        let cluster = clusters.as_mut().unwrap().first_mut().unwrap();
+        cluster
+            .fields
+            .insert(".status.ceph.health".into(), value.into());
+        let r = evaluate(&catalog, &["ceph".to_string()], &[], &obs).remove(0);
+        r.checks
+            .into_iter()
+            .find(|c| c.id == "ceph/health")
+            .unwrap()
+    };
+    let err = health("HEALTH_ERR");
+    assert_eq!(err.verdict, super::Verdict::False, "{err:?}");
+    assert_eq!(
+        err.objects,
+        [ObjectRef::new("CephCluster", "rook-ceph", "rook-ceph")]
+    );
+    let ok = health("HEALTH_OK");
+    assert_eq!((ok.verdict, ok.objects.len()), (super::Verdict::True, 0));
+}
