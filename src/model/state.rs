@@ -448,6 +448,8 @@ pub(crate) mod fixtures;
 #[cfg(test)]
 mod nodes_tests;
 #[cfg(test)]
+mod objects_events_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod truth_tests;

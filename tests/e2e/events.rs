@@ -16,6 +16,7 @@ use crate::support::*;
 
 const MONITORING: &str = "/apis/events.k8s.io/v1/namespaces/monitoring/events";
 const GITEA: &str = "/apis/events.k8s.io/v1/namespaces/gitea/events";
+const DEFAULT: &str = "/apis/events.k8s.io/v1/namespaces/default/events";
 
 /// The storage layer's claims check (`storage/claims`).
 fn claims_check(v: &serde_json::Value) -> serde_json::Value {
@@ -72,7 +73,8 @@ fn a_degraded_layer_quotes_three_recent_warnings_about_its_failing_objects() {
     let reads = event_reads(&bed);
     let mut paths: Vec<&str> = reads.iter().map(|(p, _)| p.as_str()).collect();
     paths.sort();
-    assert_eq!(paths, [GITEA, MONITORING], "{reads:#?}");
+    // `default` too: the Failed volume's Events (it is cluster-scoped).
+    assert_eq!(paths, [DEFAULT, GITEA, MONITORING], "{reads:#?}");
     for (_, q) in &reads {
         assert_eq!(q, "fieldSelector=type%3DWarning&limit=100");
     }
@@ -166,4 +168,51 @@ fn a_snapshot_replays_the_same_quotes() {
     let want = quoted(&live.json());
     assert_eq!(want.as_array().map(Vec::len), Some(3), "{want:#}");
     assert_eq!(quoted(&replay.json()), want);
+}
+
+/// An `all` check's failing objects, by the catalog's `kind:` (issue 34 item 4): Argo CD's
+/// Warning about the Application whose sync failed is quoted once, under the first failing
+/// check naming it; the one about another, healthy Application and the Normal one are not.
+#[test]
+fn an_all_checks_failing_application_quotes_argo_cds_warning() {
+    let bed = bed_or_skip!(E2e::new("events-app", &[]));
+    let r = bed.run(&["preview", "--no-input", "-o", "json"]);
+    r.code(0);
+    let v = r.json();
+    crate::doc_schema::check(&v);
+    let l = layer(&v, "gitops");
+    assert_eq!(l["state"], "degraded", "{l:#}");
+    let quoted: Vec<serde_json::Value> = l["checks"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .flat_map(|c| {
+            let id = c["id"].clone();
+            c["events"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |e| json!([id, e["object"], e["reason"], e["message"]]))
+        })
+        .collect();
+    assert_eq!(
+        quoted,
+        [json!([
+            "gitops/apps-last-operation",
+            "Application argocd/marquez",
+            "OperationCompleted",
+            "Sync operation to 9b2d7c1e5a40 failed: one or more synchronization tasks completed unsuccessfully"
+        ])],
+        "{l:#}"
+    );
+    let reads = event_reads(&bed);
+    assert_eq!(
+        reads,
+        [(
+            "/apis/events.k8s.io/v1/namespaces/argocd/events".to_string(),
+            "fieldSelector=type%3DWarning&limit=100".to_string()
+        )]
+    );
 }

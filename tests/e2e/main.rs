@@ -29,6 +29,7 @@ mod documents;
 mod drifts;
 mod encryption;
 mod events;
+mod events_cluster;
 mod explain;
 mod failures;
 mod fleet;

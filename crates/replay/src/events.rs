@@ -7,6 +7,7 @@
 //!
 //! | name | what differs from `claims-degraded` |
 //! |---|---|
+//! | `events-app` | `app-sync-failed` with, in `argocd`, what Argo CD's controller records (core recorder, component `argocd-application-controller`): an `OperationCompleted` Warning about marquez (the failed sync, 8m ago), its Normal `OperationStarted`, and an `OperationCompleted` Warning about dagster, which is Synced and Healthy (25m ago) |
 //! | `events-degraded` | in `monitoring`: a `ProvisioningFailed` Warning about the Pending alertmanager claim (a series, 2m ago), a Normal `ExternalProvisioning` about it, a Warning whose note holds an ESC and 400 characters (30m ago), a `BackOff` Warning about another object; in `gitea`: a `ClaimLost` Warning (core recorder, 10m ago), one older than an hour, and a fourth recent Warning (50m ago) past the three quoted |
 
 use serde_json::{json, Value};
@@ -16,15 +17,78 @@ use crate::fixture::Fixture;
 use crate::when::{from_now, HOUR, MINUTE};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 1] = ["events-degraded"];
+pub const NAMES: [&str; 2] = ["events-degraded", "events-app"];
 
 const AM: &str = "alertmanager-main-db-alertmanager-main-0";
 
 /// An Events fixture by name.
 pub fn by_name(name: &str) -> Option<Fixture> {
-    if name != "events-degraded" {
-        return None;
+    match name {
+        "events-degraded" => events_degraded(),
+        "events-app" => events_app(),
+        _ => None,
     }
+}
+
+/// An Application's Event as Argo CD's `AuditLogger` writes it (a core Event in the
+/// Application's namespace, `involvedObject` with kind, apiVersion, uid and resourceVersion),
+/// as events.k8s.io/v1 serves it: `(reason, type)`, last seen `last` from now.
+fn argo_event(app: &str, (reason, type_): (&str, &str), note: &str, last: i64) -> Value {
+    let name = format!("{app}.187c9b04a1e2{:04x}", (-last) % 0xffff);
+    json!({
+        "apiVersion": "events.k8s.io/v1",
+        "kind": "Event",
+        "metadata": {
+            "name": name,
+            "namespace": "argocd",
+            "uid": uid("argocd", &name),
+            "resourceVersion": "52114",
+            "creationTimestamp": from_now(last),
+        },
+        "eventTime": null,
+        "reportingController": "",
+        "reportingInstance": "",
+        "reason": reason,
+        "regarding": {
+            "kind": "Application", "namespace": "argocd", "name": app,
+            "apiVersion": "argoproj.io/v1alpha1", "uid": uid("argocd", app),
+            "resourceVersion": "51990",
+        },
+        "note": note,
+        "type": type_,
+        "deprecatedSource": {"component": "argocd-application-controller"},
+        "deprecatedFirstTimestamp": from_now(last),
+        "deprecatedLastTimestamp": from_now(last),
+        "deprecatedCount": 1,
+    })
+}
+
+fn events_app() -> Option<Fixture> {
+    let mut f = crate::scenarios::by_name("app-sync-failed")?;
+    f.objects.extend([
+        argo_event(
+            "marquez",
+            ("OperationCompleted", "Warning"),
+            "Sync operation to 9b2d7c1e5a40 failed: one or more synchronization tasks completed unsuccessfully",
+            -8 * MINUTE,
+        ),
+        argo_event(
+            "marquez",
+            ("OperationStarted", "Normal"),
+            "initiated automated sync to '9b2d7c1e5a40'",
+            -10 * MINUTE,
+        ),
+        argo_event(
+            "dagster",
+            ("OperationCompleted", "Warning"),
+            "Sync operation to 51c0e9d2b7aa failed: ComparisonError: rpc error: code = Unknown desc = authentication required",
+            -25 * MINUTE,
+        ),
+    ]);
+    Some(f)
+}
+
+fn events_degraded() -> Option<Fixture> {
     let mut f = crate::claims::by_name("claims-degraded")?;
     let hostile = format!(
         "failed to provision volume with StorageClass \"ceph-block\": rpc error: \u{1b}[2J\u{1b}]0;owned\u{7} {}",

@@ -67,6 +67,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             .or_else(|| crate::claims::by_name(other))
             .or_else(|| crate::placement::by_name(other))
             .or_else(|| crate::events::by_name(other))
+            .or_else(|| crate::node_events::by_name(other))
             .or_else(|| crate::scale::by_name(other)),
     }
 }

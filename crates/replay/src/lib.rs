@@ -27,6 +27,7 @@ pub mod fixtures;
 pub mod gates;
 pub mod gateway;
 pub mod http;
+pub mod node_events;
 pub mod nodes;
 pub mod placement;
 pub mod scale;

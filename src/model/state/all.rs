@@ -6,7 +6,7 @@ use crate::duration::rough as age;
 use crate::model::catalog::{AllCheck, Expect, Objects, Predicate};
 use crate::model::observation::{CustomObject, Observation};
 
-use super::objects::{condition_of, judge, objects_of, said};
+use super::objects::{condition_of, event_ref, judge, objects_of, said};
 use super::truth::{flaw, id, needs_time, reading_time};
 use super::{capped, CheckOutcome};
 
@@ -81,6 +81,14 @@ pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
         })
     });
     let results: Vec<Result<String, String>> = results.collect();
+    // The failing objects, by the catalog's `kind:`: what their Warning Events are about.
+    let failing = results
+        .iter()
+        .zip(&matching)
+        .filter(|(r, _)| r.is_err())
+        .filter_map(|(_, o)| event_ref(&a.objects, o))
+        .take(super::MAX_NAMED)
+        .collect();
     let total = results.len();
     let bad: Vec<String> = results.into_iter().filter_map(Result::err).collect();
     if let (Some(w), 0) = (&a.with_field, total) {
@@ -102,7 +110,7 @@ pub(crate) fn all(obs: &Observation, a: &AllCheck) -> CheckOutcome {
     if bad.is_empty() {
         CheckOutcome::yes(head)
     } else {
-        CheckOutcome::no(format!("{head}; not: {}", capped(bad)))
+        CheckOutcome::no(format!("{head}; not: {}", capped(bad))).with_objects(failing)
     }
 }
 

@@ -104,11 +104,15 @@ pub(crate) fn claims(obs: &Observation, c: &ClaimsCheck) -> CheckOutcome {
             format!(" (claim {claim})")
         }
     };
-    bad.extend(
-        mine.iter()
-            .filter(|v| v.phase == "Failed")
-            .map(|v| format!("PersistentVolume {}{} Failed", v.name, claim_of(&v.claim))),
-    );
+    for v in mine.iter().filter(|v| v.phase == "Failed") {
+        bad.push(format!(
+            "PersistentVolume {}{} Failed",
+            v.name,
+            claim_of(&v.claim)
+        ));
+        // Cluster-scoped: its Events are in `default`.
+        objects.push(ObjectRef::new("PersistentVolume", "", &v.name));
+    }
     let released: Vec<String> = mine
         .iter()
         .filter(|v| v.phase == "Released")

@@ -129,6 +129,16 @@ fn a_failed_volume_of_the_provisioner_degrades() {
         r.reason,
         format!("PersistentVolume {PV_BOUND} (claim monitoring/prometheus-db-prometheus-0) Failed; {RELEASED}")
     );
+    // The failing object its Warning Events are about: cluster-scoped, the Released one not.
+    let check = r.checks.iter().find(|c| c.id == "storage/claims").unwrap();
+    assert_eq!(
+        check.objects,
+        [crate::model::observation::ObjectRef::new(
+            "PersistentVolume",
+            "",
+            PV_BOUND
+        )]
+    );
 }
 
 #[test]

@@ -19,6 +19,21 @@ pub const MAX_QUOTED: usize = 3;
 /// An Event last seen longer ago than this (relative to the reading time) is not quoted.
 pub const RECENT_SECS: i64 = 3600;
 
+/// Where the Events about a cluster-scoped object (a Node, a PersistentVolume) are: both
+/// recorders write an Event whose `regarding` has no namespace into `default` (client-go's
+/// `record` and `events` packages, `metav1.NamespaceDefault`).
+pub const CLUSTER_SCOPED_EVENTS: &str = "default";
+
+/// The namespace whose Events are about `o`: its own, or [`CLUSTER_SCOPED_EVENTS`] for a
+/// cluster-scoped object.
+fn events_namespace(o: &ObjectRef) -> &str {
+    if o.namespace.is_empty() {
+        CLUSTER_SCOPED_EVENTS
+    } else {
+        &o.namespace
+    }
+}
+
 /// The failing objects of a degraded layer's false checks, in check order.
 fn failing_objects(r: &LayerReport) -> impl Iterator<Item = &ObjectRef> {
     r.checks
@@ -29,17 +44,18 @@ fn failing_objects(r: &LayerReport) -> impl Iterator<Item = &ObjectRef> {
 }
 
 /// The namespaces whose Warning Events the third round reads: those the failing objects of
-/// the degraded layers are in, in layer and check order, at most [`MAX_EVENT_NAMESPACES`]
-/// per run (a cluster-scoped object has none: its Events are not read). None at all when no
-/// layer is degraded.
+/// the degraded layers are in ([`CLUSTER_SCOPED_EVENTS`] for a cluster-scoped one), in layer
+/// and check order, at most [`MAX_EVENT_NAMESPACES`] per run. None at all when no layer is
+/// degraded.
 pub fn namespaces(reports: &[LayerReport]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for o in reports.iter().flat_map(failing_objects) {
         if out.len() == MAX_EVENT_NAMESPACES {
             break;
         }
-        if !o.namespace.is_empty() && !out.contains(&o.namespace) {
-            out.push(o.namespace.clone());
+        let ns = events_namespace(o);
+        if !out.iter().any(|n| n == ns) {
+            out.push(ns.to_string());
         }
     }
     out
@@ -57,7 +73,9 @@ pub fn event_reads(reports: &[LayerReport], obs: &Observation) -> Vec<ReadReques
 
 /// Quote, beside each false check of a degraded layer, the recent Warning Events read about
 /// its failing objects: newest first, at most [`MAX_QUOTED`] for the layer. Events of
-/// another type, older than [`RECENT_SECS`] or about another object are left out. A
+/// another type, older than [`RECENT_SECS`] or about another object are left out; an Event
+/// is about an object when its `regarding` is that kind, namespace (empty for a
+/// cluster-scoped one) and name and it was read where that object's Events are. A
 /// namespace whose read failed is said once per check; one not read (past the run's
 /// namespaces) too, once the third round ran. The state, verdicts and evidence stay as
 /// they are.
@@ -66,22 +84,21 @@ pub fn attach(report: &mut LayerReport, obs: &Observation) {
         return;
     }
     let now = obs.observed_at;
-    // Every candidate of the layer: (last seen, check index, event).
-    let mut found: Vec<(i64, usize, &Event)> = Vec::new();
+    // Every candidate of the layer: (last seen, check index, event, namespace read in).
+    let mut found: Vec<(i64, usize, &Event, &str)> = Vec::new();
     for (i, check) in report.checks.iter_mut().enumerate() {
         if check.verdict != Verdict::False {
             continue;
         }
-        let wanted: BTreeSet<&ObjectRef> = check.objects.iter().collect();
-        let spaces: BTreeSet<&str> = check
-            .objects
-            .iter()
-            .map(|o| o.namespace.as_str())
-            .filter(|ns| !ns.is_empty())
-            .collect();
+        let spaces: BTreeSet<&str> = check.objects.iter().map(events_namespace).collect();
         for ns in spaces {
-            match obs.events.get(ns) {
-                Some(Ok(events)) => {
+            match obs.events.get_key_value(ns) {
+                Some((ns, Ok(events))) => {
+                    let wanted: BTreeSet<&ObjectRef> = check
+                        .objects
+                        .iter()
+                        .filter(|o| events_namespace(o) == ns)
+                        .collect();
                     let Some(now) = now else {
                         check
                             .events_not_read
@@ -94,10 +111,10 @@ pub fn attach(report: &mut LayerReport, obs: &Observation) {
                             .filter(|e| e.kind == "Warning" && wanted.contains(&e.regarding))
                             .filter_map(|e| e.last_seen.map(|t| (t, e)))
                             .filter(|(t, _)| now - t <= RECENT_SECS)
-                            .map(|(t, e)| (t, i, e)),
+                            .map(|(t, e)| (t, i, e, ns.as_str())),
                     );
                 }
-                Some(Err(f)) => check.events_not_read.push(format!(
+                Some((_, Err(f))) => check.events_not_read.push(format!(
                     "events not read in {}: {}",
                     crate::term::escape(ns),
                     f.kind
@@ -112,7 +129,7 @@ pub fn attach(report: &mut LayerReport, obs: &Observation) {
     found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     // An Event about an object two checks name is quoted once, under the first.
     let mut taken: Vec<&Event> = Vec::new();
-    for (t, i, e) in found {
+    for (t, i, e, ns) in found {
         if taken.len() == MAX_QUOTED {
             break;
         }
@@ -127,7 +144,7 @@ pub fn attach(report: &mut LayerReport, obs: &Observation) {
                 count: e.count,
                 message: e.note.clone(),
                 last_seen: crate::clock::rfc3339(t),
-                namespace: e.regarding.namespace.clone(),
+                namespace: ns.to_string(),
                 ago: now
                     .map(|n| crate::duration::rough((n - t).max(0)))
                     .unwrap_or_default(),

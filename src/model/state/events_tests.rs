@@ -76,16 +76,22 @@ fn only_a_degraded_layers_false_checks_ask_for_events_in_their_namespaces() {
             check("storage/claims", Verdict::False, &failing),
         ],
     );
+    // The PersistentVolume is cluster-scoped: its Events are in `default`.
     assert_eq!(
         namespaces(std::slice::from_ref(&degraded)),
-        ["monitoring", "gitea"]
+        ["monitoring", "gitea", "default"]
     );
     let obs = observed(&[("monitoring", Ok(vec![]))]);
     assert_eq!(
         event_reads(std::slice::from_ref(&degraded), &obs),
-        [ReadRequest::Events {
-            namespace: "gitea".into()
-        }]
+        [
+            ReadRequest::Events {
+                namespace: "gitea".into()
+            },
+            ReadRequest::Events {
+                namespace: "default".into()
+            }
+        ]
     );
     // At most MAX_EVENT_NAMESPACES per run, all layers together.
     let many: Vec<ObjectRef> = (0..9).map(|i| pvc(&format!("ns{i}"), "c")).collect();
@@ -198,4 +204,113 @@ fn a_failed_read_or_a_namespace_past_the_bound_is_said_never_a_state_change() {
         )]),
     );
     assert!(present.checks[0].events.is_empty());
+}
+
+fn node(name: &str) -> ObjectRef {
+    ObjectRef::new("Node", "", name)
+}
+
+#[test]
+fn a_cluster_scoped_objects_warnings_are_read_in_default_and_matched_without_namespace() {
+    let failing = [
+        node("dirqual2"),
+        ObjectRef::new("PersistentVolume", "", "pv-1"),
+    ];
+    let k8s = report(
+        State::Degraded,
+        vec![check("k8s/schedulable", Verdict::False, &failing)],
+    );
+    assert_eq!(namespaces(std::slice::from_ref(&k8s)), ["default"]);
+    // Two nodes failing: `default` is read once.
+    let two = report(
+        State::Degraded,
+        vec![check(
+            "k8s/nodes-ready",
+            Verdict::False,
+            &[node("a"), node("b")],
+        )],
+    );
+    assert_eq!(namespaces(&[k8s.clone(), two]), ["default"]);
+    let mut r = k8s;
+    let obs = observed(&[
+        (
+            "default",
+            Ok(vec![
+                event(
+                    &node("dirqual2"),
+                    "EvictionThresholdMet",
+                    "Warning",
+                    Some(240),
+                ),
+                // Another node, a namespaced object of the same kind and name, a Pod of
+                // `default`, a Normal one: none is about the failing node.
+                event(&node("dirqual3"), "Rebooted", "Warning", Some(60)),
+                event(
+                    &ObjectRef::new("Node", "default", "dirqual2"),
+                    "Odd",
+                    "Warning",
+                    Some(30),
+                ),
+                event(
+                    &ObjectRef::new("Pod", "default", "dirqual2"),
+                    "BackOff",
+                    "Warning",
+                    Some(20),
+                ),
+                event(&node("dirqual2"), "NodeHasDiskPressure", "Normal", Some(10)),
+                event(
+                    &ObjectRef::new("PersistentVolume", "", "pv-1"),
+                    "VolumeFailedDelete",
+                    "Warning",
+                    Some(600),
+                ),
+            ]),
+        ),
+        // A cluster-scoped object's Event read anywhere but `default` is not its.
+        (
+            "monitoring",
+            Ok(vec![event(
+                &node("dirqual2"),
+                "Elsewhere",
+                "Warning",
+                Some(5),
+            )]),
+        ),
+    ]);
+    attach(&mut r, &obs);
+    let quoted: Vec<(&str, &str)> = r.checks[0]
+        .events
+        .iter()
+        .map(|e| (e.reason.as_str(), e.object.as_str()))
+        .collect();
+    assert_eq!(
+        quoted,
+        [
+            ("EvictionThresholdMet", "Node dirqual2"),
+            ("VolumeFailedDelete", "PersistentVolume pv-1")
+        ]
+    );
+    // --explain's command reads the namespace the Event was read in.
+    assert_eq!(r.checks[0].events[0].namespace, "default");
+    assert!(r.checks[0].events_not_read.is_empty());
+}
+
+#[test]
+fn a_forbidden_default_says_so_under_the_node_check_only() {
+    let mut r = report(
+        State::Degraded,
+        vec![
+            check("k8s/schedulable", Verdict::False, &[node("dirqual2")]),
+            check("k8s/other", Verdict::False, &[pvc("monitoring", "a")]),
+        ],
+    );
+    let forbidden = ReadFailure::new(FailureKind::Forbidden, "events.events.k8s.io is forbidden");
+    let obs = observed(&[("default", Err(forbidden)), ("monitoring", Ok(vec![]))]);
+    attach(&mut r, &obs);
+    assert_eq!(r.state, State::Degraded);
+    assert_eq!(
+        r.checks[0].events_not_read,
+        ["events not read in default: Forbidden"]
+    );
+    assert!(r.checks[1].events_not_read.is_empty());
 }

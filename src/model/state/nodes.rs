@@ -12,6 +12,9 @@
 //! `node.kubernetes.io/unschedulable`, ...) are that finding, not a second one; a taint
 //! another check judges (`withoutTaint:`, cni's `node.cilium.io/agent-not-ready`) is that
 //! check's.
+//!
+//! A false check names its failing nodes as objects (kind `Node`, no namespace, the first
+//! [`MAX_NAMED`]): the Warning Events about them, in `default`, may say why.
 
 use std::collections::BTreeMap;
 
@@ -19,7 +22,7 @@ use super::{capped, plural, CheckOutcome, MAX_NAMED};
 use crate::model::catalog::{
     Count, NodesCheck, SchedulableCheck, CONTROL_PLANE_EFFECT, CONTROL_PLANE_KEY,
 };
-use crate::model::observation::{Node, Observation};
+use crate::model::observation::{Node, ObjectRef, Observation};
 
 /// A node the stack declares, and the other name it may register under.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,7 +94,9 @@ pub(super) fn nodes(
             if have >= n as usize {
                 CheckOutcome::yes(text)
             } else {
+                let not_ready = list.iter().filter(|node| want_ready && !node.ready);
                 CheckOutcome::no(format!("{text} (want at least {n})"))
+                    .with_objects(node_refs(not_ready.map(|node| node.name.as_str())))
             }
         }
         Count::All => {
@@ -106,6 +111,7 @@ pub(super) fn nodes(
                 return CheckOutcome::no("no node registered");
             }
             let mut problems = Vec::new();
+            let mut failing: Vec<&str> = Vec::new();
             let mut renamed = Vec::new();
             for d in targets {
                 let Some(n) = d.find(list) else {
@@ -117,6 +123,8 @@ pub(super) fn nodes(
                 }
                 if want_ready && !n.ready {
                     problems.push(format!("{} NotReady", d.name));
+                    // Its Events are about the name it registered under.
+                    failing.push(&n.name);
                 }
             }
             let good = targets.len() - problems.len();
@@ -128,9 +136,18 @@ pub(super) fn nodes(
                 CheckOutcome::yes(summary)
             } else {
                 CheckOutcome::no(format!("{summary}: {}", problems.join(", ")))
+                    .with_objects(node_refs(failing.into_iter()))
             }
         }
     }
+}
+
+/// The failing nodes a false check names, the first [`MAX_NAMED`]: cluster-scoped objects.
+fn node_refs<'a>(names: impl Iterator<Item = &'a str>) -> Vec<ObjectRef> {
+    names
+        .take(MAX_NAMED)
+        .map(|name| ObjectRef::new("Node", "", name))
+        .collect()
 }
 
 /// Names joined with `, `, the first [`MAX_NAMED`] of them, then `and N more`.
@@ -176,7 +193,8 @@ fn without_taint(list: &[Node], key: &str) -> CheckOutcome {
     if tainted.is_empty() {
         CheckOutcome::yes(format!("no node tainted {key}"))
     } else {
-        CheckOutcome::no(format!("tainted {key}: {}", capped(tainted)))
+        let objects = node_refs(tainted.iter().map(String::as_str));
+        CheckOutcome::no(format!("tainted {key}: {}", capped(tainted))).with_objects(objects)
     }
 }
 
@@ -198,12 +216,15 @@ const CORDONED: &str = "spec.unschedulable";
 fn schedulable(list: &[Node], check: &SchedulableCheck) -> CheckOutcome {
     let ready: Vec<&Node> = list.iter().filter(|n| n.ready).collect();
     let mut findings = Vec::new();
-    let mut bad = 0;
+    let mut failing: Vec<&str> = Vec::new();
     for n in &ready {
         let found = node_findings(n, check);
-        bad += usize::from(!found.is_empty());
+        if !found.is_empty() {
+            failing.push(&n.name);
+        }
         findings.extend(found);
     }
+    let bad = failing.len();
     let summary = format!(
         "{}/{} Ready nodes schedulable",
         ready.len() - bad,
@@ -215,6 +236,7 @@ fn schedulable(list: &[Node], check: &SchedulableCheck) -> CheckOutcome {
         ))
     } else {
         CheckOutcome::no(format!("{summary}: {}", capped(findings)))
+            .with_objects(node_refs(failing.into_iter()))
     }
 }
 

@@ -181,6 +181,22 @@ fn a_not_ready_lima_node_is_named_by_its_declared_name() {
         o.evidence,
         "1/3 declared nodes Ready (node1 registered as lima-node1, node2 registered as lima-node2): node2 NotReady, node3 not registered"
     );
+    // Its Events are about the name it registered under; an unregistered node has none.
+    assert_eq!(o.objects, [node_ref("lima-node2")]);
+}
+
+fn node_ref(name: &str) -> ObjectRef {
+    ObjectRef::new("Node", "", name)
+}
+
+#[test]
+fn too_few_ready_nodes_name_the_not_ready_ones_as_objects() {
+    let obs = observed(vec![node("a", true), node("b", false), node("c", false)]);
+    let o = nodes::nodes(&obs, &NodesCheck::Ready(Count::AtLeast(3)), &[]);
+    assert_eq!(o.evidence, "1 node Ready (want at least 3)");
+    assert_eq!(o.objects, [node_ref("b"), node_ref("c")]);
+    let held = nodes::nodes(&obs, &NodesCheck::Ready(Count::AtLeast(1)), &[]);
+    assert_eq!((held.verdict, held.objects.len()), (Verdict::True, 0));
 }
 
 #[test]
@@ -293,6 +309,7 @@ fn a_cordoned_node_is_named_once_not_again_for_its_taint() {
         o.evidence,
         "1/2 Ready nodes schedulable: dirqual3 cordoned (spec.unschedulable)"
     );
+    assert_eq!(o.objects, [node_ref("dirqual3")]);
 }
 
 #[test]
@@ -317,6 +334,8 @@ fn unexpected_blocking_taints_are_named_and_prefer_no_schedule_is_not() {
 dirqual3 tainted node-role.kubernetes.io/control-plane:NoSchedule; \
 dirqual4 tainted node.kubernetes.io/disk-pressure:NoSchedule"
     );
+    let named = ["dirqual2", "dirqual3", "dirqual4"].map(node_ref);
+    assert_eq!(o.objects, named);
 }
 
 #[test]
@@ -334,6 +353,7 @@ fn cilium_agent_not_ready_is_cnis_finding_not_k8s() {
         cni.evidence,
         "tainted node.cilium.io/agent-not-ready: dirqual2"
     );
+    assert_eq!(cni.objects, [node_ref("dirqual2")]);
 }
 
 #[test]

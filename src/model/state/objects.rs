@@ -143,19 +143,25 @@ fn verdict(good: Vec<String>, bad: Vec<String>) -> CheckOutcome {
     }
 }
 
+/// `o` as its Warning Events name it (`regarding`): by the kind the catalog names (`kind:`).
+/// None without one: an Event names an object's kind, never its resource, so nothing could
+/// match (and a namespace of the run's few would be read for nothing).
+pub(super) fn event_ref(sel: &Objects, o: &CustomObject) -> Option<ObjectRef> {
+    let kind = sel.kind.as_deref()?;
+    Some(ObjectRef::new(
+        kind,
+        o.namespace.as_deref().unwrap_or(""),
+        &o.name,
+    ))
+}
+
 /// [`verdict`] of each object judged, the failing ones named as objects (their Warning
 /// Events may explain them), by the kind the catalog names.
 fn verdict_of(sel: &Objects, judged: Vec<(&CustomObject, Result<String, String>)>) -> CheckOutcome {
     let failing = judged
         .iter()
         .filter(|(_, r)| r.is_err())
-        .map(|(o, _)| {
-            ObjectRef::new(
-                sel.kind_label(),
-                o.namespace.as_deref().unwrap_or(""),
-                &o.name,
-            )
-        })
+        .filter_map(|(o, _)| event_ref(sel, o))
         .collect();
     let (good, bad): (Vec<_>, Vec<_>) = judged.into_iter().map(|(_, r)| r).partition(Result::is_ok);
     verdict(
@@ -243,6 +249,9 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
             (found, None) => (found.len(), w.selector()),
         },
     };
+    // The objects that say how many (`atLeastField`): what their Warning Events may say
+    // about the ones missing.
+    let mut asking: Vec<ObjectRef> = Vec::new();
     let (want, source) = match &c.wanted {
         Wanted::AtLeast(n) => (*n as usize, String::new()),
         Wanted::AtLeastField {
@@ -281,6 +290,10 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
             } else {
                 ""
             };
+            asking = others
+                .iter()
+                .filter_map(|o| event_ref(objects, o))
+                .collect();
             match values.iter().filter_map(|(_, v)| *v).max() {
                 Some(n) => (n, format!(": {} {field}{said}", id(objects, first))),
                 None => {
@@ -296,7 +309,8 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
     if have >= want {
         CheckOutcome::yes(text)
     } else {
-        CheckOutcome::no(text)
+        asking.truncate(super::MAX_NAMED);
+        CheckOutcome::no(text).with_objects(asking)
     }
 }
 
@@ -319,64 +333,75 @@ pub(crate) fn tolerate(obs: &Observation, t: &TolerateCheck) -> CheckOutcome {
     // the benign list, or the whole line of what is wrong otherwise.
     let mut codes: Vec<String> = Vec::new();
     let mut coded: Vec<usize> = Vec::new();
+    // The objects that fail, by the catalog's `kind:` (their Warning Events may say why).
+    let mut failing: Vec<ObjectRef> = Vec::new();
     for o in matching {
-        if let Some(f) = flaw(&t.objects, o) {
-            bad.push(f);
-            continue;
-        }
-        if let Some(stale) = stale(t, o, now) {
-            bad.push(stale);
-            continue;
-        }
-        let Some(value) = o.field(&t.field) else {
-            bad.push(format!("{} has no {}", id(&t.objects, o), t.field));
-            continue;
-        };
-        let shown = format!("{} {} = {value}", id(&t.objects, o), t.field);
-        if t.ok.iter().any(|ok| ok == value) {
-            good.push(shown);
-            continue;
-        }
-        if value != t.warn {
-            bad.push(format!("{shown} (want {})", t.ok.join(" or ")));
-            continue;
-        }
-        let details = o.details.get(&t.details.to_string());
-        let listed = |keys: &mut dyn Iterator<Item = (&String, &String)>| -> String {
-            keys.map(|(k, m)| {
-                if m.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{k} ({m})")
+        let before = bad.len();
+        'one: {
+            if let Some(f) = flaw(&t.objects, o) {
+                bad.push(f);
+                break 'one;
+            }
+            if let Some(stale) = stale(t, o, now) {
+                bad.push(stale);
+                break 'one;
+            }
+            let Some(value) = o.field(&t.field) else {
+                bad.push(format!("{} has no {}", id(&t.objects, o), t.field));
+                break 'one;
+            };
+            let shown = format!("{} {} = {value}", id(&t.objects, o), t.field);
+            if t.ok.iter().any(|ok| ok == value) {
+                good.push(shown);
+                break 'one;
+            }
+            if value != t.warn {
+                bad.push(format!("{shown} (want {})", t.ok.join(" or ")));
+                break 'one;
+            }
+            let details = o.details.get(&t.details.to_string());
+            let listed = |keys: &mut dyn Iterator<Item = (&String, &String)>| -> String {
+                keys.map(|(k, m)| {
+                    if m.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{k} ({m})")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+            };
+            match details {
+                Some(d) if !d.is_empty() && d.keys().all(|k| t.benign.contains(k)) => {
+                    good.push(format!(
+                        "{shown}, tolerated: only benign checks: {}",
+                        listed(&mut d.iter())
+                    ));
                 }
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-        };
-        match details {
-            Some(d) if !d.is_empty() && d.keys().all(|k| t.benign.contains(k)) => {
-                good.push(format!(
-                    "{shown}, tolerated: only benign checks: {}",
-                    listed(&mut d.iter())
-                ));
+                Some(d) if !d.is_empty() => {
+                    codes.extend(d.keys().filter(|k| !t.benign.contains(k)).cloned());
+                    coded.push(bad.len());
+                    let other = listed(&mut d.iter().filter(|(k, _)| !t.benign.contains(k)));
+                    let benign = if t.benign.is_empty() {
+                        "none".to_string()
+                    } else {
+                        t.benign.join(", ")
+                    };
+                    bad.push(format!(
+                        "{shown}: {other} not on the benign list ({benign})"
+                    ));
+                }
+                _ => bad.push(format!("{shown} with no {} to tell why", t.details)),
             }
-            Some(d) if !d.is_empty() => {
-                codes.extend(d.keys().filter(|k| !t.benign.contains(k)).cloned());
-                coded.push(bad.len());
-                let other = listed(&mut d.iter().filter(|(k, _)| !t.benign.contains(k)));
-                let benign = if t.benign.is_empty() {
-                    "none".to_string()
-                } else {
-                    t.benign.join(", ")
-                };
-                bad.push(format!(
-                    "{shown}: {other} not on the benign list ({benign})"
-                ));
-            }
-            _ => bad.push(format!("{shown} with no {} to tell why", t.details)),
+        }
+        if bad.len() > before {
+            failing.extend(event_ref(&t.objects, o));
         }
     }
     let whole = bad.iter().enumerate().filter(|(i, _)| !coded.contains(i));
     codes.extend(whole.map(|(_, b)| b.clone()));
-    verdict(good, bad).with_findings(codes)
+    failing.truncate(super::MAX_NAMED);
+    verdict(good, bad)
+        .with_findings(codes)
+        .with_objects(failing)
 }

@@ -1,0 +1,154 @@
+//! Which custom objects an `all` or `count` check names as failing (what the third round
+//! reads Warning Events about, SPEC §6 v0.4 "Warnings explain"): by the catalog's `kind:`,
+//! only the failing ones, none without a `kind:` (an Event names a kind, never a resource);
+//! a `count` short of what `atLeastField` asks names the objects that ask.
+#![allow(clippy::unwrap_used)]
+
+use serde_json::json;
+
+use super::fixtures::dirqual;
+use super::{all, evaluate, objects, State};
+use crate::model::catalog::{AllCheck, Catalog, CountCheck, Counted, Objects, Predicate, Wanted};
+use crate::model::observation::{ObjectRef, Observation, ReadRequest};
+
+const APPLICATIONS: &str = "applications.argoproj.io";
+
+/// dirqual with these Applications (as Argo CD writes them) in `argocd`.
+fn with_apps(syncs: &[(&str, &str)]) -> Observation {
+    let mut obs = dirqual();
+    obs.resources.remove(APPLICATIONS);
+    let items: Vec<_> = syncs
+        .iter()
+        .map(|(name, sync)| {
+            json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+                   "metadata": {"name": name, "namespace": "argocd"},
+                   "status": {"sync": {"status": sync}, "health": {"status": "Healthy"}}})
+        })
+        .collect();
+    let list = json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "ApplicationList",
+                      "metadata": {}, "items": items});
+    obs.record(
+        &ReadRequest::Resource(APPLICATIONS.into()),
+        Ok(&list.to_string()),
+    );
+    obs
+}
+
+fn apps(kind: Option<&str>) -> Objects {
+    Objects {
+        resource: APPLICATIONS.into(),
+        kind: kind.map(str::to_string),
+        namespace: None,
+        name: None,
+    }
+}
+
+#[test]
+fn an_all_check_names_its_failing_objects_by_the_catalogs_kind() {
+    let obs = with_apps(&[("guestbook", "OutOfSync"), ("shop", "Synced")]);
+    let catalog = Catalog::builtin().unwrap();
+    let r = evaluate(&catalog, &["gitops".to_string()], &[], &obs).remove(0);
+    assert_eq!(r.state, State::Degraded);
+    let synced = r
+        .checks
+        .iter()
+        .find(|c| c.id == "gitops/apps-synced")
+        .unwrap();
+    assert_eq!(
+        synced.objects,
+        [ObjectRef::new("Application", "argocd", "guestbook")]
+    );
+    // A check that holds names nothing.
+    let healthy = r
+        .checks
+        .iter()
+        .find(|c| c.id == "gitops/apps-healthy")
+        .unwrap();
+    assert!(healthy.objects.is_empty());
+}
+
+#[test]
+fn without_a_kind_no_object_is_named() {
+    let obs = with_apps(&[("guestbook", "OutOfSync")]);
+    let check = |kind| AllCheck {
+        objects: apps(kind),
+        predicate: Predicate::Field(
+            crate::model::observation::FieldPath::parse(".status.sync.status").unwrap(),
+            crate::model::catalog::Expect::Equals("Synced".into()),
+        ),
+        quote: None,
+        with_field: None,
+    };
+    let named = all::all(&obs, &check(Some("Application")));
+    assert_eq!(
+        named.objects,
+        [ObjectRef::new("Application", "argocd", "guestbook")]
+    );
+    let bare = all::all(&obs, &check(None));
+    assert_eq!(bare.verdict, named.verdict);
+    assert_eq!(bare.objects, Vec::<ObjectRef>::new());
+    // The same for a `resource` check.
+    let resource = |kind| crate::model::catalog::ResourceCheck {
+        objects: apps(kind),
+        field: Some(crate::model::observation::FieldPath::parse(".status.sync.status").unwrap()),
+        expect: Some(crate::model::catalog::Expect::Equals("Synced".into())),
+    };
+    let named = objects::resource(&obs, &resource(Some("Application")));
+    assert_eq!(named.objects.len(), 1);
+    let bare = objects::resource(&obs, &resource(None));
+    assert_eq!((bare.verdict, bare.objects.len()), (named.verdict, 0));
+}
+
+#[test]
+fn a_count_short_of_what_an_object_asks_names_that_object() {
+    let mut obs = dirqual();
+    // The CephCluster asks for 5 mons; dirqual runs 3.
+    let clusters = obs.resources.get_mut("cephclusters.ceph.rook.io").unwrap();
+    let cluster = clusters.as_mut().unwrap().first_mut().unwrap();
+    cluster.fields.insert(".spec.mon.count".into(), "5".into());
+    let catalog = Catalog::builtin().unwrap();
+    let r = evaluate(&catalog, &["ceph".to_string()], &[], &obs).remove(0);
+    let count = r.checks.iter().find(|c| c.id == "ceph/mon-count").unwrap();
+    assert!(count.evidence.contains("want at least 5"), "{count:?}");
+    assert_eq!(
+        count.objects,
+        [ObjectRef::new("CephCluster", "rook-ceph", "rook-ceph")]
+    );
+    // Enough: nothing named. A plain `atLeast` count has no failing object to name.
+    let enough = CountCheck {
+        counted: Counted::Objects(apps(Some("Application"))),
+        wanted: Wanted::AtLeast(2),
+    };
+    let one = with_apps(&[("guestbook", "Synced")]);
+    let short = objects::count(&one, &enough);
+    assert_eq!(
+        (short.verdict, short.objects.len()),
+        (super::Verdict::False, 0)
+    );
+}
+
+#[test]
+fn a_tolerate_check_names_the_object_that_is_not_tolerated() {
+    let catalog = Catalog::builtin().unwrap();
+    let health = |value: &str| {
+        let mut obs = dirqual();
+        let clusters = obs.resources.get_mut("cephclusters.ceph.rook.io").unwrap();
+        let cluster = clusters.as_mut().unwrap().first_mut().unwrap();
+        cluster
+            .fields
+            .insert(".status.ceph.health".into(), value.into());
+        let r = evaluate(&catalog, &["ceph".to_string()], &[], &obs).remove(0);
+        r.checks
+            .into_iter()
+            .find(|c| c.id == "ceph/health")
+            .unwrap()
+    };
+    let err = health("HEALTH_ERR");
+    assert_eq!(err.verdict, super::Verdict::False, "{err:?}");
+    assert_eq!(
+        err.objects,
+        [ObjectRef::new("CephCluster", "rook-ceph", "rook-ceph")]
+    );
+    let ok = health("HEALTH_OK");
+    assert_eq!((ok.verdict, ok.objects.len()), (super::Verdict::True, 0));
+}
