@@ -17,6 +17,12 @@ pub fn peak_overlap(intervals: impl IntoIterator<Item = (u64, u64)>) -> usize {
         edges.push((start, 1));
         edges.push((start + took.max(1), -1));
     }
+    peak_of(edges)
+}
+
+/// The highest running sum of `edges` (`+1` a start, `-1` an end) in time order, an end
+/// before a start at the same instant.
+fn peak_of<T: Ord + Copy>(mut edges: Vec<(T, i64)>) -> usize {
     edges.sort_by_key(|(t, d)| (*t, *d));
     let (mut now, mut peak) = (0i64, 0i64);
     for (_, d) in edges {
@@ -42,18 +48,12 @@ pub fn peak_in_flight(audit: &Path) -> usize {
 /// `NANOS -1` when it ends (a stub's `date +%s%N`).
 pub fn peak_running(log: &Path) -> usize {
     let text = std::fs::read_to_string(log).unwrap_or_default();
-    let mut edges: Vec<(u128, i64)> = text
+    let edges: Vec<(u128, i64)> = text
         .lines()
         .filter_map(|l| l.split_once(' '))
         .filter_map(|(t, d)| Some((t.parse().ok()?, d.parse().ok()?)))
         .collect();
-    edges.sort_by_key(|(t, d)| (*t, *d));
-    let (mut now, mut peak) = (0i64, 0i64);
-    for (_, d) in edges {
-        now += d;
-        peak = peak.max(now);
-    }
-    usize::try_from(peak).unwrap_or(0)
+    peak_of(edges)
 }
 
 /// dirqual, and `n` Deployments `rook-ceph-osd-NNNN` in rook-ceph, each mid-rollout (an
