@@ -135,6 +135,9 @@ pub enum Read {
     HostCgroup,
     /// The public `*.crt` files under `/etc/kubernetes/pki` of every control-plane node.
     HostCerts,
+    /// The stack's layers declared after the component's own, judged as `preview` judges
+    /// them (their checks' reads, through the session's pipeline).
+    LayersAfter,
 }
 
 impl Read {
@@ -167,6 +170,7 @@ impl Read {
             Read::HostTimeSync => "host-time-sync",
             Read::HostCgroup => "host-cgroup",
             Read::HostCerts => "host-certs",
+            Read::LayersAfter => "layers-after",
         }
     }
 }
@@ -213,10 +217,12 @@ pub enum RuleId {
     RookKubeletRange,
     DrainOsdHosts,
     RookCephVersion,
+    CiliumLayersAfterPresent,
+    RookLayersAfterPresent,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 36] = [
+    pub const ALL: [RuleId; 38] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -253,6 +259,8 @@ impl RuleId {
         RuleId::RookKubeletRange,
         RuleId::DrainOsdHosts,
         RuleId::RookCephVersion,
+        RuleId::CiliumLayersAfterPresent,
+        RuleId::RookLayersAfterPresent,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -293,6 +301,8 @@ impl RuleId {
             RuleId::RookKubeletRange => "rook-kubelet-range",
             RuleId::DrainOsdHosts => "drain-osd-hosts",
             RuleId::RookCephVersion => "rook-ceph-version",
+            RuleId::CiliumLayersAfterPresent => "cilium-layers-after-present",
+            RuleId::RookLayersAfterPresent => "rook-layers-after-present",
         }
     }
 
@@ -327,14 +337,16 @@ impl RuleId {
             | RuleId::CiliumOneVersion
             | RuleId::CiliumPresent
             | RuleId::CiliumK8sRange
-            | RuleId::CiliumKubeletRange => Gate::UpgradeCilium,
+            | RuleId::CiliumKubeletRange
+            | RuleId::CiliumLayersAfterPresent => Gate::UpgradeCilium,
             RuleId::RookOneMinor
             | RuleId::RookOneVersion
             | RuleId::RookCephNotError
             | RuleId::RookPresent
             | RuleId::RookK8sRange
             | RuleId::RookKubeletRange
-            | RuleId::RookCephVersion => Gate::UpgradeRook,
+            | RuleId::RookCephVersion
+            | RuleId::RookLayersAfterPresent => Gate::UpgradeRook,
         }
     }
 }
