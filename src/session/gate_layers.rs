@@ -8,7 +8,7 @@
 //! preview) are named as not judged; the gate reads no host.
 
 use crate::model::catalog::{ReadPlan, Workloads};
-use crate::model::gate::facts::{LaterLayer, LayersAfter};
+use crate::model::gate::facts::{LaterLayer, LayerState, LayersAfter};
 use crate::model::gate::{self, Component};
 use crate::model::observation::{Read, ReadFailure};
 use crate::model::state;
@@ -112,7 +112,12 @@ impl Session<'_> {
                 .iter()
                 .map(|r| LaterLayer {
                     id: r.id.clone(),
-                    state: r.state,
+                    state: match r.state {
+                        state::State::Present => LayerState::Present,
+                        state::State::Degraded => LayerState::Degraded,
+                        state::State::Absent => LayerState::Absent,
+                        state::State::Unknown => LayerState::Unknown,
+                    },
                     reason: r.reason.clone(),
                     acknowledged: crate::model::ack::fully_acknowledged(r),
                 })

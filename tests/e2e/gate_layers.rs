@@ -89,6 +89,16 @@ fn every_later_layer_present_is_go() {
         assert!(sent.contains(p), "{p}: {sent:?}");
     }
     assert_read_only(&bed.server);
+    // One proxy for the whole gate: the layers' batch went through the gate's own (the `-v`
+    // trace, whose timings vary: substring checks).
+    let v = bed.run(&["-v", "gate", "upgrade", "cilium", "1.18.5", "--no-input"]);
+    v.code(0);
+    assert_eq!(v.stderr.matches("proxy start").count(), 1, "{}", v.stderr);
+    assert!(
+        v.stderr.contains("through the gate's proxy)"),
+        "{}",
+        v.stderr
+    );
     let r = gate(&bed, "rook", "1.17", true);
     r.code(0);
     assert_eq!(

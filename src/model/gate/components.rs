@@ -4,10 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use super::facts::Facts;
+use super::facts::{Facts, LayerState};
 use super::verdict::{Check, Finding, Request};
 use super::version::Version;
-use crate::model::state::State;
 
 /// The step from `current` to `target`: same minor or the next, never backwards.
 fn step(what: &str, current: Version, target: Version) -> Check {
@@ -252,20 +251,20 @@ pub(super) fn layers_after_present(facts: &Facts) -> Check {
     let mut acknowledged = Vec::new();
     for a in &l.after {
         let clears = match a.state {
-            State::Present => continue,
-            State::Degraded if a.acknowledged => {
+            LayerState::Present => continue,
+            LayerState::Degraded if a.acknowledged => {
                 acknowledged.push(a.id.as_str());
                 continue;
             }
-            State::Unknown => {
+            LayerState::Unknown => {
                 unknown.push(format!("{}: {}", a.id, a.reason));
                 continue;
             }
-            State::Degraded => format!(
+            LayerState::Degraded => format!(
                 "repair {} first (kubectl nestor preview shows what it lacks), then upgrade",
                 a.id
             ),
-            State::Absent => format!(
+            LayerState::Absent => format!(
                 "install {} first (kubectl nestor preview's plan), or remove it from the stack's layers:",
                 a.id
             ),

@@ -11,7 +11,6 @@ use super::table::Component;
 use super::version::Version;
 use super::Read as ReadKind;
 use crate::model::observation::{Read, ReadFailure};
-use crate::model::state::State;
 
 /// CPU in millicores and memory in bytes (`resources.requests`, `status.allocatable`).
 #[derive(Debug, Clone, serde::Serialize, Copy, Default, PartialEq, Eq)]
@@ -264,11 +263,32 @@ pub struct CephPool {
     pub layout: String,
 }
 
+/// A layer's state as `preview` gives it (`model::state::State`, which uses this module's
+/// versions: its own copy here keeps the two modules free of a cycle).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerState {
+    Present,
+    Degraded,
+    Absent,
+    Unknown,
+}
+
+impl LayerState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LayerState::Present => "present",
+            LayerState::Degraded => "degraded",
+            LayerState::Absent => "absent",
+            LayerState::Unknown => "unknown",
+        }
+    }
+}
+
 /// One layer of the stack declared after the component's own, as `preview` judged it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaterLayer {
     pub id: String,
-    pub state: State,
+    pub state: LayerState,
     /// The evidence that decided the state: the line `preview` prints for the layer.
     pub reason: String,
     /// Degraded, and every failing check acknowledged (SPEC §6): no work, as for preview.

@@ -37,6 +37,8 @@ mod host_tests;
 #[cfg(test)]
 mod kubelet_range_tests;
 #[cfg(test)]
+mod layers_tests;
+#[cfg(test)]
 mod table_tests;
 #[cfg(test)]
 pub(crate) mod tests;
