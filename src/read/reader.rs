@@ -37,7 +37,7 @@ pub struct Reader<'a> {
     /// A proxy the caller owns and serves other reads through meanwhile (a gate's, started on
     /// its accept-paths, which include this reader's batches): used for every batch it
     /// accepts, never stopped here.
-    lent: Option<&'a ApiProxy>,
+    lent: Option<(&'a ApiProxy, usize)>,
 }
 
 impl<'a> Reader<'a> {
@@ -51,11 +51,11 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A reader whose batches go through `proxy` when it accepts them (a gate reads its own
-    /// requests through the same proxy at the same time).
-    pub fn lending(kubectl: &'a Kubectl<'a>, proxy: &'a ApiProxy) -> Reader<'a> {
+    /// A reader whose batches go through `proxy` when it accepts them, at most `in_flight`
+    /// GETs at once (a gate reads its own requests through the same proxy at the same time).
+    pub fn lending(kubectl: &'a Kubectl<'a>, proxy: &'a ApiProxy, in_flight: usize) -> Reader<'a> {
         Reader {
-            lent: Some(proxy),
+            lent: Some((proxy, in_flight)),
             ..Reader::new(kubectl)
         }
     }
@@ -102,9 +102,9 @@ impl<'a> Reader<'a> {
             .trace("read path: proxy (one kubectl proxy on a private unix socket)");
         // The proxy accepts exactly the paths of the batch it serves (SPEC §9).
         let accept = crate::read::apiread::accept_paths(requests, scope);
-        if let Some(proxy) = self.lent.filter(|p| p.accepts(&accept)) {
+        if let Some((proxy, in_flight)) = self.lent.filter(|(p, _)| p.accepts(&accept)) {
             let began = crate::usage::since_start();
-            crate::read::apiread::read_into(self.kubectl, proxy, requests, scope, obs);
+            crate::read::apiread::read_within(self.kubectl, proxy, requests, scope, obs, in_flight);
             self.kubectl.runner().step(
                 &format!("reads ({} through the gate's proxy)", requests.len()),
                 began,

@@ -17,7 +17,7 @@ use crate::model::gate::facts::{RookLabel, WorkloadImage};
 use crate::model::gate::version::Version;
 use crate::model::gate::{self, decode, Component, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Read, ReadFailure};
-use crate::pool::{Budget, MEMORY_BUDGET};
+use crate::pool::{Budget, API_READS_IN_FLIGHT, MEMORY_BUDGET};
 use crate::read::apiread::gate_components::{self as reads, component_targets, ComponentGate};
 use crate::read::apiread::gate_upgrade::{
     read_targets, upgrade_accept_paths, APISERVER_PODS, NODES,
@@ -181,15 +181,30 @@ impl Session<'_> {
         let (which, targets) = (plan.which, &plan.targets);
         let proxy = self.gate_proxy(&plan.accept_paths())?;
         let budget = Budget::new(MEMORY_BUDGET);
-        let mut answers = read_targets(&self.kubectl, &proxy, targets, |t, body| {
-            component_shape(t).decode(t, body, &budget)
-        });
-        // Unreachable is exit 4 before anything more is read.
-        self.nodes_reachable(answers.get(NODES))?;
-        // The later layers next, through the same proxy (each batch within the run's 16
-        // reads in flight), judged as preview judges them.
-        let layers_after = self.layers_after(&proxy, &plan.layers)?;
+        // The component's GETs (a few, each its own thread) beside the later layers' through
+        // the same proxy, the layers' batches given what is left of the run's bound.
+        let in_flight = API_READS_IN_FLIGHT.saturating_sub(targets.len()).max(1);
+        let kubectl = &self.kubectl;
+        let (answers, layers_after) = crate::pool::beside(
+            || {
+                read_targets(kubectl, &proxy, targets, |t, body| {
+                    component_shape(t).decode(t, body, &budget)
+                })
+            },
+            || self.layers_after(&proxy, &plan.layers, in_flight),
+        );
         drop(proxy);
+        let mut answers = answers.unwrap_or_else(|| {
+            let lost =
+                ReadFailure::new(FailureKind::ApiError, "the gate's reading thread panicked");
+            targets
+                .iter()
+                .map(|t| (t.clone(), Err(lost.clone())))
+                .collect()
+        });
+        // Unreachable is exit 4, by the same rule as preview's nodes read.
+        self.nodes_reachable(answers.get(NODES))?;
+        let layers_after = layers_after?;
         self.gate_budget_trace(&budget);
         let mut facts = Facts::unread("not read by this gate");
         facts.observed_at = Some(crate::clock::now_secs());

@@ -84,12 +84,14 @@ fn judged(component: Component, stack: Option<&Topology>) -> Result<Judged<'_>, 
 }
 
 impl Session<'_> {
-    /// Read and judge the later layers of `plan` through `proxy` (the gate's), as preview
-    /// does: both read rounds, one state per layer, the acknowledgements applied.
+    /// Read and judge the later layers of `plan` through `proxy` (the gate's, at most
+    /// `in_flight` GETs at once), as preview does: both read rounds, one state per layer, the
+    /// acknowledgements applied.
     pub(super) fn layers_after(
         &self,
         proxy: &ApiProxy,
         plan: &LayersPlan,
+        in_flight: usize,
     ) -> crate::error::Result<Read<LayersAfter>> {
         let j = match &plan.judged {
             Ok(j) => j,
@@ -98,7 +100,7 @@ impl Session<'_> {
         let obs = if j.plan.requests.is_empty() {
             crate::model::observation::Observation::skipped("not read")
         } else {
-            self.read_through(proxy, &j.plan)?
+            self.read_through(proxy, &j.plan, in_flight)?
         };
         let declared = j.stack.declared_nodes();
         let mut reports = state::evaluate(&j.stack.catalog, &j.ids, &declared, &obs);

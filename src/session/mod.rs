@@ -232,13 +232,15 @@ impl<'r> Session<'r> {
     }
 
     /// [`Session::read`] through `proxy`, a gate's (its accept-paths include the plan's),
-    /// while the gate reads its own requests through it: no host read, no third round.
+    /// at most `in_flight` GETs at once while the gate reads its own requests through it: no
+    /// host read, no third round.
     pub(super) fn read_through(
         &self,
         proxy: &crate::read::proxy::ApiProxy,
         plan: &ReadPlan,
+        in_flight: usize,
     ) -> Result<Observation> {
-        let reader = Reader::lending(&self.kubectl, proxy);
+        let reader = Reader::lending(&self.kubectl, proxy, in_flight);
         self.read_with(&reader, plan, &Hosts::None, &|_| Vec::new())
     }
 

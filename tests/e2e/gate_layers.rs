@@ -10,6 +10,7 @@ use crate::bed_or_skip;
 use crate::common_bed::day;
 use crate::gate::stable;
 use crate::support::*;
+use nestor_replay::{fixtures, Config};
 
 /// The layers of `dirqual-gates` that preview finds present (datalake and certs are absent).
 const PRESENT: &str = "[k8s, cni, ceph, storage, monitoring, gitops, registry, dataops]";
@@ -266,6 +267,52 @@ fn an_unknown_later_layer_or_no_component_layer_cannot_tell() {
     assert_eq!(
         rule(&r, "rook-layers-after-present")["note"],
         "layers-after not read: no stack: the layers after ceph are a stack's (name one with --stack, or select one)"
+    );
+    assert_read_only(&bed.server);
+}
+
+/// The most GETs the server had in flight at one instant (each answer delayed so that
+/// concurrent ones overlap), kubectl proxy's own `/version` left out.
+fn peak_in_flight(bed: &E2e) -> usize {
+    let mut edges: Vec<(u64, i64)> = Vec::new();
+    for e in bed
+        .server
+        .audit()
+        .into_iter()
+        .filter(|e| e.path != "/version")
+    {
+        // Half-open intervals: an answer at t and an arrival at t do not overlap.
+        edges.push((e.unix_ms, 1));
+        edges.push((e.unix_ms + e.duration_ms.max(1), -1));
+    }
+    edges.sort_by_key(|(t, d)| (*t, *d));
+    let (mut now, mut peak) = (0i64, 0i64);
+    for (_, d) in edges {
+        now += d;
+        peak = peak.max(now);
+    }
+    usize::try_from(peak).unwrap_or(0)
+}
+
+/// The layers are read beside the component's own GETs, through the same proxy, and the two
+/// together stay within the run's bound of 16 reads in flight: more than the layers' share
+/// (11) at once proves they overlap, at most 16 that the bound holds.
+#[test]
+fn the_layers_are_read_beside_the_component_within_the_bound() {
+    let fixture = fixtures::by_name("dirqual-gates").expect("dirqual-gates");
+    let bed = bed_or_skip!(E2e::with_config(Config::new(fixture).latency_ms(150)));
+    bed.write_stack(
+        "dirqual",
+        &dirqual_topology(&bed.server.url()).replace(LAYERS, PRESENT),
+    );
+    let r = gate(&bed, "cilium", "1.18.5", false);
+    r.code(0);
+    let peak = peak_in_flight(&bed);
+    eprintln!("measured: {peak} GETs in flight at most");
+    assert!(peak <= 16, "{peak} GETs in flight at once");
+    assert!(
+        peak > 11,
+        "the component's and the layers' reads did not overlap: {peak}"
     );
     assert_read_only(&bed.server);
 }

@@ -209,3 +209,24 @@ fn component_layers_are_strict() {
         .unwrap_or_default();
     assert!(e.contains("did you mean `layer`"), "{e}");
 }
+
+/// `--explain`'s fact for the read: each later layer and its state, or why none was judged.
+#[test]
+fn the_explain_fact_names_each_later_layer_and_its_state() {
+    let mut f = cluster();
+    assert_eq!(explain::fact(&f, Read::LayersAfter), "no layer after cni");
+    f.layers_after = Ok(LayersAfter {
+        layer: "cni".into(),
+        after: vec![
+            later("ceph", LayerState::Present, "", false),
+            later("certs", LayerState::Absent, "not found", false),
+        ],
+        not_judged: vec![],
+    });
+    assert_eq!(
+        explain::fact(&f, Read::LayersAfter),
+        "2 layers after cni: ceph present, certs absent"
+    );
+    f.layers_after = Err(ReadFailure::skipped("no stack"));
+    assert_eq!(explain::fact(&f, Read::LayersAfter), "not read: no stack");
+}
