@@ -171,6 +171,15 @@ fn an_absent_or_degraded_later_layer_is_no_go() {
     let r = gate(&bed, "cilium", "1.18.5", false);
     assert_eq!(stable(&r), CILIUM_ABSENT, "{r:?}");
     r.code(2);
+    // Rook's gate on the same stack: the same two layers come after ceph.
+    let r = gate(&bed, "rook", "1.17", true);
+    r.code(2);
+    let subjects: Vec<serde_json::Value> = rule(&r, "rook-layers-after-present")["findings"]
+        .as_array()
+        .map(|f| f.iter().map(|f| f["subject"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(subjects, ["layer datalake", "layer certs"]);
+    assert_eq!(r.json()["verdict"]["blockers"], 2);
     assert_read_only(&bed.server);
     let warn = ceph_warn();
     let bed = bed_or_skip!(stack_bed("dirqual-gates", &[&warn], PRESENT, ""));
