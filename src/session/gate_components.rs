@@ -3,7 +3,7 @@
 //! (`read::apiread::gate_components`: the nodes, the kube-apiserver mirror pods, the
 //! component's named workloads, Rook's daemons by selector and the CephCluster) and the
 //! paths the stack's layers after the component's read (`gate_layers.rs`, preview's
-//! pipeline, read next through the same proxy), decoded into `Facts`, then the pure
+//! pipeline, read beside them through the same proxy), decoded into `Facts`, then the pure
 //! evaluation. A named workload's 404 is the cluster's answer (not installed:
 //! `cilium-present`/`rook-present` say so); any other failure leaves its rules undecided
 //! (CANNOT TELL, exit 5), never GO. Also the platform components' versions `gate upgrade
