@@ -7,8 +7,12 @@
 # 1.32 --no-ssh --no-input -o json` (the same kubectl, KUBECONFIG and stack), and prints both
 # medians, the ratio measured in this run, and the requests each sent (the server's audit).
 #
+# GATE names another gate (its words after `gate`), e.g. GATE="upgrade cilium 1.18.5" (which
+# reads the stack's layers after cni too); LAYERS the stack's `layers:` (the SPEC §1 list).
+#
 # Usage: scripts/bench-gate.sh                 # debug binaries already built (BUILD=no)
 #        PROFILE=release BUILD=yes RUNS=15 LATENCY=20 scripts/bench-gate.sh
+#        GATE="upgrade rook 1.17" scripts/bench-gate.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench-lib.sh
@@ -18,6 +22,8 @@ WARMUP=${WARMUP:-2}
 LATENCY=${LATENCY:-20}
 VERSION=${VERSION:-1.32}
 BUILD=${BUILD:-no}
+GATE=${GATE:-upgrade kubernetes $VERSION --no-ssh}
+LAYERS=${LAYERS:-[k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]}
 bench_kubectl
 bench_build "${PROFILE:-debug}"
 
@@ -39,12 +45,13 @@ export KUBECONFIG="$WORK/server.kubeconfig"
   echo "nodes:"
   echo "  - { name: dirqual1, role: control-plane }"
   for i in 2 3 4; do echo "  - { name: dirqual$i, role: worker }"; done
-  echo "layers: [k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]"
+  echo "layers: $LAYERS"
 } >"$WORK/repo/stacks/dirqual.yaml"
 ln -sfn dirqual.yaml "$WORK/repo/stacks/current.yaml"
 
 preview() { (cd "$WORK/repo" && "$KUBECTL" nestor preview --no-input -o json >/dev/null) || true; }
-gate() { (cd "$WORK/repo" && "$KUBECTL" nestor gate upgrade kubernetes "$VERSION" --no-ssh --no-input -o json >/dev/null) || true; }
+# shellcheck disable=SC2086 # GATE is its words
+gate() { (cd "$WORK/repo" && "$KUBECTL" nestor gate $GATE --no-input -o json >/dev/null) || true; }
 lines() { wc -l <"$WORK/server.audit" | tr -d ' '; }
 
 for _ in $(seq 1 "$WARMUP"); do preview; gate; done
@@ -60,5 +67,5 @@ done
 p=$(median <"$WORK/t.preview"); g=$(median <"$WORK/t.gate")
 printf 'dirqual-gates at %s ms/request, %s runs (%s binaries)\n' "$LATENCY" "$RUNS" "${PROFILE:-debug}"
 printf '  preview                      median %8.1f ms, %s requests\n' "$(echo "$p / 1000" | bc -l)" "$(median <"$WORK/r.preview")"
-printf '  gate upgrade kubernetes %s median %8.1f ms, %s requests\n' "$VERSION" "$(echo "$g / 1000" | bc -l)" "$(median <"$WORK/r.gate")"
+printf '  gate %s median %8.1f ms, %s requests\n' "$GATE" "$(echo "$g / 1000" | bc -l)" "$(median <"$WORK/r.gate")"
 printf '  ratio gate/preview: %.2f (goal <= 1.30)\n' "$(echo "$g / $p" | bc -l)"

@@ -18,12 +18,8 @@ use crate::model::gate::{self, Gate};
 use crate::output::documents::gate::{GateDoc, GateRulesDoc, Subject};
 use crate::output::render::{self, Format, Paint};
 use crate::read::apiread::gate::{drain_accept_paths, NodeName};
-use crate::read::apiread::gate_components::{component_targets, ComponentGate};
-use crate::read::apiread::gate_upgrade::upgrade_accept_paths;
-
-fn component_accept(which: ComponentGate) -> Vec<String> {
-    upgrade_accept_paths(&component_targets(which))
-}
+use crate::read::apiread::gate_components::ComponentGate;
+use crate::session::gate_components::ComponentReads;
 use crate::session::{self, gate::HostReads};
 
 /// `gate --help` examples, in kubectl's style.
@@ -161,31 +157,28 @@ pub fn run(
 fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> Result<Exit> {
     let version = parse_version(&args.version)?;
     let invocation = invocation()?;
-    let accept = match args.component {
-        UpgradeComponent::Kubernetes => session::gate_upgrade::upgrade_kubernetes_accept(version),
-        UpgradeComponent::Cilium => component_accept(ComponentGate::Cilium),
-        UpgradeComponent::Rook => component_accept(ComponentGate::Rook),
+    let stack = invocation.optional_topology()?;
+    // cilium|rook: what they read, decided from the stack before any process.
+    let (name, which) = match args.component {
+        UpgradeComponent::Kubernetes => ("kubernetes", None),
+        UpgradeComponent::Cilium => ("cilium", Some(ComponentGate::Cilium)),
+        UpgradeComponent::Rook => ("rook", Some(ComponentGate::Rook)),
     };
-    let (stack, session) = open(&invocation, accept)?;
-    let (gate, name, evaluation) = match args.component {
-        UpgradeComponent::Kubernetes => {
+    let reads = which.map(|w| ComponentReads::new(w, stack.as_ref()));
+    let accept = match &reads {
+        None => session::gate_upgrade::upgrade_kubernetes_accept(version),
+        Some(r) => r.accept_paths(),
+    };
+    let session = open(&invocation, &stack, accept)?;
+    let (gate, evaluation) = match &reads {
+        None => {
             let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
             (
                 Gate::UpgradeKubernetes,
-                "kubernetes",
                 session.upgrade_kubernetes(version, hosts)?,
             )
         }
-        UpgradeComponent::Cilium => (
-            Gate::UpgradeCilium,
-            "cilium",
-            session.upgrade_component(ComponentGate::Cilium, version)?,
-        ),
-        UpgradeComponent::Rook => (
-            Gate::UpgradeRook,
-            "rook",
-            session.upgrade_component(ComponentGate::Rook, version)?,
-        ),
+        Some(r) => (r.gate(), session.upgrade_component(r, version)?),
     };
     let subject = Subject {
         gate,
@@ -205,10 +198,13 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
 
 type Stack = Option<crate::stack::Topology>;
 
-/// The stack and the session, the gate's proxy (exactly `accept`) starting while kubectl's
-/// `config view` runs.
-fn open(invocation: &Invocation, accept: Vec<String>) -> Result<(Stack, session::Session<'_>)> {
-    let stack = invocation.optional_topology()?;
+/// The session on `stack`'s target, the gate's proxy (exactly `accept`) starting while
+/// kubectl's `config view` runs.
+fn open<'i>(
+    invocation: &'i Invocation,
+    stack: &Stack,
+    accept: Vec<String>,
+) -> Result<session::Session<'i>> {
     let session = session::resolve(invocation.ground(), stack.as_ref())?.open_gate(
         accept,
         &match &stack {
@@ -216,7 +212,7 @@ fn open(invocation: &Invocation, accept: Vec<String>) -> Result<(Stack, session:
             None => "no cluster to gate yet".to_string(),
         },
     )?;
-    Ok((stack, session))
+    Ok(session)
 }
 
 fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
@@ -226,7 +222,8 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
             "name a node as `kubectl get nodes` lists it (`kubectl nestor target` shows them)",
         )
     })?;
-    let (stack, session) = open(invocation, drain_accept_paths(&node))?;
+    let stack = invocation.optional_topology()?;
+    let session = open(invocation, &stack, drain_accept_paths(&node))?;
     // The inventory decided (and every host's connection validated) before any ssh runs.
     let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
     let evaluation = session.drain(&node, hosts)?;

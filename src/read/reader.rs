@@ -34,6 +34,10 @@ pub struct Reader<'a> {
     /// A proxy started before the reader existed (the session starts it while kubectl's
     /// `config view` runs), or why it could not start: the first batch uses it.
     early: RefCell<Option<Result<ApiProxy, StartError>>>,
+    /// A proxy the caller owns and serves other reads through meanwhile (a gate's, started on
+    /// its accept-paths, which include this reader's batches): used for every batch it
+    /// accepts, never stopped here.
+    lent: Option<(&'a ApiProxy, usize)>,
 }
 
 impl<'a> Reader<'a> {
@@ -43,6 +47,16 @@ impl<'a> Reader<'a> {
             keep: Cell::new(false),
             kept: RefCell::new(None),
             early: RefCell::new(None),
+            lent: None,
+        }
+    }
+
+    /// A reader whose batches go through `proxy` when it accepts them, at most `in_flight`
+    /// GETs at once (a gate reads its own requests through the same proxy at the same time).
+    pub fn lending(kubectl: &'a Kubectl<'a>, proxy: &'a ApiProxy, in_flight: usize) -> Reader<'a> {
+        Reader {
+            lent: Some((proxy, in_flight)),
+            ..Reader::new(kubectl)
         }
     }
 
@@ -88,6 +102,15 @@ impl<'a> Reader<'a> {
             .trace("read path: proxy (one kubectl proxy on a private unix socket)");
         // The proxy accepts exactly the paths of the batch it serves (SPEC §9).
         let accept = crate::read::apiread::accept_paths(requests, scope);
+        if let Some((proxy, in_flight)) = self.lent.filter(|(p, _)| p.accepts(&accept)) {
+            let began = crate::usage::since_start();
+            crate::read::apiread::read_within(self.kubectl, proxy, requests, scope, obs, in_flight);
+            self.kubectl.runner().step(
+                &format!("reads ({} through the gate's proxy)", requests.len()),
+                began,
+            );
+            return Ok(());
+        }
         let mut kept = self.kept.borrow_mut();
         let early = self.early.borrow_mut().take();
         match early {

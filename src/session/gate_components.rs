@@ -1,11 +1,13 @@
 //! `gate upgrade cilium|rook VERSION`'s reads (SPEC §17): one round of parallel GETs through
 //! a restricted proxy whose accept-paths are exactly the component rules' paths
 //! (`read::apiread::gate_components`: the nodes, the kube-apiserver mirror pods, the
-//! component's named workloads, Rook's daemons by selector and the CephCluster), decoded
-//! into `Facts`, then the pure evaluation. A named workload's 404 is the cluster's answer
-//! (not installed: `cilium-present`/`rook-present` say so); any other failure leaves its
-//! rules undecided (CANNOT TELL, exit 5), never GO. Also the platform components' versions
-//! `gate upgrade kubernetes` reads for `k8s-platform-ranges`.
+//! component's named workloads, Rook's daemons by selector and the CephCluster) and the
+//! paths the stack's layers after the component's read (`gate_layers.rs`, preview's
+//! pipeline, read beside them through the same proxy), decoded into `Facts`, then the pure
+//! evaluation. A named workload's 404 is the cluster's answer (not installed:
+//! `cilium-present`/`rook-present` say so); any other failure leaves its rules undecided
+//! (CANNOT TELL, exit 5), never GO. Also the platform components' versions `gate upgrade
+//! kubernetes` reads for `k8s-platform-ranges`.
 
 use std::collections::BTreeMap;
 
@@ -15,13 +17,14 @@ use crate::model::gate::facts::{RookLabel, WorkloadImage};
 use crate::model::gate::version::Version;
 use crate::model::gate::{self, decode, Component, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Read, ReadFailure};
-use crate::pool::{Budget, MEMORY_BUDGET};
+use crate::pool::{Budget, API_READS_IN_FLIGHT, MEMORY_BUDGET};
 use crate::read::apiread::gate_components::{self as reads, component_targets, ComponentGate};
 use crate::read::apiread::gate_upgrade::{
     read_targets, upgrade_accept_paths, APISERVER_PODS, NODES,
 };
 
 use super::gate::{ceph, take, Answer, Answers, Shape};
+use super::gate_layers::LayersPlan;
 use super::Session;
 
 type Texts = Answers<String>;
@@ -133,35 +136,90 @@ pub(super) fn platform_versions(answers: &Texts) -> BTreeMap<Component, Read<Opt
     .collect()
 }
 
+/// What `gate upgrade cilium|rook` reads, decided before any process: the component's
+/// named reads and the stack's layers after the component's layer.
+pub struct ComponentReads<'s> {
+    which: ComponentGate,
+    targets: Vec<String>,
+    layers: LayersPlan<'s>,
+}
+
+impl<'s> ComponentReads<'s> {
+    pub fn new(which: ComponentGate, stack: Option<&'s crate::stack::Topology>) -> Self {
+        let component = match which {
+            ComponentGate::Cilium => Component::Cilium,
+            ComponentGate::Rook => Component::Rook,
+        };
+        ComponentReads {
+            which,
+            targets: component_targets(which),
+            layers: LayersPlan::new(component, stack),
+        }
+    }
+
+    /// The gate these reads serve.
+    pub fn gate(&self) -> Gate {
+        match self.which {
+            ComponentGate::Cilium => Gate::UpgradeCilium,
+            ComponentGate::Rook => Gate::UpgradeRook,
+        }
+    }
+
+    /// The gate proxy's accept-paths: exactly the component's reads and the later layers'.
+    pub fn accept_paths(&self) -> Vec<String> {
+        let mut all = upgrade_accept_paths(&self.targets);
+        all.extend(self.layers.accept_paths());
+        all.sort();
+        all.dedup();
+        all
+    }
+}
+
 impl Session<'_> {
     /// `gate upgrade cilium|rook VERSION`: read what its rules need and evaluate them.
-    pub fn upgrade_component(&self, which: ComponentGate, version: Version) -> Result<Gated> {
-        let targets = component_targets(which);
-        let proxy = self.gate_proxy(&upgrade_accept_paths(&targets))?;
+    pub fn upgrade_component(&self, plan: &ComponentReads, version: Version) -> Result<Gated> {
+        let (which, targets) = (plan.which, &plan.targets);
+        let proxy = self.gate_proxy(&plan.accept_paths())?;
         let budget = Budget::new(MEMORY_BUDGET);
-        let mut answers = read_targets(&self.kubectl, &proxy, &targets, |t, body| {
-            component_shape(t).decode(t, body, &budget)
-        });
+        // The component's GETs (a few, each its own thread) beside the later layers' through
+        // the same proxy, the layers' batches given what is left of the run's bound.
+        let in_flight = API_READS_IN_FLIGHT.saturating_sub(targets.len()).max(1);
+        let kubectl = &self.kubectl;
+        let (answers, layers_after) = crate::pool::beside(
+            || {
+                read_targets(kubectl, &proxy, targets, |t, body| {
+                    component_shape(t).decode(t, body, &budget)
+                })
+            },
+            || self.layers_after(&proxy, &plan.layers, in_flight),
+        );
         drop(proxy);
-        self.gate_budget_trace(&budget);
+        let mut answers = answers.unwrap_or_else(|| {
+            let lost =
+                ReadFailure::new(FailureKind::ApiError, "the gate's reading thread panicked");
+            targets
+                .iter()
+                .map(|t| (t.clone(), Err(lost.clone())))
+                .collect()
+        });
         // Unreachable is exit 4, by the same rule as preview's nodes read.
         self.nodes_reachable(answers.get(NODES))?;
+        let layers_after = layers_after?;
+        self.gate_budget_trace(&budget);
         let mut facts = Facts::unread("not read by this gate");
         facts.observed_at = Some(crate::clock::now_secs());
+        facts.layers_after = layers_after;
         facts.apiserver_pods = take(&mut answers, &APISERVER_PODS.to_string(), Answer::pods);
         // Every kubelet against the target release's range (cilium|rook-kubelet-range).
         facts.nodes = take(&mut answers, &NODES.to_string(), Answer::nodes);
-        let gate = match which {
-            ComponentGate::Cilium => {
-                facts.cilium_images = cilium_images(&answers);
-                Gate::UpgradeCilium
-            }
+        match which {
+            ComponentGate::Cilium => facts.cilium_images = cilium_images(&answers),
             ComponentGate::Rook => {
                 facts.rook_versions = rook_versions(&answers);
                 facts.ceph = ceph(&mut answers, &reads::CEPH_CLUSTERS.to_string());
-                Gate::UpgradeRook
             }
-        };
+        }
+        let gate = plan.gate();
         let request = Request {
             gate,
             node: None,

@@ -31,6 +31,7 @@ mod early;
 pub mod gate;
 pub mod gate_components;
 mod gate_hosts;
+pub mod gate_layers;
 pub mod gate_upgrade;
 pub mod hosts;
 pub mod observe;
@@ -228,6 +229,19 @@ impl<'r> Session<'r> {
     /// objects; nothing, and no request, when no layer is degraded).
     pub fn read_then(&self, plan: &ReadPlan, hosts: &Hosts, third: &Round) -> Result<Observation> {
         self.read_with(&self.reader(), plan, hosts, third)
+    }
+
+    /// [`Session::read`] through `proxy`, a gate's (its accept-paths include the plan's),
+    /// at most `in_flight` GETs at once while the gate reads its own requests through it: no
+    /// host read, no third round.
+    pub(super) fn read_through(
+        &self,
+        proxy: &crate::read::proxy::ApiProxy,
+        plan: &ReadPlan,
+        in_flight: usize,
+    ) -> Result<Observation> {
+        let reader = Reader::lending(&self.kubectl, proxy, in_flight);
+        self.read_with(&reader, plan, &Hosts::None, &|_| Vec::new())
     }
 
     /// [`Session::read`] through `reader`. The first read reuses the prompt's nodes. A

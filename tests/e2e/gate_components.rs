@@ -11,7 +11,18 @@ use crate::bed_or_skip;
 use crate::gate::stable;
 use crate::support::*;
 
+/// `gate upgrade WHAT VERSION` with the dirqual stack ending at WHAT's layer (`cni`, `ceph`):
+/// these tests are the component's own rules; the layers after it (`*-layers-after-present`,
+/// which then holds reading nothing) are `gate_layers.rs`'s.
 fn upgrade(bed: &E2e, what: &str, version: &str, json: bool) -> Outcome {
+    let layers = match what {
+        "cilium" => "[k8s, cni]",
+        _ => "[k8s, cni, ceph]",
+    };
+    bed.write_stack(
+        "dirqual",
+        &dirqual_topology(&bed.server.url()).replace(LAYERS, layers),
+    );
     let mut args = vec!["gate", "upgrade", what, version, "--no-input"];
     if json {
         args.extend(["-o", "json"]);
@@ -54,6 +65,7 @@ holds:
   cilium-present  agent 4/4, operator 2/2 pods ready
   cilium-k8s-range  1.18 supports 1.30 to 1.33; the control plane runs 1.31.4
   cilium-kubelet-range  1.18 supports 1.30 to 1.33; the 4 kubelets run v1.31.4
+  cilium-layers-after-present  no layer after cni in the stack
 ";
 
 pub const CILIUM_119_NO_GO: &str =
@@ -89,6 +101,7 @@ holds:
   cilium-one-minor  1.18.2 -> 1.19.0: one minor at most
   cilium-one-version  2 workloads on one version
   cilium-present  agent 4/4, operator 2/2 pods ready
+  cilium-layers-after-present  no layer after cni in the stack
 ";
 
 /// A patch of the running minor whose range holds the cluster: GO, every rule holding.
@@ -134,6 +147,7 @@ fn gate_upgrade_cilium_skipping_a_minor_is_no_go() {
             ("cilium-present", "holds"),
             ("cilium-k8s-range", "unknown"),
             ("cilium-kubelet-range", "unknown"),
+            ("cilium-layers-after-present", "holds"),
         ])
     );
     let v = r.json();
@@ -225,6 +239,7 @@ holds:
   rook-k8s-range  1.17 supports 1.28 to 1.33; the control plane runs 1.31.4
   rook-ceph-version  Ceph 18.2.4; rook 1.17 supports 18.2.0+, 19.2.0+
   rook-kubelet-range  1.17 supports 1.28 to 1.33; the 4 kubelets run v1.31.4
+  rook-layers-after-present  no layer after ceph in the stack
 ";
 
 /// The next minor: GO. Skipping one: NO-GO on `rook-one-minor` alone.
@@ -246,6 +261,7 @@ fn gate_upgrade_rook_go_and_skipping_a_minor_no_go() {
             ("rook-k8s-range", "holds"),
             ("rook-ceph-version", "holds"),
             ("rook-kubelet-range", "holds"),
+            ("rook-layers-after-present", "holds"),
         ])
     );
     assert_eq!(

@@ -37,6 +37,7 @@ mod gate;
 mod gate_components;
 mod gate_explain;
 mod gate_hosts;
+mod gate_layers;
 mod gate_osd;
 mod gate_upgrade;
 mod gateway;

@@ -1,9 +1,10 @@
 //! The rules of `gate upgrade cilium|rook VERSION` (SPEC §17): one minor at a time, one
-//! version across the component's workloads now, and for Rook a Ceph that is not HEALTH_ERR.
+//! version across the component's workloads now, for Rook a Ceph that is not HEALTH_ERR, and
+//! the stack's layers after the component's present.
 
 use std::collections::BTreeSet;
 
-use super::facts::Facts;
+use super::facts::{Facts, LayerState};
 use super::verdict::{Check, Finding, Request};
 use super::version::Version;
 
@@ -235,4 +236,74 @@ pub(super) fn rook_present(facts: &Facts) -> Check {
             None => Check::Holds(format!("operator {}/{} pods ready", op.pods.0, op.pods.1)),
         },
     }
+}
+
+/// `cilium|rook-layers-after-present`: every layer the stack declares after the component's
+/// is present, or degraded with every failing check acknowledged (no work, as preview counts
+/// it); an absent or degraded one is a blocker with preview's evidence; an unknown one
+/// leaves the rule undecided (a failed read is never "present").
+pub(super) fn layers_after_present(facts: &Facts) -> Check {
+    let Ok(l) = &facts.layers_after else {
+        return Check::Unknown("the layers after the component's were not judged".into());
+    };
+    let mut findings = Vec::new();
+    let mut unknown = Vec::new();
+    let mut acknowledged = Vec::new();
+    for a in &l.after {
+        let clears = match a.state {
+            LayerState::Present => continue,
+            LayerState::Degraded if a.acknowledged => {
+                acknowledged.push(a.id.as_str());
+                continue;
+            }
+            LayerState::Unknown => {
+                unknown.push(format!("{}: {}", a.id, a.reason));
+                continue;
+            }
+            LayerState::Degraded => format!(
+                "repair {} first (kubectl nestor preview shows what it lacks), then upgrade",
+                a.id
+            ),
+            LayerState::Absent => format!(
+                "install {} first (kubectl nestor preview's plan), or remove it from the stack's layers:",
+                a.id
+            ),
+        };
+        findings.push(Finding::new(
+            format!("layer {}", a.id),
+            format!("{}: {}", a.state.as_str(), a.reason),
+            clears,
+        ));
+    }
+    if !findings.is_empty() {
+        return Check::Fails(findings);
+    }
+    if !unknown.is_empty() {
+        return Check::Unknown(format!("unknown: {}", unknown.join("; ")));
+    }
+    let mut note = match l.after.len() {
+        0 => format!("no layer after {} in the stack", l.layer),
+        n => format!(
+            "{n} layers after {} present: {}",
+            l.layer,
+            l.after
+                .iter()
+                .map(|a| a.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    if !acknowledged.is_empty() {
+        note.push_str(&format!(
+            " ({} degraded, every finding acknowledged)",
+            acknowledged.join(", ")
+        ));
+    }
+    if !l.not_judged.is_empty() {
+        note.push_str(&format!(
+            "; host-level, not judged (preview reads them over ssh): {}",
+            l.not_judged.join(", ")
+        ));
+    }
+    Check::Holds(note)
 }

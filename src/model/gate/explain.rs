@@ -217,6 +217,21 @@ pub fn fact(facts: &Facts, read: Read) -> String {
                 .count();
             format!("{read} of {} certificate files read", files.len())
         }),
+        Read::LayersAfter => match &facts.layers_after {
+            Ok(l) if l.after.is_empty() => format!("no layer after {}", l.layer),
+            Ok(l) => format!(
+                "{} layers after {}: {}",
+                l.after.len(),
+                l.layer,
+                names(
+                    l.after
+                        .iter()
+                        .map(|a| format!("{} {}", a.id, a.state.as_str()))
+                        .collect()
+                )
+            ),
+            Err(f) => failed(f),
+        },
     }
 }
 

@@ -263,6 +263,49 @@ pub struct CephPool {
     pub layout: String,
 }
 
+/// A layer's state as `preview` gives it (`model::state::State`, which uses this module's
+/// versions: its own copy here keeps the two modules free of a cycle).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerState {
+    Present,
+    Degraded,
+    Absent,
+    Unknown,
+}
+
+impl LayerState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LayerState::Present => "present",
+            LayerState::Degraded => "degraded",
+            LayerState::Absent => "absent",
+            LayerState::Unknown => "unknown",
+        }
+    }
+}
+
+/// One layer of the stack declared after the component's own, as `preview` judged it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaterLayer {
+    pub id: String,
+    pub state: LayerState,
+    /// The evidence that decided the state: the line `preview` prints for the layer.
+    pub reason: String,
+    /// Degraded, and every failing check acknowledged (SPEC §6): no work, as for preview.
+    pub acknowledged: bool,
+}
+
+/// The stack's layers declared after the component's layer (`cni` for Cilium, `ceph` for
+/// Rook), in the stack's order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayersAfter {
+    /// The component's layer.
+    pub layer: String,
+    pub after: Vec<LaterLayer>,
+    /// Host-level layers after it, read over ssh by preview only: not judged by the gate.
+    pub not_judged: Vec<String>,
+}
+
 /// Per host (inventory name): what the host check showed, or why it could not be read.
 pub type PerHost<T> = BTreeMap<String, Read<T>>;
 
@@ -299,6 +342,8 @@ pub struct Facts {
     pub host_cgroup: Read<PerHost<bool>>,
     /// The control-plane certificate files of each control-plane node (`None`: no such file).
     pub host_certs: Read<PerHost<Vec<CertFile>>>,
+    /// The stack's layers after the component's (`gate upgrade cilium|rook`).
+    pub layers_after: Read<LayersAfter>,
 }
 
 /// One certificate file of a control-plane node: what it showed, `None` when the node has no
@@ -337,6 +382,7 @@ impl Facts {
             host_time_sync: f(reason),
             host_cgroup: f(reason),
             host_certs: f(reason),
+            layers_after: f(reason),
         }
     }
 
@@ -366,6 +412,7 @@ impl Facts {
             ReadKind::HostTimeSync => err(&self.host_time_sync),
             ReadKind::HostCgroup => err(&self.host_cgroup),
             ReadKind::HostCerts => err(&self.host_certs),
+            ReadKind::LayersAfter => err(&self.layers_after),
         }
     }
 }

@@ -37,6 +37,8 @@ mod host_tests;
 #[cfg(test)]
 mod kubelet_range_tests;
 #[cfg(test)]
+mod layers_tests;
+#[cfg(test)]
 mod table_tests;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -135,6 +137,9 @@ pub enum Read {
     HostCgroup,
     /// The public `*.crt` files under `/etc/kubernetes/pki` of every control-plane node.
     HostCerts,
+    /// The stack's layers declared after the component's own, judged as `preview` judges
+    /// them (their checks' reads, through the session's pipeline).
+    LayersAfter,
 }
 
 impl Read {
@@ -167,6 +172,7 @@ impl Read {
             Read::HostTimeSync => "host-time-sync",
             Read::HostCgroup => "host-cgroup",
             Read::HostCerts => "host-certs",
+            Read::LayersAfter => "layers-after",
         }
     }
 }
@@ -213,10 +219,12 @@ pub enum RuleId {
     RookKubeletRange,
     DrainOsdHosts,
     RookCephVersion,
+    CiliumLayersAfterPresent,
+    RookLayersAfterPresent,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 36] = [
+    pub const ALL: [RuleId; 38] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -253,6 +261,8 @@ impl RuleId {
         RuleId::RookKubeletRange,
         RuleId::DrainOsdHosts,
         RuleId::RookCephVersion,
+        RuleId::CiliumLayersAfterPresent,
+        RuleId::RookLayersAfterPresent,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -293,6 +303,8 @@ impl RuleId {
             RuleId::RookKubeletRange => "rook-kubelet-range",
             RuleId::DrainOsdHosts => "drain-osd-hosts",
             RuleId::RookCephVersion => "rook-ceph-version",
+            RuleId::CiliumLayersAfterPresent => "cilium-layers-after-present",
+            RuleId::RookLayersAfterPresent => "rook-layers-after-present",
         }
     }
 
@@ -327,14 +339,16 @@ impl RuleId {
             | RuleId::CiliumOneVersion
             | RuleId::CiliumPresent
             | RuleId::CiliumK8sRange
-            | RuleId::CiliumKubeletRange => Gate::UpgradeCilium,
+            | RuleId::CiliumKubeletRange
+            | RuleId::CiliumLayersAfterPresent => Gate::UpgradeCilium,
             RuleId::RookOneMinor
             | RuleId::RookOneVersion
             | RuleId::RookCephNotError
             | RuleId::RookPresent
             | RuleId::RookK8sRange
             | RuleId::RookKubeletRange
-            | RuleId::RookCephVersion => Gate::UpgradeRook,
+            | RuleId::RookCephVersion
+            | RuleId::RookLayersAfterPresent => Gate::UpgradeRook,
         }
     }
 }

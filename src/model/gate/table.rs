@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 
 const BUILTIN: &str = include_str!("rules.yaml");
 const BUILTIN_NAME: &str = "builtin gate rules (src/model/gate/rules.yaml)";
-const FORMAT_HINT: &str = "the gate rule table is a YAML map: `rules:` (each `id`, `gate`, `severity`, `title`, `reads`, `source`, `host`), `ceph:`, `removedApis:`, `nodePrerequisites:`, `platformRanges:`, `certificates:`, `rookCephVersions:`";
+const FORMAT_HINT: &str = "the gate rule table is a YAML map: `rules:` (each `id`, `gate`, `severity`, `title`, `reads`, `source`, `host`), `ceph:`, `removedApis:`, `nodePrerequisites:`, `platformRanges:`, `certificates:`, `rookCephVersions:`, `componentLayers:`";
 
 /// Where a rule or a row comes from: the upstream document or policy it encodes.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -128,6 +128,15 @@ pub struct CertRules {
     pub source: Source,
 }
 
+/// The stack layer (a catalog id) that holds an upgradable component: the
+/// `*-layers-after-present` rules judge the layers the stack declares after it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentLayer {
+    pub component: Component,
+    pub layer: String,
+}
+
 /// The whole table.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -139,6 +148,7 @@ pub struct Table {
     pub platform_ranges: Vec<PlatformRange>,
     pub certificates: CertRules,
     pub rook_ceph_versions: Vec<CephSupport>,
+    pub component_layers: Vec<ComponentLayer>,
 }
 
 impl Table {
@@ -153,6 +163,14 @@ impl Table {
         self.node_prerequisites
             .iter()
             .find(|p| p.minor <= minor && p.cgroup_v2)
+    }
+
+    /// The stack layer that holds `component` (the `componentLayers` row).
+    pub fn layer_of(&self, component: Component) -> Option<&str> {
+        self.component_layers
+            .iter()
+            .find(|c| c.component == component)
+            .map(|c| c.layer.as_str())
     }
 
     /// The rules of one gate, in table order.
@@ -268,6 +286,30 @@ fn validate(table: &Table, text: &str, file: &str) -> Result<()> {
                     "rookCephVersions {}: `ceph` lists one version per Ceph major (at least one), each a version",
                     r.release
                 ),
+            );
+        }
+    }
+    let mut components = BTreeSet::new();
+    for c in &table.component_layers {
+        let id = !c.layer.is_empty()
+            && c.layer
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if !components.insert(c.component) || !id {
+            return fail(
+                None,
+                format!(
+                    "componentLayers: {} names one layer, once, as the catalog spells its id",
+                    c.component.as_str()
+                ),
+            );
+        }
+    }
+    for gated in [Component::Cilium, Component::Rook] {
+        if !components.contains(&gated) {
+            return fail(
+                None,
+                format!("componentLayers: no row for {}", gated.as_str()),
             );
         }
     }

@@ -64,6 +64,13 @@ pub(crate) fn cluster() -> Facts {
     let mut rook = ok(decode::rook_versions(fixture!("rook-deployments.json")));
     rook.push(ok(decode::rook_operator(fixture!("rook-operator.json"))));
     f.rook_versions = Ok(rook);
+    // A stack whose component layer is its last: nothing after it (`layers_tests.rs` has
+    // the later layers).
+    f.layers_after = Ok(super::facts::LayersAfter {
+        layer: "cni".into(),
+        after: vec![],
+        not_judged: vec![],
+    });
     let hosts = |v: bool| -> BTreeMap<String, _> {
         ["dirqual1", "dirqual2", "dirqual3", "dirqual4"]
             .into_iter()

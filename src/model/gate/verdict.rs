@@ -177,6 +177,9 @@ fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
         RuleId::CiliumKubeletRange => release::kubelet_range(Component::Cilium, req, facts, table),
         RuleId::RookKubeletRange => release::kubelet_range(Component::Rook, req, facts, table),
         RuleId::RookCephVersion => release::rook_ceph_version(req, facts, table),
+        RuleId::CiliumLayersAfterPresent | RuleId::RookLayersAfterPresent => {
+            components::layers_after_present(facts)
+        }
     }
 }
 

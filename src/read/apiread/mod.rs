@@ -95,6 +95,25 @@ pub fn read_into(
     scope: &Scope,
     obs: &mut Observation,
 ) {
+    read_within(
+        kubectl,
+        proxy,
+        requests,
+        scope,
+        obs,
+        crate::pool::API_READS_IN_FLIGHT,
+    )
+}
+
+/// [`read_into`], at most `in_flight` GETs at once (a gate's own GETs run beside it).
+pub fn read_within(
+    kubectl: &Kubectl,
+    proxy: &ApiProxy,
+    requests: &[ReadRequest],
+    scope: &Scope,
+    obs: &mut Observation,
+    in_flight: usize,
+) {
     let targets = first_round(requests, scope);
     let keep = |target: &str| -> Option<&BTreeSet<FieldUse>> {
         requests
@@ -106,7 +125,8 @@ pub fn read_into(
     let budget = crate::pool::Budget::new(crate::pool::MEMORY_BUDGET);
     let decoder = obs.decoder().selecting(&scope.workload_names);
     let builtin = builtin_targets(requests, scope);
-    let fetched = fetch_all(kubectl, proxy, targets, &keep, &builtin, &decoder, &budget);
+    let via = (proxy, in_flight);
+    let fetched = fetch_all(kubectl, via, targets, &keep, &builtin, &decoder, &budget);
     let (answers, mut lists, mut decoded) = fetched;
     let lost =
         |a: &Result<(), &HttpError>| matches!(a, Err(HttpError::Connect(_) | HttpError::Io(_)));
@@ -186,14 +206,10 @@ pub fn read_into(
             TypeRead::Fetch(versions) => fetches.push((t, versions)),
         }
     }
-    let fetched = crate::pool::map(
-        &fetches,
-        crate::pool::API_READS_IN_FLIGHT,
-        |(t, versions)| {
-            let keep = scope.keep.get(*t).unwrap_or(&NOTHING);
-            discovery.fetch_resource(kubectl, proxy, t, versions, keep, &budget)
-        },
-    );
+    let fetched = crate::pool::map(&fetches, in_flight, |(t, versions)| {
+        let keep = scope.keep.get(*t).unwrap_or(&NOTHING);
+        discovery.fetch_resource(kubectl, proxy, t, versions, keep, &budget)
+    });
     kubectl.runner().trace(&format!(
         "memory budget: {:.1} MiB of {} MiB kept from this batch's answers",
         budget.used() as f64 / f64::from(1 << 20),
@@ -259,12 +275,12 @@ fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
     targets.into_iter().collect()
 }
 
-/// GET every target, at most [`crate::pool::API_READS_IN_FLIGHT`] at once. Targets `keep`
+/// GET every target through the proxy, at most `in_flight` at once. Targets `keep`
 /// names (custom resource lists) and the `builtin` ones are decoded while they arrive, into
 /// what the checks use, charged to `budget`; the others (discovery) are held whole.
 fn fetch_all<'k>(
     kubectl: &Kubectl,
-    proxy: &ApiProxy,
+    (proxy, in_flight): (&ApiProxy, usize),
     targets: Vec<String>,
     keep: &(dyn Fn(&str) -> Option<&'k BTreeSet<FieldUse>> + Sync),
     builtin: &Builtin<'_>,
@@ -280,7 +296,7 @@ fn fetch_all<'k>(
         Listed(ListAnswer),
         Decoded(Vec<Decoded>),
     }
-    let got = crate::pool::map(&targets, crate::pool::API_READS_IN_FLIGHT, |t| {
+    let got = crate::pool::map(&targets, in_flight, |t| {
         if let Some(requests) = builtin.get(t) {
             return Got::Decoded(typed::fetch_decoded(
                 kubectl, proxy, t, requests, decoder, budget,
