@@ -11,10 +11,10 @@ use std::collections::BTreeSet;
 
 use crate::model::catalog::{WebhooksCheck, MAX_SERVICES};
 use crate::model::observation::{
-    words, Observation, ReadRequest, ServiceRef, Webhook, WebhookKind,
+    words, ObjectRef, Observation, ReadRequest, ServiceRef, Webhook, WebhookKind,
 };
 
-use super::{capped, CheckOutcome};
+use super::{capped, CheckOutcome, MAX_NAMED};
 
 /// The Services of the webhooks served from `namespace` that fail closed, in name order,
 /// from the configurations read (a failed list names none).
@@ -97,6 +97,9 @@ pub(crate) fn webhooks(obs: &Observation, c: &WebhooksCheck) -> CheckOutcome {
     let services = fail_closed_services(obs, ns);
     let inspected = &services[..services.len().min(MAX_SERVICES)];
     let (mut bad, mut unknown, mut closed, mut ignored) = (Vec::new(), Vec::new(), 0, 0);
+    // The Services with no ready endpoint: what the check's Warning Events are about (the
+    // EndpointSlice controller's, a Service's own), the first MAX_NAMED.
+    let mut failing: Vec<ObjectRef> = Vec::new();
     for (kind, config, w) in served_from(obs, ns) {
         let Some(s) = w.service.as_ref().filter(|_| w.fails_closed()) else {
             ignored += 1;
@@ -105,14 +108,20 @@ pub(crate) fn webhooks(obs: &Observation, c: &WebhooksCheck) -> CheckOutcome {
         closed += 1;
         match endpoints_of(obs, s, inspected) {
             Endpoints::Ready => {}
-            Endpoints::NoneReady => bad.push(format!(
-                "{} {config}/{}: service {}/{} has no ready endpoint (failurePolicy {}: every write it intercepts fails)",
-                kind.webhook(),
-                w.name,
-                words(&s.namespace),
-                words(&s.name),
-                w.failure_policy
-            )),
+            Endpoints::NoneReady => {
+                let service = ObjectRef::new("Service", &s.namespace, &s.name);
+                if failing.len() < MAX_NAMED && !failing.contains(&service) {
+                    failing.push(service);
+                }
+                bad.push(format!(
+                    "{} {config}/{}: service {}/{} has no ready endpoint (failurePolicy {}: every write it intercepts fails)",
+                    kind.webhook(),
+                    w.name,
+                    words(&s.namespace),
+                    words(&s.name),
+                    w.failure_policy
+                ))
+            }
             Endpoints::Unknown(why) => {
                 if !unknown.contains(&why) {
                     unknown.push(why);
@@ -121,7 +130,7 @@ pub(crate) fn webhooks(obs: &Observation, c: &WebhooksCheck) -> CheckOutcome {
         }
     }
     if !bad.is_empty() {
-        return CheckOutcome::no(capped(bad));
+        return CheckOutcome::no(capped(bad)).with_objects(failing);
     }
     if !unknown.is_empty() {
         return CheckOutcome::unknown(capped(unknown));

@@ -158,6 +158,11 @@ fn no_ready_endpoint_or_no_slice_degrades_naming_each_webhook() {
         let out = judged(&obs);
         assert_eq!(out.verdict, Verdict::False, "{ready:?}: {out:?}");
         assert_eq!(out.evidence, DOWN);
+        // The Service both webhooks call, once: what the layer's Warning Events are about.
+        assert_eq!(
+            out.objects,
+            vec![ObjectRef::new("Service", NS, "cert-manager-webhook")]
+        );
     }
 }
 
