@@ -82,22 +82,7 @@ REAL (read live, not stored)
     ✗ API group cert-manager.io not served
 
 "#]]);
-    for healthy in [
-        "k8s",
-        "cni",
-        "ceph",
-        "storage",
-        "monitoring",
-        "gitops",
-        "registry",
-        "dataops",
-    ] {
-        assert!(
-            text.lines()
-                .any(|l| l.starts_with(&format!("  {healthy} ")) && l.contains("present")),
-            "{healthy} not present:\n{text}"
-        );
-    }
+    // Each healthy layer `present`: the snapshot above holds the whole text.
 
     let out = bed
         .cmd()
@@ -846,9 +831,12 @@ fn a_snapshot_is_written_0600_even_over_a_0644_file() {
         .run();
     out.code(0);
     assert_eq!(mode(&snap), 0o600);
-    assert!(fs::read_to_string(&snap)
-        .expect("read")
-        .contains("\"apiVersion\""));
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&snap).expect("read")).expect("json");
+    assert_eq!(
+        (saved["apiVersion"].as_str(), saved["kind"].as_str()),
+        (Some("nestor/v1"), Some("Snapshot"))
+    );
     let leftovers: Vec<_> = fs::read_dir(bed.tmp.path())
         .expect("ls")
         .flatten()
