@@ -526,7 +526,9 @@ fn a_prod_topology_that_does_not_load_refuses_the_bench() {
         assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
     }
     // Each says the bench/prod isolation cannot be checked, naming the file.
-    text_snap(&warnings, str![[r#"
+    text_snap(
+        &warnings,
+        str![[r#"
 == a misspelt key
 bench/prod isolation cannot be checked: stack file /t/repo/stacks/dirqual.yaml does not load, so its endpoint is unknown: /t/repo/stacks/dirqual.yaml:6:1: unknown key `nodess` (did you mean `nodes`?)
 == a missing catalog: file
@@ -534,7 +536,8 @@ bench/prod isolation cannot be checked: stack file /t/repo/stacks/dirqual.yaml d
 == not YAML
 bench/prod isolation cannot be checked: stack file /t/repo/stacks/dirqual.yaml does not load, so its endpoint is unknown: /t/repo/stacks/dirqual.yaml:12:1: did not find expected key at line 12 column 1, while parsing a block mapping
 
-"#]]);
+"#]],
+    );
     // A broken LIMA file is no prod endpoint: a bench on its own cluster still runs.
     bed.write_stack("dirqual", &prod);
     bed.write_stack("other", "name: other\ntarget_kind: lima\nnodez: []\n");
