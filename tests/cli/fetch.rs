@@ -651,7 +651,9 @@ fn help_documents_both_commands() {
     let out = bed.cmd().args(["kubeconfig", "fetch", "--help"]).run();
     // The whole help, as help.rs keeps it: it names `sudo -n cat ADMIN_CONF` and the
     // backup `FILE.bak-YYYYMMDDTHHMMSSZ`.
-    let help = |name: &str| Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/cli/golden/help/{name}.txt"));
+    let help = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/cli/golden/help/{name}.txt"))
+    };
     golden(&help("kubectl-nestor-kubeconfig-fetch"), &out.stdout);
     // And stack select's asks `Add "kubeconfig: ~/.kube/NAME.config" to FILE? [y/N]`.
     let out = bed.cmd().args(["stack", "select", "--help"]).run();

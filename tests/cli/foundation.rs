@@ -246,10 +246,13 @@ kubectl-nestor: the KUBECONFIG environment variable (/t/home/.kube/dirqual.confi
     assert_eq!(v["kubeconfig"].as_str(), bench.to_str());
     // Every kubectl call, each through the bench's kubeconfig: the whole argv of each.
     let calls: Vec<String> = bed.calls("kubectl").iter().map(|c| c.join(" ")).collect();
-    text_snap(&out.redact_text(&calls.join("\n")), str![[r#"
+    text_snap(
+        &out.redact_text(&calls.join("\n")),
+        str![[r#"
 --kubeconfig=/t/repo/bench/lima/.work/kubeconfig --context=kubernetes-admin@dirqual --server=https://127.0.0.1:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache config view --minify -o=json
 --kubeconfig=/t/repo/bench/lima/.work/kubeconfig --context=kubernetes-admin@dirqual --server=https://127.0.0.1:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock --reject-methods=^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$ --accept-paths=^/api/v1/nodes$ --reject-paths=/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)
-"#]]);
+"#]],
+    );
 }
 
 #[test]

@@ -1380,7 +1380,10 @@ REAL (read live, not stored)
     f.host("dirqual3").hardened();
     let out = f.preview(&["--detailed-exitcode"]);
     assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
-    text_snap(&Fleet::row(&out, "os-hardening"), str!["  os-hardening  present  3 checks hold"]);
+    text_snap(
+        &Fleet::row(&out, "os-hardening"),
+        str!["  os-hardening  present  3 checks hold"],
+    );
 }
 
 #[test]

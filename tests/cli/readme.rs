@@ -149,10 +149,13 @@ fn the_test_script_installs_what_a_fresh_machine_lacks_with_sudo_when_not_root()
         ]
     );
     // The script's whole output: the one install line, naming the packages.
-    text_snap(&stdout, str![[r#"
+    text_snap(
+        &stdout,
+        str![[r#"
 == installing openssh-server kubernetes-client zsh fish (Debian packages)
 
-"#]]);
+"#]],
+    );
 }
 
 #[test]
@@ -175,10 +178,13 @@ fn the_test_script_installs_nothing_when_everything_is_present() {
     let (code, stdout, stderr, calls) = m.install();
     assert_eq!(code, Some(0), "{stdout}{stderr}");
     assert_eq!(calls, Vec::<String>::new());
-    text_snap(&stdout, str![[r#"
+    text_snap(
+        &stdout,
+        str![[r#"
 == nothing to install: /tmp/.tmpXXXXXX/usr/sbin/sshd, kubectl, zsh and fish are present
 
-"#]]);
+"#]],
+    );
 }
 
 #[test]
