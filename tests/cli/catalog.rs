@@ -123,6 +123,8 @@ fn show_documents_every_check_of_every_layer() {
                 c["kind"].as_str().unwrap_or(""),
                 c["check"].as_str().unwrap_or("")
             );
+            // A relation between the two outputs (each check of the JSON is a line of the
+            // text), which the table snapshot below does not state by itself.
             assert!(text.contains(&line), "{id}: no {line:?} in\n{text}");
             if let Some(why) = c["why"].as_str() {
                 assert!(text.contains(&format!("why: {why}")), "{id}: {text}");

@@ -133,6 +133,8 @@ fn one_rule_vocabulary_in_text_and_json() {
             setup(&mut text, &other);
             let out = text.args([command, "--no-color", "--no-input"]).run();
             let file = if rule == "topology" { &topo } else { &other };
+            // The rule's word in the text, for 3 rules x 3 commands (their whole texts are
+            // golden/text's): the same vocabulary as the JSON's `rule`.
             let line = format!("{} (rule: {rule})", file.display());
             assert!(
                 stdout_of(&out).contains(&line),

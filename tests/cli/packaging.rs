@@ -75,6 +75,7 @@ fn man_pages_one_per_command() {
     want.push("kubectl-nestor-stack-list.1".into());
     for file in want {
         let text = fs::read_to_string(dir.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        // (each page's NAME section; the root page is golden in the test above)
         assert!(text.contains(".SH NAME"), "{file}");
     }
 }
@@ -82,6 +83,8 @@ fn man_pages_one_per_command() {
 #[test]
 fn completion_scripts_for_zsh_fish_elvish_powershell() {
     let bed = Bed::new();
+    // Markers, not whole scripts: the scripts are clap_complete's text (it changes with its
+    // version), and each is run through the shell's own syntax check below.
     for (shell, marker, checker) in [
         (
             "zsh",
