@@ -245,7 +245,10 @@ kubectl-nestor: the KUBECONFIG environment variable (/t/home/.kube/dirqual.confi
     assert_eq!(v["rule"], "lima-bench");
     assert_eq!(v["kubeconfig"].as_str(), bench.to_str());
     // Every kubectl call, each through the bench's kubeconfig: the whole argv of each.
-    let calls: Vec<String> = bed.calls("kubectl").iter().map(|c| c.join(" ")).collect();
+    // (sorted: were the `config view` and the proxy ever started side by side, their order
+    // would be the scheduler's)
+    let mut calls: Vec<String> = bed.calls("kubectl").iter().map(|c| c.join(" ")).collect();
+    calls.sort_unstable();
     text_snap(
         &out.redact_text(&calls.join("\n")),
         str![[r#"

@@ -174,12 +174,15 @@ fn every_kubectl_call_is_pinned_to_the_confirmed_target() {
     let bed = bed_or_skip!(E2e::dirqual());
     let r = bed.run(&["preview", "--no-input", "-v"]);
     r.code(0);
-    let calls: Vec<&str> = r
+    let mut calls: Vec<&str> = r
         .stderr
         .lines()
         .filter(|l| l.starts_with("kubectl-nestor: exec: kubectl "))
         .collect();
     assert!(calls.len() >= 2, "{}", r.stderr);
+    // kubectl's `config view` and the proxy start side by side: their order is the
+    // scheduler's, so sorted.
+    calls.sort_unstable();
     // Each call whole: `--context=replay`, `--server=` the confirmed server, `--cache-dir=`
     // (the proxy's accept list is the read plan's, which every catalog change moves, so
     // `[..]` here: readpath.rs holds the proxy to it).
