@@ -133,6 +133,8 @@ fn one_rule_vocabulary_in_text_and_json() {
             setup(&mut text, &other);
             let out = text.args([command, "--no-color", "--no-input"]).run();
             let file = if rule == "topology" { &topo } else { &other };
+            // The rule's word in the text, for 3 rules x 3 commands (their whole texts are
+            // golden/text's): the same vocabulary as the JSON's `rule`.
             let line = format!("{} (rule: {rule})", file.display());
             assert!(
                 stdout_of(&out).contains(&line),
@@ -1050,10 +1052,15 @@ fn every_exit_code_of_the_contract() {
     assert_eq!(c, Some(2), "{err}");
 
     // 3: target refused (the kubeconfig points at another cluster).
-    let (c, out, err) = code(&Bed::dirqual(OTHER, &Cluster::dirqual()));
-    assert_eq!(c, Some(3), "{err}");
-    assert!(err.contains("target mismatch"), "{err}");
-    let doc: Value = serde_json::from_str(&out).expect("an Error document, no plan");
+    let mismatched = Bed::dirqual(OTHER, &Cluster::dirqual());
+    let run = mismatched.cmd().args(script).run();
+    // The whole error: the target mismatch, both endpoints, the hint.
+    run.code(3).stderr_snap(str![[r#"
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is https://10.99.0.1:6443, the topology's endpoint is https://10.67.2.11:6443; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+
+"#]]);
+    let doc: Value = serde_json::from_str(&run.stdout).expect("an Error document, no plan");
     crate::doc_schema::check(&doc);
     assert_eq!(
         (doc["kind"].as_str(), doc["exitCode"].as_u64()),
@@ -1111,21 +1118,13 @@ fn a_snapshot_from_the_future_is_refused_naming_it() {
         .args(["preview", "--no-input", "--snapshot"])
         .arg(&snap)
         .run();
-    out.code(1);
-    let err = stderr_of(&out);
-    let (line, hint) = err.split_once('\n').expect("two lines");
-    let head = format!(
-        "kubectl-nestor: error: snapshot {} is from the future: taken 2999-01-01T00:00:00Z, ",
-        snap.display()
-    );
-    assert!(
-        line.starts_with(&head) && line.contains("d ahead of this machine's clock ("),
-        "{err}"
-    );
-    assert_eq!(
-        hint,
-        "hint: check this machine's clock and the one that took it, or take the snapshot again with `kubectl nestor discover --save FILE`\n"
-    );
+    // The whole error; how far ahead (in days) and this machine's clock change with the
+    // day the test runs, so they are `[..]`.
+    out.code(1).stderr_snap(str![[r#"
+kubectl-nestor: error: snapshot /t/future.json is from the future: taken 2999-01-01T00:00:00Z, [..]d ahead of this machine's clock ([..])
+hint: check this machine's clock and the one that took it, or take the snapshot again with `kubectl nestor discover --save FILE`
+
+"#]]);
     assert_eq!(stdout_of(&out), "");
     assert_eq!(bed.tree(), before, "nothing written");
     assert_eq!(bed.calls("kubectl").len(), calls, "no kubectl");

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use snapbox::str;
 
-use crate::harness::text_snap;
+use crate::harness::{golden, text_snap};
 use crate::support::*;
 
 const INVENTORY: &str = "\
@@ -84,7 +84,7 @@ impl Fetch {
     fn refuses_content(&self, content: &str, what: &str) -> String {
         fs::write(&self.remote, content).expect("write");
         let (out, err) = self.fails_unchanged(FETCH_V, 1);
-        assert!(err.contains("nothing was written"), "{what}: {err}");
+        // (each caller snapshots the whole stderr: "...; nothing was written", the hint)
         no_secret(&out);
         assert!(self.bed.calls("kubectl").is_empty(), "{what}: kubectl ran");
         err
@@ -131,10 +131,7 @@ fn inventory_port_and_key_become_p_and_i_and_the_file_is_written_0600() {
     // verified through the new file
     let calls = f.bed.reads();
     assert_eq!(calls.len(), 1);
-    assert!(
-        calls[0].contains(&format!("--kubeconfig={}", f.dest.display())),
-        "{calls:?}"
-    );
+    text_snap(&out.redact_text(&calls[0].join(" ")), str!["--kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@kubernetes --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock --reject-methods=^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$ --accept-paths=^/api/v1/nodes$ --reject-paths=/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)"]);
     out.stdout_snap(str![[r#"
 stack       dirqual (prod)
 source      ops@10.67.2.11:/etc/kubernetes/admin.conf (host dirqual1 of /t/repo/bootstrap/hosts.yaml)
@@ -349,11 +346,8 @@ verified    nodes read through kubectl proxy: dirqual1..4, 4/4 Ready
 "#]],
     );
     // interactive: no BatchMode, so ssh may ask for a passphrase on the terminal
-    let calls = f.bed.calls("ssh");
-    assert!(
-        !calls[0].contains(&"BatchMode=yes".to_string()),
-        "{calls:?}"
-    );
+    let calls: Vec<String> = f.bed.calls("ssh").iter().map(|c| c.join(" ")).collect();
+    text_snap(&out.redact_text(&calls.join("\n")), str!["-p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf"]);
 }
 
 #[test]
@@ -655,21 +649,15 @@ hint: check that the API server is up and reachable from here, and that the kube
 fn help_documents_both_commands() {
     let bed = Bed::new();
     let out = bed.cmd().args(["kubeconfig", "fetch", "--help"]).run();
-    let words = |out: &Outcome| {
-        stdout_of(out)
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
+    // The whole help, as help.rs keeps it: it names `sudo -n cat ADMIN_CONF` and the
+    // backup `FILE.bak-YYYYMMDDTHHMMSSZ`.
+    let help = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/cli/golden/help/{name}.txt"))
     };
-    let help = words(&out);
-    assert!(help.contains("sudo -n cat ADMIN_CONF"), "{help}");
-    assert!(help.contains("FILE.bak-YYYYMMDDTHHMMSSZ"), "{help}");
+    golden(&help("kubectl-nestor-kubeconfig-fetch"), &out.stdout);
+    // And stack select's asks `Add "kubeconfig: ~/.kube/NAME.config" to FILE? [y/N]`.
     let out = bed.cmd().args(["stack", "select", "--help"]).run();
-    let help = words(&out);
-    assert!(
-        help.contains("Add \"kubeconfig: ~/.kube/NAME.config\" to FILE? [y/N]"),
-        "{help}"
-    );
+    golden(&help("kubectl-nestor-stack-select"), &out.stdout);
 }
 
 /// An admin.conf with two users of one name: kubectl's own error would dump every user entry
@@ -729,11 +717,17 @@ fn an_endless_remote_output_is_cut_at_the_cap() {
         .args(["-v", "--no-input", "kubeconfig", "fetch"])
         .run();
     let err = stderr_of(&out);
-    out.code(1);
-    assert!(
-        err.contains("printed more than 1 MiB and was killed"),
-        "{err}"
-    );
+    // The whole stderr: ssh "printed more than 1 MiB and was killed", nothing written.
+    out.code(1).stderr_snap(str![[r#"
+kubectl-nestor: reading /etc/kubernetes/admin.conf on dirqual1 (ops@10.67.2.11) over ssh
+kubectl-nestor: exec: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: exec: killed, output over its cap: ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf
+kubectl-nestor: error: `ssh -p 2222 -i /t/repo/keys/id_dirqual -o ConnectTimeout=10 -o BatchMode=yes ops@10.67.2.11 sudo -n cat /etc/kubernetes/admin.conf` printed more than 1 MiB and was killed: nothing of it was used
+hint: an answer that large is not what was asked for: check the file or object it reads (a device such as /dev/zero, a runaway log)
+kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
+kubectl-nestor: step: run #.#..#.# ms
+
+"#]]);
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
     // nestor's own peak memory (the -v usage line, from VmHWM): under 64 MiB, not 1 GiB.
     let peak_kib: u64 = err

@@ -10,7 +10,7 @@ use nestor::read::exec::{Failure, Runner, Tool};
 
 use snapbox::str;
 
-use crate::harness::Table;
+use crate::harness::{golden, text_snap, Table};
 
 use crate::support::*;
 
@@ -56,7 +56,7 @@ fn target_reports_rule_context_endpoint_and_nodes() {
     let bed = Bed::new();
     bed.write_stack("dirqual", PROD_DECLARED);
     bed.select("dirqual");
-    let kc = bed.kubeconfig(
+    bed.kubeconfig(
         &bed.home.join(".kube/dirqual.config"),
         "https://10.67.2.11:6443",
     );
@@ -76,12 +76,10 @@ nodes       dirqual1..4, 4/4 Ready
   dirqual4  Ready  <none>         10.67.2.14   v1.31.4
 
 "#]]);
+    // The one read, through the kubeconfig the topology declares: its whole argv.
     let calls = bed.reads();
     assert_eq!(calls.len(), 1);
-    assert!(
-        calls[0].contains(&format!("--kubeconfig={}", kc.display())),
-        "{calls:?}"
-    );
+    text_snap(&out.redact_text(&calls[0].join(" ")), str!["--kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@dirqual --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock --reject-methods=^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$ --accept-paths=^/api/v1/nodes$ --reject-paths=/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)"]);
 }
 
 #[test]
@@ -246,12 +244,17 @@ kubectl-nestor: the KUBECONFIG environment variable (/t/home/.kube/dirqual.confi
     crate::doc_schema::check(&v);
     assert_eq!(v["rule"], "lima-bench");
     assert_eq!(v["kubeconfig"].as_str(), bench.to_str());
-    let calls = bed.calls("kubectl");
-    assert!(
-        calls
-            .iter()
-            .all(|c| c.contains(&format!("--kubeconfig={}", bench.display()))),
-        "{calls:?}"
+    // Every kubectl call, each through the bench's kubeconfig: the whole argv of each.
+    // (sorted: were the `config view` and the proxy ever started side by side, their order
+    // would be the scheduler's)
+    let mut calls: Vec<String> = bed.calls("kubectl").iter().map(|c| c.join(" ")).collect();
+    calls.sort_unstable();
+    text_snap(
+        &out.redact_text(&calls.join("\n")),
+        str![[r#"
+--kubeconfig=/t/repo/bench/lima/.work/kubeconfig --context=kubernetes-admin@dirqual --server=https://127.0.0.1:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache config view --minify -o=json
+--kubeconfig=/t/repo/bench/lima/.work/kubeconfig --context=kubernetes-admin@dirqual --server=https://127.0.0.1:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock --reject-methods=^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$ --accept-paths=^/api/v1/nodes$ --reject-paths=/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)
+"#]],
     );
 }
 
@@ -722,25 +725,97 @@ fn topology_errors_name_file_line_column() {
         ("name: a\ntarget_kind: prod\ncontext: \"a\\u001b[2J\"\n", "a.yaml:3:10: context `a\\u{1b}[2J` is not a context name", "no control characters"),
         ("", "a.yaml: the topology file is empty", "name:"),
     ];
+    // Each case's whole output (an error line, a hint, nothing on stdout) in one table; the
+    // case's name is the message and the hint it must hold.
+    let table = Table::new();
     for (yaml, message, hint) in cases {
         let bed = Bed::new();
         bed.write_stack("a", yaml);
         let before = bed.tree();
         let out = bed.cmd().args(["--stack", "a", "stack", "show"]).run();
-        let err = stderr_of(&out);
-        out.code(1);
-        let first = err.lines().next().unwrap_or_default();
-        assert!(first.starts_with("kubectl-nestor: error: /"), "{first}");
-        assert!(first.contains(message), "want `{message}`\n got `{first}`");
-        let second = err.lines().nth(1).unwrap_or_default();
-        assert!(
-            second.starts_with("hint: ") && second.contains(hint),
-            "{second}"
-        );
-        assert_eq!(err.lines().count(), 2, "{err}");
-        assert_eq!(stdout_of(&out), "");
+        out.code(1).no_stdout().stderr_has_hint();
+        table.add(&format!("{message} / {hint}"), &out);
         assert_eq!(bed.tree(), before);
     }
+    table.table_snap(str![[r#"
+== a.yaml:3:1: unknown key `kubconfig` (did you mean `kubeconfig`?) / valid keys here: name, target_kind: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:3:1: unknown key `kubconfig` (did you mean `kubeconfig`?)
+hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima, acknowledged
+== a.yaml:2:14: unknown target_kind `prd` (did you mean `prod`?) / target_kind is one of: lima, prod: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:2:14: unknown target_kind `prd` (did you mean `prod`?)
+hint: target_kind is one of: lima, prod
+== a.yaml:1:7: stack name `b` differs from the file name `a.yaml` / rename the file: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:1:7: stack name `b` differs from the file name `a.yaml`
+hint: rename the file to `b.yaml` or set `name: a`
+== a.yaml:5:12: duplicate node `n1` / declared once: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:5:12: duplicate node `n1`
+hint: each node is declared once under `nodes:`
+== a.yaml:5:5: unknown key `rol` (did you mean `role`?) / valid keys here: name, role: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:5:5: unknown key `rol` (did you mean `role`?)
+hint: valid keys here: name, role
+== a.yaml:4:11: node name `--kubeconfig=/x` is not a valid Kubernetes node name / lowercase: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:4:11: node name `--kubeconfig=/x` is not a valid Kubernetes node name (DNS-1123)
+hint: use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit
+== a.yaml:4:11: node name `n1;reboot` is not a valid / lowercase: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:4:11: node name `n1;reboot` is not a valid Kubernetes node name (DNS-1123)
+hint: use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit
+== a.yaml:3:15: unknown layer `cpeh` (did you mean `ceph`?) / known layers:: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:3:15: unknown layer `cpeh` (did you mean `ceph`?)
+hint: known layers: audit-log, ceph, certs, cni, cni-encryption, datalake, dataops, encryption-at-rest, etcd-backup, gateway, gitops, hubble, k8s, kube-proxy-replacement, monitoring, network-policy, os-hardening, pod-security, registry, sshd-hardening, storage (add others with a `catalog:` file)
+== a.yaml:3:15: layer `k8s` is listed twice / once: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:3:15: layer `k8s` is listed twice
+hint: list each layer once under `layers:`
+== a.yaml:2:14: unknown target_kind `foo` / lima, prod: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:2:14: unknown target_kind `foo`
+hint: target_kind is one of: lima, prod
+== a.yaml:5:11: unknown role `master` / control-plane, worker: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:5:11: unknown role `master`
+hint: role is one of: control-plane, worker
+== a.yaml:3:11: endpoint `10.0.0.1:6443` is not an http(s) URL / https://: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:3:11: endpoint `10.0.0.1:6443` is not an http(s) URL
+hint: write the API server URL alone, e.g. https://10.67.2.11:6443
+== a.yaml:1:1: missing required key `name` / add `name:`: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:1:1: missing required key `name`
+hint: add `name:`; `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete topology
+== a.yaml:3:8: invalid type: integer `3`, expected a sequence / fix the file: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:3:8: invalid type: integer `3`, expected a sequence
+hint: fix the file at that line; `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a valid topology to compare with
+== a.yaml:4:3: unknown key `instance_prefx` (did you mean `instance_prefix`?) / instance_prefix: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:4:3: unknown key `instance_prefx` (did you mean `instance_prefix`?)
+hint: valid keys here: instance_prefix
+== a.yaml:3:13: admin_conf `/etc/k; rm -rf /` is not a plain absolute path / absolute: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:3:13: admin_conf `/etc/k; rm -rf /` is not a plain absolute path
+hint: use an absolute path of letters, digits, '/', '.', '_' and '-', e.g. /etc/kubernetes/admin.conf
+== a.yaml:3:10: context `` is not a context name / kubectl config current-context: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:3:10: context `` is not a context name
+hint: write the kubeconfig's current-context as `kubectl config current-context` prints it (at most 253 characters, no control characters), or remove the key
+== a.yaml:3:10: context `a\u{1b}[2J` is not a context name / no control characters: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml:3:10: context `a\u{1b}[2J` is not a context name
+hint: write the kubeconfig's current-context as `kubectl config current-context` prints it (at most 253 characters, no control characters), or remove the key
+== a.yaml: the topology file is empty / name:: exit 1
+--- stderr
+kubectl-nestor: error: /t/repo/stacks/a.yaml: the topology file is empty
+hint: a topology needs at least `name:` and `target_kind:` (an empty file is what a failed `discover ... > stacks/NAME.yaml` leaves: remove it); `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete one
+
+"#]]);
 }
 
 #[test]
@@ -761,9 +836,11 @@ fn stacks_dir_and_active_stack_errors() {
         .cmd()
         .args(["--stacks-dir", "/does/not/exist", "stack", "list"])
         .run();
-    out.code(1);
-    assert!(stderr_of(&out)
-        .contains("stacks directory /does/not/exist (from --stacks-dir) does not exist"));
+    out.code(1).no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: error: stacks directory /does/not/exist (from --stacks-dir) does not exist
+hint: pass the `stacks/` directory of your platform repo with --stacks-dir
+
+"#]]);
     // No active stack.
     bed.write_stack("dirqual", PROD_DECLARED);
     let out = bed.cmd().args(["stack", "show"]).run();
@@ -827,9 +904,46 @@ fn stack_list_marks_the_active_stack_and_flags_invalid_files() {
     assert_eq!(v["kind"], "StackList");
     assert_eq!(v["active"], "dirqual");
     assert_eq!(v["stacks"][1]["name"], "broken");
-    assert!(v["stacks"][1]["error"]
-        .as_str()
-        .is_some_and(|e| e.contains("unknown key `foo`")));
+    // The whole document: the broken stack's error included.
+    out.stdout_snap(str![[r#"
+{
+  "apiVersion": "nestor/v1",
+  "kind": "StackList",
+  "stacksDir": "/t/repo/stacks",
+  "active": "dirqual",
+  "stacks": [
+    {
+      "name": "bench",
+      "file": "/t/repo/stacks/bench.yaml",
+      "targetKind": "lima",
+      "kubeconfig": "bench/lima/.work/kubeconfig",
+      "active": false,
+      "error": null,
+      "warnings": []
+    },
+    {
+      "name": "broken",
+      "file": "/t/repo/stacks/broken.yaml",
+      "targetKind": null,
+      "kubeconfig": null,
+      "active": false,
+      "error": "/t/repo/stacks/broken.yaml:3:1: unknown key `foo`",
+      "warnings": []
+    },
+    {
+      "name": "dirqual",
+      "file": "/t/repo/stacks/dirqual.yaml",
+      "targetKind": "prod",
+      "kubeconfig": "~/.kube/dirqual.config",
+      "active": true,
+      "error": null,
+      "warnings": []
+    }
+  ],
+  "nestorVersion": "0.1.0"
+}
+
+"#]]);
     out.stderr_has("broken.yaml:3:1: unknown key `foo`");
 }
 
@@ -852,15 +966,8 @@ fn stack_list_reports_every_invalid_file() {
         lines[0].starts_with("kubectl-nestor: error: 3 stack files are invalid: "),
         "{err}"
     );
-    for each in [
-        "broken.yaml:3:1: unknown key `foo`",
-        "empty.yaml: the topology file is empty",
-        "nokind.yaml",
-    ] {
-        assert!(lines[0].contains(each), "{each} not in {err}");
-    }
     assert!(lines[1].starts_with("hint: "), "{err}");
-    assert!(lines[1].contains("--emit-topology"), "{err}");
+    // The whole stderr: each invalid file named, the hint naming `--emit-topology`.
     out.stderr_snap(str![[r#"
 kubectl-nestor: error: 3 stack files are invalid: /t/repo/stacks/broken.yaml:3:1: unknown key `foo`; /t/repo/stacks/empty.yaml: the topology file is empty; /t/repo/stacks/nokind.yaml:1:1: missing required key `target_kind`
 hint: valid keys here: name, target_kind, kubeconfig, endpoint, context, inventory, control_group, admin_conf, nodes, layers, catalog, lima, acknowledged; a topology needs at least `name:` and `target_kind:` (an empty file is what a failed `discover ... > stacks/NAME.yaml` leaves: remove it); `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete one; add `target_kind:`; `kubectl nestor discover --kubeconfig FILE --emit-topology` prints a complete topology
@@ -969,10 +1076,11 @@ fn usage_errors_exit_1_not_2() {
     out.code(1);
     let out = bed.cmd().arg("--help").run();
     out.code(0);
-    let help = stdout_of(&out);
-    for cmd in ["target", "stack", "completion", "version"] {
-        assert!(help.contains(cmd), "{help}");
-    }
+    // The whole help (every command listed), as help.rs keeps it.
+    golden(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/golden/help/kubectl-nestor.txt"),
+        &out.stdout,
+    );
 }
 
 #[test]

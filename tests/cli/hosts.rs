@@ -32,6 +32,7 @@ use crate::sshd::{
 };
 use snapbox::str;
 
+use crate::harness::text_snap;
 use crate::support::*;
 
 /// Sourced by the stubs: append `NAME\x1fARG...` to the host's calls.log in ONE write, since
@@ -1220,7 +1221,7 @@ NOW; not live)
       without-password
 
 "#]]);
-    assert!(Fleet::row(&out, "sshd-hardening").contains("present"));
+    // (sshd-hardening `present`: the snapshot above holds the whole text)
     assert_eq!(f.bed.calls("ssh").len(), ssh, "the replay ran ssh");
 }
 
@@ -1379,7 +1380,10 @@ REAL (read live, not stored)
     f.host("dirqual3").hardened();
     let out = f.preview(&["--detailed-exitcode"]);
     assert_eq!(out.status.code(), Some(0), "{}", f.context(&out));
-    assert!(Fleet::row(&out, "os-hardening").contains("present"));
+    text_snap(
+        &Fleet::row(&out, "os-hardening"),
+        str!["  os-hardening  present  3 checks hold"],
+    );
 }
 
 #[test]

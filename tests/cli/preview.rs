@@ -82,22 +82,7 @@ REAL (read live, not stored)
     ✗ API group cert-manager.io not served
 
 "#]]);
-    for healthy in [
-        "k8s",
-        "cni",
-        "ceph",
-        "storage",
-        "monitoring",
-        "gitops",
-        "registry",
-        "dataops",
-    ] {
-        assert!(
-            text.lines()
-                .any(|l| l.starts_with(&format!("  {healthy} ")) && l.contains("present")),
-            "{healthy} not present:\n{text}"
-        );
-    }
+    // Each healthy layer `present`: the snapshot above holds the whole text.
 
     let out = bed
         .cmd()
@@ -253,7 +238,7 @@ fn forbidden_cephclusters_is_unknown_never_install() {
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "ceph"), "unknown");
     assert_eq!(ids(&v["plan"]["undecided"]), ["ceph"]);
-    assert!(!ids(&v["plan"]["install"]).contains(&"ceph".to_string()));
+    // The whole install list: ceph not in it.
     assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
 }
 
@@ -278,7 +263,8 @@ fn a_hanging_read_is_bounded_and_unknown() {
     out.code(0);
     let v = json_of(&out);
     assert_eq!(layer_state(&v, "dataops"), "unknown");
-    assert!(!ids(&v["plan"]["install"]).contains(&"dataops".to_string()));
+    // The whole install list: dataops not in it (unknown is never absent).
+    assert_eq!(ids(&v["plan"]["install"]), ["datalake", "certs"]);
 }
 
 #[test]
@@ -846,9 +832,12 @@ fn a_snapshot_is_written_0600_even_over_a_0644_file() {
         .run();
     out.code(0);
     assert_eq!(mode(&snap), 0o600);
-    assert!(fs::read_to_string(&snap)
-        .expect("read")
-        .contains("\"apiVersion\""));
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&snap).expect("read")).expect("json");
+    assert_eq!(
+        (saved["apiVersion"].as_str(), saved["kind"].as_str()),
+        (Some("nestor/v1"), Some("Snapshot"))
+    );
     let leftovers: Vec<_> = fs::read_dir(bed.tmp.path())
         .expect("ls")
         .flatten()

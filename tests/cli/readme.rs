@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::common_readme::{try_it, ROOT};
+use crate::harness::text_snap;
+use snapbox::str;
 
 /// The README's test command is one line, and it is the line `.ci/run` runs: the two
 /// cannot drift.
@@ -146,9 +148,13 @@ fn the_test_script_installs_what_a_fresh_machine_lacks_with_sudo_when_not_root()
             format!("apt-get install -y -qq {packages} (DEBIAN_FRONTEND=noninteractive)"),
         ]
     );
-    assert!(
-        stdout.contains(&format!("== installing {packages} (Debian packages)")),
-        "{stdout}"
+    // The script's whole output: the one install line, naming the packages.
+    text_snap(
+        &stdout,
+        str![[r#"
+== installing openssh-server kubernetes-client zsh fish (Debian packages)
+
+"#]],
     );
 }
 
@@ -172,7 +178,13 @@ fn the_test_script_installs_nothing_when_everything_is_present() {
     let (code, stdout, stderr, calls) = m.install();
     assert_eq!(code, Some(0), "{stdout}{stderr}");
     assert_eq!(calls, Vec::<String>::new());
-    assert!(stdout.contains("nothing to install"), "{stdout}");
+    text_snap(
+        &stdout,
+        str![[r#"
+== nothing to install: /tmp/.tmpXXXXXX/usr/sbin/sshd, kubectl, zsh and fish are present
+
+"#]],
+    );
 }
 
 #[test]

@@ -5,7 +5,10 @@
 //! layers that read it `unknown` with an evidence line saying what came back — never
 //! "absent, install it" (cilium-config) nor present (ceph's mon endpoints).
 
+use snapbox::str;
+
 use crate::bed_or_skip;
+use crate::harness::text_snap;
 use crate::support::*;
 
 const CILIUM_CONFIG: &str = "/api/v1/namespaces/kube-system/configmaps/cilium-config";
@@ -137,6 +140,15 @@ fn a_list_whose_item_is_of_another_kind_is_unknown() {
         Some("BadOutput: the answer was a List with an item of kind Secret, not a list of Node objects"),
         "{v}"
     );
-    assert!(!plan_ids(&v, "install").contains(&"k8s".to_string()), "{v}");
+    // The whole plan: k8s never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: datalake, certs
+repair: -
+undecided: k8s, cni, storage
+
+"#]],
+    );
     assert_read_only(&bed.server);
 }

@@ -8,6 +8,7 @@ use std::fs;
 use crate::bed_or_skip;
 use snapbox::str;
 
+use crate::harness::{text_snap, Table};
 use crate::support::*;
 
 #[test]
@@ -44,13 +45,49 @@ kubectl-nestor: warning: /t/home/.kube/lab.config holds 2 contexts: nestor reads
 kubectl-nestor: wrote /t/repo/stacks/lab.yaml (stack lab): review its layers, then `kubectl nestor stack select lab`
 
 "#]]);
+    // The whole file written: `kubeconfig: ~/.kube/lab.config`, the endpoint, `context:
+    // replay`.
     let written = fs::read_to_string(bed.stacks.join("lab.yaml")).expect("lab.yaml");
-    assert!(
-        written.contains(&format!(
-            "\nkubeconfig: ~/.kube/lab.config\nendpoint: {}\ncontext: replay\n",
-            bed.server.url()
-        )),
-        "{written}"
+    text_snap(
+        &bed.stable(&written),
+        str![[r#"
+# Stack lab, written by `kubectl nestor discover --emit-topology` on NOW
+# from http://127.0.0.1:PORT (context replay). Review it: declare the layers this stack should have.
+# The kubeconfig holds 2 contexts: this stack is its current-context, replay (nestor reads no other).
+name: lab
+target_kind: prod
+kubeconfig: ~/.kube/lab.config
+endpoint: http://127.0.0.1:PORT
+context: replay
+nodes:
+  - { name: dirqual1, role: control-plane }
+  - { name: dirqual2, role: worker }
+  - { name: dirqual3, role: worker }
+  - { name: dirqual4, role: worker }
+layers:
+  - k8s
+  - cni
+  - ceph
+  - storage
+  # - datalake                absent: no CephObjectStore in rook-ceph; no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  # - gateway                 absent: no GatewayClass with .spec.controllerName = io.cilium/gateway-controller
+  # - certs                   absent: API group cert-manager.io not served
+  - monitoring
+  - gitops
+  - registry
+  - dataops
+  # - etcd-backup             unknown: not read: host-level, read over ssh on the hosts of a prod stack's inventory
+  - audit-log
+  - encryption-at-rest
+  # - sshd-hardening          unknown: not read: host-level, read over ssh on the hosts of a prod stack's inventory
+  # - os-hardening            unknown: not read: host-level, read over ssh on the hosts of a prod stack's inventory
+  # - pod-security            absent: no namespace labelled pod-security.kubernetes.io/enforce
+  # - kube-proxy-replacement  absent: no ConfigMap kube-system/cilium-config
+  # - hubble                  absent: no ConfigMap kube-system/cilium-config
+  # - cni-encryption          absent: no ConfigMap kube-system/cilium-config
+  # - network-policy          absent: no NetworkPolicy; no CiliumNetworkPolicy
+
+"#]],
     );
     let r = bed.run(&["--stack", "lab", "target", "--no-input"]);
     r.code(0);
@@ -65,7 +102,9 @@ kubectl-nestor: wrote /t/repo/stacks/lab.yaml (stack lab): review its layers, th
     ]));
     switched.code(0);
     let reads_before = bed.server.audit().len();
-    let restore = format!("kubectl --kubeconfig {kc_s} config use-context replay");
+    // Each command's whole output: the context change named, the hint `kubectl
+    // --kubeconfig FILE config use-context replay`.
+    let table = Table::new();
     for args in [
         &["--stack", "lab", "preview", "--no-input"][..],
         &["--stack", "lab", "preview", "--no-input", "-o", "json"],
@@ -91,12 +130,41 @@ kubectl-nestor: wrote /t/repo/stacks/lab.yaml (stack lab): review its layers, th
                 "current-context of {kc_s} changed from replay to edge since stack lab was written"
             ),
         );
-        assert!(
-            r.stderr.contains(&format!("`{restore}`")),
-            "{args:?}: {r:?}"
-        );
+        table.add(&args.join(" "), &r);
         assert_eq!(bed.tree(), before, "{args:?}: nothing written");
     }
+    table.table_snap(str![[r#"
+== --stack lab preview --no-input: exit 3
+--- stderr
+kubectl-nestor: error: current-context of /t/home/.kube/lab.config changed from replay to edge since stack lab was written
+hint: switch it back: `kubectl --kubeconfig /t/home/.kube/lab.config config use-context replay`; if edge is now this stack's target, set `context: edge` in /t/repo/stacks/lab.yaml
+== --stack lab preview --no-input -o json: exit 3
+--- stdout
+{
+  "apiVersion": "nestor/v1",
+  "kind": "Error",
+  "message": "current-context of /t/home/.kube/lab.config changed from replay to edge since stack lab was written",
+  "hint": "switch it back: `kubectl --kubeconfig /t/home/.kube/lab.config config use-context replay`; if edge is now this stack's target, set `context: edge` in /t/repo/stacks/lab.yaml",
+  "exitCode": 3,
+  "nestorVersion": "0.1.0"
+}
+--- stderr
+kubectl-nestor: error: current-context of /t/home/.kube/lab.config changed from replay to edge since stack lab was written
+hint: switch it back: `kubectl --kubeconfig /t/home/.kube/lab.config config use-context replay`; if edge is now this stack's target, set `context: edge` in /t/repo/stacks/lab.yaml
+== --stack lab target --no-input: exit 3
+--- stderr
+kubectl-nestor: error: current-context of /t/home/.kube/lab.config changed from replay to edge since stack lab was written
+hint: switch it back: `kubectl --kubeconfig /t/home/.kube/lab.config config use-context replay`; if edge is now this stack's target, set `context: edge` in /t/repo/stacks/lab.yaml
+== --stack lab discover --no-input: exit 3
+--- stderr
+kubectl-nestor: error: current-context of /t/home/.kube/lab.config changed from replay to edge since stack lab was written
+hint: switch it back: `kubectl --kubeconfig /t/home/.kube/lab.config config use-context replay`; if edge is now this stack's target, set `context: edge` in /t/repo/stacks/lab.yaml
+== --stack lab wait --no-input --for present --timeout 2s k8s: exit 3
+--- stderr
+kubectl-nestor: error: current-context of /t/home/.kube/lab.config changed from replay to edge since stack lab was written
+hint: switch it back: `kubectl --kubeconfig /t/home/.kube/lab.config config use-context replay`; if edge is now this stack's target, set `context: edge` in /t/repo/stacks/lab.yaml
+
+"#]]);
     assert_decoy_untouched();
     assert_eq!(
         bed.server.audit().len(),
@@ -107,11 +175,21 @@ kubectl-nestor: wrote /t/repo/stacks/lab.yaml (stack lab): review its layers, th
     // file) is read as usual.
     let r = bed.run(&["preview", "--all", "--no-input"]);
     r.code(3);
-    let flat = r.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(
-        flat.contains(&format!("lab (refused): current-context of {kc_s} changed from replay to edge since stack lab was written hint: switch it back: `{restore}`")),
-        "{r:?}"
-    );
+    // The whole fleet: `lab (refused): current-context of ... changed from replay to edge
+    // since stack lab was written`, its hint `switch it back: ...`.
+    r.stdout_snap(str![[r#"
+STACK    OUTCOME  KIND  NODES  LAYERS P/D/A/U  PLAN  TARGET
+dirqual  work     prod  4/4    8/0/2/0         2     http://127.0.0.1:PORT
+lab      refused  prod  -      -               -     http://127.0.0.1:PORT
+total: 2 stacks: 0 ok, 1 work, 0 undecided, 1 refused, 0 unreachable, 0 error
+lab (refused): current-context of /t/home/.kube/lab.config changed
+               from replay to edge since stack lab was written
+  hint: switch it back: `kubectl --kubeconfig
+        /t/home/.kube/lab.config config use-context replay`; if
+        edge is now this stack's target, set `context: edge` in
+        /t/repo/stacks/lab.yaml
+
+"#]]);
     assert_decoy_untouched();
 
     // What the printed line does (run by hand it is the operator's kubectl, and a version

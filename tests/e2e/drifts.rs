@@ -6,6 +6,7 @@
 use crate::bed_or_skip;
 use snapbox::str;
 
+use crate::harness::text_snap;
 use crate::support::*;
 
 /// The SPEC §15 layers a stack declares, after the SPEC §1 ones.
@@ -120,10 +121,16 @@ REAL (read live, not stored)
         assert_eq!(state_of(&v, id), "present", "{id}: {}", layer(&v, id));
     }
     assert!(plan_ids(&v, "repair").is_empty(), "{v}");
-    let ev = layer(&v, "hubble")["evidence"].to_string();
-    assert!(
-        ev.contains("Deployment kube-system/hubble-relay rolled out"),
-        "{ev}"
+    // hubble's whole evidence, hubble-relay's rollout included.
+    let ev = serde_json::to_string_pretty(&layer(&v, "hubble")["evidence"]).unwrap_or_default();
+    text_snap(
+        &ev,
+        str![[r#"
+[
+  "ConfigMap kube-system/cilium-config enable-hubble = true",
+  "Deployment kube-system/hubble-relay rolled out (1/1 available)"
+]
+"#]],
     );
     // Both ConfigMaps were read, by name, once per preview run at most.
     assert!(!bed
@@ -522,9 +529,17 @@ REAL (read live, not stored)
     );
     for id in ["pod-security", "hubble", "network-policy"] {
         assert_eq!(state_of(&v, id), "absent", "{id}: {}", layer(&v, id));
-        assert!(plan_ids(&v, "install").contains(&id.to_string()));
     }
-    assert!(plan_ids(&v, "repair").is_empty(), "{v}");
+    // The whole plan: the three planned for install, nothing to repair.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: datalake, certs, pod-security, kube-proxy-replacement, hubble, network-policy
+repair: -
+undecided: -
+
+"#]],
+    );
 }
 
 /// The policies were listed (GET, every namespace) and nothing else of the networking API.
@@ -576,8 +591,20 @@ REAL (read live, not stored)
 
 "#]],
     );
-    let ev = layer(&v, "network-policy")["evidence"].to_string();
-    assert!(ev.contains("enable-policy = default"), "{ev}");
+    // network-policy's whole evidence, Cilium's `enable-policy = default` included.
+    let ev =
+        serde_json::to_string_pretty(&layer(&v, "network-policy")["evidence"]).unwrap_or_default();
+    text_snap(
+        &ev,
+        str![[r#"
+[
+  "NetworkPolicy argocd/default-deny-ingress exists; NetworkPolicy cnpg-system/default-deny-ingress exists; NetworkPolicy dataops/default-deny-ingress exists; NetworkPolicy default/default-deny-ingress exists; NetworkPolicy gitea/allow-web exists; and 2 more",
+  "CiliumNetworkPolicy registry/default-deny exists",
+  "7 namespaces with a default-deny ingress policy (4 exempt)",
+  "ConfigMap kube-system/cilium-config enable-policy = default"
+]
+"#]],
+    );
     assert_policies_listed(&bed);
 }
 

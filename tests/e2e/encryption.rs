@@ -6,7 +6,10 @@
 
 use nestor_replay::wireguard::{T_STALE, T_UPGRADE};
 
+use snapbox::str;
+
 use crate::bed_or_skip;
+use crate::harness::text_snap;
 use crate::support::*;
 
 fn bed(fixture: &str) -> Option<E2e> {
@@ -98,23 +101,24 @@ fn wireguard_healthy_cluster_is_present_with_every_key_and_fresh_agents() {
         "present",
         "every CiliumNode (4) carries network.cilium.io/wg-pub-key, values distinct",
     );
-    let ev = layer(&v)["evidence"].to_string();
-    assert!(
-        ev.contains(&format!(
-            "every running cilium-agent (4) started after ConfigMap kube-system/cilium-config last changed ({T_UPGRADE})"
-        )),
-        "{ev}"
-    );
-    assert!(
-        ev.contains("ConfigMap kube-system/cilium-config enable-wireguard = true"),
-        "{ev}"
+    // The whole evidence: every running cilium-agent (4) started after the ConfigMap last
+    // changed (T_UPGRADE), `enable-wireguard = true`.
+    let ev = serde_json::to_string_pretty(&layer(&v)["evidence"]).unwrap_or_default();
+    text_snap(
+        &ev,
+        str![[r#"
+[
+  "ConfigMap kube-system/cilium-config enable-wireguard = true",
+  "every CiliumNode (4) carries network.cilium.io/wg-pub-key, values distinct",
+  "every running cilium-agent (4) started after ConfigMap kube-system/cilium-config last changed (2026-11-30T09:30:00Z)"
+]
+"#]],
     );
     // The agents' pods were asked for by label; coredns (another kube-system pod, started
-    // long before) never reached a verdict.
+    // long before) never reached a verdict: not a word of the evidence above.
     assert!(!bed
         .requests_to("/api/v1/namespaces/kube-system/pods")
         .is_empty());
-    assert!(!ev.contains("coredns"), "{ev}");
 }
 
 #[test]
@@ -145,9 +149,18 @@ fn wireguard_agent_started_before_the_config_changed_is_named_with_the_time() {
         "degraded",
         &format!("cilium-agent in cilium-7qz9m (dirqual2) runs the config of before {T_UPGRADE}, when ConfigMap kube-system/cilium-config last changed: restart DaemonSet cilium"),
     );
-    // Only the stale one is named; its start time is the fixture's.
-    let ev = layer(&v)["evidence"].to_string();
-    assert!(!ev.contains("dirqual1)"), "{ev}");
+    // Only the stale one is named (the whole evidence); its start time is the fixture's.
+    let ev = serde_json::to_string_pretty(&layer(&v)["evidence"]).unwrap_or_default();
+    text_snap(
+        &ev,
+        str![[r#"
+[
+  "ConfigMap kube-system/cilium-config enable-wireguard = true",
+  "every CiliumNode (4) carries network.cilium.io/wg-pub-key, values distinct",
+  "cilium-agent in cilium-7qz9m (dirqual2) runs the config of before 2026-11-30T09:30:00Z, when ConfigMap kube-system/cilium-config last changed: restart DaemonSet cilium"
+]
+"#]],
+    );
     assert!(T_STALE < T_UPGRADE);
 }
 
@@ -187,22 +200,28 @@ fn wireguard_explain_shows_each_check_by_hand() {
     let out = bed.run(&["preview", "--no-input", "--explain", "-o", "json"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     let l = layer(&out.json());
-    let explain = l["explain"].as_array().cloned().unwrap_or_default();
-    let command_of = |needle: &str| -> String {
-        explain
-            .iter()
-            .find(|e| e["evidence"].as_str().is_some_and(|s| s.contains(needle)))
-            .and_then(|e| e["command"].as_str().map(String::from))
-            .unwrap_or_else(|| panic!("no {needle:?} in {l}"))
-    };
-    let agents = command_of("runs the config of before");
-    assert!(
-        agents.contains("get pods -n kube-system -l k8s-app=cilium"),
-        "{agents}"
+    // Every evidence line with its command, whole: the stale agent's by `get pods -n
+    // kube-system -l k8s-app=cilium` (its cilium-agent container), the keys' by `get
+    // ciliumnodes.cilium.io` (the wg-pub-key annotations).
+    let explain = serde_json::to_string_pretty(&l["explain"]).unwrap_or_default();
+    text_snap(
+        &bed.stable(&explain),
+        str![[r#"
+[
+  {
+    "command": "kubectl --kubeconfig /t/home/.kube/dirqual.config --context replay get configmap cilium-config --ignore-not-found -n kube-system -o 'jsonpath={.data.enable-wireguard}'",
+    "evidence": "ConfigMap kube-system/cilium-config enable-wireguard = true"
+  },
+  {
+    "command": "kubectl --kubeconfig /t/home/.kube/dirqual.config --context replay get ciliumnodes.cilium.io -A -o 'jsonpath={range .items[*]}{.metadata.name} {.metadata.annotations.network\\.cilium\\.io/wg-pub-key} {.metadata.annotations.io\\.cilium\\.network\\.wg-pub-key}{\"\\n\"}{end}'",
+    "evidence": "every CiliumNode (4) carries network.cilium.io/wg-pub-key, values distinct"
+  },
+  {
+    "command": "kubectl --kubeconfig /t/home/.kube/dirqual.config --context replay get pods -n kube-system -l k8s-app=cilium -o 'jsonpath={range .items[*]}{.metadata.name} {.spec.nodeName} {.status.containerStatuses[?(@.name==\"cilium-agent\")].state.running.startedAt}{\"\\n\"}{end}'",
+    "evidence": "cilium-agent in cilium-7qz9m (dirqual2) runs the config of before 2026-11-30T09:30:00Z, when ConfigMap kube-system/cilium-config last changed: restart DaemonSet cilium"
+  }
+]
+"#]],
     );
-    assert!(agents.contains("cilium-agent"), "{agents}");
-    let keys = command_of("carries network.cilium.io/wg-pub-key");
-    assert!(keys.contains("get ciliumnodes.cilium.io"), "{keys}");
-    assert!(keys.contains("wg-pub-key"), "{keys}");
     assert_read_only(&bed.server);
 }

@@ -6,7 +6,10 @@
 use std::fs;
 use std::time::Duration;
 
+use snapbox::str;
+
 use crate::bed_or_skip;
+use crate::harness::text_snap;
 use crate::support::*;
 
 /// Run `args` and return the result, asserting that nothing in the temp tree changed.
@@ -141,7 +144,16 @@ exec "$REAL" "$@""#,
     r.code(0);
     let v = r.json();
     assert_eq!(state_of(&v, "k8s"), "unknown", "{r:?}");
-    assert!(!plan_ids(&v, "install").contains(&"k8s".to_string()));
+    // The whole plan: k8s never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: datalake, certs
+repair: -
+undecided: k8s, cni, storage
+
+"#]],
+    );
     assert!(
         v["real"]["nodes"]["error"]
             .as_str()

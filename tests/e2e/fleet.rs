@@ -122,6 +122,8 @@ fn fleet_lines_one_per_stack_and_the_worst_exit_code() {
         lines[5],
         "total: 4 stacks: 1 ok, 1 work, 0 undecided, 1 refused, 1 unreachable, 0 error"
     );
+    // Substrings, not the whole text: edge's reason quotes kubectl's own words for the
+    // refused connection, which change with its version.
     assert!(out
         .stdout
         .contains("decoy (refused): target mismatch for stack decoy"));
@@ -165,6 +167,7 @@ fn fleet_json_is_a_preview_list_with_every_preview_or_error() {
     assert_eq!(by("edge")["outcome"], "unreachable");
     assert_eq!(by("edge")["exitCode"], 4);
     assert!(by("edge")["preview"].is_null());
+    // (a substring: the message quotes kubectl's own words, which change with its version)
     assert!(by("edge")["error"]["message"]
         .as_str()
         .is_some_and(|m| m.contains("unreachable")));

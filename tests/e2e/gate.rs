@@ -7,6 +7,7 @@
 use crate::bed_or_skip;
 use snapbox::str;
 
+use crate::harness::text_snap;
 use crate::support::*;
 
 /// The text without the target line's endpoint (a loopback port that changes per run).
@@ -204,9 +205,29 @@ fn readme_shows_the_recorded_go_and_no_go() {
 #[test]
 fn gate_drain_no_ssh_yaml_and_junit() {
     let (bed, r) = bed_or_skip!(gate(&[], &["drain", "dirqual4", "--no-ssh"], 0));
-    assert!(
-        stable(&r).contains("skipped:\n  drain-time-sync  not read: --no-ssh\n"),
-        "{r:?}"
+    // The whole verdict, `skipped:` drain-time-sync "not read: --no-ssh" included.
+    text_snap(
+        &stable(&r),
+        str![[r#"
+gate drain dirqual4 on SERVER (context replay, rule: topology)
+GO
+warnings:
+  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
+                  (every pod of the cluster is a list without one)
+skipped:
+  drain-time-sync  not read: --no-ssh
+holds:
+  drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
+  drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
+  drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
+  drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…
+  drain-control-plane  dirqual4 is not a control-plane node
+  drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
+  drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
+  drain-unmanaged-pods  every evicted pod has a controller
+  drain-emptydir  no evicted pod keeps data in an emptyDir
+
+"#]],
     );
     let y = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "yaml"]);
     y.code(2);
@@ -218,7 +239,32 @@ fn gate_drain_no_ssh_yaml_and_junit() {
     j.code(2);
     assert_eq!(j.stdout.matches("<testcase ").count(), 11, "{}", j.stdout);
     assert_eq!(j.stdout.matches("<failure ").count(), 1, "{}", j.stdout);
-    assert!(j.stdout.contains("pg-primary"), "{}", j.stdout);
+    // The whole suite (its timestamp as NOW): the one failure names pg-primary's budget.
+    j.stdout_snap(str![[r#"
+<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="kubectl-nestor" tests="11" failures="1" errors="0" skipped="2">
+  <testsuite name="gate drain dirqual3" tests="11" failures="1" errors="0" skipped="2" timestamp="NOW">
+    <testcase name="drain-pdb-blocks" classname="nestor.gate.drain">
+      <failure type="blocker" message="no PodDisruptionBudget selecting a pod on NODE allows 0 disruptions">PodDisruptionBudget dataops/pg-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-1 on dirqual3 (clears: switch over first: `kubectl cnpg promote pg &lt;replica&gt; -n dataops`)</failure>
+    </testcase>
+    <testcase name="drain-ceph-health" classname="nestor.gate.drain"/>
+    <testcase name="drain-mon-majority" classname="nestor.gate.drain"/>
+    <testcase name="drain-osd-hosts" classname="nestor.gate.drain"/>
+    <testcase name="drain-control-plane" classname="nestor.gate.drain"/>
+    <testcase name="drain-etcd-majority" classname="nestor.gate.drain"/>
+    <testcase name="drain-node-bound-volumes" classname="nestor.gate.drain"/>
+    <testcase name="drain-unmanaged-pods" classname="nestor.gate.drain"/>
+    <testcase name="drain-emptydir" classname="nestor.gate.drain"/>
+    <testcase name="drain-capacity" classname="nestor.gate.drain">
+      <skipped message="unknown: cluster-pods not read: pods only by a selector (every pod of the cluster is a list without one)"/>
+    </testcase>
+    <testcase name="drain-time-sync" classname="nestor.gate.drain">
+      <skipped message="unknown: host-time-sync not read: no Ansible inventory at /t/repo/bootstrap/hosts.yaml (set `inventory:` in /t/repo/stacks/dirqual.yaml, or say --no-ssh)"/>
+    </testcase>
+  </testsuite>
+</testsuites>
+
+"#]]);
     assert_read_only(&bed.server);
 }
 

@@ -24,7 +24,9 @@ use std::time::{Duration, Instant};
 
 use crate::bed_or_skip;
 use crate::gate::stable;
+use crate::harness::Table;
 use crate::support::*;
+use snapbox::str;
 
 const SSHD: &str = "/usr/sbin/sshd";
 const SSH: &str = "/usr/bin/ssh";
@@ -696,22 +698,40 @@ fn gate_drain_a_hostile_inventory_is_refused_before_any_ssh() {
         1,
     );
     fs::write(&path, hostile).expect("inventory");
+    // Both formats' whole output: host `dirqual1` of the inventory, its ansible_host
+    // address `-oProxyCommand=...` "is not a plain host name or IP address; no host was
+    // contacted".
+    let table = Table::new();
     for format in [&[][..], &["-o", "json"][..]] {
         let mut args = vec!["gate", "drain", "dirqual4", "--no-input"];
         args.extend(format);
         let r = hb.run(&args);
         r.code(1);
-        let all = format!("{}{}", r.stdout, r.stderr);
-        assert!(
-            all.contains("host `dirqual1` in inventory ")
-                && all.contains("address `-oProxyCommand=touch${IFS}/tmp/nestor-pwned` is not a plain host name or IP address; no host was contacted"),
-            "{all}"
-        );
-        assert!(all.contains("ansible_host"), "{all}");
+        table.add(&args.join(" "), &r);
         if !format.is_empty() {
-            assert_eq!(r.json()["kind"], "Error", "{all}");
+            assert_eq!(r.json()["kind"], "Error", "{r:?}");
         }
     }
+    table.table_snap(str![[r#"
+== gate drain dirqual4 --no-input: exit 1
+--- stderr
+kubectl-nestor: error: host `dirqual1` in inventory /t/repo/bootstrap/hosts.yaml: address `-oProxyCommand=touch${IFS}/tmp/nestor-pwned` is not a plain host name or IP address; no host was contacted
+hint: fix the host's connection variables in /t/repo/bootstrap/hosts.yaml (ansible_host, ansible_user, ansible_ssh_private_key_file)
+== gate drain dirqual4 --no-input -o json: exit 1
+--- stdout
+{
+  "apiVersion": "nestor/v1",
+  "kind": "Error",
+  "message": "host `dirqual1` in inventory /t/repo/bootstrap/hosts.yaml: address `-oProxyCommand=touch${IFS}/tmp/nestor-pwned` is not a plain host name or IP address; no host was contacted",
+  "hint": "fix the host's connection variables in /t/repo/bootstrap/hosts.yaml (ansible_host, ansible_user, ansible_ssh_private_key_file)",
+  "exitCode": 1,
+  "nestorVersion": "0.1.0"
+}
+--- stderr
+kubectl-nestor: error: host `dirqual1` in inventory /t/repo/bootstrap/hosts.yaml: address `-oProxyCommand=touch${IFS}/tmp/nestor-pwned` is not a plain host name or IP address; no host was contacted
+hint: fix the host's connection variables in /t/repo/bootstrap/hosts.yaml (ansible_host, ansible_user, ansible_ssh_private_key_file)
+
+"#]]);
     assert!(
         hb.commands().iter().all(|(_, c)| c.is_empty()),
         "{:?}",

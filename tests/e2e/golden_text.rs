@@ -143,13 +143,13 @@ fn golden_preview_at_80_and_200_columns_of_a_real_terminal() {
         // The evidence once under REAL; the PLAN's repair line cuts its reason to one line.
         let real = t.split("\nREAL ").nth(1).unwrap_or_default();
         assert_eq!(real.matches("HEALTH_WARN").count(), 1, "{t}");
-        assert!(t.contains("  cni         present   5 checks hold\n"), "{t}");
+        // (`  cni         present   5 checks hold` is in the golden file, with all of t)
         text += &t;
         text.push('\n');
     }
     let all = on_terminal(&bed, 80, &["preview", "--no-input", "--no-color", "-v"]);
     assert_readable(&all, 80);
-    assert!(all.contains("✓ API group cilium.io served"), "{all}");
+    // (-v's `✓ API group cilium.io served` is in the golden file, with all of it)
     text += &all;
     text.push('\n');
     let explain = on_terminal(
@@ -158,10 +158,8 @@ fn golden_preview_at_80_and_200_columns_of_a_real_terminal() {
         &["preview", "--no-input", "--no-color", "--explain"],
     );
     assert_readable(&explain, 80);
-    assert!(
-        explain.contains("      $ kubectl --kubeconfig /t/home/.kube/dirqual.config --context replay api-versions\n"),
-        "{explain}"
-    );
+    // (each evidence line's `      $ kubectl --kubeconfig ... --context replay ...` is in
+    // the golden file, with all of the explain text)
     text += &explain;
     golden("text-degraded-terminal.txt", &text);
 }

@@ -1202,14 +1202,102 @@ REAL (read live, not stored)
 fn healthy_cluster_has_audit_log_and_encryption_at_rest_present() {
     let bed = bed_or_skip!(E2e::dirqual());
     with_hardening(&bed);
-    let (v, text) = preview(&bed);
+    let (v, text) = preview_runs(&bed);
     assert_eq!(state_of(&v, "audit-log"), "present", "{v}");
     assert_eq!(state_of(&v, "encryption-at-rest"), "present", "{v}");
     assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"]);
-    assert!(
-        text.contains("1/1 control planes' kube-apiserver with --encryption-provider-config"),
-        "{text}"
-    );
+    // The whole `-v` text: `1/1 control planes' kube-apiserver with
+    // --encryption-provider-config` under encryption-at-rest.
+    text.stdout_snap(str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+
+REAL (read live, not stored)
+  nodes                        dirqual1..4, 4/4 Ready
+  k8s                 present  5 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
+  cni                 present  5 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph                present  9 checks hold
+    ✓ API group ceph.rook.io served
+    ✓ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_OK
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
+  storage             present  3 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
+  monitoring          present  6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops              present  9 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
+  registry            present  2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops             present  7 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake            absent   not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs               absent   not found
+    ✗ API group cert-manager.io not served
+  audit-log           present  2 checks hold
+    ✓ 1 kube-apiserver pod (kube-system, component=kube-apiserver)
+    ✓ 1/1 control planes' kube-apiserver with --audit-policy-file,
+      --audit-log-path
+  encryption-at-rest  present  2 checks hold
+    ✓ 1 kube-apiserver pod (kube-system, component=kube-apiserver)
+    ✓ 1/1 control planes' kube-apiserver with --encryption-provider-config
+
+"#]]);
 }
 
 /// An Application's inline Helm values (a password) and kubectl's last-applied annotation

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use snapbox::str;
+
 use crate::bed_or_skip;
+use crate::harness::{text_snap, Table};
 use crate::support::*;
 
 /// A kubeconfig text: `clusters`, `contexts`, `users` and `current` written as given.
@@ -171,20 +174,25 @@ fn every_kubectl_call_is_pinned_to_the_confirmed_target() {
     let bed = bed_or_skip!(E2e::dirqual());
     let r = bed.run(&["preview", "--no-input", "-v"]);
     r.code(0);
-    let calls: Vec<&str> = r
+    let mut calls: Vec<&str> = r
         .stderr
         .lines()
         .filter(|l| l.starts_with("kubectl-nestor: exec: kubectl "))
         .collect();
     assert!(calls.len() >= 2, "{}", r.stderr);
-    for c in &calls {
-        assert!(c.contains(" --context=replay "), "{c}");
-        assert!(
-            c.contains(&format!(" --server={} ", bed.server.url())),
-            "{c}"
-        );
-        assert!(c.contains(" --cache-dir="), "{c}");
-    }
+    // kubectl's `config view` and the proxy start side by side: their order is the
+    // scheduler's, so sorted.
+    calls.sort_unstable();
+    // Each call whole: `--context=replay`, `--server=` the confirmed server, `--cache-dir=`
+    // (the proxy's accept list is the read plan's, which every catalog change moves, so
+    // `[..]` here: readpath.rs holds the proxy to it).
+    text_snap(
+        &r.redact_text(&calls.join("\n")),
+        str![[r#"
+kubectl-nestor: exec: kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=replay --server=http://127.0.0.1:PORT --request-timeout=10s --cache-dir=/t/home/.kube/cache config view --minify -o=json
+kubectl-nestor: exec: kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=replay --server=http://127.0.0.1:PORT --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$' '--accept-paths=[..]' '--reject-paths=/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)' (in the background)
+"#]],
+    );
 }
 
 /// The file is rewritten between nestor's reads (a good and a decoy server, swapped by
@@ -333,6 +341,7 @@ fn discover_and_target_follow_the_endpoint_policy() {
     bed.kubeconfig_for(&bed.kubeconfig, &decoy().url());
     let snap = bed.tmp.path().join("snap.json");
     let snap = snap.to_str().unwrap_or_default();
+    let table = Table::new();
     for args in [
         &["discover", "--no-input"][..],
         &["discover", "--no-input", "-o", "json"],
@@ -343,15 +352,65 @@ fn discover_and_target_follow_the_endpoint_policy() {
         &["preview", "--no-input"],
     ] {
         let before = bed.tree();
-        let r = bed.run(args);
+        // (the decoy's port changes each run: DECOY)
+        let r = bed
+            .run(args)
+            .redacted(&decoy().url(), "http://127.0.0.1:DECOY");
         r.error(3, "target mismatch for stack dirqual");
-        assert!(
-            r.stderr
-                .contains("(rule topology: the topology's kubeconfig:)"),
-            "{args:?}: {r:?}"
-        );
+        table.add(&args.join(" "), &r);
         assert_eq!(bed.tree(), before, "{args:?}: nothing written");
     }
+    // Each command's whole output: the mismatch, chosen by `(rule topology: the topology's
+    // kubeconfig:)`.
+    table.table_snap(str![[r#"
+== discover --no-input: exit 3
+--- stderr
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+== discover --no-input -o json: exit 3
+--- stdout
+{
+  "apiVersion": "nestor/v1",
+  "kind": "Error",
+  "message": "target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it",
+  "hint": "the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)",
+  "exitCode": 3,
+  "nestorVersion": "0.1.0"
+}
+--- stderr
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+== discover --no-input --emit-topology: exit 3
+--- stderr
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+== discover --no-input --save /t/snap.json: exit 3
+--- stderr
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+== target --no-input: exit 3
+--- stderr
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+== target --no-input -o json: exit 3
+--- stdout
+{
+  "apiVersion": "nestor/v1",
+  "kind": "Error",
+  "message": "target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it",
+  "hint": "the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)",
+  "exitCode": 3,
+  "nestorVersion": "0.1.0"
+}
+--- stderr
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+== preview --no-input: exit 3
+--- stderr
+kubectl-nestor: error: target mismatch for stack dirqual: the kubeconfig's server is http://127.0.0.1:DECOY, the topology's endpoint is http://127.0.0.1:PORT; kubeconfig /t/home/.kube/dirqual.config (rule topology: the topology's kubeconfig:) chose it
+hint: the topology's kubeconfig: and endpoint: disagree: fix whichever is wrong in stack dirqual's file (`kubectl nestor target` shows both)
+
+"#]]);
     assert!(bed.server.audit().is_empty());
     // Without a stack, `discover --kubeconfig` reads that file's cluster and names none.
     bed.kubeconfig_for(&bed.kubeconfig, &bed.server.url());
@@ -364,13 +423,44 @@ fn discover_and_target_follow_the_endpoint_policy() {
         "--no-input",
         "--emit-topology",
     ]);
-    r.code(0);
-    assert!(
-        r.stdout
-            .contains(&format!("endpoint: {}\n", bed.server.url())),
-        "{}",
-        r.stdout
-    );
+    // The whole topology: `endpoint:` that file's server, no stack named.
+    r.code(0).stdout_snap(str![[r#"
+# Stack dirqual, written by `kubectl nestor discover --emit-topology` on NOW
+# from http://127.0.0.1:PORT (context replay). Review it: declare the layers this stack should have.
+name: dirqual
+target_kind: prod
+kubeconfig: ~/.kube/dirqual.config
+endpoint: http://127.0.0.1:PORT
+context: replay
+nodes:
+  - { name: dirqual1, role: control-plane }
+  - { name: dirqual2, role: worker }
+  - { name: dirqual3, role: worker }
+  - { name: dirqual4, role: worker }
+layers:
+  - k8s
+  - cni
+  - ceph
+  - storage
+  # - datalake                absent: no CephObjectStore in rook-ceph; no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  # - gateway                 absent: no GatewayClass with .spec.controllerName = io.cilium/gateway-controller
+  # - certs                   absent: API group cert-manager.io not served
+  - monitoring
+  - gitops
+  - registry
+  - dataops
+  # - etcd-backup             unknown: not read: host-level, read over ssh on the hosts of a prod stack's inventory
+  - audit-log
+  - encryption-at-rest
+  # - sshd-hardening          unknown: not read: host-level, read over ssh on the hosts of a prod stack's inventory
+  # - os-hardening            unknown: not read: host-level, read over ssh on the hosts of a prod stack's inventory
+  # - pod-security            absent: no namespace labelled pod-security.kubernetes.io/enforce
+  # - kube-proxy-replacement  absent: no ConfigMap kube-system/cilium-config
+  # - hubble                  absent: no ConfigMap kube-system/cilium-config
+  # - cni-encryption          absent: no ConfigMap kube-system/cilium-config
+  # - network-policy          absent: no NetworkPolicy; no CiliumNetworkPolicy
+
+"#]]);
 }
 
 const MARKERS: [&str; 4] = [

@@ -9,6 +9,7 @@ use nestor_replay::{fixtures, Config, Server};
 use crate::bed_or_skip;
 use snapbox::str;
 
+use crate::harness::{text_snap, Table};
 use crate::support::*;
 
 const LIMA: &str =
@@ -294,16 +295,14 @@ fn two_spellings_of_one_prod_server_are_flagged() {
     assert!(copy.contains("LOCALHOST."), "{copy}");
     bed.write_stack("dirqual-old", &copy);
     let list = bed.run(&["stack", "list"]);
-    list.code(0);
-    assert!(
-        list.stderr
-            .contains("warning: prod stack dirqual-old declares the same endpoint")
-            && list
-                .stderr
-                .contains("warning: prod stack dirqual declares the same endpoint"),
-        "{}",
-        list.stderr
-    );
+    // The whole stderr: a warning for each of the two stacks declaring the same endpoint
+    // (the server's port, which changes each run, as PORT).
+    let list = list.redacted(&format!("localhost.:{port}"), "localhost.:PORT");
+    list.code(0).stderr_snap(str![[r#"
+kubectl-nestor: warning: prod stack dirqual-old declares the same endpoint http://localhost.:PORT as prod stack dirqual: one of them targets the wrong cluster
+kubectl-nestor: warning: prod stack dirqual declares the same endpoint http://localhost.:PORT as prod stack dirqual-old: one of them targets the wrong cluster
+
+"#]]);
 }
 
 /// Issue 21: a bench kubeconfig that is a FIFO passed the isolation check (it was "not a
@@ -319,6 +318,9 @@ fn a_bench_kubeconfig_that_is_a_fifo_is_refused_not_passed() {
         .is_ok_and(|s| s.success());
     assert!(made, "mkfifo");
     bed.server.clear_audit();
+    // Each command's whole output: refused, naming bench/lima/.work/kubeconfig as "not a
+    // regular file".
+    let table = Table::new();
     for args in [
         &["--stack", "bench", "target"][..],
         &["--stack", "bench", "preview"],
@@ -327,14 +329,24 @@ fn a_bench_kubeconfig_that_is_a_fifo_is_refused_not_passed() {
         let started = std::time::Instant::now();
         let out = bed.run(args);
         assert_ne!(out.code, Some(0), "{args:?}: {}", out.stderr);
-        assert!(
-            out.stderr.contains("bench/lima/.work/kubeconfig")
-                && out.stderr.contains("not a regular file"),
-            "{args:?}: {}",
-            out.stderr
-        );
+        table.add(&args.join(" "), &out);
         assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }
+    table.table_snap(str![[r#"
+== --stack bench target: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: a FIFO, not a regular file: refused before reading
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== --stack bench preview: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: a FIFO, not a regular file: refused before reading
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== stack select bench: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: a FIFO, not a regular file: refused before reading
+hint: check the file's owner and permissions (it should be 0600 and yours)
+
+"#]]);
     assert_eq!(bed.server.audit(), vec![]);
 }
 
@@ -359,6 +371,8 @@ fn a_bench_kubeconfig_that_is_no_regular_file_or_unreadable_is_refused() {
             std::os::unix::fs::symlink(work.join("gone"), &file).expect("symlink")
         }),
     ];
+    // Each case's whole output, naming bench/lima/.work/kubeconfig.
+    let table = Table::new();
     for (what, make) in cases {
         let _ = fs::remove_file(&file);
         let _ = fs::remove_dir(&file);
@@ -376,15 +390,98 @@ fn a_bench_kubeconfig_that_is_no_regular_file_or_unreadable_is_refused() {
                 "{what} {args:?}: {out:?}"
             );
             out.stderr_has_hint().no_result();
-            assert!(
-                out.stderr.contains("bench/lima/.work/kubeconfig"),
-                "{what} {args:?}: {}",
-                out.stderr
-            );
+            table.add(&format!("{what}: {}", args.join(" ")), &out);
             assert!(started.elapsed() < std::time::Duration::from_secs(20));
         }
         assert_eq!(bed.server.audit(), vec![], "{what}: a request reached prod");
     }
+    table.table_snap(str![[r#"
+== a directory: --stack bench target: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is a directory
+hint: point kubeconfig at a file
+== a directory: --stack bench preview -o json: exit 1
+--- stdout
+{
+  "apiVersion": "nestor/v1",
+  "kind": "Error",
+  "message": "kubeconfig /t/repo/bench/lima/.work/kubeconfig is a directory",
+  "hint": "point kubeconfig at a file",
+  "exitCode": 1,
+  "nestorVersion": "0.1.0"
+}
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is a directory
+hint: point kubeconfig at a file
+== a directory: stack env bench: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is a directory
+hint: point kubeconfig at a file
+== a device: --stack bench target: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: a device, not a regular file: refused before reading
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== a device: --stack bench preview -o json: exit 1
+--- stdout
+{
+  "apiVersion": "nestor/v1",
+  "kind": "Error",
+  "message": "kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: a device, not a regular file: refused before reading",
+  "hint": "check the file's owner and permissions (it should be 0600 and yours)",
+  "exitCode": 1,
+  "nestorVersion": "0.1.0"
+}
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: a device, not a regular file: refused before reading
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== a device: stack env bench: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: a device, not a regular file: refused before reading
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== a symlink loop: --stack bench target: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: Too many levels of symbolic links (os error 40)
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== a symlink loop: --stack bench preview -o json: exit 1
+--- stdout
+{
+  "apiVersion": "nestor/v1",
+  "kind": "Error",
+  "message": "kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: Too many levels of symbolic links (os error 40)",
+  "hint": "check the file's owner and permissions (it should be 0600 and yours)",
+  "exitCode": 1,
+  "nestorVersion": "0.1.0"
+}
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: Too many levels of symbolic links (os error 40)
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== a symlink loop: stack env bench: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is not readable: Too many levels of symbolic links (os error 40)
+hint: check the file's owner and permissions (it should be 0600 and yours)
+== a dangling symlink: --stack bench target: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is a symlink to /t/repo/bench/lima/.work/gone, which does not exist
+hint: point the symlink at the real kubeconfig, or fetch it with `kubectl nestor kubeconfig fetch`
+== a dangling symlink: --stack bench preview -o json: exit 1
+--- stdout
+{
+  "apiVersion": "nestor/v1",
+  "kind": "Error",
+  "message": "kubeconfig /t/repo/bench/lima/.work/kubeconfig is a symlink to /t/repo/bench/lima/.work/gone, which does not exist",
+  "hint": "point the symlink at the real kubeconfig, or fetch it with `kubectl nestor kubeconfig fetch`",
+  "exitCode": 1,
+  "nestorVersion": "0.1.0"
+}
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is a symlink to /t/repo/bench/lima/.work/gone, which does not exist
+hint: point the symlink at the real kubeconfig, or fetch it with `kubectl nestor kubeconfig fetch`
+== a dangling symlink: stack env bench: exit 1
+--- stderr
+kubectl-nestor: error: kubeconfig /t/repo/bench/lima/.work/kubeconfig is a symlink to /t/repo/bench/lima/.work/gone, which does not exist
+hint: point the symlink at the real kubeconfig, or fetch it with `kubectl nestor kubeconfig fetch`
+
+"#]]);
 }
 
 /// Issue 21: a prod topology of the stacks directory that does not load (a misspelt key, a
@@ -397,6 +494,8 @@ fn a_prod_topology_that_does_not_load_refuses_the_bench() {
     let work = bench_work(&bed);
     bed.kubeconfig_for(&work.join("kubeconfig"), &bed.server.url());
     let prod = fs::read_to_string(bed.stacks.join("dirqual.yaml")).expect("read");
+    // stack list's whole warning for the bench, case by case.
+    let mut warnings = String::new();
     for (what, broken) in [
         ("a misspelt key", prod.replace("nodes:", "nodess:")),
         (
@@ -422,13 +521,23 @@ fn a_prod_topology_that_does_not_load_refuses_the_bench() {
         );
         // stack list stays a listing and says why the bench would be refused.
         let list = bed.run(&["stack", "list", "-o", "json"]);
-        let (warning, v) = bench_warning(&list);
-        assert!(
-            warning.contains("isolation cannot be checked"),
-            "{what}: {v}"
-        );
+        let (warning, _) = bench_warning(&list);
+        warnings.push_str(&format!("== {what}\n{}\n", list.redact_text(&warning)));
         assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
     }
+    // Each says the bench/prod isolation cannot be checked, naming the file.
+    text_snap(
+        &warnings,
+        str![[r#"
+== a misspelt key
+bench/prod isolation cannot be checked: stack file /t/repo/stacks/dirqual.yaml does not load, so its endpoint is unknown: /t/repo/stacks/dirqual.yaml:6:1: unknown key `nodess` (did you mean `nodes`?)
+== a missing catalog: file
+bench/prod isolation cannot be checked: stack file /t/repo/stacks/dirqual.yaml does not load, so its endpoint is unknown: cannot read catalog file /t/repo/stacks/missing-catalog.yaml: No such file or directory (os error 2)
+== not YAML
+bench/prod isolation cannot be checked: stack file /t/repo/stacks/dirqual.yaml does not load, so its endpoint is unknown: /t/repo/stacks/dirqual.yaml:12:1: did not find expected key at line 12 column 1, while parsing a block mapping
+
+"#]],
+    );
     // A broken LIMA file is no prod endpoint: a bench on its own cluster still runs.
     bed.write_stack("dirqual", &prod);
     bed.write_stack("other", "name: other\ntarget_kind: lima\nnodez: []\n");

@@ -7,6 +7,7 @@
 use crate::bed_or_skip;
 use snapbox::str;
 
+use crate::harness::text_snap;
 use crate::support::*;
 
 const HEALTHY: &str = "4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)";
@@ -21,7 +22,16 @@ fn k8s_degraded(bed: &E2e, reason: &str, want: impl snapbox::IntoData) {
     assert_eq!(layer(&v, "k8s")["reason"], reason);
     assert!(evidence(&v, "k8s").iter().any(|e| e == reason));
     assert_eq!(plan_ids(&v, "repair"), ["k8s"], "{v}");
-    assert!(!plan_ids(&v, "install").contains(&"k8s".to_string()));
+    // The whole plan: k8s never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: datalake, certs
+repair: k8s
+undecided: -
+
+"#]],
+    );
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
     text.code(0);
     // The whole text: the reason under k8s (wrapped at 80 columns), `repair k8s`.

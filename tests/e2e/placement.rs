@@ -9,7 +9,10 @@
 
 use serde_json::{json, Value};
 
+use snapbox::str;
+
 use crate::bed_or_skip;
+use crate::harness::text_snap;
 use crate::support::*;
 
 const SAYS: &str = "failureDomain: host is a promise the placement does not keep";
@@ -92,8 +95,16 @@ fn mons_and_osds_stacked_on_two_nodes_degrade_ceph_naming_each_nodes_daemons() {
         format!("OSDs on 2 distinct nodes of 4: dirqual1 (0, 1), dirqual2 (2, 3): {SAYS}")
     );
     assert_eq!(check(&v, "ceph/osd-placement")["verdict"], "false");
-    assert!(plan_ids(&v, "repair").contains(&"ceph".to_string()));
-    assert!(!plan_ids(&v, "install").contains(&"ceph".to_string()));
+    // The whole plan: ceph to repair, never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: datalake, certs
+repair: ceph
+undecided: -
+
+"#]],
+    );
     assert_minimal_reads(&bed);
 }
 
@@ -126,7 +137,16 @@ fn a_forbidden_or_wrong_kind_pod_list_is_unknown_never_absent_or_present() {
         check(&v, "ceph/mon-placement")["evidence"],
         "read of pods of rook-ceph with app=rook-ceph-mon failed: Forbidden"
     );
-    assert!(!plan_ids(&v, "install").contains(&"ceph".to_string()));
+    // The whole plan: ceph never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: datalake, certs
+repair: -
+undecided: ceph
+
+"#]],
+    );
     drop(bed);
     let fault =
         "GET /api/v1/namespaces/rook-ceph/pods=serve:/api/v1/namespaces/rook-ceph/configmaps";
@@ -148,5 +168,14 @@ fn a_forbidden_or_wrong_kind_pod_list_is_unknown_never_absent_or_present() {
             && said.contains("ConfigMapList"),
         "{said}"
     );
-    assert!(!plan_ids(&v, "install").contains(&"ceph".to_string()));
+    // The whole plan: ceph never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: datalake, certs
+repair: -
+undecided: ceph
+
+"#]],
+    );
 }

@@ -4,6 +4,7 @@
 use crate::bed_or_skip;
 use snapbox::str;
 
+use crate::harness::text_snap;
 use crate::support::*;
 
 /// SPEC §1, end to end: on the healthy 4-node prod cluster the plan installs exactly the
@@ -111,30 +112,32 @@ fn degraded_ceph_and_a_notready_node_are_repair_never_install() {
     let v = r.json();
     assert_eq!(state_of(&v, "ceph"), "degraded");
     assert_eq!(state_of(&v, "k8s"), "degraded");
-    let repair = plan_ids(&v, "repair");
-    assert!(
-        repair.contains(&"ceph".to_string()) && repair.contains(&"k8s".to_string()),
-        "{repair:?}"
+    // The whole plan: ceph and k8s to repair, datalake and certs to install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: datalake, certs
+repair: k8s, ceph
+undecided: -
+
+"#]],
     );
-    assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"]);
     assert_eq!(v["real"]["nodes"]["ready"], 3);
-    let k8s = v["real"]["layers"]
-        .as_array()
-        .and_then(|a| a.iter().find(|l| l["id"] == "k8s"))
-        .map(|l| l.to_string())
-        .unwrap_or_default();
-    assert!(
-        k8s.contains("dirqual3"),
-        "the evidence names the node: {k8s}"
+    // The evidence names the node: k8s's whole evidence.
+    text_snap(
+        &serde_json::to_string_pretty(&layer(&v, "k8s")["evidence"]).unwrap_or_default(),
+        str![[r#"
+[
+  "4 nodes registered",
+  "3/4 declared nodes Ready: dirqual3 NotReady",
+  "4 nodes with distinct InternalIPs",
+  "3/3 Ready nodes schedulable (no pressure, cordon or unexpected taint)",
+  "every APIService available (0 served by a Service)"
+]
+"#]],
     );
+    // The text's `  repair k8s, ceph` line is in its whole snapshot.
     let text = bed.run(&["preview", "--no-input", "--no-color"]);
-    assert!(
-        text.stdout
-            .lines()
-            .any(|l| l.starts_with("  repair ") && l.contains("ceph")),
-        "{}",
-        text.stdout
-    );
     text.stdout_snap(str![[r#"
 stack       dirqual (prod)
 target      http://127.0.0.1:PORT (context replay)
@@ -187,12 +190,22 @@ fn forbidden_cephclusters_is_unknown_never_install() {
     assert_eq!(state_of(&v, "ceph"), "unknown");
     assert_eq!(plan_ids(&v, "undecided"), ["ceph"]);
     assert_eq!(plan_ids(&v, "install"), ["datalake", "certs"]);
-    let ceph = v["real"]["layers"]
-        .as_array()
-        .and_then(|a| a.iter().find(|l| l["id"] == "ceph"))
-        .map(|l| l.to_string())
-        .unwrap_or_default();
-    assert!(ceph.contains("Forbidden"), "{ceph}");
+    // ceph's whole evidence: the list Forbidden.
+    text_snap(
+        &serde_json::to_string_pretty(&layer(&v, "ceph")["evidence"]).unwrap_or_default(),
+        str![[r#"
+[
+  "API group ceph.rook.io served",
+  "read of cephclusters.ceph.rook.io failed: Forbidden",
+  "3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a, rook-ceph-mon-b, rook-ceph-mon-c)",
+  "4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0, rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)",
+  "ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty",
+  "no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)",
+  "mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)",
+  "OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2), dirqual4 (3)"
+]
+"#]],
+    );
     assert!(bed
         .requests_to("/apis/ceph.rook.io/v1/cephclusters")
         .iter()

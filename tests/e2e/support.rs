@@ -516,6 +516,18 @@ pub fn plan_ids(v: &serde_json::Value, list: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The whole plan as ids, one line per part (`install: datalake, certs`), for a snapshot
+/// of every part at once: stronger than asking whether one id is (or is not) in one part.
+pub fn plan_lines(v: &serde_json::Value) -> String {
+    ["install", "repair", "undecided"]
+        .iter()
+        .map(|part| match plan_ids(v, part).join(", ") {
+            ids if ids.is_empty() => format!("{part}: -\n"),
+            ids => format!("{part}: {ids}\n"),
+        })
+        .collect()
+}
+
 /// `actual` compared with `tests/e2e/golden/NAME` (a diff on failure;
 /// `SNAPSHOTS=overwrite` rewrites it).
 #[track_caller]

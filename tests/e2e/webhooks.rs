@@ -8,7 +8,10 @@
 
 use serde_json::json;
 
+use snapbox::str;
+
 use crate::bed_or_skip;
+use crate::harness::text_snap;
 use crate::support::*;
 
 const VALIDATING: &str = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
@@ -95,7 +98,16 @@ fn a_webhook_without_a_ready_endpoint_degrades_certs_repair_never_reinstall() {
         "{l:#}"
     );
     assert_eq!(plan_ids(&v, "repair"), ["certs"]);
-    assert!(!plan_ids(&v, "install").contains(&"certs".to_string()));
+    // The whole plan: certs never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: -
+repair: certs
+undecided: -
+
+"#]],
+    );
     assert_minimal(&bed);
 }
 
@@ -108,7 +120,16 @@ fn a_forbidden_endpointslice_list_is_unknown_never_absent() {
         webhook_line(&v),
         json!({"state": "unknown", "last": "read of the EndpointSlices of service cert-manager/cert-manager-webhook failed: Forbidden"})
     );
-    assert!(!plan_ids(&v, "install").contains(&"certs".to_string()));
+    // The whole plan: certs never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: -
+repair: -
+undecided: certs
+
+"#]],
+    );
 }
 
 #[test]
@@ -123,5 +144,14 @@ fn a_forbidden_configuration_list_is_unknown_never_absent() {
         webhook_line(&v),
         json!({"state": "unknown", "last": "read of mutatingwebhookconfigurations failed: Forbidden"})
     );
-    assert!(!plan_ids(&v, "install").contains(&"certs".to_string()));
+    // The whole plan: certs never planned for install.
+    text_snap(
+        &plan_lines(&v),
+        str![[r#"
+install: -
+repair: -
+undecided: certs
+
+"#]],
+    );
 }
