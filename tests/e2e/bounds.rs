@@ -386,7 +386,17 @@ fn a_huge_config_map_through_the_real_kubectl_is_decoded_into_its_checked_key_on
         .expect("dirqual has rook-ceph-mon-endpoints");
     cm["data"]["csi-cluster-config-json"] = serde_json::json!("y".repeat(40 << 20));
     let bed = bed_or_skip!(E2e::with_config(Config::new(fixture)));
-    let out = run_sampled(nestor(&bed, &["--no-input", "preview", "-o", "json"]));
+    // Room for a loaded machine: 40 MiB through two proxies (60 s per request).
+    let out = run_sampled(nestor(
+        &bed,
+        &[
+            "--no-input",
+            "preview",
+            "-o",
+            "json",
+            "--request-timeout=60s",
+        ],
+    ));
     eprintln!(
         "measured: a 40 MiB ConfigMap through the real kubectl, peak RSS {} KiB",
         out.peak_rss_kib

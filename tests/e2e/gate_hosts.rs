@@ -15,12 +15,8 @@
 //! it they FAIL, saying so.
 
 use std::fs;
-use std::io::Read as _;
-use std::net::{TcpListener, TcpStream};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use crate::bed_or_skip;
 use crate::gate::stable;
@@ -28,9 +24,9 @@ use crate::harness::Table;
 use crate::support::*;
 use snapbox::str;
 
-const SSHD: &str = "/usr/sbin/sshd";
-const SSH: &str = "/usr/bin/ssh";
-const SSH_KEYGEN: &str = "/usr/bin/ssh-keygen";
+use crate::common_sshd::{
+    self, free_port, keygen, public_key, require, ssh_client, Sshd, SSH, SSH_KEYGEN,
+};
 
 /// The sshd's `ForceCommand`: record the command line (one write), then run it as sshd would.
 const RECORD: &str = r#"#!/bin/sh
@@ -67,54 +63,13 @@ fn timedatectl(synced: bool) -> String {
 
 const PKI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/gate/pki");
 
-fn require(path: &str, package: &str) {
-    assert!(
-        Path::new(path).exists(),
-        "{path} not found: install {package} (`apt-get install {package}`; .ci/run installs it). \
-         The loopback sshd tests of the gates' host rules need it and do not skip."
-    );
-}
-
-fn keygen(path: &Path) {
-    let ok = Command::new(SSH_KEYGEN)
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", "nestor-test", "-f"])
-        .arg(path)
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    assert!(ok, "ssh-keygen failed");
-}
-
-fn public_key(pub_file: &Path) -> String {
-    let text = fs::read_to_string(pub_file).expect("read pub");
-    text.split_whitespace()
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
 /// A node: its sshd (killed when dropped; `None`: the node is down) and its filesystem.
 struct Node {
     name: String,
     dir: PathBuf,
-    sshd: Option<Child>,
+    /// Kept for its drop, which kills it.
+    _sshd: Option<Sshd>,
     port: u16,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        if let Some(c) = &mut self.sshd {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
 }
 
 impl Node {
@@ -158,61 +113,20 @@ impl Node {
     }
 }
 
-fn start_sshd(dir: &Path, client_pub: &Path) -> (Child, u16) {
-    require(SSHD, "openssh-server");
-    let _ = fs::create_dir_all("/run/sshd");
-    let host_key = dir.join("ssh_host_ed25519_key");
-    keygen(&host_key);
+/// The shared bed's sshd (`tests/common/sshd.rs`: a port of its own, its own banner) with a
+/// fresh host key, `client_pub` authorized, the node's programs first on the session's PATH
+/// and every command line recorded.
+fn start_sshd(dir: &Path, client_pub: &Path) -> Sshd {
+    keygen(&dir.join("ssh_host_ed25519_key"));
     fs::copy(client_pub, dir.join("authorized_keys")).expect("authorized_keys");
     let bin = dir.join("bin");
-    for _attempt in 0..5 {
-        let port = free_port();
-        let config = dir.join("sshd_config");
-        fs::write(
-            &config,
-            format!(
-                "Port {port}\nListenAddress 127.0.0.1\nHostKey {hk}\nAuthorizedKeysFile {ak}\n\
-                 PidFile {pid}\nStrictModes no\nUsePAM no\nPasswordAuthentication no\n\
-                 KbdInteractiveAuthentication no\nPubkeyAuthentication yes\n\
-                 PermitRootLogin prohibit-password\nLogLevel VERBOSE\n\
-                 SetEnv PATH={bin}:/usr/bin:/bin\nForceCommand {bin}/.record\n",
-                hk = host_key.display(),
-                ak = dir.join("authorized_keys").display(),
-                pid = dir.join("sshd.pid").display(),
-                bin = bin.display(),
-            ),
-        )
-        .expect("sshd_config");
-        let log = fs::File::create(dir.join("sshd.log")).expect("log");
-        let mut child = Command::new(SSHD)
-            .args(["-D", "-e", "-f"])
-            .arg(&config)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("start sshd");
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = child.try_wait() {
-                break;
-            }
-            if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-                let mut banner = [0u8; 4];
-                if s.read_exact(&mut banner).is_ok() && &banner == b"SSH-" {
-                    return (child, port);
-                }
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-    panic!(
-        "sshd did not start:\n{}",
-        fs::read_to_string(dir.join("sshd.log")).unwrap_or_default()
-    );
+    common_sshd::start(
+        dir,
+        &format!(
+            "SetEnv PATH={bin}:/usr/bin:/bin\nForceCommand {bin}/.record\n",
+            bin = bin.display()
+        ),
+    )
 }
 
 /// The bed, one loopback sshd per node of `dirqual-gates` (dirqual1 is the control plane),
@@ -253,17 +167,18 @@ fn host_bed(down: &[&str]) -> Option<HostBed> {
         let (sshd, port) = if down.contains(&name) {
             (None, free_port())
         } else {
-            let (child, port) = start_sshd(&dir, &key.with_extension("pub"));
+            let sshd = start_sshd(&dir, &key.with_extension("pub"));
+            let port = sshd.port;
             known.push_str(&format!(
                 "[127.0.0.1]:{port} {}\n",
                 public_key(&dir.join("ssh_host_ed25519_key.pub"))
             ));
-            (Some(child), port)
+            (Some(sshd), port)
         };
         let node = Node {
             name: name.to_string(),
             dir,
-            sshd,
+            _sshd: sshd,
             port,
         };
         node.synced(true);
@@ -280,23 +195,7 @@ fn host_bed(down: &[&str]) -> Option<HostBed> {
     }
     let known_hosts = work.join("known_hosts");
     fs::write(&known_hosts, known).expect("known_hosts");
-    let config = work.join("ssh_config");
-    fs::write(
-        &config,
-        format!(
-            "Host *\n  UserKnownHostsFile {}\n  IdentityFile {}\n  IdentitiesOnly yes\n",
-            known_hosts.display(),
-            key.display()
-        ),
-    )
-    .expect("ssh_config");
-    let wrapper = work.join("ssh-wrapper");
-    fs::write(
-        &wrapper,
-        format!("#!/bin/sh\nexec {SSH} -F '{}' \"$@\"\n", config.display()),
-    )
-    .expect("wrapper");
-    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let wrapper = ssh_client(&work, &known_hosts, &key, &work.join("ssh-argv.log"));
     fs::create_dir_all(bed.repo.join("bootstrap")).expect("mkdir");
     fs::write(bed.repo.join("bootstrap/hosts.yaml"), inventory).expect("inventory");
     Some(HostBed {
