@@ -9,10 +9,12 @@
 # usage line; max of the runs), nestor's CPU, the bytes served per preview and what nestor
 # kept of them (its -v memory budget line). Then one `kubectl nestor gate drain GATE_NODE
 # --no-ssh` on the same cluster (issue 33's goal): its time, exit code, nestor's own peak RSS
-# and what its reads kept of the budget.
+# and what its reads kept of the budget; and one `gate upgrade cilium GATE_CILIUM`, whose
+# later layers are read as preview reads them, beside the component's own reads (two memory
+# budgets live at once).
 #
 # Goals: within 0.3x of the floor (ratio <= 1.3) and under 64 MiB of nestor's own peak RSS,
-# for preview and for the drain gate.
+# for preview and for the gates.
 #
 # Usage: scripts/bench.sh scale
 #        RUNS=5 LATENCY=20 PROFILE=debug KUBECTL=/path/to/kubectl scripts/bench.sh scale
@@ -24,6 +26,7 @@ RUNS=${RUNS:-3}
 LATENCY=${LATENCY:-20}
 PROFILE=${PROFILE:-release}
 GATE_NODE=${GATE_NODE:-dirqual2}
+GATE_CILIUM=${GATE_CILIUM:-1.17}
 LAYERS=${LAYERS:-"[k8s, cni, ceph, storage, monitoring, gitops, registry, dataops, datalake, certs]"}
 bench_kubectl
 bench_build "$PROFILE"
@@ -77,6 +80,14 @@ t1=$(now_ns)
 read -r gate_cpu gate_rss < <(own_usage "$WORK/gate.err")
 gate_kept=$(sed -n 's/.*memory budget: \([0-9.]*\) MiB of.*/\1/p' "$WORK/gate.err" | head -1)
 gate_verdict=$(jq -r '.verdict.line // "?"' "$WORK/gate.json" 2>/dev/null || echo "?")
+say "one gate upgrade cilium $GATE_CILIUM"
+t2=$(now_ns)
+up_code=0
+(cd "$WORK/repo" && "$KUBECTL" nestor gate upgrade cilium "$GATE_CILIUM" --no-ssh --no-input -o json -v --request-timeout=300s >"$WORK/up.json" 2>"$WORK/up.err") || up_code=$?
+t3=$(now_ns)
+read -r up_cpu up_rss < <(own_usage "$WORK/up.err")
+up_kept=$(sed -n 's/.*memory budget: \([0-9.]*\) MiB of.*/\1/p' "$WORK/up.err" | paste -sd+ - | sed 's/^$/0/' | bc)
+up_verdict=$(jq -r '.verdict.line // "?"' "$WORK/up.json" 2>/dev/null || echo "?")
 states=$(jq -r '[.real.layers[] | "\(.id)=\(.state)"] | join(" ")' "$WORK/preview.json" 2>/dev/null || echo "?")
 
 kubectl_version=$("$KUBECTL" version --client -o json 2>/dev/null | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -1)
@@ -94,5 +105,10 @@ echo "|---|---|---|---|---|---|"
 awk -v t=$(( (t1 - t0) / 1000 )) -v e="$gate_code" -v v="$gate_verdict" -v k="${gate_kept:-0}" -v c="$gate_cpu" -v r="$gate_rss" \
   'BEGIN { printf "| %.3f s | %s | %s | %.1f MiB | %.0f ms | %.1f MiB |\n", t/1e6, e, v, k, c, r/1024 }'
 echo
+echo "| gate upgrade cilium $GATE_CILIUM --no-ssh, one run: time | exit | verdict | kept (memory budgets, summed) | nestor CPU | nestor peak RSS |"
+echo "|---|---|---|---|---|---|"
+awk -v t=$(( (t3 - t2) / 1000 )) -v e="$up_code" -v v="$up_verdict" -v k="${up_kept:-0}" -v c="$up_cpu" -v r="$up_rss" \
+  'BEGIN { printf "| %.3f s | %s | %s | %.1f MiB | %.0f ms | %.1f MiB |\n", t/1e6, e, v, k, c, r/1024 }'
+echo
 echo "layers: $states"
-echo "goals: ratio at most 1.30 (within 0.3x of the floor); nestor's own peak RSS under 64 MiB (preview and gate drain)"
+echo "goals: ratio at most 1.30 (within 0.3x of the floor); nestor's own peak RSS under 64 MiB (preview and the gates)"

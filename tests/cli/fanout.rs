@@ -172,6 +172,27 @@ fn hundreds_of_hosts_keep_8_ssh_in_flight_and_few_threads() {
         "stdout:\n{}",
         out.stdout
     );
+    assert!(
+        out.peak_vm_kib < 256 << 10,
+        "{} KiB of address space",
+        out.peak_vm_kib
+    );
+    // The same 300 hosts under the tight address-space limit of the workloads' test: every
+    // host read, never more than 8 ssh at once (each ssh is a process of its own, under the
+    // same limit).
+    std::fs::remove_file(&log).expect("log");
+    let under = run_sampled(under_ulimit_v(&run.command(), 384 << 10));
+    let said = format!(
+        "under ulimit -v 384 MiB: exit {:?}\nstderr:\n{}",
+        under.code, under.stderr
+    );
+    assert_eq!(under.code, Some(0), "{said}");
+    let calls = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        / 2;
+    assert_eq!((calls, peak_running(&log) <= 8), (300, true), "{said}");
 }
 
 #[test]
