@@ -31,6 +31,8 @@ mod webhooks;
 pub use webhooks::{WebhooksCheck, MAX_SERVICES};
 mod claims;
 pub use claims::{ClaimsCheck, DEFAULT_MAX_PENDING_SECS};
+mod key;
+pub use key::CheckKey;
 mod placement;
 mod reads;
 pub use placement::{DistinctNodesCheck, MAX_PLACED_PODS};

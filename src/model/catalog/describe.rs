@@ -8,40 +8,6 @@ use super::check::{
     Wanted, WorkloadCheck,
 };
 
-impl CheckKind {
-    /// The catalog key of the check kind (`workload`, `tolerate`, ...).
-    pub fn key(&self) -> &'static str {
-        match self {
-            CheckKind::ApiGroup(_) => "apiGroup",
-            CheckKind::Namespace(_) => "namespace",
-            CheckKind::StorageClass { .. } => "storageClass",
-            CheckKind::Workload(_) => "workload",
-            CheckKind::Resource(_) => "resource",
-            CheckKind::Condition(_) => "condition",
-            CheckKind::All(_) => "all",
-            CheckKind::Count(_) => "count",
-            CheckKind::Tolerate(_) => "tolerate",
-            CheckKind::PodFlags(_) => "podFlags",
-            CheckKind::Nodes(_) => "nodes",
-            CheckKind::ConfigMap(_) => "configMap",
-            CheckKind::NamespaceLabel(_) => "namespaceLabel",
-            CheckKind::DefaultDenyIngress(_) => "defaultDenyIngress",
-            CheckKind::ConfigMapKey(_) => "configMapKey",
-            CheckKind::Absent(_) => "absent",
-            CheckKind::Annotated(_) => "annotated",
-            CheckKind::StartedAfter(_) => "startedAfter",
-            CheckKind::Every(_) => "every",
-            CheckKind::Parents(_) => "parents",
-            CheckKind::CsiDriver(_) => "csiDriver",
-            CheckKind::OneVersion(_) => "oneVersion",
-            CheckKind::ApiServices(_) => "apiServices",
-            CheckKind::Webhooks(_) => "webhooks",
-            CheckKind::Claims(_) => "claims",
-            CheckKind::DistinctNodes(_) => "distinctNodes",
-        }
-    }
-}
-
 fn expectation(field: &impl fmt::Display, e: &Expect) -> String {
     match e {
         Expect::In(v) if v.len() == 1 => format!("{field} = {}", v[0]),

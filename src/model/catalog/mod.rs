@@ -25,7 +25,7 @@ mod scalars;
 pub use crate::model::observation::{FieldPath, FieldUse};
 pub use check::{
     check_name, is_check_name, is_exempt, Above, AbsentCheck, Absentee, AllCheck, AnnotatedCheck,
-    ApiServicesCheck, Check, CheckKind, ClaimsCheck, ConditionCheck, ConfigMapCheck,
+    ApiServicesCheck, Check, CheckKey, CheckKind, ClaimsCheck, ConditionCheck, ConfigMapCheck,
     ConfigMapKeyCheck, Count, CountCheck, Counted, CsiDriverCheck, DefaultDenyCheck,
     DistinctNodesCheck, EveryCheck, Expect, ExpectedTaint, Filter, Known, NamespaceLabelCheck,
     NodesCheck, Objects, OneVersionCheck, ParentsCheck, PodFlagsCheck, PodsOf, Predicate,

@@ -257,8 +257,6 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
-pub(crate) const CHECK_KINDS: &str = "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, `parents`, `csiDriver`, `oneVersion`, `apiServices`, `webhooks`, `claims`, `distinctNodes`";
-
 fn objects(
     resource: String,
     kind: Option<String>,

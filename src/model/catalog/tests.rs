@@ -445,71 +445,6 @@ fn nearest_key() {
     assert_eq!(crate::suggest::nearest("zzzzzz", keys), None);
 }
 
-/// Every check kind, named by a `match` WITHOUT a wildcard arm: adding a `CheckKind` variant
-/// does not compile until it is listed here (and in every other match over the kinds: its
-/// read in `Catalog::required_reads`, `CheckKind::object_reads` and `workload_reads`, its state
-/// rule in `state::evaluate_check`, its words in `describe.rs`). [`KINDS`] must then grow too,
-/// and the test below fails until the built-in catalog uses the new kind.
-fn kind_name(k: &CheckKind) -> &'static str {
-    match k {
-        CheckKind::ApiGroup(_) => "apiGroup",
-        CheckKind::Namespace(_) => "namespace",
-        CheckKind::StorageClass { .. } => "storageClass",
-        CheckKind::Workload(_) => "workload",
-        CheckKind::Resource(_) => "resource",
-        CheckKind::Condition(_) => "condition",
-        CheckKind::All(_) => "all",
-        CheckKind::Count(_) => "count",
-        CheckKind::Tolerate(_) => "tolerate",
-        CheckKind::PodFlags(_) => "podFlags",
-        CheckKind::Nodes(_) => "nodes",
-        CheckKind::ConfigMap(_) => "configMap",
-        CheckKind::NamespaceLabel(_) => "namespaceLabel",
-        CheckKind::DefaultDenyIngress(_) => "defaultDenyIngress",
-        CheckKind::ConfigMapKey(_) => "configMapKey",
-        CheckKind::Absent(_) => "absent",
-        CheckKind::Annotated(_) => "annotated",
-        CheckKind::StartedAfter(_) => "startedAfter",
-        CheckKind::Every(_) => "every",
-        CheckKind::Parents(_) => "parents",
-        CheckKind::CsiDriver(_) => "csiDriver",
-        CheckKind::OneVersion(_) => "oneVersion",
-        CheckKind::ApiServices(_) => "apiServices",
-        CheckKind::Webhooks(_) => "webhooks",
-        CheckKind::Claims(_) => "claims",
-        CheckKind::DistinctNodes(_) => "distinctNodes",
-    }
-}
-
-const KINDS: [&str; 26] = [
-    "apiGroup",
-    "namespace",
-    "storageClass",
-    "workload",
-    "resource",
-    "condition",
-    "all",
-    "count",
-    "tolerate",
-    "podFlags",
-    "nodes",
-    "configMap",
-    "namespaceLabel",
-    "configMapKey",
-    "absent",
-    "annotated",
-    "startedAfter",
-    "defaultDenyIngress",
-    "every",
-    "parents",
-    "csiDriver",
-    "oneVersion",
-    "apiServices",
-    "webhooks",
-    "claims",
-    "distinctNodes",
-];
-
 /// (The state rule of every kind is proven in `model::state`'s tests: with nothing read, no
 /// built-in check ever says a definite no.)
 #[test]
@@ -518,9 +453,8 @@ fn every_check_kind_has_a_read_and_a_description() {
     let mut seen = BTreeSet::new();
     for layer in &c.layers {
         for check in layer.detect.iter().chain(&layer.healthy) {
-            let name = kind_name(&check.kind);
-            seen.insert(name);
-            assert_eq!(check.kind.key(), name, "{}", layer.id);
+            let name = check.kind.key();
+            seen.insert(check.kind.check_key());
             // Its read: a catalog of this one check asks for something.
             let alone = Catalog {
                 layers: vec![Layer {
@@ -537,7 +471,31 @@ fn every_check_kind_has_a_read_and_a_description() {
             assert!(!check.kind.to_string().is_empty(), "{} {name}", layer.id);
         }
     }
-    assert_eq!(seen, KINDS.into_iter().collect::<BTreeSet<_>>());
+    // The built-in catalog uses every kind of the one table (`check/key.rs`).
+    let all: BTreeSet<CheckKey> = <CheckKey as strum::VariantArray>::VARIANTS
+        .iter()
+        .copied()
+        .collect();
+    assert_eq!(seen, all);
+}
+
+/// The one table of kind names is the raw check's keys: each key, written alone with a value
+/// that is no check of any kind (a string no name and no mapping), reaches that kind's own decoding (its error names its key or
+/// its fields), never "unknown key" or "a check needs one of".
+#[test]
+fn every_key_of_the_table_is_a_key_a_catalog_can_write() {
+    for key in <CheckKey as strum::VariantArray>::VARIANTS {
+        let key = key.as_str();
+        let yaml = format!(
+            "- id: x\n  title: X\n  detect:\n    - {key}: \"Not A Value!\"\n  healthy: []\n  install: make x\n"
+        );
+        let e = overlay_err(&yaml).message;
+        assert!(!e.contains("unknown key"), "{key}: {e}");
+        assert!(!e.contains("a check needs one of"), "{key}: {e}");
+    }
+    let listed = CheckKey::listed();
+    assert!(listed.starts_with("`apiGroup`, `namespace`,"), "{listed}");
+    assert!(listed.ends_with("`claims`, `distinctNodes`"), "{listed}");
 }
 
 #[test]

@@ -1,47 +1,51 @@
 //! Turning a decoded check into a typed [`Check`]: one kind per check, every field validated.
 
+use strum::VariantArray;
+
 use super::*;
 
 impl RawCheck {
+    /// Whether this list item sets the key of `kind` (a `namespace:` beside a `resource:`
+    /// is that check's scope, not a namespace check).
+    fn gives(&self, kind: CheckKey) -> bool {
+        match kind {
+            CheckKey::ApiGroup => self.api_group.is_some(),
+            CheckKey::Namespace => self.namespace.is_some() && self.resource.is_none(),
+            CheckKey::StorageClass => self.storage_class.is_some(),
+            CheckKey::Workload => self.workload.is_some(),
+            CheckKey::Resource => self.resource.is_some(),
+            CheckKey::Condition => self.condition.is_some(),
+            CheckKey::All => self.all.is_some(),
+            CheckKey::Count => self.count.is_some(),
+            CheckKey::Tolerate => self.tolerate.is_some(),
+            CheckKey::PodFlags => self.pod_flags.is_some(),
+            CheckKey::Nodes => self.nodes.is_some(),
+            CheckKey::ConfigMap => self.config_map.is_some(),
+            CheckKey::NamespaceLabel => self.namespace_label.is_some(),
+            CheckKey::ConfigMapKey => self.config_map_key.is_some(),
+            CheckKey::Absent => self.absent.is_some(),
+            CheckKey::Annotated => self.annotated.is_some(),
+            CheckKey::StartedAfter => self.started_after.is_some(),
+            CheckKey::DefaultDenyIngress => self.default_deny_ingress.is_some(),
+            CheckKey::Every => self.every.is_some(),
+            CheckKey::Parents => self.parents.is_some(),
+            CheckKey::CsiDriver => self.csi_driver.is_some(),
+            CheckKey::OneVersion => self.one_version.is_some(),
+            CheckKey::ApiServices => self.api_services.is_some(),
+            CheckKey::Webhooks => self.webhooks.is_some(),
+            CheckKey::Claims => self.claims.is_some(),
+            CheckKey::DistinctNodes => self.distinct_nodes.is_some(),
+        }
+    }
+
     pub(super) fn into_kind(self) -> std::result::Result<CheckKind, String> {
-        let present = [
-            ("apiGroup", self.api_group.is_some()),
-            (
-                "namespace",
-                self.namespace.is_some() && self.resource.is_none(),
-            ),
-            ("storageClass", self.storage_class.is_some()),
-            ("workload", self.workload.is_some()),
-            ("resource", self.resource.is_some()),
-            ("condition", self.condition.is_some()),
-            ("all", self.all.is_some()),
-            ("count", self.count.is_some()),
-            ("tolerate", self.tolerate.is_some()),
-            ("podFlags", self.pod_flags.is_some()),
-            ("nodes", self.nodes.is_some()),
-            ("configMap", self.config_map.is_some()),
-            ("namespaceLabel", self.namespace_label.is_some()),
-            ("configMapKey", self.config_map_key.is_some()),
-            ("absent", self.absent.is_some()),
-            ("annotated", self.annotated.is_some()),
-            ("startedAfter", self.started_after.is_some()),
-            ("defaultDenyIngress", self.default_deny_ingress.is_some()),
-            ("every", self.every.is_some()),
-            ("parents", self.parents.is_some()),
-            ("csiDriver", self.csi_driver.is_some()),
-            ("oneVersion", self.one_version.is_some()),
-            ("apiServices", self.api_services.is_some()),
-            ("webhooks", self.webhooks.is_some()),
-            ("claims", self.claims.is_some()),
-            ("distinctNodes", self.distinct_nodes.is_some()),
-        ];
-        let kinds: Vec<&str> = present
+        let kinds: Vec<&str> = CheckKey::VARIANTS
             .iter()
-            .filter(|(_, p)| *p)
-            .map(|(k, _)| *k)
+            .filter(|k| self.gives(**k))
+            .map(|k| k.as_str())
             .collect();
         match kinds.as_slice() {
-            [] => return Err(format!("a check needs one of {CHECK_KINDS}")),
+            [] => return Err(format!("a check needs one of {}", CheckKey::listed())),
             [_] => {}
             many => {
                 return Err(format!(
@@ -373,7 +377,7 @@ impl RawCheck {
         match self.namespace {
             Some(ns) if is_dns_label(&ns) => Ok(CheckKind::Namespace(ns)),
             Some(ns) => Err(format!("`namespace: {ns}` is not a namespace name")),
-            None => Err(format!("a check needs one of {CHECK_KINDS}")),
+            None => Err(format!("a check needs one of {}", CheckKey::listed())),
         }
     }
 }
