@@ -18,6 +18,8 @@ use crate::error::{Error, Result};
 use crate::model::observation::ReadRequest;
 
 mod check;
+mod served;
+pub use served::speculative_version;
 mod describe;
 mod raw;
 mod scalars;

@@ -57,9 +57,6 @@ use crate::read::http::{HttpError, Response};
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::ApiProxy;
 
-/// The version a custom resource is fetched at before discovery has answered.
-pub const SPECULATIVE_VERSION: &str = "v1";
-
 const JSON: &str = "application/json";
 
 /// The answer to one GET, or why there is none.
@@ -75,16 +72,8 @@ enum Listed {
 /// The answer to one custom resource GET.
 type ListAnswer = Result<Listed, HttpError>;
 
-/// The version a custom resource is fetched at before discovery has answered: `v1`, except
-/// for the groups the built-in catalog reads that serve another one (one round trip saved).
-pub fn speculative_version(group: &str) -> &'static str {
-    match group {
-        "argoproj.io" | "objectbucket.io" => "v1alpha1",
-        // CiliumNode (cni-encryption) is served at v2 by Cilium 1.14-1.19.
-        "cilium.io" => "v2",
-        _ => SPECULATIVE_VERSION,
-    }
-}
+/// The version a custom resource is first fetched at: catalog data (`model/catalog/served.yaml`).
+pub use crate::model::catalog::speculative_version;
 
 /// Read `requests` through `proxy` and record every outcome into `obs`. Workload reads listed
 /// in `scope` are read in those namespaces only (and the scope is recorded).
