@@ -1,15 +1,14 @@
-//! The reads a set of layers needs, from ONE exhaustive `match` over the check kinds: the
+//! The reads a set of layers needs, gathered from each check's `CheckKind::reads` (the ONE
+//! exhaustive `match` over the kinds, `check/reads.rs`): the
 //! requests (cheap built-ins first), the scope (the namespaces workload reads are limited
 //! to and the workloads they keep, the fields kept of each custom type) and the host-level layers read over ssh. A new
-//! check kind does not compile until its read is decided here. Pure: the session runs it.
+//! check kind does not compile until its read is decided in `reads()`. Pure: the session runs it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::check::{CheckKind, WorkloadCheck, WorkloadKind};
+use super::check::{WorkloadCheck, WorkloadKind};
 use super::Catalog;
-use crate::model::observation::{
-    FieldUse, ReadRequest, Scope, WebhookKind, WorkloadName, NAMESPACES_KEEP,
-};
+use crate::model::observation::{FieldUse, ReadRequest, Scope, WorkloadName, NAMESPACES_KEEP};
 
 /// Whether workload reads are limited to the namespaces the checks name, keeping only the
 /// workloads they select (`preview`, `wait`:
@@ -70,99 +69,34 @@ impl Catalog {
         for layer in layer_ids.iter().filter_map(|id| self.get(id)) {
             let mut mine: Vec<WorkloadCheck> = Vec::new();
             for check in layer.detect.iter().chain(&layer.healthy).map(|c| &c.kind) {
-                match check {
-                    CheckKind::ApiGroup(_) => {
-                        reads.insert(ReadRequest::ApiGroups);
-                    }
-                    CheckKind::Namespace(_) => {
-                        reads.insert(ReadRequest::Namespaces);
-                    }
-                    CheckKind::StorageClass { .. } => {
-                        reads.insert(ReadRequest::StorageClasses);
-                    }
-                    CheckKind::Nodes(_) => {
-                        reads.insert(ReadRequest::Nodes);
-                    }
-                    CheckKind::NamespaceLabel(l) => {
-                        // The namespaces list, keeping only the labels the checks name.
-                        reads.insert(ReadRequest::Namespaces);
-                        scope
-                            .keep
-                            .entry(NAMESPACES_KEEP.to_string())
-                            .or_default()
-                            .insert(FieldUse::Label(l.label.clone()));
-                    }
-                    // ConfigMaps by name (never listed): one read per ConfigMap, below.
-                    CheckKind::ConfigMap(_) | CheckKind::ConfigMapKey(_) | CheckKind::Absent(_) => {
-                    }
-                    CheckKind::PodFlags(_) => {
-                        // Which nodes are control planes decides whose kube-apiserver must run.
-                        reads.insert(ReadRequest::Nodes);
-                        reads.insert(ReadRequest::ApiServerPods);
-                    }
-                    // Its CiliumNode-like objects are read below; the nodes for `perNode`.
-                    CheckKind::Annotated(a) => {
-                        if a.per_node {
-                            reads.insert(ReadRequest::Nodes);
-                        }
-                    }
-                    // The pods' start times; its ConfigMap (for its last write) below.
-                    CheckKind::StartedAfter(s) => {
-                        let [starts, _] = s.read_requests();
-                        reads.insert(starts);
-                    }
-                    // The namespaces to cover; the policies are its custom objects, below.
-                    CheckKind::DefaultDenyIngress(_) => {
-                        reads.insert(ReadRequest::Namespaces);
-                    }
-                    // The default StorageClass names the driver; every node must list it.
-                    CheckKind::CsiDriver(_) => {
-                        reads.insert(ReadRequest::StorageClasses);
-                        reads.insert(ReadRequest::Nodes);
-                    }
-                    // Both configuration lists; the Services' EndpointSlices in the second
-                    // round, in this namespace only.
-                    CheckKind::Webhooks(w) => {
-                        for kind in WebhookKind::ALL {
-                            reads.insert(ReadRequest::WebhookConfigurations(kind));
-                        }
-                        scope.webhook_namespaces.insert(w.namespace.clone());
-                    }
-                    // The classes (whose provisioner), every volume; the claims of the
-                    // checked namespaces once every layer's are known, below.
-                    CheckKind::Claims(_) => {
-                        reads.insert(ReadRequest::StorageClasses);
-                        reads.insert(ReadRequest::PersistentVolumes);
-                        claims = true;
-                    }
-                    // The nodes the run reads anyway (how many there are), and the pods
-                    // by the selector; two checks of one selector share one read.
-                    CheckKind::DistinctNodes(d) => {
-                        reads.insert(ReadRequest::Nodes);
-                        placements
-                            .entry((d.namespace.clone(), d.selector.clone()))
-                            .or_default()
-                            .extend(d.daemon_label.iter().cloned());
-                    }
-                    // Their reads are their workload selections and custom objects, below.
-                    CheckKind::Workload(_)
-                    | CheckKind::OneVersion(_)
-                    | CheckKind::ApiServices(_)
-                    | CheckKind::Resource(_)
-                    | CheckKind::Condition(_)
-                    | CheckKind::All(_)
-                    | CheckKind::Count(_)
-                    | CheckKind::Tolerate(_)
-                    | CheckKind::Every(_)
-                    | CheckKind::Parents(_) => {}
+                let wants = check.reads();
+                reads.extend(wants.requests);
+                for label in wants.namespace_labels {
+                    // The namespaces list, keeping only the labels the checks name.
+                    scope
+                        .keep
+                        .entry(NAMESPACES_KEEP.to_string())
+                        .or_default()
+                        .insert(FieldUse::Label(label.to_string()));
                 }
-                for (namespace, name, key) in check.config_map_reads() {
+                scope
+                    .webhook_namespaces
+                    .extend(wants.webhook_namespace.map(String::from));
+                claims |= wants.claims;
+                // Two checks of one selector share one read.
+                if let Some((namespace, selector, label)) = wants.placement {
+                    placements
+                        .entry((namespace.to_string(), selector.to_string()))
+                        .or_default()
+                        .extend(label.map(String::from));
+                }
+                for (namespace, name, key) in wants.config_maps {
                     let keys = config_maps
                         .entry((namespace.to_string(), name.to_string()))
                         .or_default();
                     keys.extend(key.map(String::from));
                 }
-                for w in check.workload_reads() {
+                for w in wants.workloads {
                     checked.insert(w.namespace.clone());
                     if !mine.contains(w) {
                         mine.push(w.clone());
@@ -187,7 +121,7 @@ impl Catalog {
                         }
                     }
                 }
-                for (objects, used) in check.object_reads() {
+                for (objects, used) in wants.objects {
                     reads.insert(ReadRequest::ApiGroups);
                     reads.insert(ReadRequest::Resource(objects.resource.clone()));
                     scope

@@ -1,22 +1,123 @@
-//! What each check reads, from one exhaustive `match` per kind of read: the custom
-//! resource types with the fields it uses, the named ConfigMaps with their keys, the
-//! workload selections. The read plan (`catalog/read_plan.rs`) gathers them per layer.
+//! What each check reads, from ONE exhaustive `match` (issue 30 item 2: one `reads()` per
+//! kind): the typed built-in requests, the custom resource types with the fields it uses,
+//! the named ConfigMaps with their keys, the workload selections, and the scope it adds.
+//! The read plan (`catalog/read_plan.rs`) gathers them per layer without naming a kind.
 
 use super::*;
+use crate::model::observation::{ReadRequest, WebhookKind};
+
+/// Everything one check reads. Borrowed from the check; the read plan merges them.
+#[derive(Debug, Default)]
+pub struct CheckReads<'a> {
+    /// Typed built-in reads (nodes, namespaces, classes, ...).
+    pub requests: Vec<ReadRequest>,
+    /// Custom resource types, with the fields read on each.
+    pub objects: Vec<(&'a Objects, Vec<FieldUse>)>,
+    /// Named ConfigMaps `(namespace, name, data key)`: one request per ConfigMap, all keys.
+    pub config_maps: Vec<(&'a str, &'a str, Option<&'a str>)>,
+    /// Workload selections.
+    pub workloads: Vec<&'a WorkloadCheck>,
+    /// Namespace labels kept of the namespaces list.
+    pub namespace_labels: Vec<&'a str>,
+    /// The namespace whose EndpointSlices a webhook check reads (second round).
+    pub webhook_namespace: Option<&'a str>,
+    /// Reads the claims of every checked namespace (once all layers' are known).
+    pub claims: bool,
+    /// Pods by a selector `(namespace, selector, daemon label kept)`.
+    pub placement: Option<(&'a str, &'a str, Option<&'a str>)>,
+}
 
 impl CheckKind {
-    /// The custom resource types this check reads, with the fields it reads on each.
-    pub fn object_reads(&self) -> Vec<(&Objects, Vec<FieldUse>)> {
+    /// The reads of this check, decided for every kind here and nowhere else.
+    pub fn reads(&self) -> CheckReads<'_> {
         let fields = |f: &FieldPath| FieldUse::Value(f.clone());
+        let mut r = CheckReads::default();
         match self {
-            CheckKind::Resource(r) => {
-                let mut used: Vec<FieldUse> = r.field.iter().map(fields).collect();
-                if let Some(Expect::EqualsField(other)) = &r.expect {
+            CheckKind::ApiGroup(_) => r.requests.push(ReadRequest::ApiGroups),
+            CheckKind::Namespace(_) => r.requests.push(ReadRequest::Namespaces),
+            CheckKind::StorageClass { .. } => r.requests.push(ReadRequest::StorageClasses),
+            CheckKind::Nodes(_) => r.requests.push(ReadRequest::Nodes),
+            CheckKind::NamespaceLabel(l) => {
+                r.requests.push(ReadRequest::Namespaces);
+                r.namespace_labels.push(&l.label);
+            }
+            CheckKind::Workload(w) => r.workloads.push(w),
+            CheckKind::ConfigMap(c) => {
+                r.config_maps
+                    .push((&c.namespace, &c.name, Some(c.key.as_str())))
+            }
+            CheckKind::ConfigMapKey(c) => {
+                r.config_maps
+                    .push((&c.namespace, &c.name, Some(c.key.as_str())))
+            }
+            CheckKind::Absent(a) => match &a.what {
+                Absentee::ConfigMap { namespace, name } => {
+                    r.config_maps.push((namespace, name, None))
+                }
+                Absentee::Workload(w) => r.workloads.push(w),
+            },
+            // Which nodes are control planes decides whose kube-apiserver must run.
+            CheckKind::PodFlags(_) => {
+                r.requests.push(ReadRequest::Nodes);
+                r.requests.push(ReadRequest::ApiServerPods);
+            }
+            // Its CiliumNode-like objects; the nodes for `perNode`.
+            CheckKind::Annotated(a) => {
+                if a.per_node {
+                    r.requests.push(ReadRequest::Nodes);
+                }
+                r.objects.push((&a.objects, a.field_uses()));
+            }
+            // The pods' start times, and its ConfigMap for its last write (reserved key).
+            CheckKind::StartedAfter(s) => {
+                let [starts, _] = s.read_requests();
+                r.requests.push(starts);
+                r.config_maps
+                    .push((&s.config_namespace, &s.config_name, Some(LAST_CHANGE)));
+            }
+            // The namespaces to cover, and the policies as custom objects.
+            CheckKind::DefaultDenyIngress(d) => {
+                r.requests.push(ReadRequest::Namespaces);
+                r.objects.extend(
+                    d.policies
+                        .iter()
+                        .map(|o| (o, DefaultDenyCheck::uses(&o.resource))),
+                );
+            }
+            // The default StorageClass names the driver; every node must list it.
+            CheckKind::CsiDriver(c) => {
+                r.requests.push(ReadRequest::StorageClasses);
+                r.requests.push(ReadRequest::Nodes);
+                r.objects.extend(c.uses());
+            }
+            // Both configuration lists; the Services' EndpointSlices in the second round,
+            // in this namespace only.
+            CheckKind::Webhooks(w) => {
+                r.requests
+                    .extend(WebhookKind::ALL.map(ReadRequest::WebhookConfigurations));
+                r.webhook_namespace = Some(&w.namespace);
+            }
+            // The classes (whose provisioner), every volume; the checked namespaces' claims.
+            CheckKind::Claims(_) => {
+                r.requests.push(ReadRequest::StorageClasses);
+                r.requests.push(ReadRequest::PersistentVolumes);
+                r.claims = true;
+            }
+            // The nodes (how many there are), and the pods by the selector.
+            CheckKind::DistinctNodes(d) => {
+                r.requests.push(ReadRequest::Nodes);
+                r.placement = Some((&d.namespace, &d.selector, d.daemon_label.as_deref()));
+            }
+            CheckKind::OneVersion(o) => r.workloads.extend(o.each.iter().map(|v| &v.workload)),
+            CheckKind::ApiServices(a) => r.objects.extend(a.uses()),
+            CheckKind::Resource(c) => {
+                let mut used: Vec<FieldUse> = c.field.iter().map(fields).collect();
+                if let Some(Expect::EqualsField(other)) = &c.expect {
                     used.push(fields(other));
                 }
-                vec![(&r.objects, used)]
+                r.objects.push((&c.objects, used));
             }
-            CheckKind::Condition(c) => vec![(&c.objects, vec![FieldUse::Conditions])],
+            CheckKind::Condition(c) => r.objects.push((&c.objects, vec![FieldUse::Conditions])),
             CheckKind::All(a) => {
                 let used = match &a.predicate {
                     Predicate::Field(f, Expect::EqualsField(o)) => vec![fields(f), fields(o)],
@@ -27,132 +128,33 @@ impl CheckKind {
                 };
                 // The field a failure quotes and the one `withField:` selects by, kept too.
                 let also = a.quote.iter().chain(&a.with_field).map(fields);
-                vec![(&a.objects, used.into_iter().chain(also).collect())]
+                r.objects
+                    .push((&a.objects, used.into_iter().chain(also).collect()));
             }
             CheckKind::Count(c) => {
-                let mut out = Vec::new();
-                if let Counted::Objects(o) = &c.counted {
-                    out.push((o, vec![]));
+                match &c.counted {
+                    Counted::Objects(o) => r.objects.push((o, vec![])),
+                    Counted::Workloads(w) => r.workloads.push(w),
                 }
                 if let Wanted::AtLeastField { objects, field, .. } = &c.wanted {
-                    out.push((objects, vec![fields(field)]));
+                    r.objects.push((objects, vec![fields(field)]));
                 }
-                out
             }
             CheckKind::Tolerate(t) => {
                 let mut used = vec![fields(&t.field), FieldUse::Details(t.details.clone())];
                 used.extend(t.last_checked.iter().map(fields));
-                vec![(&t.objects, used)]
+                r.objects.push((&t.objects, used));
             }
-            CheckKind::Annotated(a) => vec![(&a.objects, a.field_uses())],
-            CheckKind::DefaultDenyIngress(d) => d
-                .policies
-                .iter()
-                .map(|o| (o, DefaultDenyCheck::uses(&o.resource)))
-                .collect(),
-            CheckKind::Every(e) => e.uses(),
-            CheckKind::Parents(p) => {
-                vec![(&p.objects, vec![FieldUse::Parents(p.controller.clone())])]
-            }
-            CheckKind::CsiDriver(c) => c.uses(),
-            CheckKind::ApiServices(a) => a.uses(),
-            // Typed built-in reads (the volumes, each checked namespace's claims): no
-            // custom objects.
-            CheckKind::Claims(_)
-            | CheckKind::DistinctNodes(_)
-            | CheckKind::ApiGroup(_)
-            | CheckKind::Namespace(_)
-            | CheckKind::StorageClass { .. }
-            | CheckKind::Workload(_)
-            | CheckKind::PodFlags(_)
-            | CheckKind::Nodes(_)
-            | CheckKind::ConfigMap(_)
-            | CheckKind::NamespaceLabel(_)
-            | CheckKind::ConfigMapKey(_)
-            | CheckKind::Absent(_)
-            | CheckKind::StartedAfter(_)
-            | CheckKind::OneVersion(_)
-            | CheckKind::Webhooks(_) => vec![],
+            CheckKind::Every(e) => r.objects.extend(e.uses()),
+            CheckKind::Parents(p) => r
+                .objects
+                .push((&p.objects, vec![FieldUse::Parents(p.controller.clone())])),
         }
+        r
     }
 
-    /// The named ConfigMaps this check reads, `(namespace, name, data key it uses)`: the
-    /// read plan makes ONE request per ConfigMap with the keys of all its checks.
-    pub fn config_map_reads(&self) -> Vec<(&str, &str, Option<&str>)> {
-        match self {
-            CheckKind::ConfigMap(c) => vec![(&c.namespace, &c.name, Some(c.key.as_str()))],
-            CheckKind::ConfigMapKey(c) => vec![(&c.namespace, &c.name, Some(c.key.as_str()))],
-            // Its last write, asked for with the reserved key.
-            CheckKind::StartedAfter(s) => {
-                vec![(&s.config_namespace, &s.config_name, Some(LAST_CHANGE))]
-            }
-            CheckKind::Absent(AbsentCheck {
-                what: Absentee::ConfigMap { namespace, name },
-                ..
-            }) => vec![(namespace, name, None)],
-            CheckKind::Absent(_)
-            | CheckKind::ApiGroup(_)
-            | CheckKind::Namespace(_)
-            | CheckKind::StorageClass { .. }
-            | CheckKind::Workload(_)
-            | CheckKind::Resource(_)
-            | CheckKind::Condition(_)
-            | CheckKind::All(_)
-            | CheckKind::Count(_)
-            | CheckKind::Tolerate(_)
-            | CheckKind::PodFlags(_)
-            | CheckKind::Nodes(_)
-            | CheckKind::NamespaceLabel(_)
-            | CheckKind::Annotated(_)
-            | CheckKind::DefaultDenyIngress(_)
-            | CheckKind::Every(_)
-            | CheckKind::Parents(_)
-            | CheckKind::CsiDriver(_)
-            | CheckKind::OneVersion(_)
-            | CheckKind::ApiServices(_)
-            | CheckKind::Webhooks(_)
-            | CheckKind::Claims(_)
-            | CheckKind::DistinctNodes(_) => vec![],
-        }
-    }
-
-    /// The workload selections this check reads.
-    pub fn workload_reads(&self) -> Vec<&WorkloadCheck> {
-        match self {
-            CheckKind::Workload(w) => vec![w],
-            CheckKind::Count(CountCheck {
-                counted: Counted::Workloads(w),
-                ..
-            }) => vec![w],
-            CheckKind::Absent(AbsentCheck {
-                what: Absentee::Workload(w),
-                ..
-            }) => vec![w],
-            CheckKind::OneVersion(o) => o.each.iter().map(|v| &v.workload).collect(),
-            CheckKind::Count(_)
-            | CheckKind::ApiGroup(_)
-            | CheckKind::Namespace(_)
-            | CheckKind::StorageClass { .. }
-            | CheckKind::Resource(_)
-            | CheckKind::Condition(_)
-            | CheckKind::All(_)
-            | CheckKind::Tolerate(_)
-            | CheckKind::PodFlags(_)
-            | CheckKind::Nodes(_)
-            | CheckKind::ConfigMap(_)
-            | CheckKind::NamespaceLabel(_)
-            | CheckKind::DefaultDenyIngress(_)
-            | CheckKind::ConfigMapKey(_)
-            | CheckKind::Absent(_)
-            | CheckKind::Annotated(_)
-            | CheckKind::StartedAfter(_)
-            | CheckKind::Every(_)
-            | CheckKind::Parents(_)
-            | CheckKind::CsiDriver(_)
-            | CheckKind::ApiServices(_)
-            | CheckKind::Webhooks(_)
-            | CheckKind::Claims(_)
-            | CheckKind::DistinctNodes(_) => vec![],
-        }
+    /// The custom resource types this check reads, with the fields it reads on each.
+    pub fn object_reads(&self) -> Vec<(&Objects, Vec<FieldUse>)> {
+        self.reads().objects
     }
 }
