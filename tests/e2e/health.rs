@@ -1377,3 +1377,129 @@ fn every_builtin_layer_is_read_in_one_round() {
         .collect();
     assert!(second_round.is_empty(), "{second_round:?}");
 }
+
+/// Ceph's capacity codes are never benign (SPEC §6 v0.4, issue 34 item 5): a cluster
+/// filling up (`OSD_NEARFULL`, beside the benign mgr crash) is degraded naming the code, and
+/// repaired, never tolerated.
+#[test]
+fn a_nearfull_osd_is_degraded_never_benign() {
+    let bed = bed_or_skip!(E2e::new("ceph-nearfull", &[]));
+    expect(
+        &bed,
+        "ceph",
+        "degraded",
+        "HEALTH_WARN: OSD_NEARFULL (1 nearfull osd(s)) not on the benign list (RECENT_MGR_MODULE_CRASH)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair ceph       repair in place; never reinstall over an existing layer
+    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OS…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         present   5 checks hold
+    ✓ 4 nodes registered
+    ✓ 4/4 declared nodes Ready
+    ✓ 4 nodes with distinct InternalIPs
+    ✓ 4/4 Ready nodes schedulable (no pressure, cordon or unexpected taint)
+    ✓ every APIService available (0 served by a Service)
+  cni         present   5 checks hold
+    ✓ API group cilium.io served
+    ✓ DaemonSet kube-system/cilium rolled out (4/4 available)
+    ✓ Deployment kube-system/cilium-operator rolled out (2/2 available)
+    ✓ no node tainted node.cilium.io/agent-not-ready
+    ✓ no version to compare on DaemonSet kube-system/cilium (cilium-agent),
+      Deployment kube-system/cilium-operator (cilium-operator)
+  ceph        degraded  1 of 9 checks fails
+    ✓ API group ceph.rook.io served
+    ✗ CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN:
+      OSD_NEARFULL (1 nearfull osd(s)) not on the benign list
+      (RECENT_MGR_MODULE_CRASH)
+    ✓ 3/3 Deployment rook-ceph/rook-ceph-mon-* rolled out (rook-ceph-mon-a,
+      rook-ceph-mon-b, rook-ceph-mon-c)
+    ✓ 3 Deployment rook-ceph/rook-ceph-mon-* (want at least 3: CephCluster
+      rook-ceph/rook-ceph .spec.mon.count)
+    ✓ 4/4 Deployment rook-ceph/rook-ceph-osd-* rolled out (rook-ceph-osd-0,
+      rook-ceph-osd-1, rook-ceph-osd-2, rook-ceph-osd-3)
+    ✓ ConfigMap rook-ceph/rook-ceph-mon-endpoints outOfQuorum empty
+    ✓ no version to compare on Deployment rook-ceph/rook-ceph-* (rook-version)
+    ✓ mons on 3 distinct nodes of 4: dirqual1 (a), dirqual2 (b), dirqual3 (c)
+    ✓ OSDs on 4 distinct nodes of 4: dirqual1 (0), dirqual2 (1), dirqual3 (2),
+      dirqual4 (3)
+  storage     present   3 checks hold
+    ✓ StorageClass ceph-block (rook-ceph.rbd.csi.ceph.com, default)
+    ✓ CSIDriver rook-ceph.rbd.csi.ceph.com registered on 4/4 nodes
+    ✓ 0 claims in 8 checked namespaces: none Lost or Pending too long; 0 volumes
+      of rook-ceph.rbd.csi.ceph.com: none Failed
+  monitoring  present   6 checks hold
+    ✓ API group monitoring.coreos.com served
+    ✓ Prometheus monitoring/kube-prometheus-stack-prometheus Available
+    ✓ Alertmanager monitoring/kube-prometheus-stack-alertmanager Available
+    ✓ StatefulSet monitoring/prometheus-kube-prometheus-stack-prometheus rolled
+      out (1/1 ready)
+    ✓ StatefulSet monitoring/alertmanager-kube-prometheus-stack-alertmanager
+      rolled out (1/1 ready)
+    ✓ Deployment monitoring/kube-prometheus-stack-grafana rolled out (1/1
+      available)
+  gitops      present   9 checks hold
+    ✓ API group argoproj.io served
+    ✓ Deployment argocd/argocd-server rolled out (1/1 available)
+    ✓ Deployment argocd/argocd-repo-server rolled out (1/1 available)
+    ✓ StatefulSet argocd/argocd-application-controller rolled out (1/1 ready)
+    ✓ Deployment gitea/gitea rolled out (1/1 available)
+    ✓ 2/2 Application .status.sync.status = Synced
+    ✓ 2/2 Application .status.health.status = Healthy
+    ✓ 2/2 Application .status.operationState.phase not in Failed, Error
+    ✓ 2/2 Application without ComparisonError, InvalidSpecError, SyncError,
+      DeletionError, UnknownError
+  registry    present   2 checks hold
+    ✓ namespace registry exists
+    ✓ Deployment registry/registry rolled out (1/1 available)
+  dataops     present   7 checks hold
+    ✓ API group postgresql.cnpg.io served
+    ✓ Cluster dataops/pg .status.readyInstances = 3
+    ✓ Cluster dataops/pg .status.phase = Cluster in healthy state
+    ✓ 1/1 Cluster ContinuousArchiving not False
+    ✓ Cluster dataops/pg without .spec.backup: nothing to judge
+    ✓ 2/2 Deployment dataops/dagster-* rolled out (dagster-daemon,
+      dagster-dagster-webserver)
+    ✓ 2/2 Deployment dataops/marquez* rolled out (marquez, marquez-web)
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
+    );
+}
+
+/// The same rule when the catalog is read: a stack catalog calling a capacity code benign
+/// is refused at its line and column before anything is read (the real kubectl never runs,
+/// the server sees no request), and nothing is written.
+#[test]
+fn a_catalog_calling_a_capacity_code_benign_is_refused_before_any_read() {
+    let bed = bed_or_skip!(E2e::new("ceph-nearfull", &[]));
+    std::fs::write(
+        bed.stacks.join("layers.yaml"),
+        "- id: ceph\n  title: Rook-Ceph cluster\n  detect:\n    - apiGroup: ceph.rook.io\n  healthy:\n    - tolerate: {resource: cephclusters.ceph.rook.io, kind: CephCluster, namespace: rook-ceph, field: .status.ceph.health, ok: [HEALTH_OK], warn: HEALTH_WARN, details: .status.ceph.details, benign: [RECENT_MGR_MODULE_CRASH, OSD_NEARFULL]}\n  install: ansible-playbook platform/ceph.yaml\n",
+    )
+    .expect("write catalog");
+    let topology =
+        dirqual_topology(&bed.server.url()).replace("layers:", "catalog: layers.yaml\nlayers:");
+    bed.write_stack("dirqual", &topology);
+    let before = bed.tree();
+    let out = bed.run(&["preview", "--no-input"]);
+    out.code(1).no_stdout().stderr_snap(str![[r#"
+kubectl-nestor: error: /t/repo/stacks/layers.yaml:6:5: [0].healthy: `benign: [OSD_NEARFULL]`: OSD_NEARFULL is a capacity warning and never benign (OSD_NEARFULL, OSD_BACKFILLFULL, OSD_FULL, POOL_NEARFULL, POOL_FULL): a cluster filling up is repaired, not tolerated; remove it from `benign:`
+hint: a catalog file is a YAML list of layers: `- id:`, `title:`, `after:`, `detect:`, `healthy:`, `install:`, `observable:`, `host:` (the built-in catalog, src/model/catalog/builtin.yaml, is the example)
+
+"#]]);
+    assert!(bed.server.audit().is_empty(), "{:?}", bed.server.audit());
+    assert_eq!(bed.tree(), before, "nothing written");
+}

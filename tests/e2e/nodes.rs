@@ -116,6 +116,84 @@ REAL (read live, not stored)
 }
 
 #[test]
+fn memory_pressure_on_a_ready_node_is_degraded_since_when() {
+    k8s_degraded(
+        &bed_or_skip!(E2e::new("node-memory-pressure", &[])),
+        "3/4 Ready nodes schedulable: dirqual1 MemoryPressure=True since 2026-11-30T08:12:00Z (KubeletHasInsufficientMemory: kubelet has insufficient memory available)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair k8s        repair in place; never reinstall over an existing layer
+    k8s: 3/4 Ready nodes schedulable: dirqual1 MemoryPressure=True since 2026-1…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         degraded  1 of 5 checks fails
+    ✗ 3/4 Ready nodes schedulable: dirqual1 MemoryPressure=True since
+      2026-11-30T08:12:00Z (KubeletHasInsufficientMemory: kubelet has
+      insufficient memory available)
+  cni         present   5 checks hold
+  ceph        present   9 checks hold
+  storage     present   3 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   9 checks hold
+  registry    present   2 checks hold
+  dataops     present   7 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
+    );
+}
+
+#[test]
+fn pid_pressure_on_a_ready_node_is_degraded_since_when() {
+    k8s_degraded(
+        &bed_or_skip!(E2e::new("node-pid-pressure", &[])),
+        "3/4 Ready nodes schedulable: dirqual3 PIDPressure=True since 2026-11-30T08:12:00Z (KubeletHasInsufficientPID: kubelet has insufficient PID available)",
+        str![[r#"
+stack       dirqual (prod)
+target      http://127.0.0.1:PORT (context replay)
+kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
+
+PLAN: 2 to install, 1 to repair
+  install datalake  ansible-playbook platform/datalake.yaml
+  install certs     ansible-playbook platform/cert-manager.yaml
+  repair k8s        repair in place; never reinstall over an existing layer
+    k8s: 3/4 Ready nodes schedulable: dirqual3 PIDPressure=True since 2026-11-3…
+
+REAL (read live, not stored)
+  nodes                 dirqual1..4, 4/4 Ready
+  k8s         degraded  1 of 5 checks fails
+    ✗ 3/4 Ready nodes schedulable: dirqual3 PIDPressure=True since
+      2026-11-30T08:12:00Z (KubeletHasInsufficientPID: kubelet has insufficient
+      PID available)
+  cni         present   5 checks hold
+  ceph        present   9 checks hold
+  storage     present   3 checks hold
+  monitoring  present   6 checks hold
+  gitops      present   9 checks hold
+  registry    present   2 checks hold
+  dataops     present   7 checks hold
+  datalake    absent    not found
+    ✗ no CephObjectStore in rook-ceph
+    ✗ no StorageClass with provisioner rook-ceph.ceph.rook.io/bucket
+  certs       absent    not found
+    ✗ API group cert-manager.io not served
+
+"#]],
+    );
+}
+
+#[test]
 fn network_unavailable_on_a_ready_node_is_degraded() {
     k8s_degraded(
         &bed_or_skip!(E2e::new("node-network-unavailable", &[])),

@@ -12,7 +12,7 @@ use crate::fixture::{Fixture, ResourceType};
 use serde_json::{json, Map, Value};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 32] = [
+pub const NAMES: [&str; 33] = [
     "dirqual",
     "dirqual-full",
     "degraded",
@@ -22,6 +22,7 @@ pub const NAMES: [&str; 32] = [
     "rollout-progress",
     "ceph-warn-benign",
     "ceph-warn",
+    "ceph-nearfull",
     "app-outofsync",
     "app-sync-failed",
     "issuer-unready",

@@ -6,6 +6,8 @@
 //! |---|---|
 //! | `bench-lima-hostnames` | the `bench` nodes registered as `lima-bench-node1..3`: the guest hostname Lima gives instance `bench-nodeN`, kubeadm run without `--node-name` |
 //! | `node-disk-pressure` | dirqual2 Ready with `DiskPressure=True` since [`T_PRESSURE`] and the kubelet's `node.kubernetes.io/disk-pressure:NoSchedule` taint |
+//! | `node-memory-pressure` | dirqual1 Ready with `MemoryPressure=True` (`KubeletHasInsufficientMemory`) since [`T_PRESSURE`] and its `node.kubernetes.io/memory-pressure:NoSchedule` taint |
+//! | `node-pid-pressure` | dirqual3 Ready with `PIDPressure=True` (`KubeletHasInsufficientPID`) since [`T_PRESSURE`] and its `node.kubernetes.io/pid-pressure:NoSchedule` taint |
 //! | `node-network-unavailable` | dirqual4 Ready with `NetworkUnavailable=True` (the route controller's `NoRouteCreated`) and its `node.kubernetes.io/network-unavailable:NoSchedule` taint |
 //! | `node-cordoned` | dirqual3 `spec.unschedulable: true` (kubectl cordon) with its `node.kubernetes.io/unschedulable:NoSchedule` taint |
 //! | `node-tainted` | dirqual4 tainted `maintenance.example.com/drain=true:NoExecute` (and `example.com/soft:PreferNoSchedule`, never judged) |
@@ -22,9 +24,11 @@ use crate::fixture::Fixture;
 use crate::fixtures::{bench, dirqual_builder, K8S_VERSION};
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 9] = [
     "bench-lima-hostnames",
     "node-disk-pressure",
+    "node-memory-pressure",
+    "node-pid-pressure",
     "node-network-unavailable",
     "node-cordoned",
     "node-tainted",
@@ -53,6 +57,41 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             taint(
                 n,
                 "node.kubernetes.io/disk-pressure",
+                None,
+                "NoSchedule",
+                T_PRESSURE,
+            );
+        }),
+        // The kubelet's own words (its node status setters): reason and message per pressure.
+        "node-memory-pressure" => with_node("dirqual1", |n| {
+            condition(
+                n,
+                "MemoryPressure",
+                "True",
+                "KubeletHasInsufficientMemory",
+                "kubelet has insufficient memory available",
+                T_PRESSURE,
+            );
+            taint(
+                n,
+                "node.kubernetes.io/memory-pressure",
+                None,
+                "NoSchedule",
+                T_PRESSURE,
+            );
+        }),
+        "node-pid-pressure" => with_node("dirqual3", |n| {
+            condition(
+                n,
+                "PIDPressure",
+                "True",
+                "KubeletHasInsufficientPID",
+                "kubelet has insufficient PID available",
+                T_PRESSURE,
+            );
+            taint(
+                n,
+                "node.kubernetes.io/pid-pressure",
                 None,
                 "NoSchedule",
                 T_PRESSURE,

@@ -7,6 +7,7 @@
 //! | `rollout-progress` | Deployment registry/registry mid-rollout: 2 of 3 replicas updated, old pods still serving |
 //! | `ceph-warn-benign` | CephCluster `HEALTH_WARN` with only `RECENT_MGR_MODULE_CRASH` (healthy per the operators' gate) |
 //! | `ceph-warn` | CephCluster `HEALTH_WARN` with `RECENT_MGR_MODULE_CRASH` and `MON_DISK_LOW` |
+//! | `ceph-nearfull` | CephCluster `HEALTH_WARN` with `RECENT_MGR_MODULE_CRASH` and the capacity code `OSD_NEARFULL` (never benign) |
 //! | `app-outofsync` | Argo CD Application argocd/marquez `OutOfSync` and `Degraded` |
 //! | `app-sync-failed` | Argo CD Application argocd/marquez still `Synced` and `Healthy`, its last operation `Failed` (a PostSync hook) and automated sync's `SyncError` condition |
 //! | `issuer-unready` | dirqual-full whose ClusterIssuer letsencrypt-prod is `Ready=False` |
@@ -364,6 +365,11 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         "ceph-warn" => ceph_warn(json!({
             MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"},
             "MON_DISK_LOW": {"message": "mon a is low on available space", "severity": "HEALTH_WARN"}
+        })),
+        // Ceph's own words for a filling OSD (its health check OSD_NEARFULL).
+        "ceph-nearfull" => ceph_warn(json!({
+            MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"},
+            "OSD_NEARFULL": {"message": "1 nearfull osd(s)", "severity": "HEALTH_WARN"}
         })),
         "app-outofsync" => {
             let mut f = dirqual();
