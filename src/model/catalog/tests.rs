@@ -548,3 +548,39 @@ fn one_read_plan_holds_the_requests_the_scope_and_the_host_layers() {
     let first = scoped.first(ReadRequest::Nodes);
     assert_eq!(first.requests.first(), Some(&ReadRequest::Nodes));
 }
+
+/// docs/health.md's "Built-in check ids" table is the built-in catalog's ids, every layer
+/// and every check, in order: an id an operator copies into `acknowledged:` from the docs
+/// is one nestor really has.
+#[test]
+fn the_documented_check_ids_are_the_builtin_catalogs() {
+    let doc = include_str!("../../../docs/health.md");
+    let table = doc
+        .split("### Built-in check ids")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap();
+    let documented: Vec<(String, Vec<String>)> = table
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let ids = cells[2]
+                .split(", ")
+                .map(|id| id.trim_matches('`').to_string())
+                .collect();
+            (cells[1].trim_matches('`').to_string(), ids)
+        })
+        .collect();
+    let builtin: Vec<(String, Vec<String>)> = Catalog::builtin()
+        .unwrap()
+        .layers()
+        .iter()
+        .filter(|l| l.host.is_none())
+        .map(|l| {
+            let ids = l.named_checks().into_iter().map(|(id, _, _)| id).collect();
+            (l.id.clone(), ids)
+        })
+        .collect();
+    assert_eq!(documented, builtin);
+}
