@@ -1,4 +1,5 @@
-//! Test bed for CLI flows: a temp repo with `stacks/`, a temp HOME, and recording stub
+//! Test bed for CLI flows: the shared bed (`tests/common/bed.rs`, [`Dirs`]: a temp repo
+//! with `stacks/`, a temp HOME, `bin/` first on PATH) with recording stub
 //! `kubectl` / `limactl` / `ssh` first on PATH. Each stub appends its argv (one call per
 //! line, arguments separated by U+001F) to `calls.log` and answers from a small script.
 //! The kubectl stub refuses (exit 97) any call without an explicit `--kubeconfig`, so every
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use std::time::Duration;
 
+pub use crate::common_bed::Dirs;
 pub use crate::harness::{golden_check, Outcome, Run, NESTOR};
 
 /// `kubectl get nodes -o json` on the dirqual cluster (the replay fixture's four nodes).
@@ -25,35 +27,25 @@ pub fn nodes_dirqual() -> String {
     }
 }
 
+/// The cli bed: the shared [`Dirs`] (repo, stacks, HOME, `bin/`) with recording stubs of
+/// `kubectl`, `limactl` and `ssh` in `bin/`, each logging its argv to `log`.
 pub struct Bed {
-    pub tmp: tempfile::TempDir,
-    pub repo: PathBuf,
-    pub stacks: PathBuf,
-    pub home: PathBuf,
-    pub bin: PathBuf,
+    dirs: Dirs,
     pub log: PathBuf,
+}
+
+impl std::ops::Deref for Bed {
+    type Target = Dirs;
+    fn deref(&self) -> &Dirs {
+        &self.dirs
+    }
 }
 
 impl Bed {
     pub fn new() -> Bed {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let root = tmp.path().to_path_buf();
-        let repo = root.join("repo");
-        let stacks = repo.join("stacks");
-        let home = root.join("home");
-        let bin = root.join("bin");
-        for d in [&stacks, &home, &bin] {
-            fs::create_dir_all(d).expect("mkdir");
-        }
-        let log = root.join("calls.log");
-        let bed = Bed {
-            tmp,
-            repo,
-            stacks,
-            home,
-            bin,
-            log,
-        };
+        let dirs = Dirs::new();
+        let log = dirs.tmp.path().join("calls.log");
+        let bed = Bed { dirs, log };
         bed.stub(
             "kubectl",
             "echo 'stub kubectl: no answer for this call' >&2; exit 1",
@@ -118,33 +110,15 @@ impl Bed {
         self.kubectl_cluster(&Cluster::replay(&fixture));
     }
 
-    pub fn write_stack(&self, name: &str, yaml: &str) -> PathBuf {
-        crate::common_bed::write_stack(&self.stacks, name, yaml)
-    }
-
-    pub fn select(&self, name: &str) {
-        crate::common_bed::select(&self.stacks, name);
-    }
-
     /// A kubeconfig for `server` at `path` (parents created), current-context set.
     pub fn kubeconfig(&self, path: &Path, server: &str) -> PathBuf {
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).expect("mkdir");
-        }
-        fs::write(path, kubeconfig_text(server)).expect("write kubeconfig");
-        fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod");
-        path.to_path_buf()
+        crate::common_bed::write_private(path, &kubeconfig_text(server))
     }
 
     /// `program` run from the repo root with the bed's HOME and PATH (stubs first); the
     /// rest of the developer's environment is scrubbed by the harness (`harness::scrub`).
     pub fn cmd_program(&self, program: impl AsRef<std::ffi::OsStr>) -> Run {
-        let mut r = Run::new(program);
-        r.current_dir(&self.repo)
-            .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            .redact(self.tmp.path().display().to_string(), "/t");
-        r
+        self.run(program)
     }
 
     /// `kubectl-nestor` run like [`Bed::cmd_program`].
@@ -174,7 +148,7 @@ impl Bed {
         r.redact(self.tmp.path().display().to_string(), "/t")
             .current_dir(&self.repo)
             .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
+            .env("PATH", self.path())
             .env("NESTOR", NESTOR)
             .stdin(input)
             .timeout(Duration::from_secs(60));
@@ -182,16 +156,6 @@ impl Bed {
             r.env(k, v);
         }
         r.run()
-    }
-
-    /// `out` with this bed's temp dir shown as `/t`, for exact expectations.
-    pub fn stable(&self, out: Outcome) -> Outcome {
-        out.redacted(&self.tmp.path().display().to_string(), "/t")
-    }
-
-    /// `text` with this bed's temp dir shown as `/t` (what [`Bed::cmd`]'s runs redact).
-    pub fn redact(&self, text: &str) -> String {
-        text.replace(&self.tmp.path().display().to_string(), "/t")
     }
 
     /// Every recorded call of `tool`, as argv vectors.
@@ -217,7 +181,7 @@ impl Bed {
 
     /// A snapshot of every file under the temp dir (path, bytes), to prove nothing was written.
     pub fn tree(&self) -> Vec<(PathBuf, Vec<u8>)> {
-        crate::common_bed::tree_of(self.tmp.path(), std::slice::from_ref(&self.log), false)
+        self.dirs.tree(std::slice::from_ref(&self.log), false)
     }
 }
 

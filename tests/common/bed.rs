@@ -1,11 +1,99 @@
-//! What the cli bed (`tests/cli/support.rs`, `Bed`) and the e2e bed (`tests/e2e/support.rs`,
-//! `E2e`) do alike, written once: a stack file in `stacks/`, the active-stack symlink, and
-//! the snapshot of a tree that proves nothing was written. Included with `#[path]`.
+//! The one test bed of the cli and e2e binaries: [`Dirs`], a scratch repository (`repo/`,
+//! `repo/stacks/`), HOME and a `bin/` first on PATH, with everything a run needs from them
+//! written once — a stack file, the active-stack symlink, a private file (0600), the
+//! environment of a run (cwd, HOME, PATH, the temp dir redacted as `/t`) and the tree that
+//! proves nothing was written. The cli bed (`tests/cli/support.rs`, `Bed`: recording stubs
+//! in `bin/`) and the e2e bed (`tests/e2e/support.rs`, `E2e`: the real kubectl and a replay
+//! server) each add only their own part and deref to it. Included with `#[path]`.
 
 #![allow(dead_code)]
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+use crate::harness::{Outcome, Run};
+
+/// The bed's directories under one temp dir: `repo/` (the cwd of every run), `repo/stacks/`,
+/// `home/` (HOME) and `bin/` (first on PATH).
+pub struct Dirs {
+    pub tmp: tempfile::TempDir,
+    pub repo: PathBuf,
+    pub stacks: PathBuf,
+    pub home: PathBuf,
+    pub bin: PathBuf,
+}
+
+impl Dirs {
+    /// The four directories, made.
+    pub fn new() -> Dirs {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().to_path_buf();
+        let dirs = Dirs {
+            repo: root.join("repo"),
+            stacks: root.join("repo/stacks"),
+            home: root.join("home"),
+            bin: root.join("bin"),
+            tmp,
+        };
+        for d in [&dirs.stacks, &dirs.home, &dirs.bin] {
+            fs::create_dir_all(d).expect("mkdir");
+        }
+        dirs
+    }
+
+    /// `stacks/NAME.yaml` holding `yaml`; its path.
+    pub fn write_stack(&self, name: &str, yaml: &str) -> PathBuf {
+        write_stack(&self.stacks, name, yaml)
+    }
+
+    /// `stacks/current.yaml` made a symlink to `NAME.yaml` (what `stack select` writes).
+    pub fn select(&self, name: &str) {
+        select(&self.stacks, name);
+    }
+
+    /// `program` run from the repo root with the bed's HOME and PATH (`bin/` first, then
+    /// `/usr/bin:/bin`), the temp dir shown as `/t`; the rest of the developer's
+    /// environment is scrubbed by the harness (`harness::scrub`).
+    pub fn run(&self, program: impl AsRef<std::ffi::OsStr>) -> Run {
+        let mut r = Run::new(program);
+        r.current_dir(&self.repo)
+            .env("HOME", &self.home)
+            .env("PATH", self.path())
+            .redact(self.tmp.path().display().to_string(), "/t");
+        r
+    }
+
+    /// The PATH of every run: `bin/` first.
+    pub fn path(&self) -> String {
+        format!("{}:/usr/bin:/bin", self.bin.display())
+    }
+
+    /// `text` with this bed's temp dir shown as `/t` (what [`Dirs::run`]'s runs redact).
+    pub fn redact(&self, text: &str) -> String {
+        text.replace(&self.tmp.path().display().to_string(), "/t")
+    }
+
+    /// `out` with this bed's temp dir shown as `/t`, for exact expectations.
+    pub fn stable(&self, out: Outcome) -> Outcome {
+        out.redacted(&self.tmp.path().display().to_string(), "/t")
+    }
+
+    /// Every file under the temp dir but those under `skip` ([`tree_of`]).
+    pub fn tree(&self, skip: &[PathBuf], dirs: bool) -> Vec<(PathBuf, Vec<u8>)> {
+        tree_of(self.tmp.path(), skip, dirs)
+    }
+}
+
+/// `text` written to `path` (parents made) with mode 0600, as a kubeconfig must be; its path.
+pub fn write_private(path: &Path, text: &str) -> PathBuf {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).expect("mkdir");
+    }
+    fs::write(path, text).expect("write private file");
+    fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod");
+    path.to_path_buf()
+}
 
 /// `stacks/NAME.yaml` holding `yaml`; its path.
 pub fn write_stack(stacks: &Path, name: &str, yaml: &str) -> PathBuf {

@@ -88,7 +88,7 @@ fn on_terminal(bed: &E2e, cols: usize, args: &[&str]) -> String {
     let mut c = Run::pty_shell(&line);
     c.current_dir(&bed.repo)
         .env("HOME", &bed.home)
-        .env("PATH", format!("{}:/usr/bin:/bin", bed.bin.display()))
+        .env("PATH", bed.path())
         .env("KUBERNETES_MASTER", decoy().url())
         .env("COLUMNS", "33")
         .env("TERM", "xterm");

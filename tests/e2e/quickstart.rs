@@ -31,7 +31,7 @@ impl Shell<'_> {
             .current_dir(&self.dir)
             .env_clear()
             .env("HOME", &self.bed.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bed.bin.display()));
+            .env("PATH", self.bed.path());
         run(&c)
     }
 

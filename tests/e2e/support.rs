@@ -125,18 +125,25 @@ pub fn dirqual_topology(endpoint: &str) -> String {
     )
 }
 
+/// The e2e bed: the shared [`Dirs`] (repo, stacks, HOME, `bin/` holding the plugin and the
+/// real kubectl) with a replay server and the kubeconfig that points at it.
 pub struct E2e {
-    pub tmp: tempfile::TempDir,
-    pub repo: PathBuf,
-    pub stacks: PathBuf,
-    pub home: PathBuf,
-    pub bin: PathBuf,
+    dirs: Dirs,
     /// `$HOME/.kube/dirqual.config`, pointing at the server.
     pub kubeconfig: PathBuf,
     /// The real kubectl binary.
     pub kubectl: PathBuf,
     pub server: Server,
 }
+
+impl std::ops::Deref for E2e {
+    type Target = Dirs;
+    fn deref(&self) -> &Dirs {
+        &self.dirs
+    }
+}
+
+pub use crate::common_bed::Dirs;
 
 /// What one command did: the harness's [`Outcome`] (exact expectations, diffs).
 pub use crate::harness::{Outcome, Run};
@@ -161,15 +168,9 @@ impl E2e {
     pub fn with_config(config: Config) -> Option<E2e> {
         let kubectl = real_kubectl()?;
         let server = Server::start(config).expect("replay server starts");
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let root = tmp.path().to_path_buf();
-        let repo = root.join("repo");
-        let stacks = repo.join("stacks");
-        let home = root.join("home");
-        let bin = root.join("bin");
-        for d in [&stacks, &home.join(".kube"), &bin] {
-            fs::create_dir_all(d).expect("mkdir");
-        }
+        let dirs = Dirs::new();
+        let (home, bin) = (&dirs.home, &dirs.bin);
+        fs::create_dir_all(home.join(".kube")).expect("mkdir");
         let kubeconfig = home.join(".kube/dirqual.config");
         server.write_kubeconfig(&kubeconfig).expect("kubeconfig");
         std::os::unix::fs::symlink(
@@ -179,11 +180,7 @@ impl E2e {
         .expect("plugin symlink");
         std::os::unix::fs::symlink(&kubectl, bin.join("kubectl")).expect("kubectl symlink");
         let bed = E2e {
-            tmp,
-            repo,
-            stacks,
-            home,
-            bin,
+            dirs,
             kubeconfig,
             kubectl,
             server,
@@ -193,20 +190,10 @@ impl E2e {
         Some(bed)
     }
 
-    pub fn write_stack(&self, name: &str, yaml: &str) -> PathBuf {
-        crate::common_bed::write_stack(&self.stacks, name, yaml)
-    }
-
-    pub fn select(&self, name: &str) {
-        crate::common_bed::select(&self.stacks, name);
-    }
-
     /// A kubeconfig at `path` like the bed's own, with its server URL replaced by `server`.
     pub fn kubeconfig_for(&self, path: &Path, server: &str) -> PathBuf {
         let text = self.server.kubeconfig().replace(&self.server.url(), server);
-        fs::write(path, text).expect("write kubeconfig");
-        fs::set_permissions(path, fs::Permissions::from_mode(0o600)).expect("chmod");
-        path.to_path_buf()
+        crate::common_bed::write_private(path, &text)
     }
 
     /// Replace the `kubectl` that the PLUGIN finds on PATH by a shell script around the real
@@ -230,14 +217,10 @@ impl E2e {
 
     /// `program` with the environment of [`E2e::command`].
     pub fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> Run {
-        let mut c = Run::new(program);
-        c.current_dir(&self.repo)
-            .env("HOME", &self.home)
-            .env("PATH", format!("{}:/usr/bin:/bin", self.bin.display()))
-            // Everything that could redirect kubectl points at the decoy (SPEC §10).
-            .env("KUBERNETES_MASTER", decoy().url())
-            .redact(self.server.url(), "http://127.0.0.1:PORT")
-            .redact(self.tmp.path().display().to_string(), "/t");
+        let mut c = self.dirs.run(program);
+        // Everything that could redirect kubectl points at the decoy (SPEC §10).
+        c.env("KUBERNETES_MASTER", decoy().url())
+            .redact(self.server.url(), "http://127.0.0.1:PORT");
         c
     }
 
@@ -297,7 +280,7 @@ impl E2e {
             self.home.join(".kube/cache"),
             self.home.join(".kube/http-cache"),
         ];
-        tree_of(self.tmp.path(), &skip)
+        self.dirs.tree(&skip, true)
     }
 
     /// Requests to a path, in order.
