@@ -32,7 +32,6 @@ pub use webhooks::{WebhooksCheck, MAX_SERVICES};
 mod claims;
 pub use claims::{ClaimsCheck, DEFAULT_MAX_PENDING_SECS};
 mod key;
-pub use key::CheckKey;
 mod placement;
 mod reads;
 pub use placement::{DistinctNodesCheck, MAX_PLACED_PODS};
@@ -81,8 +80,17 @@ pub fn is_check_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
-/// What a check tests.
-#[derive(Debug, Clone, PartialEq)]
+/// What a check tests. Each variant is a catalog key too: [`CheckKey`], derived from this
+/// enum (`distinctNodes` for `DistinctNodes`), so the kind's name is spelled once, here; the
+/// variants are in the order the catalog documentation lists them (and error messages name
+/// them).
+#[derive(Debug, Clone, PartialEq, strum::EnumDiscriminants)]
+#[strum_discriminants(
+    name(CheckKey),
+    vis(pub),
+    derive(PartialOrd, Ord, strum::IntoStaticStr, strum::VariantArray),
+    strum(serialize_all = "camelCase")
+)]
 pub enum CheckKind {
     /// The API group is served (discovery).
     ApiGroup(String),
@@ -115,8 +123,6 @@ pub enum CheckKind {
     /// A namespace label: on some namespace (detect), or on every namespace outside the
     /// exemptions, with one of the accepted values (Pod Security admission).
     NamespaceLabel(NamespaceLabelCheck),
-    /// Every namespace outside the exemptions denies ingress by default (network-policy).
-    DefaultDenyIngress(DefaultDenyCheck),
     /// A key of a named ConfigMap holds one of the accepted values (detect: cilium-config
     /// says `enable-hubble: "true"`).
     ConfigMapKey(ConfigMapKeyCheck),
@@ -129,6 +135,8 @@ pub enum CheckKind {
     /// Every running container of some pods started after a ConfigMap's last write (the
     /// agents run the configuration it says).
     StartedAfter(StartedAfterCheck),
+    /// Every namespace outside the exemptions denies ingress by default (network-policy).
+    DefaultDenyIngress(DefaultDenyCheck),
     /// The objects of a type selected by a field (or by naming an object so selected), each
     /// with the conditions, counts and list entries asked (SPEC §15: the Gateway chain).
     Every(EveryCheck),

@@ -584,3 +584,17 @@ fn the_documented_check_ids_are_the_builtin_catalogs() {
         .collect();
     assert_eq!(documented, builtin);
 }
+
+/// The keys derived from `CheckKind`'s variants are the catalog's spelling (camelCase) in the
+/// documentation's order: what "a check needs one of …" lists.
+#[test]
+fn the_derived_keys_are_camel_case_in_the_documented_order() {
+    assert_eq!(
+        CheckKey::listed(),
+        "`apiGroup`, `namespace`, `storageClass`, `workload`, `resource`, `condition`, `all`, \
+         `count`, `tolerate`, `podFlags`, `nodes`, `configMap`, `namespaceLabel`, \
+         `configMapKey`, `absent`, `annotated`, `startedAfter`, `defaultDenyIngress`, `every`, \
+         `parents`, `csiDriver`, `oneVersion`, `apiServices`, `webhooks`, `claims`, \
+         `distinctNodes`"
+    );
+}
