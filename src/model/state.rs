@@ -19,6 +19,7 @@ pub mod events;
 pub mod explain;
 mod gateway;
 pub mod hosts;
+pub(crate) mod judge;
 mod namespaces;
 mod no_cluster;
 mod nodes;
@@ -36,7 +37,7 @@ use std::collections::BTreeSet;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::catalog::{Catalog, Check, CheckKind, Layer};
+use crate::model::catalog::{Catalog, Check, Layer};
 use crate::model::observation::{ObjectRef, Observation, ReadFailure};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -331,49 +332,12 @@ pub(crate) fn evaluate_check(
     if let Some(unknown) = apiservices::gate(check, obs) {
         return unknown;
     }
-    match &check.kind {
-        CheckKind::ApiGroup(group) => match &obs.api_groups {
-            Err(f) => CheckOutcome::failed("API groups", f),
-            Ok(groups) if groups.contains(group) => {
-                CheckOutcome::yes(format!("API group {group} served"))
-            }
-            Ok(_) => CheckOutcome::no(format!("API group {group} not served")),
-        },
-        CheckKind::Namespace(ns) => match &obs.namespaces {
-            Err(f) => CheckOutcome::failed("namespaces", f),
-            Ok(list) => match list.iter().find(|n| &n.name == ns) {
-                Some(n) => truth::namespace(n, phase),
-                None => CheckOutcome::no(format!("no namespace {ns}")),
-            },
-        },
-        CheckKind::StorageClass {
-            provisioner,
-            default,
-        } => storage_class(obs, provisioner.as_deref(), *default),
-        CheckKind::Workload(w) => workloads::workload(obs, phase, w),
-        CheckKind::Resource(r) => objects::resource(obs, r),
-        CheckKind::Condition(c) => objects::condition(obs, c),
-        CheckKind::All(a) => all::all(obs, a),
-        CheckKind::Count(c) => objects::count(obs, c),
-        CheckKind::Tolerate(t) => objects::tolerate(obs, t),
-        CheckKind::PodFlags(p) => pods::pod_flags(obs, phase, p),
-        CheckKind::Nodes(n) => nodes::nodes(obs, n, declared_nodes),
-        CheckKind::ConfigMap(c) => truth::config_map(obs, c),
-        CheckKind::NamespaceLabel(l) => namespaces::namespace_label(obs, l),
-        CheckKind::DefaultDenyIngress(d) => coverage::default_deny_ingress(obs, d),
-        CheckKind::ConfigMapKey(c) => configmaps::config_map_key(obs, c),
-        CheckKind::Absent(a) => configmaps::absent(obs, a),
-        CheckKind::Annotated(a) => agents::annotated(obs, a),
-        CheckKind::StartedAfter(s) => agents::started_after(obs, s),
-        CheckKind::Every(e) => gateway::every(obs, phase, e),
-        CheckKind::Parents(p) => gateway::parents(obs, p),
-        CheckKind::CsiDriver(c) => gateway::csi_driver(obs, c),
-        CheckKind::OneVersion(o) => versions::one_version(obs, o),
-        CheckKind::ApiServices(a) => apiservices::api_services(obs, a),
-        CheckKind::Webhooks(w) => webhooks::webhooks(obs, w),
-        CheckKind::Claims(c) => claims::claims(obs, c),
-        CheckKind::DistinctNodes(d) => placement::distinct_nodes(obs, d),
-    }
+    let cx = judge::Judging {
+        obs,
+        phase,
+        declared_nodes,
+    };
+    crate::model::catalog::match_kind!(&check.kind, |c| judge::Judge::judge(c, &cx))
 }
 
 /// At most this many objects are named in one line of evidence; the rest are counted.
@@ -387,39 +351,6 @@ fn capped(lines: Vec<String>) -> String {
         shown.push(format!("and {} more", n - MAX_NAMED));
     }
     shown.join("; ")
-}
-
-fn storage_class(
-    obs: &Observation,
-    provisioner: Option<&str>,
-    default: Option<bool>,
-) -> CheckOutcome {
-    let list = match &obs.storage_classes {
-        Err(f) => return CheckOutcome::failed("storageclasses", f),
-        Ok(list) => list,
-    };
-    let found: Vec<String> = list
-        .iter()
-        .filter(|s| provisioner.is_none_or(|p| s.provisioner == p))
-        .filter(|s| default.is_none_or(|d| s.default == d))
-        .map(|s| {
-            let flag = if s.default { ", default" } else { "" };
-            format!("StorageClass {} ({}{flag})", s.name, s.provisioner)
-        })
-        .collect();
-    if found.is_empty() {
-        let adjective = match default {
-            Some(true) => "default ",
-            Some(false) => "non-default ",
-            None => "",
-        };
-        let with = provisioner
-            .map(|p| format!(" with provisioner {p}"))
-            .unwrap_or_default();
-        CheckOutcome::no(format!("no {adjective}StorageClass{with}"))
-    } else {
-        CheckOutcome::yes(found.join(", "))
-    }
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -16,60 +16,17 @@ mod apiservices;
 mod check;
 mod claims;
 mod gateway;
+mod item;
+use item::RawCheck;
+pub(in crate::model::catalog) use item::{Decode, Item};
 mod placement;
 mod versions;
 mod webhooks;
 use gateway::{RawCsiDriver, RawEvery, RawParents};
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawCheck {
-    api_group: Option<String>,
-    namespace: Option<String>,
-    storage_class: Option<RawStorageClass>,
-    workload: Option<RawWorkload>,
-    resource: Option<String>,
-    kind: Option<String>,
-    /// The check's name (its id is `LAYER/NAME`).
-    name: Option<String>,
-    /// The one object a flat `resource:` check reads, by name.
-    object: Option<String>,
-    field: Option<String>,
-    #[serde(rename = "in")]
-    in_: Option<Vec<Scalar>>,
-    not_in: Option<Vec<Scalar>>,
-    equals: Option<Scalar>,
-    equals_field: Option<String>,
-    exists: Option<bool>,
-    min_validity: Option<String>,
-    max_age: Option<String>,
-    condition: Option<RawCondition>,
-    all: Option<RawAll>,
-    count: Option<RawCount>,
-    tolerate: Option<RawTolerate>,
-    pod_flags: Option<RawPodFlags>,
-    nodes: Option<RawNodes>,
-    config_map: Option<RawConfigMap>,
-    namespace_label: Option<RawNamespaceLabel>,
-    config_map_key: Option<RawConfigMapKey>,
-    absent: Option<RawAbsent>,
-    annotated: Option<agents::RawAnnotated>,
-    started_after: Option<agents::RawStartedAfter>,
-    default_deny_ingress: Option<RawDefaultDeny>,
-    every: Option<RawEvery>,
-    parents: Option<RawParents>,
-    csi_driver: Option<RawCsiDriver>,
-    one_version: Option<Vec<versions::RawVersioned>>,
-    api_services: Option<apiservices::RawApiServices>,
-    webhooks: Option<webhooks::RawWebhooks>,
-    claims: Option<claims::RawClaims>,
-    distinct_nodes: Option<placement::RawDistinctNodes>,
-    why: Option<String>,
-}
-
-#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawConfigMap {
+pub(in crate::model::catalog) struct RawConfigMap {
     namespace: String,
     name: String,
     key: String,
@@ -80,7 +37,7 @@ struct RawConfigMap {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
-struct RawConfigMapKey {
+pub(in crate::model::catalog) struct RawConfigMapKey {
     namespace: String,
     name: String,
     key: String,
@@ -93,21 +50,21 @@ struct RawConfigMapKey {
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct RawDefaultDeny {
+pub(in crate::model::catalog) struct RawDefaultDeny {
     #[serde(default)]
     exempt: Vec<String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawConfigMapRef {
+pub(in crate::model::catalog) struct RawConfigMapRef {
     namespace: String,
     name: String,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawAbsent {
+pub(in crate::model::catalog) struct RawAbsent {
     workload: Option<RawWorkload>,
     config_map: Option<RawConfigMapRef>,
     says: Option<String>,
@@ -115,14 +72,14 @@ struct RawAbsent {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawStorageClass {
+pub(in crate::model::catalog) struct RawStorageClass {
     provisioner: Option<String>,
     default: Option<bool>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawWorkload {
+pub(in crate::model::catalog) struct RawWorkload {
     kind: Option<WorkloadKind>,
     namespace: String,
     name: Option<String>,
@@ -131,7 +88,7 @@ struct RawWorkload {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawCondition {
+pub(in crate::model::catalog) struct RawCondition {
     resource: String,
     kind: Option<String>,
     namespace: Option<String>,
@@ -142,7 +99,7 @@ struct RawCondition {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawAll {
+pub(in crate::model::catalog) struct RawAll {
     resource: String,
     kind: Option<String>,
     namespace: Option<String>,
@@ -165,7 +122,7 @@ struct RawAll {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawCount {
+pub(in crate::model::catalog) struct RawCount {
     resource: Option<String>,
     kind: Option<String>,
     namespace: Option<String>,
@@ -177,7 +134,7 @@ struct RawCount {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawFieldRef {
+pub(in crate::model::catalog) struct RawFieldRef {
     resource: String,
     kind: Option<String>,
     namespace: Option<String>,
@@ -188,7 +145,7 @@ struct RawFieldRef {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawTolerate {
+pub(in crate::model::catalog) struct RawTolerate {
     resource: String,
     kind: Option<String>,
     namespace: Option<String>,
@@ -207,14 +164,14 @@ struct RawTolerate {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawPodFlags {
+pub(in crate::model::catalog) struct RawPodFlags {
     flags: Vec<String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
-struct RawNodes {
+pub(in crate::model::catalog) struct RawNodes {
     ready: Option<Count>,
     registered: Option<Count>,
     #[serde(rename = "distinctInternalIPs")]
@@ -226,7 +183,7 @@ struct RawNodes {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawNamespaceLabel {
+pub(in crate::model::catalog) struct RawNamespaceLabel {
     label: String,
     #[serde(rename = "in", default)]
     in_: Vec<Scalar>,

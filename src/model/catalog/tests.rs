@@ -27,7 +27,7 @@ fn builtin_has_the_fixed_ids_in_order() {
     assert_eq!(ceph.after, ["cni"]);
     assert_eq!(
         ceph.detect.iter().map(|c| &c.kind).collect::<Vec<_>>(),
-        [&CheckKind::ApiGroup("ceph.rook.io".into())]
+        [&CheckKind::ApiGroup(ApiGroupCheck("ceph.rook.io".into()))]
     );
     let CheckKind::Tolerate(t) = &ceph.healthy[0].kind else {
         panic!("{:?}", ceph.healthy[0]);
@@ -70,10 +70,10 @@ fn datalake_is_not_detected_by_objectbucket_group() {
     assert_eq!(claims.len(), 1, "{claims:?}");
     assert!(matches!(claims[0].kind, CheckKind::All(_)), "{claims:?}");
     assert!(datalake.detect.iter().any(|c| c.kind
-        == CheckKind::StorageClass {
+        == CheckKind::StorageClass(StorageClassCheck {
             provisioner: Some("rook-ceph.ceph.rook.io/bucket".into()),
             default: None
-        }));
+        })));
 }
 
 #[test]

@@ -68,7 +68,7 @@ pub(crate) fn api_services(obs: &Observation, c: &ApiServicesCheck) -> CheckOutc
 /// The groups a check asks discovery about: its `apiGroup`, its custom types' groups.
 fn groups(check: &Check) -> Vec<&str> {
     if let CheckKind::ApiGroup(g) = &check.kind {
-        return vec![g.as_str()];
+        return vec![g.0.as_str()];
     }
     // The check on the APIServices themselves names them; it is never gated by them.
     if let CheckKind::ApiServices(_) = &check.kind {

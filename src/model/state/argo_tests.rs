@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::fixtures::dirqual;
 use super::*;
-use crate::model::catalog::Catalog;
+use crate::model::catalog::{Catalog, CheckKind};
 use crate::model::observation::{parse_custom_objects, parse_deployments};
 
 #[derive(Debug, Clone, Copy, PartialEq)]

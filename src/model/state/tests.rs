@@ -3,7 +3,7 @@
 
 use super::fixtures::{declared, dirqual, layers};
 use super::*;
-use crate::model::catalog::{WorkloadCheck, WorkloadKind};
+use crate::model::catalog::{CheckKind, WorkloadCheck, WorkloadKind};
 use crate::model::observation::{parse_deployments, parse_nodes, FailureKind};
 
 fn catalog() -> Catalog {

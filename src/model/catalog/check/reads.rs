@@ -1,5 +1,5 @@
-//! What each check reads, from ONE exhaustive `match` (issue 30 item 2: one `reads()` per
-//! kind): the typed built-in requests, the custom resource types with the fields it uses,
+//! What each check reads (issue 30 item 2: one `reads()` per kind, the [`Reads`] trait on
+//! its typed check): the typed built-in requests, the custom resource types with the fields it uses,
 //! the named ConfigMaps with their keys, the workload selections, and the scope it adds.
 //! The read plan (`catalog/read_plan.rs`) gathers them per layer without naming a kind.
 
@@ -27,129 +27,18 @@ pub struct CheckReads<'a> {
     pub placement: Option<(&'a str, &'a str, Option<&'a str>)>,
 }
 
+/// What one kind reads: implemented on each kind's typed check, gathered by
+/// [`CheckKind::reads`] through the kind table.
+pub trait Reads {
+    /// Adds this check's reads to `r`.
+    fn reads<'a>(&'a self, r: &mut CheckReads<'a>);
+}
+
 impl CheckKind {
-    /// The reads of this check, decided for every kind here and nowhere else.
+    /// The reads of this check, as its kind's [`Reads`] says.
     pub fn reads(&self) -> CheckReads<'_> {
-        let fields = |f: &FieldPath| FieldUse::Value(f.clone());
         let mut r = CheckReads::default();
-        match self {
-            CheckKind::ApiGroup(_) => r.requests.push(ReadRequest::ApiGroups),
-            CheckKind::Namespace(_) => r.requests.push(ReadRequest::Namespaces),
-            CheckKind::StorageClass { .. } => r.requests.push(ReadRequest::StorageClasses),
-            CheckKind::Nodes(_) => r.requests.push(ReadRequest::Nodes),
-            CheckKind::NamespaceLabel(l) => {
-                r.requests.push(ReadRequest::Namespaces);
-                r.namespace_labels.push(&l.label);
-            }
-            CheckKind::Workload(w) => r.workloads.push(w),
-            CheckKind::ConfigMap(c) => {
-                r.config_maps
-                    .push((&c.namespace, &c.name, Some(c.key.as_str())))
-            }
-            CheckKind::ConfigMapKey(c) => {
-                r.config_maps
-                    .push((&c.namespace, &c.name, Some(c.key.as_str())))
-            }
-            CheckKind::Absent(a) => match &a.what {
-                Absentee::ConfigMap { namespace, name } => {
-                    r.config_maps.push((namespace, name, None))
-                }
-                Absentee::Workload(w) => r.workloads.push(w),
-            },
-            // Which nodes are control planes decides whose kube-apiserver must run.
-            CheckKind::PodFlags(_) => {
-                r.requests.push(ReadRequest::Nodes);
-                r.requests.push(ReadRequest::ApiServerPods);
-            }
-            // Its CiliumNode-like objects; the nodes for `perNode`.
-            CheckKind::Annotated(a) => {
-                if a.per_node {
-                    r.requests.push(ReadRequest::Nodes);
-                }
-                r.objects.push((&a.objects, a.field_uses()));
-            }
-            // The pods' start times, and its ConfigMap for its last write (reserved key).
-            CheckKind::StartedAfter(s) => {
-                let [starts, _] = s.read_requests();
-                r.requests.push(starts);
-                r.config_maps
-                    .push((&s.config_namespace, &s.config_name, Some(LAST_CHANGE)));
-            }
-            // The namespaces to cover, and the policies as custom objects.
-            CheckKind::DefaultDenyIngress(d) => {
-                r.requests.push(ReadRequest::Namespaces);
-                r.objects.extend(
-                    d.policies
-                        .iter()
-                        .map(|o| (o, DefaultDenyCheck::uses(&o.resource))),
-                );
-            }
-            // The default StorageClass names the driver; every node must list it.
-            CheckKind::CsiDriver(c) => {
-                r.requests.push(ReadRequest::StorageClasses);
-                r.requests.push(ReadRequest::Nodes);
-                r.objects.extend(c.uses());
-            }
-            // Both configuration lists; the Services' EndpointSlices in the second round,
-            // in this namespace only.
-            CheckKind::Webhooks(w) => {
-                r.requests
-                    .extend(WebhookKind::ALL.map(ReadRequest::WebhookConfigurations));
-                r.webhook_namespace = Some(&w.namespace);
-            }
-            // The classes (whose provisioner), every volume; the checked namespaces' claims.
-            CheckKind::Claims(_) => {
-                r.requests.push(ReadRequest::StorageClasses);
-                r.requests.push(ReadRequest::PersistentVolumes);
-                r.claims = true;
-            }
-            // The nodes (how many there are), and the pods by the selector.
-            CheckKind::DistinctNodes(d) => {
-                r.requests.push(ReadRequest::Nodes);
-                r.placement = Some((&d.namespace, &d.selector, d.daemon_label.as_deref()));
-            }
-            CheckKind::OneVersion(o) => r.workloads.extend(o.each.iter().map(|v| &v.workload)),
-            CheckKind::ApiServices(a) => r.objects.extend(a.uses()),
-            CheckKind::Resource(c) => {
-                let mut used: Vec<FieldUse> = c.field.iter().map(fields).collect();
-                if let Some(Expect::EqualsField(other)) = &c.expect {
-                    used.push(fields(other));
-                }
-                r.objects.push((&c.objects, used));
-            }
-            CheckKind::Condition(c) => r.objects.push((&c.objects, vec![FieldUse::Conditions])),
-            CheckKind::All(a) => {
-                let used = match &a.predicate {
-                    Predicate::Field(f, Expect::EqualsField(o)) => vec![fields(f), fields(o)],
-                    Predicate::Field(f, _) => vec![fields(f)],
-                    Predicate::Condition(_)
-                    | Predicate::NoConditions(_)
-                    | Predicate::NotFalse(_) => vec![FieldUse::Conditions],
-                };
-                // The field a failure quotes and the one `withField:` selects by, kept too.
-                let also = a.quote.iter().chain(&a.with_field).map(fields);
-                r.objects
-                    .push((&a.objects, used.into_iter().chain(also).collect()));
-            }
-            CheckKind::Count(c) => {
-                match &c.counted {
-                    Counted::Objects(o) => r.objects.push((o, vec![])),
-                    Counted::Workloads(w) => r.workloads.push(w),
-                }
-                if let Wanted::AtLeastField { objects, field, .. } = &c.wanted {
-                    r.objects.push((objects, vec![fields(field)]));
-                }
-            }
-            CheckKind::Tolerate(t) => {
-                let mut used = vec![fields(&t.field), FieldUse::Details(t.details.clone())];
-                used.extend(t.last_checked.iter().map(fields));
-                r.objects.push((&t.objects, used));
-            }
-            CheckKind::Every(e) => r.objects.extend(e.uses()),
-            CheckKind::Parents(p) => r
-                .objects
-                .push((&p.objects, vec![FieldUse::Parents(p.controller.clone())])),
-        }
+        match_kind!(self, |c| Reads::reads(c, &mut r));
         r
     }
 
@@ -158,3 +47,147 @@ impl CheckKind {
         self.reads().objects
     }
 }
+
+fn fields(f: &FieldPath) -> FieldUse {
+    FieldUse::Value(f.clone())
+}
+
+/// One kind's reads in one line: `reads!(Type, |c, r| body);`.
+macro_rules! reads {
+    ($check:ty, |$c:ident, $r:ident| $body:expr) => {
+        impl Reads for $check {
+            fn reads<'a>(&'a self, $r: &mut CheckReads<'a>) {
+                let $c = self;
+                $body;
+            }
+        }
+    };
+}
+
+reads!(ApiGroupCheck, |_c, r| r
+    .requests
+    .push(ReadRequest::ApiGroups));
+reads!(NamespaceCheck, |_c, r| r
+    .requests
+    .push(ReadRequest::Namespaces));
+reads!(StorageClassCheck, |_c, r| r
+    .requests
+    .push(ReadRequest::StorageClasses));
+reads!(NodesCheck, |_c, r| r.requests.push(ReadRequest::Nodes));
+reads!(NamespaceLabelCheck, |l, r| {
+    r.requests.push(ReadRequest::Namespaces);
+    r.namespace_labels.push(&l.label);
+});
+reads!(WorkloadCheck, |w, r| r.workloads.push(w));
+reads!(ConfigMapCheck, |c, r| r.config_maps.push((
+    &c.namespace,
+    &c.name,
+    Some(c.key.as_str())
+)));
+reads!(ConfigMapKeyCheck, |c, r| r.config_maps.push((
+    &c.namespace,
+    &c.name,
+    Some(c.key.as_str())
+)));
+reads!(AbsentCheck, |a, r| match &a.what {
+    Absentee::ConfigMap { namespace, name } => r.config_maps.push((namespace, name, None)),
+    Absentee::Workload(w) => r.workloads.push(w),
+});
+// Which nodes are control planes decides whose kube-apiserver must run.
+reads!(PodFlagsCheck, |_c, r| {
+    r.requests.push(ReadRequest::Nodes);
+    r.requests.push(ReadRequest::ApiServerPods);
+});
+// Its CiliumNode-like objects; the nodes for `perNode`.
+reads!(AnnotatedCheck, |a, r| {
+    if a.per_node {
+        r.requests.push(ReadRequest::Nodes);
+    }
+    r.objects.push((&a.objects, a.field_uses()));
+});
+// The pods' start times, and its ConfigMap for its last write (reserved key).
+reads!(StartedAfterCheck, |s, r| {
+    let [starts, _] = s.read_requests();
+    r.requests.push(starts);
+    r.config_maps
+        .push((&s.config_namespace, &s.config_name, Some(LAST_CHANGE)));
+});
+// The namespaces to cover, and the policies as custom objects.
+reads!(DefaultDenyCheck, |d, r| {
+    r.requests.push(ReadRequest::Namespaces);
+    r.objects.extend(
+        d.policies
+            .iter()
+            .map(|o| (o, DefaultDenyCheck::uses(&o.resource))),
+    );
+});
+// The default StorageClass names the driver; every node must list it.
+reads!(CsiDriverCheck, |c, r| {
+    r.requests.push(ReadRequest::StorageClasses);
+    r.requests.push(ReadRequest::Nodes);
+    r.objects.extend(c.uses());
+});
+// Both configuration lists; the Services' EndpointSlices in the second round, in this
+// namespace only.
+reads!(WebhooksCheck, |w, r| {
+    r.requests
+        .extend(WebhookKind::ALL.map(ReadRequest::WebhookConfigurations));
+    r.webhook_namespace = Some(&w.namespace);
+});
+// The classes (whose provisioner), every volume; the checked namespaces' claims.
+reads!(ClaimsCheck, |_c, r| {
+    r.requests.push(ReadRequest::StorageClasses);
+    r.requests.push(ReadRequest::PersistentVolumes);
+    r.claims = true;
+});
+// The nodes (how many there are), and the pods by the selector.
+reads!(DistinctNodesCheck, |d, r| {
+    r.requests.push(ReadRequest::Nodes);
+    r.placement = Some((&d.namespace, &d.selector, d.daemon_label.as_deref()));
+});
+reads!(OneVersionCheck, |o, r| r
+    .workloads
+    .extend(o.each.iter().map(|v| &v.workload)));
+reads!(ApiServicesCheck, |a, r| r.objects.extend(a.uses()));
+reads!(ResourceCheck, |c, r| {
+    let mut used: Vec<FieldUse> = c.field.iter().map(fields).collect();
+    if let Some(Expect::EqualsField(other)) = &c.expect {
+        used.push(fields(other));
+    }
+    r.objects.push((&c.objects, used));
+});
+reads!(ConditionCheck, |c, r| r
+    .objects
+    .push((&c.objects, vec![FieldUse::Conditions])));
+reads!(AllCheck, |a, r| {
+    let used = match &a.predicate {
+        Predicate::Field(f, Expect::EqualsField(o)) => vec![fields(f), fields(o)],
+        Predicate::Field(f, _) => vec![fields(f)],
+        Predicate::Condition(_) | Predicate::NoConditions(_) | Predicate::NotFalse(_) => {
+            vec![FieldUse::Conditions]
+        }
+    };
+    // The field a failure quotes and the one `withField:` selects by, kept too.
+    let also = a.quote.iter().chain(&a.with_field).map(fields);
+    r.objects
+        .push((&a.objects, used.into_iter().chain(also).collect()));
+});
+reads!(CountCheck, |c, r| {
+    match &c.counted {
+        Counted::Objects(o) => r.objects.push((o, vec![])),
+        Counted::Workloads(w) => r.workloads.push(w),
+    }
+    if let Wanted::AtLeastField { objects, field, .. } = &c.wanted {
+        r.objects.push((objects, vec![fields(field)]));
+    }
+});
+reads!(TolerateCheck, |t, r| {
+    let mut used = vec![fields(&t.field), FieldUse::Details(t.details.clone())];
+    used.extend(t.last_checked.iter().map(fields));
+    r.objects.push((&t.objects, used));
+});
+reads!(EveryCheck, |e, r| r.objects.extend(e.uses()));
+reads!(ParentsCheck, |p, r| r.objects.push((
+    &p.objects,
+    vec![FieldUse::Parents(p.controller.clone())]
+)));

@@ -13,7 +13,7 @@ use crate::model::observation::selector_of;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct RawAnnotated {
+pub(in crate::model::catalog) struct RawAnnotated {
     resource: String,
     kind: Option<String>,
     keys: Vec<String>,
@@ -25,7 +25,7 @@ pub(super) struct RawAnnotated {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct RawStartedAfter {
+pub(in crate::model::catalog) struct RawStartedAfter {
     pods: RawPodsOf,
     config_map: RawConfigMapName,
     says: Option<String>,
@@ -33,7 +33,7 @@ pub(super) struct RawStartedAfter {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawPodsOf {
+pub(in crate::model::catalog) struct RawPodsOf {
     namespace: String,
     selector: String,
     container: String,
@@ -41,7 +41,7 @@ struct RawPodsOf {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawConfigMapName {
+pub(in crate::model::catalog) struct RawConfigMapName {
     namespace: String,
     name: String,
 }

@@ -4,7 +4,7 @@
 use super::*;
 
 impl RawAll {
-    pub(super) fn into_check(self) -> std::result::Result<CheckKind, String> {
+    pub(super) fn into_check(self) -> std::result::Result<AllCheck, String> {
         let a = self;
         let objs = objects(a.resource, a.kind, a.namespace, a.name)?;
         let field = a.field.as_deref().map(FieldPath::parse).transpose()?;
@@ -44,11 +44,11 @@ impl RawAll {
         };
         let quote = a.quote.as_deref().map(FieldPath::parse).transpose()?;
         let with_field = a.with_field.as_deref().map(FieldPath::parse).transpose()?;
-        Ok(CheckKind::All(AllCheck {
+        Ok(AllCheck {
             objects: objs,
             predicate,
             quote,
             with_field,
-        }))
+        })
     }
 }

@@ -6,7 +6,7 @@ use crate::model::catalog::check::ApiServicesCheck;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawApiServices {
+pub(in crate::model::catalog) struct RawApiServices {
     available: bool,
 }
 

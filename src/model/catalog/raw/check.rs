@@ -1,305 +1,316 @@
-//! Turning a decoded check into a typed [`Check`]: one kind per check, every field validated.
-
-use strum::VariantArray;
+//! Turning a decoded list item into a typed [`Check`]: one kind per item, every field
+//! validated; and the decoding of the kinds whose raw form lives in `raw.rs`.
 
 use super::*;
 
 impl RawCheck {
-    /// Whether this list item sets the key of `kind` (a `namespace:` beside a `resource:`
-    /// is that check's scope, not a namespace check).
-    fn gives(&self, kind: CheckKey) -> bool {
-        match kind {
-            CheckKey::ApiGroup => self.api_group.is_some(),
-            CheckKey::Namespace => self.namespace.is_some() && self.resource.is_none(),
-            CheckKey::StorageClass => self.storage_class.is_some(),
-            CheckKey::Workload => self.workload.is_some(),
-            CheckKey::Resource => self.resource.is_some(),
-            CheckKey::Condition => self.condition.is_some(),
-            CheckKey::All => self.all.is_some(),
-            CheckKey::Count => self.count.is_some(),
-            CheckKey::Tolerate => self.tolerate.is_some(),
-            CheckKey::PodFlags => self.pod_flags.is_some(),
-            CheckKey::Nodes => self.nodes.is_some(),
-            CheckKey::ConfigMap => self.config_map.is_some(),
-            CheckKey::NamespaceLabel => self.namespace_label.is_some(),
-            CheckKey::ConfigMapKey => self.config_map_key.is_some(),
-            CheckKey::Absent => self.absent.is_some(),
-            CheckKey::Annotated => self.annotated.is_some(),
-            CheckKey::StartedAfter => self.started_after.is_some(),
-            CheckKey::DefaultDenyIngress => self.default_deny_ingress.is_some(),
-            CheckKey::Every => self.every.is_some(),
-            CheckKey::Parents => self.parents.is_some(),
-            CheckKey::CsiDriver => self.csi_driver.is_some(),
-            CheckKey::OneVersion => self.one_version.is_some(),
-            CheckKey::ApiServices => self.api_services.is_some(),
-            CheckKey::Webhooks => self.webhooks.is_some(),
-            CheckKey::Claims => self.claims.is_some(),
-            CheckKey::DistinctNodes => self.distinct_nodes.is_some(),
-        }
-    }
-
     pub(super) fn into_kind(self) -> std::result::Result<CheckKind, String> {
-        let kinds: Vec<&str> = CheckKey::VARIANTS
-            .iter()
-            .filter(|k| self.gives(**k))
-            .map(|k| k.as_str())
-            .collect();
-        match kinds.as_slice() {
-            [] => return Err(format!("a check needs one of {}", CheckKey::listed())),
-            [_] => {}
-            many => {
+        let RawCheck {
+            mut given, item, ..
+        } = self;
+        let resource = given.iter().any(|(k, _)| *k == CheckKey::Resource);
+        // A `namespace:` beside a `resource:` is that check's scope, not a namespace check.
+        if let (Some(ns), false) = (&item.namespace, resource) {
+            let ns = ns.clone();
+            let check: item::Pending =
+                Box::new(move |item| NamespaceCheck::decode(ns, item).map(CheckKind::Namespace));
+            given.push((CheckKey::Namespace, check));
+        }
+        given.sort_by_key(|(k, _)| *k);
+        let check = match given.len() {
+            0 => return Err(format!("a check needs one of {}", CheckKey::listed())),
+            1 => given.pop().map(|(_, check)| check),
+            _ => {
                 return Err(format!(
                     "one check per list item, found {}; write each as its own `- ` item",
-                    many.iter()
-                        .map(|k| format!("`{k}`"))
+                    given
+                        .iter()
+                        .map(|(k, _)| format!("`{}`", k.as_str()))
                         .collect::<Vec<_>>()
                         .join(" and ")
                 ))
             }
-        }
-        if self.resource.is_none() {
-            let siblings = [
-                ("kind", self.kind.is_some()),
-                ("object", self.object.is_some()),
-                ("field", self.field.is_some()),
-                ("in", self.in_.is_some()),
-                ("notIn", self.not_in.is_some()),
-                ("equals", self.equals.is_some()),
-                ("equalsField", self.equals_field.is_some()),
-                ("exists", self.exists.is_some()),
-                ("minValidity", self.min_validity.is_some()),
-                ("maxAge", self.max_age.is_some()),
-            ];
-            if let Some((key, _)) = siblings.iter().find(|(_, set)| *set) {
+        };
+        if !resource {
+            if let Some(key) = item.resource_key() {
                 return Err(format!("`{key}` only goes with a `resource:` check"));
             }
         }
-        if let Some(group) = self.api_group {
-            return if is_dns_name(&group) {
-                Ok(CheckKind::ApiGroup(group))
-            } else {
-                Err(format!(
-                    "`apiGroup: {group}` is not an API group name like `ceph.rook.io`"
-                ))
-            };
+        match check {
+            Some(check) => check(item),
+            None => Err(format!("a check needs one of {}", CheckKey::listed())),
         }
-        if let Some(sc) = self.storage_class {
-            return Ok(CheckKind::StorageClass {
-                provisioner: sc.provisioner,
-                default: sc.default,
-            });
-        }
-        if let Some(w) = self.workload {
-            return workload(w).map(CheckKind::Workload);
-        }
-        if let Some(o) = self.one_version {
-            return versions::one_version(o).map(CheckKind::OneVersion);
-        }
-        if let Some(e) = self.every {
-            return e.into_check().map(CheckKind::Every);
-        }
-        if let Some(p) = self.parents {
-            return p.into_check().map(CheckKind::Parents);
-        }
-        if let Some(a) = self.api_services {
-            return a.into_check().map(CheckKind::ApiServices);
-        }
-        if let Some(w) = self.webhooks {
-            return w.into_check().map(CheckKind::Webhooks);
-        }
-        if let Some(c) = self.claims {
-            return c.into_check().map(CheckKind::Claims);
-        }
-        if let Some(d) = self.distinct_nodes {
-            return d.into_check().map(CheckKind::DistinctNodes);
-        }
-        if let Some(c) = self.csi_driver {
-            return c.into_check().map(CheckKind::CsiDriver);
-        }
-        if let Some(c) = self.config_map {
-            if !is_dns_label(&c.namespace) || !is_dns_name(&c.name) {
-                return Err(format!(
-                    "`configMap:` needs a namespace and ConfigMap name, not `{}/{}`",
-                    c.namespace, c.name
-                ));
+    }
+}
+
+/// The kinds whose raw form validates itself (`RawX::into_check`, beside it in `raw/`).
+macro_rules! decoded_by_into_check {
+    ($($check:ty => $raw:ty,)*) => {
+        $(
+            impl Decode for $check {
+                type Raw = $raw;
+                fn decode(raw: $raw, _: Item) -> std::result::Result<Self, String> {
+                    raw.into_check()
+                }
             }
-            let key_ok = !c.key.is_empty()
-                && c.key.len() <= 253
-                && c.key
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
-            if !key_ok {
-                return Err(format!("`key: {}` is not a ConfigMap key", c.key));
+        )*
+    };
+}
+
+decoded_by_into_check! {
+    AllCheck => RawAll,
+    AnnotatedCheck => agents::RawAnnotated,
+    StartedAfterCheck => agents::RawStartedAfter,
+    EveryCheck => RawEvery,
+    ParentsCheck => RawParents,
+    CsiDriverCheck => RawCsiDriver,
+    ApiServicesCheck => apiservices::RawApiServices,
+    WebhooksCheck => webhooks::RawWebhooks,
+    ClaimsCheck => claims::RawClaims,
+    DistinctNodesCheck => placement::RawDistinctNodes,
+}
+
+impl Decode for OneVersionCheck {
+    type Raw = Vec<versions::RawVersioned>;
+    fn decode(each: Self::Raw, _: Item) -> std::result::Result<Self, String> {
+        versions::one_version(each)
+    }
+}
+
+impl Decode for ApiGroupCheck {
+    type Raw = String;
+    fn decode(group: String, _: Item) -> std::result::Result<Self, String> {
+        if is_dns_name(&group) {
+            Ok(ApiGroupCheck(group))
+        } else {
+            Err(format!(
+                "`apiGroup: {group}` is not an API group name like `ceph.rook.io`"
+            ))
+        }
+    }
+}
+
+impl Decode for NamespaceCheck {
+    type Raw = String;
+    fn decode(ns: String, _: Item) -> std::result::Result<Self, String> {
+        if is_dns_label(&ns) {
+            Ok(NamespaceCheck(ns))
+        } else {
+            Err(format!("`namespace: {ns}` is not a namespace name"))
+        }
+    }
+}
+
+impl Decode for StorageClassCheck {
+    type Raw = RawStorageClass;
+    fn decode(sc: RawStorageClass, _: Item) -> std::result::Result<Self, String> {
+        Ok(StorageClassCheck {
+            provisioner: sc.provisioner,
+            default: sc.default,
+        })
+    }
+}
+
+impl Decode for WorkloadCheck {
+    type Raw = RawWorkload;
+    fn decode(w: RawWorkload, _: Item) -> std::result::Result<Self, String> {
+        workload(w)
+    }
+}
+
+/// A ConfigMap data key: 1 to 253 of `[A-Za-z0-9-_.]`.
+fn is_config_map_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 253
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+}
+
+impl Decode for ConfigMapCheck {
+    type Raw = RawConfigMap;
+    fn decode(c: RawConfigMap, _: Item) -> std::result::Result<Self, String> {
+        if !is_dns_label(&c.namespace) || !is_dns_name(&c.name) {
+            return Err(format!(
+                "`configMap:` needs a namespace and ConfigMap name, not `{}/{}`",
+                c.namespace, c.name
+            ));
+        }
+        if !is_config_map_key(&c.key) {
+            return Err(format!("`key: {}` is not a ConfigMap key", c.key));
+        }
+        if !c.empty {
+            return Err("`configMap:` checks `empty: true` (the key empty or absent)".into());
+        }
+        Ok(ConfigMapCheck {
+            namespace: c.namespace,
+            name: c.name,
+            key: c.key,
+        })
+    }
+}
+
+impl Decode for NodesCheck {
+    type Raw = RawNodes;
+    fn decode(n: RawNodes, _: Item) -> std::result::Result<Self, String> {
+        const ONE: &str = "`nodes:` needs exactly one of `ready:`, `registered:`, `distinctInternalIPs: true`, `withoutTaint: KEY` or `schedulable: true`";
+        if n.expected_taints.is_some() && n.schedulable != Some(true) {
+            return Err(
+                "`expectedTaints:` goes with `schedulable: true` (the taints a schedulable node may carry)"
+                    .to_string(),
+            );
+        }
+        match (
+            n.ready,
+            n.registered,
+            n.distinct_internal_ips,
+            n.without_taint,
+            n.schedulable,
+        ) {
+            (Some(c), None, None, None, None) => Ok(NodesCheck::Ready(c)),
+            (None, Some(c), None, None, None) => Ok(NodesCheck::Registered(c)),
+            (None, None, Some(true), None, None) => Ok(NodesCheck::DistinctInternalIps),
+            (None, None, None, Some(key), None) if is_label_key(&key) => {
+                Ok(NodesCheck::WithoutTaint(key))
             }
-            if !c.empty {
-                return Err("`configMap:` checks `empty: true` (the key empty or absent)".into());
+            (None, None, None, Some(key), None) => Err(format!(
+                "`withoutTaint: {key}` is not a taint key like `node.cilium.io/agent-not-ready`"
+            )),
+            (None, None, None, None, Some(true)) => {
+                let expected = n
+                    .expected_taints
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|t| ExpectedTaint::parse(t, is_label_key))
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
+                Ok(NodesCheck::Schedulable(SchedulableCheck {
+                    expected,
+                    judged_elsewhere: Default::default(),
+                }))
             }
-            return Ok(CheckKind::ConfigMap(ConfigMapCheck {
-                namespace: c.namespace,
-                name: c.name,
-                key: c.key,
-            }));
+            _ => Err(ONE.to_string()),
         }
-        if let Some(a) = self.annotated {
-            return a.into_check().map(CheckKind::Annotated);
+    }
+}
+
+impl Decode for ConfigMapKeyCheck {
+    type Raw = RawConfigMapKey;
+    fn decode(c: RawConfigMapKey, _: Item) -> std::result::Result<Self, String> {
+        config_map_name(&c.namespace, &c.name)?;
+        if !is_config_map_key(&c.key) {
+            return Err(format!(
+                "`configMapKey: key: {}` is not a ConfigMap key like `enable-wireguard`",
+                c.key
+            ));
         }
-        if let Some(s) = self.started_after {
-            return s.into_check().map(CheckKind::StartedAfter);
+        let (values, negated) = match (c.in_.is_empty(), c.not_in.is_empty()) {
+            (false, true) => (c.in_, false),
+            (true, false) => (c.not_in, true),
+            _ => return Err(
+                "`configMapKey:` needs exactly one of `in:` or `notIn:`, with at least one value"
+                    .to_string(),
+            ),
+        };
+        Ok(ConfigMapKeyCheck {
+            namespace: c.namespace,
+            name: c.name,
+            key: c.key,
+            values: values.into_iter().map(|s| s.0).collect(),
+            negated,
+            says: c.says,
+        })
+    }
+}
+
+impl Decode for DefaultDenyCheck {
+    type Raw = RawDefaultDeny;
+    fn decode(d: RawDefaultDeny, _: Item) -> std::result::Result<Self, String> {
+        if let Some(bad) = d.exempt.iter().find(|n| !is_dns_label(n)) {
+            return Err(format!("`exempt: {bad}` is not a namespace name"));
         }
-        if let Some(n) = self.nodes {
-            const ONE: &str = "`nodes:` needs exactly one of `ready:`, `registered:`, `distinctInternalIPs: true`, `withoutTaint: KEY` or `schedulable: true`";
-            if n.expected_taints.is_some() && n.schedulable != Some(true) {
+        Ok(DefaultDenyCheck::new(d.exempt))
+    }
+}
+
+impl Decode for AbsentCheck {
+    type Raw = RawAbsent;
+    fn decode(a: RawAbsent, _: Item) -> std::result::Result<Self, String> {
+        let what = match (a.workload, a.config_map) {
+            (Some(w), None) => Absentee::Workload(workload(w)?),
+            (None, Some(c)) => {
+                config_map_name(&c.namespace, &c.name)?;
+                Absentee::ConfigMap {
+                    namespace: c.namespace,
+                    name: c.name,
+                }
+            }
+            _ => {
                 return Err(
-                    "`expectedTaints:` goes with `schedulable: true` (the taints a schedulable node may carry)"
+                    "`absent:` names exactly one of `workload: {...}` or `configMap: {namespace, name}`"
                         .to_string(),
-                );
+                )
             }
-            return match (
-                n.ready,
-                n.registered,
-                n.distinct_internal_ips,
-                n.without_taint,
-                n.schedulable,
-            ) {
-                (Some(c), None, None, None, None) => Ok(CheckKind::Nodes(NodesCheck::Ready(c))),
-                (None, Some(c), None, None, None) => {
-                    Ok(CheckKind::Nodes(NodesCheck::Registered(c)))
-                }
-                (None, None, Some(true), None, None) => {
-                    Ok(CheckKind::Nodes(NodesCheck::DistinctInternalIps))
-                }
-                (None, None, None, Some(key), None) if is_label_key(&key) => {
-                    Ok(CheckKind::Nodes(NodesCheck::WithoutTaint(key)))
-                }
-                (None, None, None, Some(key), None) => Err(format!(
-                    "`withoutTaint: {key}` is not a taint key like `node.cilium.io/agent-not-ready`"
-                )),
-                (None, None, None, None, Some(true)) => {
-                    let expected = n
-                        .expected_taints
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|t| ExpectedTaint::parse(t, is_label_key))
-                        .collect::<std::result::Result<Vec<_>, _>>()?;
-                    Ok(CheckKind::Nodes(NodesCheck::Schedulable(
-                        SchedulableCheck {
-                            expected,
-                            judged_elsewhere: Default::default(),
-                        },
-                    )))
-                }
-                _ => Err(ONE.to_string()),
-            };
+        };
+        Ok(AbsentCheck { what, says: a.says })
+    }
+}
+
+impl Decode for NamespaceLabelCheck {
+    type Raw = RawNamespaceLabel;
+    fn decode(l: RawNamespaceLabel, _: Item) -> std::result::Result<Self, String> {
+        if !is_label_key(&l.label) {
+            return Err(format!(
+                "`namespaceLabel: label: {}` is not a label key like `pod-security.kubernetes.io/enforce`",
+                l.label
+            ));
         }
-        if let Some(c) = self.config_map_key {
-            config_map_name(&c.namespace, &c.name)?;
-            let key_ok = !c.key.is_empty()
-                && c.key.len() <= 253
-                && c.key
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
-            if !key_ok {
-                return Err(format!(
-                    "`configMapKey: key: {}` is not a ConfigMap key like `enable-wireguard`",
-                    c.key
-                ));
-            }
-            let (values, negated) = match (c.in_.is_empty(), c.not_in.is_empty()) {
-                (false, true) => (c.in_, false),
-                (true, false) => (c.not_in, true),
-                _ => {
-                    return Err(
-                        "`configMapKey:` needs exactly one of `in:` or `notIn:`, with at least one value"
-                            .to_string(),
-                    )
-                }
-            };
-            return Ok(CheckKind::ConfigMapKey(ConfigMapKeyCheck {
-                namespace: c.namespace,
-                name: c.name,
-                key: c.key,
-                values: values.into_iter().map(|s| s.0).collect(),
-                negated,
-                says: c.says,
-            }));
+        if let Some(bad) = l.exempt.iter().find(|n| !is_dns_label(n)) {
+            return Err(format!("`exempt: {bad}` is not a namespace name"));
         }
-        if let Some(d) = self.default_deny_ingress {
-            if let Some(bad) = d.exempt.iter().find(|n| !is_dns_label(n)) {
-                return Err(format!("`exempt: {bad}` is not a namespace name"));
-            }
-            return Ok(CheckKind::DefaultDenyIngress(DefaultDenyCheck::new(
-                d.exempt,
-            )));
+        if l.some && !l.exempt.is_empty() {
+            return Err(
+                "`some: true` asks for one namespace with the label; `exempt:` goes with the every-namespace form".to_string(),
+            );
         }
-        if let Some(a) = self.absent {
-            let what = match (a.workload, a.config_map) {
-                (Some(w), None) => Absentee::Workload(workload(w)?),
-                (None, Some(c)) => {
-                    config_map_name(&c.namespace, &c.name)?;
-                    Absentee::ConfigMap {
-                        namespace: c.namespace,
-                        name: c.name,
-                    }
-                }
-                _ => {
-                    return Err(
-                        "`absent:` names exactly one of `workload: {...}` or `configMap: {namespace, name}`"
-                            .to_string(),
-                    )
-                }
-            };
-            return Ok(CheckKind::Absent(AbsentCheck { what, says: a.says }));
+        Ok(NamespaceLabelCheck {
+            label: l.label,
+            values: l.in_.into_iter().map(|s| s.0).collect(),
+            exempt: l.exempt,
+            some: l.some,
+        })
+    }
+}
+
+impl Decode for ConditionCheck {
+    type Raw = RawCondition;
+    fn decode(c: RawCondition, _: Item) -> std::result::Result<Self, String> {
+        if c.type_.trim().is_empty() {
+            return Err("`condition:` needs a `type:` such as `Ready`".to_string());
         }
-        if let Some(l) = self.namespace_label {
-            if !is_label_key(&l.label) {
-                return Err(format!(
-                    "`namespaceLabel: label: {}` is not a label key like `pod-security.kubernetes.io/enforce`",
-                    l.label
-                ));
+        Ok(ConditionCheck {
+            objects: objects(c.resource, c.kind, c.namespace, c.name)?,
+            type_: c.type_,
+        })
+    }
+}
+
+impl Decode for CountCheck {
+    type Raw = RawCount;
+    fn decode(c: RawCount, _: Item) -> std::result::Result<Self, String> {
+        let counted = match (c.resource, c.workload) {
+            (Some(r), None) => Counted::Objects(objects(r, c.kind, c.namespace, c.name)?),
+            (None, Some(w)) if c.kind.is_none() && c.namespace.is_none() && c.name.is_none() => {
+                Counted::Workloads(workload(w)?)
             }
-            if let Some(bad) = l.exempt.iter().find(|n| !is_dns_label(n)) {
-                return Err(format!("`exempt: {bad}` is not a namespace name"));
-            }
-            if l.some && !l.exempt.is_empty() {
+            _ => {
                 return Err(
-                    "`some: true` asks for one namespace with the label; `exempt:` goes with the every-namespace form".to_string(),
-                );
+                    "`count:` counts either `resource:` objects or a `workload:` selection"
+                        .to_string(),
+                )
             }
-            return Ok(CheckKind::NamespaceLabel(NamespaceLabelCheck {
-                label: l.label,
-                values: l.in_.into_iter().map(|s| s.0).collect(),
-                exempt: l.exempt,
-                some: l.some,
-            }));
-        }
-        if let Some(c) = self.condition {
-            if c.type_.trim().is_empty() {
-                return Err("`condition:` needs a `type:` such as `Ready`".to_string());
-            }
-            return Ok(CheckKind::Condition(ConditionCheck {
-                objects: objects(c.resource, c.kind, c.namespace, c.name)?,
-                type_: c.type_,
-            }));
-        }
-        if let Some(a) = self.all {
-            return a.into_check();
-        }
-        if let Some(c) = self.count {
-            let counted = match (c.resource, c.workload) {
-                (Some(r), None) => Counted::Objects(objects(r, c.kind, c.namespace, c.name)?),
-                (None, Some(w))
-                    if c.kind.is_none() && c.namespace.is_none() && c.name.is_none() =>
-                {
-                    Counted::Workloads(workload(w)?)
-                }
-                _ => {
-                    return Err(
-                        "`count:` counts either `resource:` objects or a `workload:` selection"
-                            .to_string(),
-                    )
-                }
-            };
-            let wanted = match (c.at_least, c.at_least_field) {
+        };
+        let wanted =
+            match (c.at_least, c.at_least_field) {
                 (Some(n), None) if n >= 1 => Wanted::AtLeast(n),
                 (None, Some(f)) => Wanted::AtLeastField {
                     objects: objects(f.resource, f.kind, f.namespace, f.name)?,
@@ -311,74 +322,82 @@ impl RawCheck {
                         .to_string(),
                 ),
             };
-            return Ok(CheckKind::Count(CountCheck { counted, wanted }));
+        Ok(CountCheck { counted, wanted })
+    }
+}
+
+impl Decode for TolerateCheck {
+    type Raw = RawTolerate;
+    fn decode(t: RawTolerate, _: Item) -> std::result::Result<Self, String> {
+        if t.ok.is_empty() {
+            return Err("`tolerate:` needs at least one `ok:` value".to_string());
         }
-        if let Some(t) = self.tolerate {
-            if t.ok.is_empty() {
-                return Err("`tolerate:` needs at least one `ok:` value".to_string());
-            }
-            if let Some(code) = t.benign.iter().find(|b| NEVER_BENIGN.contains(&b.as_str())) {
-                return Err(format!(
-                    "`benign: [{code}]`: {code} is a capacity warning and never benign ({}): a cluster filling up is repaired, not tolerated; remove it from `benign:`",
-                    NEVER_BENIGN.join(", ")
-                ));
-            }
-            return Ok(CheckKind::Tolerate(TolerateCheck {
-                objects: objects(t.resource, t.kind, t.namespace, t.name)?,
-                field: FieldPath::parse(&t.field)?,
-                ok: t.ok.into_iter().map(|s| s.0).collect(),
-                warn: t.warn.0,
-                details: FieldPath::parse(&t.details)?,
-                benign: t.benign,
-                last_checked: t
-                    .last_checked
-                    .as_deref()
-                    .map(FieldPath::parse)
-                    .transpose()?,
-                max_status_age: match (&t.last_checked, t.max_status_age) {
-                    (_, Some(age)) => duration("maxStatusAge", &age)?,
-                    (Some(_), None) => DEFAULT_MAX_STATUS_AGE,
-                    (None, None) => 0,
-                },
-            }));
+        if let Some(code) = t.benign.iter().find(|b| NEVER_BENIGN.contains(&b.as_str())) {
+            return Err(format!(
+                "`benign: [{code}]`: {code} is a capacity warning and never benign ({}): a cluster filling up is repaired, not tolerated; remove it from `benign:`",
+                NEVER_BENIGN.join(", ")
+            ));
         }
-        if let Some(p) = self.pod_flags {
-            if p.flags.is_empty() {
-                return Err("`podFlags:` needs at least one flag".to_string());
-            }
-            if let Some(bad) = p.flags.iter().find(|f| !is_flag_name(f)) {
-                return Err(format!(
-                    "`{bad}` is not a flag name like `--audit-log-path` (no value, no `=`)"
-                ));
-            }
-            return Ok(CheckKind::PodFlags(PodFlagsCheck { flags: p.flags }));
+        Ok(TolerateCheck {
+            objects: objects(t.resource, t.kind, t.namespace, t.name)?,
+            field: FieldPath::parse(&t.field)?,
+            ok: t.ok.into_iter().map(|s| s.0).collect(),
+            warn: t.warn.0,
+            details: FieldPath::parse(&t.details)?,
+            benign: t.benign,
+            last_checked: t
+                .last_checked
+                .as_deref()
+                .map(FieldPath::parse)
+                .transpose()?,
+            max_status_age: match (&t.last_checked, t.max_status_age) {
+                (_, Some(age)) => duration("maxStatusAge", &age)?,
+                (Some(_), None) => DEFAULT_MAX_STATUS_AGE,
+                (None, None) => 0,
+            },
+        })
+    }
+}
+
+impl Decode for PodFlagsCheck {
+    type Raw = RawPodFlags;
+    fn decode(p: RawPodFlags, _: Item) -> std::result::Result<Self, String> {
+        if p.flags.is_empty() {
+            return Err("`podFlags:` needs at least one flag".to_string());
         }
-        if let Some(resource) = self.resource {
-            let objs = objects(resource, self.kind, self.namespace, self.object)?;
-            let field = self.field.as_deref().map(FieldPath::parse).transpose()?;
-            let expect = expectation(
-                field.as_ref(),
-                Given {
-                    in_: self.in_,
-                    not_in: self.not_in,
-                    equals: self.equals,
-                    equals_field: self.equals_field,
-                    exists: self.exists,
-                    min_validity: self.min_validity,
-                    max_age: self.max_age,
-                },
-            )?;
-            return Ok(CheckKind::Resource(ResourceCheck {
-                objects: objs,
-                field,
-                expect,
-            }));
+        if let Some(bad) = p.flags.iter().find(|f| !is_flag_name(f)) {
+            return Err(format!(
+                "`{bad}` is not a flag name like `--audit-log-path` (no value, no `=`)"
+            ));
         }
-        match self.namespace {
-            Some(ns) if is_dns_label(&ns) => Ok(CheckKind::Namespace(ns)),
-            Some(ns) => Err(format!("`namespace: {ns}` is not a namespace name")),
-            None => Err(format!("a check needs one of {}", CheckKey::listed())),
-        }
+        Ok(PodFlagsCheck { flags: p.flags })
+    }
+}
+
+/// `resource: TYPE` with its scope (`namespace:`, `object:`) and, with `field:`, its
+/// expectation, all beside it in the item.
+impl Decode for ResourceCheck {
+    type Raw = String;
+    fn decode(resource: String, item: Item) -> std::result::Result<Self, String> {
+        let objs = objects(resource, item.kind, item.namespace, item.object)?;
+        let field = item.field.as_deref().map(FieldPath::parse).transpose()?;
+        let expect = expectation(
+            field.as_ref(),
+            Given {
+                in_: item.in_,
+                not_in: item.not_in,
+                equals: item.equals,
+                equals_field: item.equals_field,
+                exists: item.exists,
+                min_validity: item.min_validity,
+                max_age: item.max_age,
+            },
+        )?;
+        Ok(ResourceCheck {
+            objects: objs,
+            field,
+            expect,
+        })
     }
 }
 

@@ -6,7 +6,7 @@ use crate::model::catalog::check::{ClaimsCheck, DEFAULT_MAX_PENDING_SECS};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct RawClaims {
+pub(in crate::model::catalog) struct RawClaims {
     provisioner: String,
     max_pending: Option<String>,
 }

@@ -13,7 +13,7 @@ type Parsed<T> = std::result::Result<T, String>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct RawEvery {
+pub(in crate::model::catalog) struct RawEvery {
     resource: String,
     kind: Option<String>,
     namespace: Option<String>,
@@ -31,7 +31,7 @@ pub(super) struct RawEvery {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawWhere {
+pub(in crate::model::catalog) struct RawWhere {
     field: String,
     equals: Option<String>,
     name_of: Option<RawClass>,
@@ -39,7 +39,7 @@ struct RawWhere {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawClass {
+pub(in crate::model::catalog) struct RawClass {
     resource: String,
     kind: Option<String>,
     field: String,
@@ -48,7 +48,7 @@ struct RawClass {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawAbove {
+pub(in crate::model::catalog) struct RawAbove {
     #[serde(rename = "type")]
     type_: String,
     value: u64,
@@ -56,14 +56,14 @@ struct RawAbove {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawList {
+pub(in crate::model::catalog) struct RawList {
     list: String,
     key: String,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawKnown {
+pub(in crate::model::catalog) struct RawKnown {
     condition: String,
     reason: String,
     says: String,
@@ -71,7 +71,7 @@ struct RawKnown {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct RawParents {
+pub(in crate::model::catalog) struct RawParents {
     resource: String,
     kind: Option<String>,
     controller_name: String,
@@ -82,7 +82,7 @@ pub(super) struct RawParents {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct RawCsiDriver {
+pub(in crate::model::catalog) struct RawCsiDriver {
     default_storage_class: bool,
 }
 

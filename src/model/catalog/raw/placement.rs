@@ -12,7 +12,7 @@ const MAX_AT_LEAST: u32 = 64;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct RawDistinctNodes {
+pub(in crate::model::catalog) struct RawDistinctNodes {
     namespace: String,
     selector: String,
     at_least: u32,

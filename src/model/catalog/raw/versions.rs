@@ -9,7 +9,7 @@ use crate::model::catalog::check::{OneVersionCheck, VersionFrom, Versioned, VERS
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct RawVersioned {
+pub(in crate::model::catalog) struct RawVersioned {
     kind: Option<WorkloadKind>,
     namespace: String,
     name: Option<String>,

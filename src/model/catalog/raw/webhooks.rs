@@ -7,7 +7,7 @@ use crate::model::catalog::scalars::is_dns_label;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawWebhooks {
+pub(in crate::model::catalog) struct RawWebhooks {
     namespace: String,
 }
 
