@@ -57,5 +57,5 @@ pub fn layer(layer: &Layer, declared_nodes: &[DeclaredNode], obs: &Observation) 
     out
 }
 
-mod by_hand;
+pub(crate) mod by_hand;
 pub use by_hand::by_hand;
