@@ -37,7 +37,7 @@ pub(crate) use kinds::{kind_arms, match_kind};
 mod placement;
 mod reads;
 pub use placement::{DistinctNodesCheck, MAX_PLACED_PODS};
-pub use reads::Reads;
+pub use reads::{CheckReads, Reads};
 mod gateway;
 pub use gateway::{Above, CsiDriverCheck, EveryCheck, Filter, Known, ParentsCheck, Wants};
 
