@@ -464,3 +464,83 @@ fn the_header_and_size_rules_fail_on_made_up_violations() {
     assert!(is_test_file(Path::new("model/state/hosts_tests.rs")));
     assert!(!is_test_file(Path::new("model/state/hosts.rs")));
 }
+
+/// ARCHITECTURE.md's claim that a check kind over existing reads is four product files is a
+/// patch that must still apply and build: `docs/examples/new-check-kind.patch` (the made-up
+/// `namespaceGone:` kind) touches `check.rs`, `state.rs` and adds one module under each, and
+/// `cargo check` of the library with it applied passes. Run on a copy of the crate, with a
+/// target directory of its own under `target/` (the outer `cargo test` holds the default one).
+#[test]
+fn a_new_check_kind_is_four_product_files_and_builds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let patch = root.join("docs/examples/new-check-kind.patch");
+    let text = std::fs::read_to_string(&patch).expect("the example patch");
+    let touched: BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("+++ b/"))
+        .collect();
+    assert_eq!(
+        touched,
+        BTreeSet::from([
+            "src/model/catalog/check.rs",
+            "src/model/catalog/check/namespace_gone.rs",
+            "src/model/state.rs",
+            "src/model/state/namespace_gone.rs",
+        ])
+    );
+    let copy = tempfile::tempdir().expect("tempdir");
+    for file in ["Cargo.toml", "Cargo.lock", "build.rs", "README.md"] {
+        std::fs::copy(root.join(file), copy.path().join(file)).expect(file);
+    }
+    for dir in ["src", "crates/replay/src", "examples"] {
+        copy_tree(&root.join(dir), &copy.path().join(dir));
+    }
+    std::fs::copy(
+        root.join("crates/replay/Cargo.toml"),
+        copy.path().join("crates/replay/Cargo.toml"),
+    )
+    .expect("replay manifest");
+    let apply = std::process::Command::new("git")
+        .args(["apply", "--verbose"])
+        .arg(&patch)
+        .current_dir(copy.path())
+        .output()
+        .expect("git apply");
+    assert!(
+        apply.status.success(),
+        "{}",
+        String::from_utf8_lossy(&apply.stderr)
+    );
+    let check = std::process::Command::new(env!("CARGO"))
+        .args([
+            "check",
+            "--offline",
+            "--quiet",
+            "--lib",
+            "-p",
+            "kubectl-nestor",
+        ])
+        .env("CARGO_TARGET_DIR", root.join("target/new-check-kind"))
+        .env("RUSTFLAGS", "-D warnings")
+        .current_dir(copy.path())
+        .output()
+        .expect("cargo check");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
