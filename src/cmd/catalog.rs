@@ -166,10 +166,8 @@ fn layer_doc(catalog: &Catalog, l: &Layer) -> LayerDoc {
 /// The catalog of `--stack` (or the active stack); the built-in one, with a notice, when no
 /// stack is named and none can be found.
 fn load(ctx: &Invocation) -> Result<(Catalog, Source)> {
-    let explicit = ctx.stack_choice().is_some()
-        || ctx.global.stacks_dir.is_some()
-        || ctx.env.stacks_dir.is_some();
-    match ctx.topology(None) {
+    let explicit = ctx.stacks.explicit();
+    match ctx.stacks.topology(None) {
         Ok(stack) => {
             let overrides = stack.catalog_path();
             let catalog = stack.catalog.clone();
@@ -205,7 +203,7 @@ pub fn run(ctx: &Invocation, command: &CatalogCommand) -> Result<Exit> {
 }
 
 fn list(ctx: &Invocation, catalog: &Catalog, source: Source) -> Result<Exit> {
-    if ctx.format() != Format::Text {
+    if ctx.global.output != Format::Text {
         let doc = CatalogDoc {
             api_version: API_VERSION,
             kind: "Catalog",
@@ -216,7 +214,7 @@ fn list(ctx: &Invocation, catalog: &Catalog, source: Source) -> Result<Exit> {
                 .map(|l| layer_doc(catalog, l))
                 .collect(),
         };
-        ctx.printer.document(ctx.format(), &doc)?;
+        ctx.printer.document(ctx.global.output, &doc)?;
         return Ok(Exit::Ok);
     }
     let mut rows = vec![["ID", "TITLE", "AFTER", "DETECT", "HEALTHY"]
@@ -242,10 +240,10 @@ fn list(ctx: &Invocation, catalog: &Catalog, source: Source) -> Result<Exit> {
 /// One gate rule (a layer of the same id would win; none has one): as `gate rules -o json`
 /// prints the table, one rule in it.
 fn show_rule(ctx: &Invocation, rule: &Rule) -> Result<Exit> {
-    match ctx.format() {
+    match ctx.global.output {
         Format::Json | Format::Yaml => {
             let doc = GateRulesDoc::new(std::slice::from_ref(rule));
-            ctx.printer.document(ctx.format(), &doc)?;
+            ctx.printer.document(ctx.global.output, &doc)?;
         }
         Format::Junit => {
             return Err(Error::input(
@@ -296,9 +294,9 @@ fn show(ctx: &Invocation, catalog: &Catalog, source: Source, id: &str) -> Result
         ));
     };
     let doc = layer_doc(catalog, layer);
-    if ctx.format() != Format::Text {
+    if ctx.global.output != Format::Text {
         ctx.printer.document(
-            ctx.format(),
+            ctx.global.output,
             &CatalogLayerDoc {
                 api_version: API_VERSION,
                 kind: "CatalogLayer",

@@ -3,10 +3,11 @@
 //! active stack per repository and one `NESTOR_STACK` per shell, two terminals can target
 //! two stacks: this is the question "which one am I on?" answered without reading a cluster.
 
-use crate::cmd::context::{Invocation, StackSource};
+use crate::cmd::context::Invocation;
 use crate::error::{Exit, Result};
 use crate::output::documents::stack::StackCurrent;
 use crate::output::render::{self, escape, Format, API_VERSION};
+use crate::stack::StackSource;
 use crate::stack::Topology;
 
 pub const EXAMPLES: &str = "\
@@ -18,12 +19,12 @@ Examples:
   NESTOR_STACK=staging kubectl nestor stack current -o json";
 
 pub fn run(invocation: &Invocation) -> Result<Exit> {
-    let dir = invocation.stacks_dir()?;
-    let (named, source) = match invocation.stack_choice() {
+    let dir = invocation.stacks.stacks_dir()?;
+    let (named, source) = match invocation.stacks.named() {
         Some((s, source)) => (Some(s), source),
         None => (None, StackSource::Active),
     };
-    let file = invocation.select_file(named, &dir)?;
+    let file = invocation.stacks.select_file(named, &dir)?;
     let t = Topology::load(&file, &dir.path)?;
     let doc = StackCurrent {
         api_version: API_VERSION,
@@ -35,7 +36,7 @@ pub fn run(invocation: &Invocation) -> Result<Exit> {
         stacks_dir: dir.path.display().to_string(),
         active: dir.active_name(),
     };
-    match invocation.format() {
+    match invocation.global.output {
         Format::Text => invocation.printer.out(&text(&doc, source, named))?,
         f @ (Format::Json | Format::Yaml | Format::Junit) => {
             invocation.printer.document(f, &doc)?

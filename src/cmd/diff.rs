@@ -70,10 +70,10 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
     let live = a == "-" || b == "-";
     // A live read needs the stack; two files use it when there is one (its catalog and
     // layers judge both sides), else every catalog layer.
-    let stack = if live || invocation.stack_choice().is_some() {
-        Some(invocation.topology(None)?)
+    let stack = if live || invocation.stacks.named().is_some() {
+        Some(invocation.stacks.topology(None)?)
     } else {
-        invocation.topology(None).ok()
+        invocation.stacks.topology(None).ok()
     };
     // Files first: a bad file is reported before any cluster is read.
     let load = |arg: &str| -> Result<Option<Loaded>> {
@@ -150,7 +150,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         nodes,
         layers,
     };
-    match invocation.format() {
+    match invocation.global.output {
         Format::Text => invocation.printer.out(&text(
             &doc,
             Paint {

@@ -49,7 +49,7 @@ pub enum KubeconfigCommand {
 
 /// `kubeconfig fetch` for `--stack`, else the active stack.
 pub fn run(invocation: &Invocation) -> Result<Exit> {
-    let t = invocation.topology(None)?;
+    let t = invocation.stacks.topology(None)?;
     fetch(invocation, &t)
 }
 
@@ -131,7 +131,7 @@ pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
         &ssh,
         key.as_deref(),
         invocation.runner.timeout,
-        !invocation.interactive(),
+        !invocation.interactive,
         t.admin_conf(),
         &host_name,
         &inventory_path,
@@ -152,7 +152,7 @@ pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
 
     if let Some(host) = endpoint::host(&kube_target.server).filter(|h| !admin_conf::resolves(h)) {
         match t.raw.endpoint.as_ref().map(|e| e.to_string()) {
-            Some(ep) if invocation.interactive() => {
+            Some(ep) if invocation.interactive => {
                 render::notice(&format!(
                     "the fetched kubeconfig's server {} names host `{host}`, which does not resolve here",
                     kube_target.server
@@ -297,7 +297,7 @@ fn write(invocation: &Invocation, dest: &Path, bytes: &[u8]) -> Result<Written> 
                     ),
                 )
             };
-            if !invocation.interactive() {
+            if !invocation.interactive {
                 return Err(refused("it is replaced only after an interactive yes"));
             }
             let question = format!(

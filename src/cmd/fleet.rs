@@ -49,7 +49,7 @@ pub fn run(invocation: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Re
             "drop --kubeconfig; each stack's topology declares its target",
         ));
     }
-    let dir = invocation.stacks_dir()?;
+    let dir = invocation.stacks.stacks_dir()?;
     let files = dir.stack_files()?;
     if files.is_empty() {
         return Err(Error::input(
@@ -117,13 +117,13 @@ pub fn run(invocation: &Invocation, detailed_exitcode: bool, no_ssh: bool) -> Re
         total,
         shared_endpoints: shared,
     };
-    match invocation.format() {
+    match invocation.global.output {
         Format::Text => invocation.printer.out(&text(
             &list,
             Paint {
                 on: invocation.printer.color(),
             },
-            invocation.layout(false),
+            invocation.layout,
         ))?,
         Format::Junit => invocation.printer.junit(&junit(&list))?,
         f @ (Format::Json | Format::Yaml) => {

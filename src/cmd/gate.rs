@@ -157,7 +157,7 @@ pub fn run(
 fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> Result<Exit> {
     let version = parse_version(&args.version)?;
     let invocation = invocation()?;
-    let stack = invocation.optional_topology()?;
+    let stack = invocation.stacks.optional_topology()?;
     // cilium|rook: what they read, decided from the stack before any process.
     let (name, which) = match args.component {
         UpgradeComponent::Kubernetes => ("kubernetes", None),
@@ -222,7 +222,7 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
             "name a node as `kubectl get nodes` lists it (`kubectl nestor target` shows them)",
         )
     })?;
-    let stack = invocation.optional_topology()?;
+    let stack = invocation.stacks.optional_topology()?;
     let session = open(invocation, &stack, drain_accept_paths(&node))?;
     // The inventory decided (and every host's connection validated) before any ssh runs.
     let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
@@ -265,11 +265,11 @@ fn show(
         crate::cmd::gate_explain::add(&mut doc, gated, &session.target_ref());
     }
     let now = crate::clock::now_rfc3339();
-    match invocation.format() {
+    match invocation.global.output {
         Format::Json | Format::Yaml => {
             invocation
                 .printer
-                .observed(invocation.format(), &doc, &now)?
+                .observed(invocation.global.output, &doc, &now)?
         }
         Format::Junit => invocation
             .printer
@@ -284,7 +284,7 @@ fn show(
                 render::escape(&target.endpoint),
                 render::escape(&target.context),
                 session.chosen.rule.name(),
-                crate::output::gate::text(&doc, paint, invocation.layout(explain))
+                crate::output::gate::text(&doc, paint, invocation.layout.showing_all(explain))
             ))?;
         }
     }

@@ -58,7 +58,7 @@ pub struct Args {
 }
 
 pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
-    let stack = invocation.topology(None)?;
+    let stack = invocation.stacks.topology(None)?;
     if args.save.is_some() {
         if args.snapshot.is_some() {
             return Err(Error::input(
@@ -97,12 +97,12 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             &built.observation,
         );
     }
-    match invocation.format() {
+    match invocation.global.output {
         Format::Text => invocation.printer.out(&preview.text(
             Paint {
                 on: invocation.printer.color(),
             },
-            invocation.layout(args.explain),
+            invocation.layout.showing_all(args.explain),
         ))?,
         Format::Junit => invocation.printer.junit(&crate::output::junit::report(&[
             crate::output::junit::Suite::Read(&preview, observed_at(&preview)),

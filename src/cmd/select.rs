@@ -23,7 +23,7 @@ pub fn run(invocation: &Invocation, name: &str) -> Result<Exit> {
             "a stack name is a DNS-1123 label naming stacks/<name>.yaml (see `kubectl nestor stack list`); `current` is the active-stack link itself",
         ));
     }
-    let dir = invocation.stacks_dir()?;
+    let dir = invocation.stacks.stacks_dir()?;
     let file = stack::select_file(Some(name), &dir, &invocation.env)?;
     // Never point current.yaml at a file that does not load.
     let t = Topology::load(&file, &dir.path)?;
@@ -115,7 +115,7 @@ fn offer_kubeconfig_line(invocation: &Invocation, t: &Topology) -> Result<Option
     let name = t.name();
     let line = format!("kubeconfig: ~/.kube/{name}.config");
     let file = t.file.display();
-    if !invocation.interactive() {
+    if !invocation.interactive {
         render::notice(&format!(
             "warning: prod stack {name} declares no kubeconfig, so its commands refuse to run (exit 3): add the line `{line}` to {file} (left unchanged: no prompt with --no-input or without a terminal)"
         ));
@@ -147,7 +147,7 @@ fn check_kubeconfig(invocation: &Invocation, t: &Topology) -> Result<Exit> {
     let Some(path) = t.declared_kubeconfig(&invocation.env)? else {
         return Ok(Exit::Ok);
     };
-    if !invocation.interactive() {
+    if !invocation.interactive {
         if !path.exists() {
             render::notice(&format!(
                 "kubeconfig {} does not exist yet: fetch it with `kubectl nestor kubeconfig fetch`",

@@ -104,7 +104,7 @@ pub fn run(invocation: &Invocation, command: &StackCommand) -> Result<Exit> {
 }
 
 pub fn list(invocation: &Invocation) -> Result<Exit> {
-    let dir = invocation.stacks_dir()?;
+    let dir = invocation.stacks.stacks_dir()?;
     let active = dir.active_name();
     let mut rows = Vec::new();
     let mut errors: Vec<Error> = vec![];
@@ -173,7 +173,7 @@ pub fn list(invocation: &Invocation) -> Result<Exit> {
     }
     // Not stacks (one spelling, `.yaml`): said, never silently skipped.
     let misnamed = dir.misnamed_files();
-    if invocation.format() == Format::Text {
+    if invocation.global.output == Format::Text {
         let mut table = vec![vec![
             String::new(),
             "NAME".to_string(),
@@ -211,7 +211,7 @@ pub fn list(invocation: &Invocation) -> Result<Exit> {
         }
     } else {
         invocation.printer.document(
-            invocation.format(),
+            invocation.global.output,
             &StackList {
                 api_version: API_VERSION,
                 kind: "StackList",
@@ -253,7 +253,7 @@ fn invalid_files(mut errors: Vec<Error>) -> Option<Error> {
 }
 
 pub fn show(invocation: &Invocation, name: Option<&str>) -> Result<Exit> {
-    let t = invocation.topology(name)?;
+    let t = invocation.stacks.topology(name)?;
     let kubeconfig_path = t.kubeconfig_path(&invocation.env)?;
     let doc = StackDoc {
         api_version: API_VERSION,
@@ -280,8 +280,10 @@ pub fn show(invocation: &Invocation, name: Option<&str>) -> Result<Exit> {
         catalog: t.raw.catalog.clone(),
         instance_prefix: t.raw.lima.as_ref().map(|l| l.instance_prefix.to_string()),
     };
-    if invocation.format() != Format::Text {
-        invocation.printer.document(invocation.format(), &doc)?;
+    if invocation.global.output != Format::Text {
+        invocation
+            .printer
+            .document(invocation.global.output, &doc)?;
         return Ok(Exit::Ok);
     }
     let none = || "-".to_string();
@@ -351,7 +353,7 @@ pub fn env(
     name: Option<&str>,
     shell: crate::shell::Shell,
 ) -> Result<Exit> {
-    let t = invocation.topology(name)?;
+    let t = invocation.stacks.topology(name)?;
     let path = match t.kind() {
         // `eval` of this line must never point a bench shell at prod (SPEC §14).
         TargetKind::Lima => target::isolation::checked_bench(&t, &invocation.env)?,

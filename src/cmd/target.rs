@@ -21,7 +21,7 @@ Examples:
   kubectl nestor target --no-input -o json";
 
 pub fn run(invocation: &Invocation) -> Result<Exit> {
-    let stack = invocation.optional_topology()?;
+    let stack = invocation.stacks.optional_topology()?;
     // SPEC §5: without a prompt, a prod stack's endpoint must match before kubectl runs
     // (`target --no-input` is the cheap pre-check of a script: exit 3 on a mismatch); with
     // one, the operator sees the nodes and says yes.
@@ -60,10 +60,12 @@ pub fn run(invocation: &Invocation) -> Result<Exit> {
         reachable: true,
         nodes,
     };
-    if invocation.format() != Format::Text {
-        invocation
-            .printer
-            .observed(invocation.format(), &doc, &crate::clock::now_rfc3339())?;
+    if invocation.global.output != Format::Text {
+        invocation.printer.observed(
+            invocation.global.output,
+            &doc,
+            &crate::clock::now_rfc3339(),
+        )?;
         return Ok(Exit::Ok);
     }
     let paint = render::Paint {

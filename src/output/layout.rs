@@ -24,6 +24,14 @@ impl Layout {
             all,
         }
     }
+
+    /// The same layout, every evidence line shown when `all` (`--explain`) too.
+    pub fn showing_all(self, all: bool) -> Layout {
+        Layout {
+            all: self.all || all,
+            ..self
+        }
+    }
 }
 
 impl Default for Layout {

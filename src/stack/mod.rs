@@ -1,6 +1,8 @@
 //! Stack topologies (SPEC §3): where the stacks directory is, which stack is active, and the
 //! parsed topology with its paths resolved against the repo root.
 
+mod choice;
+pub use choice::{Choice, StackSource};
 pub(crate) mod edit;
 pub(crate) mod endpoint;
 pub mod inventory;

@@ -81,7 +81,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
     let stack = if invocation.global.stack.is_none() && named_file {
         None
     } else {
-        invocation.optional_topology()?
+        invocation.stacks.optional_topology()?
     };
     // Which file, checked against the bench's isolation rule; no process yet. --write: the
     // file it will create is known, and refused if it exists, before anything is read.
@@ -97,7 +97,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         false => None,
     };
     if stack.is_none() {
-        let (what, dir) = match invocation.stacks_dir().map(|d| d.active_name()) {
+        let (what, dir) = match invocation.stacks.stacks_dir().map(|d| d.active_name()) {
             Ok(Some(active)) => (format!("not stack {active} (active here): "), String::new()),
             Ok(None) => ("no stack: ".to_string(), String::new()),
             Err(_) => (
@@ -179,13 +179,13 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         }
         return Ok(Exit::Ok);
     }
-    match invocation.format() {
+    match invocation.global.output {
         Format::Text => invocation.printer.out(&text(
             &doc,
             Paint {
                 on: invocation.printer.color(),
             },
-            invocation.layout(false),
+            invocation.layout,
         ))?,
         f @ (Format::Json | Format::Yaml | Format::Junit) => {
             invocation

@@ -16,7 +16,7 @@ pub(super) fn destination(
     kubeconfig: &Path,
 ) -> Result<PathBuf> {
     let name = stack_name(args, stack, kubeconfig)?;
-    let dir = invocation.stacks_dir().map_err(|e| {
+    let dir = invocation.stacks.stacks_dir().map_err(|e| {
         e.with_hint("--write writes stacks/NAME.yaml: run it where a stacks/ directory is (or above it), or `mkdir stacks` first")
     })?;
     let path = dir.path.join(format!("{name}.yaml"));

@@ -81,7 +81,7 @@ fn condition_name(c: WaitFor) -> &'static str {
 }
 
 pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
-    let stack = invocation.topology(None)?;
+    let stack = invocation.stacks.topology(None)?;
     let catalog = &stack.catalog;
     let mut ids: Vec<String> = vec![];
     for id in &args.layers {
@@ -157,7 +157,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             })
             .collect(),
     };
-    match invocation.format() {
+    match invocation.global.output {
         Format::Text => invocation.printer.out(&text(
             &doc,
             Paint {
