@@ -10,7 +10,6 @@ use crate::model::plan;
 use crate::model::snapshot::Snapshot;
 use crate::output::render::Format;
 use crate::output::render::{self, Paint};
-use crate::output::report::{Preview, Source};
 use crate::session::observe;
 use crate::stack::TargetKind;
 
@@ -105,12 +104,12 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             invocation.layout.showing_all(args.explain),
         ))?,
         Format::Junit => invocation.printer.junit(&crate::output::junit::report(&[
-            crate::output::junit::Suite::Read(&preview, observed_at(&preview)),
+            crate::output::junit::Suite::Read(&preview, preview.observed_at()),
         ]))?,
         f @ (Format::Json | Format::Yaml) => {
             invocation
                 .printer
-                .observed(f, &preview, &observed_at(&preview))?
+                .observed(f, &preview, &preview.observed_at())?
         }
     }
     if !args.detailed_exitcode {
@@ -121,13 +120,4 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
         plan::Outcome::Work => Exit::PlanNotEmpty,
         plan::Outcome::Undecided => Exit::Undecided,
     })
-}
-
-/// When what the preview shows was read: the snapshot's time, or now for a live read (the
-/// reads have just ended).
-pub(crate) fn observed_at(preview: &Preview) -> String {
-    match &preview.source {
-        Source::Snapshot { taken_at, .. } => taken_at.clone(),
-        Source::Live => crate::clock::now_rfc3339(),
-    }
 }

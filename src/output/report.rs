@@ -127,6 +127,15 @@ impl Real {
 }
 
 impl Preview {
+    /// When what the preview shows was read: the snapshot's time, or now for a live read
+    /// (the reads have just ended).
+    pub fn observed_at(&self) -> String {
+        match &self.source {
+            Source::Snapshot { taken_at, .. } => taken_at.clone(),
+            Source::Live => crate::clock::now_rfc3339(),
+        }
+    }
+
     pub(crate) fn new(
         stack: StackRef,
         source: Source,
