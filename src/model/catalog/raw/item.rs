@@ -20,41 +20,56 @@ pub(in crate::model::catalog) trait Decode: Sized {
     fn decode(raw: Self::Raw, item: Item) -> std::result::Result<Self, String>;
 }
 
-/// The keys of a list item beside its kind's: `namespace:` (a check of its own, or a
-/// `resource:` check's scope) and a flat `resource:` check's.
-#[derive(Default)]
-pub(in crate::model::catalog) struct Item {
-    pub namespace: Option<String>,
-    pub kind: Option<String>,
-    pub object: Option<String>,
-    pub field: Option<String>,
-    pub in_: Option<Vec<Scalar>>,
-    pub not_in: Option<Vec<Scalar>>,
-    pub equals: Option<Scalar>,
-    pub equals_field: Option<String>,
-    pub exists: Option<bool>,
-    pub min_validity: Option<String>,
-    pub max_age: Option<String>,
+/// The keys of a flat `resource:` check, each spelled once: `field: Type = "key"`. Writes
+/// [`Item`], its `resource_key`, its decoding of these keys and [`FLAT_KEYS`].
+macro_rules! flat_resource_keys {
+    ($($field:ident: $ty:ty = $key:literal,)*) => {
+        /// The keys of a list item beside its kind's: `namespace:` (a check of its own, or a
+        /// `resource:` check's scope) and a flat `resource:` check's.
+        #[derive(Default)]
+        pub(in crate::model::catalog) struct Item {
+            pub namespace: Option<String>,
+            $(pub $field: Option<$ty>,)*
+        }
+
+        impl Item {
+            /// The first flat-`resource:` key set, in the order the keys are listed.
+            pub(super) fn resource_key(&self) -> Option<&'static str> {
+                [$(($key, self.$field.is_some()),)*]
+                    .into_iter()
+                    .find_map(|(key, set)| set.then_some(key))
+            }
+
+            /// Decodes the value of `key` when it is a flat-`resource:` key; `false` when
+            /// it is none of them.
+            fn set_flat<'de, A: MapAccess<'de>>(
+                &mut self,
+                key: &str,
+                map: &mut A,
+            ) -> std::result::Result<bool, A::Error> {
+                match key {
+                    $($key => set(&mut self.$field, map, $key).map(|()| true),)*
+                    _ => Ok(false),
+                }
+            }
+        }
+
+        /// The flat-`resource:` keys, in their order.
+        const FLAT_KEYS: &[&str] = &[$($key,)*];
+    };
 }
 
-impl Item {
-    /// The first flat-`resource:` key set, in the order the keys are listed.
-    pub(super) fn resource_key(&self) -> Option<&'static str> {
-        [
-            ("kind", self.kind.is_some()),
-            ("object", self.object.is_some()),
-            ("field", self.field.is_some()),
-            ("in", self.in_.is_some()),
-            ("notIn", self.not_in.is_some()),
-            ("equals", self.equals.is_some()),
-            ("equalsField", self.equals_field.is_some()),
-            ("exists", self.exists.is_some()),
-            ("minValidity", self.min_validity.is_some()),
-            ("maxAge", self.max_age.is_some()),
-        ]
-        .into_iter()
-        .find_map(|(key, set)| set.then_some(key))
-    }
+flat_resource_keys! {
+    kind: String = "kind",
+    object: String = "object",
+    field: String = "field",
+    in_: Vec<Scalar> = "in",
+    not_in: Vec<Scalar> = "notIn",
+    equals: Scalar = "equals",
+    equals_field: String = "equalsField",
+    exists: bool = "exists",
+    min_validity: String = "minValidity",
+    max_age: String = "maxAge",
 }
 
 /// A kind's value, decoded, waiting for the item's other keys to be validated.
@@ -69,21 +84,6 @@ pub(in crate::model::catalog) struct RawCheck {
     pub given: Vec<(CheckKey, Pending)>,
 }
 
-/// The keys of a flat `resource:` check, listed after `resource` among the valid keys.
-const RESOURCE_KEYS: [&str; 11] = [
-    "kind",
-    "name",
-    "object",
-    "field",
-    "in",
-    "notIn",
-    "equals",
-    "equalsField",
-    "exists",
-    "minValidity",
-    "maxAge",
-];
-
 /// Every key a list item may hold, in the order an unknown key's message lists them: the
 /// kinds in table order with a flat `resource:` check's keys after `resource`, then `why`.
 static KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
@@ -91,7 +91,10 @@ static KEYS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     for key in <CheckKey as strum::VariantArray>::VARIANTS {
         keys.push(key.as_str());
         if *key == CheckKey::Resource {
-            keys.extend(RESOURCE_KEYS);
+            // Every item's `name:` after `kind`, where the derived struct once listed it.
+            keys.push(FLAT_KEYS[0]);
+            keys.push("name");
+            keys.extend(&FLAT_KEYS[1..]);
         }
     }
     keys.push("why");
@@ -196,17 +199,11 @@ impl<'de> Visitor<'de> for ItemVisitor {
                 }
                 Key::Other("name") => set(&mut raw.name, &mut map, "name")?,
                 Key::Other("why") => set(&mut raw.why, &mut map, "why")?,
-                Key::Other("kind") => set(&mut i.kind, &mut map, "kind")?,
-                Key::Other("object") => set(&mut i.object, &mut map, "object")?,
-                Key::Other("field") => set(&mut i.field, &mut map, "field")?,
-                Key::Other("in") => set(&mut i.in_, &mut map, "in")?,
-                Key::Other("notIn") => set(&mut i.not_in, &mut map, "notIn")?,
-                Key::Other("equals") => set(&mut i.equals, &mut map, "equals")?,
-                Key::Other("equalsField") => set(&mut i.equals_field, &mut map, "equalsField")?,
-                Key::Other("exists") => set(&mut i.exists, &mut map, "exists")?,
-                Key::Other("minValidity") => set(&mut i.min_validity, &mut map, "minValidity")?,
-                Key::Other("maxAge") => set(&mut i.max_age, &mut map, "maxAge")?,
-                Key::Other(other) => return Err(de::Error::unknown_field(other, &KEYS)),
+                Key::Other(other) => {
+                    if !i.set_flat(other, &mut map)? {
+                        return Err(de::Error::unknown_field(other, &KEYS));
+                    }
+                }
             }
         }
         Ok(raw)
