@@ -45,6 +45,8 @@ echo "| \`#[test]\` in tests/e2e | $(tests_in tests/e2e) |"
 echo "| \`#[test]\` in tests/readme_build | $(tests_in tests/readme_build) |"
 echo "| \`#[test]\` in tests/fuzz | $(tests_in tests/fuzz) |"
 echo "| \`#[test]\` in src/ (unit) | $(tests_in src) |"
+# shellcheck disable=SC2046
+echo "| tier 2 \`#[test]\`s in tests/ (\`#[ignore = \"tier 2, ...\"]\`: scripts/test.sh runs them, a bare \`cargo test\` does not) | $(count '^[[:space:]]*#\[ignore = "tier 2, ' $(rs_files tests)) |"
 echo "| whole-output assertions in tests/cli, tests/e2e, tests/readme_build | $whole |"
 echo "| golden files (tests/cli/golden, tests/e2e/golden) | $goldens |"
 echo "| \`.contains(\` lines in tests/cli, tests/e2e, tests/readme_build | $contains |"

@@ -2,7 +2,8 @@
 # The README's test command, and the install + test step of .ci/run (which calls this very
 # script, so the two cannot drift). On a fresh Debian or Ubuntu machine it installs what the
 # tests need, skipping what is present (Debian packages by name, with sudo when not root),
-# (with Homebrew instead on macOS) then runs the whole suite: `cargo test --workspace --locked` plus any arguments given.
+# (with Homebrew instead on macOS) then runs the whole suite, both tiers: `cargo test
+# --workspace --locked` plus any arguments given, plus `--include-ignored` (tier 2).
 #
 #   bash scripts/test.sh                  # install what is missing, then every test
 #   bash scripts/test.sh --install-only   # only the install step
@@ -62,5 +63,13 @@ fi
 
 say "tools: $(command -v kubectl) / $sshd / $(command -v zsh) / $(command -v fish)"
 say "kubectl for the end-to-end tests (tests/e2e): $(kubectl version --client 2>/dev/null | head -n 1)"
-say "tests: cargo test --workspace --locked $*"
-exec cargo test --workspace --locked "$@"
+# Every tier: tier 1 is what a bare `cargo test --workspace` runs; tier 2 is the tests marked
+# `#[ignore = "tier 2, ..."]` (a real sshd, memory at scale, builds of the crate), which
+# libtest runs with `--include-ignored` (docs/testing.md "Tiers").
+args=("$@")
+case " $* " in
+  *" -- "*) args+=(--include-ignored) ;;
+  *) args+=(-- --include-ignored) ;;
+esac
+say "tests: cargo test --workspace --locked ${args[*]}"
+exec cargo test --workspace --locked "${args[@]}"

@@ -55,6 +55,7 @@ fn preview(bed: &Bed) -> crate::support::Outcome {
 /// whole, then decoded with every annotation (well over 100 MiB); decoded as it arrives,
 /// nestor keeps each node's few fields.
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn a_ten_thousand_node_list_is_decoded_as_it_arrives() {
     let bed = Bed::dirqual(
         "https://10.67.2.11:6443",
@@ -84,6 +85,7 @@ fn a_ten_thousand_node_list_is_decoded_as_it_arrives() {
 /// A 40 MiB value in rook-ceph-mon-endpoints beside the small key ceph checks: every key but
 /// the checked one is skipped unread (it used to cost 128 MiB).
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn a_huge_config_map_is_decoded_into_its_checked_key_only() {
     let mut cluster = Cluster::dirqual();
     let cm = cluster
@@ -194,6 +196,7 @@ REAL (read live, not stored)
 /// 6000 nodes whose names are 10 KiB each: 60 MB of names nestor would keep, over its
 /// budget. The node read fails naming the read and the budget; k8s is unknown, never absent.
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn a_list_over_the_memory_budget_is_unknown_naming_the_read_and_the_budget() {
     let bed = Bed::dirqual(
         "https://10.67.2.11:6443",
@@ -315,6 +318,7 @@ fn gate_drain(bed: &Bed) -> crate::support::Outcome {
 /// The drain gate reads the same 45 MB node list as it arrives, its `Node` facts charged to
 /// the run's budget: it used to be held whole (and copied) before it was decoded.
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn the_drain_gate_decodes_a_ten_thousand_node_list_as_it_arrives() {
     let plain = gate_drain(&Bed::dirqual(
         "https://10.67.2.11:6443",
@@ -353,6 +357,7 @@ fn the_drain_gate_decodes_a_ten_thousand_node_list_as_it_arrives() {
 /// GO: CANNOT TELL, exit 5 (dirqual's Rook mons, one per node of dirqual1..3, keep their
 /// majority without dirqual4, so no rule blocks).
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn a_gate_read_over_the_memory_budget_is_undecided_naming_it_never_go() {
     let bed = Bed::dirqual(
         "https://10.67.2.11:6443",

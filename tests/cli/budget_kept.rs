@@ -48,6 +48,7 @@ fn preview(bed: &Bed) -> crate::support::Outcome {
 }
 
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn workloads_no_check_selects_are_dropped_as_they_arrive_never_kept() {
     let plain = preview(&Bed::dirqual(
         "https://10.67.2.11:6443",
@@ -99,6 +100,7 @@ fn workloads_no_check_selects_are_dropped_as_they_arrive_never_kept() {
 /// four: sync and health status, the operation's phase and its message (quoted when it
 /// failed): ~12 MiB kept, ~48 MiB of own peak RSS in a debug build, measured once.
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn forty_thousand_custom_objects_keep_their_few_fields_compactly() {
     let bed = Bed::dirqual(
         "https://10.67.2.11:6443",

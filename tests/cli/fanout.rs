@@ -31,6 +31,7 @@ fn preview_run(bed: &Bed) -> Run {
 }
 
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(2500));
     let run = preview_run(&bed);
@@ -139,6 +140,7 @@ fn inventory_bed(n: usize, bytes: Option<u64>) -> (Bed, std::path::PathBuf) {
 }
 
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn hundreds_of_hosts_keep_8_ssh_in_flight_and_few_threads() {
     let (bed, log) = inventory_bed(300, None);
     let run = preview_run(&bed);
@@ -196,6 +198,7 @@ fn hundreds_of_hosts_keep_8_ssh_in_flight_and_few_threads() {
 }
 
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn huge_remote_outputs_are_cut_at_1_mib_while_read() {
     // Four hosts whose remote command prints 40 MB each: 700-850 MiB when each was buffered
     // to the process layer's 48 MiB cap before the 1 MiB check.
@@ -249,6 +252,7 @@ fn huge_remote_outputs_are_cut_at_1_mib_while_read() {
 /// the debug binary's size (it grows with every crate): the sweep starts at the smallest limit
 /// under which `kubectl-nestor version` runs, measured first.
 #[test]
+#[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn a_tight_ulimit_is_never_a_panic() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(200));
     let mut version = bed.cmd();

@@ -1,5 +1,6 @@
 //! The README's "Try it" block as a new user meets it (its first command, `cargo run` in a
-//! fresh copy, rebuilds the whole crate: that test is its own binary, `tests/readme_build`)
+//! fresh copy, rebuilds the whole crate: that test is its own binary in tier 2,
+//! `tests/readme_build`)
 //! and its test command, `bash scripts/test.sh`, being the very
 //! line `.ci/run` runs, whose install step is run here on a machine without sshd, kubectl,
 //! zsh or fish: a scratch PATH with recording `apt-get` and `sudo` stubs.
@@ -112,6 +113,33 @@ impl Scratch {
         fs::set_permissions(path, fs::Permissions::from_mode(0o755)).expect("chmod");
     }
 
+    /// `bash scripts/test.sh ARGS` on this machine with everything present and a recording
+    /// `cargo`: the cargo command lines it ran.
+    fn test_run(&self, args: &[&str]) -> Vec<String> {
+        self.stub(
+            "cargo",
+            &format!("printf 'cargo %s\\n' \"$*\" >> '{}'", self.log().display()),
+        );
+        let head = ["/usr/bin/head", "/bin/head"]
+            .iter()
+            .find(|p| Path::new(p).exists())
+            .expect("head");
+        let _ = std::os::unix::fs::symlink(head, self.bin().join("head"));
+        let out = Command::new("/bin/bash")
+            .arg(format!("{ROOT}/scripts/test.sh"))
+            .args(args)
+            .env_clear()
+            .env("PATH", self.bin())
+            .env("NESTOR_TEST_SSHD", self.sshd())
+            .stdin(Stdio::null())
+            .output()
+            .expect("bash");
+        assert!(out.status.success(), "{out:?}");
+        let calls = fs::read_to_string(self.log()).unwrap_or_default();
+        fs::remove_file(self.log()).expect("rm log");
+        calls.lines().map(String::from).collect()
+    }
+
     /// `bash scripts/test.sh --install-only` on this machine: (exit code, stdout, stderr,
     /// the recorded calls).
     fn install(&self) -> (Option<i32>, String, String, Vec<String>) {
@@ -217,4 +245,92 @@ fn the_test_script_on_macos_installs_with_homebrew() {
         stdout,
         "== installing kubernetes-cli fish (Homebrew formulae)\n"
     );
+}
+
+/// Tier 2 (`#[ignore = "tier 2, ..."]`, docs/testing.md "Tiers") is left out of a bare
+/// `cargo test`; the README's test command runs it: the script hands `--include-ignored` to
+/// libtest after the caller's own arguments, behind the caller's `--` when there is one.
+#[test]
+fn the_test_script_runs_both_tiers_after_the_callers_arguments() {
+    let m = Scratch::new(1000, &["sshd", "kubectl", "zsh", "fish"]);
+    let cases: [(&[&str], &str); 3] = [
+        (&[], "cargo test --workspace --locked -- --include-ignored"),
+        (
+            &["--test", "cli", "hosts::"],
+            "cargo test --workspace --locked --test cli hosts:: -- --include-ignored",
+        ),
+        (
+            &["--", "--test-threads", "1"],
+            "cargo test --workspace --locked -- --test-threads 1 --include-ignored",
+        ),
+    ];
+    for (args, want) in cases {
+        assert_eq!(m.test_run(args), vec![want.to_string()], "{args:?}");
+    }
+}
+
+/// Every ignored test in the repository is one of tier 2's three marks, right under its
+/// `#[test]`: nothing else may hide a test from `cargo test`, each mark is in use, and every
+/// step of the workflows that runs `cargo test` runs tier 2 too.
+#[test]
+fn every_ignored_test_is_tier_2_and_every_workflow_step_runs_it() {
+    const MARKS: [&str; 3] = ["a real sshd", "at scale", "builds the crate"];
+    let attribute = concat!("#[", "ignore");
+    let mut used = [0usize; 3];
+    let mut files = Vec::new();
+    let mut dirs: Vec<PathBuf> = ["src", "tests", "crates"]
+        .iter()
+        .map(|d| Path::new(ROOT).join(d))
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).expect("read_dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() && !path.ends_with("target") {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    for file in &files {
+        let text = fs::read_to_string(file).expect("read");
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(at) = line.find(attribute) else {
+                continue;
+            };
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            let place = format!("{}:{}", file.display(), i + 1);
+            let mark = MARKS.iter().position(|m| {
+                line[at..]
+                    == format!(
+                        "{attribute} = \"tier 2, {m}: bash scripts/test.sh runs it (-- --include-ignored)\"]"
+                    )
+            });
+            let Some(mark) = mark else {
+                panic!("{place}: an ignore that is not a tier-2 mark: {line}");
+            };
+            assert_eq!(
+                i.checked_sub(1).map(|p| lines[p].trim()),
+                Some("#[test]"),
+                "{place}: the mark goes right under #[test]"
+            );
+            used[mark] += 1;
+        }
+    }
+    for (mark, n) in MARKS.iter().zip(used) {
+        assert!(n > 0, "no test carries the tier-2 mark `{mark}`");
+    }
+    for workflow in ["ci.yml", "release.yml"] {
+        let text =
+            fs::read_to_string(format!("{ROOT}/.github/workflows/{workflow}")).expect("workflow");
+        for line in text.lines().filter(|l| l.contains("cargo test")) {
+            assert!(
+                !line.trim_start().starts_with("run:") || line.ends_with(" -- --include-ignored"),
+                "{workflow}: a test step without tier 2: {line}"
+            );
+        }
+    }
 }

@@ -744,46 +744,49 @@ fn a_prod_endpoint_nestor_cannot_parse_refuses_a_bench_on_that_server() {
         bed.kubeconfig_for(&work.join("kubeconfig"), server);
         bed.server.clear_audit();
     };
-    for endpoint in &endpoints {
+    // The refusal comes from the prod stack not loading, before any bench server is compared:
+    // each endpoint is tried with one bench spelling, the spellings in turn, so that every
+    // endpoint and every spelling is refused by every command (5 pairs of the 15, each pair
+    // ten runs of nestor through the real kubectl).
+    for (i, endpoint) in endpoints.iter().enumerate() {
         bed.write_stack("dirqual", &dirqual_topology(endpoint));
-        for server in &bench_servers {
-            let what = format!("prod endpoint {endpoint}, bench server {server}");
-            bench_on(server);
-            bed.assert_each_refused_quietly(
-                &lima_commands,
-                &[UNCHECKED, "stacks/dirqual.yaml does not load"],
-                marker,
-                &what,
-            );
-            // The fleet: the bench is a refused line, the prod stack an error line.
-            for args in [
-                &["preview", "--all"][..],
-                &["preview", "--all", "-o", "json"],
-            ] {
-                let out = bed.run(args);
-                out.code(3);
-                assert_unprinted(&out, marker, &format!("{what} {args:?}"));
-                if args.len() == 2 {
-                    let bench = out.stdout.lines().find(|l| l.starts_with("bench "));
-                    assert_eq!(
-                        bench.and_then(|l| l.split_whitespace().nth(1)),
-                        Some("refused"),
-                        "{what}: {}",
-                        out.stdout
-                    );
-                    assert!(
-                        out.stdout.contains("stacks/dirqual.yaml does not load"),
-                        "{what}: {}",
-                        out.stdout
-                    );
-                }
+        let server = &bench_servers[i % bench_servers.len()];
+        let what = format!("prod endpoint {endpoint}, bench server {server}");
+        bench_on(server);
+        bed.assert_each_refused_quietly(
+            &lima_commands,
+            &[UNCHECKED, "stacks/dirqual.yaml does not load"],
+            marker,
+            &what,
+        );
+        // The fleet: the bench is a refused line, the prod stack an error line.
+        for args in [
+            &["preview", "--all"][..],
+            &["preview", "--all", "-o", "json"],
+        ] {
+            let out = bed.run(args);
+            out.code(3);
+            assert_unprinted(&out, marker, &format!("{what} {args:?}"));
+            if args.len() == 2 {
+                let bench = out.stdout.lines().find(|l| l.starts_with("bench "));
+                assert_eq!(
+                    bench.and_then(|l| l.split_whitespace().nth(1)),
+                    Some("refused"),
+                    "{what}: {}",
+                    out.stdout
+                );
+                assert!(
+                    out.stdout.contains("stacks/dirqual.yaml does not load"),
+                    "{what}: {}",
+                    out.stdout
+                );
             }
-            // `stack select` of the bench is refused too and `stack list` says why.
-            bed.run(&["stack", "select", "bench"]).error(3, UNCHECKED);
-            let list = bed.run(&["stack", "list"]);
-            assert_unprinted(&list, marker, &format!("{what} stack list"));
-            assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
         }
+        // `stack select` of the bench is refused too and `stack list` says why.
+        bed.run(&["stack", "select", "bench"]).error(3, UNCHECKED);
+        let list = bed.run(&["stack", "list"]);
+        assert_unprinted(&list, marker, &format!("{what} stack list"));
+        assert_eq!(bed.server.audit(), vec![], "{what}: the bench read prod");
     }
     // The same through the prod stack's kubeconfig: its server holds the credential (the
     // endpoint names another server), so that server cannot be compared: refused.
