@@ -125,7 +125,16 @@ impl Scratch {
             .find(|p| Path::new(p).exists())
             .expect("head");
         let _ = std::os::unix::fs::symlink(head, self.bin().join("head"));
-        let out = Command::new("/bin/bash")
+        let out = self.script(args);
+        assert!(out.status.success(), "{out:?}");
+        let calls = fs::read_to_string(self.log()).unwrap_or_default();
+        fs::remove_file(self.log()).expect("rm log");
+        calls.lines().map(String::from).collect()
+    }
+
+    /// `bash scripts/test.sh ARGS` with only this machine's PATH and sshd.
+    fn script(&self, args: &[&str]) -> std::process::Output {
+        Command::new("/bin/bash")
             .arg(format!("{ROOT}/scripts/test.sh"))
             .args(args)
             .env_clear()
@@ -133,24 +142,13 @@ impl Scratch {
             .env("NESTOR_TEST_SSHD", self.sshd())
             .stdin(Stdio::null())
             .output()
-            .expect("bash");
-        assert!(out.status.success(), "{out:?}");
-        let calls = fs::read_to_string(self.log()).unwrap_or_default();
-        fs::remove_file(self.log()).expect("rm log");
-        calls.lines().map(String::from).collect()
+            .expect("bash")
     }
 
     /// `bash scripts/test.sh --install-only` on this machine: (exit code, stdout, stderr,
     /// the recorded calls).
     fn install(&self) -> (Option<i32>, String, String, Vec<String>) {
-        let out = Command::new("/bin/bash")
-            .args([&format!("{ROOT}/scripts/test.sh"), "--install-only"])
-            .env_clear()
-            .env("PATH", self.bin())
-            .env("NESTOR_TEST_SSHD", self.sshd())
-            .stdin(Stdio::null())
-            .output()
-            .expect("bash");
+        let out = self.script(&["--install-only"]);
         let calls = fs::read_to_string(self.log()).unwrap_or_default();
         (
             out.status.code(),
