@@ -90,7 +90,7 @@ impl Invocation {
         let stacks = stack::Choice {
             flag: global.stack.clone(),
             dir_flag: global.stacks_dir.clone(),
-            kubeconfig_flag: global.kubeconfig.is_some(),
+            explicit_kubeconfig: global.kubeconfig.is_some() || env.kubeconfig.is_some(),
             env: env.clone(),
         };
         let interactive = !global.no_input

@@ -50,8 +50,9 @@ pub struct Choice {
     pub flag: Option<String>,
     /// `--stacks-dir DIR`.
     pub dir_flag: Option<PathBuf>,
-    /// `--kubeconfig` given: a command that works on a bare kubeconfig needs no stack.
-    pub kubeconfig_flag: bool,
+    /// `--kubeconfig` or `KUBECONFIG` given: a command that works on a bare kubeconfig
+    /// needs no stack.
+    pub explicit_kubeconfig: bool,
     pub env: Environment,
 }
 
@@ -126,10 +127,11 @@ impl Choice {
     /// Like [`Choice::topology`], but `None` when no stack is named and none can be found
     /// while an explicit kubeconfig is given: commands that work on a bare kubeconfig.
     pub fn optional_topology(&self) -> Result<Option<Topology>> {
-        let explicit_kubeconfig = self.kubeconfig_flag || self.env.kubeconfig.is_some();
         match self.topology(None) {
             Ok(t) => Ok(Some(t)),
-            Err(_) if !self.explicit() && explicit_kubeconfig && self.no_active_stack() => Ok(None),
+            Err(_) if !self.explicit() && self.explicit_kubeconfig && self.no_active_stack() => {
+                Ok(None)
+            }
             Err(e) => Err(e),
         }
     }

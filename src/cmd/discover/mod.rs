@@ -70,14 +70,12 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             ));
         }
     }
-    let explicit_kubeconfig =
-        invocation.global.kubeconfig.is_some() || invocation.env.kubeconfig.is_some();
     // A file the operator named (`--kubeconfig F`, no `--stack`) is discovered alone, whatever
     // stack is active: the active stack's endpoint policy is about its own cluster, not the
     // one being onboarded (SPEC §16). So is any explicit kubeconfig with `--name`, which
     // describes a new stack.
-    let named_file =
-        invocation.global.kubeconfig.is_some() || (args.name.is_some() && explicit_kubeconfig);
+    let named_file = invocation.global.kubeconfig.is_some()
+        || (args.name.is_some() && invocation.stacks.explicit_kubeconfig);
     let stack = if invocation.global.stack.is_none() && named_file {
         None
     } else {
