@@ -1,7 +1,9 @@
 //! End-to-end tests: the REAL kubectl against the replay API server (`crates/replay`), the
-//! plugin invoked as `kubectl nestor ...` through kubectl's own plugin discovery (`readpath`
-//! runs the binary itself, to compare its two read paths and watch its proxy). The one
-//! integration binary with real components, beside `tests/cli` (stub tools): see `support`.
+//! plugin run as kubectl's own plugin discovery runs it for `kubectl nestor ...` (`discovery`
+//! proves the two are the same; the README's lines go through kubectl as written; `readpath`
+//! also runs the binary with its own variables, to compare its two read paths and watch its
+//! proxy). The one integration binary with real components, beside `tests/cli` (stub tools):
+//! see `support`.
 
 #[path = "../common/bed.rs"]
 mod common_bed;
@@ -25,6 +27,7 @@ mod bounds;
 mod claims;
 mod context;
 mod diff;
+mod discovery;
 mod documents;
 mod drifts;
 mod encryption;

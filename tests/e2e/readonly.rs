@@ -8,10 +8,9 @@ use std::time::Duration;
 use crate::bed_or_skip;
 use crate::support::*;
 
-/// The whole command set against one server; then the audit is non-empty and GET-only.
-#[test]
-fn every_command_sends_only_get_and_the_audit_is_not_empty() {
-    let bed = bed_or_skip!(E2e::dirqual());
+/// The whole command set against the dirqual bed `bed`, each with its exit code: every
+/// command that reads the cluster, in each of its output forms, and the ones that do not.
+pub fn command_set(bed: &E2e) -> Vec<(Vec<String>, i32)> {
     let snap = bed.tmp.path().join("snap.json");
     let snap = snap.to_str().unwrap_or_default();
     let kc = bed.kubeconfig.to_str().unwrap_or_default().to_string();
@@ -39,9 +38,19 @@ fn every_command_sends_only_get_and_the_audit_is_not_empty() {
         (&["gate", "upgrade", "kubernetes", "1.32", "--no-input"], 5),
         (&["version"], 0),
     ];
-    for (args, code) in commands {
-        let r = bed.run(args);
-        assert_eq!(r.code, Some(*code), "kubectl nestor {args:?}: {r:?}");
+    (commands.iter())
+        .map(|(args, code)| (args.iter().map(|a| a.to_string()).collect(), *code))
+        .collect()
+}
+
+/// The whole command set against one server; then the audit is non-empty and GET-only.
+#[test]
+fn every_command_sends_only_get_and_the_audit_is_not_empty() {
+    let bed = bed_or_skip!(E2e::dirqual());
+    for (args, code) in command_set(&bed) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = bed.run(&args);
+        assert_eq!(r.code, Some(code), "kubectl nestor {args:?}: {r:?}");
     }
     let audit = bed.server.audit();
     assert!(!audit.is_empty(), "the server saw no request at all");
