@@ -884,3 +884,26 @@ pub fn golden(path: &Path, actual: &str) {
         panic!("{}: golden file differs\n{e}", path.display());
     }
 }
+
+/// `a` and `b` at once, `b` on a thread named like the caller's (so that a
+/// message naming the running test still names it): for two cases of one test that each mostly wait (a hang,
+/// a timeout), which would otherwise hold one of the machine's test threads idle twice as
+/// long. A panic in either is the test's, with its own message.
+pub fn at_once<A, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B)
+where
+    A: Send,
+    B: Send,
+{
+    let name = std::thread::current().name().unwrap_or("?").to_string();
+    std::thread::scope(|s| {
+        let other = std::thread::Builder::new()
+            .name(name)
+            .spawn_scoped(s, b)
+            .expect("spawn a thread");
+        let first = a();
+        let second = other
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (first, second)
+    })
+}

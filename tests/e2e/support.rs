@@ -156,7 +156,7 @@ impl std::ops::Deref for E2e {
 pub use crate::common_bed::Dirs;
 
 /// What one command did: the harness's [`Outcome`] (exact expectations, diffs).
-pub use crate::harness::{Outcome, Run};
+pub use crate::harness::{at_once, Outcome, Run};
 
 impl E2e {
     /// A bed serving the built-in fixture `name` with `faults` (`nestor-replay --fault` syntax).
@@ -586,27 +586,4 @@ impl E2e {
         c.args(["-c", line]);
         run(&c)
     }
-}
-
-/// `a` and `b` at once, `b` on a thread named like the caller's (so that the decoy's
-/// message still names the test): for two cases of one test that each mostly wait (a hang,
-/// a timeout), which would otherwise hold one of the machine's test threads idle twice as
-/// long. A panic in either is the test's, with its own message.
-pub fn at_once<A, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B)
-where
-    A: Send,
-    B: Send,
-{
-    let name = std::thread::current().name().unwrap_or("?").to_string();
-    std::thread::scope(|s| {
-        let other = std::thread::Builder::new()
-            .name(name)
-            .spawn_scoped(s, b)
-            .expect("spawn a thread");
-        let first = a();
-        let second = other
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (first, second)
-    })
 }
