@@ -885,10 +885,10 @@ pub fn golden(path: &Path, actual: &str) {
     }
 }
 
-/// `a` and `b` at once, `b` on a thread named like the caller's (so that a
-/// message naming the running test still names it): for two cases of one test that each mostly wait (a hang,
-/// a timeout), which would otherwise hold one of the machine's test threads idle twice as
-/// long. A panic in either is the test's, with its own message.
+/// `a` and `b` at once, `b` on a thread named like the caller's (so that a message naming
+/// the running test still names it): for two cases of one test that each mostly wait (a
+/// hang, a timeout), which would otherwise hold one of the machine's test threads idle twice
+/// as long. A panic in either is the test's, with its own message.
 pub fn at_once<A, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B)
 where
     A: Send,

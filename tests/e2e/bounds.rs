@@ -31,9 +31,7 @@ const MAX_ADDRESS_SPACE_KIB: u64 = 256 << 10;
 
 /// `kubectl-nestor ARGS` with the bed's environment (the real kubectl first on PATH).
 fn nestor(bed: &E2e, args: &[&str]) -> Command {
-    let mut run = bed.program(bed.bin.join("kubectl-nestor"));
-    run.args(args);
-    run.command()
+    bed.command(args).command()
 }
 
 #[test]

@@ -43,9 +43,7 @@ fn kubectl_execs_the_plugin_it_finds_by_that_path_with_the_words_and_environment
         "--",
         "--help",
     ];
-    let mut through = bed.program(&bed.kubectl);
-    through.arg("dump").args(words);
-    let through = run(&through);
+    let through = run(&bed.through_kubectl("dump", &words));
     let direct = run(&bed.plugin("kubectl-dump", &words));
     through.code(0);
     direct.code(0);
@@ -96,9 +94,9 @@ fn stable(text: &str) -> String {
     out.join(" ")
 }
 
-/// RFC 3339 times in `text` shown as TIME.
+/// RFC 3339 times in `text` (`2026-12-03T17:30:10Z`, with or without fractions) shown as
+/// TIME.
 fn times(text: &str) -> String {
-    // RFC 3339 times (`2026-12-03T17:30:10Z`, with or without fractions) become TIME.
     let mut out = String::with_capacity(text.len());
     let b = text.as_bytes();
     let mut i = 0;
@@ -120,7 +118,7 @@ fn times(text: &str) -> String {
         }
         let ch = text[i..].chars().next().unwrap_or('\u{0}');
         out.push(ch);
-        i += ch.len_utf8().max(1);
+        i += ch.len_utf8();
     }
     out
 }
@@ -152,13 +150,11 @@ fn every_command_through_plugin_discovery_is_the_direct_run() {
         (&["gate", "drain", "dirqual4", "--no-ssh", "--no-input"], 5),
         (&["--context", "elsewhere", "preview", "--no-input"], 1),
     ];
-    commands.extend(
-        (extra.iter()).map(|(args, code)| (args.iter().map(|a| a.to_string()).collect(), *code)),
-    );
+    commands.extend(crate::readonly::owned(extra));
     for (args, code) in commands {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         bed.server.clear_audit();
-        let through = run(&bed.through_kubectl(&args));
+        let through = run(&bed.through_kubectl("nestor", &args));
         let through_requests = requests();
         let direct = run(&bed.command(&args));
         let direct_requests = requests();

@@ -163,7 +163,7 @@ fn discover_with_only_a_kubeconfig_and_no_stacks_directory_says_so() {
 fn help_through_kubectl_says_kubectl_nestor() {
     let bed = bed_or_skip!(E2e::dirqual());
     for args in [&["preview", "--help"][..], &["stack", "list", "--help"][..]] {
-        let r = bed.run(args);
+        let r = run(&bed.through_kubectl("nestor", args));
         r.code(0);
         let usage = format!(
             "\nUsage: kubectl nestor {} [OPTIONS]\n",

@@ -38,6 +38,11 @@ pub fn command_set(bed: &E2e) -> Vec<(Vec<String>, i32)> {
         (&["gate", "upgrade", "kubernetes", "1.32", "--no-input"], 5),
         (&["version"], 0),
     ];
+    owned(commands)
+}
+
+/// A table of (argv, exit code) with its words owned.
+pub fn owned(commands: &[(&[&str], i32)]) -> Vec<(Vec<String>, i32)> {
     (commands.iter())
         .map(|(args, code)| (args.iter().map(|a| a.to_string()).collect(), *code))
         .collect()

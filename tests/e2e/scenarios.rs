@@ -215,7 +215,7 @@ fn forbidden_cephclusters_is_unknown_never_install() {
 #[test]
 fn target_through_kubectl_names_rule_endpoint_and_nodes() {
     let bed = bed_or_skip!(E2e::dirqual());
-    let r = bed.run(&["target", "-o", "json"]);
+    let r = run(&bed.through_kubectl("nestor", &["target", "-o", "json"]));
     r.code(0);
     let v = r.json();
     assert_eq!(v["kind"], "Target");
@@ -230,7 +230,7 @@ fn target_through_kubectl_names_rule_endpoint_and_nodes() {
     assert_eq!(nodes[0]["roles"], serde_json::json!(["control-plane"]));
     assert_eq!(nodes[0]["internalIp"], "10.67.2.11");
     assert!(nodes.iter().all(|n| n["ready"] == true));
-    let text = bed.run(&["target", "--no-color"]);
+    let text = run(&bed.through_kubectl("nestor", &["target", "--no-color"]));
     text.code(0);
     text.stdout_snap(str![[r#"
 stack       dirqual (prod)

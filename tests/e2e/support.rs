@@ -11,8 +11,11 @@
 //! ways, and every command of the read-only set gives the same exit code, output and
 //! requests through discovery as run directly. Going through kubectl costs three more
 //! processes per command (the Cloud SDK dispatcher and the kubectl it picks), about 50 ms
-//! each time, a fifth of this binary's wall time; [`E2e::through_kubectl`] is that path,
-//! and the README's lines run as written (through `sh`, so through kubectl) keep it.
+//! each time, a fifth of this binary's wall time; [`E2e::through_kubectl`] is that path.
+//! The tests about kubectl's dispatch itself take it (`usage_errors`,
+//! `quickstart::help_through_kubectl_says_kubectl_nestor`,
+//! `scenarios::target_through_kubectl_*`), and so do the README's lines run as written
+//! (through `sh`, so through kubectl).
 //!
 //! Read-only proof: when a bed is dropped (at the end of every test that did not already
 //! fail), [`assert_read_only`] checks that the server saw nothing but GET. The check is a
@@ -232,11 +235,11 @@ impl E2e {
         c
     }
 
-    /// `kubectl nestor ARGS` through the real kubectl and its plugin discovery, otherwise
-    /// as [`E2e::command`].
-    pub fn through_kubectl(&self, args: &[&str]) -> Run {
+    /// `kubectl WORD ARGS` (`nestor`, or another plugin's word) through the real kubectl and
+    /// its plugin discovery, otherwise as [`E2e::plugin`].
+    pub fn through_kubectl(&self, word: &str, args: &[&str]) -> Run {
         let mut c = self.program(&self.kubectl);
-        c.arg("nestor").args(args);
+        c.arg(word).args(args);
         c
     }
 

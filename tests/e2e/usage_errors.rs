@@ -18,10 +18,8 @@ fn usage_errors_through_kubectl_are_the_plugins_error_documents() {
         &["preview", "-ojson", "--detailed-exitcode=yes"],
     ];
     for args in cases {
-        let through = bed.run(args);
-        let mut direct = bed.program(bed.bin.join("kubectl-nestor"));
-        direct.args(args);
-        let direct = run(&direct);
+        let through = run(&bed.through_kubectl("nestor", args));
+        let direct = bed.run(args);
         through.code(1);
         direct.code(1);
         let doc = if args.contains(&"yaml") {
