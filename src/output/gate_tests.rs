@@ -119,7 +119,7 @@ fn junit_has_one_testcase_per_rule() {
 <testsuites name="kubectl-nestor" tests="11" failures="1" errors="0" skipped="3">
   <testsuite name="gate drain dirqual2" tests="11" failures="1" errors="0" skipped="3" timestamp="2026-12-01T21:42:00Z">
     <testcase name="drain-pdb-blocks" classname="nestor.gate.drain">
-      <failure type="blocker" message="no PodDisruptionBudget selecting a pod on NODE allows 0 disruptions">PodDisruptionBudget cnpg/pg-main-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg-main runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-main-2 on dirqual2 (clears: switch over first: `kubectl cnpg promote pg-main &lt;replica&gt; -n cnpg`)</failure>
+      <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget cnpg/pg-main-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg-main runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-main-2 on dirqual2 (clears: switch over first: `kubectl cnpg promote pg-main &lt;replica&gt; -n cnpg`)</failure>
     </testcase>
     <testcase name="drain-ceph-health" classname="nestor.gate.drain">
       <skipped message="unknown: the read of ceph-cluster failed: Forbidden: poddisruptionbudgets.policy is forbidden: User &quot;viewer&quot; cannot list resource"/>

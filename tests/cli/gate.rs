@@ -44,12 +44,12 @@ fn gate_rules_as_json_is_a_gate_rules_document() {
             "id": "drain-pdb-blocks",
             "gate": "drain",
             "severity": "blocker",
-            "title": "no PodDisruptionBudget selecting a pod on NODE allows 0 disruptions",
+            "title": "the eviction API lets every pod of NODE go (one budget each, allowing a disruption)",
             "reads": ["pdbs", "node-pods"],
             "host": false,
             "source": {
-                "title": "Kubernetes: Safely Drain a Node (the Eviction API honours PodDisruptionBudgets)",
-                "url": "https://kubernetes.io/docs/tasks/administer-cluster/safely-drain-node/"
+                "title": "Kubernetes: the eviction subresource (pkg/registry/core/pod/storage/eviction.go)",
+                "url": "https://github.com/kubernetes/kubernetes/blob/master/pkg/registry/core/pod/storage/eviction.go"
             }
         })
     );

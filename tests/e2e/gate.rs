@@ -41,7 +41,7 @@ warnings:
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
-  drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
+  drain-pdb-blocks  4 budgets: the eviction API lets every pod of dirqual4 go
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
   drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…
@@ -217,7 +217,7 @@ warnings:
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
-  drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
+  drain-pdb-blocks  4 budgets: the eviction API lets every pod of dirqual4 go
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
   drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…
@@ -245,7 +245,7 @@ holds:
 <testsuites name="kubectl-nestor" tests="11" failures="1" errors="0" skipped="2">
   <testsuite name="gate drain dirqual3" tests="11" failures="1" errors="0" skipped="2" timestamp="NOW">
     <testcase name="drain-pdb-blocks" classname="nestor.gate.drain">
-      <failure type="blocker" message="no PodDisruptionBudget selecting a pod on NODE allows 0 disruptions">PodDisruptionBudget dataops/pg-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-1 on dirqual3 (clears: switch over first: `kubectl cnpg promote pg &lt;replica&gt; -n dataops`)</failure>
+      <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget dataops/pg-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-1 on dirqual3 (clears: switch over first: `kubectl cnpg promote pg &lt;replica&gt; -n dataops`)</failure>
     </testcase>
     <testcase name="drain-ceph-health" classname="nestor.gate.drain"/>
     <testcase name="drain-mon-majority" classname="nestor.gate.drain"/>

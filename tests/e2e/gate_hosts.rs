@@ -267,7 +267,7 @@ warnings:
   drain-capacity  could not tell: cluster-pods not read: pods only by a selector
                   (every pod of the cluster is a list without one)
 holds:
-  drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
+  drain-pdb-blocks  4 budgets: the eviction API lets every pod of dirqual4 go
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
   drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…

@@ -32,7 +32,7 @@ warnings:
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
-  drain-pdb-blocks  4 budgets: none at 0 disruptions selects a pod on dirqual4
+  drain-pdb-blocks  4 budgets: the eviction API lets every pod of dirqual4 go
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
   drain-control-plane  dirqual4 is not a control-plane node

@@ -38,6 +38,7 @@ mod failures;
 mod fleet;
 mod gate;
 mod gate_components;
+mod gate_eviction;
 mod gate_explain;
 mod gate_hosts;
 mod gate_layers;

@@ -112,6 +112,10 @@ pub fn read_pdbs<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pdb>> {
             namespace: p.metadata.namespace,
             name: p.metadata.name,
             selector: p.spec.selector.map(selector),
+            generation: p.metadata.generation,
+            observed_generation: p.status.observed_generation,
+            always_allow_unhealthy: p.spec.unhealthy_pod_eviction_policy.as_deref()
+                == Some("AlwaysAllow"),
             disruptions_allowed: p.status.disruptions_allowed,
             current_healthy: p.status.current_healthy,
             desired_healthy: p.status.desired_healthy,
@@ -153,6 +157,8 @@ pub fn read_pods<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pod>> {
         Ok(Pod {
             requests: requests(&p.spec.containers)?,
             images: p.spec.containers.iter().map(|c| c.image.clone()).collect(),
+            deleting: p.metadata.deletion_timestamp,
+            mirror: p.metadata.mirror,
             namespace: p.metadata.namespace,
             name: p.metadata.name,
             node: p.spec.node_name,

@@ -74,8 +74,16 @@ impl Selector {
 pub struct Pdb {
     pub namespace: String,
     pub name: String,
-    /// `None`: no `spec.selector`, which selects no pod.
+    /// `None`: no `spec.selector`, which selects no pod; `{}` selects every pod of the
+    /// namespace (`policy/v1`, and the eviction API since kubernetes#119732).
     pub selector: Option<Selector>,
+    /// `metadata.generation` and `status.observedGeneration`: a status older than its spec
+    /// is "still being processed" (the eviction API answers 429).
+    pub generation: i64,
+    pub observed_generation: i64,
+    /// `spec.unhealthyPodEvictionPolicy: AlwaysAllow`: a running pod that is not Ready is
+    /// evicted whatever the budget says.
+    pub always_allow_unhealthy: bool,
     pub disruptions_allowed: i64,
     pub current_healthy: i64,
     pub desired_healthy: i64,
@@ -115,6 +123,10 @@ pub struct Pod {
     pub ready: bool,
     /// Its containers' images.
     pub images: Vec<String>,
+    /// `metadata.deletionTimestamp` is set: already being deleted.
+    pub deleting: bool,
+    /// The kubelet's `kubernetes.io/config.mirror` annotation: a static pod's mirror.
+    pub mirror: bool,
 }
 
 impl Pod {
@@ -127,14 +139,22 @@ impl Pod {
         self.controller().is_some_and(|o| o.kind == "DaemonSet")
     }
 
-    /// A pod the kubelet runs from a file (its controller is the Node).
+    /// A pod the kubelet runs from a file: the `kubernetes.io/config.mirror` annotation, as
+    /// kubectl's drain filter reads it. A Node owner alone is no proof: such a pod is judged
+    /// like any other.
     pub fn is_mirror(&self) -> bool {
-        self.controller().is_some_and(|o| o.kind == "Node")
+        self.mirror
     }
 
     /// Succeeded or Failed: nothing to evict.
     pub fn is_finished(&self) -> bool {
         self.phase == "Succeeded" || self.phase == "Failed"
+    }
+
+    /// The eviction API deletes it without consulting a budget (`canIgnorePDB`): terminal,
+    /// `Pending`, or already being deleted.
+    pub fn ignores_budgets(&self) -> bool {
+        self.is_finished() || self.phase == "Pending" || self.deleting
     }
 
     pub fn reference(&self) -> String {

@@ -33,6 +33,8 @@ pub use verdict::{
 #[cfg(test)]
 mod components_tests;
 #[cfg(test)]
+mod eviction_tests;
+#[cfg(test)]
 mod host_tests;
 #[cfg(test)]
 mod kubelet_range_tests;

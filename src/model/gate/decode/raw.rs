@@ -14,6 +14,53 @@ pub(super) struct Meta {
     pub(super) namespace: String,
     pub(super) labels: BTreeMap<String, String>,
     pub(super) owner_references: Vec<RawOwner>,
+    /// `metadata.generation` (a PodDisruptionBudget's spec version).
+    pub(super) generation: i64,
+    /// `metadata.deletionTimestamp` is set: the object is being deleted.
+    #[serde(deserialize_with = "present")]
+    pub(super) deletion_timestamp: bool,
+    /// Whether `metadata.annotations` holds the kubelet's `kubernetes.io/config.mirror`
+    /// (no other annotation is kept: a mirror pod is what the kubelet says it is).
+    #[serde(rename = "annotations", deserialize_with = "mirror_annotation")]
+    pub(super) mirror: bool,
+}
+
+/// A field that is there and not `null`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Option::<serde::de::IgnoredAny>::deserialize(d)?.is_some())
+}
+
+/// The kubelet's mirror-pod annotation key (`k8s.io/api/core/v1.MirrorPodAnnotationKey`).
+pub(super) const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
+
+/// `metadata.annotations`, reduced to whether it holds [`MIRROR_ANNOTATION`]: every key is
+/// looked at as it arrives and every value skipped unread.
+fn mirror_annotation<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    struct Keys;
+    impl<'de> serde::de::Visitor<'de> for Keys {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of annotations")
+        }
+        fn visit_unit<E>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_none<E>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_some<D2: serde::Deserializer<'de>>(self, d: D2) -> Result<bool, D2::Error> {
+            d.deserialize_map(Keys)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<bool, A::Error> {
+            let mut found = false;
+            while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+                found |= k == MIRROR_ANNOTATION;
+                m.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(found)
+        }
+    }
+    d.deserialize_option(Keys)
 }
 
 #[derive(Deserialize, Default)]
@@ -48,14 +95,16 @@ pub(super) struct RawPdb {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
 pub(super) struct RawPdbSpec {
     pub(super) selector: Option<RawSelector>,
+    pub(super) unhealthy_pod_eviction_policy: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 pub(super) struct RawPdbStatus {
+    pub(super) observed_generation: i64,
     pub(super) disruptions_allowed: i64,
     pub(super) current_healthy: i64,
     pub(super) desired_healthy: i64,

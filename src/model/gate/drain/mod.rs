@@ -57,6 +57,71 @@ fn reason(p: &Pdb, pods: &[&Pod]) -> (String, String) {
     )
 }
 
+/// What the eviction API would answer for one pod of NODE (kubernetes
+/// `pkg/registry/core/pod/storage/eviction.go`), before it deletes anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::model::gate) enum Eviction<'a> {
+    /// Deleted without a budget consulted, or within its budget.
+    Allowed,
+    /// Refused with 500: more than one budget selects it.
+    SeveralBudgets(Vec<&'a Pdb>),
+    /// Refused with 429 (or 403 for a negative count): its budget allows no disruption.
+    Budget(&'a Pdb),
+    /// Refused with 429 "still being processed": the budget's status predates its spec.
+    Processing(&'a Pdb),
+}
+
+/// The budgets the eviction API consults for `pod`: those of its namespace whose selector
+/// is set and matches its labels (`{}` selects every pod, a null selector none).
+fn budgets_of<'a>(pod: &Pod, pdbs: &'a [Pdb]) -> Vec<&'a Pdb> {
+    pdbs.iter()
+        .filter(|p| p.namespace == pod.namespace)
+        .filter(|p| p.selector.as_ref().is_some_and(|s| s.matches(&pod.labels)))
+        .collect()
+}
+
+/// The eviction API's answer for `pod`, in its own order: terminal, `Pending` and deleting
+/// pods are deleted without a budget; more than one budget is refused; a pod that is not
+/// Ready is deleted when its budget says `AlwaysAllow` or is healthy (`currentHealthy >=
+/// desiredHealthy > 0`); then a status older than the spec is still being processed, and
+/// `disruptionsAllowed` below 1 refuses it.
+pub(in crate::model::gate) fn eviction<'a>(pod: &Pod, pdbs: &'a [Pdb]) -> Eviction<'a> {
+    if pod.ignores_budgets() {
+        return Eviction::Allowed;
+    }
+    let budgets = budgets_of(pod, pdbs);
+    let pdb = match budgets.as_slice() {
+        [] => return Eviction::Allowed,
+        [one] => *one,
+        _ => return Eviction::SeveralBudgets(budgets),
+    };
+    if !pod.ready
+        && (pdb.always_allow_unhealthy
+            || (pdb.current_healthy >= pdb.desired_healthy && pdb.desired_healthy > 0))
+    {
+        return Eviction::Allowed;
+    }
+    if pdb.observed_generation < pdb.generation {
+        return Eviction::Processing(pdb);
+    }
+    if pdb.disruptions_allowed <= 0 {
+        return Eviction::Budget(pdb);
+    }
+    Eviction::Allowed
+}
+
+/// `item` added to the entry of `key` in `groups` (in first-seen order).
+fn group<K: PartialEq, T>(groups: &mut Vec<(K, Vec<T>)>, key: K, item: T) {
+    match groups.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, items)) => items.push(item),
+        None => groups.push((key, vec![item])),
+    }
+}
+
+fn reference(p: &Pdb) -> String {
+    format!("{}/{}", p.namespace, p.name)
+}
+
 pub(super) fn pdb_blocks(req: &Request, facts: &Facts) -> Check {
     let (Ok(pdbs), Ok(pods)) = (&facts.pdbs, &facts.node_pods) else {
         return Check::Unknown("budgets or pods not read".into());
@@ -64,38 +129,80 @@ pub(super) fn pdb_blocks(req: &Request, facts: &Facts) -> Check {
     let Some(node) = req.node.as_deref() else {
         return Check::Unknown("no NODE was named".into());
     };
-    let here: Vec<&Pod> = evicted(pods).collect();
-    let mut findings = Vec::new();
-    for p in pdbs.iter().filter(|p| p.disruptions_allowed <= 0) {
-        let Some(sel) = &p.selector else { continue };
-        let selected: Vec<&Pod> = here
-            .iter()
-            .copied()
-            .filter(|pod| pod.namespace == p.namespace && sel.matches(&pod.labels))
-            .collect();
-        if selected.is_empty() {
-            continue;
+    // One entry per subject: the budget (or the set of budgets), the pods it refuses listed.
+    let mut refused: Vec<(Vec<&Pdb>, Vec<&Pod>)> = Vec::new();
+    let mut processing: Vec<(&Pdb, Vec<&Pod>)> = Vec::new();
+    for pod in evicted(pods) {
+        match eviction(pod, pdbs) {
+            Eviction::Allowed => {}
+            Eviction::SeveralBudgets(b) => group(&mut refused, b, pod),
+            Eviction::Budget(b) => group(&mut refused, vec![b], pod),
+            Eviction::Processing(b) => group(&mut processing, b, pod),
         }
-        let (why, clears) = reason(p, &selected);
-        let names: Vec<String> = selected.iter().map(|s| s.name.clone()).collect();
-        findings.push(Finding::new(
-            format!("PodDisruptionBudget {}/{}", p.namespace, p.name),
-            format!(
-                "{why}; {}; selects {} on {node}",
-                status_words(p),
-                names.join(", ")
-            ),
-            clears,
+    }
+    // In the order of the budget list, as the API server serves it.
+    let at = |b: &Pdb| pdbs.iter().position(|p| std::ptr::eq(p, b));
+    refused.sort_by_key(|(k, _)| k.first().and_then(|b| at(b)));
+    let names = |pods: &[&Pod]| {
+        pods.iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let findings: Vec<Finding> = refused
+        .iter()
+        .map(|(budgets, selected)| match budgets.as_slice() {
+            [p] => {
+                let (why, clears) = reason(p, selected);
+                Finding::new(
+                    format!("PodDisruptionBudget {}", reference(p)),
+                    format!(
+                        "{why}; {}; selects {} on {node}",
+                        status_words(p),
+                        names(selected)
+                    ),
+                    clears,
+                )
+            }
+            several => {
+                let refs: Vec<String> = several.iter().map(|p| reference(p)).collect();
+                Finding::new(
+                    format!("PodDisruptionBudgets {}", refs.join(" and ")),
+                    format!(
+                        "{} on {node} {} selected by more than one PodDisruptionBudget: the eviction API refuses it (500 \"more than one PodDisruptionBudget\") and kubectl drain stops",
+                        names(selected),
+                        if selected.len() == 1 { "is" } else { "are" }
+                    ),
+                    "make the budgets' selectors disjoint, or delete one of them",
+                )
+            }
+        })
+        .collect();
+    if !findings.is_empty() {
+        return Check::Fails(findings);
+    }
+    if !processing.is_empty() {
+        let words: Vec<String> = processing
+            .iter()
+            .map(|(p, selected)| {
+                format!(
+                    "PodDisruptionBudget {} (generation {}, status.observedGeneration {}; selects {})",
+                    reference(p),
+                    p.generation,
+                    p.observed_generation,
+                    names(selected)
+                )
+            })
+            .collect();
+        return Check::Unknown(format!(
+            "the disruption controller has not processed the latest spec of {}: the eviction API answers 429 until it has",
+            words.join(", ")
         ));
     }
-    if findings.is_empty() {
-        Check::Holds(format!(
-            "{} budgets: none at 0 disruptions selects a pod on {node}",
-            pdbs.len()
-        ))
-    } else {
-        Check::Fails(findings)
-    }
+    Check::Holds(format!(
+        "{} budgets: the eviction API lets every pod of {node} go",
+        pdbs.len()
+    ))
 }
 
 pub(super) fn ceph_health(facts: &Facts, table: &Table) -> Check {

@@ -173,6 +173,8 @@ mod tests {
             requests: Default::default(),
             phase: "Running".into(),
             ready,
+            deleting: false,
+            mirror: false,
             images: vec!["quay.io/ceph/ceph:v18.2.4".into()],
         }
     }

@@ -1,0 +1,208 @@
+//! `gate drain` gives the verdict the real eviction API would (SPEC §17; kubernetes
+//! `pkg/registry/core/pod/storage/eviction.go` and its `eviction_test.go`), through the real
+//! kubectl against the replay server: `dirqual-gates` with one object changed per case, as
+//! the API server and the disruption controller write it. dirqual4 runs CNPG's replica
+//! `dataops/pg-3`, selected by the replicas' budget `dataops/pg`.
+//!
+//! - two budgets selecting one pod: NO-GO naming both (the API answers 500); this was a GO;
+//! - a budget whose status predates its spec: CANNOT TELL naming it (429), never GO; this
+//!   was a GO;
+//! - a Pending pod, a pod being deleted, an unready pod under `AlwaysAllow`: their budget
+//!   at 0 does not hold them (GO); these were NO-GO;
+//! - a pod whose controller is a Node but without the kubelet's mirror annotation is judged
+//!   like any pod (NO-GO on its budget at 0); it was skipped as a mirror pod.
+
+use serde_json::{json, Value};
+
+use crate::support::*;
+use nestor_replay::{fixtures, Config};
+
+fn find<'a>(objects: &'a mut [Value], kind: &str, ns: &str, name: &str) -> &'a mut Value {
+    objects
+        .iter_mut()
+        .find(|o| {
+            o["kind"] == kind && o["metadata"]["namespace"] == ns && o["metadata"]["name"] == name
+        })
+        .unwrap_or_else(|| panic!("dirqual-gates has no {kind} {ns}/{name}"))
+}
+
+/// `gate drain dirqual4 --no-ssh -o json` on `dirqual-gates` changed by `change`: the Gate
+/// document, after the exit code `code` and a GET-only audit are checked.
+fn drain4(change: impl FnOnce(&mut Vec<Value>), code: i32) -> Option<Value> {
+    let mut fixture = fixtures::by_name("dirqual-gates").expect("dirqual-gates");
+    change(&mut fixture.objects);
+    let bed = E2e::with_config(Config::new(fixture))?;
+    let r = bed.run(&[
+        "gate",
+        "drain",
+        "dirqual4",
+        "--no-ssh",
+        "--no-input",
+        "-o",
+        "json",
+    ]);
+    r.code(code);
+    assert_read_only(&bed.server);
+    Some(r.json())
+}
+
+fn rule(v: &Value, id: &str) -> Value {
+    v["rules"]
+        .as_array()
+        .and_then(|a| a.iter().find(|r| r["rule"] == id))
+        .cloned()
+        .unwrap_or_else(|| panic!("no rule {id} in {v}"))
+}
+
+/// The replicas' budget with 0 allowed disruptions (its pods at its minimum).
+fn replicas_budget_at_zero(objects: &mut [Value]) {
+    let b = find(objects, "PodDisruptionBudget", "dataops", "pg");
+    b["status"]["disruptionsAllowed"] = json!(0);
+    b["status"]["currentHealthy"] = json!(1);
+}
+
+macro_rules! drain4_or_skip {
+    ($change:expr, $code:expr) => {
+        match drain4($change, $code) {
+            Some(v) => v,
+            None => {
+                eprintln!("skipped: no real kubectl");
+                return;
+            }
+        }
+    };
+}
+
+#[test]
+fn eviction_go_a_pod_of_two_budgets_is_no_go_naming_both() {
+    let v = drain4_or_skip!(
+        |o| o.push(json!({
+            "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+            "metadata": {"name": "dataops-all", "namespace": "dataops", "generation": 1,
+                         "creationTimestamp": "2026-11-30T08:00:00Z"},
+            "spec": {"maxUnavailable": 1, "selector": {}},
+            "status": {"observedGeneration": 1, "disruptionsAllowed": 1, "currentHealthy": 3,
+                       "desiredHealthy": 2, "expectedPods": 3}
+        })),
+        2
+    );
+    let r = rule(&v, "drain-pdb-blocks");
+    assert_eq!(r["status"], "fails", "{r}");
+    let f = &r["findings"][0];
+    assert_eq!(
+        f["subject"], "PodDisruptionBudgets dataops/dataops-all and dataops/pg",
+        "{r}"
+    );
+    assert_eq!(
+        f["evidence"],
+        "pg-3 on dirqual4 is selected by more than one PodDisruptionBudget: the eviction API refuses it (500 \"more than one PodDisruptionBudget\") and kubectl drain stops",
+        "{r}"
+    );
+    assert_eq!(v["verdict"]["result"], "NO-GO", "{v}");
+}
+
+#[test]
+fn eviction_go_a_budget_still_being_processed_cannot_tell_never_go() {
+    let v = drain4_or_skip!(
+        |o| {
+            let b = find(o, "PodDisruptionBudget", "dataops", "pg");
+            b["metadata"]["generation"] = json!(2);
+        },
+        5
+    );
+    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
+    assert_eq!(
+        v["verdict"]["undecided"],
+        json!(["drain-pdb-blocks"]),
+        "{v}"
+    );
+    let r = rule(&v, "drain-pdb-blocks");
+    assert_eq!(
+        r["note"],
+        "the disruption controller has not processed the latest spec of PodDisruptionBudget dataops/pg (generation 2, status.observedGeneration 1; selects pg-3): the eviction API answers 429 until it has",
+        "{r}"
+    );
+}
+
+#[test]
+fn test_eviction_matching_pdbs_with_no_disruptions_allowed_pod_running_is_no_go() {
+    let v = drain4_or_skip!(|o| replicas_budget_at_zero(o), 2);
+    let r = rule(&v, "drain-pdb-blocks");
+    assert_eq!(
+        r["findings"][0]["subject"], "PodDisruptionBudget dataops/pg",
+        "{r}"
+    );
+}
+
+#[test]
+fn test_eviction_matching_pdbs_with_no_disruptions_allowed_pod_pending_is_go() {
+    let v = drain4_or_skip!(
+        |o| {
+            replicas_budget_at_zero(o);
+            let p = find(o, "Pod", "dataops", "pg-3");
+            p["status"] = json!({"phase": "Pending", "conditions": [
+                {"type": "PodScheduled", "status": "True", "lastTransitionTime": "2026-11-30T08:00:00Z"}]});
+        },
+        0
+    );
+    assert_eq!(rule(&v, "drain-pdb-blocks")["status"], "holds", "{v}");
+}
+
+#[test]
+fn test_eviction_ignore_pdb_pod_terminating_is_go() {
+    let v = drain4_or_skip!(
+        |o| {
+            replicas_budget_at_zero(o);
+            let p = find(o, "Pod", "dataops", "pg-3");
+            p["metadata"]["deletionTimestamp"] = json!("2026-12-01T21:41:00Z");
+            p["metadata"]["deletionGracePeriodSeconds"] = json!(30);
+        },
+        0
+    );
+    assert_eq!(rule(&v, "drain-pdb-blocks")["status"], "holds", "{v}");
+}
+
+/// `unhealthyPodEvictionPolicy: AlwaysAllow` lets an unready running pod go while its
+/// budget is at 0; without it (IfHealthyBudget) the same pod of an unhealthy budget is held.
+#[test]
+fn eviction_go_always_allow_lets_an_unready_pod_go() {
+    let unready = |o: &mut Vec<Value>| {
+        replicas_budget_at_zero(o);
+        let p = find(o, "Pod", "dataops", "pg-3");
+        p["status"]["conditions"] = json!([{"type": "Ready", "status": "False",
+            "reason": "ContainersNotReady", "lastTransitionTime": "2026-12-01T21:30:00Z"}]);
+        let b = find(o, "PodDisruptionBudget", "dataops", "pg");
+        b["status"]["desiredHealthy"] = json!(2);
+    };
+    let v = drain4_or_skip!(
+        |o| {
+            unready(o);
+            let b = find(o, "PodDisruptionBudget", "dataops", "pg");
+            b["spec"]["unhealthyPodEvictionPolicy"] = json!("AlwaysAllow");
+        },
+        0
+    );
+    assert_eq!(rule(&v, "drain-pdb-blocks")["status"], "holds", "{v}");
+    let v = drain4_or_skip!(unready, 2);
+    assert_eq!(rule(&v, "drain-pdb-blocks")["status"], "fails", "{v}");
+}
+
+/// A pod whose controller is a Node but which has no `kubernetes.io/config.mirror`
+/// annotation is not a mirror pod: kubectl drain evicts it, into its budget at 0.
+#[test]
+fn a_node_owned_pod_without_the_mirror_annotation_is_judged_like_any_pod() {
+    let v = drain4_or_skip!(
+        |o| {
+            replicas_budget_at_zero(o);
+            let p = find(o, "Pod", "dataops", "pg-3");
+            p["metadata"]["ownerReferences"] = json!([{"apiVersion": "v1", "kind": "Node",
+                "name": "dirqual4", "uid": "uid-dirqual4", "controller": true}]);
+        },
+        2
+    );
+    let r = rule(&v, "drain-pdb-blocks");
+    assert_eq!(
+        r["findings"][0]["subject"], "PodDisruptionBudget dataops/pg",
+        "{r}"
+    );
+}
