@@ -66,6 +66,7 @@ skipped:
 holds:
   drain-osd-hosts  without dirqual2's 1 OSD(s): 3 hosts left, CephBlockPool rook-ceph/replicapool n…
   drain-control-plane  dirqual2 is not a control-plane node
+  drain-single-control-plane  dirqual2 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual2 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual2 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
@@ -116,8 +117,8 @@ fn the_gate_document_is_valid_against_its_schema() {
 fn junit_has_one_testcase_per_rule() {
     let xml = super::junit(&doc(&no_go()), "2026-12-01T21:42:00Z");
     let expected = r#"<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="kubectl-nestor" tests="11" failures="1" errors="0" skipped="3">
-  <testsuite name="gate drain dirqual2" tests="11" failures="1" errors="0" skipped="3" timestamp="2026-12-01T21:42:00Z">
+<testsuites name="kubectl-nestor" tests="12" failures="1" errors="0" skipped="3">
+  <testsuite name="gate drain dirqual2" tests="12" failures="1" errors="0" skipped="3" timestamp="2026-12-01T21:42:00Z">
     <testcase name="drain-pdb-blocks" classname="nestor.gate.drain">
       <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget cnpg/pg-main-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg-main runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-main-2 on dirqual2 (clears: switch over first: `kubectl cnpg promote pg-main &lt;replica&gt; -n cnpg`)</failure>
     </testcase>
@@ -129,6 +130,7 @@ fn junit_has_one_testcase_per_rule() {
     </testcase>
     <testcase name="drain-osd-hosts" classname="nestor.gate.drain"/>
     <testcase name="drain-control-plane" classname="nestor.gate.drain"/>
+    <testcase name="drain-single-control-plane" classname="nestor.gate.drain"/>
     <testcase name="drain-etcd-majority" classname="nestor.gate.drain"/>
     <testcase name="drain-node-bound-volumes" classname="nestor.gate.drain"/>
     <testcase name="drain-unmanaged-pods" classname="nestor.gate.drain"/>

@@ -46,6 +46,7 @@ holds:
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
   drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…
   drain-control-plane  dirqual4 is not a control-plane node
+  drain-single-control-plane  dirqual4 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
@@ -70,6 +71,7 @@ holds:
   drain-mon-majority  without dirqual3: 2 of 3 mons Ready on 2 distinct nodes (…
   drain-osd-hosts  without dirqual3's 1 OSD(s): 3 hosts left, CephBlockPool roo…
   drain-control-plane  dirqual3 is not a control-plane node
+  drain-single-control-plane  dirqual3 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual3 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
@@ -222,6 +224,7 @@ holds:
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
   drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…
   drain-control-plane  dirqual4 is not a control-plane node
+  drain-single-control-plane  dirqual4 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
@@ -237,13 +240,13 @@ holds:
     assert_eq!(v["verdict"]["blockers"], 1, "{v}");
     let j = bed.run(&["gate", "drain", "dirqual3", "--no-input", "-o", "junit"]);
     j.code(2);
-    assert_eq!(j.stdout.matches("<testcase ").count(), 11, "{}", j.stdout);
+    assert_eq!(j.stdout.matches("<testcase ").count(), 12, "{}", j.stdout);
     assert_eq!(j.stdout.matches("<failure ").count(), 1, "{}", j.stdout);
     // The whole suite (its timestamp as NOW): the one failure names pg-primary's budget.
     j.stdout_snap(str![[r#"
 <?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="kubectl-nestor" tests="11" failures="1" errors="0" skipped="2">
-  <testsuite name="gate drain dirqual3" tests="11" failures="1" errors="0" skipped="2" timestamp="NOW">
+<testsuites name="kubectl-nestor" tests="12" failures="1" errors="0" skipped="2">
+  <testsuite name="gate drain dirqual3" tests="12" failures="1" errors="0" skipped="2" timestamp="NOW">
     <testcase name="drain-pdb-blocks" classname="nestor.gate.drain">
       <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget dataops/pg-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-1 on dirqual3 (clears: switch over first: `kubectl cnpg promote pg &lt;replica&gt; -n dataops`)</failure>
     </testcase>
@@ -251,6 +254,7 @@ holds:
     <testcase name="drain-mon-majority" classname="nestor.gate.drain"/>
     <testcase name="drain-osd-hosts" classname="nestor.gate.drain"/>
     <testcase name="drain-control-plane" classname="nestor.gate.drain"/>
+    <testcase name="drain-single-control-plane" classname="nestor.gate.drain"/>
     <testcase name="drain-etcd-majority" classname="nestor.gate.drain"/>
     <testcase name="drain-node-bound-volumes" classname="nestor.gate.drain"/>
     <testcase name="drain-unmanaged-pods" classname="nestor.gate.drain"/>

@@ -206,3 +206,38 @@ fn a_node_owned_pod_without_the_mirror_annotation_is_judged_like_any_pod() {
         "{r}"
     );
 }
+
+/// SPEC §17: the only control-plane node drains with a warning, not a blocker (a drain
+/// leaves its static pods running; kubeadm's upgrade drains it the same way). v0.4 said
+/// NO-GO here while `gate upgrade kubernetes` said GO for the upgrade that drains it.
+#[test]
+fn the_only_control_plane_node_drains_with_a_warning() {
+    let v = drain4_or_skip!(|_| {}, 0);
+    assert_eq!(v["verdict"]["result"], "GO", "{v}");
+    let Some(bed) = E2e::new("dirqual-gates", &[]) else {
+        return;
+    };
+    let r = bed.run(&[
+        "gate",
+        "drain",
+        "dirqual1",
+        "--no-ssh",
+        "--no-input",
+        "-o",
+        "json",
+    ]);
+    r.code(0);
+    let v = r.json();
+    assert_eq!(v["verdict"]["result"], "GO", "{v}");
+    let single = rule(&v, "drain-single-control-plane");
+    assert_eq!(single["status"], "fails", "{single}");
+    assert_eq!(single["severity"], "warning", "{single}");
+    assert_eq!(
+        single["findings"][0]["evidence"],
+        "dirqual1 is the cluster's only control-plane node: a drain leaves its static pods (kube-apiserver, etcd) running, but the API is unavailable while dirqual1 restarts",
+        "{single}"
+    );
+    assert_eq!(rule(&v, "drain-control-plane")["status"], "holds", "{v}");
+    assert_eq!(rule(&v, "drain-etcd-majority")["status"], "holds", "{v}");
+    assert_read_only(&bed.server);
+}

@@ -74,6 +74,7 @@ holds:
   drain-mon-majority  without dirqual3: 2 of 3 mons Ready on 2 distinct nodes (…
   drain-osd-hosts  without dirqual3's 1 OSD(s): 3 hosts left, CephBlockPool roo…
   drain-control-plane  dirqual3 is not a control-plane node
+  drain-single-control-plane  dirqual3 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual3 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
@@ -112,6 +113,10 @@ explain:
     dirqual4 Ready quay.io/ceph/ceph:v18.2.4
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw '/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-osd'
   drain-control-plane  holds
+    nodes: 4 nodes: dirqual1 Ready kubelet v1.31.4, dirqual2 Ready kubelet
+    v1.31.4, dirqual3 Ready kubelet v1.31.4, dirqual4 Ready kubelet v1.31.4
+      $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /api/v1/nodes
+  drain-single-control-plane  holds
     nodes: 4 nodes: dirqual1 Ready kubelet v1.31.4, dirqual2 Ready kubelet
     v1.31.4, dirqual3 Ready kubelet v1.31.4, dirqual4 Ready kubelet v1.31.4
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /api/v1/nodes

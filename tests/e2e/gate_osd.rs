@@ -36,6 +36,7 @@ holds:
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
   drain-control-plane  dirqual4 is not a control-plane node
+  drain-single-control-plane  dirqual4 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller

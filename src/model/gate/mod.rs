@@ -223,10 +223,11 @@ pub enum RuleId {
     RookCephVersion,
     CiliumLayersAfterPresent,
     RookLayersAfterPresent,
+    DrainSingleControlPlane,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 38] = [
+    pub const ALL: [RuleId; 39] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -265,6 +266,7 @@ impl RuleId {
         RuleId::RookCephVersion,
         RuleId::CiliumLayersAfterPresent,
         RuleId::RookLayersAfterPresent,
+        RuleId::DrainSingleControlPlane,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -307,6 +309,7 @@ impl RuleId {
             RuleId::RookCephVersion => "rook-ceph-version",
             RuleId::CiliumLayersAfterPresent => "cilium-layers-after-present",
             RuleId::RookLayersAfterPresent => "rook-layers-after-present",
+            RuleId::DrainSingleControlPlane => "drain-single-control-plane",
         }
     }
 
@@ -317,6 +320,7 @@ impl RuleId {
             | RuleId::DrainCephHealth
             | RuleId::DrainMonMajority
             | RuleId::DrainControlPlane
+            | RuleId::DrainSingleControlPlane
             | RuleId::DrainEtcdMajority
             | RuleId::DrainNodeBoundVolumes
             | RuleId::DrainUnmanagedPods

@@ -14,7 +14,7 @@ fn builtin_table_parses_and_every_rule_is_there_once() {
         assert_eq!(r, Some((id.gate(), true)), "{}", id.as_str());
     }
     let drain: Vec<&str> = t.of(Gate::Drain).map(|r| r.id.as_str()).collect();
-    assert_eq!(drain.len(), 11);
+    assert_eq!(drain.len(), 12);
     assert!(t
         .removed_apis
         .iter()

@@ -315,20 +315,60 @@ fn mon_majority_go_and_no_go() {
     );
 }
 
+/// SPEC §17: the only control-plane node of a cluster is a warning, never a blocker: a drain
+/// leaves its static pods (API server, etcd) running, as kubeadm's own upgrade drains it.
+/// (v0.4 said NO-GO, "the API server goes down with it", while `gate upgrade kubernetes`
+/// said GO for the upgrade that drains that very node.)
 #[test]
-fn a_lone_control_plane_node_and_its_etcd_block() {
+fn a_lone_control_plane_node_is_a_warning_and_its_etcd_member_stays() {
     let ev = eval(&drain("dirqual1"), &cluster());
-    let cp = seen(&ev, RuleId::DrainControlPlane);
-    assert_eq!(cp.0, Status::Fails);
+    assert_eq!(ev.verdict, Verdict::Go, "{ev:?}");
     assert_eq!(
-        cp.1,
-        ["dirqual1 is the only Ready control-plane node: the API server goes down with it"]
+        outcome(&ev, RuleId::DrainControlPlane).note,
+        "dirqual1 is the only control-plane node: drain-single-control-plane says what that costs"
     );
-    let etcd = seen(&ev, RuleId::DrainEtcdMajority);
+    let single = seen(&ev, RuleId::DrainSingleControlPlane);
+    assert_eq!(single.0, Status::Fails);
     assert_eq!(
-        etcd.1,
-        ["1 etcd members: without dirqual1 0 Ready, a majority needs 1"]
+        single.1,
+        ["dirqual1 is the cluster's only control-plane node: a drain leaves its static pods (kube-apiserver, etcd) running, but the API is unavailable while dirqual1 restarts"]
     );
+    assert_eq!(
+        outcome(&ev, RuleId::DrainEtcdMajority).note,
+        "dirqual1 is the only control-plane node: a drain leaves its etcd member running"
+    );
+    // Two control-plane nodes, the other one not Ready: the API goes down with dirqual1.
+    let mut f = cluster();
+    if let (Ok(nodes), Ok(etcd)) = (&mut f.nodes, &mut f.etcd_pods) {
+        for n in nodes.iter_mut().filter(|n| n.name == "dirqual2") {
+            n.roles = vec!["control-plane".into()];
+            n.ready = false;
+        }
+        let mut p = etcd[0].clone();
+        p.node = "dirqual2".into();
+        p.name = "etcd-dirqual2".into();
+        p.ready = false;
+        etcd.push(p);
+    }
+    let ev = eval(&drain("dirqual1"), &f);
+    assert_eq!(
+        seen(&ev, RuleId::DrainControlPlane).1,
+        ["dirqual1 is the only Ready control-plane node (not Ready: dirqual2): the API server goes down with it"]
+    );
+    let etcd = outcome(&ev, RuleId::DrainEtcdMajority);
+    assert_eq!(
+        etcd.findings[0].evidence,
+        "2 etcd members: without dirqual1 0 Ready, a majority needs 2 (not Ready: kube-system/etcd-dirqual2)"
+    );
+    assert_eq!(
+        etcd.findings[0].clears,
+        "bring the other etcd members back to Ready first, or the API stops with dirqual1"
+    );
+    assert_eq!(
+        outcome(&ev, RuleId::DrainSingleControlPlane).status,
+        Status::Holds
+    );
+    assert_eq!(ev.verdict, Verdict::NoGo { blockers: 2 });
     // A worker has no etcd member and is no control-plane node.
     let ev = eval(&drain("dirqual3"), &cluster());
     assert_eq!(

@@ -145,6 +145,7 @@ fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
         RuleId::DrainCephHealth => drain::ceph_health(facts, table),
         RuleId::DrainMonMajority => drain::mon_majority(req, facts),
         RuleId::DrainControlPlane => drain::control_plane(req, facts),
+        RuleId::DrainSingleControlPlane => drain::single_control_plane(req, facts),
         RuleId::DrainEtcdMajority => drain::etcd_majority(req, facts),
         RuleId::DrainNodeBoundVolumes => drain::node_bound_volumes(req, facts),
         RuleId::DrainUnmanagedPods => drain::unmanaged_pods(facts),

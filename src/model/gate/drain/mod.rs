@@ -328,37 +328,87 @@ pub(super) fn mon_majority(req: &Request, facts: &Facts) -> Check {
     ))
 }
 
-pub(super) fn control_plane(req: &Request, facts: &Facts) -> Check {
+/// NODE's role: `Err` is the rule's answer when NODE cannot be judged; `Ok(None)` a worker;
+/// `Ok(Some(others))` a control-plane node and the other control-plane nodes.
+fn control_plane_peers<'a>(
+    req: &Request,
+    facts: &'a Facts,
+) -> Result<Option<Vec<&'a super::facts::Node>>, Check> {
     let Ok(nodes) = &facts.nodes else {
-        return Check::Unknown("nodes not read".into());
+        return Err(Check::Unknown("nodes not read".into()));
     };
     let Some(name) = req.node.as_deref() else {
-        return Check::Unknown("no NODE was named".into());
+        return Err(Check::Unknown("no NODE was named".into()));
     };
     let Some(node) = nodes.iter().find(|n| n.name == name) else {
-        return Check::Unknown(format!("the cluster has no node {name}"));
+        return Err(Check::Unknown(format!("the cluster has no node {name}")));
     };
     if !node.is_control_plane() {
-        return Check::Holds(format!("{name} is not a control-plane node"));
+        return Ok(None);
     }
-    let others: Vec<&str> = nodes
+    Ok(Some(
+        nodes
+            .iter()
+            .filter(|n| n.name != name && n.is_control_plane())
+            .collect(),
+    ))
+}
+
+/// A control-plane NODE of a cluster with several needs another Ready one, or the API goes
+/// down with it. The only control-plane node is `drain-single-control-plane`'s warning.
+pub(super) fn control_plane(req: &Request, facts: &Facts) -> Check {
+    let name = req.node.as_deref().unwrap_or_default();
+    let others = match control_plane_peers(req, facts) {
+        Err(c) => return c,
+        Ok(None) => return Check::Holds(format!("{name} is not a control-plane node")),
+        Ok(Some(o)) if o.is_empty() => {
+            return Check::Holds(format!(
+                "{name} is the only control-plane node: drain-single-control-plane says what that costs"
+            ))
+        }
+        Ok(Some(o)) => o,
+    };
+    let ready: Vec<&str> = others
         .iter()
-        .filter(|n| n.name != name && n.is_control_plane() && n.ready)
+        .filter(|n| n.ready)
         .map(|n| n.name.as_str())
         .collect();
-    if others.is_empty() {
+    if ready.is_empty() {
+        let down: Vec<&str> = others.iter().map(|n| n.name.as_str()).collect();
         return Check::Fails(vec![Finding::new(
             format!("node {name}"),
             format!(
-                "{name} is the only Ready control-plane node: the API server goes down with it"
+                "{name} is the only Ready control-plane node (not Ready: {}): the API server goes down with it",
+                down.join(", ")
             ),
-            "add or recover another control-plane node first",
+            "bring another control-plane node back to Ready first",
         )]);
     }
     Check::Holds(format!(
         "other Ready control-plane nodes: {}",
-        others.join(", ")
+        ready.join(", ")
     ))
+}
+
+/// The only control-plane node: a drain leaves its static pods (API server, etcd) running,
+/// and the API is unavailable only while the node restarts (as kubeadm's own upgrade of
+/// such a node does): a warning, never a blocker.
+pub(super) fn single_control_plane(req: &Request, facts: &Facts) -> Check {
+    let name = req.node.as_deref().unwrap_or_default();
+    match control_plane_peers(req, facts) {
+        Err(c) => c,
+        Ok(None) => Check::Holds(format!("{name} is not a control-plane node")),
+        Ok(Some(o)) if o.is_empty() => Check::Fails(vec![Finding::new(
+            format!("node {name}"),
+            format!("{name} is the cluster's only control-plane node: a drain leaves its static pods (kube-apiserver, etcd) running, but the API is unavailable while {name} restarts"),
+            "restart it in a maintenance window, or add control-plane nodes first (kubeadm's highly available topology)",
+        )]),
+        Ok(Some(o)) => Check::Holds(format!(
+            "{} other control-plane node(s): {}",
+            o.len(),
+            o.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")
+        )),
+    }
 }
 
 pub(super) fn etcd_majority(req: &Request, facts: &Facts) -> Check {
@@ -376,6 +426,15 @@ pub(super) fn etcd_majority(req: &Request, facts: &Facts) -> Check {
         return Check::Holds(format!(
             "no etcd member runs on {name} ({members} mirror pods)"
         ));
+    }
+    // A drain leaves static pods running: on the only control-plane node its member stays
+    // up through the drain (the restart is drain-single-control-plane's warning).
+    if let Ok(Some(others)) = control_plane_peers(req, facts) {
+        if others.is_empty() {
+            return Check::Holds(format!(
+                "{name} is the only control-plane node: a drain leaves its etcd member running"
+            ));
+        }
     }
     let majority = members / 2 + 1;
     let ready: Vec<&Pod> = etcd.iter().filter(|p| p.node != name && p.ready).collect();
@@ -396,7 +455,9 @@ pub(super) fn etcd_majority(req: &Request, facts: &Facts) -> Check {
                     format!(" (not Ready: {})", not_ready.join(", "))
                 }
             ),
-            "bring the other etcd members back to Ready first, or the API stops with NODE",
+            format!(
+                "bring the other etcd members back to Ready first, or the API stops with {name}"
+            ),
         )]);
     }
     Check::Holds(format!(
