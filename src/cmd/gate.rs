@@ -96,7 +96,8 @@ pub struct UpgradeArgs {
     /// What to upgrade: kubernetes, cilium or rook.
     #[arg(value_enum)]
     pub component: UpgradeComponent,
-    /// The version to move to: `1.32`, `1.32.4` or `v1.32.4`.
+    /// The version to move to, as kubeadm takes it: `1.32.4`, `v1.32.4`, `v1.32.4+build`,
+    /// `v1.33.0-rc.1`; `1.32` is that minor's `.0` (refused when it is the current minor).
     pub version: String,
     /// Do not read the host rules over ssh (k8s-node-cgroup-v2, k8s-certs-*): reported as
     /// skipped (cilium and rook have no host rule).
@@ -108,23 +109,73 @@ pub struct UpgradeArgs {
     pub explain: bool,
 }
 
-/// VERSION as the operator writes it: `1.32`, `1.32.4`, `v1.32.4` (nothing else).
-fn parse_version(text: &str) -> Result<Version> {
+/// VERSION as the operator writes it and kubeadm parses it (`version.ParseSemantic` after an
+/// optional `v`): `1.32.4`, `v1.32.4`, `v1.32.4+build.1`, `v1.33.0-rc.1`, and a bare minor
+/// `1.32` (SPEC §17: that minor's `.0`). The flag says VERSION was a bare minor. Cilium's
+/// and Rook's VERSION (`kubeadm` false) is numbers only: their gates judge releases.
+fn parse_version(text: &str, kubeadm: bool) -> Result<(Version, bool)> {
     let plain = text.strip_prefix('v').unwrap_or(text);
-    let parts: Vec<&str> = plain.split('.').collect();
-    let ok = (2..=3).contains(&parts.len())
-        && parts
-            .iter()
-            .all(|p| !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit()));
-    match Version::parse(plain).filter(|_| ok) {
-        Some(v) => Ok(v),
+    // Build metadata after `+`, then a pre-release after `-`: dot-separated identifiers of
+    // [0-9A-Za-z-], only after a patch.
+    let (core, build) = plain
+        .split_once('+')
+        .map_or((plain, None), |(c, b)| (c, Some(b)));
+    let (core, pre) = core
+        .split_once('-')
+        .map_or((core, None), |(c, p)| (c, Some(p)));
+    let identifiers_ok = |s: Option<&str>| {
+        s.is_none_or(|s| {
+            s.split('.')
+                .all(|i| !i.is_empty() && i.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        })
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    let numbers_ok = parts.iter().all(|p| {
+        !p.is_empty()
+            && p.len() <= 9
+            && p.bytes().all(|b| b.is_ascii_digit())
+            && (p.len() == 1 || !p.starts_with('0'))
+    });
+    let bare = parts.len() == 2;
+    let plain_numbers = pre.is_none() && build.is_none();
+    let ok = (parts.len() == 3 || (bare && plain_numbers))
+        && (kubeadm || plain_numbers)
+        && numbers_ok
+        && identifiers_ok(pre)
+        && identifiers_ok(build);
+    match Version::parse(core).filter(|_| ok) {
+        Some(v) => Ok((v, bare)),
         None => Err(Error::input(
             format!(
                 "`{}` is not a version",
                 crate::term::terminal_safe(&text.chars().take(80).collect::<String>())
             ),
-            "write VERSION as MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v: 1.32, 1.32.4, v1.32.4",
+            if kubeadm {
+                "write VERSION as kubeadm does: MAJOR.MINOR.PATCH, optionally with a leading v, a -pre-release or a +build (1.32.4, v1.32.4, v1.33.0-rc.1), or MAJOR.MINOR for that minor's .0"
+            } else {
+                "write VERSION as MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v: 1.18, 1.18.2, v1.18.2"
+            },
         )),
+    }
+}
+
+/// A bare `MAJOR.MINOR` names that minor's `.0` only when it is not the control plane's own
+/// minor (SPEC §17): there it would mean a downgrade to `.0`, never what was meant.
+fn bare_minor_is_current(written: &str, version: Version, facts: &gate::Facts) -> Result<()> {
+    match gate::control_plane_version(facts) {
+        Some(current) if current.minor() == version.minor() => Err(Error::input(
+            format!(
+                "`{}` is the control plane's own minor: it runs {current}",
+                crate::term::terminal_safe(written)
+            ),
+            format!(
+                "name the patch you mean (`gate upgrade kubernetes {}.{}.N`), or the next minor {}",
+                current.major,
+                current.minor,
+                current.minor().next()
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -155,7 +206,8 @@ pub fn run(
 }
 
 fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> Result<Exit> {
-    let version = parse_version(&args.version)?;
+    let kubeadm = args.component == UpgradeComponent::Kubernetes;
+    let (version, bare) = parse_version(&args.version, kubeadm)?;
     let invocation = invocation()?;
     let stack = invocation.stacks.optional_topology()?;
     // cilium|rook: what they read, decided from the stack before any process.
@@ -173,10 +225,11 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
     let (gate, evaluation) = match &reads {
         None => {
             let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
-            (
-                Gate::UpgradeKubernetes,
-                session.upgrade_kubernetes(version, hosts)?,
-            )
+            let gated = session.upgrade_kubernetes(version, hosts)?;
+            if bare {
+                bare_minor_is_current(&args.version, version, &gated.facts)?;
+            }
+            (Gate::UpgradeKubernetes, gated)
         }
         Some(r) => (r.gate(), session.upgrade_component(r, version)?),
     };
@@ -327,15 +380,21 @@ mod tests {
     use super::parse_version;
 
     #[test]
-    fn versions_parse_only_as_an_operator_writes_them() {
-        for (text, want) in [
-            ("1.34", "1.34.0"),
-            ("1.34.8", "1.34.8"),
-            ("v1.34.8", "1.34.8"),
+    fn versions_parse_as_kubeadm_parses_them() {
+        for (text, want, bare) in [
+            ("1.34", "1.34.0", true),
+            ("1.34.8", "1.34.8", false),
+            ("v1.34.8", "1.34.8", false),
+            // kubeadm's policy_test "build release supported at MinimumControlPlaneVersion".
+            ("v1.34.0+build", "1.34.0", false),
+            ("v1.35.0-rc.1", "1.35.0", false),
+            ("v1.35.0-beta.1+build.7", "1.35.0", false),
         ] {
             assert_eq!(
-                parse_version(text).map(|v| v.to_string()).ok().as_deref(),
-                Some(want),
+                parse_version(text, true)
+                    .map(|(v, b)| (v.to_string(), b))
+                    .ok(),
+                Some((want.to_string(), bare)),
                 "{text}"
             );
         }
@@ -350,14 +409,29 @@ mod tests {
             "latest",
             "1.34-rc.1",
             "1.34+k3s1",
+            "1.34.0-",
+            "1.34.0+",
+            "1.34.0-rc..1",
+            "1.34.0+b_1",
+            "01.34.0",
+            "1.034.0",
             "containerd://1.34",
             "vv1.34",
             " 1.34",
             "1234567890.1",
         ] {
-            assert!(parse_version(bad).is_err(), "{bad:?}");
+            assert!(parse_version(bad, true).is_err(), "{bad:?}");
         }
-        let err = parse_version("1.\u{1b}[31m")
+        // Cilium's and Rook's VERSION: numbers only.
+        assert!(parse_version("v1.18.2-rc.1", false).is_err());
+        assert!(parse_version("v1.18.2+build", false).is_err());
+        assert_eq!(
+            parse_version("1.18", false)
+                .map(|(v, b)| (v.to_string(), b))
+                .ok(),
+            Some(("1.18.0".to_string(), true))
+        );
+        let err = parse_version("1.\u{1b}[31m", true)
             .expect_err("refused")
             .to_string();
         assert!(!err.contains('\u{1b}'), "{err}");

@@ -374,7 +374,7 @@ fn gate_upgrade_cilium_or_rook_bad_version_is_a_usage_error() {
     r.stdout_eq("");
     r.stderr_eq(
         "kubectl-nestor: error: `1.x` is not a version\n\
-         hint: write VERSION as MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v: 1.32, 1.32.4, v1.32.4\n",
+         hint: write VERSION as MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v: 1.18, 1.18.2, v1.18.2\n",
     );
     for bad in ["latest", "1", "v1.18.2-rc.1"] {
         let j = upgrade(&bed, "rook", bad, true);

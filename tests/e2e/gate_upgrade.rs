@@ -24,7 +24,8 @@ skipped:
   k8s-certs-expired  not read: --no-ssh
   k8s-certs-expiring  not read: --no-ssh
 holds:
-  k8s-one-minor  1.31.4 -> 1.32.0: one minor at most
+  k8s-one-minor  1.31.4 -> 1.32.0: one minor up
+  k8s-downgrade  1.31.4 -> 1.32.0 is not a minor downgrade
   k8s-apiservers-one-version  1 kube-apiserver pods, one version
   k8s-kubelet-skew  4 kubelets within the skew of 1.32
   k8s-control-plane-ready  1 control-plane nodes Ready
@@ -59,6 +60,7 @@ skipped:
   k8s-certs-expired  not read: --no-ssh
   k8s-certs-expiring  not read: --no-ssh
 holds:
+  k8s-downgrade  1.31.4 -> 1.33.2 is not a minor downgrade
   k8s-apiservers-one-version  1 kube-apiserver pods, one version
   k8s-kubelet-skew  4 kubelets within the skew of 1.33
   k8s-control-plane-ready  1 control-plane nodes Ready
@@ -108,7 +110,7 @@ fn gate_upgrade_bad_version_or_component_is_a_usage_error() {
     assert_eq!(r.stdout, "", "{r:?}");
     r.stderr_eq(
         "kubectl-nestor: error: `1.x` is not a version\n\
-         hint: write VERSION as MAJOR.MINOR or MAJOR.MINOR.PATCH, optionally with a leading v: 1.32, 1.32.4, v1.32.4\n",
+         hint: write VERSION as kubeadm does: MAJOR.MINOR.PATCH, optionally with a leading v, a -pre-release or a +build (1.32.4, v1.32.4, v1.33.0-rc.1), or MAJOR.MINOR for that minor's .0\n",
     );
     for bad in ["1", "1.32.4.1", "containerd://1.32", "1.32-rc.1", "latest"] {
         let j = bed.run(&[
@@ -165,6 +167,68 @@ fn gate_upgrade_kubernetes_crd_with_an_unserved_stored_version_is_no_go() {
         blockers,
         "  k8s-crd-unserved-stored  CustomResourceDefinition certificates.cert-manager.io\n      status.storedVersions lists v1alpha2, which it no longer serves\n      clears: rewrite its objects in v1 (a storage version migration), then\n      remove v1alpha2 from status.storedVersions\n",
         "{text:?}"
+    );
+    assert_read_only(&bed.server);
+}
+
+/// kubeadm's version policy through the real kubectl (the cluster runs v1.31.4): VERSION in
+/// kubeadm's forms (`+build`, a pre-release) is read as its numbers; a patch down is GO
+/// (kubeadm allows it; v0.4 said "kubeadm does not downgrade"); one minor down is GO with
+/// `k8s-downgrade`'s warning; a bare `1.31` is the control plane's own minor: a usage error
+/// naming the version it runs (v0.4 read it as 1.31.0 and said NO-GO "older").
+#[test]
+fn gate_upgrade_kubernetes_follows_kubeadms_version_policy() {
+    let Some(bed) = E2e::new("dirqual-gates", &[]) else {
+        return;
+    };
+    let run = |version: &str, code: i32| {
+        let r = bed.run(&[
+            "gate",
+            "upgrade",
+            "kubernetes",
+            version,
+            "--no-ssh",
+            "--no-input",
+            "-o",
+            "json",
+        ]);
+        r.code(code);
+        r.json()
+    };
+    let rule = |v: &serde_json::Value, id: &str| {
+        v["rules"]
+            .as_array()
+            .and_then(|a| a.iter().find(|r| r["rule"] == id))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let v = run("v1.32.0+build.7", 0);
+    assert_eq!(v["subject"]["version"], "1.32.0", "{v}");
+    let v = run("v1.31.2", 0);
+    assert_eq!(
+        rule(&v, "k8s-one-minor")["note"],
+        "1.31.4 -> 1.31.2: a patch down, which kubeadm allows",
+        "{v}"
+    );
+    let v = run("1.30.9", 2);
+    let down = rule(&v, "k8s-downgrade");
+    assert_eq!(down["status"], "fails", "{down}");
+    assert_eq!(rule(&v, "k8s-one-minor")["status"], "holds", "{v}");
+    // The kubelets at 1.31 would be newer than a 1.30 API server: the skew policy's blocker.
+    assert_eq!(rule(&v, "k8s-kubelet-skew")["status"], "fails", "{v}");
+    let r = bed.run(&[
+        "gate",
+        "upgrade",
+        "kubernetes",
+        "1.31",
+        "--no-ssh",
+        "--no-input",
+    ]);
+    r.code(1);
+    assert_eq!(r.stdout, "", "{r:?}");
+    r.stderr_eq(
+        "kubectl-nestor: error: `1.31` is the control plane's own minor: it runs 1.31.4\n\
+         hint: name the patch you mean (`gate upgrade kubernetes 1.31.N`), or the next minor 1.32\n",
     );
     assert_read_only(&bed.server);
 }

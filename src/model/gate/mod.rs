@@ -19,6 +19,7 @@ pub mod host;
 mod release;
 mod table;
 mod upgrade;
+pub use upgrade::control_plane_version;
 mod verdict;
 pub mod version;
 
@@ -224,10 +225,11 @@ pub enum RuleId {
     CiliumLayersAfterPresent,
     RookLayersAfterPresent,
     DrainSingleControlPlane,
+    K8sDowngrade,
 }
 
 impl RuleId {
-    pub const ALL: [RuleId; 39] = [
+    pub const ALL: [RuleId; 40] = [
         RuleId::DrainPdbBlocks,
         RuleId::DrainCephHealth,
         RuleId::DrainMonMajority,
@@ -267,6 +269,7 @@ impl RuleId {
         RuleId::CiliumLayersAfterPresent,
         RuleId::RookLayersAfterPresent,
         RuleId::DrainSingleControlPlane,
+        RuleId::K8sDowngrade,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -310,6 +313,7 @@ impl RuleId {
             RuleId::CiliumLayersAfterPresent => "cilium-layers-after-present",
             RuleId::RookLayersAfterPresent => "rook-layers-after-present",
             RuleId::DrainSingleControlPlane => "drain-single-control-plane",
+            RuleId::K8sDowngrade => "k8s-downgrade",
         }
     }
 
@@ -329,6 +333,7 @@ impl RuleId {
             | RuleId::DrainTimeSync
             | RuleId::DrainOsdHosts => Gate::Drain,
             RuleId::K8sOneMinor
+            | RuleId::K8sDowngrade
             | RuleId::K8sApiserversOneVersion
             | RuleId::K8sKubeletSkew
             | RuleId::K8sControlPlaneReady

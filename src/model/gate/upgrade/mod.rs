@@ -45,40 +45,89 @@ pub(in crate::model::gate) fn apiserver_versions(
         .collect()
 }
 
-pub(super) fn one_minor(req: &Request, facts: &Facts) -> Check {
-    let t = match target(req) {
-        Ok(t) => t,
-        Err(c) => return c,
-    };
+/// The control plane's version, when the kube-apiserver pods tell it (a bare `MAJOR.MINOR`
+/// VERSION is judged against it before the gate answers).
+pub fn control_plane_version(facts: &Facts) -> Option<Version> {
+    current(facts).ok()
+}
+
+/// The control plane's version as kubeadm sees it: the newest kube-apiserver's (in the
+/// middle of an HA upgrade the upgraded ones answer for the cluster).
+fn current(facts: &Facts) -> Result<Version, Check> {
     let Ok(pods) = &facts.apiserver_pods else {
-        return Check::Unknown("apiserver pods not read".into());
+        return Err(Check::Unknown("apiserver pods not read".into()));
     };
-    let versions = match apiserver_versions(pods) {
-        Ok(v) => v,
-        Err(c) => return c,
-    };
-    let Some(current) = versions.iter().map(|(_, v)| *v).max() else {
-        return Check::Unknown("no apiserver version".into());
+    apiserver_versions(pods)?
+        .iter()
+        .map(|(_, v)| *v)
+        .max()
+        .ok_or_else(|| Check::Unknown("no apiserver version".into()))
+}
+
+/// kubeadm's version policy (`cmd/kubeadm/app/phases/upgrade/policy.go`,
+/// `EnforceVersionPolicies`): at most one minor up, at most one minor down; a patch up or
+/// down within the minor, or the same version, is allowed.
+pub(super) fn one_minor(req: &Request, facts: &Facts) -> Check {
+    let (t, current) = match (target(req), current(facts)) {
+        (Ok(t), Ok(c)) => (t, c),
+        (Err(c), _) | (_, Err(c)) => return c,
     };
     let (cm, tm) = (current.minor(), t.minor());
-    if t < current {
-        return Check::Fails(vec![Finding::new(
-            "control plane",
-            format!("the API server runs {current}; {t} is older (kubeadm does not downgrade)"),
-            "name a version at or after the control plane's",
-        )]);
-    }
-    if tm != cm && tm != cm.next() {
+    if tm.major != cm.major || tm.minor > cm.minor.saturating_add(1) {
         return Check::Fails(vec![Finding::new(
             "control plane",
             format!("the API server runs {current}; {t} skips {} (kubeadm upgrades one minor at a time)", cm.next()),
             format!("upgrade to {} first", cm.next()),
         )]);
     }
-    Check::Holds(format!("{current} -> {t}: one minor at most"))
+    if tm.minor.saturating_add(1) < cm.minor {
+        let one_down = Minor {
+            major: cm.major,
+            minor: cm.minor - 1,
+        };
+        return Check::Fails(vec![Finding::new(
+            "control plane",
+            format!("the API server runs {current}; {t} is more than one minor older (kubeadm downgrades one minor at a time)"),
+            format!("downgrade to {one_down} first, if you must (upstream does not support downgrades)"),
+        )]);
+    }
+    let step = match (tm.cmp(&cm), t.cmp(&current)) {
+        (std::cmp::Ordering::Greater, _) => "one minor up",
+        (std::cmp::Ordering::Less, _) => "one minor down (k8s-downgrade warns)",
+        (std::cmp::Ordering::Equal, std::cmp::Ordering::Greater) => "a patch up",
+        (std::cmp::Ordering::Equal, std::cmp::Ordering::Less) => {
+            "a patch down, which kubeadm allows"
+        }
+        (std::cmp::Ordering::Equal, std::cmp::Ordering::Equal) => "the version it runs",
+    };
+    Check::Holds(format!("{current} -> {t}: {step}"))
 }
 
-pub(super) fn apiservers_one_version(facts: &Facts) -> Check {
+/// kubeadm lets VERSION be one minor below the control plane's, but upstream does not
+/// support a downgrade: a warning.
+pub(super) fn downgrade(req: &Request, facts: &Facts) -> Check {
+    let (t, current) = match (target(req), current(facts)) {
+        (Ok(t), Ok(c)) => (t, c),
+        (Err(c), _) | (_, Err(c)) => return c,
+    };
+    if t.minor() < current.minor() {
+        return Check::Fails(vec![Finding::new(
+            "control plane",
+            format!("the API server runs {current}; {t} is a downgrade of one minor: kubeadm allows it, upstream does not support it (objects stored by the newer API server may not read back)"),
+            "restore the control plane from an etcd snapshot taken before the upgrade instead, if you have one",
+        )]);
+    }
+    Check::Holds(format!("{current} -> {t} is not a minor downgrade"))
+}
+
+/// The version skew policy for kube-apiservers: during the upgrade to VERSION every one is
+/// within one minor of VERSION, and the newest and oldest within one minor of each other
+/// (an HA upgrade half done is that); differing patches are named, never a blocker.
+pub(super) fn apiservers_one_version(req: &Request, facts: &Facts) -> Check {
+    let t = match target(req) {
+        Ok(t) => t.minor(),
+        Err(c) => return c,
+    };
     let Ok(pods) = &facts.apiserver_pods else {
         return Check::Unknown("apiserver pods not read".into());
     };
@@ -86,18 +135,52 @@ pub(super) fn apiservers_one_version(facts: &Facts) -> Check {
         Ok(v) => v,
         Err(c) => return c,
     };
-    let distinct: BTreeSet<Version> = versions.iter().map(|(_, v)| *v).collect();
-    if distinct.len() > 1 {
-        let each = versions
+    let each = || {
+        versions
             .iter()
             .map(|(p, v)| format!("{} on {}: {v}", p.name, p.node))
             .collect::<Vec<_>>()
-            .join(", ");
+            .join(", ")
+    };
+    let minors: BTreeSet<Minor> = versions.iter().map(|(_, v)| v.minor()).collect();
+    let (Some(oldest), Some(newest)) = (minors.first(), minors.last()) else {
+        return Check::Unknown("no apiserver version".into());
+    };
+    if oldest.behind(*newest) > 1 {
         return Check::Fails(vec![Finding::new(
             "kube-apiserver",
-            format!("the API servers run {} versions: {each}", distinct.len()),
-            "finish the upgrade in progress: every control-plane node on one version first",
+            format!(
+                "the newest and oldest API servers are more than one minor apart: {}",
+                each()
+            ),
+            "finish the upgrade in progress: every control-plane node within one minor first",
         )]);
+    }
+    // All on one minor: how far VERSION is from it is k8s-one-minor's to judge. Two
+    // minors (an upgrade under way): each must be within one minor of VERSION.
+    let off: Vec<String> = versions
+        .iter()
+        .filter(|_| minors.len() > 1)
+        .filter(|(_, v)| v.minor().behind(t) > 1 || t.behind(v.minor()) > 1)
+        .map(|(p, v)| format!("{} on {}: {v}", p.name, p.node))
+        .collect();
+    if !off.is_empty() {
+        return Check::Fails(vec![Finding::new(
+            "kube-apiserver",
+            format!(
+                "an upgrade is under way and {t} is more than one minor from {}",
+                off.join(", ")
+            ),
+            format!("finish the upgrade in progress first, then go on to {t}"),
+        )]);
+    }
+    let distinct: BTreeSet<Version> = versions.iter().map(|(_, v)| *v).collect();
+    if distinct.len() > 1 {
+        return Check::Holds(format!(
+            "{} kube-apiserver pods within one minor of {t} and of each other ({})",
+            versions.len(),
+            each()
+        ));
     }
     Check::Holds(format!(
         "{} kube-apiserver pods, one version",
