@@ -25,6 +25,10 @@ fn findings(o: &OutcomeDoc, layout: Layout, out: &mut Vec<String>) {
             layout.width,
         ));
     }
+    // What the rule could not tell beside its findings (a failed read of another subject).
+    if !o.note.is_empty() {
+        out.extend(head(o, &format!("and could not tell: {}", o.note), layout));
+    }
 }
 
 fn section(title: &str, body: Vec<String>, out: &mut Vec<String>) {

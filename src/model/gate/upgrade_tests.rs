@@ -393,6 +393,16 @@ fn platform_ranges_from_the_table() {
         ev.verdict.line(),
         "CANNOT TELL: k8s-platform-ranges undecided"
     );
+    // SPEC §17: a definite blocker is NO-GO even when the same rule cannot tell about
+    // another component (v0.4 said CANNOT TELL with Rook outside its range).
+    let mut f = cluster();
+    f.components.insert(Component::Cnpg, Err(forbidden()));
+    let ev = eval(&k8s("1.35.0"), &f);
+    let o = outcome(&ev, RuleId::K8sPlatformRanges);
+    assert_eq!(o.status, Status::Fails);
+    assert_eq!(o.findings.len(), 2, "{o:?}");
+    assert!(o.note.starts_with("the read of component-versions failed"), "{o:?}");
+    assert!(matches!(ev.verdict, Verdict::NoGo { .. }), "{ev:?}");
 }
 
 #[test]

@@ -192,6 +192,7 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
         note,
         findings,
     };
+    let mut unread = None;
     for read in &rule.reads {
         if let Some(f) = facts.failure(*read) {
             // Skipped only when the operator said `--no-ssh` (the output names it); a host
@@ -211,13 +212,20 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
                 | FailureKind::ApiError
                 | FailureKind::BadOutput => format!("the read of {} failed: {f}", read.as_str()),
             };
-            return make(Status::Unknown, note, vec![]);
+            unread = Some(note);
+            break;
         }
     }
-    match run(rule.id, req, facts, table) {
-        Check::Holds(note) => make(Status::Holds, note, vec![]),
-        Check::Fails(findings) => make(Status::Fails, String::new(), findings),
-        Check::Unknown(note) => make(Status::Unknown, note, vec![]),
+    // The rule runs on what was read: what it finds for certain is a finding even when part
+    // of its reads failed (SPEC §17: a definite blocker is NO-GO whatever else cannot tell);
+    // otherwise a failed read leaves it undecided, never holding.
+    match (run(rule.id, req, facts, table), unread) {
+        (Check::Fails(findings), unread) => {
+            make(Status::Fails, unread.unwrap_or_default(), findings)
+        }
+        (Check::Holds(_) | Check::Unknown(_), Some(note)) => make(Status::Unknown, note, vec![]),
+        (Check::Holds(note), None) => make(Status::Holds, note, vec![]),
+        (Check::Unknown(note), None) => make(Status::Unknown, note, vec![]),
     }
 }
 

@@ -117,22 +117,28 @@ pub(in crate::model::gate) fn platform_ranges(
     }
     let mut findings = Vec::new();
     let mut holds = Vec::new();
+    // What cannot be told for one component never hides another's definite finding.
+    let mut undecided = Vec::new();
     for (component, read) in &facts.components {
         let v = match read {
             Ok(Some(v)) => *v,
             Ok(None) => continue,
-            Err(f) => return Check::Unknown(format!("{}: {f}", component.as_str())),
+            Err(f) => {
+                undecided.push(format!("{}: {f}", component.as_str()));
+                continue;
+            }
         };
         let Some(row) = table
             .platform_ranges
             .iter()
             .find(|r| r.component == *component && r.release == v.minor())
         else {
-            return Check::Unknown(format!(
+            undecided.push(format!(
                 "{} {}: the table holds no verified Kubernetes range for this release",
                 component.as_str(),
                 v.minor()
             ));
+            continue;
         };
         let (lo, hi) = row.kubernetes;
         if t < lo || t > hi {
@@ -151,7 +157,13 @@ pub(in crate::model::gate) fn platform_ranges(
             holds.push(format!("{} {}", component.as_str(), v.minor()));
         }
     }
-    if findings.is_empty() {
+    if !findings.is_empty() {
+        return Check::Fails(findings);
+    }
+    if !undecided.is_empty() {
+        return Check::Unknown(undecided.join("; "));
+    }
+    {
         let unread: Vec<&str> = [
             Component::Cilium,
             Component::Rook,
@@ -176,7 +188,5 @@ pub(in crate::model::gate) fn platform_ranges(
                 format!(" ({} unread)", unread.join(", "))
             }
         ))
-    } else {
-        Check::Fails(findings)
     }
 }
