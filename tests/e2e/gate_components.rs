@@ -70,33 +70,18 @@ holds:
 
 pub const CILIUM_119_NO_GO: &str =
     "gate upgrade cilium 1.19.0 on SERVER (context replay, rule: topology)
-NO-GO: 5 blockers
+NO-GO: 2 blockers
 blockers:
   cilium-k8s-range  pod kube-system/kube-apiserver-dirqual1
       cilium 1.19 supports Kubernetes 1.32 to 1.35; this API server runs 1.31.4
       (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
       clears: move Kubernetes into 1.32..1.35 first, or pick a cilium release
       that supports 1.31
-  cilium-kubelet-range  node dirqual1
-      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet of dirqual1 runs
-      1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
-      clears: move this node's kubelet into 1.32..1.35 first, or pick a cilium
-      release that supports 1.31
-  cilium-kubelet-range  node dirqual2
-      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet of dirqual2 runs
-      1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
-      clears: move this node's kubelet into 1.32..1.35 first, or pick a cilium
-      release that supports 1.31
-  cilium-kubelet-range  node dirqual3
-      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet of dirqual3 runs
-      1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
-      clears: move this node's kubelet into 1.32..1.35 first, or pick a cilium
-      release that supports 1.31
-  cilium-kubelet-range  node dirqual4
-      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet of dirqual4 runs
-      1.31.4 (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
-      clears: move this node's kubelet into 1.32..1.35 first, or pick a cilium
-      release that supports 1.31
+  cilium-kubelet-range  nodes dirqual1, dirqual2, dirqual3, dirqual4
+      cilium 1.19 supports Kubernetes 1.32 to 1.35; the kubelet runs 1.31.4
+      (Cilium 1.19: Kubernetes Compatibility (1.32, 1.33, 1.34, 1.35))
+      clears: move the kubelet into 1.32..1.35 first, or pick a cilium release
+      that supports 1.31
 holds:
   cilium-one-minor  1.18.2 -> 1.19.0: one minor at most
   cilium-one-version  2 workloads on one version

@@ -60,15 +60,12 @@ fn a_kubelet_outside_the_target_releases_range_is_no_go_naming_the_node() {
         shown,
         [(
             format!("node {}", o.findings[0].subject.trim_start_matches("node ")),
-            format!(
-                "rook 1.17 supports Kubernetes 1.28 to 1.33; the kubelet of {} runs 1.36.0 (Rook: Maintenance and Support (Rook 1.17: v1.28 to v1.33))",
-                o.findings[0].subject.trim_start_matches("node ")
-            )
+            "rook 1.17 supports Kubernetes 1.28 to 1.33; the kubelet runs 1.36.0 (Rook: Maintenance and Support (Rook 1.17: v1.28 to v1.33))".to_string()
         )]
     );
     assert_eq!(
         o.findings[0].clears,
-        "move this node's kubelet into 1.28..1.33 first, or pick a rook release that supports 1.36"
+        "move the kubelet into 1.28..1.33 first, or pick a rook release that supports 1.36"
     );
     let ev = evaluate(&upgrade(Gate::UpgradeRook, "1.17.2"), &f, builtin());
     assert!(

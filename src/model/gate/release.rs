@@ -63,11 +63,11 @@ pub(super) fn kubelet_range(
             findings.push(Finding::new(
                 format!("node {}", n.name),
                 format!(
-                    "{name} {t} supports Kubernetes {lo} to {hi}; the kubelet of {} runs {v} ({})",
-                    n.name, row.source.title
+                    "{name} {t} supports Kubernetes {lo} to {hi}; the kubelet runs {v} ({})",
+                    row.source.title
                 ),
                 format!(
-                    "move this node's kubelet into {lo}..{hi} first, or pick a {name} release that supports {}",
+                    "move the kubelet into {lo}..{hi} first, or pick a {name} release that supports {}",
                     v.minor()
                 ),
             ));

@@ -220,13 +220,56 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
     // of its reads failed (SPEC §17: a definite blocker is NO-GO whatever else cannot tell);
     // otherwise a failed read leaves it undecided, never holding.
     match (run(rule.id, req, facts, table), unread) {
-        (Check::Fails(findings), unread) => {
-            make(Status::Fails, unread.unwrap_or_default(), findings)
-        }
+        (Check::Fails(findings), unread) => make(
+            Status::Fails,
+            unread.unwrap_or_default(),
+            one_entry_per_subject(findings),
+        ),
         (Check::Holds(_) | Check::Unknown(_), Some(note)) => make(Status::Unknown, note, vec![]),
         (Check::Holds(note), None) => make(Status::Holds, note, vec![]),
         (Check::Unknown(note), None) => make(Status::Unknown, note, vec![]),
     }
+}
+
+/// One entry per rule and subject: findings about one subject that clear the same way are
+/// one entry (their evidence joined), and nodes with the same evidence and remedy are one
+/// entry naming them all (`nodes dirqual1, dirqual2`), in first-seen order.
+fn one_entry_per_subject(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut by_subject: Vec<Finding> = Vec::new();
+    for f in findings {
+        match by_subject
+            .iter_mut()
+            .find(|g| g.subject == f.subject && g.clears == f.clears)
+        {
+            Some(g) if g.evidence != f.evidence => {
+                g.evidence = format!("{}; {}", g.evidence, f.evidence)
+            }
+            Some(_) => {}
+            None => by_subject.push(f),
+        }
+    }
+    let mut out: Vec<(Finding, Vec<String>)> = Vec::new();
+    for f in by_subject {
+        let node = f.subject.strip_prefix("node ").map(str::to_string);
+        match (
+            node,
+            out.iter_mut().find(|(g, nodes)| {
+                !nodes.is_empty() && g.evidence == f.evidence && g.clears == f.clears
+            }),
+        ) {
+            (Some(n), Some((_, nodes))) => nodes.push(n),
+            (Some(n), None) => out.push((f, vec![n])),
+            (None, _) => out.push((f, vec![])),
+        }
+    }
+    out.into_iter()
+        .map(|(mut f, nodes)| {
+            if nodes.len() > 1 {
+                f.subject = format!("nodes {}", nodes.join(", "));
+            }
+            f
+        })
+        .collect()
 }
 
 /// Evaluate `req.gate`'s rules of `table` on `facts`.

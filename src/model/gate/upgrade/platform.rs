@@ -53,7 +53,7 @@ pub(in crate::model::gate) fn node_containerd(
                     "containerd {v}; {t} needs {min} or later ({})",
                     row.source.title
                 ),
-                format!("upgrade containerd on {} to {min} or later first", n.name),
+                format!("upgrade containerd to {min} or later first"),
             ));
         }
     }
