@@ -70,7 +70,7 @@ holds:
   drain-etcd-majority  no etcd member runs on dirqual2 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual2 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
-  drain-capacity  2250m CPU, 6400 MiB requested fits in 14250m CPU, 26197 MiB free on 2 nodes
+  drain-capacity  needs 2.25 CPU, 6.2 GiB; 2 nodes have 14.25 CPU, 25.6 GiB free
 "#;
     assert_eq!(text, expected);
     // Cluster strings never drive the terminal.

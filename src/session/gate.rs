@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::model::gate::explain::{Gated, Made, Sent};
 use std::collections::BTreeMap;
 
-use crate::model::gate::facts::{Ceph, Crd, Node, Pdb, Pod, Pv};
+use crate::model::gate::facts::{Ceph, Crd, Node, Pdb, Pod, Pv, Resources};
 use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
 use crate::pool::{Budget, MEMORY_BUDGET};
@@ -26,6 +26,7 @@ pub use super::gate_hosts::HostReads;
 pub(super) enum Answer {
     Nodes(Vec<Node>),
     Pods(Vec<Pod>),
+    Requests(BTreeMap<String, Resources>),
     Pdbs(Vec<Pdb>),
     Pvs(Vec<Pv>),
     Crds(Vec<Crd>),
@@ -39,6 +40,8 @@ pub(super) enum Answer {
 pub(super) enum Shape {
     Nodes,
     Pods,
+    /// Every pod not terminated: its requests summed per node.
+    Requests,
     Pdbs,
     Pvs,
     Crds,
@@ -66,6 +69,7 @@ impl Shape {
         Ok(match self {
             Shape::Nodes => Answer::Nodes(decode::read_nodes(body, to)?),
             Shape::Pods => Answer::Pods(decode::read_pods(body, to)?),
+            Shape::Requests => Answer::Requests(decode::read_requests_per_node(body, to)?),
             Shape::Pdbs => Answer::Pdbs(decode::read_pdbs(body, to)?),
             Shape::Pvs => Answer::Pvs(decode::read_pvs(body, to)?),
             Shape::Crds => Answer::Crds(decode::read_crds(body, to)?),
@@ -86,6 +90,13 @@ impl Answer {
     }
     pub(super) fn pods(self) -> Option<Vec<Pod>> {
         if let Answer::Pods(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn requests(self) -> Option<BTreeMap<String, Resources>> {
+        if let Answer::Requests(v) = self {
             Some(v)
         } else {
             None
@@ -195,6 +206,7 @@ fn drain_shape(r: DrainRead) -> Shape {
         DrainRead::Pvs => Shape::Pvs,
         DrainRead::CephClusters => Shape::Ceph,
         DrainRead::OsdPods => Shape::Pods,
+        DrainRead::ClusterPods => Shape::Requests,
         DrainRead::CephBlockPools | DrainRead::CephFilesystems | DrainRead::CephObjectStores => {
             Shape::Text
         }
@@ -313,10 +325,7 @@ impl Session<'_> {
             ),
         ]);
         facts.osd_pods = take(&mut answers, &DrainRead::OsdPods, Answer::pods);
-        // Every pod of the cluster would be a list without a selector: never read (SPEC §9).
-        facts.cluster_pods = Err(ReadFailure::skipped(
-            "pods only by a selector (every pod of the cluster is a list without one)",
-        ));
+        facts.cluster_pods = take(&mut answers, &DrainRead::ClusterPods, Answer::requests);
         // Over ssh, once the nodes say which hosts stay (every node but NODE).
         facts.host_time_sync = hosts.time_sync(self.runner, &facts.nodes, node.as_str());
         let request = Request {
@@ -339,6 +348,7 @@ impl Session<'_> {
                     | DrainRead::CephFilesystems
                     | DrainRead::CephObjectStores => ReadKind::CephPools,
                     DrainRead::OsdPods => ReadKind::OsdPods,
+                    DrainRead::ClusterPods => ReadKind::ClusterPods,
                 },
                 sent: Sent::Get(r.target(node)),
             })

@@ -36,6 +36,7 @@ fn text(answers: &Texts, target: &str) -> Result<String, ReadFailure> {
         Some(Ok(
             Answer::Nodes(_)
             | Answer::Pods(_)
+            | Answer::Requests(_)
             | Answer::Pdbs(_)
             | Answer::Pvs(_)
             | Answer::Crds(_)

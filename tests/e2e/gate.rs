@@ -35,9 +35,6 @@ pub fn stable(out: &Outcome) -> String {
 
 pub const GO_DIRQUAL4: &str = r#"gate drain dirqual4 on SERVER (context replay, rule: topology)
 GO
-warnings:
-  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
-                  (every pod of the cluster is a list without one)
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
@@ -51,6 +48,7 @@ holds:
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
   drain-emptydir  no evicted pod keeps data in an emptyDir
+  drain-capacity  needs 1 CPU, 2.0 GiB; 2 nodes have 61 CPU, 245.3 GiB free
 "#;
 
 pub const NO_GO_DIRQUAL3: &str = r#"gate drain dirqual3 on SERVER (context replay, rule: topology)
@@ -61,9 +59,6 @@ blockers:
       disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1);
       selects pg-1 on dirqual3
       clears: switch over first: `kubectl cnpg promote pg <replica> -n dataops`
-warnings:
-  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
-                  (every pod of the cluster is a list without one)
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
@@ -76,6 +71,7 @@ holds:
   drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
   drain-emptydir  no evicted pod keeps data in an emptyDir
+  drain-capacity  needs 1.5 CPU, 3.0 GiB; 2 nodes have 61.5 CPU, 246.3 GiB free
 "#;
 
 #[test]
@@ -213,9 +209,6 @@ fn gate_drain_no_ssh_yaml_and_junit() {
         str![[r#"
 gate drain dirqual4 on SERVER (context replay, rule: topology)
 GO
-warnings:
-  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
-                  (every pod of the cluster is a list without one)
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
@@ -229,6 +222,7 @@ holds:
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
   drain-emptydir  no evicted pod keeps data in an emptyDir
+  drain-capacity  needs 1 CPU, 2.0 GiB; 2 nodes have 61 CPU, 245.3 GiB free
 
 "#]],
     );
@@ -245,8 +239,8 @@ holds:
     // The whole suite (its timestamp as NOW): the one failure names pg-primary's budget.
     j.stdout_snap(str![[r#"
 <?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="kubectl-nestor" tests="12" failures="1" errors="0" skipped="2">
-  <testsuite name="gate drain dirqual3" tests="12" failures="1" errors="0" skipped="2" timestamp="NOW">
+<testsuites name="kubectl-nestor" tests="12" failures="1" errors="0" skipped="1">
+  <testsuite name="gate drain dirqual3" tests="12" failures="1" errors="0" skipped="1" timestamp="NOW">
     <testcase name="drain-pdb-blocks" classname="nestor.gate.drain">
       <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget dataops/pg-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-1 on dirqual3 (clears: switch over first: `kubectl cnpg promote pg &lt;replica&gt; -n dataops`)</failure>
     </testcase>
@@ -259,9 +253,7 @@ holds:
     <testcase name="drain-node-bound-volumes" classname="nestor.gate.drain"/>
     <testcase name="drain-unmanaged-pods" classname="nestor.gate.drain"/>
     <testcase name="drain-emptydir" classname="nestor.gate.drain"/>
-    <testcase name="drain-capacity" classname="nestor.gate.drain">
-      <skipped message="unknown: cluster-pods not read: pods only by a selector (every pod of the cluster is a list without one)"/>
-    </testcase>
+    <testcase name="drain-capacity" classname="nestor.gate.drain"/>
     <testcase name="drain-time-sync" classname="nestor.gate.drain">
       <skipped message="unknown: host-time-sync not read: no Ansible inventory at /t/repo/bootstrap/hosts.yaml (set `inventory:` in /t/repo/stacks/dirqual.yaml, or say --no-ssh)"/>
     </testcase>

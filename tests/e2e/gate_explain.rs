@@ -64,9 +64,6 @@ blockers:
       disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1);
       selects pg-1 on dirqual3
       clears: switch over first: `kubectl cnpg promote pg <replica> -n dataops`
-warnings:
-  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
-                  (every pod of the cluster is a list without one)
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
@@ -79,6 +76,7 @@ holds:
   drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
   drain-emptydir  no evicted pod keeps data in an emptyDir
+  drain-capacity  needs 1.5 CPU, 3.0 GiB; 2 nodes have 61.5 CPU, 246.3 GiB free
 explain:
   drain-pdb-blocks  fails
     pdbs: 4 PodDisruptionBudgets: dataops/pg allows 1, dataops/pg-primary allows
@@ -144,15 +142,17 @@ explain:
     node-pods: 3 pods: dataops/pg-1, rook-ceph/rook-ceph-mon-c-6d4f8c7b9-xcq2w,
     rook-ceph/rook-ceph-osd-2-7c9b5d6f4-k2m8p
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw '/api/v1/pods?fieldSelector=spec.nodeName%3Ddirqual3'
-  drain-capacity  unknown
+  drain-capacity  holds
     nodes: 4 nodes: dirqual1 Ready kubelet v1.31.4, dirqual2 Ready kubelet
     v1.31.4, dirqual3 Ready kubelet v1.31.4, dirqual4 Ready kubelet v1.31.4
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /api/v1/nodes
     node-pods: 3 pods: dataops/pg-1, rook-ceph/rook-ceph-mon-c-6d4f8c7b9-xcq2w,
     rook-ceph/rook-ceph-osd-2-7c9b5d6f4-k2m8p
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw '/api/v1/pods?fieldSelector=spec.nodeName%3Ddirqual3'
-    cluster-pods: not read: pods only by a selector (every pod of the cluster is
-    a list without one)
+    cluster-pods: requests of the pods not terminated on 4 nodes: dirqual1 1.5
+    CPU, 3.0 GiB, dirqual2 1.5 CPU, 3.0 GiB, dirqual3 1.5 CPU, 3.0 GiB, dirqual4
+    1 CPU, 2.0 GiB
+      $ kubectl --kubeconfig KUBECONFIG --context replay get --raw '/api/v1/pods?fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed'
   drain-time-sync  skipped
     host-time-sync: not read: --no-ssh
     nodes: 4 nodes: dirqual1 Ready kubelet v1.31.4, dirqual2 Ready kubelet

@@ -263,9 +263,6 @@ const TIMEDATECTL_FORM: &str = "'timedatectl' 'show'";
 
 pub const GO_DIRQUAL4_OVER_SSH: &str = r#"gate drain dirqual4 on SERVER (context replay, rule: topology)
 GO
-warnings:
-  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
-                  (every pod of the cluster is a list without one)
 holds:
   drain-pdb-blocks  4 budgets: the eviction API lets every pod of dirqual4 go
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked Ns ago
@@ -277,6 +274,7 @@ holds:
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
   drain-emptydir  no evicted pod keeps data in an emptyDir
+  drain-capacity  needs 1 CPU, 2.0 GiB; 2 nodes have 61 CPU, 245.3 GiB free
   drain-time-sync  NTPSynchronized=yes on the 3 nodes that stay
 "#;
 

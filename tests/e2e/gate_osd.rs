@@ -26,9 +26,6 @@ blockers:
       dirqual3)
       clears: add a host with OSDs before draining dirqual4: Ceph cannot place
       every copy elsewhere
-warnings:
-  drain-capacity  could not tell: cluster-pods not read: pods only by a selector
-                  (every pod of the cluster is a list without one)
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
@@ -41,6 +38,7 @@ holds:
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
   drain-unmanaged-pods  every evicted pod has a controller
   drain-emptydir  no evicted pod keeps data in an emptyDir
+  drain-capacity  needs 1 CPU, 2.0 GiB; 2 nodes have 61 CPU, 245.3 GiB free
 "#;
 
 #[test]

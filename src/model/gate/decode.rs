@@ -200,6 +200,33 @@ pub fn read_pods<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pod>> {
     })
 }
 
+/// The requests of every pod that is not terminated, summed per node (`spec.nodeName`):
+/// what the scheduler counts against a node's allocatable. Only the sums are kept; each
+/// node's entry is charged to the budget when it first appears.
+pub fn requests_per_node(text: &str) -> Result<BTreeMap<String, Resources>> {
+    whole(text, "PodList", read_requests_per_node)
+}
+
+/// [`requests_per_node`] as the list arrives.
+pub fn read_requests_per_node<R: Read>(
+    reader: R,
+    to: Charged<'_>,
+) -> Result<BTreeMap<String, Resources>> {
+    let mut sums: BTreeMap<String, Resources> = BTreeMap::new();
+    list_from(reader, "Pod", to, |p: RawPod| {
+        let terminated = p.status.phase == "Succeeded" || p.status.phase == "Failed";
+        if terminated || p.spec.node_name.is_empty() {
+            return Ok(None);
+        }
+        let r = requests(&p.spec.containers)?;
+        let first = !sums.contains_key(&p.spec.node_name);
+        let sum = sums.entry(p.spec.node_name.clone()).or_default();
+        *sum = sum.plus(r);
+        Ok(first.then_some(p.spec.node_name))
+    })?;
+    Ok(sums)
+}
+
 /// NodeList.
 pub fn nodes(text: &str) -> Result<Vec<Node>> {
     whole(text, "NodeList", read_nodes)

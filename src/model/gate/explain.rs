@@ -136,7 +136,17 @@ pub fn fact(facts: &Facts, read: Read) -> String {
             )
         }),
         Read::NodePods => list(&facts.node_pods, "pods", |p| p.reference()),
-        Read::ClusterPods => list(&facts.cluster_pods, "pods", |p| p.reference()),
+        Read::ClusterPods => match &facts.cluster_pods {
+            Ok(sums) => format!(
+                "requests of the pods not terminated on {} nodes: {}",
+                sums.len(),
+                sums.iter()
+                    .map(|(n, r)| format!("{n} {r}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Err(f) => failed(f),
+        },
         Read::Nodes => list(&facts.nodes, "nodes", |n| {
             format!(
                 "{} {} kubelet {}",

@@ -34,6 +34,19 @@ impl Resources {
     }
 }
 
+/// `1.5 CPU, 3.0 GiB`: short enough that a line keeps its figures at 80 columns.
+impl std::fmt::Display for Resources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cpu = format!("{:.2}", self.cpu_milli as f64 / 1000.0);
+        let gib = self.memory_bytes as f64 / f64::from(1u32 << 30);
+        write!(
+            f,
+            "{} CPU, {gib:.1} GiB",
+            cpu.trim_end_matches('0').trim_end_matches('.')
+        )
+    }
+}
+
 /// A `metav1.LabelSelector`: `matchLabels` and `matchExpressions`.
 #[derive(Debug, Clone, serde::Serialize, Default, PartialEq, Eq)]
 pub struct Selector {
@@ -336,7 +349,8 @@ pub struct Facts {
     pub observed_at: Option<i64>,
     pub pdbs: Read<Vec<Pdb>>,
     pub node_pods: Read<Vec<Pod>>,
-    pub cluster_pods: Read<Vec<Pod>>,
+    /// The requests of the cluster's pods that are not terminated, summed per node.
+    pub cluster_pods: Read<BTreeMap<String, Resources>>,
     pub nodes: Read<Vec<Node>>,
     pub pvs: Read<Vec<Pv>>,
     pub crds: Read<Vec<Crd>>,

@@ -41,7 +41,7 @@ pub(crate) fn cluster() -> Facts {
     f.observed_at = Some(NOW);
     f.pdbs = Ok(ok(decode::pdbs(fixture!("pdbs.json"))));
     f.node_pods = Ok(ok(decode::pods(fixture!("pods-dirqual2.json"))));
-    f.cluster_pods = Ok(ok(decode::pods(fixture!("cluster-pods.json"))));
+    f.cluster_pods = Ok(ok(decode::requests_per_node(fixture!("cluster-pods.json"))));
     f.nodes = Ok(ok(decode::nodes(fixture!("nodes.json"))));
     f.pvs = Ok(ok(decode::pvs(fixture!("pvs.json"))));
     f.crds = Ok(ok(decode::crds(fixture!("crds.json"))));
@@ -523,7 +523,7 @@ fn capacity_is_a_sum_and_a_warning() {
     // dirqual1 is tainted NoSchedule: only dirqual3 and dirqual4 take pods.
     assert_eq!(
         outcome(&ev, RuleId::DrainCapacity).note,
-        "2250m CPU, 6400 MiB requested fits in 14250m CPU, 26197 MiB free on 2 nodes"
+        "needs 2.25 CPU, 6.2 GiB; 2 nodes have 14.25 CPU, 25.6 GiB free"
     );
     let mut f = cluster();
     if let Ok(nodes) = &mut f.nodes {
@@ -537,5 +537,5 @@ fn capacity_is_a_sum_and_a_warning() {
     let ev = eval(&drain("dirqual2"), &f);
     let (status, evidence, verdict) = seen(&ev, RuleId::DrainCapacity);
     assert_eq!((status, verdict.as_str()), (Status::Fails, "GO"));
-    assert_eq!(evidence, ["its pods request 2250m CPU, 6400 MiB; the 1 other schedulable nodes have 1000m CPU, 11690 MiB free"]);
+    assert_eq!(evidence, ["its pods request 2.25 CPU, 6.2 GiB; the 1 other schedulable nodes have 1 CPU, 11.4 GiB free"]);
 }

@@ -60,10 +60,11 @@ pub enum DrainRead {
     CephFilesystems,
     CephObjectStores,
     OsdPods,
+    ClusterPods,
 }
 
 impl DrainRead {
-    pub const ALL: [DrainRead; 11] = [
+    pub const ALL: [DrainRead; 12] = [
         DrainRead::Pdbs,
         DrainRead::NodePods,
         DrainRead::Nodes,
@@ -75,6 +76,7 @@ impl DrainRead {
         DrainRead::CephFilesystems,
         DrainRead::CephObjectStores,
         DrainRead::OsdPods,
+        DrainRead::ClusterPods,
     ];
 
     /// The GET this read sends (path and query).
@@ -100,6 +102,12 @@ impl DrainRead {
             DrainRead::OsdPods => {
                 "/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-osd".to_string()
             }
+            // What the scheduler counts on each node: the pods not terminated, by a field
+            // selector (as `kubectl describe node` reads them), summed as they arrive.
+            DrainRead::ClusterPods => format!(
+                "/api/v1/pods?{}",
+                crate::read::exec::allowlist::NOT_TERMINATED_PODS
+            ),
         }
     }
 }
@@ -200,6 +208,7 @@ mod tests {
                 "/apis/ceph.rook.io/v1/cephfilesystems",
                 "/apis/ceph.rook.io/v1/cephobjectstores",
                 "/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-osd",
+                "/api/v1/pods?fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed",
             ]
         );
         assert!(targets.iter().all(|t| !t.contains("secret")));

@@ -113,14 +113,6 @@ pub(in crate::model::gate) fn emptydir(facts: &Facts) -> Check {
     }
 }
 
-fn words(r: Resources) -> String {
-    format!(
-        "{}m CPU, {} MiB",
-        r.cpu_milli,
-        r.memory_bytes / (1024 * 1024)
-    )
-}
-
 pub(in crate::model::gate) fn capacity(req: &Request, facts: &Facts) -> Check {
     let (Ok(nodes), Ok(pods), Ok(all)) = (&facts.nodes, &facts.node_pods, &facts.cluster_pods)
     else {
@@ -135,10 +127,7 @@ pub(in crate::model::gate) fn capacity(req: &Request, facts: &Facts) -> Check {
         .filter(|n| n.name != name && n.ready && !n.unschedulable && n.hard_taints.is_empty())
         .collect();
     let free = room.iter().fold(Resources::default(), |s, n| {
-        let used = all
-            .iter()
-            .filter(|p| p.node == n.name && !p.is_finished())
-            .fold(Resources::default(), |u, p| u.plus(p.requests));
+        let used = all.get(&n.name).copied().unwrap_or_default();
         s.plus(n.allocatable.minus(used))
     });
     if need.cpu_milli > free.cpu_milli || need.memory_bytes > free.memory_bytes {
@@ -146,17 +135,17 @@ pub(in crate::model::gate) fn capacity(req: &Request, facts: &Facts) -> Check {
             format!("node {name}"),
             format!(
                 "its pods request {}; the {} other schedulable nodes have {} free",
-                words(need),
+                need,
                 room.len(),
-                words(free)
+                free
             ),
             "free or add capacity first, or some pods stay Pending",
         )]);
     }
     Check::Holds(format!(
-        "{} requested fits in {} free on {} nodes",
-        words(need),
-        words(free),
-        room.len()
+        "needs {}; {} nodes have {} free",
+        need,
+        room.len(),
+        free
     ))
 }

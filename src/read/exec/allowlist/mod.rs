@@ -7,6 +7,7 @@ use std::path::Path;
 use super::Tool;
 
 mod printed;
+pub use printed::NOT_TERMINATED_PODS;
 mod proxy;
 use proxy::*;
 pub use proxy::{

@@ -149,6 +149,11 @@ fn output_format(f: &str) -> Result<(), String> {
     }
 }
 
+/// The one cluster-wide pod query a gate sends besides NODE's: every pod not terminated
+/// (what the scheduler counts against each node's allocatable), by field selector.
+pub const NOT_TERMINATED_PODS: &str =
+    "fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed";
+
 /// `get --raw TARGET` (a gate's `--explain`): TARGET is a path a gate's proxy admits
 /// ([`super::accept_paths_ok`] in the gate's form: never a Secret, pods only as a namespaced
 /// list or the gate's cluster-wide list by field selector, `/readyz`) and at most one query
@@ -190,10 +195,13 @@ pub(super) fn raw(target: &str) -> Result<(), String> {
             _ => false,
         },
     };
-    // Pods only by a selector: a namespace's by label, the cluster's by `spec.nodeName`.
+    // Pods only by a selector: a namespace's by label, the cluster's by `spec.nodeName` or
+    // as the pods not terminated.
     let pods_ok = match path {
         "/readyz" => query == Some("verbose"),
-        "/api/v1/pods" => query.is_some_and(|q| q.starts_with("fieldSelector=spec.nodeName%3D")),
+        "/api/v1/pods" => query.is_some_and(|q| {
+            q.starts_with("fieldSelector=spec.nodeName%3D") || q == NOT_TERMINATED_PODS
+        }),
         p if p.ends_with("/pods") => query.is_some_and(|q| q.starts_with("labelSelector=")),
         _ => true,
     };
