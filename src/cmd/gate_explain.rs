@@ -12,7 +12,7 @@ use crate::output::render;
 /// Fill each rule's `explain` from what the gate read and sent.
 pub fn add(doc: &mut GateDoc, gated: &Gated, target: &TargetRef) {
     for (rule, outcome) in doc.rules.iter_mut().zip(&gated.evaluation.outcomes) {
-        for read in &outcome.rule.reads {
+        for read in outcome.rule.reads.iter().chain(&outcome.rule.words_from) {
             let mut commands = Vec::new();
             for made in gated.made.iter().filter(|m| m.read == *read) {
                 let line = match &made.sent {

@@ -50,7 +50,7 @@ blockers:
   drain-pdb-blocks  PodDisruptionBudget cnpg/pg-main-primary
       CloudNativePG's primary budget: the primary of cluster pg-main runs here; disruptionsAllowed 0
       (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-main-2 on dirqual2
-      clears: switch over first: `kubectl cnpg promote pg-main <replica> -n cnpg`
+      clears: switch over first: `kubectl cnpg promote pg-main pg-main-3 -n cnpg`
 undecided (never GO):
   drain-ceph-health  the read of ceph-cluster failed: Forbidden: poddisruptionbudgets.policy is
                      forbidden: User "viewer" cannot list resource
@@ -69,7 +69,7 @@ holds:
   drain-single-control-plane  dirqual2 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual2 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual2 has a node-bound volume
-  drain-unmanaged-pods  every evicted pod has a controller
+  drain-unmanaged-pods  every pod's controller exists
   drain-capacity  needs 2.25 CPU, 6.2 GiB; 2 nodes have 14.25 CPU, 25.6 GiB free
 "#;
     assert_eq!(text, expected);
@@ -120,7 +120,7 @@ fn junit_has_one_testcase_per_rule() {
 <testsuites name="kubectl-nestor" tests="12" failures="1" errors="0" skipped="3">
   <testsuite name="gate drain dirqual2" tests="12" failures="1" errors="0" skipped="3" timestamp="2026-12-01T21:42:00Z">
     <testcase name="drain-pdb-blocks" classname="nestor.gate.drain">
-      <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget cnpg/pg-main-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg-main runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-main-2 on dirqual2 (clears: switch over first: `kubectl cnpg promote pg-main &lt;replica&gt; -n cnpg`)</failure>
+      <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget cnpg/pg-main-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg-main runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-main-2 on dirqual2 (clears: switch over first: `kubectl cnpg promote pg-main pg-main-3 -n cnpg`)</failure>
     </testcase>
     <testcase name="drain-ceph-health" classname="nestor.gate.drain">
       <skipped message="unknown: the read of ceph-cluster failed: Forbidden: poddisruptionbudgets.policy is forbidden: User &quot;viewer&quot; cannot list resource"/>

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::model::gate::explain::{Gated, Made, Sent};
 use std::collections::BTreeMap;
 
-use crate::model::gate::facts::{Ceph, Crd, Node, Pdb, Pod, Pv, Resources};
+use crate::model::gate::facts::{Ceph, CnpgCluster, Crd, Node, ObjectRef, Pdb, Pod, Pv, Resources};
 use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
 use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
 use crate::pool::{Budget, MEMORY_BUDGET};
@@ -27,6 +27,8 @@ pub(super) enum Answer {
     Nodes(Vec<Node>),
     Pods(Vec<Pod>),
     Requests(BTreeMap<String, Resources>),
+    Named(Vec<ObjectRef>),
+    Cnpg(Vec<CnpgCluster>),
     Pdbs(Vec<Pdb>),
     Pvs(Vec<Pv>),
     Crds(Vec<Crd>),
@@ -42,6 +44,9 @@ pub(super) enum Shape {
     Pods,
     /// Every pod not terminated: its requests summed per node.
     Requests,
+    /// Namespace and name of each object of a list.
+    Named,
+    Cnpg,
     Pdbs,
     Pvs,
     Crds,
@@ -70,6 +75,8 @@ impl Shape {
             Shape::Nodes => Answer::Nodes(decode::read_nodes(body, to)?),
             Shape::Pods => Answer::Pods(decode::read_pods(body, to)?),
             Shape::Requests => Answer::Requests(decode::read_requests_per_node(body, to)?),
+            Shape::Named => Answer::Named(decode::read_daemonsets(body, to)?),
+            Shape::Cnpg => Answer::Cnpg(decode::read_cnpg_clusters(body, to)?),
             Shape::Pdbs => Answer::Pdbs(decode::read_pdbs(body, to)?),
             Shape::Pvs => Answer::Pvs(decode::read_pvs(body, to)?),
             Shape::Crds => Answer::Crds(decode::read_crds(body, to)?),
@@ -97,6 +104,20 @@ impl Answer {
     }
     pub(super) fn requests(self) -> Option<BTreeMap<String, Resources>> {
         if let Answer::Requests(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn named(self) -> Option<Vec<ObjectRef>> {
+        if let Answer::Named(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+    pub(super) fn cnpg(self) -> Option<Vec<CnpgCluster>> {
+        if let Answer::Cnpg(v) = self {
             Some(v)
         } else {
             None
@@ -207,6 +228,8 @@ fn drain_shape(r: DrainRead) -> Shape {
         DrainRead::CephClusters => Shape::Ceph,
         DrainRead::OsdPods => Shape::Pods,
         DrainRead::ClusterPods => Shape::Requests,
+        DrainRead::DaemonSets => Shape::Named,
+        DrainRead::CnpgClusters => Shape::Cnpg,
         DrainRead::CephBlockPools | DrainRead::CephFilesystems | DrainRead::CephObjectStores => {
             Shape::Text
         }
@@ -326,6 +349,12 @@ impl Session<'_> {
         ]);
         facts.osd_pods = take(&mut answers, &DrainRead::OsdPods, Answer::pods);
         facts.cluster_pods = take(&mut answers, &DrainRead::ClusterPods, Answer::requests);
+        facts.daemonsets = take(&mut answers, &DrainRead::DaemonSets, Answer::named);
+        // A 404: the cluster does not serve CloudNativePG's Clusters (no CNPG), none to name.
+        facts.cnpg_clusters = match take(&mut answers, &DrainRead::CnpgClusters, Answer::cnpg) {
+            Err(f) if f.kind == FailureKind::NotFound => Ok(vec![]),
+            other => other,
+        };
         // Over ssh, once the nodes say which hosts stay (every node but NODE).
         facts.host_time_sync = hosts.time_sync(self.runner, &facts.nodes, node.as_str());
         let request = Request {
@@ -349,6 +378,8 @@ impl Session<'_> {
                     | DrainRead::CephObjectStores => ReadKind::CephPools,
                     DrainRead::OsdPods => ReadKind::OsdPods,
                     DrainRead::ClusterPods => ReadKind::ClusterPods,
+                    DrainRead::DaemonSets => ReadKind::Daemonsets,
+                    DrainRead::CnpgClusters => ReadKind::CnpgClusters,
                 },
                 sent: Sent::Get(r.target(node)),
             })

@@ -37,6 +37,8 @@ fn text(answers: &Texts, target: &str) -> Result<String, ReadFailure> {
             Answer::Nodes(_)
             | Answer::Pods(_)
             | Answer::Requests(_)
+            | Answer::Named(_)
+            | Answer::Cnpg(_)
             | Answer::Pdbs(_)
             | Answer::Pvs(_)
             | Answer::Crds(_)

@@ -385,6 +385,10 @@ undecided (never GO):
                             GET /api/v1/nodes not kept (it holds more than
                             nestor keeps)
 warnings:
+  drain-single-control-plane  could not tell: the read of nodes failed:
+                              BadOutput: over nestor's memory budget of 48 MiB
+                              for one read of a cluster: GET /api/v1/nodes not
+                              kept (it holds more than nestor keeps)
   drain-capacity  could not tell: the read of nodes failed: BadOutput: over
                   nestor's memory budget of 48 MiB for one read of a cluster:
                   GET /api/v1/nodes not kept (it holds more than nestor keeps)
@@ -394,7 +398,7 @@ holds:
   drain-ceph-health  CephCluster rook-ceph/rook-ceph: HEALTH_OK, checked [..]s ago
   drain-mon-majority  without dirqual4: 3 of 3 mons Ready on 3 distinct nodes (…
   drain-osd-hosts  without dirqual4's 1 OSD(s): 3 hosts left, CephBlockPool roo…
-  drain-unmanaged-pods  every evicted pod has a controller
+  drain-unmanaged-pods  every pod's controller exists
   drain-emptydir  no evicted pod keeps data in an emptyDir
 
 "#]]);

@@ -46,7 +46,7 @@ holds:
   drain-single-control-plane  dirqual4 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
-  drain-unmanaged-pods  every evicted pod has a controller
+  drain-unmanaged-pods  every pod's controller exists
   drain-emptydir  no evicted pod keeps data in an emptyDir
   drain-capacity  needs 1 CPU, 2.0 GiB; 2 nodes have 61 CPU, 245.3 GiB free
 "#;
@@ -58,7 +58,8 @@ blockers:
       CloudNativePG's primary budget: the primary of cluster pg runs here;
       disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1);
       selects pg-1 on dirqual3
-      clears: switch over first: `kubectl cnpg promote pg <replica> -n dataops`
+      clears: switch over first: `kubectl cnpg promote pg pg-2 -n dataops`
+      (Ready replicas: pg-2, pg-3)
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
@@ -69,7 +70,7 @@ holds:
   drain-single-control-plane  dirqual3 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual3 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
-  drain-unmanaged-pods  every evicted pod has a controller
+  drain-unmanaged-pods  every pod's controller exists
   drain-emptydir  no evicted pod keeps data in an emptyDir
   drain-capacity  needs 1.5 CPU, 3.0 GiB; 2 nodes have 61.5 CPU, 246.3 GiB free
 "#;
@@ -220,7 +221,7 @@ holds:
   drain-single-control-plane  dirqual4 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
-  drain-unmanaged-pods  every evicted pod has a controller
+  drain-unmanaged-pods  every pod's controller exists
   drain-emptydir  no evicted pod keeps data in an emptyDir
   drain-capacity  needs 1 CPU, 2.0 GiB; 2 nodes have 61 CPU, 245.3 GiB free
 
@@ -242,7 +243,7 @@ holds:
 <testsuites name="kubectl-nestor" tests="12" failures="1" errors="0" skipped="1">
   <testsuite name="gate drain dirqual3" tests="12" failures="1" errors="0" skipped="1" timestamp="NOW">
     <testcase name="drain-pdb-blocks" classname="nestor.gate.drain">
-      <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget dataops/pg-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-1 on dirqual3 (clears: switch over first: `kubectl cnpg promote pg &lt;replica&gt; -n dataops`)</failure>
+      <failure type="blocker" message="the eviction API lets every pod of NODE go (one budget each, allowing a disruption)">PodDisruptionBudget dataops/pg-primary: CloudNativePG&apos;s primary budget: the primary of cluster pg runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-1 on dirqual3 (clears: switch over first: `kubectl cnpg promote pg pg-2 -n dataops` (Ready replicas: pg-2, pg-3))</failure>
     </testcase>
     <testcase name="drain-ceph-health" classname="nestor.gate.drain"/>
     <testcase name="drain-mon-majority" classname="nestor.gate.drain"/>

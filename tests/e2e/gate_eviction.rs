@@ -241,3 +241,65 @@ fn the_only_control_plane_node_drains_with_a_warning() {
     assert_eq!(rule(&v, "drain-etcd-majority")["status"], "holds", "{v}");
     assert_read_only(&bed.server);
 }
+
+/// kubectl's `daemonSetFilter`: a DaemonSet pod whose DaemonSet no longer exists is refused
+/// without `--force`, then deleted for good: a warning naming it (v0.4 was silent).
+#[test]
+fn drain_filters_an_orphaned_daemonset_pod_is_a_warning() {
+    let v = drain4_or_skip!(
+        |o| o.push(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "old-agent-x7k2p", "namespace": "kube-system",
+                         "creationTimestamp": "2026-11-30T08:00:00Z",
+                         "labels": {"app": "old-agent"},
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet",
+                             "name": "old-agent", "uid": "uid-old-agent", "controller": true,
+                             "blockOwnerDeletion": true}]},
+            "spec": {"nodeName": "dirqual4", "containers": [{"name": "agent",
+                     "image": "registry.example/old-agent:1.0"}]},
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}
+        })),
+        0
+    );
+    let r = rule(&v, "drain-unmanaged-pods");
+    assert_eq!(r["status"], "fails", "{r}");
+    assert_eq!(r["severity"], "warning", "{r}");
+    assert_eq!(
+        r["findings"][0]["subject"], "pod kube-system/old-agent-x7k2p",
+        "{r}"
+    );
+    assert_eq!(
+        r["findings"][0]["evidence"],
+        "its DaemonSet kube-system/old-agent no longer exists: kubectl drain refuses it without --force, then deletes it for good",
+        "{r}"
+    );
+}
+
+/// SPEC §17: a single-instance CloudNativePG cluster has no replica to promote: the words
+/// say so (v0.4 told the operator to `kubectl cnpg promote` a replica it does not have).
+#[test]
+fn a_single_instance_cnpg_cluster_is_not_told_to_promote() {
+    let v = drain4_or_skip!(
+        |o| {
+            let c = find(o, "Cluster", "dataops", "pg");
+            c["spec"]["instances"] = json!(1);
+            c["status"]["instancesStatus"] = json!({"healthy": ["pg-3"]});
+            c["status"]["currentPrimary"] = json!("pg-3");
+            let p = find(o, "Pod", "dataops", "pg-3");
+            p["metadata"]["labels"]["cnpg.io/instanceRole"] = json!("primary");
+            p["metadata"]["labels"]["role"] = json!("primary");
+        },
+        2
+    );
+    let r = rule(&v, "drain-pdb-blocks");
+    let f = &r["findings"][0];
+    assert_eq!(
+        f["subject"], "PodDisruptionBudget dataops/pg-primary",
+        "{r}"
+    );
+    assert_eq!(
+        f["clears"],
+        "its only instance goes down with the node: add an instance (spec.instances: 2), or declare the node maintenance window CNPG reads (spec.nodeMaintenanceWindow.inProgress: true)",
+        "{r}"
+    );
+}

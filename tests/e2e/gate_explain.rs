@@ -63,7 +63,8 @@ blockers:
       CloudNativePG's primary budget: the primary of cluster pg runs here;
       disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1);
       selects pg-1 on dirqual3
-      clears: switch over first: `kubectl cnpg promote pg <replica> -n dataops`
+      clears: switch over first: `kubectl cnpg promote pg pg-2 -n dataops`
+      (Ready replicas: pg-2, pg-3)
 skipped:
   drain-time-sync  not read: --no-ssh
 holds:
@@ -74,7 +75,7 @@ holds:
   drain-single-control-plane  dirqual3 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual3 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual3 has a node-bound volume
-  drain-unmanaged-pods  every evicted pod has a controller
+  drain-unmanaged-pods  every pod's controller exists
   drain-emptydir  no evicted pod keeps data in an emptyDir
   drain-capacity  needs 1.5 CPU, 3.0 GiB; 2 nodes have 61.5 CPU, 246.3 GiB free
 explain:
@@ -85,6 +86,9 @@ explain:
     node-pods: 3 pods: dataops/pg-1, rook-ceph/rook-ceph-mon-c-6d4f8c7b9-xcq2w,
     rook-ceph/rook-ceph-osd-2-7c9b5d6f4-k2m8p
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw '/api/v1/pods?fieldSelector=spec.nodeName%3Ddirqual3'
+    cnpg-clusters: 1 Clusters: dataops/pg 3 instances, primary pg-1, Ready: pg-1
+    pg-2 pg-3
+      $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /apis/postgresql.cnpg.io/v1/clusters
   drain-ceph-health  holds
     ceph-cluster: CephCluster rook-ceph/rook-ceph: HEALTH_OK, 3 mons
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /apis/ceph.rook.io/v1/cephclusters
@@ -138,6 +142,10 @@ explain:
     node-pods: 3 pods: dataops/pg-1, rook-ceph/rook-ceph-mon-c-6d4f8c7b9-xcq2w,
     rook-ceph/rook-ceph-osd-2-7c9b5d6f4-k2m8p
       $ kubectl --kubeconfig KUBECONFIG --context replay get --raw '/api/v1/pods?fieldSelector=spec.nodeName%3Ddirqual3'
+    daemonsets: 4 DaemonSets: kube-system/cilium, kube-system/cilium-envoy,
+    monitoring/kube-prometheus-stack-prometheus-node-exporter,
+    rook-ceph/csi-rbdplugin
+      $ kubectl --kubeconfig KUBECONFIG --context replay get --raw /apis/apps/v1/daemonsets
   drain-emptydir  holds
     node-pods: 3 pods: dataops/pg-1, rook-ceph/rook-ceph-mon-c-6d4f8c7b9-xcq2w,
     rook-ceph/rook-ceph-osd-2-7c9b5d6f4-k2m8p
@@ -191,6 +199,8 @@ fn gate_explain_prints_exactly_the_gets_it_sent_and_each_runs_as_printed() {
                 "CephBlockPoolList",
                 "CephFilesystemList",
                 "CephObjectStoreList",
+                "DaemonSetList",
+                "ClusterList",
             ][..],
         ),
         (

@@ -36,7 +36,7 @@ holds:
   drain-single-control-plane  dirqual4 is not a control-plane node
   drain-etcd-majority  no etcd member runs on dirqual4 (1 mirror pods)
   drain-node-bound-volumes  no pod on dirqual4 has a node-bound volume
-  drain-unmanaged-pods  every evicted pod has a controller
+  drain-unmanaged-pods  every pod's controller exists
   drain-emptydir  no evicted pod keeps data in an emptyDir
   drain-capacity  needs 1 CPU, 2.0 GiB; 2 nodes have 61 CPU, 245.3 GiB free
 "#;

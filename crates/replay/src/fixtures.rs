@@ -1203,6 +1203,7 @@ pub(crate) fn dirqual_layers(
         json!({"instances": 3, "imageName": "ghcr.io/cloudnative-pg/postgresql:16.6", "storage": {"size": "50Gi", "storageClass": "ceph-block"}, "primaryUpdateStrategy": "unsupervised"}),
         json!({"instances": 3, "readyInstances": 3, "phase": "Cluster in healthy state", "currentPrimary": "pg-1", "targetPrimary": "pg-1",
                "instanceNames": ["pg-1", "pg-2", "pg-3"], "latestGeneratedNode": 3,
+               "instancesStatus": {"healthy": ["pg-1", "pg-2", "pg-3"]},
                "conditions": [{"type": "Ready", "status": "True", "reason": "ClusterIsReady", "message": "Cluster is Ready", "lastTransitionTime": T_DATA}]}),
         T_DATA,
     ));

@@ -227,6 +227,42 @@ pub fn read_requests_per_node<R: Read>(
     Ok(sums)
 }
 
+/// DaemonSetList: each DaemonSet's namespace and name.
+pub fn daemonsets(text: &str) -> Result<Vec<ObjectRef>> {
+    whole(text, "DaemonSetList", read_daemonsets)
+}
+
+/// [`daemonsets`] as the list arrives.
+pub fn read_daemonsets<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<ObjectRef>> {
+    list_from(reader, "DaemonSet", to, |d: RawNamed| {
+        Ok((d.metadata.namespace, d.metadata.name))
+    })
+}
+
+/// CloudNativePG's ClusterList.
+pub fn cnpg_clusters(text: &str) -> Result<Vec<CnpgCluster>> {
+    whole(text, "ClusterList", read_cnpg_clusters)
+}
+
+/// [`cnpg_clusters`] as the list arrives.
+pub fn read_cnpg_clusters<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<CnpgCluster>> {
+    list_from(reader, "Cluster", to, |c: RawCnpgCluster| {
+        let mut status = c.status;
+        let mut healthy = status
+            .instances_status
+            .remove("healthy")
+            .unwrap_or_default();
+        healthy.sort();
+        Ok(CnpgCluster {
+            namespace: c.metadata.namespace,
+            name: c.metadata.name,
+            instances: c.spec.instances,
+            current_primary: status.current_primary,
+            healthy,
+        })
+    })
+}
+
 /// NodeList.
 pub fn nodes(text: &str) -> Result<Vec<Node>> {
     whole(text, "NodeList", read_nodes)

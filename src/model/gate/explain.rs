@@ -174,6 +174,19 @@ pub fn fact(facts: &Facts, read: Read) -> String {
             format!("{} {} across {}s", p.owner, p.layout, p.failure_domain)
         }),
         Read::OsdPods => list(&facts.osd_pods, "pods", placed),
+        Read::Daemonsets => list(&facts.daemonsets, "DaemonSets", |(ns, n)| {
+            format!("{ns}/{n}")
+        }),
+        Read::CnpgClusters => list(&facts.cnpg_clusters, "Clusters", |c| {
+            format!(
+                "{}/{} {} instances, primary {}, Ready: {}",
+                c.namespace,
+                c.name,
+                c.instances,
+                c.current_primary,
+                c.healthy.join(" ")
+            )
+        }),
         Read::ApiserverPods => list(&facts.apiserver_pods, "pods", placed),
         Read::Readyz => match &facts.readyz {
             Ok(v) => {

@@ -229,6 +229,20 @@ pub struct Crd {
     pub stored_versions: Vec<String>,
 }
 
+/// A CloudNativePG `Cluster` as its operator writes it: `spec.instances`,
+/// `status.currentPrimary` and the Ready instances (`status.instancesStatus.healthy`).
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
+pub struct CnpgCluster {
+    pub namespace: String,
+    pub name: String,
+    pub instances: i64,
+    pub current_primary: String,
+    pub healthy: Vec<String>,
+}
+
+/// A namespaced object's namespace and name (the DaemonSets the cluster has).
+pub type ObjectRef = (String, String);
+
 /// One health check of `status.ceph.details`.
 #[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct CephCheck {
@@ -361,6 +375,10 @@ pub struct Facts {
     /// Rook's pools (none when the cluster does not serve `ceph.rook.io`).
     pub ceph_pools: Read<Vec<CephPool>>,
     pub osd_pods: Read<Vec<Pod>>,
+    /// Every DaemonSet of the cluster (a DaemonSet pod whose DaemonSet is gone is orphaned).
+    pub daemonsets: Read<Vec<ObjectRef>>,
+    /// CloudNativePG's Clusters (none when the cluster does not serve `postgresql.cnpg.io`).
+    pub cnpg_clusters: Read<Vec<CnpgCluster>>,
     pub apiserver_pods: Read<Vec<Pod>>,
     pub readyz: Read<Vec<ReadyzCheck>>,
     /// `group/version/resource` → how many objects it lists, `None` when the server no
@@ -407,6 +425,8 @@ impl Facts {
             etcd_pods: f(reason),
             ceph_pools: f(reason),
             osd_pods: f(reason),
+            daemonsets: f(reason),
+            cnpg_clusters: f(reason),
             apiserver_pods: f(reason),
             readyz: f(reason),
             removed_api_objects: BTreeMap::new(),
@@ -437,6 +457,8 @@ impl Facts {
             ReadKind::EtcdPods => err(&self.etcd_pods),
             ReadKind::CephPools => err(&self.ceph_pools),
             ReadKind::OsdPods => err(&self.osd_pods),
+            ReadKind::Daemonsets => err(&self.daemonsets),
+            ReadKind::CnpgClusters => err(&self.cnpg_clusters),
             ReadKind::ApiserverPods => err(&self.apiserver_pods),
             ReadKind::Readyz => err(&self.readyz),
             ReadKind::RemovedApiObjects => self.removed_api_objects.values().find_map(err),

@@ -122,6 +122,10 @@ pub enum Read {
     CephPools,
     /// The OSD pods (`app=rook-ceph-osd` in rook-ceph) and their topology labels.
     OsdPods,
+    /// Every DaemonSet's namespace and name.
+    Daemonsets,
+    /// CloudNativePG's Clusters (`spec.instances`, `status.currentPrimary`, the Ready ones).
+    CnpgClusters,
     /// The kube-apiserver mirror pods (`component=kube-apiserver` in kube-system).
     ApiserverPods,
     /// `/readyz?verbose`.
@@ -166,6 +170,8 @@ impl Read {
             Read::EtcdPods => "etcd-pods",
             Read::CephPools => "ceph-pools",
             Read::OsdPods => "osd-pods",
+            Read::Daemonsets => "daemonsets",
+            Read::CnpgClusters => "cnpg-clusters",
             Read::ApiserverPods => "apiserver-pods",
             Read::Readyz => "readyz",
             Read::RemovedApiObjects => "removed-api-objects",

@@ -36,6 +36,10 @@ pub struct Rule {
     pub title: String,
     /// What the rule needs read; a failed one makes the rule undecided.
     pub reads: Vec<Read>,
+    /// What only shapes a finding's words (whom to promote), never the verdict: a failed
+    /// one is said in the words; `--explain` shows it beside `reads`.
+    #[serde(default, rename = "wordsFrom")]
+    pub words_from: Vec<Read>,
     pub source: Source,
     /// Read over ssh (skipped by `--no-ssh`, and the output says so).
     #[serde(default)]

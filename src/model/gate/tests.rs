@@ -50,6 +50,8 @@ pub(crate) fn cluster() -> Facts {
     f.etcd_pods = Ok(ok(decode::pods(fixture!("etcd-pods.json"))));
     f.ceph_pools = Ok(ok(decode::block_pools(fixture!("cephblockpools.json"))));
     f.osd_pods = Ok(ok(decode::pods(fixture!("osd-pods.json"))));
+    f.daemonsets = Ok(ok(decode::daemonsets(fixture!("daemonsets.json"))));
+    f.cnpg_clusters = Ok(ok(decode::cnpg_clusters(fixture!("cnpg-clusters.json"))));
     f.apiserver_pods = Ok(ok(decode::pods(fixture!("apiserver-pods.json"))));
     f.readyz = Ok(ok(decode::readyz(fixture!("readyz.txt"))));
     let mut images = ok(decode::workload_images(
@@ -160,6 +162,9 @@ fn a_cnpg_primary_on_node_blocks_with_cnpgs_words() {
                 .insert("cnpg.io/instanceRole".into(), "primary".into());
         }
     }
+    if let Ok(clusters) = &mut f.cnpg_clusters {
+        clusters[0].current_primary = "pg-main-2".into();
+    }
     let ev = eval(&drain("dirqual2"), &f);
     let o = outcome(&ev, RuleId::DrainPdbBlocks);
     assert_eq!(o.status, Status::Fails);
@@ -173,7 +178,53 @@ fn a_cnpg_primary_on_node_blocks_with_cnpgs_words() {
     );
     assert_eq!(
         o.findings[0].clears,
-        "switch over first: `kubectl cnpg promote pg-main <replica> -n cnpg`"
+        "switch over first: `kubectl cnpg promote pg-main pg-main-1 -n cnpg` (Ready replicas: pg-main-1, pg-main-3)"
+    );
+    assert_eq!(ev.verdict.line(), "NO-GO: 1 blocker");
+    // One Ready replica: named alone.
+    let mut one = f.clone();
+    if let Ok(clusters) = &mut one.cnpg_clusters {
+        clusters[0].healthy = vec!["pg-main-2".into(), "pg-main-3".into()];
+    }
+    let ev = eval(&drain("dirqual2"), &one);
+    assert_eq!(
+        outcome(&ev, RuleId::DrainPdbBlocks).findings[0].clears,
+        "switch over first: `kubectl cnpg promote pg-main pg-main-3 -n cnpg`"
+    );
+    // None Ready but the primary: nothing to promote yet.
+    if let Ok(clusters) = &mut one.cnpg_clusters {
+        clusters[0].healthy = vec!["pg-main-2".into()];
+    }
+    let ev = eval(&drain("dirqual2"), &one);
+    assert_eq!(
+        outcome(&ev, RuleId::DrainPdbBlocks).findings[0].clears,
+        "no replica of pg-main is Ready (status.instancesStatus): wait for one, then switch over"
+    );
+    // SPEC §17: a single-instance cluster has no replica to promote.
+    let mut single = f.clone();
+    if let Ok(clusters) = &mut single.cnpg_clusters {
+        clusters[0].instances = 1;
+        clusters[0].healthy = vec!["pg-main-2".into()];
+    }
+    let ev = eval(&drain("dirqual2"), &single);
+    let o = outcome(&ev, RuleId::DrainPdbBlocks);
+    assert_eq!(
+        o.findings[0].evidence,
+        "CloudNativePG's primary budget: cluster pg-main has a single instance, and it runs here; disruptionsAllowed 0 (currentHealthy 1, desiredHealthy 1, expectedPods 1); selects pg-main-2 on dirqual2"
+    );
+    assert_eq!(
+        o.findings[0].clears,
+        "its only instance goes down with the node: add an instance (spec.instances: 2), or declare the node maintenance window CNPG reads (spec.nodeMaintenanceWindow.inProgress: true)"
+    );
+    // The Cluster unread: the words say so, and the verdict stands (the budget decides it).
+    let mut unread = f.clone();
+    unread.cnpg_clusters = Err(forbidden());
+    let ev = eval(&drain("dirqual2"), &unread);
+    assert!(
+        outcome(&ev, RuleId::DrainPdbBlocks).findings[0]
+            .clears
+            .starts_with("switch over first: `kubectl cnpg promote pg-main <replica> -n cnpg` (Cluster cnpg/pg-main not read: Forbidden"),
+        "{ev:?}"
     );
     assert_eq!(ev.verdict.line(), "NO-GO: 1 blocker");
     assert_eq!(ev.verdict.exit(), crate::error::Exit::PlanNotEmpty);

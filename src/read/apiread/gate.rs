@@ -61,10 +61,12 @@ pub enum DrainRead {
     CephObjectStores,
     OsdPods,
     ClusterPods,
+    DaemonSets,
+    CnpgClusters,
 }
 
 impl DrainRead {
-    pub const ALL: [DrainRead; 12] = [
+    pub const ALL: [DrainRead; 14] = [
         DrainRead::Pdbs,
         DrainRead::NodePods,
         DrainRead::Nodes,
@@ -77,6 +79,8 @@ impl DrainRead {
         DrainRead::CephObjectStores,
         DrainRead::OsdPods,
         DrainRead::ClusterPods,
+        DrainRead::DaemonSets,
+        DrainRead::CnpgClusters,
     ];
 
     /// The GET this read sends (path and query).
@@ -108,6 +112,8 @@ impl DrainRead {
                 "/api/v1/pods?{}",
                 crate::read::exec::allowlist::NOT_TERMINATED_PODS
             ),
+            DrainRead::DaemonSets => "/apis/apps/v1/daemonsets".to_string(),
+            DrainRead::CnpgClusters => "/apis/postgresql.cnpg.io/v1/clusters".to_string(),
         }
     }
 }
@@ -209,6 +215,8 @@ mod tests {
                 "/apis/ceph.rook.io/v1/cephobjectstores",
                 "/api/v1/namespaces/rook-ceph/pods?labelSelector=app%3Drook-ceph-osd",
                 "/api/v1/pods?fieldSelector=status.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed",
+                "/apis/apps/v1/daemonsets",
+                "/apis/postgresql.cnpg.io/v1/clusters",
             ]
         );
         assert!(targets.iter().all(|t| !t.contains("secret")));
@@ -228,11 +236,13 @@ mod tests {
                 "^/api/v1/nodes$",
                 "^/api/v1/persistentvolumes$",
                 "^/api/v1/pods$",
+                "^/apis/apps/v1/daemonsets$",
                 "^/apis/ceph\\.rook\\.io/v1/cephblockpools$",
                 "^/apis/ceph\\.rook\\.io/v1/cephclusters$",
                 "^/apis/ceph\\.rook\\.io/v1/cephfilesystems$",
                 "^/apis/ceph\\.rook\\.io/v1/cephobjectstores$",
                 "^/apis/policy/v1/poddisruptionbudgets$",
+                "^/apis/postgresql\\.cnpg\\.io/v1/clusters$",
             ]
         );
         assert!(accept.iter().any(|p| p == GATE_MARKER));

@@ -363,3 +363,40 @@ pub(super) struct RawWorkloadStatus {
 pub(super) struct RawTemplate {
     pub(super) spec: RawPodSpec,
 }
+
+/// A CloudNativePG `Cluster` (`postgresql.cnpg.io/v1`): the fields the drain's words use.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCnpgCluster {
+    pub(super) metadata: Meta,
+    pub(super) spec: RawCnpgSpec,
+    pub(super) status: RawCnpgStatus,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawCnpgSpec {
+    pub(super) instances: i64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct RawCnpgStatus {
+    pub(super) current_primary: String,
+    /// `map[PodStatus][]string`: `healthy`, `replicating`, `failed`.
+    pub(super) instances_status: BTreeMap<String, Vec<String>>,
+}
+
+/// Any namespaced object, reduced to its namespace and name.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawNamed {
+    pub(super) metadata: RawName,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub(super) struct RawName {
+    pub(super) namespace: String,
+    pub(super) name: String,
+}

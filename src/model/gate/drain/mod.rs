@@ -26,18 +26,12 @@ fn status_words(p: &Pdb) -> String {
 }
 
 /// The owner's reason for a budget at 0, and what clears it.
-fn reason(p: &Pdb, pods: &[&Pod]) -> (String, String) {
+fn reason(p: &Pdb, pods: &[&Pod], facts: &Facts) -> (String, String) {
     let cnpg = pods
         .iter()
         .find_map(|pod| pod.labels.get("cnpg.io/cluster"));
     if let (Some(cluster), true) = (cnpg, p.name.ends_with("-primary")) {
-        return (
-            format!("CloudNativePG's primary budget: the primary of cluster {cluster} runs here"),
-            format!(
-                "switch over first: `kubectl cnpg promote {cluster} <replica> -n {}`",
-                p.namespace
-            ),
-        );
+        return cnpg_primary(cluster, &p.namespace, facts);
     }
     if p.name.starts_with("rook-ceph-osd") {
         return (
@@ -153,7 +147,7 @@ pub(super) fn pdb_blocks(req: &Request, facts: &Facts) -> Check {
         .iter()
         .map(|(budgets, selected)| match budgets.as_slice() {
             [p] => {
-                let (why, clears) = reason(p, selected);
+                let (why, clears) = reason(p, selected, facts);
                 Finding::new(
                     format!("PodDisruptionBudget {}", reference(p)),
                     format!(
@@ -203,6 +197,71 @@ pub(super) fn pdb_blocks(req: &Request, facts: &Facts) -> Check {
         "{} budgets: the eviction API lets every pod of {node} go",
         pdbs.len()
     ))
+}
+
+/// CloudNativePG's primary budget at 0, in CNPG's words for the Cluster's state: its only
+/// instance cannot be switched over; otherwise promote a Ready replica by name (the
+/// Cluster's `status.instancesStatus.healthy` without `status.currentPrimary` and without
+/// the instances on NODE; the status carries no replication lag, so the names are sorted
+/// and the first is offered).
+fn cnpg_primary(cluster: &str, namespace: &str, facts: &Facts) -> (String, String) {
+    let why = format!("CloudNativePG's primary budget: the primary of cluster {cluster} runs here");
+    let promote = |replica: &str| {
+        format!("switch over first: `kubectl cnpg promote {cluster} {replica} -n {namespace}`")
+    };
+    let found = match &facts.cnpg_clusters {
+        Ok(all) => all
+            .iter()
+            .find(|c| c.name == *cluster && c.namespace == namespace),
+        Err(f) => {
+            return (
+                why,
+                format!(
+                    "{} (Cluster {namespace}/{cluster} not read: {f})",
+                    promote("<replica>")
+                ),
+            )
+        }
+    };
+    let Some(c) = found else {
+        return (
+            why,
+            format!(
+                "{} (no Cluster {namespace}/{cluster} listed)",
+                promote("<replica>")
+            ),
+        );
+    };
+    if c.instances <= 1 {
+        return (
+            format!("CloudNativePG's primary budget: cluster {cluster} has a single instance, and it runs here"),
+            "its only instance goes down with the node: add an instance (spec.instances: 2), or declare the node maintenance window CNPG reads (spec.nodeMaintenanceWindow.inProgress: true)".into(),
+        );
+    }
+    // A replica on NODE goes down with it too: never the one to promote.
+    let on_node = |n: &str| {
+        facts
+            .node_pods
+            .as_ref()
+            .is_ok_and(|pods| pods.iter().any(|p| p.namespace == namespace && p.name == n))
+    };
+    let replicas: Vec<&str> = c
+        .healthy
+        .iter()
+        .map(String::as_str)
+        .filter(|n| *n != c.current_primary && !on_node(n))
+        .collect();
+    match replicas.as_slice() {
+        [] => (
+            why,
+            format!("no replica of {cluster} is Ready (status.instancesStatus): wait for one, then switch over"),
+        ),
+        [one] => (why, promote(one)),
+        [first, ..] => (
+            why,
+            format!("{} (Ready replicas: {})", promote(first), replicas.join(", ")),
+        ),
+    }
 }
 
 pub(super) fn ceph_health(facts: &Facts, table: &Table) -> Check {

@@ -64,11 +64,15 @@ pub(in crate::model::gate) fn node_bound_volumes(req: &Request, facts: &Facts) -
     }
 }
 
+/// kubectl's drain filters for pods nothing recreates: a pod without a controller
+/// (`unreplicatedFilter`) and a DaemonSet pod whose DaemonSet no longer exists
+/// (`daemonSetFilter`): both refused without `--force`, then deleted for good. Finished
+/// pods pass silently.
 pub(in crate::model::gate) fn unmanaged_pods(facts: &Facts) -> Check {
-    let Ok(pods) = &facts.node_pods else {
-        return Check::Unknown("pods not read".into());
+    let (Ok(pods), Ok(daemonsets)) = (&facts.node_pods, &facts.daemonsets) else {
+        return Check::Unknown("pods or DaemonSets not read".into());
     };
-    let findings: Vec<Finding> = evicted(pods)
+    let mut findings: Vec<Finding> = evicted(pods)
         .filter(|p| p.controller().is_none())
         .map(|p| {
             Finding::new(
@@ -78,8 +82,25 @@ pub(in crate::model::gate) fn unmanaged_pods(facts: &Facts) -> Check {
             )
         })
         .collect();
+    let orphans = pods.iter().filter(|p| !p.is_finished()).filter_map(|p| {
+        let ds = p.controller().filter(|o| o.kind == "DaemonSet")?;
+        let exists = daemonsets
+            .iter()
+            .any(|(ns, name)| *ns == p.namespace && *name == ds.name);
+        (!exists).then_some((p, ds))
+    });
+    findings.extend(orphans.map(|(p, ds)| {
+        Finding::new(
+            format!("pod {}", p.reference()),
+            format!(
+                "its DaemonSet {}/{} no longer exists: kubectl drain refuses it without --force, then deletes it for good",
+                p.namespace, ds.name
+            ),
+            "delete the orphaned pod yourself, or drain with --force (nothing recreates it)",
+        )
+    }));
     if findings.is_empty() {
-        Check::Holds("every evicted pod has a controller".into())
+        Check::Holds("every pod's controller exists".into())
     } else {
         Check::Fails(findings)
     }
