@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
+use super::check::{Check, Finding, Request};
 use super::facts::{Facts, LayerState};
-use super::verdict::{Check, Finding, Request};
 use super::version::Version;
 
 /// The step from `current` to `target`: same minor or the next, never backwards.

@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub mod cert;
+mod check;
 mod components;
 pub mod decode;
 mod drain;
@@ -17,6 +18,8 @@ pub mod explain;
 pub mod facts;
 pub mod host;
 mod release;
+mod rules;
+pub use rules::RuleId;
 mod table;
 mod upgrade;
 pub use upgrade::control_plane_version;
@@ -182,190 +185,6 @@ impl Read {
             Read::HostCgroup => "host-cgroup",
             Read::HostCerts => "host-certs",
             Read::LayersAfter => "layers-after",
-        }
-    }
-}
-
-/// Every rule nestor implements; the table gives each its severity, reads and source.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum RuleId {
-    DrainPdbBlocks,
-    DrainCephHealth,
-    DrainMonMajority,
-    DrainControlPlane,
-    DrainEtcdMajority,
-    DrainNodeBoundVolumes,
-    DrainUnmanagedPods,
-    DrainEmptydir,
-    DrainCapacity,
-    DrainTimeSync,
-    K8sOneMinor,
-    K8sApiserversOneVersion,
-    K8sKubeletSkew,
-    K8sControlPlaneReady,
-    K8sReadyz,
-    K8sRemovedApis,
-    K8sCrdUnservedStored,
-    K8sNodeContainerd,
-    K8sNodeCgroupV2,
-    K8sPlatformRanges,
-    K8sPdbZero,
-    CiliumOneMinor,
-    CiliumOneVersion,
-    RookOneMinor,
-    RookOneVersion,
-    RookCephNotError,
-    CiliumPresent,
-    CiliumK8sRange,
-    RookPresent,
-    RookK8sRange,
-    K8sCertsExpired,
-    K8sCertsExpiring,
-    CiliumKubeletRange,
-    RookKubeletRange,
-    DrainOsdHosts,
-    RookCephVersion,
-    CiliumLayersAfterPresent,
-    RookLayersAfterPresent,
-    DrainSingleControlPlane,
-    K8sDowngrade,
-}
-
-impl RuleId {
-    pub const ALL: [RuleId; 40] = [
-        RuleId::DrainPdbBlocks,
-        RuleId::DrainCephHealth,
-        RuleId::DrainMonMajority,
-        RuleId::DrainControlPlane,
-        RuleId::DrainEtcdMajority,
-        RuleId::DrainNodeBoundVolumes,
-        RuleId::DrainUnmanagedPods,
-        RuleId::DrainEmptydir,
-        RuleId::DrainCapacity,
-        RuleId::DrainTimeSync,
-        RuleId::K8sOneMinor,
-        RuleId::K8sApiserversOneVersion,
-        RuleId::K8sKubeletSkew,
-        RuleId::K8sControlPlaneReady,
-        RuleId::K8sReadyz,
-        RuleId::K8sRemovedApis,
-        RuleId::K8sCrdUnservedStored,
-        RuleId::K8sNodeContainerd,
-        RuleId::K8sNodeCgroupV2,
-        RuleId::K8sPlatformRanges,
-        RuleId::K8sPdbZero,
-        RuleId::CiliumOneMinor,
-        RuleId::CiliumOneVersion,
-        RuleId::RookOneMinor,
-        RuleId::RookOneVersion,
-        RuleId::RookCephNotError,
-        RuleId::K8sCertsExpired,
-        RuleId::K8sCertsExpiring,
-        RuleId::CiliumPresent,
-        RuleId::CiliumK8sRange,
-        RuleId::RookPresent,
-        RuleId::RookK8sRange,
-        RuleId::CiliumKubeletRange,
-        RuleId::RookKubeletRange,
-        RuleId::DrainOsdHosts,
-        RuleId::RookCephVersion,
-        RuleId::CiliumLayersAfterPresent,
-        RuleId::RookLayersAfterPresent,
-        RuleId::DrainSingleControlPlane,
-        RuleId::K8sDowngrade,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleId::DrainPdbBlocks => "drain-pdb-blocks",
-            RuleId::DrainCephHealth => "drain-ceph-health",
-            RuleId::DrainMonMajority => "drain-mon-majority",
-            RuleId::DrainControlPlane => "drain-control-plane",
-            RuleId::DrainEtcdMajority => "drain-etcd-majority",
-            RuleId::DrainNodeBoundVolumes => "drain-node-bound-volumes",
-            RuleId::DrainUnmanagedPods => "drain-unmanaged-pods",
-            RuleId::DrainEmptydir => "drain-emptydir",
-            RuleId::DrainCapacity => "drain-capacity",
-            RuleId::DrainTimeSync => "drain-time-sync",
-            RuleId::K8sOneMinor => "k8s-one-minor",
-            RuleId::K8sApiserversOneVersion => "k8s-apiservers-one-version",
-            RuleId::K8sKubeletSkew => "k8s-kubelet-skew",
-            RuleId::K8sControlPlaneReady => "k8s-control-plane-ready",
-            RuleId::K8sReadyz => "k8s-readyz",
-            RuleId::K8sRemovedApis => "k8s-removed-apis",
-            RuleId::K8sCrdUnservedStored => "k8s-crd-unserved-stored",
-            RuleId::K8sNodeContainerd => "k8s-node-containerd",
-            RuleId::K8sNodeCgroupV2 => "k8s-node-cgroup-v2",
-            RuleId::K8sPlatformRanges => "k8s-platform-ranges",
-            RuleId::K8sPdbZero => "k8s-pdb-zero",
-            RuleId::CiliumOneMinor => "cilium-one-minor",
-            RuleId::CiliumOneVersion => "cilium-one-version",
-            RuleId::RookOneMinor => "rook-one-minor",
-            RuleId::RookOneVersion => "rook-one-version",
-            RuleId::RookCephNotError => "rook-ceph-not-error",
-            RuleId::K8sCertsExpired => "k8s-certs-expired",
-            RuleId::K8sCertsExpiring => "k8s-certs-expiring",
-            RuleId::CiliumPresent => "cilium-present",
-            RuleId::CiliumK8sRange => "cilium-k8s-range",
-            RuleId::RookPresent => "rook-present",
-            RuleId::RookK8sRange => "rook-k8s-range",
-            RuleId::CiliumKubeletRange => "cilium-kubelet-range",
-            RuleId::RookKubeletRange => "rook-kubelet-range",
-            RuleId::DrainOsdHosts => "drain-osd-hosts",
-            RuleId::RookCephVersion => "rook-ceph-version",
-            RuleId::CiliumLayersAfterPresent => "cilium-layers-after-present",
-            RuleId::RookLayersAfterPresent => "rook-layers-after-present",
-            RuleId::DrainSingleControlPlane => "drain-single-control-plane",
-            RuleId::K8sDowngrade => "k8s-downgrade",
-        }
-    }
-
-    /// The gate the rule's code is written for.
-    pub fn gate(self) -> Gate {
-        match self {
-            RuleId::DrainPdbBlocks
-            | RuleId::DrainCephHealth
-            | RuleId::DrainMonMajority
-            | RuleId::DrainControlPlane
-            | RuleId::DrainSingleControlPlane
-            | RuleId::DrainEtcdMajority
-            | RuleId::DrainNodeBoundVolumes
-            | RuleId::DrainUnmanagedPods
-            | RuleId::DrainEmptydir
-            | RuleId::DrainCapacity
-            | RuleId::DrainTimeSync
-            | RuleId::DrainOsdHosts => Gate::Drain,
-            RuleId::K8sOneMinor
-            | RuleId::K8sDowngrade
-            | RuleId::K8sApiserversOneVersion
-            | RuleId::K8sKubeletSkew
-            | RuleId::K8sControlPlaneReady
-            | RuleId::K8sReadyz
-            | RuleId::K8sRemovedApis
-            | RuleId::K8sCrdUnservedStored
-            | RuleId::K8sNodeContainerd
-            | RuleId::K8sNodeCgroupV2
-            | RuleId::K8sPlatformRanges
-            | RuleId::K8sPdbZero
-            | RuleId::K8sCertsExpired
-            | RuleId::K8sCertsExpiring => Gate::UpgradeKubernetes,
-            RuleId::CiliumOneMinor
-            | RuleId::CiliumOneVersion
-            | RuleId::CiliumPresent
-            | RuleId::CiliumK8sRange
-            | RuleId::CiliumKubeletRange
-            | RuleId::CiliumLayersAfterPresent => Gate::UpgradeCilium,
-            RuleId::RookOneMinor
-            | RuleId::RookOneVersion
-            | RuleId::RookCephNotError
-            | RuleId::RookPresent
-            | RuleId::RookK8sRange
-            | RuleId::RookKubeletRange
-            | RuleId::RookCephVersion
-            | RuleId::RookLayersAfterPresent => Gate::UpgradeRook,
         }
     }
 }

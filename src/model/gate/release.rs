@@ -5,10 +5,10 @@
 //! for every kubelet (`status.nodeInfo.kubeletVersion`): a node whose kubelet is outside the
 //! target release's range is a blocker naming the node and both versions.
 
+use super::check::{Check, Finding, Request};
 use super::facts::Facts;
 use super::table::{Component, PlatformRange, Table};
 use super::upgrade::{apiserver_versions, target};
-use super::verdict::{Check, Finding, Request};
 use super::version::{Minor, Version};
 
 /// The target release's row, or why the rule cannot be decided.

@@ -6,56 +6,12 @@
 //! unless another blocker already makes NO-GO (2 wins over 5, as for preview; the undecided
 //! rules are listed too). A warning never changes the verdict.
 
+pub use super::check::{Check, Finding, Request};
 use super::facts::Facts;
-use super::table::Component;
 use super::table::{Rule, Table};
-use super::version::Version;
-use super::{components, drain, release, upgrade, Gate, RuleId, Severity};
+use super::{RuleId, Severity};
 use crate::error::Exit;
 use crate::model::observation::FailureKind;
-
-/// What the operator asked: the gate, and its NODE or VERSION.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Request {
-    pub gate: Gate,
-    /// `gate drain NODE`.
-    pub node: Option<String>,
-    /// `gate upgrade COMPONENT VERSION`.
-    pub version: Option<Version>,
-}
-
-/// One thing a rule found, in the owner's words, and what would clear it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// What it is about (`pdb cnpg/pg-main-primary`, `node dirqual2`).
-    pub subject: String,
-    pub evidence: String,
-    pub clears: String,
-}
-
-impl Finding {
-    pub fn new(
-        subject: impl Into<String>,
-        evidence: impl Into<String>,
-        clears: impl Into<String>,
-    ) -> Self {
-        Finding {
-            subject: subject.into(),
-            evidence: evidence.into(),
-            clears: clears.into(),
-        }
-    }
-}
-
-/// What one rule's code concluded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Check {
-    /// Holds; the words say what was checked.
-    Holds(String),
-    Fails(Vec<Finding>),
-    /// Cannot be decided from what was read; the words say why.
-    Unknown(String),
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -139,52 +95,6 @@ pub struct Evaluation {
     pub outcomes: Vec<Outcome>,
 }
 
-fn run(id: RuleId, req: &Request, facts: &Facts, table: &Table) -> Check {
-    match id {
-        RuleId::DrainPdbBlocks => drain::pdb_blocks(req, facts),
-        RuleId::DrainCephHealth => drain::ceph_health(facts, table),
-        RuleId::DrainMonMajority => drain::mon_majority(req, facts),
-        RuleId::DrainControlPlane => drain::control_plane(req, facts),
-        RuleId::DrainSingleControlPlane => drain::single_control_plane(req, facts),
-        RuleId::DrainEtcdMajority => drain::etcd_majority(req, facts),
-        RuleId::DrainNodeBoundVolumes => drain::node_bound_volumes(req, facts),
-        RuleId::DrainUnmanagedPods => drain::unmanaged_pods(facts),
-        RuleId::DrainEmptydir => drain::emptydir(facts),
-        RuleId::DrainCapacity => drain::capacity(req, facts),
-        RuleId::DrainTimeSync => drain::time_sync(req, facts),
-        RuleId::DrainOsdHosts => drain::osd_hosts(req, facts),
-        RuleId::K8sOneMinor => upgrade::one_minor(req, facts),
-        RuleId::K8sApiserversOneVersion => upgrade::apiservers_one_version(req, facts),
-        RuleId::K8sDowngrade => upgrade::downgrade(req, facts),
-        RuleId::K8sKubeletSkew => upgrade::kubelet_skew(req, facts),
-        RuleId::K8sControlPlaneReady => upgrade::control_plane_ready(facts),
-        RuleId::K8sReadyz => upgrade::readyz(facts),
-        RuleId::K8sRemovedApis => upgrade::removed_apis(req, facts, table),
-        RuleId::K8sCrdUnservedStored => upgrade::crd_unserved_stored(facts),
-        RuleId::K8sNodeContainerd => upgrade::node_containerd(req, facts, table),
-        RuleId::K8sNodeCgroupV2 => upgrade::node_cgroup_v2(req, facts, table),
-        RuleId::K8sPlatformRanges => upgrade::platform_ranges(req, facts, table),
-        RuleId::K8sPdbZero => upgrade::pdb_zero(facts),
-        RuleId::CiliumOneMinor => components::cilium_one_minor(req, facts),
-        RuleId::CiliumOneVersion => components::cilium_one_version(facts),
-        RuleId::RookOneMinor => components::rook_one_minor(req, facts),
-        RuleId::RookOneVersion => components::rook_one_version(facts),
-        RuleId::RookCephNotError => components::ceph_not_error(facts),
-        RuleId::K8sCertsExpired => upgrade::certs_expired(facts),
-        RuleId::K8sCertsExpiring => upgrade::certs_expiring(facts, table),
-        RuleId::CiliumPresent => components::cilium_present(facts),
-        RuleId::CiliumK8sRange => release::k8s_range(Component::Cilium, req, facts, table),
-        RuleId::RookPresent => components::rook_present(facts),
-        RuleId::RookK8sRange => release::k8s_range(Component::Rook, req, facts, table),
-        RuleId::CiliumKubeletRange => release::kubelet_range(Component::Cilium, req, facts, table),
-        RuleId::RookKubeletRange => release::kubelet_range(Component::Rook, req, facts, table),
-        RuleId::RookCephVersion => release::rook_ceph_version(req, facts, table),
-        RuleId::CiliumLayersAfterPresent | RuleId::RookLayersAfterPresent => {
-            components::layers_after_present(facts)
-        }
-    }
-}
-
 fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome {
     let make = |status, note: String, findings| Outcome {
         rule: rule.clone(),
@@ -219,7 +129,7 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
     // The rule runs on what was read: what it finds for certain is a finding even when part
     // of its reads failed (SPEC §17: a definite blocker is NO-GO whatever else cannot tell);
     // otherwise a failed read leaves it undecided, never holding.
-    match (run(rule.id, req, facts, table), unread) {
+    match (rule.id.judge(req, facts, table), unread) {
         (Check::Fails(findings), unread) => make(
             Status::Fails,
             unread.unwrap_or_default(),

@@ -3,9 +3,9 @@
 //! members, the pods of NODE and their volumes, and the other nodes' room. DaemonSet pods
 //! are ignored (a drain leaves them), as are mirror pods and finished ones.
 
+use super::check::{Check, Finding, Request};
 use super::facts::{Facts, Pdb, Pod};
 use super::table::Table;
-use super::verdict::{Check, Finding, Request};
 
 mod osd;
 mod pods;

@@ -11,8 +11,8 @@
 
 use std::collections::BTreeSet;
 
+use super::super::check::{Check, Finding, Request};
 use super::super::facts::{CephPool, Facts, Pod};
-use super::super::verdict::{Check, Finding, Request};
 
 /// The failure domain of `pod` for `domain`, or `None` when its labels do not say.
 fn domain_of<'a>(pod: &'a Pod, domain: &str) -> Option<&'a str> {

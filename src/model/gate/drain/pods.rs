@@ -2,8 +2,8 @@
 //! controller recreates, `emptyDir` data, and whether the other nodes have room for them.
 
 use super::evicted;
+use crate::model::gate::check::{Check, Finding, Request};
 use crate::model::gate::facts::{Facts, Node, Resources, VolumeKind};
-use crate::model::gate::verdict::{Check, Finding, Request};
 
 pub(in crate::model::gate) fn node_bound_volumes(req: &Request, facts: &Facts) -> Check {
     let (Ok(pods), Ok(pvs)) = (&facts.node_pods, &facts.pvs) else {

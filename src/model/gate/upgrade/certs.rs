@@ -6,9 +6,9 @@
 //! notAfter, never a byte of the file.
 
 use crate::model::gate::cert::{Cert, PKI_DIR};
+use crate::model::gate::check::{Check, Finding};
 use crate::model::gate::facts::{CertFile, Facts};
 use crate::model::gate::table::Table;
-use crate::model::gate::verdict::{Check, Finding};
 
 const DAY: i64 = 86_400;
 

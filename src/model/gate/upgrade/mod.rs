@@ -5,9 +5,9 @@
 
 use std::collections::BTreeSet;
 
+use super::check::{Check, Finding, Request};
 use super::facts::{Facts, Pod};
 use super::table::Table;
-use super::verdict::{Check, Finding, Request};
 use super::version::{Minor, Version};
 
 mod certs;

@@ -2,9 +2,9 @@
 //! containerd minimum, cgroup v2) and each platform component's supported range.
 
 use super::target;
+use crate::model::gate::check::{Check, Finding, Request};
 use crate::model::gate::facts::Facts;
 use crate::model::gate::table::{Component, Table};
-use crate::model::gate::verdict::{Check, Finding, Request};
 use crate::model::gate::version::Version;
 
 pub(in crate::model::gate) fn node_containerd(
