@@ -50,6 +50,8 @@ mod table_tests;
 pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) mod upgrade_tests;
+#[cfg(test)]
+mod version_policy_tests;
 
 /// The four gates.
 #[derive(
