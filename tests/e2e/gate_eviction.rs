@@ -54,11 +54,20 @@ fn rule(v: &Value, id: &str) -> Value {
         .unwrap_or_else(|| panic!("no rule {id} in {v}"))
 }
 
-/// The replicas' budget with 0 allowed disruptions (its pods at its minimum).
+/// pg-3 in `phase` under its budget at 0.
+fn with_phase(objects: &mut [Value], phase: &str) {
+    replicas_budget_at_zero(objects);
+    find(objects, "Pod", "dataops", "pg-3")["status"]["phase"] = json!(phase);
+}
+
+/// The replicas' budget with 0 allowed disruptions (one replica down already).
 fn replicas_budget_at_zero(objects: &mut [Value]) {
     let b = find(objects, "PodDisruptionBudget", "dataops", "pg");
     b["status"]["disruptionsAllowed"] = json!(0);
     b["status"]["currentHealthy"] = json!(1);
+    // Below its desired count: an unready pod is not let through on a healthy budget, so
+    // each case reaches the rule it is about.
+    b["status"]["desiredHealthy"] = json!(2);
 }
 
 macro_rules! drain4_or_skip {
@@ -302,4 +311,78 @@ fn a_single_instance_cnpg_cluster_is_not_told_to_promote() {
         "its only instance goes down with the node: add an instance (spec.instances: 2), or declare the node maintenance window CNPG reads (spec.nodeMaintenanceWindow.inProgress: true)",
         "{r}"
     );
+}
+
+/// The rest of `eviction_test.go`'s cases that a cluster's objects express, each on
+/// dirqual4's replica `dataops/pg-3` and its budget `dataops/pg`, through the real kubectl:
+/// the change to the fixture, and whether `drain-pdb-blocks` holds (the eviction would go
+/// through) or fails (it would be refused).
+#[test]
+fn eviction_test_go_cases_through_the_real_kubectl() {
+    type Change = fn(&mut Vec<Value>);
+    let cases: [(&str, Change, &str); 8] = [
+        // TestEviction "matching pdbs with no disruptions allowed, pod succeeded" / "failed".
+        ("pod succeeded", |o| with_phase(o, "Succeeded"), "holds"),
+        ("pod failed", |o| with_phase(o, "Failed"), "holds"),
+        // TestEviction "matching pdbs with disruptions allowed" (the fixture as it is).
+        ("disruptions allowed", |_| {}, "holds"),
+        // TestEviction "non-matching pdbs": the budget at 0 selects other labels.
+        (
+            "non-matching pdbs",
+            |o| {
+                replicas_budget_at_zero(o);
+                find(o, "PodDisruptionBudget", "dataops", "pg")["spec"]["selector"] =
+                    json!({"matchLabels": {"cnpg.io/cluster": "other"}});
+            },
+            "holds",
+        ),
+        // TestEvictionIngorePDB "pod running, pod unhealthy, unhealthy pod ours":
+        // currentHealthy >= desiredHealthy > 0 lets the unready pod go.
+        (
+            "unhealthy pod ours",
+            |o| {
+                let b = find(o, "PodDisruptionBudget", "dataops", "pg");
+                b["status"] = json!({"observedGeneration": 1, "disruptionsAllowed": 0,
+                "currentHealthy": 2, "desiredHealthy": 2, "expectedPods": 3});
+                find(o, "Pod", "dataops", "pg-3")["status"]["conditions"] =
+                    json!([{"type": "Ready", "status": "False", "reason": "ContainersNotReady"}]);
+            },
+            "holds",
+        ),
+        // TestEvictionIngorePDB "pod running, pod healthy, unhealthy pod not ours".
+        (
+            "healthy pod, unhealthy pod not ours",
+            |o| {
+                find(o, "PodDisruptionBudget", "dataops", "pg")["status"] = json!({
+                "observedGeneration": 1, "disruptionsAllowed": 0,
+                "currentHealthy": 2, "desiredHealthy": 2, "expectedPods": 3});
+            },
+            "fails",
+        ),
+        // eviction.go: a negative count is refused (403).
+        (
+            "negative disruptions allowed",
+            |o| {
+                find(o, "PodDisruptionBudget", "dataops", "pg")["status"]["disruptionsAllowed"] =
+                    json!(-1);
+            },
+            "fails",
+        ),
+        // A null selector selects nothing (eviction.go, kubernetes#119732).
+        (
+            "null selector",
+            |o| {
+                replicas_budget_at_zero(o);
+                find(o, "PodDisruptionBudget", "dataops", "pg")["spec"]["selector"] = json!(null);
+            },
+            "holds",
+        ),
+    ];
+    let code = |status: &str| if status == "holds" { 0 } else { 2 };
+    for (name, change, want) in cases {
+        let Some(v) = drain4(change, code(want)) else {
+            return;
+        };
+        assert_eq!(rule(&v, "drain-pdb-blocks")["status"], want, "{name}: {v}");
+    }
 }
