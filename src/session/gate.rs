@@ -22,19 +22,38 @@ pub use super::gate_hosts::HostReads;
 
 /// One gate read's answer, decoded while it arrived into the facts its rules use (SPEC §9
 /// "Bounded per run": no answer's text is held but a small named object's or `/readyz`'s,
-/// and that charged to the run's budget as it arrives).
-pub(super) enum Answer {
-    Nodes(Vec<Node>),
-    Pods(Vec<Pod>),
-    Requests(BTreeMap<String, Resources>),
-    Named(Vec<ObjectRef>),
-    Cnpg(Vec<CnpgCluster>),
-    Pdbs(Vec<Pdb>),
-    Pvs(Vec<Pv>),
-    Crds(Vec<Crd>),
-    Ceph(Option<Ceph>),
-    Count(usize),
-    Text(String),
+/// and that charged to the run's budget as it arrives), and for each kind the accessor that
+/// takes it out (`None`: the answer is of another kind).
+macro_rules! answers {
+    ($($variant:ident($t:ty) => $take:ident,)*) => {
+        pub(super) enum Answer {
+            $($variant($t),)*
+        }
+
+        impl Answer {
+            $(pub(super) fn $take(self) -> Option<$t> {
+                if let Answer::$variant(v) = self {
+                    Some(v)
+                } else {
+                    None
+                }
+            })*
+        }
+    };
+}
+
+answers! {
+    Nodes(Vec<Node>) => nodes,
+    Pods(Vec<Pod>) => pods,
+    Requests(BTreeMap<String, Resources>) => requests,
+    Named(Vec<ObjectRef>) => named,
+    Cnpg(Vec<CnpgCluster>) => cnpg,
+    Pdbs(Vec<Pdb>) => pdbs,
+    Pvs(Vec<Pv>) => pvs,
+    Crds(Vec<Crd>) => crds,
+    Ceph(Option<Ceph>) => ceph,
+    Count(usize) => count,
+    Text(String) => text,
 }
 
 /// How a gate read's answer is decoded.
@@ -84,86 +103,6 @@ impl Shape {
             Shape::Count => Answer::Count(decode::read_count_items(body)?),
             Shape::Text => Answer::Text(decode::text_from(body, to)?),
         })
-    }
-}
-
-impl Answer {
-    pub(super) fn nodes(self) -> Option<Vec<Node>> {
-        if let Answer::Nodes(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn pods(self) -> Option<Vec<Pod>> {
-        if let Answer::Pods(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn requests(self) -> Option<BTreeMap<String, Resources>> {
-        if let Answer::Requests(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn named(self) -> Option<Vec<ObjectRef>> {
-        if let Answer::Named(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn cnpg(self) -> Option<Vec<CnpgCluster>> {
-        if let Answer::Cnpg(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn pdbs(self) -> Option<Vec<Pdb>> {
-        if let Answer::Pdbs(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn pvs(self) -> Option<Vec<Pv>> {
-        if let Answer::Pvs(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn crds(self) -> Option<Vec<Crd>> {
-        if let Answer::Crds(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn ceph(self) -> Option<Option<Ceph>> {
-        if let Answer::Ceph(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn count(self) -> Option<usize> {
-        if let Answer::Count(v) = self {
-            Some(v)
-        } else {
-            None
-        }
-    }
-    pub(super) fn text(self) -> Option<String> {
-        if let Answer::Text(v) = self {
-            Some(v)
-        } else {
-            None
-        }
     }
 }
 
