@@ -4,7 +4,8 @@
 //! that writes it to the module it names. A module may only use modules of its own layer
 //! or of a layer below it, and the modules (a layer's direct children: `read::exec`,
 //! `model::catalog`, `cmd::preview`, ...) must not form a cycle. Failing here means a
-//! dependency points the wrong way: move the item to the layer that owns it.
+//! dependency points the wrong way: move the item to the layer that owns it. The files of
+//! `src/` form no import circle either (`files_form_no_import_cycle`).
 //!
 //! Two rules on every file of `src/` as well: it starts with a `//!` header saying why the
 //! module exists, and it stays readable: at most 400 lines of production code (tests blocks
@@ -569,4 +570,108 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).expect("copy");
         }
     }
+}
+
+/// The text without its `#[cfg(test)] mod NAME { ... }` blocks (rustfmt's layout, as
+/// `production_code_lines` reads it): a test module's `super::` is its file, not the parent.
+fn without_test_blocks(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() == "#[cfg(test)]" {
+            while lines
+                .peek()
+                .is_some_and(|n| n.trim_start().starts_with("#["))
+            {
+                lines.next();
+            }
+            if lines
+                .peek()
+                .is_some_and(|n| n.starts_with("mod ") && n.trim_end().ends_with('{'))
+            {
+                for l in lines.by_ref() {
+                    if l == "}" {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The import edges between the files of `src/` (production code only): a file uses the
+/// file of the longest module path it names through `crate::` or `super::`.
+fn file_edges(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.retain(|f| !is_test_file(f));
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(f, src).join("::")).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let module = module_of(f, src);
+        let from = module.join("::");
+        if from.is_empty() || from == "main" || from.starts_with("bin") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(f) else {
+            panic!("cannot read {}", f.display());
+        };
+        let code = code_only(&without_test_blocks(&text));
+        for path in referenced_paths(&code, &module) {
+            let to = (1..=path.len())
+                .rev()
+                .map(|n| path[..n].join("::"))
+                .find(|p| modules.contains(p));
+            if let Some(to) = to.filter(|t| *t != from && !from.starts_with(&format!("{t}::"))) {
+                edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    edges
+}
+
+/// No two files of `src/` import each other, directly or around a circle (issue 46, 50):
+/// a circle of files is one idea split in two; move what both need to a file of its own.
+/// A child naming its parent module (`super::Thing`, re-exported there) is no edge: the
+/// parent declares the child, it does not use it.
+#[test]
+fn files_form_no_import_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let cycles = cycles(&file_edges(&src));
+    assert!(
+        cycles.is_empty(),
+        "import cycles between files of src/:\n{}",
+        cycles
+            .iter()
+            .map(|c| c.join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// The file checker can fail: two made-up files that use each other form a circle, and the
+/// real tree's edges include one known import (a rule module uses `check.rs`).
+#[test]
+fn the_file_checker_sees_a_circle_of_two_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("model")).expect("mkdir");
+    std::fs::write(src.join("model/a.rs"), "//! a\nuse super::b::B;\npub struct A;\n")
+        .expect("a.rs");
+    std::fs::write(
+        src.join("model/b.rs"),
+        "//! b\nuse crate::model::a::A;\npub struct B;\n#[cfg(test)]\nmod tests {\n    use super::super::a::A;\n}\n",
+    )
+    .expect("b.rs");
+    std::fs::write(src.join("model/mod.rs"), "//! m\nmod a;\nmod b;\n").expect("mod.rs");
+    assert_eq!(
+        cycles(&file_edges(&src)),
+        [vec!["model::a".to_string(), "model::b".to_string()]]
+    );
+    let real = file_edges(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(real["model::gate::drain::budgets"].contains("model::gate::check"));
 }

@@ -26,6 +26,7 @@ mod nodes;
 mod objects;
 mod placement;
 mod pods;
+mod rollout;
 mod truth;
 mod versions;
 pub mod webhooks;

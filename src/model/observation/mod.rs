@@ -56,7 +56,8 @@ pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
 pub use lists::{RouteParent, MAX_ITEMS};
 pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 pub use node_truth::{NodeCondition, NodeTaint, BLOCKING_EFFECTS, TROUBLE_CONDITIONS};
-pub use objects::{decode_custom_objects, parse_custom_objects, CustomObject};
+pub use object_list::{decode_custom_objects, parse_custom_objects};
+pub use objects::CustomObject;
 pub use placement::{parse_pod_placement, read_pod_placement, PlacedPod};
 pub use pods::{
     parse_apiserver_pods, read_apiserver_pods, ApiServerPod, APISERVER_NAMESPACE,

@@ -7,8 +7,69 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::objects::{CustomObject, NodeSeed};
+use std::collections::BTreeSet;
+
+use super::custom_object::CustomObject;
+use super::objects::NodeSeed;
 use super::trie::Trie;
+use super::FieldUse;
+use crate::error::{Error, Result};
+
+/// Decode a List document (`{"items": [...]}`) of custom objects, keeping only `uses`.
+pub fn parse_custom_objects(text: &str, uses: &BTreeSet<FieldUse>) -> Result<Vec<CustomObject>> {
+    let trie = Trie::build(uses);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let unbounded = crate::pool::Budget::new(usize::MAX);
+    let cap = super::item_cap::ItemCap::default();
+    let items = ListSeed {
+        trie: &trie,
+        budget: &unbounded,
+        what: "the list",
+        cap: &cap,
+        of: None,
+    }
+    .deserialize(&mut de)
+    .and_then(|items| de.end().map(|()| items));
+    items.map_err(|e| {
+        Error::input(
+            format!("malformed output of `kubectl get <resource> --all-namespaces -o json`: {e}"),
+            "expected one JSON List document with `items`; run `kubectl get <resource> -A -o json` by hand to see what it prints",
+        )
+    })
+}
+
+/// [`parse_custom_objects`] from a reader, decoding while the bytes arrive: only what is
+/// kept is ever in memory. The error is serde's, so the caller can tell an I/O failure (a
+/// timeout, a size cap) from a malformed document. The list is the API server's own list of
+/// `plural.group` ([`super::answer::check_custom_list`]: a ConfigMapList, or a GatewayList
+/// answered for gatewayclasses, is refused, saying what came back, never a list of its
+/// objects). Each object kept is charged to `budget` (over it, the error names `what`).
+pub fn decode_custom_objects<R: std::io::Read>(
+    reader: R,
+    uses: &BTreeSet<FieldUse>,
+    (plural, group): (&str, &str),
+    budget: &crate::pool::Budget,
+    what: &str,
+) -> std::result::Result<Vec<CustomObject>, serde_json::Error> {
+    let trie = Trie::build(uses);
+    let cap = super::item_cap::ItemCap::default();
+    let capped = super::item_cap::Capped {
+        inner: reader,
+        cap: &cap,
+        what,
+    };
+    let mut de = serde_json::Deserializer::from_reader(capped);
+    let items = ListSeed {
+        trie: &trie,
+        budget,
+        what,
+        cap: &cap,
+        of: Some((plural, group)),
+    }
+    .deserialize(&mut de)?;
+    de.end()?;
+    Ok(items)
+}
 
 pub(super) struct ListSeed<'t> {
     pub(super) trie: &'t Trie,

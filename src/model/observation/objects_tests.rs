@@ -2,8 +2,9 @@
 //! conditions, secrets in unused fields never kept, malformed lists.
 #![allow(clippy::unwrap_used)]
 
-use super::*;
 use crate::model::observation::FieldPath;
+use crate::model::observation::{decode_custom_objects, parse_custom_objects, FieldUse};
+use std::collections::BTreeSet;
 
 #[test]
 fn a_streamed_list_must_be_of_its_group_and_kind() {

@@ -3,7 +3,7 @@
 //! DaemonSet beside Cilium's replacement is two service datapaths, and its ConfigMap makes
 //! the next `kubeadm upgrade` reinstall it).
 
-use super::workloads::select;
+use super::rollout::select;
 use super::{capped, CheckOutcome};
 use crate::model::catalog::{AbsentCheck, Absentee, ConfigMapKeyCheck};
 use crate::model::observation::Observation;

@@ -244,7 +244,7 @@ pub(crate) fn count(obs: &Observation, c: &CountCheck) -> CheckOutcome {
             Ok(o) => (o.len(), sel.selector()),
             Err(outcome) => return outcome,
         },
-        Counted::Workloads(w) => match super::workloads::select(obs, w) {
+        Counted::Workloads(w) => match super::rollout::select(obs, w) {
             (_, Some(failure)) => return failure,
             (found, None) => (found.len(), w.selector()),
         },

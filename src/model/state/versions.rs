@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::workloads::select;
+use super::rollout::select;
 use super::{capped, CheckOutcome};
 use crate::model::catalog::{OneVersionCheck, VersionFrom};
 use crate::model::gate::version::Version;

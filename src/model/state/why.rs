@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use crate::model::catalog::{WorkloadCheck, WorkloadKind};
 use crate::model::observation::{ObjectRef, Observation, PodStatus, ReadRequest, Workload};
 
-use super::workloads::{rollout_status, select, RolloutStatus};
+use super::rollout::{rollout_status, select, RolloutStatus};
 
 /// The words of the architecture hint.
 pub const OTHER_ARCHITECTURE: &str = "likely an image built for another architecture";

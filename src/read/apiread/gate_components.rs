@@ -5,7 +5,12 @@
 //! labels). `gate upgrade cilium|rook` reads its component's, `gate upgrade kubernetes`
 //! every component's; cilium-envoy is never read (it carries Envoy's own version).
 
-use super::gate_upgrade::{APISERVER_PODS, NODES};
+/// The nodes (reachability, exit 4; the kubelets' versions), read by every upgrade gate.
+pub const NODES: &str = "/api/v1/nodes";
+/// The kube-apiserver mirror pods: the cluster's Kubernetes version, read by every upgrade
+/// gate.
+pub const APISERVER_PODS: &str =
+    "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Dkube-apiserver";
 
 pub const CILIUM_AGENT: &str = "/apis/apps/v1/namespaces/kube-system/daemonsets/cilium";
 pub const CILIUM_OPERATOR: &str =

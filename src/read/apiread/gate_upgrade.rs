@@ -14,9 +14,7 @@ use crate::model::observation::{FailureKind, ReadFailure};
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::ApiProxy;
 
-pub const NODES: &str = "/api/v1/nodes";
-pub const APISERVER_PODS: &str =
-    "/api/v1/namespaces/kube-system/pods?labelSelector=component%3Dkube-apiserver";
+pub use super::gate_components::{APISERVER_PODS, NODES};
 pub const PDBS: &str = "/apis/policy/v1/poddisruptionbudgets";
 pub const CRDS: &str = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 pub const READYZ: &str = "/readyz?verbose";

@@ -86,14 +86,6 @@ fn run_checks(runner: &Runner, jobs: &[HostJob]) -> Vec<Vec<Run>> {
     })
 }
 
-/// A failure that says the host, not the check, cannot be read.
-pub(super) fn host_down(f: &ReadFailure) -> bool {
-    matches!(
-        f.kind,
-        FailureKind::Unreachable | FailureKind::Timeout | FailureKind::Unauthorized
-    )
-}
-
 /// One check's ssh: `Ok` when the remote command ran, whatever its status; `Err` when ssh
 /// itself failed (exit 255, killed at the deadline, refused by the allowlist, not found).
 fn run_check(

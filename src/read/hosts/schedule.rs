@@ -146,7 +146,7 @@ pub(super) fn run_all<R: Send>(
 /// [`run_all`] of the ssh reads with the run's bounds ([`crate::pool::SSH_IN_FLIGHT`], and
 /// [`super::MAX_SSH_PER_HOST`] to one host): `f(host, job)` for every job of every host, the
 /// results by host in job order. Once an ssh finds a host unreachable, refusing or out of time
-/// ([`super::run::host_down`]), that host's jobs not yet started get that failure instead of
+/// ([`host_down`]), that host's jobs not yet started get that failure instead of
 /// waiting out another timeout; a job whose worker panicked is a failed read saying so.
 pub(super) fn run_ssh<T: Send>(
     counts: &[usize],
@@ -168,7 +168,7 @@ pub(super) fn run_ssh<T: Send>(
                 None => f(h, j),
             };
             if let Err(e) = &r {
-                if super::run::host_down(e) {
+                if host_down(e) {
                     if let Ok(mut d) = down.lock() {
                         d.get_or_insert_with(|| e.clone());
                     }
@@ -184,6 +184,15 @@ pub(super) fn run_ssh<T: Send>(
                 .collect()
         })
         .collect()
+}
+
+/// A failure that says the host, not the check, cannot be read: the schedule stops that
+/// host's other jobs on it.
+pub(super) fn host_down(f: &ReadFailure) -> bool {
+    matches!(
+        f.kind,
+        FailureKind::Unreachable | FailureKind::Timeout | FailureKind::Unauthorized
+    )
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use super::run::host_down;
+use super::schedule::host_down;
 use super::*;
 use crate::model::observation::host::{HostFact, NewestFile, MAX_HOST_OUTPUT};
 use crate::read::exec::{allowlist, ExecError, Failure, Tool};
