@@ -660,8 +660,11 @@ fn the_file_checker_sees_a_circle_of_two_files() {
     let dir = tempfile::tempdir().expect("tempdir");
     let src = dir.path().join("src");
     std::fs::create_dir_all(src.join("model")).expect("mkdir");
-    std::fs::write(src.join("model/a.rs"), "//! a\nuse super::b::B;\npub struct A;\n")
-        .expect("a.rs");
+    std::fs::write(
+        src.join("model/a.rs"),
+        "//! a\nuse super::b::B;\npub struct A;\n",
+    )
+    .expect("a.rs");
     std::fs::write(
         src.join("model/b.rs"),
         "//! b\nuse crate::model::a::A;\npub struct B;\n#[cfg(test)]\nmod tests {\n    use super::super::a::A;\n}\n",
