@@ -51,7 +51,7 @@ answers! {
     Pdbs(Vec<Pdb>) => pdbs,
     Pvs(Vec<Pv>) => pvs,
     Crds(Vec<Crd>) => crds,
-    Ceph(Option<Ceph>) => ceph,
+    Ceph(Vec<Ceph>) => ceph,
     Count(usize) => count,
     Text(String) => text,
 }
@@ -150,9 +150,9 @@ type PoolDecoder = fn(&str) -> Result<Vec<gate::facts::CephPool>>;
 
 /// The CephCluster list: a 404 means the API server does not serve `ceph.rook.io/v1`
 /// CephClusters at all (no Rook), which is the cluster's answer, not a failed read.
-pub(super) fn ceph<K: Ord>(answers: &mut Answers<K>, key: &K) -> Read<Option<gate::facts::Ceph>> {
+pub(super) fn ceph<K: Ord>(answers: &mut Answers<K>, key: &K) -> Read<Vec<gate::facts::Ceph>> {
     match take(answers, key, Answer::ceph) {
-        Err(f) if f.kind == FailureKind::NotFound => Ok(None),
+        Err(f) if f.kind == FailureKind::NotFound => Ok(vec![]),
         other => other,
     }
 }

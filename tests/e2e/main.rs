@@ -40,6 +40,7 @@ mod gate;
 mod gate_components;
 mod gate_eviction;
 mod gate_explain;
+mod gate_hostile;
 mod gate_hosts;
 mod gate_layers;
 mod gate_osd;

@@ -3,6 +3,7 @@
 //! words, or cannot tell. The rules (`drain`, `upgrade`, `components`, `release`) and the
 //! evaluation (`verdict`) both use these; neither depends on the other through them.
 
+use super::facts::{Ceph, Facts};
 use super::version::Version;
 use super::Gate;
 
@@ -47,4 +48,31 @@ pub enum Check {
     Fails(Vec<Finding>),
     /// Cannot be decided from what was read; the words say why.
     Unknown(String),
+}
+
+/// A per-CephCluster rule over every CephCluster listed, never only the first (a cluster may
+/// run a lab CephCluster beside Rook's own): any finding fails it, else anything undecided
+/// leaves it undecided, else it holds, each cluster's words joined.
+pub fn each_ceph(facts: &Facts, judge: impl Fn(&Ceph) -> Check) -> Check {
+    let Ok(all) = &facts.ceph else {
+        return Check::Unknown("CephCluster not read".into());
+    };
+    if all.is_empty() {
+        return Check::Holds("no CephCluster in the cluster".into());
+    }
+    let (mut findings, mut unknown, mut holds) = (Vec::new(), Vec::new(), Vec::new());
+    for c in all {
+        match judge(c) {
+            Check::Fails(f) => findings.extend(f),
+            Check::Unknown(n) => unknown.push(n),
+            Check::Holds(n) => holds.push(n),
+        }
+    }
+    if !findings.is_empty() {
+        Check::Fails(findings)
+    } else if !unknown.is_empty() {
+        Check::Unknown(unknown.join("; "))
+    } else {
+        Check::Holds(holds.join("; "))
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::check::{Check, Finding, Request};
+use super::check::{each_ceph, Check, Finding, Request};
 use super::facts::{Facts, LayerState};
 use super::version::Version;
 
@@ -154,13 +154,7 @@ pub(super) fn rook_one_version(facts: &Facts) -> Check {
 }
 
 pub(super) fn ceph_not_error(facts: &Facts) -> Check {
-    let Ok(ceph) = &facts.ceph else {
-        return Check::Unknown("CephCluster not read".into());
-    };
-    let Some(c) = ceph else {
-        return Check::Holds("no CephCluster in the cluster".into());
-    };
-    match c.health.as_str() {
+    each_ceph(facts, |c| match c.health.as_str() {
         "" => Check::Unknown(format!(
             "CephCluster {}/{}: Rook has not written status.ceph.health",
             c.namespace, c.name
@@ -178,7 +172,7 @@ pub(super) fn ceph_not_error(facts: &Facts) -> Check {
             "clear the HEALTH_ERR checks first: Rook does not upgrade Ceph in HEALTH_ERR",
         )]),
         health => Check::Holds(format!("CephCluster {}/{}: {health}", c.namespace, c.name)),
-    }
+    })
 }
 
 /// A workload's pods, ready as its controller counts them, or the finding that says not.

@@ -221,7 +221,7 @@ fn named_workloads_decode_strictly() {
 
 fn with_ceph_version(v: &str) -> Facts {
     let mut f = cluster();
-    if let Ok(Some(c)) = &mut f.ceph {
+    if let Some(c) = f.ceph.as_mut().ok().and_then(|all| all.first_mut()) {
         c.version = v.to_string();
     }
     f

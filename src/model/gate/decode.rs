@@ -371,21 +371,14 @@ pub fn read_crds<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Crd>> {
     })
 }
 
-/// CephClusterList: the first CephCluster, `None` when the list is empty.
-pub fn ceph_clusters(text: &str) -> Result<Option<Ceph>> {
+/// CephClusterList: every CephCluster (a lab one beside Rook's own is judged too).
+pub fn ceph_clusters(text: &str) -> Result<Vec<Ceph>> {
     whole(text, "CephClusterList", read_ceph_clusters)
 }
 
-/// [`ceph_clusters`] as the list arrives (only the first CephCluster kept).
-pub fn read_ceph_clusters<R: Read>(reader: R, to: Charged<'_>) -> Result<Option<Ceph>> {
-    let mut first = true;
-    let kept = list_from(reader, "CephCluster", to, |c: RawCephCluster| {
-        if !std::mem::take(&mut first) {
-            return Ok(None);
-        }
-        ceph(c).map(Some)
-    })?;
-    Ok(kept.into_iter().flatten().next())
+/// [`ceph_clusters`] as the list arrives, each CephCluster charged to `to`.
+pub fn read_ceph_clusters<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Ceph>> {
+    list_from(reader, "CephCluster", to, ceph)
 }
 
 fn ceph(c: RawCephCluster) -> Result<Ceph> {

@@ -161,11 +161,19 @@ pub fn fact(facts: &Facts, read: Read) -> String {
             Err(f) => failed(f),
         },
         Read::CephCluster => match &facts.ceph {
-            Ok(Some(c)) => format!(
-                "CephCluster {}/{}: {}, {} mons",
-                c.namespace, c.name, c.health, c.mon_count
-            ),
-            Ok(None) => "no CephCluster (ceph.rook.io not served)".to_string(),
+            Ok(all) if all.is_empty() => {
+                "no CephCluster (none listed, or ceph.rook.io not served)".to_string()
+            }
+            Ok(all) => all
+                .iter()
+                .map(|c| {
+                    format!(
+                        "CephCluster {}/{}: {}, {} mons",
+                        c.namespace, c.name, c.health, c.mon_count
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
             Err(f) => failed(f),
         },
         Read::MonPods => list(&facts.mon_pods, "pods", placed),
@@ -291,10 +299,10 @@ mod tests {
             fact(&facts, Read::Pdbs),
             "failed (Forbidden): pdbs is forbidden"
         );
-        facts.ceph = Ok(None);
+        facts.ceph = Ok(vec![]);
         assert_eq!(
             fact(&facts, Read::CephCluster),
-            "no CephCluster (ceph.rook.io not served)"
+            "no CephCluster (none listed, or ceph.rook.io not served)"
         );
         assert_eq!(fact(&facts, Read::RemovedApiObjects), "nothing to read");
     }

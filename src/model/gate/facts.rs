@@ -368,8 +368,8 @@ pub struct Facts {
     pub nodes: Read<Vec<Node>>,
     pub pvs: Read<Vec<Pv>>,
     pub crds: Read<Vec<Crd>>,
-    /// `None`: the cluster has no CephCluster.
-    pub ceph: Read<Option<Ceph>>,
+    /// Every CephCluster listed (none: no Rook, or no cluster of it).
+    pub ceph: Read<Vec<Ceph>>,
     pub mon_pods: Read<Vec<Pod>>,
     pub etcd_pods: Read<Vec<Pod>>,
     /// Rook's pools (none when the cluster does not serve `ceph.rook.io`).

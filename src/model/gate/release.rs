@@ -5,7 +5,7 @@
 //! for every kubelet (`status.nodeInfo.kubeletVersion`): a node whose kubelet is outside the
 //! target release's range is a blocker naming the node and both versions.
 
-use super::check::{Check, Finding, Request};
+use super::check::{each_ceph, Check, Finding, Request};
 use super::facts::Facts;
 use super::table::{Component, PlatformRange, Table};
 use super::upgrade::{apiserver_versions, target};
@@ -154,39 +154,37 @@ pub(super) fn rook_ceph_version(req: &Request, facts: &Facts, table: &Table) -> 
             "rook {t}: the table holds no verified Ceph versions for this release (add its rookCephVersions row, with its source)"
         ));
     };
-    let Ok(ceph) = &facts.ceph else {
-        return Check::Unknown("CephCluster not read".into());
-    };
-    let Some(c) = ceph else {
-        return Check::Holds("no CephCluster in the cluster: no Ceph version to check".into());
-    };
-    let subject = format!("CephCluster {}/{}", c.namespace, c.name);
-    if c.version.is_empty() {
-        return Check::Unknown(format!(
-            "{subject}: Rook has not written status.version.version"
-        ));
-    }
-    let Some(v) = Version::parse(&c.version) else {
-        return Check::Unknown(format!(
-            "{subject}: status.version.version `{}` is not a version",
-            crate::term::escape_capped(&c.version, 40)
-        ));
-    };
-    let supported: Vec<Version> = row.ceph.iter().filter_map(|s| Version::parse(s)).collect();
-    let list = supported
-        .iter()
-        .map(|s| format!("{s}+"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    if supported.iter().any(|s| s.major == v.major && v >= *s) {
-        return Check::Holds(format!("Ceph {v}; rook {t} supports {list}"));
-    }
-    Check::Fails(vec![Finding::new(
-        subject,
-        format!(
-            "rook {t} supports Ceph {list}; this cluster runs Ceph {v} ({})",
-            row.source.title
-        ),
-        format!("upgrade Ceph to one of {list} on the Rook running now first, then Rook to {t}"),
-    )])
+    each_ceph(facts, |c| {
+        let subject = format!("CephCluster {}/{}", c.namespace, c.name);
+        if c.version.is_empty() {
+            return Check::Unknown(format!(
+                "{subject}: Rook has not written status.version.version"
+            ));
+        }
+        let Some(v) = Version::parse(&c.version) else {
+            return Check::Unknown(format!(
+                "{subject}: status.version.version `{}` is not a version",
+                crate::term::escape_capped(&c.version, 40)
+            ));
+        };
+        let supported: Vec<Version> = row.ceph.iter().filter_map(|s| Version::parse(s)).collect();
+        let list = supported
+            .iter()
+            .map(|s| format!("{s}+"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if supported.iter().any(|s| s.major == v.major && v >= *s) {
+            return Check::Holds(format!("Ceph {v}; rook {t} supports {list}"));
+        }
+        Check::Fails(vec![Finding::new(
+            subject,
+            format!(
+                "rook {t} supports Ceph {list}; this cluster runs Ceph {v} ({})",
+                row.source.title
+            ),
+            format!(
+                "upgrade Ceph to one of {list} on the Rook running now first, then Rook to {t}"
+            ),
+        )])
+    })
 }

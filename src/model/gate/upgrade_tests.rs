@@ -437,7 +437,7 @@ fn rook_one_minor_one_version_and_ceph_not_in_error() {
         "{evidence:?}"
     );
     let mut f = cluster();
-    if let Ok(Some(c)) = &mut f.ceph {
+    if let Some(c) = f.ceph.as_mut().ok().and_then(|all| all.first_mut()) {
         c.health = "HEALTH_ERR".into();
         c.checks = vec![facts::CephCheck {
             name: "MON_DOWN".into(),

@@ -95,7 +95,7 @@ fn pvs_crds_ceph_readyz_and_images() {
     assert_eq!(c[0].versions.iter().filter(|v| v.served).count(), 1);
     let ceph = ceph_clusters(fixture!("cephclusters-warn.json"))
         .ok()
-        .flatten();
+        .and_then(|all| all.into_iter().next());
     assert_eq!(
         ceph.as_ref()
             .map(|c| (c.health.as_str(), c.checks.len(), c.mon_count)),
@@ -103,7 +103,9 @@ fn pvs_crds_ceph_readyz_and_images() {
     );
     // No status.version in this fixture: empty, never a made-up version.
     assert_eq!(ceph.as_ref().map(|c| c.version.as_str()), Some(""));
-    let full = ceph_clusters(fixture!("cephclusters.json")).ok().flatten();
+    let full = ceph_clusters(fixture!("cephclusters.json"))
+        .ok()
+        .and_then(|all| all.into_iter().next());
     assert_eq!(
         full.map(|c| c.version),
         Some("19.2.0-0".to_string()),

@@ -3,8 +3,8 @@
 //! members, the pods of NODE and their volumes, and the other nodes' room. DaemonSet pods
 //! are ignored (a drain leaves them), as are mirror pods and finished ones.
 
-use super::check::{Check, Finding, Request};
-use super::facts::{Facts, Pod};
+use super::check::{each_ceph, Check, Finding, Request};
+use super::facts::{Ceph, Facts, Pod};
 use super::table::Table;
 
 mod budgets;
@@ -22,13 +22,17 @@ pub(in crate::model::gate) fn evicted(pods: &[Pod]) -> impl Iterator<Item = &Pod
         .filter(|p| !p.is_daemonset() && !p.is_mirror() && !p.is_finished())
 }
 
+/// Each CephCluster's health, fresh: a `lastChecked` older than the table's bound is stale,
+/// and one more than [`CLOCK_SKEW`] in the future is no proof of freshness (SPEC §6: time
+/// from the cluster is bounded both ways).
 pub(super) fn ceph_health(facts: &Facts, table: &Table) -> Check {
-    let Ok(ceph) = &facts.ceph else {
-        return Check::Unknown("CephCluster not read".into());
-    };
-    let Some(c) = ceph else {
-        return Check::Holds("no CephCluster in the cluster".into());
-    };
+    each_ceph(facts, |c| one_ceph_health(c, facts, table))
+}
+
+/// How far in the future a cluster's timestamp may be before nestor calls the clocks wrong.
+pub(in crate::model::gate) const CLOCK_SKEW: i64 = 5 * 60;
+
+fn one_ceph_health(c: &Ceph, facts: &Facts, table: &Table) -> Check {
     let subject = format!("CephCluster {}/{}", c.namespace, c.name);
     if c.health.is_empty() {
         return Check::Unknown(format!(
@@ -40,6 +44,12 @@ pub(super) fn ceph_health(facts: &Facts, table: &Table) -> Check {
             "{subject}: no status.ceph.lastChecked to judge its age"
         ));
     };
+    if checked > now.saturating_add(CLOCK_SKEW) {
+        return Check::Unknown(format!(
+            "{subject}: status.ceph.lastChecked is {} in the future of this run's clock: a clock is wrong, so its freshness cannot be told",
+            crate::duration::rough(checked - now)
+        ));
+    }
     let age = now.saturating_sub(checked);
     if age > table.ceph.max_status_age_seconds {
         return Check::Unknown(format!(
@@ -86,12 +96,33 @@ pub(super) fn ceph_health(facts: &Facts, table: &Table) -> Check {
     }
 }
 
+/// The mons nestor reads are Rook's in `rook-ceph`: the CephCluster there is judged, and
+/// any other one is named as not judged (never "the first" of the list).
 pub(super) fn mon_majority(req: &Request, facts: &Facts) -> Check {
-    let (Ok(ceph), Ok(mons)) = (&facts.ceph, &facts.mon_pods) else {
+    let (Ok(all), Ok(mons)) = (&facts.ceph, &facts.mon_pods) else {
         return Check::Unknown("CephCluster or mon pods not read".into());
     };
-    let Some(c) = ceph else {
-        return Check::Holds("no CephCluster in the cluster".into());
+    let others: Vec<String> = all
+        .iter()
+        .filter(|c| c.namespace != MON_NAMESPACE)
+        .map(|c| format!("{}/{}", c.namespace, c.name))
+        .collect();
+    let Some(c) = all.iter().find(|c| c.namespace == MON_NAMESPACE) else {
+        return match others.as_slice() {
+            [] => Check::Holds("no CephCluster in the cluster".into()),
+            _ => Check::Unknown(format!(
+                "no CephCluster in {MON_NAMESPACE}, whose mons nestor reads; not judged: {}",
+                others.join(", ")
+            )),
+        };
+    };
+    let not_judged = if others.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (not judged: {}, whose mons nestor does not read)",
+            others.join(", ")
+        )
     };
     let Some(node) = req.node.as_deref() else {
         return Check::Unknown("no NODE was named".into());
@@ -138,12 +169,15 @@ pub(super) fn mon_majority(req: &Request, facts: &Facts) -> Check {
         )]);
     }
     Check::Holds(format!(
-        "without {node}: {} of {} mons Ready on {} distinct nodes (majority {majority})",
+        "without {node}: {} of {} mons Ready on {} distinct nodes (majority {majority}){not_judged}",
         left.len(),
         c.mon_count,
         hosts.len()
     ))
 }
+
+/// Where nestor reads Rook's mon pods (`app=rook-ceph-mon`).
+const MON_NAMESPACE: &str = "rook-ceph";
 
 pub(super) fn time_sync(req: &Request, facts: &Facts) -> Check {
     let (Ok(hosts), Ok(nodes)) = (&facts.host_time_sync, &facts.nodes) else {

@@ -1,0 +1,88 @@
+//! The gates under unusual answers (issue 49), through the real kubectl against the replay
+//! server: a lab CephCluster listed before Rook's own never hides Rook's HEALTH_ERR (every
+//! CephCluster is judged; v0.4 kept the first and said GO), and a `lastChecked` 400 days
+//! in the future is no proof of freshness (CANNOT TELL naming the clock; v0.4 said GO).
+
+use serde_json::{json, Value};
+
+use crate::support::*;
+use nestor_replay::{fixtures, Config};
+
+/// `gate ARGS --no-ssh -o json` on `dirqual-gates` changed by `change`, exiting `code`.
+fn gate_on(change: impl FnOnce(&mut Vec<Value>), args: &[&str], code: i32) -> Option<Value> {
+    let mut fixture = fixtures::by_name("dirqual-gates").expect("dirqual-gates");
+    change(&mut fixture.objects);
+    let bed = E2e::with_config(Config::new(fixture))?;
+    let mut all = vec!["gate"];
+    all.extend_from_slice(args);
+    all.extend(["--no-ssh", "--no-input", "-o", "json"]);
+    let r = bed.run(&all);
+    r.code(code);
+    assert_read_only(&bed.server);
+    Some(r.json())
+}
+
+fn rook_ceph(objects: &mut [Value]) -> &mut Value {
+    objects
+        .iter_mut()
+        .find(|o| o["kind"] == "CephCluster" && o["metadata"]["name"] == "rook-ceph")
+        .expect("dirqual-gates has CephCluster rook-ceph/rook-ceph")
+}
+
+fn rule(v: &Value, id: &str) -> Value {
+    v["rules"]
+        .as_array()
+        .and_then(|a| a.iter().find(|r| r["rule"] == id))
+        .cloned()
+        .unwrap_or_else(|| panic!("no rule {id} in {v}"))
+}
+
+#[test]
+fn a_lab_ceph_cluster_listed_first_never_hides_rooks_health_err() {
+    let change = |o: &mut Vec<Value>| {
+        let mut lab = rook_ceph(o).clone();
+        lab["metadata"]["namespace"] = json!("ceph-lab");
+        lab["metadata"]["name"] = json!("lab");
+        let own = rook_ceph(o);
+        own["status"]["ceph"]["health"] = json!("HEALTH_ERR");
+        own["status"]["ceph"]["details"] = json!({"MON_DOWN": {"severity": "HEALTH_ERR",
+            "message": "1/3 mons down, quorum a,b"}});
+        o.insert(0, lab);
+    };
+    let Some(v) = gate_on(change, &["drain", "dirqual4"], 2) else {
+        return;
+    };
+    let r = rule(&v, "drain-ceph-health");
+    assert_eq!(r["status"], "fails", "{r}");
+    assert_eq!(
+        r["findings"][0]["subject"], "CephCluster rook-ceph/rook-ceph",
+        "{r}"
+    );
+    let Some(v) = gate_on(change, &["upgrade", "rook", "1.17"], 2) else {
+        return;
+    };
+    assert_eq!(rule(&v, "rook-ceph-not-error")["status"], "fails", "{v}");
+}
+
+#[test]
+fn a_ceph_status_checked_in_the_future_cannot_tell_never_go() {
+    let Some(v) = gate_on(
+        |o| {
+            rook_ceph(o)["status"]["ceph"]["lastChecked"] = json!("2099-01-01T00:00:00Z");
+        },
+        &["drain", "dirqual4"],
+        5,
+    ) else {
+        return;
+    };
+    assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{v}");
+    let r = rule(&v, "drain-ceph-health");
+    assert_eq!(r["status"], "unknown", "{r}");
+    assert!(
+        r["note"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("in the future of this run's clock"),
+        "{r}"
+    );
+}
