@@ -1,7 +1,8 @@
 //! The gates under unusual answers (issue 49), through the real kubectl against the replay
 //! server: a lab CephCluster listed before Rook's own never hides Rook's HEALTH_ERR (every
 //! CephCluster is judged; v0.4 kept the first and said GO), and a `lastChecked` 400 days
-//! in the future is no proof of freshness (CANNOT TELL naming the clock; v0.4 said GO).
+//! in the future is no proof of freshness (CANNOT TELL naming the clock; v0.4 said GO), and
+//! a `/readyz?verbose` whose lines and closing verdict disagree is CANNOT TELL.
 
 use serde_json::{json, Value};
 
@@ -85,4 +86,42 @@ fn a_ceph_status_checked_in_the_future_cannot_tell_never_go() {
             .contains("in the future of this run's clock"),
         "{r}"
     );
+}
+
+/// Issue 49 item 4: `/readyz?verbose` passes only when every line passes and its closing
+/// line agrees. Every line `[+]` but `readyz check failed` (and the reverse) is CANNOT TELL
+/// naming the contradiction (v0.4 read the lines alone and said GO).
+#[test]
+fn a_readyz_that_contradicts_itself_cannot_tell_never_go() {
+    for body in [
+        "[+]ping ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check failed\n",
+        "[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check passed\n",
+        "[+]ping ok\n[+]etcd ok\n",
+    ] {
+        let fixture = fixtures::by_name("dirqual-gates").expect("dirqual-gates");
+        let Some(bed) = E2e::with_config(Config::new(fixture).readyz_verbose(body)) else {
+            return;
+        };
+        let r = bed.run(&[
+            "gate",
+            "upgrade",
+            "kubernetes",
+            "1.32",
+            "--no-ssh",
+            "--no-input",
+            "-o",
+            "json",
+        ]);
+        r.code(5);
+        let v = r.json();
+        assert_eq!(v["verdict"]["result"], "CANNOT TELL", "{body:?}: {v}");
+        let readyz = rule(&v, "k8s-readyz");
+        assert_eq!(readyz["status"], "unknown", "{body:?}: {readyz}");
+        let note = readyz["note"].as_str().unwrap_or_default();
+        assert!(
+            note.contains("contradicts itself") || note.contains("without its verdict"),
+            "{body:?}: {note}"
+        );
+        assert_read_only(&bed.server);
+    }
 }

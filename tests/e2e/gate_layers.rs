@@ -204,10 +204,11 @@ fn an_absent_or_degraded_later_layer_is_no_go() {
     assert_read_only(&bed.server);
 }
 
-/// A degraded later layer whose every failing check the topology acknowledges is no work,
-/// as preview counts it: GO, and the note says so.
+/// SPEC §6 and issue 49 item 5: an acknowledgement never opens a gate. A degraded later
+/// layer whose every failing check the topology acknowledges is no work for preview, but the
+/// gate stays NO-GO on it, the acknowledgement shown beside the blocker (v0.4 said GO).
 #[test]
-fn a_fully_acknowledged_later_layer_is_go() {
+fn a_fully_acknowledged_later_layer_still_blocks_the_gate() {
     let warn = ceph_warn();
     let ack = format!(
         "acknowledged:\n  - check: ceph/health\n    reason: mon a disk replaced on Friday\n    until: {}\n",
@@ -215,11 +216,22 @@ fn a_fully_acknowledged_later_layer_is_go() {
     );
     let bed = bed_or_skip!(stack_bed("dirqual-gates", &[&warn], PRESENT, &ack));
     let r = gate(&bed, "cilium", "1.18.5", true);
-    r.code(0);
+    r.code(2);
     r.stderr_eq("");
+    let rule = rule(&r, "cilium-layers-after-present");
+    assert_eq!(rule["status"], "fails", "{rule}");
+    assert_eq!(rule["findings"][0]["subject"], "layer ceph", "{rule}");
+    assert!(
+        rule["findings"][0]["evidence"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("degraded (acknowledged): "),
+        "{rule}"
+    );
     assert_eq!(
-        rule(&r, "cilium-layers-after-present")["note"],
-        "6 layers after cni present: ceph, storage, monitoring, gitops, registry, dataops (ceph degraded, every finding acknowledged)"
+        rule["findings"][0]["clears"],
+        "repair ceph first: its findings are acknowledged for preview, but an acknowledgement never opens a gate",
+        "{rule}"
     );
 }
 

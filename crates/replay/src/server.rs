@@ -47,6 +47,8 @@ pub struct Config {
     pub stages: Vec<Stage>,
     /// The path whose answered GETs move the cluster through `stages`.
     pub stage_path: String,
+    /// `/readyz?verbose`'s body (kube-apiserver's, all passing, unless a test says otherwise).
+    pub readyz_verbose: String,
 }
 
 impl Config {
@@ -63,6 +65,7 @@ impl Config {
             aggregated_discovery: true,
             stages: Vec::new(),
             stage_path: crate::timeline::NODES_PATH.into(),
+            readyz_verbose: READYZ_VERBOSE.into(),
         }
     }
 
@@ -87,6 +90,12 @@ impl Config {
     }
 
     /// Sets the per-request latency in milliseconds.
+    /// Answers `/readyz?verbose` with `body` (a hostile or contradictory one).
+    pub fn readyz_verbose(mut self, body: &str) -> Config {
+        self.readyz_verbose = body.into();
+        self
+    }
+
     pub fn latency_ms(mut self, ms: u64) -> Config {
         self.latency = Duration::from_millis(ms);
         self
@@ -128,6 +137,7 @@ struct Shared {
     latency: Duration,
     user: String,
     aggregated: bool,
+    readyz_verbose: String,
     audit: Audit,
     server_address: String,
     stopping: Mutex<bool>,
@@ -246,6 +256,7 @@ impl Shared {
             latency: config.latency,
             user: config.user,
             aggregated: config.aggregated_discovery,
+            readyz_verbose: config.readyz_verbose,
             audit,
             server_address,
             stopping: Mutex::new(false),
@@ -556,7 +567,9 @@ fn route(shared: &Shared, cluster: &Cluster, req: &Request) -> Response {
     let segs: Vec<&str> = path.split('/').skip(1).collect();
     match segs.as_slice() {
         ["version"] => Response::json(200, &cluster.version),
-        ["readyz"] if req.query_param("verbose").is_some() => Response::text(200, READYZ_VERBOSE),
+        ["readyz"] if req.query_param("verbose").is_some() => {
+            Response::text(200, &shared.readyz_verbose)
+        }
         ["healthz" | "livez" | "readyz"] => Response::text(200, "ok"),
         ["api"] => match negotiate(accept, shared.aggregated, false) {
             Representation::Aggregated(v) => Response::json_typed(

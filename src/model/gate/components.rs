@@ -233,23 +233,23 @@ pub(super) fn rook_present(facts: &Facts) -> Check {
 }
 
 /// `cilium|rook-layers-after-present`: every layer the stack declares after the component's
-/// is present, or degraded with every failing check acknowledged (no work, as preview counts
-/// it); an absent or degraded one is a blocker with preview's evidence; an unknown one
-/// leaves the rule undecided (a failed read is never "present").
+/// is present; an absent or degraded one is a blocker with preview's evidence — an
+/// acknowledged degraded layer too, the acknowledgement shown beside it (SPEC §6: an
+/// acknowledgement never opens a gate); an unknown one leaves the rule undecided (a failed
+/// read is never "present").
 pub(super) fn layers_after_present(facts: &Facts) -> Check {
     let Ok(l) = &facts.layers_after else {
         return Check::Unknown("the layers after the component's were not judged".into());
     };
     let mut findings = Vec::new();
     let mut unknown = Vec::new();
-    let mut acknowledged = Vec::new();
     for a in &l.after {
         let clears = match a.state {
             LayerState::Present => continue,
-            LayerState::Degraded if a.acknowledged => {
-                acknowledged.push(a.id.as_str());
-                continue;
-            }
+            LayerState::Degraded if a.acknowledged => format!(
+                "repair {} first: its findings are acknowledged for preview, but an acknowledgement never opens a gate",
+                a.id
+            ),
             LayerState::Unknown => {
                 unknown.push(format!("{}: {}", a.id, a.reason));
                 continue;
@@ -263,9 +263,14 @@ pub(super) fn layers_after_present(facts: &Facts) -> Check {
                 a.id
             ),
         };
+        let acknowledged = if a.acknowledged {
+            " (acknowledged)"
+        } else {
+            ""
+        };
         findings.push(Finding::new(
             format!("layer {}", a.id),
-            format!("{}: {}", a.state.as_str(), a.reason),
+            format!("{}{acknowledged}: {}", a.state.as_str(), a.reason),
             clears,
         ));
     }
@@ -287,12 +292,6 @@ pub(super) fn layers_after_present(facts: &Facts) -> Check {
                 .join(", ")
         ),
     };
-    if !acknowledged.is_empty() {
-        note.push_str(&format!(
-            " ({} degraded, every finding acknowledged)",
-            acknowledged.join(", ")
-        ));
-    }
     if !l.not_judged.is_empty() {
         note.push_str(&format!(
             "; host-level, not judged (preview reads them over ssh): {}",

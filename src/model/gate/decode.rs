@@ -15,6 +15,8 @@ use crate::error::{Error, Result};
 mod pools;
 mod quantity;
 mod raw;
+mod readyz;
+pub use readyz::readyz;
 mod stream;
 mod workloads;
 use raw::*;
@@ -413,30 +415,6 @@ fn ceph(c: RawCephCluster) -> Result<Ceph> {
         mon_count: c.spec.mon.count.unwrap_or(3),
         version: c.status.version.version,
     })
-}
-
-/// `/readyz?verbose`: `[+]name ok` / `[-]name failed: ...` lines; the last line
-/// (`readyz check passed` / `failed`) is not a check.
-pub fn readyz(text: &str) -> Result<Vec<ReadyzCheck>> {
-    let checks: Vec<ReadyzCheck> = text
-        .lines()
-        .filter_map(|l| {
-            let (ok, rest) = if let Some(r) = l.strip_prefix("[+]") {
-                (true, r)
-            } else {
-                (false, l.strip_prefix("[-]")?)
-            };
-            let name = rest.split_whitespace().next()?.to_string();
-            Some(ReadyzCheck { name, ok })
-        })
-        .collect();
-    if checks.is_empty() {
-        return Err(Error::input(
-            "the API server's /readyz?verbose listed no check",
-            "expected lines such as `[+]etcd ok`; run `kubectl get --raw '/readyz?verbose'` to see it",
-        ));
-    }
-    Ok(checks)
 }
 
 /// How many objects a List holds (the objects of a removed API the server still serves).

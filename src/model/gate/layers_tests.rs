@@ -1,5 +1,5 @@
 //! `cilium|rook-layers-after-present` on the facts the session gives it (each later layer's
-//! state as preview judged it): GO when every later layer is present or fully acknowledged,
+//! state as preview judged it): GO when every later layer is present (an acknowledgement never opens a gate),
 //! NO-GO naming each absent or degraded one with preview's line, undecided (never GO) for an
 //! unknown layer or a stack that cannot be judged; the table's componentLayers rows.
 
@@ -46,11 +46,11 @@ fn rule(ev: &Evaluation) -> (Status, String, Vec<(String, String, String)>) {
 }
 
 #[test]
-fn every_later_layer_present_or_fully_acknowledged_is_go() {
+fn every_later_layer_present_is_go() {
     let ev = cilium(
         vec![
             later("ceph", LayerState::Present, "9 checks hold", false),
-            later("storage", LayerState::Degraded, "claims Pending", true),
+            later("storage", LayerState::Present, "4 checks hold", false),
         ],
         &["etcd-backup"],
     );
@@ -59,13 +59,38 @@ fn every_later_layer_present_or_fully_acknowledged_is_go() {
         rule(&ev),
         (
             Status::Holds,
-            "2 layers after cni present: ceph, storage (storage degraded, every finding acknowledged); host-level, not judged (preview reads them over ssh): etcd-backup".into(),
+            "2 layers after cni present: ceph, storage; host-level, not judged (preview reads them over ssh): etcd-backup".into(),
             vec![]
         )
     );
     let ev = cilium(vec![], &[]);
     assert_eq!(ev.verdict, Verdict::Go);
     assert_eq!(rule(&ev).1, "no layer after cni in the stack");
+}
+
+/// SPEC §6 and issue 49 item 5: an acknowledgement never opens a gate. A degraded layer
+/// whose every finding is acknowledged is still a blocker, the acknowledgement shown beside
+/// it (v0.4 counted it present, so acknowledging `hubble/relay` turned NO-GO into GO).
+#[test]
+fn an_acknowledged_degraded_layer_still_blocks_the_gate() {
+    let ev = cilium(
+        vec![
+            later("ceph", LayerState::Present, "9 checks hold", false),
+            later("storage", LayerState::Degraded, "claims Pending", true),
+        ],
+        &[],
+    );
+    assert_eq!(ev.verdict, Verdict::NoGo { blockers: 1 });
+    let (status, _, findings) = rule(&ev);
+    assert_eq!(status, Status::Fails);
+    assert_eq!(
+        findings,
+        [(
+            "layer storage".to_string(),
+            "degraded (acknowledged): claims Pending".to_string(),
+            "repair storage first: its findings are acknowledged for preview, but an acknowledgement never opens a gate".to_string()
+        )]
+    );
 }
 
 #[test]

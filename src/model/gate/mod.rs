@@ -35,6 +35,8 @@ pub use verdict::{
 };
 
 #[cfg(test)]
+mod ceph_tests;
+#[cfg(test)]
 mod components_tests;
 #[cfg(test)]
 mod eviction_tests;
