@@ -15,7 +15,6 @@
 use serde_json::{json, Value};
 
 use crate::support::*;
-use nestor_replay::{fixtures, Config};
 
 fn find<'a>(objects: &'a mut [Value], kind: &str, ns: &str, name: &str) -> &'a mut Value {
     objects
@@ -26,32 +25,13 @@ fn find<'a>(objects: &'a mut [Value], kind: &str, ns: &str, name: &str) -> &'a m
         .unwrap_or_else(|| panic!("dirqual-gates has no {kind} {ns}/{name}"))
 }
 
-/// `gate drain dirqual4 --no-ssh -o json` on `dirqual-gates` changed by `change`: the Gate
-/// document, after the exit code `code` and a GET-only audit are checked.
+/// `gate drain dirqual4 --no-ssh -o json` on `dirqual-gates` changed by `change`.
 fn drain4(change: impl FnOnce(&mut Vec<Value>), code: i32) -> Option<Value> {
-    let mut fixture = fixtures::by_name("dirqual-gates").expect("dirqual-gates");
-    change(&mut fixture.objects);
-    let bed = E2e::with_config(Config::new(fixture))?;
-    let r = bed.run(&[
-        "gate",
-        "drain",
-        "dirqual4",
-        "--no-ssh",
-        "--no-input",
-        "-o",
-        "json",
-    ]);
-    r.code(code);
-    assert_read_only(&bed.server);
-    Some(r.json())
+    gate_on(change, &["drain", "dirqual4", "--no-ssh"], code)
 }
 
 fn rule(v: &Value, id: &str) -> Value {
-    v["rules"]
-        .as_array()
-        .and_then(|a| a.iter().find(|r| r["rule"] == id))
-        .cloned()
-        .unwrap_or_else(|| panic!("no rule {id} in {v}"))
+    rule_of(v, id)
 }
 
 /// pg-3 in `phase` under its budget at 0.

@@ -10,17 +10,10 @@ use crate::support::*;
 use nestor_replay::{fixtures, Config};
 
 /// `gate ARGS --no-ssh -o json` on `dirqual-gates` changed by `change`, exiting `code`.
-fn gate_on(change: impl FnOnce(&mut Vec<Value>), args: &[&str], code: i32) -> Option<Value> {
-    let mut fixture = fixtures::by_name("dirqual-gates").expect("dirqual-gates");
-    change(&mut fixture.objects);
-    let bed = E2e::with_config(Config::new(fixture))?;
-    let mut all = vec!["gate"];
-    all.extend_from_slice(args);
-    all.extend(["--no-ssh", "--no-input", "-o", "json"]);
-    let r = bed.run(&all);
-    r.code(code);
-    assert_read_only(&bed.server);
-    Some(r.json())
+fn gate_no_ssh(change: impl FnOnce(&mut Vec<Value>), args: &[&str], code: i32) -> Option<Value> {
+    let mut all = args.to_vec();
+    all.push("--no-ssh");
+    gate_on(change, &all, code)
 }
 
 fn rook_ceph(objects: &mut [Value]) -> &mut Value {
@@ -31,11 +24,7 @@ fn rook_ceph(objects: &mut [Value]) -> &mut Value {
 }
 
 fn rule(v: &Value, id: &str) -> Value {
-    v["rules"]
-        .as_array()
-        .and_then(|a| a.iter().find(|r| r["rule"] == id))
-        .cloned()
-        .unwrap_or_else(|| panic!("no rule {id} in {v}"))
+    rule_of(v, id)
 }
 
 #[test]
@@ -50,7 +39,7 @@ fn a_lab_ceph_cluster_listed_first_never_hides_rooks_health_err() {
             "message": "1/3 mons down, quorum a,b"}});
         o.insert(0, lab);
     };
-    let Some(v) = gate_on(change, &["drain", "dirqual4"], 2) else {
+    let Some(v) = gate_no_ssh(change, &["drain", "dirqual4"], 2) else {
         return;
     };
     let r = rule(&v, "drain-ceph-health");
@@ -59,7 +48,7 @@ fn a_lab_ceph_cluster_listed_first_never_hides_rooks_health_err() {
         r["findings"][0]["subject"], "CephCluster rook-ceph/rook-ceph",
         "{r}"
     );
-    let Some(v) = gate_on(change, &["upgrade", "rook", "1.17"], 2) else {
+    let Some(v) = gate_no_ssh(change, &["upgrade", "rook", "1.17"], 2) else {
         return;
     };
     assert_eq!(rule(&v, "rook-ceph-not-error")["status"], "fails", "{v}");
@@ -67,7 +56,7 @@ fn a_lab_ceph_cluster_listed_first_never_hides_rooks_health_err() {
 
 #[test]
 fn a_ceph_status_checked_in_the_future_cannot_tell_never_go() {
-    let Some(v) = gate_on(
+    let Some(v) = gate_no_ssh(
         |o| {
             rook_ceph(o)["status"]["ceph"]["lastChecked"] = json!("2099-01-01T00:00:00Z");
         },

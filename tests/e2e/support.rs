@@ -590,3 +590,32 @@ impl E2e {
         run(&c)
     }
 }
+
+/// `gate ARGS --no-input -o json` on `dirqual-gates` changed by `change` (its objects as the
+/// API server and controllers write them), exiting `code`, the server seeing only GETs: the
+/// Gate document, or `None` without a real kubectl.
+pub fn gate_on(
+    change: impl FnOnce(&mut Vec<serde_json::Value>),
+    args: &[&str],
+    code: i32,
+) -> Option<serde_json::Value> {
+    let mut fixture = fixtures::by_name("dirqual-gates").expect("dirqual-gates");
+    change(&mut fixture.objects);
+    let bed = E2e::with_config(Config::new(fixture))?;
+    let mut all = vec!["gate"];
+    all.extend_from_slice(args);
+    all.extend(["--no-input", "-o", "json"]);
+    let r = bed.run(&all);
+    r.code(code);
+    assert_read_only(&bed.server);
+    Some(r.json())
+}
+
+/// Rule `id`'s outcome in a Gate document.
+pub fn rule_of(v: &serde_json::Value, id: &str) -> serde_json::Value {
+    v["rules"]
+        .as_array()
+        .and_then(|a| a.iter().find(|r| r["rule"] == id))
+        .cloned()
+        .unwrap_or_else(|| panic!("no rule {id} in {v}"))
+}
