@@ -10,8 +10,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Most API reads (GETs through the proxy) of one stack in flight at once, whatever the
 /// number of workloads, namespaces or custom types: 2500 Deployments mid-rollout used to be
-/// 2500 GETs and ~2400 threads at once.
-pub const API_READS_IN_FLIGHT: usize = 16;
+/// 2500 GETs and ~2400 threads at once. Large enough that a round goes out at once (SPEC
+/// §11): the full catalog's first round is 57 GETs, the SPEC §1 stack's 45; at 16 in flight they
+/// were three and four waves of the server's latency one after the other. They are sent at
+/// once and read by at most [`READ_THREADS`] threads.
+pub const API_READS_IN_FLIGHT: usize = 64;
+/// Most threads reading API answers at once, per pool: the requests of a round are all sent
+/// first (at most [`API_READS_IN_FLIGHT`]), these threads read and decode their answers as
+/// they come (a thread per request in flight was 45 threads for one preview, and under a
+/// tight `ulimit -v` glibc aborted a run that could not register a thread).
+pub const READ_THREADS: usize = 16;
+/// The stack of each API read thread: a read decodes its answer as it arrives (serde_json
+/// refuses nesting past 128 levels), nothing deeper than that.
+pub const READ_THREAD_STACK: usize = 1 << 20;
 /// Most ssh connections of one run at once, all hosts together (201 hosts were ~800 ssh);
 /// one host gets at most `read::hosts::MAX_SSH_PER_HOST` of them.
 pub const SSH_IN_FLIGHT: usize = 8;
@@ -19,7 +30,7 @@ pub const SSH_IN_FLIGHT: usize = 8;
 pub const STACKS_PER_CORE: usize = 4;
 /// ... and at most this many, whatever the machine.
 pub const MAX_STACKS: usize = 16;
-/// The third read round reads the Warning Events of at most this many namespaces per run
+/// The second read round reads the Warning Events of at most this many namespaces per run
 /// (those a degraded layer's failing objects are in, in layer order; SPEC §6 v0.4).
 pub const MAX_EVENT_NAMESPACES: usize = 4;
 
@@ -120,6 +131,24 @@ pub fn map<T: Sync, R: Send>(
     max: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<Option<R>> {
+    map_on(items, max, None, f)
+}
+
+/// [`map`] for API reads: each thread with a stack of [`READ_THREAD_STACK`].
+pub fn map_reads<T: Sync, R: Send>(
+    items: &[T],
+    max: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
+    map_on(items, max, Some(READ_THREAD_STACK), f)
+}
+
+fn map_on<T: Sync, R: Send>(
+    items: &[T],
+    max: usize,
+    stack: Option<usize>,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
     let next = AtomicUsize::new(0);
     let mut out: Vec<Option<R>> = items.iter().map(|_| None).collect();
     let work = || {
@@ -134,7 +163,12 @@ pub fn map<T: Sync, R: Send>(
     std::thread::scope(|scope| {
         let mut workers = Vec::new();
         for _ in 0..items.len().min(max.max(1)) {
-            match std::thread::Builder::new().spawn_scoped(scope, work) {
+            let builder = std::thread::Builder::new();
+            let builder = match stack {
+                Some(bytes) => builder.stack_size(bytes),
+                None => builder,
+            };
+            match builder.spawn_scoped(scope, work) {
                 Ok(w) => workers.push(w),
                 Err(_) => break,
             }

@@ -69,6 +69,14 @@ pub fn get_capped(
     decode_body(answer.status, answer.body, cap, budget)
 }
 
+/// The whole answer to a request already sent ([`crate::read::stream::send`]), by its
+/// deadline, at most [`MAX_BUFFERED_BYTES`].
+pub fn read_sent(sent: crate::read::stream::Sent) -> Result<Response, HttpError> {
+    let budget = sent.deadline().saturating_duration_since(Instant::now());
+    let answer = sent.answer(MAX_BUFFERED_BYTES as u64)?;
+    decode_body(answer.status, answer.body, MAX_BUFFERED_BYTES, budget)
+}
+
 /// The whole body of an answer, through the one decoder (`read::stream`), at most `cap`
 /// bytes; its failures as [`HttpError`]s.
 fn decode_body<R: BufRead>(

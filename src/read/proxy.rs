@@ -30,6 +30,10 @@ pub struct ApiProxy {
     timeout: Duration,
     /// Its `--accept-paths`: exactly the paths of the batch it was started for.
     accept: Vec<String>,
+    /// Requests sent ahead of the threads that read their answers ([`ApiProxy::send_ahead`]):
+    /// target and `Accept`, each taken by the first [`ApiProxy::open`] or [`ApiProxy::get`]
+    /// of the same.
+    ahead: std::sync::Mutex<Vec<(String, String, stream::Sent)>>,
 }
 
 /// Why no proxy is serving.
@@ -141,11 +145,51 @@ impl ApiProxy {
             socket,
             timeout: runner.timeout,
             accept: accept.to_vec(),
+            ahead: std::sync::Mutex::new(Vec::new()),
         })
+    }
+
+    /// Send `GET` for each of `targets` now, their answers read later by the threads that
+    /// [`ApiProxy::open`] or [`ApiProxy::get`] them: a round's requests go out at once while
+    /// few threads read their answers (SPEC §11, §9 "Bounded per run"). A request that cannot
+    /// be sent is left to be sent again when it is opened (which then says why it fails).
+    pub fn send_ahead(&self, targets: &[String], accept: &str) {
+        let deadline = Instant::now() + self.timeout;
+        let sent: Vec<(String, String, stream::Sent)> = targets
+            .iter()
+            .filter_map(|t| {
+                stream::send(&self.socket, t, accept, USER_AGENT, deadline)
+                    .ok()
+                    .map(|s| (t.clone(), accept.to_string(), s))
+            })
+            .collect();
+        if let Ok(mut ahead) = self.ahead.lock() {
+            ahead.extend(sent);
+        }
+    }
+
+    /// Forget the requests sent ahead for `targets` that nobody opened (their connections
+    /// closed): a later round never reads an earlier round's answer.
+    pub fn forget_ahead(&self, targets: &[String]) {
+        if let Ok(mut ahead) = self.ahead.lock() {
+            ahead.retain(|(t, _, _)| !targets.contains(t));
+        }
+    }
+
+    /// The request for `target` sent ahead, if there is one.
+    fn take_ahead(&self, target: &str, accept: &str) -> Option<stream::Sent> {
+        let mut ahead = self.ahead.lock().ok()?;
+        let at = ahead
+            .iter()
+            .position(|(t, a, _)| t == target && a == accept)?;
+        Some(ahead.swap_remove(at).2)
     }
 
     /// GET `target` (path and query) through the proxy, within the request timeout.
     pub fn get(&self, target: &str, accept: &str) -> Result<Response, HttpError> {
+        if let Some(sent) = self.take_ahead(target, accept) {
+            return http::read_sent(sent);
+        }
         http::get(
             &self.socket,
             target,
@@ -157,6 +201,9 @@ impl ApiProxy {
 
     /// GET `target` and leave its body to be read as it arrives (custom resource lists).
     pub fn open(&self, target: &str, accept: &str) -> Result<stream::Answer, HttpError> {
+        if let Some(sent) = self.take_ahead(target, accept) {
+            return sent.answer(stream::MAX_STREAMED_BYTES);
+        }
         stream::open(
             &self.socket,
             target,

@@ -18,6 +18,8 @@ use crate::model::observation::{
     is_unreachable, parse_limactl_list, FailureKind, LimaInstance, Observation, ReadFailure,
     ReadRequest, Scope,
 };
+use crate::pool::Budget;
+use crate::read::apiread;
 use crate::read::exec::{Runner, Tool};
 use crate::read::kubectl::Kubectl;
 use crate::read::proxy::{ApiProxy, StartError};
@@ -77,14 +79,32 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Run every request (concurrently) and record the outcomes into `obs`. The proxy, if
-    /// one is started, is stopped (and its directory removed) before this returns, unless
-    /// the reader keeps it.
+    /// Run every request (concurrently) and record the outcomes into `obs`: one round, and a
+    /// second only for custom resources discovery says are served at another version. The
+    /// proxy, if one is started, is stopped (and its directory removed) before this returns,
+    /// unless the reader keeps it.
     pub fn read_into(
         &self,
         requests: &[ReadRequest],
         scope: &Scope,
         obs: &mut Observation,
+    ) -> Result<()> {
+        self.read_rounds(requests, scope, obs, &|_| Vec::new())
+    }
+
+    /// Read `requests` in one round of parallel GETs, then, in ONE second round, what `later`
+    /// asks for once it has seen the first (the pods of workloads that are not rolled out,
+    /// SPEC §6 v0.3; the EndpointSlices of webhooks that fail closed and a degraded layer's
+    /// Warning Events, v0.4) beside the custom resources discovery says are served at another
+    /// version (SPEC §11: one round, plus at most one for what the first names). One proxy
+    /// serves both rounds, and one memory budget everything the run keeps. A second round
+    /// asking for nothing sends nothing.
+    pub fn read_rounds(
+        &self,
+        requests: &[ReadRequest],
+        scope: &Scope,
+        obs: &mut Observation,
+        later: &Round,
     ) -> Result<()> {
         if requests.is_empty() {
             return Ok(());
@@ -102,14 +122,13 @@ impl<'a> Reader<'a> {
             .trace("read path: proxy (one kubectl proxy on a private unix socket)");
         // The proxy accepts exactly the paths of the batch it serves (SPEC §9).
         let accept = crate::read::apiread::accept_paths(requests, scope);
-        if let Some((proxy, in_flight)) = self.lent.filter(|(p, _)| p.accepts(&accept)) {
-            let began = crate::usage::since_start();
-            crate::read::apiread::read_within(self.kubectl, proxy, requests, scope, obs, in_flight);
-            self.kubectl.runner().step(
-                &format!("reads ({} through the gate's proxy)", requests.len()),
-                began,
-            );
-            return Ok(());
+        let budget = Budget::new(crate::pool::MEMORY_BUDGET);
+        if let Some(via) = self.lent.filter(|(p, _)| p.accepts(&accept)) {
+            self.kubectl
+                .runner()
+                .trace("read path: through the gate's proxy, beside the gate's own GETs");
+            let refused = self.both_rounds(via, requests, scope, obs, later, &budget);
+            return self.elsewhere(refused, scope, obs);
         }
         let mut kept = self.kept.borrow_mut();
         let early = self.early.borrow_mut().take();
@@ -146,48 +165,93 @@ impl<'a> Reader<'a> {
                 }
             }
         };
-        let began = crate::usage::since_start();
-        crate::read::apiread::read_into(self.kubectl, &proxy, requests, scope, obs);
-        runner.step(
-            &format!("reads ({} through the proxy)", requests.len()),
-            began,
-        );
+        let via = (&proxy, crate::pool::API_READS_IN_FLIGHT);
+        let refused = self.both_rounds(via, requests, scope, obs, later, &budget);
         if self.keep.get() {
             *kept = Some(proxy);
         }
-        Ok(())
+        drop(kept);
+        self.elsewhere(refused, scope, obs)
     }
 
-    /// Read `requests`, then each later round of `rounds` in turn, what it asks for once it
-    /// has seen the rounds before (the pods of workloads that are not rolled out, SPEC §6
-    /// v0.3; a degraded layer's Warning Events, v0.4), through the same proxy when it
-    /// accepts them: one kubectl process for every round. A round asking for nothing sends
-    /// nothing.
-    pub fn read_rounds(
+    /// The second round's reads the run's proxy was not started for (`discover` reads
+    /// workloads in every namespace, so a not-rolled-out workload's pods are in a namespace
+    /// no accept-path named): read through a proxy started for them, one more round.
+    fn elsewhere(
         &self,
+        refused: Vec<ReadRequest>,
+        scope: &Scope,
+        obs: &mut Observation,
+    ) -> Result<()> {
+        if refused.is_empty() {
+            return Ok(());
+        }
+        self.kubectl.runner().trace(&format!(
+            "round 3: {} reads the proxy was not started for, through another",
+            refused.len()
+        ));
+        let reader = Reader::new(self.kubectl);
+        reader.read_into(&refused, scope, obs)
+    }
+
+    /// The first round of `requests` through `via`, then the second: what `later` names
+    /// beside the first round's unsettled custom resources, at most `in_flight` GETs at once
+    /// over both. Returns the reads of the second round the proxy does not accept.
+    fn both_rounds(
+        &self,
+        (proxy, in_flight): (&ApiProxy, usize),
         requests: &[ReadRequest],
         scope: &Scope,
         obs: &mut Observation,
-        rounds: &[&Round],
-    ) -> Result<()> {
-        let kept_before = self.keep.replace(true);
-        let mut outcome = self.read_into(requests, scope, obs);
-        for round in rounds {
-            if outcome.is_err() {
-                break;
-            }
-            let next = round(obs);
-            // A round with nothing to read sends nothing (and starts no proxy).
-            if !next.is_empty() {
-                outcome = self.read_into(&next, scope, obs);
-            }
+        later: &Round,
+        budget: &Budget,
+    ) -> Vec<ReadRequest> {
+        let runner = self.kubectl.runner();
+        let began = crate::usage::since_start();
+        let via = (proxy, in_flight, 1);
+        let unsettled = apiread::read_round(self.kubectl, via, requests, scope, obs, budget);
+        runner.step(&format!("reads round 1 ({} reads)", requests.len()), began);
+        let next: Vec<ReadRequest> = later(obs);
+        if next.is_empty() && unsettled.is_empty() {
+            budget_trace(self.kubectl, budget);
+            return Vec::new();
         }
-        self.keep.set(kept_before);
-        if !kept_before {
-            // Stopped (and its directory removed) before this returns, as read_into's is.
-            drop(self.kept.borrow_mut().take());
+        let began = crate::usage::since_start();
+        let (accepted, refused): (Vec<ReadRequest>, Vec<ReadRequest>) = next
+            .into_iter()
+            .partition(|r| proxy.accepts(&apiread::accept_paths(std::slice::from_ref(r), scope)));
+        if !unsettled.is_empty() {
+            runner.trace(&format!(
+                "round 2: {} custom resources at the version discovery named, beside",
+                unsettled.len()
+            ));
         }
-        outcome
+        // Both halves at once, the in-flight bound shared between them.
+        let settling = unsettled.len().min(in_flight / 2).max(1);
+        let rest = in_flight.saturating_sub(settling).max(1);
+        let kubectl = self.kubectl;
+        let (settled, ()) = crate::pool::beside(
+            || {
+                let mut got = Observation::skipped("not read");
+                apiread::settle(kubectl, (proxy, settling), unsettled, &mut got, budget);
+                got.resources
+            },
+            || {
+                if !accepted.is_empty() {
+                    let via = (proxy, rest, 2);
+                    let left = apiread::read_round(kubectl, via, &accepted, scope, obs, budget);
+                    // The second round names no custom resource: nothing is left to settle.
+                    debug_assert!(left.is_empty());
+                }
+            },
+        );
+        match settled {
+            Some(resources) => obs.resources.extend(resources),
+            None => runner.trace("round 2: the settling thread panicked"),
+        }
+        runner.step(&format!("reads round 2 ({} reads)", accepted.len()), began);
+        budget_trace(self.kubectl, budget);
+        refused
     }
 
     /// A proxy that could not start: an error (nothing is read another way), or every read
@@ -264,4 +328,13 @@ pub fn lima_instances(runner: &Runner) -> Result<Vec<LimaInstance>> {
         .run(Tool::Limactl, &["list".to_string(), "--json".to_string()])
         .map_err(|e| e.into_error())?;
     parse_limactl_list(&out.stdout_text())
+}
+
+/// `-v`: what the run's reads kept of its memory budget.
+fn budget_trace(kubectl: &Kubectl, budget: &Budget) {
+    kubectl.runner().trace(&format!(
+        "memory budget: {:.1} MiB of {} MiB kept from this run's answers",
+        budget.used() as f64 / f64::from(1 << 20),
+        crate::pool::MEMORY_BUDGET >> 20
+    ));
 }

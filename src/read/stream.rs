@@ -60,6 +60,26 @@ pub fn open(
     deadline: Instant,
     cap: u64,
 ) -> Result<Answer, HttpError> {
+    send(socket, target, accept, user_agent, deadline)?.answer(cap)
+}
+
+/// A request written and not yet answered: the server works on it while the caller sends
+/// others (a round goes out at once on few threads, SPEC §11), its deadline running from
+/// when it was sent.
+pub struct Sent {
+    stream: UnixStream,
+    deadline: Instant,
+    started: Instant,
+}
+
+/// Send `GET target` on the HTTP server at `socket`; its answer is read by [`Sent::answer`].
+pub fn send(
+    socket: &Path,
+    target: &str,
+    accept: &str,
+    user_agent: &str,
+    deadline: Instant,
+) -> Result<Sent, HttpError> {
     let started = Instant::now();
     let mut stream = UnixStream::connect(socket).map_err(HttpError::Connect)?;
     let left = deadline.saturating_duration_since(started);
@@ -75,18 +95,40 @@ pub fn open(
     stream
         .write_all(request.as_bytes())
         .map_err(|e| io_error(e, deadline, started))?;
-    let mut inner = BufReader::with_capacity(64 * 1024, TimedStream { stream, deadline });
-    let (status, framing) = read_head(&mut inner).map_err(|e| match e {
-        HttpError::Io(e) => io_error(e, deadline, started),
-        e @ (HttpError::Connect(_)
-        | HttpError::TimedOut(_)
-        | HttpError::Malformed(_)
-        | HttpError::TooLarge(_)) => e,
-    })?;
-    Ok(Answer {
-        status,
-        body: Body::new(inner, framing, cap),
+    Ok(Sent {
+        stream,
+        deadline,
+        started,
     })
+}
+
+impl Sent {
+    /// When the answer is due at the latest.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Read the answer's head (by the deadline set when it was sent); the body is left to
+    /// read, at most `cap` bytes.
+    pub fn answer(self, cap: u64) -> Result<Answer, HttpError> {
+        let Sent {
+            stream,
+            deadline,
+            started,
+        } = self;
+        let mut inner = BufReader::with_capacity(64 * 1024, TimedStream { stream, deadline });
+        let (status, framing) = read_head(&mut inner).map_err(|e| match e {
+            HttpError::Io(e) => io_error(e, deadline, started),
+            e @ (HttpError::Connect(_)
+            | HttpError::TimedOut(_)
+            | HttpError::Malformed(_)
+            | HttpError::TooLarge(_)) => e,
+        })?;
+        Ok(Answer {
+            status,
+            body: Body::new(inner, framing, cap),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -224,16 +224,16 @@ impl<'r> Session<'r> {
         self.read_with(&self.reader(), plan, hosts, &|_| Vec::new())
     }
 
-    /// [`Session::read`], then a third round through the same proxy: what `third` asks for
-    /// once both rounds are read (`preview`: the Warning Events of a degraded layer's failing
-    /// objects; nothing, and no request, when no layer is degraded).
-    pub fn read_then(&self, plan: &ReadPlan, hosts: &Hosts, third: &Round) -> Result<Observation> {
-        self.read_with(&self.reader(), plan, hosts, third)
+    /// [`Session::read`], with what `also` asks for once the first round is read in the
+    /// second round (`preview`: the Warning Events of a degraded layer's failing objects;
+    /// nothing, and no request, when no layer is degraded).
+    pub fn read_then(&self, plan: &ReadPlan, hosts: &Hosts, also: &Round) -> Result<Observation> {
+        self.read_with(&self.reader(), plan, hosts, also)
     }
 
     /// [`Session::read`] through `proxy`, a gate's (its accept-paths include the plan's),
     /// at most `in_flight` GETs at once while the gate reads its own requests through it: no
-    /// host read, no third round.
+    /// host read, no Events.
     pub(super) fn read_through(
         &self,
         proxy: &crate::read::proxy::ApiProxy,
@@ -251,7 +251,7 @@ impl<'r> Session<'r> {
         reader: &Reader,
         plan: &ReadPlan,
         hosts: &Hosts,
-        third: &Round,
+        also: &Round,
     ) -> Result<Observation> {
         let (requests, scope) = (&plan.requests, &plan.scope);
         // The nodes the prompt read (or failed to read: that failure is the answer) are not
@@ -263,18 +263,20 @@ impl<'r> Session<'r> {
         };
         let mut obs = seen.unwrap_or_else(|| Observation::skipped("not read"));
         let remaining = reader::remaining(requests, &done);
-        // The second round (SPEC §6 v0.3): the pods of the workloads that are not rolled out;
-        // (v0.4) the EndpointSlices of the Services of webhooks that fail closed.
+        // The second round (SPEC §11), named by the first: the pods of the workloads that are
+        // not rolled out (SPEC §6 v0.3); the EndpointSlices of the Services of webhooks that
+        // fail closed (v0.4); what `also` names.
         let second = |o: &Observation| {
             let mut reads = crate::model::state::why::pod_reads(&plan.workloads, o);
             reads.extend(crate::model::state::webhooks::endpoint_reads(
                 &scope.webhook_namespaces,
                 o,
             ));
+            reads.extend(also(o));
             reads
         };
         let Hosts::Read(_) = hosts else {
-            reader.read_rounds(&remaining, scope, &mut obs, &[&second, third])?;
+            reader.read_rounds(&remaining, scope, &mut obs, &second)?;
             if let Hosts::Skipped(_) = hosts {
                 obs.hosts = hosts.read(self.runner);
             }
@@ -282,7 +284,7 @@ impl<'r> Session<'r> {
         };
         let (host_obs, kube) = crate::pool::beside(
             || hosts.read(self.runner),
-            || reader.read_rounds(&remaining, scope, &mut obs, &[&second, third]),
+            || reader.read_rounds(&remaining, scope, &mut obs, &second),
         );
         let host_obs = host_obs.unwrap_or_else(|| {
             crate::model::observation::host::HostObservation::skipped(

@@ -60,12 +60,12 @@ pub fn preview(
     let mut plan = catalog
         .read_plan(&layer_ids, Workloads::InTheirNamespaces)
         .first(ReadRequest::Nodes);
-    // The third round: the Warning Events of the degraded layers' failing objects (SPEC §6
-    // v0.4 "Warnings explain"), judged on what the first two read; none when no layer is
-    // degraded. The states are decided again, the same, once everything is read.
+    // In the second round: the Warning Events of the degraded layers' failing objects (SPEC
+    // §6 v0.4 "Warnings explain"), named by what the first round read (SPEC §11); none when
+    // no layer is degraded. The states are decided again once everything is read.
     plan.scope.events = true;
     let declared = stack.declared_nodes();
-    let third = |o: &Observation| {
+    let events = |o: &Observation| {
         state::events::event_reads(&state::evaluate(catalog, &layer_ids, &declared, o), o)
     };
     let (opened, hosts) = match (stack.kind(), snapshot) {
@@ -107,7 +107,7 @@ pub fn preview(
             TargetKind::Prod => {
                 // No result is printed before the confirmation; the hosts are read over ssh
                 // in parallel.
-                let obs = session.read_then(&plan, &hosts, &third)?;
+                let obs = session.read_then(&plan, &hosts, &events)?;
                 session.reachable(&obs)?;
                 Reading {
                     target: Some(session.target_ref()),
@@ -121,7 +121,7 @@ pub fn preview(
                 // limactl and the bench's reads in parallel.
                 let (vms, kube) = crate::pool::beside(
                     || reader::lima_instances(ground.runner),
-                    || session.read_then(&plan, &hosts, &third),
+                    || session.read_then(&plan, &hosts, &events),
                 );
                 let vms =
                     vms.unwrap_or_else(|| Err(Error::internal("the limactl thread panicked")));

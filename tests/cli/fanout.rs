@@ -1,5 +1,5 @@
 //! Bounded per run (SPEC §9, issue 31): whatever the cluster or the inventory holds, one run
-//! keeps at most 16 API reads in flight, a fixed number of threads, and succeeds under a tight
+//! keeps at most 64 API reads in flight, a fixed number of threads, and succeeds under a tight
 //! `ulimit -v`; the second read round inspects at most 5 workloads of a check. Measured from
 //! outside: requests in flight from the replay server's audit (each request's arrival and
 //! answer time, every answer delayed so that concurrent ones overlap), threads by sampling
@@ -32,7 +32,7 @@ fn preview_run(bed: &Bed) -> Run {
 
 #[test]
 #[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
-fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() {
+fn thousands_of_workloads_mid_rollout_keep_reads_in_flight_bounded_and_few_threads() {
     let bed = Bed::dirqual("https://10.67.2.11:6443", &osds_mid_rollout(2500));
     let run = preview_run(&bed);
     let Sampled {
@@ -48,7 +48,10 @@ fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() 
     eprintln!(
         "measured: {peak} requests in flight at most, {threads} threads at most, peak address space {peak_vm_kib} KiB"
     );
-    assert!(peak <= 16, "{peak} requests in flight at once");
+    assert!(
+        peak <= 64,
+        "{peak} requests in flight at once (pool::API_READS_IN_FLIGHT)"
+    );
     assert!(
         peak >= 8,
         "the reads did not overlap ({peak}): the test measures nothing"
@@ -83,7 +86,13 @@ fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() 
     // at 384 MiB, 1.5x that.
     std::fs::remove_file(bed.audit_file()).expect("audit");
     let limit_mib = 384;
-    let out = run_sampled(under_ulimit_v(&run.command(), limit_mib << 10));
+    // The proxy here is the stub's nestor-replay, under the same limit: a thread per
+    // connection, and glibc gives each thread that allocates an arena of 64 MiB reserved;
+    // with a round's 45 requests at once it ran out where kubectl proxy (Go, whose
+    // goroutines are no threads) does not. Its arenas are held to two, as nestor's are.
+    let mut command = run.command();
+    command.env("MALLOC_ARENA_MAX", "2");
+    let out = run_sampled(under_ulimit_v(&command, limit_mib << 10));
     let said = format!(
         "under ulimit -v {limit_mib} MiB: exit {:?}\nstdout:\n{}\nstderr:\n{}",
         out.code, out.stdout, out.stderr
@@ -100,7 +109,10 @@ fn thousands_of_workloads_mid_rollout_keep_16_reads_in_flight_and_few_threads() 
         "measured under ulimit -v {limit_mib} MiB: {peak} requests in flight at most, {} threads at most, peak RSS {} KiB, peak address space {} KiB",
         out.threads, out.peak_rss_kib, out.peak_vm_kib
     );
-    assert!(peak <= 16, "{peak} requests in flight at once");
+    assert!(
+        peak <= 64,
+        "{peak} requests in flight at once (pool::API_READS_IN_FLIGHT)"
+    );
     assert!(out.threads < 64, "{} threads", out.threads);
 }
 

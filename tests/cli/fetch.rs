@@ -160,9 +160,10 @@ kubectl-nestor: read path: proxy (one kubectl proxy on a private unix socket)
 kubectl-nestor: exec: kubectl --kubeconfig=/t/home/.kube/dirqual.config --context=kubernetes-admin@kubernetes --server=https://10.67.2.11:6443 --request-timeout=10s --cache-dir=/t/home/.kube/cache proxy --unix-socket=/tmp/kubectl-nestor-XXXXXX/proxy.sock '--reject-methods=^(?:[^GH].*|G|GE|G[^E].*|GE[^T].*|GET.+|H|HE|HEA|H[^E].*|HE[^A].*|HEA[^D].*|HEAD.+)$' '--accept-paths=^/api/v1/nodes$' '--reject-paths=/secrets(/|$),/token(/|$),/proxy(/|$),/exec(/|$),/attach(/|$),/portforward(/|$),/log(/|$)' (in the background)
 kubectl-nestor: proxy: serving after #.#s (pid #)
 kubectl-nestor: step: proxy start (until its socket accepts) #.#..#.# ms
+kubectl-nestor: round 1: 1 reads, 1 GETs at once (at most 64 in flight)
 kubectl-nestor: get: /api/v1/nodes: 200 (9221 bytes, decoded as they arrived) in #.#s
-kubectl-nestor: memory budget: 0.0 MiB of 48 MiB kept from this batch's answers
-kubectl-nestor: step: reads (1 through the proxy) #.#..#.# ms
+kubectl-nestor: step: reads round 1 (1 reads) #.#..#.# ms
+kubectl-nestor: memory budget: 0.0 MiB of 48 MiB kept from this run's answers
 kubectl-nestor: exec: stopped after #.#s: kubectl
 kubectl-nestor: usage: own cpu # ms (user # + sys #), own peak rss # KiB; children cpu # ms, largest child rss # KiB
 kubectl-nestor: step: run #.#..#.# ms

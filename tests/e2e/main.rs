@@ -56,6 +56,7 @@ mod placement;
 mod quickstart;
 mod readonly;
 mod readpath;
+mod rounds;
 mod scenarios;
 mod truth;
 mod usage_errors;

@@ -43,9 +43,16 @@ fn is_version(v: &str) -> bool {
     }
 }
 
-/// The version `group`'s lists are asked at in the first round.
-pub fn speculative_version(group: &str) -> &'static str {
-    hints().get(group).map_or(DEFAULT_VERSION, String::as_str)
+/// The version the list of `plural` in `group` is asked at in the first round: the type's
+/// own hint (`PLURAL.GROUP`: a group serves its types at different versions, as `cilium.io`
+/// serves CiliumNodes at `v2` and CiliumLoadBalancerIPPools at `v2alpha1`), else the
+/// group's, else `v1`.
+pub fn speculative_version(plural: &str, group: &str) -> &'static str {
+    let hints = hints();
+    hints
+        .get(&format!("{plural}.{group}"))
+        .or_else(|| hints.get(group))
+        .map_or(DEFAULT_VERSION, String::as_str)
 }
 
 #[cfg(test)]
@@ -57,9 +64,16 @@ mod tests {
     fn the_hints_all_decode() {
         let raw: BTreeMap<String, String> = yaml_serde::from_str(SERVED).unwrap();
         assert_eq!(raw.len(), hints().len(), "a hint is malformed: {raw:?}");
-        assert_eq!(speculative_version("argoproj.io"), "v1alpha1");
-        assert_eq!(speculative_version("cilium.io"), "v2");
-        assert_eq!(speculative_version("ceph.rook.io"), "v1");
+        assert_eq!(
+            speculative_version("applications", "argoproj.io"),
+            "v1alpha1"
+        );
+        assert_eq!(speculative_version("ciliumnodes", "cilium.io"), "v2");
+        assert_eq!(
+            speculative_version("ciliumloadbalancerippools", "cilium.io"),
+            "v2alpha1"
+        );
+        assert_eq!(speculative_version("cephclusters", "ceph.rook.io"), "v1");
     }
 
     #[test]
@@ -78,10 +92,12 @@ mod tests {
     #[test]
     fn every_hint_is_for_a_group_the_catalog_reads() {
         let text = super::super::BUILTIN;
-        for group in hints().keys() {
+        for key in hints().keys() {
             assert!(
-                text.contains(&format!(".{group}")) || text.contains(&format!("apiGroup: {group}")),
-                "served.yaml names {group}, which builtin.yaml does not read"
+                text.contains(&format!(".{key}"))
+                    || text.contains(&format!("apiGroup: {key}"))
+                    || text.contains(&format!("resource: {key}")),
+                "served.yaml names {key}, which builtin.yaml does not read"
             );
         }
     }

@@ -204,7 +204,7 @@ pub struct Observation {
     )]
     #[schemars(with = "ReadMapRepr<Vec<PlacedPod>>")]
     pub placements: BTreeMap<String, Read<Vec<PlacedPod>>>,
-    /// Warning Events by namespace (a third round, only when a layer is degraded: SPEC §6
+    /// Warning Events by namespace (in the second round, only when a layer is degraded: SPEC §6
     /// v0.4 "Warnings explain"). A namespace not in the map was not read.
     #[serde(
         with = "read_map_serde",

@@ -70,7 +70,7 @@ pub enum ReadRequest {
         service: String,
     },
     /// One namespace's Warning Events (`events.k8s.io/v1`, `type=Warning`, with a limit):
-    /// the third round, only for the namespaces a degraded layer's failing objects are in.
+    /// the second round, only for the namespaces a degraded layer's failing objects are in.
     Events {
         namespace: String,
     },
@@ -182,7 +182,7 @@ pub struct Scope {
     /// round (a `webhooks:` check's namespace), the only namespaces of that list the proxy
     /// accepts.
     pub webhook_namespaces: BTreeSet<String>,
-    /// Whether this run may read Warning Events in a third round (`preview`: only when a
+    /// Whether this run may read Warning Events in the second round (`preview`: only when a
     /// layer is degraded, in the namespaces its failing objects are in); the proxy then
     /// accepts the namespaced events.k8s.io list form, never the cluster-wide list.
     pub events: bool,

@@ -3,7 +3,7 @@
 //! beside those checks (reason, count, message). They never change a state: the state is
 //! decided before and without them ([`super::evaluate_layer`]), and a failed or forbidden
 //! Events read only says "events not read in NS: ...". Pure: which namespaces to read
-//! ([`event_reads`], the third read round) and what to quote ([`attach`]).
+//! ([`event_reads`], in the second read round) and what to quote ([`attach`]).
 
 use std::collections::BTreeSet;
 
@@ -43,7 +43,7 @@ fn failing_objects(r: &LayerReport) -> impl Iterator<Item = &ObjectRef> {
         .flat_map(|c| c.objects.iter())
 }
 
-/// The namespaces whose Warning Events the third round reads: those the failing objects of
+/// The namespaces whose Warning Events the second round reads: those the failing objects of
 /// the degraded layers are in ([`CLUSTER_SCOPED_EVENTS`] for a cluster-scoped one), in layer
 /// and check order, at most [`MAX_EVENT_NAMESPACES`] per run. None at all when no layer is
 /// degraded.
@@ -61,8 +61,8 @@ pub fn namespaces(reports: &[LayerReport]) -> Vec<String> {
     out
 }
 
-/// The third read round: one Warning Events list per namespace of [`namespaces`], those not
-/// read already.
+/// In the second read round (SPEC §11), named by the first round's states: one Warning Events
+/// list per namespace of [`namespaces`], those not read already.
 pub fn event_reads(reports: &[LayerReport], obs: &Observation) -> Vec<ReadRequest> {
     namespaces(reports)
         .into_iter()
@@ -77,7 +77,7 @@ pub fn event_reads(reports: &[LayerReport], obs: &Observation) -> Vec<ReadReques
 /// is about an object when its `regarding` is that kind, namespace (empty for a
 /// cluster-scoped one) and name and it was read where that object's Events are. A
 /// namespace whose read failed is said once per check; one not read (past the run's
-/// namespaces) too, once the third round ran. The state, verdicts and evidence stay as
+/// namespaces, or failing only by what the second round read) too. The state, verdicts and evidence stay as
 /// they are.
 pub fn attach(report: &mut LayerReport, obs: &Observation) {
     if report.state != State::Degraded || obs.events.is_empty() {
@@ -120,7 +120,7 @@ pub fn attach(report: &mut LayerReport, obs: &Observation) {
                     f.kind
                 )),
                 None => check.events_not_read.push(format!(
-                    "events not read in {} (a run reads the Warning Events of {MAX_EVENT_NAMESPACES} namespaces)",
+                    "events not read in {} (a run reads the Warning Events of {MAX_EVENT_NAMESPACES} namespaces, those the first read round found failing)",
                     crate::term::escape(ns)
                 )),
             }

@@ -1,4 +1,4 @@
-//! Which namespaces the third round reads and which Warning Events are quoted: only for a
+//! Which namespaces the second round reads and which Warning Events are quoted: only for a
 //! degraded layer's false checks, about their failing objects, recent, newest first, three
 //! per layer; a failed read or a namespace past the run's bound said, never a state change.
 #![allow(clippy::unwrap_used)]
@@ -180,11 +180,11 @@ fn a_failed_read_or_a_namespace_past_the_bound_is_said_never_a_state_change() {
     assert_eq!(
         r.checks[0].events_not_read,
         [
-            "events not read in gitea (a run reads the Warning Events of 4 namespaces)",
+            "events not read in gitea (a run reads the Warning Events of 4 namespaces, those the first read round found failing)",
             "events not read in monitoring: Forbidden"
         ]
     );
-    // No third round at all (nothing read): nothing said.
+    // No Events round at all (nothing read): nothing said.
     let mut quiet = report(
         State::Degraded,
         vec![check("storage/claims", Verdict::False, &[a])],

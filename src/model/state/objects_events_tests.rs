@@ -1,4 +1,4 @@
-//! Which custom objects an `all` or `count` check names as failing (what the third round
+//! Which custom objects an `all` or `count` check names as failing (what the second round
 //! reads Warning Events about, SPEC §6 v0.4 "Warnings explain"): by the catalog's `kind:`,
 //! only the failing ones, none without a `kind:` (an Event names a kind, never a resource);
 //! a `count` short of what `atLeastField` asks names the objects that ask.

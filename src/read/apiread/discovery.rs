@@ -135,14 +135,21 @@ impl ApiDiscovery {
         };
         let mut order = vec![g.preferred.clone()];
         order.extend(g.versions.iter().filter(|v| **v != g.preferred).cloned());
-        let speculative = speculative_version(group);
-        if g.preferred != speculative {
+        let speculative = speculative_version(plural, group);
+        let target = resource_path(group, speculative, plural);
+        let answer = lists.remove(&target);
+        if !g.versions.iter().any(|v| v == speculative) {
+            // The group does not serve the hinted version: the first round's answer (a 404,
+            // or anything else a server said at a version it does not list) says nothing.
             return TypeRead::Fetch(order);
         }
-        let target = resource_path(group, speculative, plural);
-        match lists.remove(&target) {
-            // Not at the preferred version: maybe at another one, as kubectl would find.
-            Some(Ok(Listed::Status(r))) if r.status == 404 => TypeRead::Fetch(order[1..].to_vec()),
+        match answer {
+            // Not at the hinted version: maybe at another one, as kubectl would find.
+            Some(Ok(Listed::Status(r))) if r.status == 404 => {
+                TypeRead::Fetch(order.into_iter().filter(|v| v != speculative).collect())
+            }
+            // At a version the group serves (the preferred one or another, the catalog's
+            // checks being written for the hinted one): the same objects, settled.
             Some(answer) => TypeRead::Done(listed(&target, answer)),
             None => TypeRead::Fetch(order),
         }
@@ -192,6 +199,56 @@ impl ApiDiscovery {
             }
         }
         Err(no_such_type(plural))
+    }
+}
+
+/// What a round left for the next one: the custom resources discovery says to fetch at
+/// another version than the one the round asked (SPEC §11: settled in the second round, beside
+/// what the first round's answers name, never a round of their own).
+pub struct Unsettled {
+    pub(super) discovery: ApiDiscovery,
+    pub(super) fetches: Vec<(String, Vec<String>)>,
+    pub(super) keep: BTreeMap<String, BTreeSet<FieldUse>>,
+}
+
+impl Unsettled {
+    /// Nothing left to fetch.
+    pub fn is_empty(&self) -> bool {
+        self.fetches.is_empty()
+    }
+
+    /// How many GETs settling takes at least (one per type).
+    pub fn len(&self) -> usize {
+        self.fetches.len()
+    }
+}
+
+/// The custom resources a round left [`Unsettled`], fetched at the version discovery named,
+/// at most `in_flight` at once, into `obs`.
+pub fn settle(
+    kubectl: &Kubectl,
+    (proxy, in_flight): (&ApiProxy, usize),
+    unsettled: Unsettled,
+    obs: &mut Observation,
+    budget: &crate::pool::Budget,
+) {
+    let Unsettled {
+        discovery,
+        fetches,
+        keep,
+    } = unsettled;
+    let fetched = crate::pool::map_reads(&fetches, in_flight, |(t, versions)| {
+        let uses = keep.get(t).unwrap_or(&NOTHING);
+        discovery.fetch_resource(kubectl, proxy, t, versions, uses, budget)
+    });
+    for ((t, _), result) in fetches.into_iter().zip(fetched) {
+        let result = result.unwrap_or_else(|| {
+            Err(ReadFailure::new(
+                FailureKind::ApiError,
+                "a read thread panicked",
+            ))
+        });
+        obs.resources.insert(t, result);
     }
 }
 

@@ -144,7 +144,13 @@ pub fn read_drain<T: Send>(
     node: &NodeName,
     decode: impl Fn(DrainRead, &str, &mut dyn Read) -> crate::error::Result<T> + Sync,
 ) -> BTreeMap<DrainRead, Result<T, ReadFailure>> {
-    let answers = crate::pool::map(&DrainRead::ALL, crate::pool::API_READS_IN_FLIGHT, |r| {
+    kubectl.runner().trace(&format!(
+        "round 1: the gate's {} GETs at once (at most {} in flight)",
+        DrainRead::ALL.len(),
+        crate::pool::API_READS_IN_FLIGHT
+    ));
+    let reads = (&DrainRead::ALL[..], |r: &DrainRead| r.target(node));
+    let answers = super::each_target(proxy, reads, crate::pool::API_READS_IN_FLIGHT, |r| {
         let target = r.target(node);
         fetch_with(kubectl, proxy, &target, |body| decode(*r, &target, body))
     });

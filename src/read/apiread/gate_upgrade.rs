@@ -74,7 +74,13 @@ pub fn read_targets<T: Send>(
     targets: &[String],
     decode: impl Fn(&str, &mut dyn Read) -> crate::error::Result<T> + Sync,
 ) -> BTreeMap<String, Result<T, ReadFailure>> {
-    let answers = crate::pool::map(targets, crate::pool::API_READS_IN_FLIGHT, |t| {
+    kubectl.runner().trace(&format!(
+        "round 1: the gate's {} GETs at once (at most {} in flight)",
+        targets.len(),
+        crate::pool::API_READS_IN_FLIGHT
+    ));
+    let reads = (targets, String::clone);
+    let answers = super::each_target(proxy, reads, crate::pool::API_READS_IN_FLIGHT, |t| {
         fetch_with(kubectl, proxy, t, |body| decode(t, body))
     });
     targets

@@ -6,11 +6,14 @@
 //! kubectl's `List` only in wrapper fields the parsers ignore.
 //!
 //! API groups come from discovery (`/api` + `/apis`, a few KB, as `kubectl api-versions`),
-//! never from CRD objects. Custom resources are fetched speculatively in the same round at
-//! their group's usual version (`v1`); discovery then decides: a group that is not served
-//! means the type is absent (the read kubectl would fail with "doesn't have a resource type"),
-//! a group whose preferred version is another one is fetched again at that version. A 403, a
-//! timeout or an error stays a failed read (the layer is unknown), never "absent".
+//! never from CRD objects, read in the same round as everything else (SPEC §11: nothing waits
+//! for discovery). Custom resources are fetched speculatively in that round at the version
+//! the catalog's hints give (`model/catalog/served.yaml`, per type or per group); discovery
+//! then decides: a group that is not served means the type is absent (the read kubectl would
+//! fail with "doesn't have a resource type"), an answer at a version the group serves stands,
+//! and a 404 or a version the group does not serve is settled in the second round
+//! ([`Unsettled`], [`settle`]) at the versions discovery names. A 403, a timeout or an error
+//! stays a failed read (the layer is unknown), never "absent".
 //!
 //! HTTP statuses become the failures kubectl's messages gave: the message is worded as
 //! kubectl prints it (`Error from server (Forbidden): ...`) and classified by the same code,
@@ -39,6 +42,7 @@ mod webhooks_tests;
 use typed::{builtin_targets, not_sent, take, Builtin, DecodedAnswers};
 
 use discovery::*;
+pub use discovery::{settle, Unsettled};
 pub use paths::accept_paths;
 use paths::*;
 pub use status::{status_failure, transport_failure};
@@ -75,35 +79,24 @@ type ListAnswer = Result<Listed, HttpError>;
 /// The version a custom resource is first fetched at: catalog data (`model/catalog/served.yaml`).
 pub use crate::model::catalog::speculative_version;
 
-/// Read `requests` through `proxy` and record every outcome into `obs`. Workload reads listed
-/// in `scope` are read in those namespaces only (and the scope is recorded).
-pub fn read_into(
+/// One round: every GET `requests` name at once through `proxy`, at most `in_flight` at a
+/// time, each outcome recorded into `obs` (workload reads listed in `scope` in those
+/// namespaces only), what is kept charged to `budget`. Custom resources served at another
+/// version than the one asked are left [`Unsettled`] for the next round ([`settle`]).
+pub fn read_round(
     kubectl: &Kubectl,
-    proxy: &ApiProxy,
+    (proxy, in_flight, round): (&ApiProxy, usize, u8),
     requests: &[ReadRequest],
     scope: &Scope,
     obs: &mut Observation,
-) {
-    read_within(
-        kubectl,
-        proxy,
-        requests,
-        scope,
-        obs,
-        crate::pool::API_READS_IN_FLIGHT,
-    )
-}
-
-/// [`read_into`], at most `in_flight` GETs at once (a gate's own GETs run beside it).
-pub fn read_within(
-    kubectl: &Kubectl,
-    proxy: &ApiProxy,
-    requests: &[ReadRequest],
-    scope: &Scope,
-    obs: &mut Observation,
-    in_flight: usize,
-) {
+    budget: &crate::pool::Budget,
+) -> Unsettled {
     let targets = first_round(requests, scope);
+    kubectl.runner().trace(&format!(
+        "round {round}: {} reads, {} GETs at once (at most {in_flight} in flight)",
+        requests.len(),
+        targets.len()
+    ));
     let keep = |target: &str| -> Option<&BTreeSet<FieldUse>> {
         requests
             .iter()
@@ -111,11 +104,17 @@ pub fn read_within(
             .find(|t| resource_targets(t).iter().any(|p| p == target))
             .map(|t| scope.keep.get(t).unwrap_or(&NOTHING))
     };
-    let budget = crate::pool::Budget::new(crate::pool::MEMORY_BUDGET);
     let decoder = obs.decoder().selecting(&scope.workload_names);
     let builtin = builtin_targets(requests, scope);
-    let via = (proxy, in_flight);
-    let fetched = fetch_all(kubectl, via, targets, &keep, &builtin, &decoder, &budget);
+    let fetched = fetch_all(
+        kubectl,
+        (proxy, in_flight),
+        targets,
+        &keep,
+        &builtin,
+        &decoder,
+        budget,
+    );
     let (answers, mut lists, mut decoded) = fetched;
     let lost =
         |a: &Result<(), &HttpError>| matches!(a, Err(HttpError::Connect(_) | HttpError::Io(_)));
@@ -142,7 +141,7 @@ pub fn read_within(
                         .iter()
                         .map(|ns| {
                             let target = workload_path(*kind, Some(ns));
-                            take(&mut decoded, &target, request, &decoder, &budget)
+                            take(&mut decoded, &target, request, &decoder, budget)
                                 .and_then(Decoded::into_workloads)
                                 .unwrap_or_else(|| Err(not_sent(&target)))
                         })
@@ -151,7 +150,7 @@ pub fn read_within(
                 }
                 None => {
                     let target = workload_path(*kind, None);
-                    if let Some(d) = take(&mut decoded, &target, request, &decoder, &budget) {
+                    if let Some(d) = take(&mut decoded, &target, request, &decoder, budget) {
                         obs.store(d);
                     }
                 }
@@ -171,11 +170,11 @@ pub fn read_within(
             | ReadRequest::EndpointSlices { .. }
             | ReadRequest::Events { .. }) => {
                 let d = match builtin_path(other) {
-                    Some(target) => take(&mut decoded, &target, other, &decoder, &budget),
+                    Some(target) => take(&mut decoded, &target, other, &decoder, budget),
                     None => decoder.decode(
                         other,
                         Err::<&[u8], _>(ReadFailure::new(FailureKind::ApiError, "no path")),
-                        &budget,
+                        budget,
                     ),
                 };
                 if let Some(d) = d {
@@ -184,39 +183,30 @@ pub fn read_within(
             }
         }
     }
-    // Custom resources: most are settled by the first round; the others (another preferred
-    // version, or not at the expected version) are resolved in parallel, as bounded.
-    let mut fetches: Vec<(&String, Vec<String>)> = Vec::new();
+    // Custom resources: most are settled by this round; the others (another preferred
+    // version, or not at the expected version) are left for the next.
+    let mut fetches = Vec::new();
+    let mut keep = BTreeMap::new();
     for t in requests.iter().filter_map(ReadRequest::custom_type) {
         match discovery.resolve(t, &mut lists) {
             TypeRead::Done(result) => {
                 obs.resources.insert(t.clone(), result);
             }
-            TypeRead::Fetch(versions) => fetches.push((t, versions)),
+            TypeRead::Fetch(versions) => {
+                keep.insert(t.clone(), scope.keep.get(t).cloned().unwrap_or_default());
+                fetches.push((t.clone(), versions));
+            }
         }
     }
-    let fetched = crate::pool::map(&fetches, in_flight, |(t, versions)| {
-        let keep = scope.keep.get(*t).unwrap_or(&NOTHING);
-        discovery.fetch_resource(kubectl, proxy, t, versions, keep, &budget)
-    });
-    kubectl.runner().trace(&format!(
-        "memory budget: {:.1} MiB of {} MiB kept from this batch's answers",
-        budget.used() as f64 / f64::from(1 << 20),
-        crate::pool::MEMORY_BUDGET >> 20
-    ));
-    for ((t, _), result) in fetches.iter().zip(fetched) {
-        let result = result.unwrap_or_else(|| {
-            Err(ReadFailure::new(
-                FailureKind::ApiError,
-                "a read thread panicked",
-            ))
-        });
-        obs.resources.insert((*t).clone(), result);
+    Unsettled {
+        discovery,
+        fetches,
+        keep,
     }
 }
 
 /// Keeps nothing but namespace and name (a type no check reads a field of).
-static NOTHING: BTreeSet<FieldUse> = BTreeSet::new();
+pub(super) static NOTHING: BTreeSet<FieldUse> = BTreeSet::new();
 
 /// Every GET of the first round, deduplicated, in a stable order.
 fn first_round(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
@@ -285,7 +275,7 @@ fn fetch_all<'k>(
         Listed(ListAnswer),
         Decoded(Vec<Decoded>),
     }
-    let got = crate::pool::map(&targets, in_flight, |t| {
+    let got = each_target(proxy, (&targets, String::clone), in_flight, |t| {
         if let Some(requests) = builtin.get(t) {
             return Got::Decoded(typed::fetch_decoded(
                 kubectl, proxy, t, requests, decoder, budget,
@@ -319,6 +309,30 @@ fn fetch_all<'k>(
         }
     }
     (answers, lists, decoded)
+}
+
+/// `f` for each of `items` on the run's bounded pool, the GET of every item (its `target`)
+/// sent first (SPEC §11: a round goes out at once): at most `in_flight` requests at the
+/// server at any time, at most [`crate::pool::READ_THREADS`] threads reading the answers. A
+/// request sent ahead that no thread opened is forgotten before this returns.
+pub(crate) fn each_target<T: Sync, R: Send>(
+    proxy: &ApiProxy,
+    (items, target): (&[T], impl Fn(&T) -> String),
+    in_flight: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let threads = items
+        .len()
+        .min(in_flight)
+        .clamp(1, crate::pool::READ_THREADS);
+    // A thread sends an item past these only once it has read one of them whole: never more
+    // than `in_flight` at the server.
+    let ahead = items.len().min(in_flight);
+    let sent: Vec<String> = items.iter().take(ahead).map(target).collect();
+    proxy.send_ahead(&sent, JSON);
+    let out = crate::pool::map_reads(items, threads, f);
+    proxy.forget_ahead(&sent);
+    out
 }
 
 /// One custom resource GET, decoded as it arrives; traced with `-v`.

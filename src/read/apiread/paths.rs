@@ -6,7 +6,13 @@ use crate::model::observation::WorkloadKind;
 /// The first-round GET of a custom resource type (at its speculative version).
 pub(super) fn resource_targets(t: &str) -> Vec<String> {
     split_type(t)
-        .map(|(plural, group)| vec![resource_path(group, speculative_version(group), plural)])
+        .map(|(plural, group)| {
+            vec![resource_path(
+                group,
+                speculative_version(plural, group),
+                plural,
+            )]
+        })
         .unwrap_or_default()
 }
 
@@ -48,7 +54,7 @@ pub fn accept_paths(requests: &[ReadRequest], scope: &Scope) -> Vec<String> {
             ))
         }));
     }
-    // The third round's Warning Events (SPEC §6 v0.4), one namespace's list by its one path
+    // The second round's Warning Events (SPEC §6 v0.4), one namespace's list by its one path
     // form, when this run may read them.
     if scope.events
         || requests

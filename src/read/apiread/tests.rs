@@ -21,7 +21,8 @@ fn status(code: u16, body: &str) -> Answer {
 const APIS: &str = r#"{"kind":"APIGroupList","apiVersion":"v1","groups":[
         {"name":"apps","versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}},
         {"name":"ceph.rook.io","versions":[{"groupVersion":"ceph.rook.io/v1","version":"v1"}],"preferredVersion":{"groupVersion":"ceph.rook.io/v1","version":"v1"}},
-        {"name":"cert-manager.io","versions":[{"groupVersion":"cert-manager.io/v2","version":"v2"},{"groupVersion":"cert-manager.io/v1","version":"v1"}],"preferredVersion":{"groupVersion":"cert-manager.io/v2","version":"v2"}}]}"#;
+        {"name":"cert-manager.io","versions":[{"groupVersion":"cert-manager.io/v2","version":"v2"},{"groupVersion":"cert-manager.io/v1","version":"v1"}],"preferredVersion":{"groupVersion":"cert-manager.io/v2","version":"v2"}},
+        {"name":"moved.example.com","versions":[{"groupVersion":"moved.example.com/v2","version":"v2"}],"preferredVersion":{"groupVersion":"moved.example.com/v2","version":"v2"}}]}"#;
 
 fn answers(extra: Vec<(&str, Answer)>) -> BTreeMap<String, Answer> {
     let mut m: BTreeMap<String, Answer> = [
@@ -131,7 +132,7 @@ fn api_versions_text_is_what_kubectl_prints() {
     let d = ApiDiscovery::from_answers(&answers(vec![]));
     assert_eq!(
         d.api_versions_text().unwrap(),
-        "apps/v1\nceph.rook.io/v1\ncert-manager.io/v1\ncert-manager.io/v2\nv1\n"
+        "apps/v1\nceph.rook.io/v1\ncert-manager.io/v1\ncert-manager.io/v2\nmoved.example.com/v2\nv1\n"
     );
     let groups =
         crate::model::observation::parse_api_versions(&d.api_versions_text().unwrap()).unwrap();
@@ -188,6 +189,7 @@ fn resources_are_settled_by_discovery() {
             ),
         ),
         ("/apis/cert-manager.io/v1/certificates", ok(list)),
+        ("/apis/moved.example.com/v1/things", ok(list)),
     ]);
     let d = ApiDiscovery::from_answers(&a);
     assert!(
@@ -204,10 +206,16 @@ fn resources_are_settled_by_discovery() {
         }
         TypeRead::Done(_) | TypeRead::Fetch(_) => panic!("not settled"),
     }
-    // Another preferred version: fetched again there (then the others).
+    // Another preferred version, the asked one served too: the answer stands (the same
+    // objects; the catalog's checks are written for the version it asks), no second GET.
     assert!(matches!(
         d.resolve("certificates.cert-manager.io", &mut lists(&a)),
-        TypeRead::Fetch(v) if v == ["v2", "v1"]
+        TypeRead::Done(Ok(t)) if t.is_empty()
+    ));
+    // The asked version not served at all: whatever its GET said, fetched at the served ones.
+    assert!(matches!(
+        d.resolve("things.moved.example.com", &mut lists(&a)),
+        TypeRead::Fetch(v) if v == ["v2"]
     ));
     // Group served, type not at v1: the other versions are looked at (none here).
     assert!(
@@ -419,7 +427,7 @@ fn the_gateway_and_csi_reads_open_exactly_their_paths() {
 }
 
 /// SPEC §6 v0.4: a run that may read Warning Events has the proxy accept their one
-/// namespaced form from the start (the third round then needs no other proxy); an Events
+/// namespaced form from the start (the second round then needs no other proxy); an Events
 /// read GETs one namespace's list by `type=Warning` with a limit.
 #[test]
 fn events_are_accepted_by_their_one_form_and_read_with_a_selector_and_a_limit() {
