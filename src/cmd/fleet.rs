@@ -17,8 +17,8 @@ use crate::session::{observe, Ground, Prompt};
 use crate::stack::Topology;
 use crate::target::isolation;
 
-/// Stacks previewed at the same time: [`crate::pool::STACKS_PER_CORE`] per core (eight on 2
-/// cores), at most [`crate::pool::MAX_STACKS`] (SPEC §9 "Bounded per run"). A stack's wall is
+/// Stacks previewed at the same time: [`crate::pool::STACKS_PER_CORE`] per core (sixteen on
+/// 2 cores), at most [`crate::pool::MAX_STACKS`] (SPEC §9 "Bounded per run"). A stack's wall is
 /// two kubectl start-ups (CPU: ~110 ms for the pair) and then one round of reads that only
 /// waits on its server, so the fleet's wall can be no less than its CPU time over the cores
 /// plus the last stack's round trip. Measured on 2 cores, 10 stacks at 100 ms per request,
