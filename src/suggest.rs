@@ -69,6 +69,18 @@ impl YamlProblem {
     }
 }
 
+/// Every backticked word of `what` (serde's way of naming a key) is a plain key: letters,
+/// digits, `-`, `_`, `.`, `<`, `>`, at most 40 of them.
+pub fn plain_keys_only(what: &str) -> bool {
+    what.split('`').skip(1).step_by(2).all(|key| {
+        !key.is_empty()
+            && key.len() <= 40
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.<>".contains(c))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

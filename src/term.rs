@@ -50,6 +50,26 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// A JSON document as serde_json wrote it, with every character text output escapes
+/// written as a JSON `\uXXXX` escape instead (serde_json escapes only U+0000..U+001F): the
+/// same value for every JSON reader, and a terminal never sees a raw DEL, C1 control or bidi
+/// override (SPEC §9, issue 49). Such characters occur only inside strings, where the escape
+/// means the character itself.
+pub fn json_safe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c != '\n' && c != '\t' && dangerous(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{:04x}", u));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Text about to be written to the terminal (stderr, or stdout without colours), made safe
 /// as a whole: line breaks stay, every other control character is escaped. Cursor moves,
 /// erases, carriage returns and title changes never pass, whatever a cluster string holds.
@@ -87,6 +107,26 @@ fn sgr_len(s: &str) -> Option<usize> {
         .take_while(|b| b.is_ascii_digit() || *b == b';')
         .count();
     (rest.as_bytes().get(params) == Some(&b'm')).then_some(2 + params + 1)
+}
+
+#[cfg(test)]
+mod json_tests {
+    #[test]
+    fn json_keeps_every_value_and_no_raw_control_or_bidi() {
+        let value = serde_json::json!({"name": "vm\u{202e}1\u{7f}\u{85}\u{1b}[2J", "n": "é ok"});
+        let raw = serde_json::to_string_pretty(&value).unwrap_or_default();
+        let safe = super::json_safe(&raw);
+        assert!(
+            !safe.chars().any(|c| c != '\n' && super::dangerous(c)),
+            "{safe}"
+        );
+        assert!(
+            safe.contains("\\u202e") && safe.contains("\\u007f") && safe.contains("\\u0085"),
+            "{safe}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap_or_default();
+        assert_eq!(back, value);
+    }
 }
 
 #[cfg(test)]

@@ -36,12 +36,20 @@ pub struct Warning {
     pub hint: String,
 }
 
-/// Mark the failing checks `acks` cover in `reports` (judged on day `today`); the warnings
+/// The days an acknowledgement is judged on: the run's (its expiry, SPEC §6, issue 49: a
+/// replayed snapshot never revives one) and the reading's (a snapshot's, to say so).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Days {
+    pub today: i64,
+    pub read: i64,
+}
+
+/// Mark the failing checks `acks` cover in `reports` (judged on `days.today`); the warnings
 /// for the acknowledgements that do not apply, in the order they are written.
-pub fn apply(acks: &[Acknowledgement], reports: &mut [LayerReport], today: i64) -> Vec<Warning> {
+pub fn apply(acks: &[Acknowledgement], reports: &mut [LayerReport], days: Days) -> Vec<Warning> {
     let mut warnings = Vec::new();
     for ack in acks {
-        if let Err(w) = apply_one(ack, reports, today) {
+        if let Err(w) = apply_one(ack, reports, days) {
             warnings.push(w);
         }
     }
@@ -51,14 +59,22 @@ pub fn apply(acks: &[Acknowledgement], reports: &mut [LayerReport], today: i64) 
 fn apply_one(
     ack: &Acknowledgement,
     reports: &mut [LayerReport],
-    today: i64,
+    Days { today, read }: Days,
 ) -> Result<(), Warning> {
     let of = format!("acknowledgement of {}", ack.check);
     let remove = format!("remove it from {}", ack.at);
     let warn = |message: String, hint: String| Warning { message, hint };
     if ack.until_day < today {
+        let since = if ack.until_day >= read {
+            format!(
+                ", since the state judged was read on {}",
+                crate::clock::date(read)
+            )
+        } else {
+            String::new()
+        };
         return Err(warn(
-            format!("{of} expired on {}: it no longer applies", ack.until),
+            format!("{of} expired on {}{since}: it no longer applies", ack.until),
             format!("{remove}, or give it a new `until:` if the finding is still accepted"),
         ));
     }
@@ -144,10 +160,30 @@ fn apply_one(
         }
     }
     match (applied, &ack.detail) {
-        (0, Some(detail)) => Err(warn(
-            format!("{of} matches nothing: the check does not find exactly `{detail}`"),
-            format!("{remove}, or change its `detail:` to what the check finds now (`preview -v`)"),
-        )),
+        (0, Some(detail)) => {
+            let others: Vec<String> = report
+                .checks
+                .iter()
+                .filter(|c| c.id == ack.check && c.verdict == Verdict::False)
+                // A check that itemizes findings is covered by them, not by its objects.
+                .filter(|c| c.findings.is_empty())
+                .flat_map(|c| uncovered(c, detail))
+                .collect();
+            let message = if others.is_empty() {
+                format!("{of} matches nothing: the check does not find exactly `{detail}`")
+            } else {
+                format!(
+                    "{of} does not cover the check: `{detail}` is not every object it fails on (also {})",
+                    others.join(", ")
+                )
+            };
+            Err(warn(
+                message,
+                format!(
+                    "{remove}, or change its `detail:` to what the check finds now (`preview -v`)"
+                ),
+            ))
+        }
         (0, None) => Err(warn(
             format!("{of} matches nothing: an earlier acknowledgement covers the check"),
             remove,
@@ -157,11 +193,16 @@ fn apply_one(
 }
 
 /// A check finds exactly `detail`: every finding it itemizes is `detail` (a second Ceph
-/// code ends the acknowledgement); a check that itemizes none names it in its evidence, as
+/// code ends the acknowledgement); every object it fails on is the one `detail` names (an
+/// acknowledgement of `argocd/platform-monitoring` never covers `platform-registry` failing
+/// beside it: SPEC §6, issue 49); a check that itemizes neither names it in its evidence, as
 /// a whole word.
 fn finds_exactly(check: &CheckReport, detail: &str) -> bool {
     if !check.findings.is_empty() {
         return check.findings.iter().all(|f| f == detail);
+    }
+    if !check.objects.is_empty() {
+        return uncovered(check, detail).is_empty();
     }
     let word = |c: char| c.is_ascii_alphanumeric() || "_-./".contains(c);
     check.evidence.match_indices(detail).any(|(i, _)| {
@@ -169,6 +210,21 @@ fn finds_exactly(check: &CheckReport, detail: &str) -> bool {
         let after = check.evidence[i + detail.len()..].chars().next();
         !detail.is_empty() && !before.is_some_and(word) && !after.is_some_and(word)
     })
+}
+
+/// The objects `check` fails on that `detail` does not name (`NAME`, `NAMESPACE/NAME` or
+/// `Kind NAMESPACE/NAME`), as the evidence labels them.
+fn uncovered(check: &CheckReport, detail: &str) -> Vec<String> {
+    check
+        .objects
+        .iter()
+        .filter(|o| {
+            detail != o.name
+                && detail != format!("{}/{}", o.namespace, o.name)
+                && detail != o.label()
+        })
+        .map(|o| o.label())
+        .collect()
 }
 
 fn dedup_ids(checks: &[CheckReport]) -> Vec<String> {

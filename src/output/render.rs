@@ -116,7 +116,8 @@ fn stamped<T: Serialize>(format: Format, doc: &T, observed_at: Option<&str>) -> 
     };
     let text = match format {
         Format::Json => serde_json::to_string_pretty(doc)
-            .map(|mut s| {
+            .map(|s| {
+                let mut s = crate::term::json_safe(&s);
                 s.push('\n');
                 s
             })
@@ -176,6 +177,16 @@ pub fn notice(text: &str) {
     let _ = writeln!(
         std::io::stderr(),
         "kubectl-nestor: {}",
+        terminal_safe(&crate::redact::text(text))
+    );
+}
+
+/// The `hint:` line under a warning on stderr, in the one form an error's takes (SPEC §8:
+/// `hint:` at the start of its line).
+pub fn hint(text: &str) {
+    let _ = writeln!(
+        std::io::stderr(),
+        "hint: {}",
         terminal_safe(&crate::redact::text(text))
     );
 }

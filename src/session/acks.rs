@@ -8,8 +8,9 @@ use crate::model::observation::Observation;
 use crate::model::state::LayerReport;
 use crate::output::render;
 
-/// Mark `reports` judged on the day of `obs` (the reading's time: a snapshot is judged on
-/// the day it was taken), printing the warnings.
+/// Mark `reports`, each acknowledgement's expiry judged on the day of the run (a replayed
+/// snapshot never revives an expired one; the warning names the day it was read), printing
+/// the warnings.
 pub(super) fn apply(acks: &[Acknowledgement], reports: &mut [LayerReport], obs: &Observation) {
     mark(acks, reports, obs, true);
 }
@@ -22,16 +23,17 @@ pub(super) fn mark(
     obs: &Observation,
     warn: bool,
 ) {
-    let today = obs
-        .observed_at
-        .unwrap_or_else(crate::clock::now_secs)
-        .div_euclid(86_400);
-    let warnings = ack::apply(acks, reports, today);
+    let now = crate::clock::now_secs();
+    let days = ack::Days {
+        today: now.div_euclid(86_400),
+        read: obs.observed_at.unwrap_or(now).div_euclid(86_400),
+    };
+    let warnings = ack::apply(acks, reports, days);
     if !warn {
         return;
     }
     for w in warnings {
         render::notice(&format!("warning: {}", w.message));
-        render::notice(&format!("hint: {}", w.hint));
+        render::hint(&w.hint);
     }
 }

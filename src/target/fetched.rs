@@ -202,3 +202,27 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod shadow_tests {
+    /// Issue 49: an `admin_conf:` symlinked to a shadow-format file; nothing of its content is
+    /// ever quoted, only where the parse stopped.
+    #[test]
+    fn a_file_that_is_no_kubeconfig_is_never_quoted() {
+        let shadow = "root:$y$j9T$Qm9vYmFy$c2VjcmV0aGFzaA:19700:0:99999:7:::\ndaemon:*:19700:0:99999:7:::\nops:$6$salt$hashedpassword:19700:0:99999:7:::\n";
+        let e = super::validate(shadow.as_bytes(), "ops@cp1:/etc/kubernetes/x.conf").unwrap_err();
+        let said = format!("{}\n{}", e.message, e.hint);
+        for secret in [
+            "$y$",
+            "j9T",
+            "c2VjcmV0aGFzaA",
+            "hashedpassword",
+            "root:",
+            "daemon",
+        ] {
+            assert!(!said.contains(secret), "{secret} quoted: {said}");
+        }
+        assert!(said.contains("is not a usable kubeconfig"), "{said}");
+    }
+}

@@ -186,8 +186,14 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<KubeTarget> {
             Some(path) => format!("{path}: {}", problem.message),
             None => problem.message.clone(),
         };
-        let detail = if structural {
+        // A key is the file's content too: a shadow line read as a kubeconfig is one long
+        // "unknown field" (issue 49). Only a plain key (letters, digits, `-_.`, at most 40) is
+        // named; anything else is said to be there, not what it is.
+        let detail = if structural && crate::suggest::plain_keys_only(&what) {
             format!(": {}", crate::term::escape(&what))
+        } else if structural {
+            ": a key that is not a kubeconfig's (not shown: the file's content is never quoted)"
+                .to_string()
         } else {
             String::new()
         };

@@ -179,7 +179,7 @@ fn a_detail_that_matches_applies_and_one_that_does_not_is_a_warning() {
     r.code(2);
     r.stderr_snap(
         "kubectl-nestor: warning: acknowledgement of ceph/health matches nothing: the check does not find exactly `RECENT_MGR_MODULE_CRASH`
-kubectl-nestor: hint: remove it from /t/repo/stacks/dirqual.yaml:12, or change its `detail:` to what the check finds now (`preview -v`)
+hint: remove it from /t/repo/stacks/dirqual.yaml:12, or change its `detail:` to what the check finds now (`preview -v`)
 ",
     );
     let v = r.json();
@@ -197,9 +197,9 @@ fn an_expired_or_too_far_acknowledgement_warns_every_run_and_does_not_apply() {
         r.code(2);
         r.stderr_snap(format!(
             "kubectl-nestor: warning: acknowledgement of ceph/health expired on {past}: it no longer applies
-kubectl-nestor: hint: remove it from /t/repo/stacks/dirqual.yaml:12, or give it a new `until:` if the finding is still accepted
+hint: remove it from /t/repo/stacks/dirqual.yaml:12, or give it a new `until:` if the finding is still accepted
 kubectl-nestor: warning: acknowledgement of ceph/health until {far} ignored: more than 90 days ahead (at most {})
-kubectl-nestor: hint: set its `until:` to {} or sooner, or remove it from /t/repo/stacks/dirqual.yaml:15
+hint: set its `until:` to {} or sooner, or remove it from /t/repo/stacks/dirqual.yaml:15
 ",
             day(90),
             day(90)
@@ -219,9 +219,9 @@ fn an_acknowledgement_matching_nothing_is_a_warning_naming_its_line() {
     r.code(2);
     r.stderr_snap(
         "kubectl-nestor: warning: acknowledgement of ceph/mons matches nothing: the check holds
-kubectl-nestor: hint: remove it from /t/repo/stacks/dirqual.yaml:12
+hint: remove it from /t/repo/stacks/dirqual.yaml:12
 kubectl-nestor: warning: acknowledgement of ceph/healthz matches nothing: layer ceph has no such check (its checks: ceph/api, ceph/health, ceph/mons, ceph/mon-count, ceph/osds, ceph/mon-quorum, ceph/one-version, ceph/mon-placement, ceph/osd-placement)
-kubectl-nestor: hint: remove it from /t/repo/stacks/dirqual.yaml:15
+hint: remove it from /t/repo/stacks/dirqual.yaml:15
 ",
     );
 }
@@ -241,9 +241,9 @@ fn never_on_an_unknown_or_an_absent_layer() {
     let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"]);
     r.stderr_snap(
         "kubectl-nestor: warning: acknowledgement of ceph/health ignored: a failed read is not a finding
-kubectl-nestor: hint: layer ceph is unknown: fix the read; the acknowledgement (/t/repo/stacks/dirqual.yaml:12) covers a failing check only
+hint: layer ceph is unknown: fix the read; the acknowledgement (/t/repo/stacks/dirqual.yaml:12) covers a failing check only
 kubectl-nestor: warning: acknowledgement of datalake/object-store ignored: layer datalake is absent
-kubectl-nestor: hint: remove the layer from `layers:` instead (and the acknowledgement, /t/repo/stacks/dirqual.yaml:15)
+hint: remove the layer from `layers:` instead (and the acknowledgement, /t/repo/stacks/dirqual.yaml:15)
 ",
     );
     r.code(2);
@@ -335,4 +335,82 @@ fn wait_for_healthy_counts_a_fully_acknowledged_layer_as_reached() {
         "{}",
         out.stderr
     );
+}
+
+/// Issue 49: `detail: argocd/APP` acknowledged the whole `gitops/apps-healthy` check while
+/// another Application still failed it (exit 0). Through the real kubectl, on `dirqual` with
+/// two Applications Degraded as Argo CD writes them: the acknowledgement does not cover the
+/// check, the warning names the other, the work stays (exit 2); with only the named one
+/// Degraded, the control, it applies (exit 0).
+#[test]
+fn a_detail_never_covers_another_failing_application() {
+    let degrade = |n: usize| {
+        let mut fixture = nestor_replay::fixtures::by_name("dirqual").expect("dirqual");
+        let mut names = Vec::new();
+        for o in fixture
+            .objects
+            .iter_mut()
+            .filter(|o| o["kind"] == "Application")
+            .take(n)
+        {
+            o["status"]["health"]["status"] = serde_json::json!("Degraded");
+            names.push(
+                o["metadata"]["name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            );
+        }
+        (fixture, names)
+    };
+    let until = day(30);
+    let (fixture, names) = degrade(2);
+    assert_eq!(names.len(), 2, "dirqual has two Applications");
+    let Some(bed) = E2e::with_config(nestor_replay::Config::new(fixture)) else {
+        eprintln!("SKIP: no kubectl on PATH");
+        return;
+    };
+    let stack = |bed: &E2e| {
+        bed.write_stack(
+            "dirqual",
+            &format!(
+                "{}acknowledged:\n  - check: gitops/apps-healthy\n    detail: argocd/{}\n    reason: {REASON}\n    until: {until}\n",
+                dirqual_topology(&bed.server.url()).replace(LAYERS, "[k8s, gitops]"),
+                names[0]
+            ),
+        )
+    };
+    stack(&bed);
+    let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"]);
+    r.code(2);
+    assert!(
+        r.stderr.contains(&format!(
+            "does not cover the check: `argocd/{}` is not every object it fails on (also Application argocd/{})",
+            names[0], names[1]
+        )),
+        "{}",
+        r.stderr
+    );
+    let v = r.json();
+    let gitops = layer(&v, "gitops");
+    let healthy = gitops["checks"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["id"] == "gitops/apps-healthy"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(healthy["verdict"], "false", "{healthy}");
+    assert_ne!(
+        healthy["acknowledged"],
+        serde_json::json!(true),
+        "{healthy}"
+    );
+    // The control: only the named Application Degraded.
+    let (fixture, _) = degrade(1);
+    let Some(bed) = E2e::with_config(nestor_replay::Config::new(fixture)) else {
+        return;
+    };
+    stack(&bed);
+    let r = bed.run(&["preview", "--no-input", "--detailed-exitcode", "-o", "json"]);
+    r.code(0);
+    r.stderr_eq("");
 }

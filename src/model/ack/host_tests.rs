@@ -39,7 +39,11 @@ fn ack(check: &str, detail: Option<&str>) -> Acknowledgement {
 
 #[test]
 fn a_host_layers_checks_carry_ids_and_are_acknowledged_by_host() {
-    let today = crate::clock::parse_date("2026-12-02").unwrap();
+    let day = crate::clock::parse_date("2026-12-02").unwrap();
+    let today = Days {
+        today: day,
+        read: day,
+    };
     let stale = || {
         let old = reading(
             unit("active", "success", None),
@@ -85,7 +89,11 @@ fn a_host_layers_checks_carry_ids_and_are_acknowledged_by_host() {
 
 #[test]
 fn an_acknowledged_host_check_never_covers_a_host_that_could_not_be_read() {
-    let today = crate::clock::parse_date("2026-12-02").unwrap();
+    let day = crate::clock::parse_date("2026-12-02").unwrap();
+    let today = Days {
+        today: day,
+        read: day,
+    };
     let down = Err(ReadFailure::new(
         FailureKind::Unreachable,
         "unreachable over ssh",

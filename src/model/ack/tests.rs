@@ -68,10 +68,17 @@ fn ack(check: &str, detail: Option<&str>, until: &str) -> Acknowledgement {
 }
 
 fn run(acks: &[Acknowledgement], reports: &mut [LayerReport]) -> Vec<(String, String)> {
-    apply(acks, reports, day(TODAY))
-        .into_iter()
-        .map(|w| (w.message, w.hint))
-        .collect()
+    apply(
+        acks,
+        reports,
+        Days {
+            today: day(TODAY),
+            read: day(TODAY),
+        },
+    )
+    .into_iter()
+    .map(|w| (w.message, w.hint))
+    .collect()
 }
 
 #[test]
@@ -163,6 +170,52 @@ fn a_detail_applies_only_while_the_check_finds_exactly_it() {
     );
 }
 
+/// Issue 49: `detail: argocd/platform-monitoring` acknowledged the whole `gitops/apps-healthy`
+/// check while `platform-registry` still failed it. A detail covers a check that names the
+/// objects it fails on only while it names every one of them.
+#[test]
+fn a_detail_never_covers_another_failing_object() {
+    let app = |name: &str| crate::model::observation::ObjectRef::new("Application", "argocd", name);
+    let failing = |objects: Vec<crate::model::observation::ObjectRef>| {
+        let mut c = check(
+            "ceph/health",
+            Verdict::False,
+            "Application argocd/platform-monitoring Degraded; Application argocd/platform-registry Degraded",
+            &[],
+        );
+        c.objects = objects;
+        let mut reports = degraded();
+        reports[0].checks[1] = c;
+        reports
+    };
+    let detail = Some("argocd/platform-monitoring");
+    let mut reports = failing(vec![app("platform-monitoring"), app("platform-registry")]);
+    let w = run(&[ack("ceph/health", detail, "2026-12-31")], &mut reports);
+    assert_eq!(
+        w,
+        [(
+            "acknowledgement of ceph/health does not cover the check: `argocd/platform-monitoring` is not every object it fails on (also Application argocd/platform-registry)".to_string(),
+            "remove it from stacks/dirqual.yaml:14, or change its `detail:` to what the check finds now (`preview -v`)".to_string()
+        )]
+    );
+    assert!(!reports[0].checks[1].acknowledged);
+    assert!(!fully_acknowledged(&reports[0]));
+    // The control: only the named object fails, in each of the forms a detail names it.
+    for detail in [
+        "argocd/platform-monitoring",
+        "platform-monitoring",
+        "Application argocd/platform-monitoring",
+    ] {
+        let mut reports = failing(vec![app("platform-monitoring")]);
+        let w = run(
+            &[ack("ceph/health", Some(detail), "2026-12-31")],
+            &mut reports,
+        );
+        assert_eq!(w, [], "{detail}");
+        assert!(reports[0].checks[1].acknowledged, "{detail}");
+    }
+}
+
 #[test]
 fn an_expired_or_too_far_acknowledgement_is_a_warning_and_does_not_apply() {
     let mut reports = degraded();
@@ -188,6 +241,22 @@ fn an_expired_or_too_far_acknowledgement_is_a_warning_and_does_not_apply() {
     );
     assert!(!reports[0].checks[1].acknowledged);
     assert!(!fully_acknowledged(&reports[0]));
+    // Issue 49: a snapshot read 20 days ago, an acknowledgement expired 10 days ago: judged
+    // on the day of the run, expired, and the warning says the state is older than that.
+    let mut reports = degraded();
+    let w = apply(
+        &[ack("ceph/health", None, "2026-11-22")],
+        &mut reports,
+        Days {
+            today: day(TODAY),
+            read: day("2026-11-12"),
+        },
+    );
+    assert_eq!(
+        w[0].message,
+        "acknowledgement of ceph/health expired on 2026-11-22, since the state judged was read on 2026-11-12: it no longer applies"
+    );
+    assert!(!reports[0].checks[1].acknowledged);
 }
 
 #[test]

@@ -273,7 +273,9 @@ impl Decoder {
                 );
                 Decoded::EndpointSlices(
                     key(),
-                    typed(outcome, |r| read_endpoint_slices(r, &what, budget)),
+                    typed(outcome, |r| {
+                        read_endpoint_slices(r, (namespace, service), &what, budget)
+                    }),
                 )
             }
             ReadRequest::Events { namespace } => {

@@ -219,6 +219,14 @@ pub fn parse_limactl_list(ndjson: &str) -> Result<Vec<LimaInstance>> {
         else {
             return Err(malformed("an instance without a `name`".to_string()));
         };
+        // One instance per name is what Lima lists: a name twice (Running, then Broken) hid
+        // the second (issue 49); such an answer is not what was asked.
+        if out.iter().any(|i: &LimaInstance| i.name == name) {
+            return Err(malformed(format!(
+                "instance `{}` listed twice",
+                crate::term::escape(&name)
+            )));
+        }
         out.push(
             LimaInstance::deserialize(&value).unwrap_or_else(|e| {
                 LimaInstance::named(&name, LimaStatus::Unreadable(e.to_string()))
@@ -232,6 +240,17 @@ pub fn parse_limactl_list(ndjson: &str) -> Result<Vec<LimaInstance>> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_instance_listed_twice_is_no_answer() {
+        let twice = r#"{"name":"bench-node1","status":"Running","dir":"/l/bench-node1"}
+{"name":"bench-node1","status":"Broken","dir":"/l/bench-node1"}"#;
+        let e = parse_limactl_list(twice).unwrap_err().to_string();
+        assert!(e.contains("instance `bench-node1` listed twice"), "{e}");
+        let once = r#"{"name":"bench-node1","status":"Running","dir":"/l/bench-node1"}
+{"name":"bench-node2","status":"Broken","dir":"/l/bench-node2"}"#;
+        assert_eq!(parse_limactl_list(once).unwrap().len(), 2);
+    }
 
     #[test]
     fn bench_instances() {

@@ -174,8 +174,24 @@ pub fn read_webhook_configurations<R: std::io::Read>(
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RawSlice {
-    metadata: RawMeta,
+    metadata: RawSliceMeta,
     endpoints: Option<Vec<RawEndpoint>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawSliceMeta {
+    name: String,
+    namespace: String,
+    labels: RawSliceLabels,
+}
+
+/// The one label an EndpointSlice is read by; the others are skipped unread.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawSliceLabels {
+    #[serde(rename = "kubernetes.io/service-name")]
+    service: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -190,24 +206,30 @@ struct RawConditions {
     ready: Option<bool>,
 }
 
-/// Decode a namespace's EndpointSlice list answer (`what` names its GET), charged to
-/// `budget`. An endpoint whose `conditions.ready` is absent counts as ready: "a nil value
+/// Decode the EndpointSlice list answer of Service `service` in `namespace` (`what` names its
+/// GET), charged to `budget`: a slice counts only when it is that Service's (its
+/// `kubernetes.io/service-name` label, in that namespace: SPEC §9 "every answer is the object
+/// asked for"; another Service's ready slice in the same answer made a webhook look served,
+/// issue 49). An endpoint whose `conditions.ready` is absent counts as ready: "a nil value
 /// should be interpreted as true" (`discovery.k8s.io/v1` EndpointConditions).
 pub fn read_endpoint_slices<R: std::io::Read>(
     reader: R,
+    (namespace, service): (&str, &str),
     what: &str,
     budget: &Budget,
 ) -> Result<Vec<EndpointSlice>> {
-    decode_list(
+    let slices = decode_list(
         reader,
         what,
         DISCOVERY_GROUP,
         "EndpointSlice",
         budget,
         |s: RawSlice| {
+            let its = s.metadata.namespace == namespace
+                && s.metadata.labels.service.as_deref() == Some(service);
             let endpoints = s.endpoints.unwrap_or_default();
             let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-            EndpointSlice {
+            its.then(|| EndpointSlice {
                 name: words(&s.metadata.name),
                 endpoints: count(endpoints.len()),
                 ready: count(
@@ -216,9 +238,10 @@ pub fn read_endpoint_slices<R: std::io::Read>(
                         .filter(|e| e.conditions.ready != Some(false))
                         .count(),
                 ),
-            }
+            })
         },
-    )
+    )?;
+    Ok(slices.into_iter().flatten().collect())
 }
 
 #[cfg(test)]
@@ -286,16 +309,22 @@ mod tests {
     }
 
     #[test]
+    /// Only the asked Service's slices count: another Service's ready slice, one of the same
+    /// name in another namespace and an unlabelled one are left out (issue 49).
     fn slices_count_ready_endpoints_absent_ready_is_ready() {
         let text = r#"{"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSliceList","items":[
-          {"metadata":{"name":"cert-manager-webhook-x7k2p","labels":{"kubernetes.io/service-name":"cert-manager-webhook"}},
+          {"metadata":{"name":"cert-manager-webhook-x7k2p","namespace":"cert-manager","labels":{"kubernetes.io/service-name":"cert-manager-webhook"}},
            "addressType":"IPv4","endpoints":[
              {"addresses":["10.244.1.17"],"conditions":{"ready":false,"serving":false,"terminating":false},"targetRef":{"kind":"Pod","name":"cert-manager-webhook-5d4f-abcde","namespace":"cert-manager"}},
              {"addresses":["10.244.2.9"],"conditions":{}},
              {"addresses":["10.244.3.4"],"conditions":{"ready":true}}],
            "ports":[{"name":"https","port":10250,"protocol":"TCP"}]},
-          {"metadata":{"name":"cert-manager-webhook-empty"},"addressType":"IPv4","endpoints":null}]}"#;
-        let got = read_endpoint_slices(text.as_bytes(), "GET slices", &budget()).unwrap();
+          {"metadata":{"name":"cert-manager-webhook-empty","namespace":"cert-manager","labels":{"kubernetes.io/service-name":"cert-manager-webhook"}},"addressType":"IPv4","endpoints":null},
+          {"metadata":{"name":"other-ready","namespace":"cert-manager","labels":{"kubernetes.io/service-name":"cert-manager"}},"endpoints":[{"addresses":["10.244.1.2"],"conditions":{"ready":true}}]},
+          {"metadata":{"name":"elsewhere-ready","namespace":"default","labels":{"kubernetes.io/service-name":"cert-manager-webhook"}},"endpoints":[{"addresses":["10.244.1.3"],"conditions":{"ready":true}}]},
+          {"metadata":{"name":"unlabelled-ready","namespace":"cert-manager"},"endpoints":[{"addresses":["10.244.1.4"],"conditions":{"ready":true}}]}]}"#;
+        let asked = ("cert-manager", "cert-manager-webhook");
+        let got = read_endpoint_slices(text.as_bytes(), asked, "GET slices", &budget()).unwrap();
         assert_eq!(
             got,
             [
@@ -312,6 +341,6 @@ mod tests {
             ]
         );
         let wrong = r#"{"apiVersion":"v1","kind":"EndpointsList","items":[]}"#;
-        assert!(read_endpoint_slices(wrong.as_bytes(), "GET slices", &budget()).is_err());
+        assert!(read_endpoint_slices(wrong.as_bytes(), asked, "GET slices", &budget()).is_err());
     }
 }

@@ -19,6 +19,11 @@ pub const MAX_QUOTED: usize = 3;
 /// An Event last seen longer ago than this (relative to the reading time) is not quoted.
 pub const RECENT_SECS: i64 = 3600;
 
+/// An Event last seen more than this after the reading time is not recent either (SPEC §6:
+/// time from the cluster is bounded both ways; events dated 2099 pushed out the real ones,
+/// issue 49): the clock skew tolerated between the cluster and this machine.
+pub const FUTURE_SKEW_SECS: i64 = 5 * 60;
+
 /// Where the Events about a cluster-scoped object (a Node, a PersistentVolume) are: both
 /// recorders write an Event whose `regarding` has no namespace into `default` (client-go's
 /// `record` and `events` packages, `metav1.NamespaceDefault`).
@@ -110,7 +115,10 @@ pub fn attach(report: &mut LayerReport, obs: &Observation) {
                             .iter()
                             .filter(|e| e.kind == "Warning" && wanted.contains(&e.regarding))
                             .filter_map(|e| e.last_seen.map(|t| (t, e)))
-                            .filter(|(t, _)| now - t <= RECENT_SECS)
+                            .filter(|(t, _)| {
+                                now.saturating_sub(*t) <= RECENT_SECS
+                                    && *t <= now.saturating_add(FUTURE_SKEW_SECS)
+                            })
                             .map(|(t, e)| (t, i, e, ns.as_str())),
                     );
                 }

@@ -118,6 +118,9 @@ fn recent_warnings_about_the_failing_objects_are_quoted_newest_first_three_per_l
             "monitoring",
             Ok(vec![
                 event(&a, "Old", "Warning", Some(RECENT_SECS + 1)),
+                // Dated 2099 (issue 49): never recent, never pushes the real ones out.
+                event(&a, "Future", "Warning", Some(-(73 * 365 * 86_400))),
+                event(&a, "JustAhead", "Warning", Some(-(FUTURE_SKEW_SECS + 1))),
                 event(&a, "Fine", "Normal", Some(10)),
                 event(&pvc("monitoring", "z"), "Other", "Warning", Some(5)),
                 event(&a, "Timeless", "Warning", None),

@@ -60,14 +60,53 @@ impl DeclaredNode {
             lima_hostname: Some(format!("lima-{host}")),
         }
     }
+}
 
-    /// The registered node that is this one: its own name first, else Lima's hostname.
-    fn find<'a>(&self, list: &'a [Node]) -> Option<&'a Node> {
-        list.iter().find(|n| n.name == self.name).or_else(|| {
-            let host = self.lima_hostname.as_deref()?;
-            list.iter().find(|n| n.name == host)
+/// What a declared node matched among the registered ones.
+enum Matched<'a> {
+    Node(&'a Node),
+    None,
+    /// Its node satisfies another declaration already.
+    Taken {
+        node: &'a str,
+        by: &'a str,
+    },
+}
+
+/// Each declared node's registered node, one declaration per node: every declaration's own
+/// name first, then Lima's hostname among the nodes no declaration took.
+fn match_declared<'a>(declared: &'a [DeclaredNode], list: &'a [Node]) -> Vec<Matched<'a>> {
+    let mut taken: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut out: Vec<Matched<'a>> = declared
+        .iter()
+        .map(|d| match list.iter().find(|n| n.name == d.name) {
+            Some(n) => match taken.get(n.name.as_str()) {
+                Some(by) => Matched::Taken { node: &n.name, by },
+                None => {
+                    taken.insert(&n.name, &d.name);
+                    Matched::Node(n)
+                }
+            },
+            None => Matched::None,
         })
+        .collect();
+    for (d, m) in declared.iter().zip(out.iter_mut()) {
+        let Matched::None = m else { continue };
+        let Some(host) = d.lima_hostname.as_deref() else {
+            continue;
+        };
+        let Some(n) = list.iter().find(|n| n.name == host) else {
+            continue;
+        };
+        *m = match taken.get(n.name.as_str()) {
+            Some(by) => Matched::Taken { node: &n.name, by },
+            None => {
+                taken.insert(&n.name, &d.name);
+                Matched::Node(n)
+            }
+        };
     }
+    out
 }
 
 pub(super) fn nodes(
@@ -113,10 +152,24 @@ pub(super) fn nodes(
             let mut problems = Vec::new();
             let mut failing: Vec<&str> = Vec::new();
             let mut renamed = Vec::new();
-            for d in targets {
-                let Some(n) = d.find(list) else {
-                    problems.push(format!("{} not registered", d.name));
-                    continue;
+            // A registered node satisfies one declared node (issue 49: `node1` and
+            // `lima-node1` were both satisfied by one registered `lima-node1`): own names
+            // first, then Lima's hostnames among the nodes left.
+            let matched = match_declared(targets, list);
+            for (d, m) in targets.iter().zip(&matched) {
+                let n = match m {
+                    Matched::Node(n) => *n,
+                    Matched::None => {
+                        problems.push(format!("{} not registered", d.name));
+                        continue;
+                    }
+                    Matched::Taken { node, by } => {
+                        problems.push(format!(
+                            "{} not registered (node {node} is declared {by}'s)",
+                            d.name
+                        ));
+                        continue;
+                    }
                 };
                 if n.name != d.name {
                     renamed.push(format!("{} registered as {}", d.name, n.name));

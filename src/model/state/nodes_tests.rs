@@ -185,6 +185,26 @@ fn a_not_ready_lima_node_is_named_by_its_declared_name() {
     assert_eq!(o.objects, [node_ref("lima-node2")]);
 }
 
+/// Issue 49: declared `node1` (Lima guest `lima-node1`) and `lima-node1` were both satisfied
+/// by one registered `lima-node1`. A registered node satisfies one declaration.
+#[test]
+fn one_registered_node_satisfies_one_declared_node() {
+    let obs = observed(vec![node("lima-node1", true)]);
+    let declared = [
+        DeclaredNode::lima("node1", "node1"),
+        DeclaredNode::lima("lima-node1", "lima-node1"),
+    ];
+    let o = ready_all(&obs, &declared);
+    assert_eq!(o.verdict, Verdict::False);
+    assert_eq!(
+        o.evidence,
+        "1/2 declared nodes Ready: node1 not registered (node lima-node1 is declared lima-node1's)"
+    );
+    // The control: each declaration has its own node.
+    let obs = observed(vec![node("node1", true), node("lima-node1", true)]);
+    assert_eq!(ready_all(&obs, &declared).verdict, Verdict::True);
+}
+
 fn node_ref(name: &str) -> ObjectRef {
     ObjectRef::new("Node", "", name)
 }

@@ -15,6 +15,10 @@ use crate::model::observation::Observation;
 
 pub(super) fn one_version(obs: &Observation, check: &OneVersionCheck) -> CheckOutcome {
     let mut by_version: BTreeMap<Version, Vec<String>> = BTreeMap::new();
+    // A workload with the container whose image names no version (a digest alone,
+    // `latest`): nothing says it runs the others' version (issue 49: "one version: 1.16.5
+    // (1 component)" beside an agent pinned by digest only).
+    let mut unversioned: Vec<String> = Vec::new();
     for v in &check.each {
         let (found, failure) = select(obs, &v.workload);
         if let Some(f) = failure {
@@ -25,17 +29,30 @@ pub(super) fn one_version(obs: &Observation, check: &OneVersionCheck) -> CheckOu
                 VersionFrom::Container(c) => w.images.get(c).and_then(|i| Version::of_image(i)),
                 VersionFrom::Label(l) => w.version_labels.get(l).and_then(|t| Version::parse(t)),
             };
-            if let Some(version) = version {
-                by_version.entry(version).or_default().push(format!(
-                    "{} {}/{}",
-                    kind.as_str(),
-                    w.namespace,
-                    w.name
-                ));
+            let named = format!("{} {}/{}", kind.as_str(), w.namespace, w.name);
+            match (version, &v.from) {
+                (Some(version), _) => by_version.entry(version).or_default().push(named),
+                (None, VersionFrom::Container(c)) => {
+                    if let Some(image) = w.images.get(c) {
+                        unversioned.push(format!("{named} runs {image}"));
+                    }
+                }
+                (None, VersionFrom::Label(_)) => {}
             }
         }
     }
     let counted: usize = by_version.values().map(Vec::len).sum();
+    if !unversioned.is_empty() && !by_version.is_empty() {
+        return CheckOutcome::unknown(format!(
+            "cannot compare versions: {} (an image without a version tag); the others: {}",
+            capped(unversioned).replace("; ", ", "),
+            by_version
+                .iter()
+                .map(|(v, names)| format!("{v} on {}", capped(names.clone()).replace("; ", ", ")))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
     match by_version.len() {
         0 => CheckOutcome::yes(format!(
             "no version to compare on {}",

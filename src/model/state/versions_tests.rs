@@ -73,6 +73,20 @@ fn cilium_agent_and_operator_on_one_version_or_half_done() {
         (o.verdict, o.evidence.as_str()),
         (Verdict::True, "one version: 1.19.1 (2 components)")
     );
+    // Issue 49: the agent pinned by digest only says no version; never "one version (1
+    // component)", the check cannot compare.
+    let mut pinned = obs.clone();
+    if let Ok(ds) = &mut pinned.daemonsets {
+        set_image(ds, "cilium", "cilium-agent", "quay.io/cilium/cilium@sha256:858f807ea4e20e85e3ea3240a762e1f4b29f1cb5bbd0463b8aa77e7b097c0667");
+    }
+    let o = one_version(&pinned, &cni);
+    assert_eq!(
+        (o.verdict, o.evidence.as_str()),
+        (
+            Verdict::Unknown,
+            "cannot compare versions: DaemonSet kube-system/cilium runs quay.io/cilium/cilium@sha256:858f807ea4e20e85e3ea3240a762e1f4b29f1cb5bbd0463b8aa77e7b097c0667 (an image without a version tag); the others: 1.19.1 on Deployment kube-system/cilium-operator"
+        )
+    );
     obs.daemonsets = Err(ReadFailure::new(
         FailureKind::Forbidden,
         "daemonsets.apps is forbidden",
