@@ -71,5 +71,19 @@ case " $* " in
   *" -- "*) args+=(--include-ignored) ;;
   *) args+=(-- --include-ignored) ;;
 esac
-say "tests: cargo test --workspace --locked ${args[*]}"
-exec cargo test --workspace --locked "${args[@]}"
+# --no-fail-fast: every test binary runs even when one fails (cargo stopped at the first, and
+# e2e, fuzz, readme_build and the replay crate never ran: issue 51); the failing tests are
+# listed again at the end, above nothing else, however long the output before them.
+say "tests: cargo test --workspace --locked --no-fail-fast ${args[*]}"
+log=$(mktemp "${TMPDIR:-/tmp}/nestor-test.XXXXXX")
+trap 'rm -f "$log"' EXIT
+set +e
+cargo test --workspace --locked --no-fail-fast "${args[@]}" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo
+  say "FAILED (exit $status); every test binary ran. The failing tests:"
+  grep -E '^test .* \.\.\. FAILED$|^error: .*(test failed|target[s]? failed)' "$log" || echo "(no failing test named: see the build errors above)"
+fi
+exit "$status"
