@@ -77,6 +77,18 @@ pub fn error(rendered: &str, typed: &str) -> Error {
         })
         .filter(|c| !c.is_empty())
         .unwrap_or_else(|| typed.to_string());
+    // A gate given `--snapshot` (issue 51): clap's tip (`use '-- --snapshot'`) would pass it
+    // as a NODE or VERSION. A gate judges the cluster as it is now, never a saved state.
+    let gate_snapshot =
+        command.starts_with("kubectl nestor gate") || command.starts_with("kubectl-nestor gate");
+    if gate_snapshot && message.contains("'--snapshot'") {
+        return Error::input(
+            "a gate reads the cluster live: `--snapshot` replays a saved state for `preview` only, and a gate never answers from one",
+            format!(
+                "drop --snapshot and run the gate against the cluster; to try it without one, serve the gate fixture with the bundled replay server (`cargo run -p nestor-replay -- --generate dirqual-gates --port-file PORT`) and point a kubeconfig at it; `{command} --help` shows every flag"
+            ),
+        );
+    }
     let mut hint: Vec<String> = tips.iter().map(|t| t.to_string()).collect();
     if let Some(u) = usage {
         hint.push(format!("usage: {u}"));

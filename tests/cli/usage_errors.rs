@@ -111,3 +111,35 @@ fn a_bad_output_value_or_no_document_format_prints_no_document() {
         "usage: kubectl nestor preview --output <OUTPUT>; `kubectl nestor preview --help` shows every flag, with examples",
     );
 }
+
+/// Issue 51: `gate drain NODE --snapshot FILE` got clap's tip `use '-- --snapshot'`, which
+/// would pass it as a node name. A gate reads live: said so, with how to try one without a
+/// cluster; nothing read, nothing written.
+#[test]
+fn a_gate_with_a_snapshot_says_it_reads_live() {
+    let message = "a gate reads the cluster live: `--snapshot` replays a saved state for `preview` only, and a gate never answers from one";
+    for (args, command) in [
+        (
+            &["gate", "drain", "dirqual2", "--snapshot", "s.json"][..],
+            "kubectl nestor gate drain",
+        ),
+        (
+            &[
+                "gate",
+                "upgrade",
+                "kubernetes",
+                "1.32",
+                "--snapshot",
+                "s.json",
+            ][..],
+            "kubectl nestor gate upgrade",
+        ),
+    ] {
+        let hint = format!("drop --snapshot and run the gate against the cluster; to try it without one, serve the gate fixture with the bundled replay server (`cargo run -p nestor-replay -- --generate dirqual-gates --port-file PORT`) and point a kubeconfig at it; `{command} --help` shows every flag");
+        usage_error(args, "", message, &hint);
+    }
+    // The control: preview takes it (a missing file is its own error, not a usage error).
+    let bed = Bed::new();
+    let out = bed.cmd().args(["preview", "--snapshot", "nope.json"]).run();
+    assert!(!out.stderr.contains("a gate reads"), "{}", out.stderr);
+}
