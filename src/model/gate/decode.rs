@@ -21,7 +21,7 @@ mod stream;
 mod workloads;
 use raw::*;
 use stream::{count_from, list_from};
-pub use stream::{text_from, Charged};
+pub use stream::{text_from, Charged, MAX_TEXT_BYTES};
 
 pub use workloads::{
     component_version, rook_operator, rook_versions, workload_images, workload_object,

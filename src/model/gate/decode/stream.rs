@@ -297,8 +297,13 @@ pub(super) fn count_from<R: Read>(reader: R) -> Result<usize> {
     }
 }
 
+/// The most a small text answer holds: `/readyz?verbose` is a line per check (a few KB), a
+/// Rook pool list a few objects. A 40 MB `/readyz` once took 161 MiB (issue 49).
+pub const MAX_TEXT_BYTES: usize = 4 << 20;
+
 /// A small text answer (`/readyz?verbose`, one named object), read whole but charged to the
-/// budget chunk by chunk before it is held: one huge answer is refused before it is kept.
+/// budget chunk by chunk before it is held, and refused past [`MAX_TEXT_BYTES`]: one huge
+/// answer is a failed read before it is kept.
 pub fn text_from<R: Read>(mut reader: R, to: Charged<'_>) -> Result<String> {
     let mut held = Vec::new();
     let mut chunk = [0u8; 16 * 1024];
@@ -311,6 +316,16 @@ pub fn text_from<R: Read>(mut reader: R, to: Charged<'_>) -> Result<String> {
         })?;
         if n == 0 {
             break;
+        }
+        if held.len() + n > MAX_TEXT_BYTES {
+            return Err(Error::input(
+                format!(
+                    "{}: answer over {} MiB: not read (it is a few KB on any cluster)",
+                    to.what,
+                    MAX_TEXT_BYTES >> 20
+                ),
+                BUDGET_HINT,
+            ));
         }
         to.budget
             .charge(n, to.what)

@@ -248,3 +248,31 @@ fn one_item_past_what_the_budget_has_left_is_stopped_while_it_is_read() {
         Some(1)
     );
 }
+
+/// Issue 49: a 40 MB `/readyz?verbose` took 161 MiB (and was GO). A small text answer is
+/// refused past `MAX_TEXT_BYTES`, whatever the budget has left; the few KB a real one
+/// holds are read.
+#[test]
+fn a_huge_readyz_is_refused_while_it_is_read() {
+    let budget = crate::pool::Budget::new(64 << 20);
+    let to = Charged {
+        what: "GET /readyz?verbose",
+        budget: &budget,
+    };
+    let huge = "[+]ping ok\n".repeat(4 << 20);
+    let e = text_from(huge.as_bytes(), to).map(|t| t.len());
+    assert_eq!(
+        e.map_err(|e| e.message),
+        Err(
+            "GET /readyz?verbose: answer over 4 MiB: not read (it is a few KB on any cluster)"
+                .to_string()
+        )
+    );
+    assert!(budget.used() <= MAX_TEXT_BYTES);
+    let real = "[+]ping ok\n[+]etcd ok\nreadyz check passed\n";
+    let to = Charged {
+        what: "GET /readyz?verbose",
+        budget: &budget,
+    };
+    assert_eq!(text_from(real.as_bytes(), to).ok().as_deref(), Some(real));
+}
