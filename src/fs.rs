@@ -318,7 +318,6 @@ pub fn replace_symlink(link: &Path, points_to: &str) -> Result<()> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)] // a panic is the failure report in tests
 mod tests {
     use super::*;
 

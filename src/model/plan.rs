@@ -221,7 +221,6 @@ pub fn vm_plan(declared: &[String], instances: &[LimaInstance]) -> VmPlan {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::model::observation::{parse_limactl_list, FailureKind, ReadFailure};

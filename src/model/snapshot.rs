@@ -272,7 +272,6 @@ impl Snapshot {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -141,7 +141,6 @@ fn stamp(root: &mut Value, k: &Kind) {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

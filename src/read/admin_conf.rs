@@ -225,7 +225,6 @@ fn unquote(value: &[u8]) -> Option<&[u8]> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)] // a panic is the failure report in tests
 mod tests {
     use super::*;
 

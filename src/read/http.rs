@@ -121,7 +121,6 @@ pub(crate) fn parse_response(mut buf: &[u8]) -> Result<Response, HttpError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

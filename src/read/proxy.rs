@@ -293,7 +293,6 @@ fn quoted_stderr(path: &Path) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

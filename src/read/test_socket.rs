@@ -1,6 +1,5 @@
 //! Test-only: a one-shot HTTP server on a unix socket, the peer of the `http` and `stream`
 //! readers' unit tests (what `kubectl proxy` is in a run).
-#![allow(clippy::unwrap_used)]
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixListener;

@@ -66,7 +66,6 @@ fn changed(path: &Path, recorded: &str, now: &str, stack: &Topology) -> Error {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::target::Rule;

@@ -204,7 +204,6 @@ mod tests {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod shadow_tests {
     /// Issue 49: an `admin_conf:` symlinked to a shadow-format file; nothing of its content is
     /// ever quoted, only where the parse stopped.

@@ -1,7 +1,6 @@
 //! A host-level layer's check acknowledged like any other (SPEC §6 v0.4, issue 34 item 6):
 //! by its id, with a `detail:` naming the one host where it fails; never covering a host
 //! that could not be read.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::model::catalog::Catalog;

@@ -1,6 +1,5 @@
 //! Every case of an acknowledgement (SPEC §6 v0.4) on hand-made layer reports: applied,
 //! detail matched and mismatched, expired, too far, matching nothing, on unknown and absent.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 

@@ -1,6 +1,5 @@
 //! `annotated:` and `startedAfter:` from a `catalog:` file: usable for any list and any
 //! agent, and every name validated before it can reach a read.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::model::observation::{FieldUse, ReadRequest, LAST_CHANGE};

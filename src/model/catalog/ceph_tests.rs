@@ -1,7 +1,6 @@
 //! Ceph's capacity codes are never benign (SPEC §6 v0.4, issue 34 item 5): a catalog that
 //! lists one under a `tolerate:` check's `benign:` is refused when it is read, with its
 //! position (a HEALTH_WARN carrying one is degraded: `model::state` tests).
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 

@@ -1,7 +1,6 @@
 //! Tests of the SPEC §15 check kinds `every`, `parents` and `csiDriver`: the built-in
 //! `gateway` layer as data, their words for `catalog show`, what they read, and the errors a
 //! catalog file writing them wrongly gets.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 

@@ -1,7 +1,6 @@
 //! Tests of check names (SPEC §6 v0.4): every built-in check is named, names are validated
 //! and unique within a layer (errors at file:line:column), an unnamed check's name is
 //! derived from its place.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 

@@ -1,7 +1,6 @@
 //! `distinctNodes:` is data a `catalog:` file can use: read strictly (an unknown key with
 //! its did-you-mean, a selector that is not one, a spread of one node), described by
 //! `catalog show` from the same value the evaluation runs on.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 

@@ -44,7 +44,6 @@ pub(super) fn check(reads: &[ReadRequest], file: &str) -> Result<()> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -1,6 +1,5 @@
 //! Tests of the workloads a read plan keeps: every workload check's namespace and name or
 //! prefix, by the read it needs; none for `discover`, which keeps every workload.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::model::observation::WorkloadName;

@@ -57,7 +57,6 @@ pub fn speculative_version(plural: &str, group: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

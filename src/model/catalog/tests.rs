@@ -1,5 +1,4 @@
 //! Tests of the catalog: the built-in layers, overrides, and every error a catalog file can cause.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 

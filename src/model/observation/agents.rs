@@ -133,7 +133,6 @@ impl RawMeta {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

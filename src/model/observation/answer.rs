@@ -251,7 +251,6 @@ pub fn refusal_of(e: &serde_json::Error) -> Option<String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

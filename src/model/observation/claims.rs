@@ -148,7 +148,6 @@ pub fn read_volumes<R: std::io::Read>(reader: R, budget: &Budget) -> Result<Vec<
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

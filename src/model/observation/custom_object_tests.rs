@@ -1,6 +1,5 @@
 //! Tests of the custom object's layout: what it keeps in place and behind its one pointer,
 //! and that its saved form is the plain struct's.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use std::collections::BTreeSet;

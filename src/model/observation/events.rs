@@ -133,7 +133,6 @@ pub fn read_events<R: std::io::Read>(reader: R, what: &str, budget: &Budget) -> 
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

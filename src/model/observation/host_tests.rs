@@ -1,7 +1,5 @@
 //! Parsers of the host commands, fed the outputs the real commands print.
 
-#![allow(clippy::unwrap_used)]
-
 use super::*;
 
 #[test]

@@ -70,7 +70,6 @@ impl<R: Read> Read for Capped<'_, R> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

@@ -1,5 +1,4 @@
 //! Tests of the kubectl List parsers on real-shaped fixtures.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::model::observation::{parse_daemonsets, parse_deployments, parse_statefulsets};

@@ -237,7 +237,6 @@ pub fn parse_limactl_list(ndjson: &str) -> Result<Vec<LimaInstance>> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

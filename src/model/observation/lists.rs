@@ -165,7 +165,6 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use std::collections::BTreeSet;
 

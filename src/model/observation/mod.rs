@@ -360,7 +360,6 @@ fn bad_output(e: crate::error::Error) -> ReadFailure {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -90,7 +90,6 @@ pub(super) fn blocking<'a>(taints: impl Iterator<Item = (&'a str, &'a str)>) -> 
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::model::observation::parse_nodes;
 

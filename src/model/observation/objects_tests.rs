@@ -1,6 +1,5 @@
 //! Tests of the custom objects' typed decoding: only the used fields kept, details,
 //! conditions, secrets in unused fields never kept, malformed lists.
-#![allow(clippy::unwrap_used)]
 
 use crate::model::observation::FieldPath;
 use crate::model::observation::{decode_custom_objects, parse_custom_objects, FieldUse};

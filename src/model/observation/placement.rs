@@ -94,7 +94,6 @@ pub fn read_pod_placement<R: Read>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -111,7 +111,6 @@ pub fn read_apiserver_pods<R: std::io::Read>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -348,7 +348,6 @@ pub fn read_workload_pods<R: Read>(reader: R, budget: &Budget) -> Result<Vec<Pod
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -347,7 +347,6 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for KindTap<'_, A> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::model::observation::{read_nodes, Node};

@@ -245,7 +245,6 @@ pub fn read_endpoint_slices<R: std::io::Read>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -1,6 +1,5 @@
 //! Tests of a workload read that keeps only what the checks select: the others dropped as
 //! the list arrives, never kept nor charged, their kinds still checked.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 

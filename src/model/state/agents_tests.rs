@@ -2,7 +2,6 @@
 //! from the layer's own read plan, the answers are shaped as the API server writes them
 //! (CiliumNodes with Cilium's annotation, agent pods of DaemonSet kube-system/cilium,
 //! cilium-config with its managedFields).
-#![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
 

@@ -3,7 +3,6 @@
 //! naming the APIService, and turns every check on `metrics.k8s.io` unknown, never absent —
 //! its group is out of discovery while it is installed. A local APIService is always
 //! available; APIServices not read gate nothing.
-#![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
 

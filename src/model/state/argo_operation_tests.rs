@@ -7,7 +7,6 @@
 //! a message, no status) degrades it quoting the message; a warning condition does not.
 //! Shapes from Argo CD's Application type (`status.operationState.{phase,message}`,
 //! `status.conditions[].{type,message,lastTransitionTime}`).
-#![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
 

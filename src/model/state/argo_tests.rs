@@ -4,7 +4,6 @@
 //! verdict on each is Argo's (Healthy → true; Degraded, Progressing → false) or stricter
 //! with the reason in the evidence; it never says true where Argo says Degraded or
 //! Progressing, and never "no such object" for one that exists.
-#![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
 

@@ -4,7 +4,6 @@
 //! claim Pending past maxPending, a Lost claim or a Failed volume of the provisioner
 //! degrades it naming the object, its phase and age; another provisioner's are not judged;
 //! a failed or forbidden read is unknown, never absent.
-#![allow(clippy::unwrap_used)]
 
 use serde_json::Value;
 

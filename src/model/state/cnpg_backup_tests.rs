@@ -4,7 +4,6 @@
 //! backups configured (`spec.backup`) whose `status.lastSuccessfulBackup` is older than 26h,
 //! or missing, is degraded. Shapes from CNPG's Cluster type and its instance manager's
 //! condition (`ContinuousArchivingSuccess` / `ContinuousArchivingFailing`).
-#![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
 

@@ -1,7 +1,6 @@
 //! The network-policy layer (SPEC §15, scenario 11) and the exemptions every namespace-wide
 //! check shares, judged on NetworkPolicies and CiliumNetworkPolicies shaped as the API
 //! serves them, decoded by the same read as a live cluster's (only the members kept).
-#![allow(clippy::unwrap_used)]
 
 use super::coverage::{cilium_policy_denies, network_policy_denies};
 use super::fixtures::{declared, dirqual};

@@ -1,6 +1,5 @@
 //! The platform's drifts (SPEC §15) judged on real-shaped reads: node addresses, Cilium's
 //! not-ready taint, Pod Security labels. Each failure names the node or namespace.
-#![allow(clippy::unwrap_used)]
 
 use super::fixtures::{declared, dirqual};
 use super::*;

@@ -1,7 +1,6 @@
 //! Which namespaces the second round reads and which Warning Events are quoted: only for a
 //! degraded layer's false checks, about their failing objects, recent, newest first, three
 //! per layer; a failed read or a namespace past the run's bound said, never a state change.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::model::observation::{FailureKind, ReadFailure};

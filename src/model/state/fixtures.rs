@@ -1,5 +1,4 @@
 //! The observations the state and plan tests start from (SPEC §1's cluster and its variants).
-#![allow(clippy::unwrap_used)]
 
 use crate::model::observation::*;
 

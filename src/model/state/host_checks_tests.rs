@@ -2,7 +2,6 @@
 //! host-level layer over every host of its group, false where it fails on some host (the
 //! hosts are its findings, what an acknowledgement's `detail:` names), unknown where a host
 //! could not answer it (acknowledging one: `src/model/ack/host_tests.rs`).
-#![allow(clippy::unwrap_used)]
 
 use super::tests::{eval, file, healthy, obs, reading, unit};
 use super::*;

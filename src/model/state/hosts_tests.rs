@@ -1,8 +1,6 @@
 //! States of host-level layers from typed host results: the phantom backup is degraded, a
 //! missing timer everywhere is absent, an unreachable host is unknown (never absent).
 
-#![allow(clippy::unwrap_used)]
-
 use super::*;
 use crate::model::catalog::host::{executable_key, EXECUTABLE_DIRS};
 use crate::model::catalog::Catalog;

@@ -1,6 +1,5 @@
 //! Tests of the `nodes:` checks over kubelet-shaped Node objects: Lima's node names (SPEC
 //! §18) and what a Ready node also tells (SPEC §6 v0.4).
-#![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
 

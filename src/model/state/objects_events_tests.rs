@@ -2,7 +2,6 @@
 //! reads Warning Events about, SPEC §6 v0.4 "Warnings explain"): by the catalog's `kind:`,
 //! only the failing ones, none without a `kind:` (an Event names a kind, never a resource);
 //! a `count` short of what `atLeastField` asks names the objects that ask.
-#![allow(clippy::unwrap_used)]
 
 use serde_json::json;
 

@@ -3,7 +3,6 @@
 //! hold, on 2 degrade naming each node's daemons; a 2-node cluster holds and says why; an
 //! unscheduled pod is named, never counted; a failed read, a list of another kind or a list
 //! cut at the read's limit is unknown, never absent or present.
-#![allow(clippy::unwrap_used)]
 
 use serde_json::Value;
 

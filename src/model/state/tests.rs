@@ -1,5 +1,4 @@
 //! Tests of the one state per layer: detect and health checks over real-shaped observations.
-#![allow(clippy::unwrap_used)]
 
 use super::fixtures::{declared, dirqual, layers};
 use super::*;

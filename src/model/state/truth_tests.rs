@@ -1,7 +1,6 @@
 //! SPEC §6 "What every checked object must also show (v0.3)": each rule on the real-shaped
 //! kubectl fixtures, patched the way the cluster would show the failure. Every rule makes
 //! an existing object degraded, never absent.
-#![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
 

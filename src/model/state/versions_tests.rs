@@ -1,7 +1,6 @@
 //! `oneVersion:`: decoded strictly from a catalog, and judged on workloads as the parser
 //! keeps them (images by container, version labels only): one version holds, a mix is
 //! degraded "upgrade half done" naming each version, a failed read is unknown.
-#![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeMap;
 

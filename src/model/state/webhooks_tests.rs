@@ -2,7 +2,6 @@
 //! (`cert-manager-webhook`, webhook `webhook.cert-manager.io`, `failurePolicy: Fail`,
 //! service cert-manager/cert-manager-webhook) and EndpointSlices as the EndpointSlice
 //! controller writes them (`discovery.k8s.io/v1`, label `kubernetes.io/service-name`).
-#![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeSet;
 

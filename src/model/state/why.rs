@@ -151,7 +151,6 @@ fn pod_line(obs: &Observation, p: &PodStatus) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::model::state::Phase;

@@ -2,7 +2,6 @@
 //! layer of several workload checks inspects the pods of at most five workloads in all, in
 //! the order its checks name them; the evidence of the others says their pods were not
 //! inspected, and counts those past the five it names.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::model::catalog::{WorkloadCheck, WorkloadKind};

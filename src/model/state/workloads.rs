@@ -112,7 +112,6 @@ pub(crate) fn workload(obs: &Observation, phase: Phase, check: &WorkloadCheck) -
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::model::observation::Rollout;

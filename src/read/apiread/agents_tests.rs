@@ -1,7 +1,6 @@
 //! The reads of `cni-encryption` (SPEC §15) through the one read path: the proxy accepts
 //! exactly the CiliumNodes list, kube-system's pod list and cilium-config by name. Other pods,
 //! every secret and ConfigMap lists stay refused, as `kubectl get` forms too.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::model::catalog::{Catalog, Workloads};

@@ -1,7 +1,6 @@
 //! The `k8s` layer's reads (SPEC §9, issue 34 item 2): the nodes and, for its APIService
 //! check, discovery plus the one cluster-scoped APIService list of its group. An APIService
 //! by name, its status, another apiregistration type, services and endpoints stay refused.
-#![allow(clippy::unwrap_used)]
 
 use super::tests::accepts;
 use super::*;

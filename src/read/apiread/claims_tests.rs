@@ -2,7 +2,6 @@
 //! PersistentVolume list and, in each namespace a checked layer's workloads name, that
 //! namespace's PersistentVolumeClaim list — nothing more: no claim by name, no claim list
 //! of every namespace or of another namespace, no volume by name.
-#![allow(clippy::unwrap_used)]
 
 use super::tests::accepts;
 use super::*;

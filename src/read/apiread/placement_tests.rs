@@ -2,7 +2,6 @@
 //! namespace's pods by the check's label selector, with `limit`, and the accept-paths
 //! extended by exactly that namespace's pod list — no pod by name, no cluster-wide pod
 //! list, no other namespace's.
-#![allow(clippy::unwrap_used)]
 
 use super::tests::accepts;
 use super::*;

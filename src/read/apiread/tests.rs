@@ -1,5 +1,4 @@
 //! Tests of the proxy read path: paths, statuses, discovery.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::model::observation::WorkloadKind;

@@ -3,7 +3,6 @@
 //! the check's namespace only, by `kubernetes.io/service-name`. A configuration by name,
 //! EndpointSlices of another namespace or of every namespace, Endpoints, Services and
 //! Secrets stay refused.
-#![allow(clippy::unwrap_used)]
 
 use super::tests::accepts;
 use super::*;

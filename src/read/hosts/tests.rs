@@ -1,8 +1,6 @@
 //! The remote commands nestor builds pass the allowlist, byte for byte; hostile inventory
 //! values are refused before any ssh.
 
-#![allow(clippy::unwrap_used)]
-
 use super::schedule::host_down;
 use super::*;
 use crate::model::observation::host::{HostFact, NewestFile, MAX_HOST_OUTPUT};

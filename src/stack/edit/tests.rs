@@ -1,5 +1,4 @@
 //! Golden tests of the one-line edit: every byte but the new line is kept.
-#![allow(clippy::unwrap_used)] // a panic is the failure report in tests
 
 use super::*;
 

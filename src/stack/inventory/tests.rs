@@ -1,5 +1,4 @@
 //! Tests of the inventory reader: groups, variables, precedence, patterns, errors.
-#![allow(clippy::unwrap_used)] // a panic is the failure report in tests
 
 use super::*;
 

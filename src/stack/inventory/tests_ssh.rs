@@ -1,5 +1,4 @@
 //! Tests of the SSH connection variables and of the control-plane host choice.
-#![allow(clippy::unwrap_used)] // a panic is the failure report in tests
 
 use super::tests::{inv, PROD};
 use super::*;

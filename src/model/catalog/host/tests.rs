@@ -1,5 +1,4 @@
 //! Host checks: the kinds parse, hostile or vague fields are refused.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 

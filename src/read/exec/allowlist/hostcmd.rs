@@ -105,7 +105,6 @@ fn form(words: &[&str]) -> Result<usize, String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

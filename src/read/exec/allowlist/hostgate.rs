@@ -47,7 +47,6 @@ pub(super) fn is_pki_cert(path: &str) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::super::hostcmd::admits;
 

@@ -1,5 +1,4 @@
 //! Tests of the read-only allowlist: what passes, and its neighbours that are refused.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 
