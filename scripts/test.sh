@@ -75,15 +75,29 @@ esac
 # e2e, fuzz, readme_build and the replay crate never ran: issue 51); the failing tests are
 # listed again at the end, above nothing else, however long the output before them.
 say "tests: cargo test --workspace --locked --no-fail-fast ${args[*]}"
-log=$(mktemp "${TMPDIR:-/tmp}/nestor-test.XXXXXX")
-trap 'rm -f "$log"' EXIT
-set +e
-cargo test --workspace --locked --no-fail-fast "${args[@]}" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
+# Bash alone (no mktemp, tee or grep: tests/cli/readme.rs runs this on a bare PATH): every
+# line passes through as it comes, the failing ones are kept, and cargo's exit status comes
+# last on a line of its own.
+failed=()
+status=0
+while IFS= read -r line || [ -n "$line" ]; do
+  case "$line" in
+    "__nestor_cargo_exit="*) status=${line#__nestor_cargo_exit=}; continue ;;
+    "test "*" ... FAILED" | "error: "*"test failed"* | "error: "*"target failed"* | "error: "*"targets failed"*) failed+=("$line") ;;
+  esac
+  printf '%s\n' "$line"
+done < <(
+  code=0
+  cargo test --workspace --locked --no-fail-fast "${args[@]}" 2>&1 || code=$?
+  echo "__nestor_cargo_exit=$code"
+)
 if [ "$status" -ne 0 ]; then
   echo
   say "FAILED (exit $status); every test binary ran. The failing tests:"
-  grep -E '^test .* \.\.\. FAILED$|^error: .*(test failed|target[s]? failed)' "$log" || echo "(no failing test named: see the build errors above)"
+  if [ "${#failed[@]}" -gt 0 ]; then
+    printf '%s\n' "${failed[@]}"
+  else
+    echo "(no failing test named: see the build errors above)"
+  fi
 fi
 exit "$status"

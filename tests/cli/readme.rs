@@ -252,14 +252,14 @@ fn the_test_script_on_macos_installs_with_homebrew() {
 fn the_test_script_runs_both_tiers_after_the_callers_arguments() {
     let m = Scratch::new(1000, &["sshd", "kubectl", "zsh", "fish"]);
     let cases: [(&[&str], &str); 3] = [
-        (&[], "cargo test --workspace --locked -- --include-ignored"),
+        (&[], "cargo test --workspace --locked --no-fail-fast -- --include-ignored"),
         (
             &["--test", "cli", "hosts::"],
-            "cargo test --workspace --locked --test cli hosts:: -- --include-ignored",
+            "cargo test --workspace --locked --no-fail-fast --test cli hosts:: -- --include-ignored",
         ),
         (
             &["--", "--test-threads", "1"],
-            "cargo test --workspace --locked -- --test-threads 1 --include-ignored",
+            "cargo test --workspace --locked --no-fail-fast -- --test-threads 1 --include-ignored",
         ),
     ];
     for (args, want) in cases {
