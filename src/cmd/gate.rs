@@ -86,6 +86,8 @@ Examples:
 /// What `gate upgrade` upgrades.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum UpgradeComponent {
+    /// Kubernetes itself, by kubeadm (also `k8s`, the layer's id)
+    #[value(alias = "k8s")]
     Kubernetes,
     Cilium,
     Rook,

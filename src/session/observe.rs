@@ -393,11 +393,11 @@ impl<'r, 's> Survey<'r, 's> {
     }
 }
 
-/// The stack's declared host-level layers (read over ssh).
+/// The stack's declared host-level layers (read over ssh), by id: the one rule of
+/// [`crate::read::hosts::host_layers`].
 fn host_layers(stack: &Topology) -> Vec<String> {
-    stack
-        .layer_ids()
+    crate::read::hosts::host_layers(&stack.catalog, &stack.layer_ids())
         .into_iter()
-        .filter(|id| stack.catalog.get(id).is_some_and(|l| l.host.is_some()))
+        .map(|l| l.id.clone())
         .collect()
 }
