@@ -143,3 +143,22 @@ fn a_gate_with_a_snapshot_says_it_reads_live() {
     let out = bed.cmd().args(["preview", "--snapshot", "nope.json"]).run();
     assert!(!out.stderr.contains("a gate reads"), "{}", out.stderr);
 }
+
+/// Issue 51: `gate upgrade k8s` was refused while the layer is `k8s` everywhere else: it is
+/// Kubernetes' gate, the same words as `kubernetes` (here its version refused the same way).
+#[test]
+fn gate_upgrade_k8s_is_kubernetes() {
+    let bed = Bed::new();
+    let k8s = bed.cmd().args(["gate", "upgrade", "k8s", "1.x"]).run();
+    let kubernetes = bed
+        .cmd()
+        .args(["gate", "upgrade", "kubernetes", "1.x"])
+        .run();
+    k8s.code(1);
+    assert_eq!(k8s.stderr, kubernetes.stderr);
+    assert!(
+        k8s.stderr.contains("`1.x` is not a version"),
+        "{}",
+        k8s.stderr
+    );
+}
