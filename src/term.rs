@@ -50,6 +50,11 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// Whether `text` holds a character text output escapes (besides line breaks and tabs).
+pub fn has_unsafe(text: &str) -> bool {
+    text.chars().any(|c| c != '\n' && c != '\t' && dangerous(c))
+}
+
 /// A JSON document as serde_json wrote it, with every character text output escapes
 /// written as a JSON `\uXXXX` escape instead (serde_json escapes only U+0000..U+001F): the
 /// same value for every JSON reader, and a terminal never sees a raw DEL, C1 control or bidi

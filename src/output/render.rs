@@ -122,8 +122,7 @@ fn stamped<T: Serialize>(format: Format, doc: &T, observed_at: Option<&str>) -> 
                 s
             })
             .map_err(|e| Error::internal(format!("cannot encode JSON: {e}")))?,
-        Format::Yaml => yaml_serde::to_string(doc)
-            .map_err(|e| Error::internal(format!("cannot encode YAML: {e}")))?,
+        Format::Yaml => yaml_safe(doc)?,
         Format::Text => return Err(Error::internal("document() called for text output")),
         Format::Junit => {
             return Err(Error::input(
@@ -133,6 +132,41 @@ fn stamped<T: Serialize>(format: Format, doc: &T, observed_at: Option<&str>) -> 
         }
     };
     write_stdout(&text)
+}
+
+/// `doc` as YAML. The YAML writer escapes control characters but leaves a bidi override raw
+/// in a plain scalar (issue 49: a Broken VM's name reached the terminal as is); a document
+/// that holds one is written in YAML's JSON form instead (JSON is YAML 1.2, and YAML 1.1
+/// readers take pretty JSON too), every such character a `\uXXXX` escape: the same value for
+/// every reader, nothing raw on a terminal.
+fn yaml_safe<T: Serialize>(doc: &T) -> Result<String> {
+    let yaml = yaml_serde::to_string(doc)
+        .map_err(|e| Error::internal(format!("cannot encode YAML: {e}")))?;
+    if !crate::term::has_unsafe(&yaml) {
+        return Ok(yaml);
+    }
+    serde_json::to_string_pretty(doc)
+        .map(|s| format!("{}\n", crate::term::json_safe(&s)))
+        .map_err(|e| Error::internal(format!("cannot encode YAML: {e}")))
+}
+
+#[cfg(test)]
+mod yaml_tests {
+    #[test]
+    fn yaml_keeps_every_value_and_no_raw_bidi() {
+        let doc =
+            serde_json::json!({"vms": [{"name": "bench\u{202e}1", "status": "Broken"}], "ok": "é"});
+        let out = super::yaml_safe(&doc).unwrap_or_default();
+        assert!(!crate::term::has_unsafe(&out), "{out}");
+        let back: serde_json::Value = yaml_serde::from_str(&out).unwrap_or_default();
+        assert_eq!(back, doc);
+        // The control: a document without one is plain YAML, as before.
+        let plain = serde_json::json!({"name": "bench1"});
+        assert_eq!(
+            super::yaml_safe(&plain).unwrap_or_default(),
+            "name: bench1\n"
+        );
+    }
 }
 
 /// Terminal safety lives in the base layer (`crate::term`), used by `target` and `read`
