@@ -99,6 +99,18 @@ pub fn fetch(invocation: &Invocation, t: &Topology) -> Result<Exit> {
     // A kubeconfig's place only (never `~/.bashrc`, never a FIFO), before any ssh.
     fetched::destination(&invocation.env, &dest, &t.file)?;
 
+    if t.has_no_inventory() {
+        return Err(Error::input(
+            format!(
+                "stack {} says `inventory: none`: no host to read the admin kubeconfig from",
+                t.name()
+            ),
+            format!(
+                "point `inventory:` in {} at the Ansible inventory of the control plane, or write the kubeconfig yourself and declare it as `kubeconfig:`",
+                t.file.display()
+            ),
+        ));
+    }
     let inventory_path = t.inventory(&invocation.env)?;
     let inventory = Inventory::load(&inventory_path)?;
     for w in inventory.warnings() {

@@ -264,7 +264,11 @@ pub fn show(invocation: &Invocation, name: Option<&str>) -> Result<Exit> {
         kubeconfig: t.raw.kubeconfig.clone(),
         kubeconfig_path: kubeconfig_path.map(|p| p.display().to_string()),
         endpoint: t.raw.endpoint.as_ref().map(|e| e.to_string()),
-        inventory: t.inventory(&invocation.env)?.display().to_string(),
+        inventory: if t.has_no_inventory() {
+            crate::stack::NO_INVENTORY.to_string()
+        } else {
+            t.inventory(&invocation.env)?.display().to_string()
+        },
         control_group: t.raw.control_group.clone(),
         admin_conf: t.admin_conf().to_string(),
         nodes: t

@@ -14,7 +14,7 @@ use crate::model::gate::cert::{parse_certificate, Cert, PkiPath};
 use crate::model::gate::explain::{Made, Sent};
 use crate::model::gate::facts::{CertFile, Node, PerHost};
 use crate::model::gate::host::{parse_cgroup, parse_timedatectl, TimeSync};
-use crate::model::gate::{Read as ReadKind, NO_SSH};
+use crate::model::gate::{Read as ReadKind, INVENTORY_NONE, NO_SSH};
 use crate::model::observation::host::{classify_command_failure, summary};
 use crate::model::observation::{FailureKind, Read, ReadFailure};
 use crate::output::render;
@@ -29,6 +29,9 @@ use super::{Ground, Prompt};
 pub enum HostReads {
     /// The operator's `--no-ssh`: the host rules are skipped, and the output says so.
     NoSsh,
+    /// The stack's `inventory: none`: the operator's choice too, written once in the
+    /// topology; skipped the same way.
+    NoInventory,
     /// Nothing can be read (no stack, no inventory): the reason, a failed read of each rule.
     Unavailable(String),
     /// Every host of the inventory, by its inventory name, its connection validated; and
@@ -41,6 +44,9 @@ impl HostReads {
     pub fn prepare(ground: Ground, stack: Option<&Topology>, no_ssh: bool) -> Result<HostReads> {
         if no_ssh {
             return Ok(HostReads::NoSsh);
+        }
+        if stack.is_some_and(Topology::has_no_inventory) {
+            return Ok(HostReads::NoInventory);
         }
         let Some(stack) = stack else {
             return Ok(HostReads::Unavailable(
@@ -98,6 +104,7 @@ impl HostReads {
     fn unread(&self) -> Option<ReadFailure> {
         match self {
             HostReads::NoSsh => Some(ReadFailure::skipped(NO_SSH)),
+            HostReads::NoInventory => Some(ReadFailure::skipped(INVENTORY_NONE)),
             HostReads::Unavailable(why) => Some(ReadFailure::new(FailureKind::Skipped, why)),
             HostReads::Inventory(..) => None,
         }
@@ -107,7 +114,7 @@ impl HostReads {
     pub(super) fn made(&self) -> Vec<Made> {
         match self {
             HostReads::Inventory(_, _, made) => made.borrow().clone(),
-            HostReads::NoSsh | HostReads::Unavailable(_) => Vec::new(),
+            HostReads::NoSsh | HostReads::NoInventory | HostReads::Unavailable(_) => Vec::new(),
         }
     }
 

@@ -36,6 +36,12 @@ impl Hosts {
         if no_ssh {
             return Ok(Hosts::Skipped("not read: --no-ssh".to_string()));
         }
+        if stack.has_no_inventory() {
+            return Ok(Hosts::Skipped(format!(
+                "not read: {} says `inventory: none` (no hosts to read over ssh)",
+                stack.file.display()
+            )));
+        }
         let path = stack.inventory(ground.env)?;
         if !path.exists() {
             return Ok(Hosts::Skipped(format!(

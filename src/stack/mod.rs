@@ -188,6 +188,9 @@ fn stem(p: &Path) -> Option<String> {
     p.file_stem().map(|s| s.to_string_lossy().into_owned())
 }
 
+/// The `inventory:` value that says a stack has no hosts to read.
+pub const NO_INVENTORY: &str = "none";
+
 fn list_or_none(names: &[String]) -> String {
     if names.is_empty() {
         "none".to_string()
@@ -302,6 +305,12 @@ impl Topology {
             Some(p) => p,
             None => self.repo_root.join(BENCH_KUBECONFIG),
         })
+    }
+
+    /// `inventory: none`: the stack says it has no hosts to read over ssh (SPEC §6 v0.5): host
+    /// checks and host gate rules are skipped and named so, without a flag.
+    pub fn has_no_inventory(&self) -> bool {
+        self.raw.inventory.as_deref() == Some(NO_INVENTORY)
     }
 
     pub fn inventory(&self, env: &Environment) -> Result<PathBuf> {

@@ -49,6 +49,7 @@ mod gateway;
 mod golden_text;
 mod health;
 mod integrity;
+mod inventory_none;
 mod isolation;
 mod junit;
 mod nodes;

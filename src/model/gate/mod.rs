@@ -31,7 +31,7 @@ pub use table::{
     builtin, parse, CertRules, Component, PlatformRange, RemovedApi, Rule, Source, Table,
 };
 pub use verdict::{
-    evaluate, Check, Evaluation, Finding, Outcome, Request, Status, Verdict, NO_SSH,
+    evaluate, Check, Evaluation, Finding, Outcome, Request, Status, Verdict, INVENTORY_NONE, NO_SSH,
 };
 
 #[cfg(test)]

@@ -37,6 +37,10 @@ impl Status {
 /// the operator's choice, named in the output and never counted as undecided.
 pub const NO_SSH: &str = "--no-ssh";
 
+/// The reason a host read carries when the stack says `inventory: none`: the operator's
+/// choice, written in the topology, skipped like `--no-ssh`.
+pub const INVENTORY_NONE: &str = "`inventory: none` in the stack";
+
 /// One rule's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
@@ -107,7 +111,8 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
         if let Some(f) = facts.failure(*read) {
             // Skipped only when the operator said `--no-ssh` (the output names it); a host
             // read nestor cannot make is a read it lacks: a blocker then cannot say GO.
-            if read.is_host() && f.kind == FailureKind::Skipped && f.message == NO_SSH {
+            let chosen = f.message == NO_SSH || f.message == INVENTORY_NONE;
+            if read.is_host() && f.kind == FailureKind::Skipped && chosen {
                 return make(Status::Skipped, format!("not read: {}", f.message), vec![]);
             }
             // A read the gate does not make is "not read", never worded as a failure.
