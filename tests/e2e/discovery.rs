@@ -78,8 +78,9 @@ fn kubectl_execs_the_plugin_it_finds_by_that_path_with_the_words_and_environment
     );
 }
 
-/// What varies between two runs of one command: the times of an observation, and the ages
-/// measured from them (`checked 50s ago`).
+/// What varies between two runs of one command: the times of an observation, the ages
+/// measured from them (`checked 50s ago`), and how long a `wait` took (`after 0.1s`: one
+/// loaded CI run read 0.1s through kubectl and 0.0s direct).
 fn stable(text: &str) -> String {
     let timeless = times(text);
     let mut out = Vec::new();
@@ -89,7 +90,18 @@ fn stable(text: &str) -> String {
         let age = !number.is_empty()
             && number.bytes().all(|b| b.is_ascii_digit())
             && words.get(i + 1).is_some_and(|n| n.starts_with("ago"));
-        out.push(if age { "AGE" } else { w });
+        let took = i > 0
+            && words.get(i - 1) == Some(&"after")
+            && w.strip_suffix('s').is_some_and(|n| {
+                !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            });
+        out.push(if age {
+            "AGE"
+        } else if took {
+            "TOOK"
+        } else {
+            w
+        });
     }
     out.join(" ")
 }
