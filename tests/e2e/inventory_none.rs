@@ -17,10 +17,9 @@ fn bed(inventory_none: bool, layers: &str) -> Option<E2e> {
     Some(bed)
 }
 
-#[test]
-fn a_gate_skips_the_host_rules_of_a_stack_without_hosts() {
-    let b = bed_or_skip!(bed(true, LAYERS));
-    let r = b.run(&[
+/// `gate upgrade kubernetes 1.32 --no-input -o json`, no `--no-ssh`.
+fn upgrade(b: &E2e) -> Outcome {
+    b.run(&[
         "gate",
         "upgrade",
         "kubernetes",
@@ -28,7 +27,13 @@ fn a_gate_skips_the_host_rules_of_a_stack_without_hosts() {
         "--no-input",
         "-o",
         "json",
-    ]);
+    ])
+}
+
+#[test]
+fn a_gate_skips_the_host_rules_of_a_stack_without_hosts() {
+    let b = bed_or_skip!(bed(true, LAYERS));
+    let r = upgrade(&b);
     r.code(0);
     let v = r.json();
     // (At 1.32 the cgroup rule holds without reading a host: the table needs no cgroup v2.)
@@ -45,15 +50,7 @@ fn a_gate_skips_the_host_rules_of_a_stack_without_hosts() {
     assert!(!r.stderr.contains("no Ansible inventory"), "{}", r.stderr);
     // The control: no key, no inventory file: the host rules cannot tell (exit 5).
     let b = bed_or_skip!(bed(false, LAYERS));
-    let r = b.run(&[
-        "gate",
-        "upgrade",
-        "kubernetes",
-        "1.32",
-        "--no-input",
-        "-o",
-        "json",
-    ]);
+    let r = upgrade(&b);
     r.code(5);
 }
 
