@@ -57,6 +57,71 @@ pub fn bound_the_allocator() {
     }
 }
 
+/// Address space a new thread needs beyond its stack: the signal stack std maps in the thread
+/// as it starts (a failure there aborts the process: it cannot be returned), its share of the
+/// allocator, the 64 KiB buffer of a read. Under an address-space limit (`ulimit -v`) a thread
+/// is started only while this much and its stack are left ([`room_for_a_thread`]).
+const THREAD_HEADROOM: usize = 4 << 20;
+/// std's stack for a thread started without a size.
+const DEFAULT_THREAD_STACK: usize = 2 << 20;
+
+/// Whether a thread with `stack` bytes (`None`: std's default) has room under the process's
+/// address-space limit. With no limit (the usual case), always. A spawn the OS refuses is
+/// already handled by every caller; this keeps a thread from starting with too little left for
+/// the memory std maps inside the new thread, whose failure is an abort no caller can see
+/// (a loaded CI run under `ulimit -v 48 MiB`: "failed to allocate an alternative stack").
+pub fn room_for_a_thread(stack: Option<usize>) -> bool {
+    match address_space_left() {
+        None => true,
+        Some(left) => left >= stack.unwrap_or(DEFAULT_THREAD_STACK) + THREAD_HEADROOM,
+    }
+}
+
+/// The address space left under `RLIMIT_AS`, or `None` when there is no limit (or it cannot
+/// be read: then the OS's own refusal is the only bound, as before).
+fn address_space_left() -> Option<usize> {
+    let limit = address_space_limit()?;
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = statm.split_whitespace().next()?.parse().ok()?;
+    Some(limit.saturating_sub(pages.saturating_mul(page_size()?)))
+}
+
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn address_space_limit() -> Option<usize> {
+    static LIMIT: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes one rlimit struct, ours, and reads nothing else.
+        let got = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) };
+        if got != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
+            return None;
+        }
+        usize::try_from(lim.rlim_cur).ok()
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn address_space_limit() -> Option<usize> {
+    None
+}
+
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn page_size() -> Option<usize> {
+    // SAFETY: sysconf reads a constant of the system and touches no memory of ours.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(size).ok().filter(|s| *s > 0)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn page_size() -> Option<usize> {
+    None
+}
+
 /// What nestor keeps of one stack's read of a cluster, at most (SPEC §9 "Bounded per run"):
 /// the decoded fields of every answer of a batch together, counted as they are decoded, and
 /// the few answers still held whole (discovery, error statuses). A read that would cross it is
@@ -165,6 +230,9 @@ fn map_on<T: Sync, R: Send>(
     std::thread::scope(|scope| {
         let mut workers = Vec::new();
         for _ in 0..items.len().min(max.max(1)) {
+            if !room_for_a_thread(stack) {
+                break;
+            }
             let builder = std::thread::Builder::new();
             let builder = match stack {
                 Some(bytes) => builder.stack_size(bytes),
@@ -204,7 +272,11 @@ pub fn beside<S: Send, M>(
         f.map(|f| f())
     };
     std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new().spawn_scoped(scope, run);
+        let handle = if room_for_a_thread(None) {
+            std::thread::Builder::new().spawn_scoped(scope, run)
+        } else {
+            Err(std::io::Error::from(std::io::ErrorKind::OutOfMemory))
+        };
         let m = main();
         let s = match handle {
             Ok(h) => h.join().ok().flatten(),

@@ -406,6 +406,9 @@ fn capped_reader(
     overflow: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) -> std::io::Result<std::sync::mpsc::Receiver<Vec<u8>>> {
     let (tx, rx) = std::sync::mpsc::channel();
+    if !crate::pool::room_for_a_thread(None) {
+        return Err(std::io::Error::from_raw_os_error(libc::ENOMEM));
+    }
     std::thread::Builder::new().spawn(move || {
         use std::io::Read;
         let mut bytes = Vec::new();

@@ -122,6 +122,9 @@ pub(super) fn run_all<R: Send>(
     let results: Vec<Vec<(usize, usize, R)>> = std::thread::scope(|scope| {
         let mut started = Vec::new();
         for _ in 0..total.min(workers.max(1)) {
+            if !crate::pool::room_for_a_thread(None) {
+                break;
+            }
             match std::thread::Builder::new().spawn_scoped(scope, work) {
                 Ok(w) => started.push(w),
                 Err(_) => break,
