@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 use std::io::Read;
 
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::Serialize;
 
 use super::facts::*;
 use crate::error::{Error, Result};
+use crate::model::observation::decode_list_try;
 
 mod pools;
 mod quantity;
@@ -20,7 +21,7 @@ pub use readyz::readyz;
 mod stream;
 mod workloads;
 use raw::*;
-use stream::{count_from, list_from};
+use stream::count_from;
 pub use stream::{text_from, Charged, MAX_TEXT_BYTES};
 
 pub use workloads::{
@@ -30,45 +31,52 @@ pub use workloads::{
 pub use pools::{block_pools, filesystem_pools, object_store_pools};
 pub use quantity::{parse_bytes, parse_cpu_milli};
 
-/// A List of `kind` objects (`PodList`, or kubectl's `List` whose items say their kind).
-pub(super) fn list<T: DeserializeOwned>(text: &str, kind: &str) -> Result<Vec<T>> {
-    #[derive(Deserialize)]
-    struct Kinded<T> {
-        #[serde(default)]
-        kind: Option<String>,
-        #[serde(flatten)]
-        item: T,
-    }
-    #[derive(Deserialize)]
-    struct List<T> {
-        #[serde(default)]
-        kind: String,
-        items: Vec<Kinded<T>>,
-    }
-    let bad = |detail: String| {
-        Error::input(
-            format!("malformed {kind}List: {detail}"),
-            format!("expected one JSON List of {kind} objects with `items`, as the API server serves it"),
-        )
-    };
-    let l: List<T> = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    if l.kind != "List" && l.kind.strip_suffix("List") != Some(kind) {
-        return Err(bad(format!(
-            "a list of kind `{}`",
-            crate::term::escape(&l.kind)
-        )));
-    }
-    l.items
-        .into_iter()
-        .map(|k| match k.kind.as_deref() {
-            None => Ok(k.item),
-            Some(x) if x == kind => Ok(k.item),
-            Some(other) => Err(bad(format!(
-                "an item of kind `{}`",
-                crate::term::escape(other)
-            ))),
-        })
-        .collect()
+/// A List of `kind` objects of API `group` as it arrives, through the one List decoder of
+/// every read (`model::observation`'s): each item decoded as `T`, kept as `convert(T)`
+/// (which may refuse it: the read fails with that error), charged to `to`.
+fn list_from<R, T, U>(
+    reader: R,
+    group: &str,
+    kind: &str,
+    to: Charged<'_>,
+    mut convert: impl FnMut(T) -> Result<U>,
+) -> Result<Vec<U>>
+where
+    R: Read,
+    T: DeserializeOwned,
+    U: Serialize,
+{
+    decode_list_try(reader, to.what, group, kind, to.budget, |t| {
+        convert(t).map(Some)
+    })
+}
+
+/// A List held whole (a small text answer, charged as it arrived): each item's facts,
+/// through the same decoder, nothing charged again.
+pub(super) fn list<T, U>(
+    text: &str,
+    group: &str,
+    kind: &str,
+    each: impl FnMut(T) -> Vec<U>,
+) -> Result<Vec<U>>
+where
+    T: DeserializeOwned,
+    U: Serialize,
+{
+    let budget = crate::pool::Budget::new(usize::MAX);
+    let what = format!("the {kind}List");
+    let mut each = each;
+    let lists = list_from(
+        text.as_bytes(),
+        group,
+        kind,
+        Charged {
+            what: &what,
+            budget: &budget,
+        },
+        |t| Ok(each(t)),
+    )?;
+    Ok(lists.into_iter().flatten().collect())
 }
 
 fn selector(s: RawSelector) -> Selector {
@@ -86,30 +94,9 @@ fn selector(s: RawSelector) -> Selector {
     }
 }
 
-/// A decoder of an answer held whole (tests, fixtures): nothing it keeps is refused.
-fn whole<'t, T>(
-    text: &'t str,
-    what: &str,
-    read: impl FnOnce(&'t [u8], Charged<'_>) -> Result<T>,
-) -> Result<T> {
-    let budget = crate::pool::Budget::new(usize::MAX);
-    read(
-        text.as_bytes(),
-        Charged {
-            what,
-            budget: &budget,
-        },
-    )
-}
-
-/// `policy/v1` PodDisruptionBudgetList.
-pub fn pdbs(text: &str) -> Result<Vec<Pdb>> {
-    whole(text, "PodDisruptionBudgetList", read_pdbs)
-}
-
 /// [`pdbs`] as the list arrives, each PodDisruptionBudget charged to `to`.
 pub fn read_pdbs<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pdb>> {
-    list_from(reader, "PodDisruptionBudget", to, |p: RawPdb| {
+    list_from(reader, "policy", "PodDisruptionBudget", to, |p: RawPdb| {
         Ok(Pdb {
             namespace: p.metadata.namespace,
             name: p.metadata.name,
@@ -148,14 +135,9 @@ fn requests(containers: &[RawContainer]) -> Result<Resources> {
     Ok(sum)
 }
 
-/// PodList (pods of a node, mirror pods, mon pods).
-pub fn pods(text: &str) -> Result<Vec<Pod>> {
-    whole(text, "PodList", read_pods)
-}
-
 /// [`pods`] as the list arrives, each pod charged to `to`.
 pub fn read_pods<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pod>> {
-    list_from(reader, "Pod", to, |p: RawPod| {
+    list_from(reader, "", "Pod", to, |p: RawPod| {
         Ok(Pod {
             requests: requests(&p.spec.containers)?,
             images: p.spec.containers.iter().map(|c| c.image.clone()).collect(),
@@ -202,20 +184,13 @@ pub fn read_pods<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pod>> {
     })
 }
 
-/// The requests of every pod that is not terminated, summed per node (`spec.nodeName`):
-/// what the scheduler counts against a node's allocatable. Only the sums are kept; each
-/// node's entry is charged to the budget when it first appears.
-pub fn requests_per_node(text: &str) -> Result<BTreeMap<String, Resources>> {
-    whole(text, "PodList", read_requests_per_node)
-}
-
 /// [`requests_per_node`] as the list arrives.
 pub fn read_requests_per_node<R: Read>(
     reader: R,
     to: Charged<'_>,
 ) -> Result<BTreeMap<String, Resources>> {
     let mut sums: BTreeMap<String, Resources> = BTreeMap::new();
-    list_from(reader, "Pod", to, |p: RawPod| {
+    list_from(reader, "", "Pod", to, |p: RawPod| {
         let terminated = p.status.phase == "Succeeded" || p.status.phase == "Failed";
         if terminated || p.spec.node_name.is_empty() {
             return Ok(None);
@@ -229,51 +204,42 @@ pub fn read_requests_per_node<R: Read>(
     Ok(sums)
 }
 
-/// DaemonSetList: each DaemonSet's namespace and name.
-pub fn daemonsets(text: &str) -> Result<Vec<ObjectRef>> {
-    whole(text, "DaemonSetList", read_daemonsets)
-}
-
 /// [`daemonsets`] as the list arrives.
 pub fn read_daemonsets<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<ObjectRef>> {
-    list_from(reader, "DaemonSet", to, |d: RawNamed| {
+    list_from(reader, "apps", "DaemonSet", to, |d: RawNamed| {
         Ok((d.metadata.namespace, d.metadata.name))
     })
 }
 
-/// CloudNativePG's ClusterList.
-pub fn cnpg_clusters(text: &str) -> Result<Vec<CnpgCluster>> {
-    whole(text, "ClusterList", read_cnpg_clusters)
-}
-
 /// [`cnpg_clusters`] as the list arrives.
 pub fn read_cnpg_clusters<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<CnpgCluster>> {
-    list_from(reader, "Cluster", to, |c: RawCnpgCluster| {
-        let mut status = c.status;
-        let mut healthy = status
-            .instances_status
-            .remove("healthy")
-            .unwrap_or_default();
-        healthy.sort();
-        Ok(CnpgCluster {
-            namespace: c.metadata.namespace,
-            name: c.metadata.name,
-            instances: c.spec.instances,
-            current_primary: status.current_primary,
-            healthy,
-        })
-    })
-}
-
-/// NodeList.
-pub fn nodes(text: &str) -> Result<Vec<Node>> {
-    whole(text, "NodeList", read_nodes)
+    list_from(
+        reader,
+        "postgresql.cnpg.io",
+        "Cluster",
+        to,
+        |c: RawCnpgCluster| {
+            let mut status = c.status;
+            let mut healthy = status
+                .instances_status
+                .remove("healthy")
+                .unwrap_or_default();
+            healthy.sort();
+            Ok(CnpgCluster {
+                namespace: c.metadata.namespace,
+                name: c.metadata.name,
+                instances: c.spec.instances,
+                current_primary: status.current_primary,
+                healthy,
+            })
+        },
+    )
 }
 
 /// [`nodes`] as the list arrives, each node charged to `to` (a 10 000-node list is never
 /// held: only its `Node` facts).
 pub fn read_nodes<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Node>> {
-    list_from(reader, "Node", to, |n: RawNode| {
+    list_from(reader, "", "Node", to, |n: RawNode| {
         let a = &n.status.allocatable;
         let allocatable = Resources {
             cpu_milli: a
@@ -319,14 +285,9 @@ pub fn read_nodes<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Node>> {
     })
 }
 
-/// PersistentVolumeList.
-pub fn pvs(text: &str) -> Result<Vec<Pv>> {
-    whole(text, "PersistentVolumeList", read_pvs)
-}
-
 /// [`pvs`] as the list arrives, each PersistentVolume charged to `to`.
 pub fn read_pvs<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pv>> {
-    list_from(reader, "PersistentVolume", to, |p: RawPv| {
+    list_from(reader, "", "PersistentVolume", to, |p: RawPv| {
         Ok(Pv {
             claim: p.spec.claim_ref.map(|c| (c.namespace, c.name)),
             local: p.spec.local.is_some(),
@@ -347,40 +308,36 @@ pub fn read_pvs<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Pv>> {
     })
 }
 
-/// CustomResourceDefinitionList (`apiextensions.k8s.io/v1`).
-pub fn crds(text: &str) -> Result<Vec<Crd>> {
-    whole(text, "CustomResourceDefinitionList", read_crds)
-}
-
 /// [`crds`] as the list arrives, each CRD charged to `to`.
 pub fn read_crds<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Crd>> {
-    list_from(reader, "CustomResourceDefinition", to, |c: RawCrd| {
-        Ok(Crd {
-            name: c.metadata.name,
-            group: c.spec.group,
-            versions: c
-                .spec
-                .versions
-                .into_iter()
-                .map(|v| CrdVersion {
-                    name: v.name,
-                    served: v.served,
-                    storage: v.storage,
-                })
-                .collect(),
-            stored_versions: c.status.stored_versions,
-        })
-    })
-}
-
-/// CephClusterList: every CephCluster (a lab one beside Rook's own is judged too).
-pub fn ceph_clusters(text: &str) -> Result<Vec<Ceph>> {
-    whole(text, "CephClusterList", read_ceph_clusters)
+    list_from(
+        reader,
+        "apiextensions.k8s.io",
+        "CustomResourceDefinition",
+        to,
+        |c: RawCrd| {
+            Ok(Crd {
+                name: c.metadata.name,
+                group: c.spec.group,
+                versions: c
+                    .spec
+                    .versions
+                    .into_iter()
+                    .map(|v| CrdVersion {
+                        name: v.name,
+                        served: v.served,
+                        storage: v.storage,
+                    })
+                    .collect(),
+                stored_versions: c.status.stored_versions,
+            })
+        },
+    )
 }
 
 /// [`ceph_clusters`] as the list arrives, each CephCluster charged to `to`.
 pub fn read_ceph_clusters<R: Read>(reader: R, to: Charged<'_>) -> Result<Vec<Ceph>> {
-    list_from(reader, "CephCluster", to, ceph)
+    list_from(reader, "ceph.rook.io", "CephCluster", to, ceph)
 }
 
 fn ceph(c: RawCephCluster) -> Result<Ceph> {
@@ -417,21 +374,16 @@ fn ceph(c: RawCephCluster) -> Result<Ceph> {
     })
 }
 
-/// How many objects a List holds (the objects of a removed API the server still serves).
-pub fn count(text: &str, kind: &str) -> Result<usize> {
-    Ok(list::<BTreeMap<String, serde::de::IgnoredAny>>(text, kind)?.len())
-}
-
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod whole_tests;
+#[cfg(test)]
+pub use whole_tests::*;
 
 /// How many objects a list of a removed API holds, whatever its kind (the table names the
-/// resource, not its kind): a JSON object ending in `List` with `items`.
-pub fn count_items(text: &str) -> Result<usize> {
-    count_from(text.as_bytes())
-}
-
-/// [`count_items`] as the list arrives: each item skipped unread, nothing kept.
+/// resource, not its kind): a JSON object ending in `List` with `items`, each item skipped
+/// unread as it arrives, nothing kept.
 pub fn read_count_items<R: Read>(reader: R) -> Result<usize> {
     count_from(reader)
 }

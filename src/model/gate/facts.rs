@@ -275,7 +275,7 @@ pub struct ReadyzCheck {
 }
 
 /// A container image of a workload (`DaemonSet kube-system/cilium`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct WorkloadImage {
     pub workload: String,
     pub container: String,
@@ -285,7 +285,7 @@ pub struct WorkloadImage {
 }
 
 /// A Deployment and its `rook-version` label (the operator's: its image's tag).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct RookLabel {
     pub deployment: String,
     pub rook_version: Option<String>,
@@ -297,7 +297,7 @@ pub struct RookLabel {
 
 /// One Ceph pool a Rook CR declares (`spec.failureDomain`, `spec.replicated` or
 /// `spec.erasureCoded`: Rook's `PoolSpec`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
 pub struct CephPool {
     /// `CephBlockPool rook-ceph/replicapool`, `CephFilesystem rook-ceph/myfs data pool replicated`.
     pub owner: String,

@@ -15,7 +15,7 @@ mod events;
 mod failure;
 mod fields;
 pub mod host;
-pub(crate) mod item_cap;
+mod item_cap;
 mod kube;
 mod lima;
 mod lists;
@@ -31,7 +31,7 @@ mod request;
 mod status_reads;
 mod trie;
 mod typed_list;
-pub(crate) use typed_list::weight;
+pub(crate) use typed_list::decode_list_try;
 mod webhooks;
 mod workloads;
 

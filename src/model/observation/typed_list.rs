@@ -24,7 +24,7 @@ use crate::pool::{Budget, OVER_BUDGET};
 
 /// What a decoded value costs the budget: its size in place plus, as a stand-in for what it
 /// owns on the heap, the length of its JSON.
-pub(crate) fn weight<T: Serialize>(value: &T) -> usize {
+pub(super) fn weight<T: Serialize>(value: &T) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -65,13 +65,32 @@ where
 /// [`decode_list`] keeping only the items `convert` keeps (`Some`): an item it drops is
 /// never kept nor charged, so a list of 20 000 workloads of which the checks select three
 /// costs three (its kind is checked all the same).
-pub(super) fn decode_list_kept<R, T, U>(
+pub(crate) fn decode_list_kept<R, T, U>(
     reader: R,
     what: &str,
     group: &str,
     kind: &str,
     budget: &Budget,
     mut convert: impl FnMut(T) -> Option<U>,
+) -> Result<Vec<U>>
+where
+    R: Read,
+    T: DeserializeOwned,
+    U: Serialize,
+{
+    decode_list_try(reader, what, group, kind, budget, |t| Ok(convert(t)))
+}
+
+/// [`decode_list_kept`] whose `convert` may refuse an item (a quantity that does not parse,
+/// a time that is not RFC 3339): the read stops there and fails with that error, whole.
+/// The one List decoder of every read, preview's and the gates'.
+pub(crate) fn decode_list_try<R, T, U>(
+    reader: R,
+    what: &str,
+    group: &str,
+    kind: &str,
+    budget: &Budget,
+    mut convert: impl FnMut(T) -> Result<Option<U>>,
 ) -> Result<Vec<U>>
 where
     R: Read,
@@ -85,6 +104,7 @@ where
         what,
     };
     let mut de = serde_json::Deserializer::from_reader(capped);
+    let mut stop = None;
     let seed = ListSeed {
         what,
         group,
@@ -92,6 +112,7 @@ where
         budget,
         cap: &cap,
         convert: &mut convert,
+        stop: &mut stop,
         item: PhantomData,
     };
     let malformed = |detail: String| {
@@ -101,6 +122,9 @@ where
         )
     };
     let items = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    if let Some(e) = stop {
+        return Err(e);
+    }
     let items = items.map_err(|e| {
         if let Some(said) = answer::refusal_of(&e) {
             return Error::input(said, "");
@@ -124,6 +148,9 @@ struct ListSeed<'a, T, F> {
     budget: &'a Budget,
     cap: &'a ItemCap,
     convert: &'a mut F,
+    /// What stopped the decoding on our side (`convert`'s refusal), kept whole rather than
+    /// as serde's text with a position.
+    stop: &'a mut Option<Error>,
     item: PhantomData<fn() -> T>,
 }
 
@@ -131,7 +158,7 @@ impl<'de, T, U, F> DeserializeSeed<'de> for ListSeed<'_, T, F>
 where
     T: DeserializeOwned,
     U: Serialize,
-    F: FnMut(T) -> Option<U>,
+    F: FnMut(T) -> Result<Option<U>>,
 {
     type Value = Option<Vec<U>>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
@@ -151,7 +178,7 @@ impl<'de, T, U, F> Visitor<'de> for ListSeed<'_, T, F>
 where
     T: DeserializeOwned,
     U: Serialize,
-    F: FnMut(T) -> Option<U>,
+    F: FnMut(T) -> Result<Option<U>>,
 {
     type Value = Option<Vec<U>>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -168,6 +195,7 @@ where
             budget,
             cap,
             convert,
+            stop,
             ..
         } = self;
         let mut head = Head::default();
@@ -189,6 +217,7 @@ where
                         cap,
                         convert: &mut *convert,
                         kinds: &mut kinds,
+                        stop: &mut *stop,
                         item: PhantomData,
                     })?
                 }
@@ -221,6 +250,7 @@ struct ItemsSeed<'l, T, F> {
     cap: &'l ItemCap,
     convert: &'l mut F,
     kinds: &'l mut ItemKinds,
+    stop: &'l mut Option<Error>,
     item: PhantomData<fn() -> T>,
 }
 
@@ -228,7 +258,7 @@ impl<'de, T, U, F> DeserializeSeed<'de> for ItemsSeed<'_, T, F>
 where
     T: DeserializeOwned,
     U: Serialize,
-    F: FnMut(T) -> Option<U>,
+    F: FnMut(T) -> Result<Option<U>>,
 {
     type Value = Option<Vec<U>>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
@@ -240,7 +270,7 @@ impl<'de, T, U, F> Visitor<'de> for ItemsSeed<'_, T, F>
 where
     T: DeserializeOwned,
     U: Serialize,
-    F: FnMut(T) -> Option<U>,
+    F: FnMut(T) -> Result<Option<U>>,
 {
     type Value = Option<Vec<U>>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -276,8 +306,13 @@ where
                 }
                 None => self.kinds.unnamed = true,
             }
-            let Some(kept) = (self.convert)(item) else {
-                continue;
+            let kept = match (self.convert)(item) {
+                Ok(Some(kept)) => kept,
+                Ok(None) => continue,
+                Err(e) => {
+                    *self.stop = Some(e);
+                    return Err(de::Error::custom("stopped"));
+                }
             };
             self.budget
                 .charge(weight(&kept), self.what)

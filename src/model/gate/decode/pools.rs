@@ -93,38 +93,54 @@ fn subject(kind: &str, m: &Meta) -> String {
 
 /// CephBlockPoolList.
 pub fn block_pools(text: &str) -> Result<Vec<CephPool>> {
-    Ok(list::<RawPoolOwner<RawPoolSpec>>(text, "CephBlockPool")?
-        .into_iter()
-        .filter_map(|p| pool(subject("CephBlockPool", &p.metadata), &p.spec))
-        .collect())
+    list(
+        text,
+        "ceph.rook.io",
+        "CephBlockPool",
+        |p: RawPoolOwner<RawPoolSpec>| {
+            pool(subject("CephBlockPool", &p.metadata), &p.spec)
+                .into_iter()
+                .collect()
+        },
+    )
 }
 
 /// CephFilesystemList: each filesystem's metadata pool and data pools.
 pub fn filesystem_pools(text: &str) -> Result<Vec<CephPool>> {
-    let mut out = Vec::new();
-    for fs in list::<RawPoolOwner<RawStoreSpec>>(text, "CephFilesystem")? {
-        let who = subject("CephFilesystem", &fs.metadata);
-        out.extend(pool(format!("{who} metadata pool"), &fs.spec.metadata_pool));
-        for (i, d) in fs.spec.data_pools.iter().enumerate() {
-            let name = match d.name.as_str() {
-                "" => format!("#{i}"),
-                n => n.to_string(),
-            };
-            out.extend(pool(format!("{who} data pool {name}"), &d.spec));
-        }
-    }
-    Ok(out)
+    list(
+        text,
+        "ceph.rook.io",
+        "CephFilesystem",
+        |fs: RawPoolOwner<RawStoreSpec>| {
+            let who = subject("CephFilesystem", &fs.metadata);
+            let mut out: Vec<CephPool> = Vec::new();
+            out.extend(pool(format!("{who} metadata pool"), &fs.spec.metadata_pool));
+            for (i, d) in fs.spec.data_pools.iter().enumerate() {
+                let name = match d.name.as_str() {
+                    "" => format!("#{i}"),
+                    n => n.to_string(),
+                };
+                out.extend(pool(format!("{who} data pool {name}"), &d.spec));
+            }
+            out
+        },
+    )
 }
 
 /// CephObjectStoreList: each store's metadata pool and data pool.
 pub fn object_store_pools(text: &str) -> Result<Vec<CephPool>> {
-    let mut out = Vec::new();
-    for s in list::<RawPoolOwner<RawStoreSpec>>(text, "CephObjectStore")? {
-        let who = subject("CephObjectStore", &s.metadata);
-        out.extend(pool(format!("{who} metadata pool"), &s.spec.metadata_pool));
-        out.extend(pool(format!("{who} data pool"), &s.spec.data_pool));
-    }
-    Ok(out)
+    list(
+        text,
+        "ceph.rook.io",
+        "CephObjectStore",
+        |s: RawPoolOwner<RawStoreSpec>| {
+            let who = subject("CephObjectStore", &s.metadata);
+            let mut out: Vec<CephPool> = Vec::new();
+            out.extend(pool(format!("{who} metadata pool"), &s.spec.metadata_pool));
+            out.extend(pool(format!("{who} data pool"), &s.spec.data_pool));
+            out
+        },
+    )
 }
 
 #[cfg(test)]

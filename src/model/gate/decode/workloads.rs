@@ -37,10 +37,7 @@ fn images(kind: &str, w: RawWorkload) -> Vec<WorkloadImage> {
 
 /// DaemonSetList or DeploymentList (`kind`): every container image of every workload.
 pub fn workload_images(text: &str, kind: &str) -> Result<Vec<WorkloadImage>> {
-    Ok(list::<RawWorkload>(text, kind)?
-        .into_iter()
-        .flat_map(|w| images(kind, w))
-        .collect())
+    list(text, "apps", kind, |w: RawWorkload| images(kind, w))
 }
 
 /// One object of `kind` as the API server serves a GET by name (its `kind` says so).
@@ -68,15 +65,14 @@ pub fn workload_object(text: &str, kind: &str) -> Result<Vec<WorkloadImage>> {
 
 /// DeploymentList of the Rook namespace: each Deployment's `rook-version` label.
 pub fn rook_versions(text: &str) -> Result<Vec<RookLabel>> {
-    Ok(list::<RawWorkload>(text, "Deployment")?
-        .into_iter()
-        .map(|w| RookLabel {
+    list(text, "apps", "Deployment", |w: RawWorkload| {
+        vec![RookLabel {
             rook_version: w.metadata.labels.get("rook-version").cloned(),
             from_image: false,
             pods: pods("Deployment", &w),
             deployment: w.metadata.name,
-        })
-        .collect())
+        }]
+    })
 }
 
 /// The Rook operator's Deployment read by name: its version is its image's tag
