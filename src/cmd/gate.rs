@@ -17,8 +17,7 @@ use crate::model::gate::version::Version;
 use crate::model::gate::{self, Gate};
 use crate::output::documents::gate::{GateDoc, GateRulesDoc, Subject};
 use crate::output::render::{self, Format, Paint};
-use crate::read::apiread::gate::{drain_accept_paths, NodeName};
-use crate::read::apiread::gate_components::ComponentGate;
+use crate::read::apiread::gate::{accept_paths, ComponentGate, GateRead, NodeName};
 use crate::session::gate_components::ComponentReads;
 use crate::session::{self, gate::HostReads};
 
@@ -220,7 +219,7 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
     };
     let reads = which.map(|w| ComponentReads::new(w, stack.as_ref()));
     let accept = match &reads {
-        None => session::gate_upgrade::upgrade_kubernetes_accept(version),
+        None => accept_paths(&GateRead::for_upgrade_kubernetes(version)),
         Some(r) => r.accept_paths(),
     };
     let session = open(&invocation, &stack, accept)?;
@@ -278,7 +277,11 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
         )
     })?;
     let stack = invocation.stacks.optional_topology()?;
-    let session = open(invocation, &stack, drain_accept_paths(&node))?;
+    let session = open(
+        invocation,
+        &stack,
+        accept_paths(&GateRead::for_drain(&node)),
+    )?;
     // The inventory decided (and every host's connection validated) before any ssh runs.
     let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
     let evaluation = session.drain(&node, hosts)?;

@@ -1,187 +1,83 @@
-//! The gates' reads (SPEC §17): for `gate drain NODE`, one round of parallel GETs through a
-//! restricted proxy whose accept-paths are exactly the drain rules' paths
-//! (`read::apiread::gate`), each answer decoded by the gate's decoders into `Facts` (a
-//! failed, forbidden or undecodable read kept as the failed read it is: its rules are
-//! undecided, never GO), then the pure evaluation. A NODE the cluster does not list is the
-//! operator's error (exit 1); an unreachable API server is exit 4, as for preview.
+//! Every gate's API reads, one path for all (SPEC §17): the gate's reads
+//! (`read::apiread::gate::GateRead`, one typed table), one round of GETs through the gate's
+//! restricted proxy whose accept-paths are exactly those reads' (and, for `gate upgrade
+//! cilium|rook`, the stack's later layers', read beside them by preview's pipeline), each
+//! answer decoded as it arrives into the facts its rules use ([`Answer`]; a failed, forbidden
+//! or undecodable read kept as the failed read it is: its rules are undecided, never GO),
+//! then the pure evaluation. An unreachable API server is exit 4, as for preview. Each gate's
+//! own part (the drain's NODE, the upgrade's removed APIs and host rules, the components'
+//! named workloads) is in `gate_drain.rs`, `gate_upgrade.rs`, `gate_components.rs`.
 
 use crate::error::{Error, Result};
-use crate::model::gate::explain::{Gated, Made, Sent};
-use std::collections::BTreeMap;
-
-use crate::model::gate::facts::{Ceph, CnpgCluster, Crd, Node, ObjectRef, Pdb, Pod, Pv, Resources};
-use crate::model::gate::{self, decode, Facts, Gate, Read as ReadKind, Request};
-use crate::model::observation::{FailureKind, Observation, Read, ReadFailure, ReadRequest};
-use crate::pool::{Budget, MEMORY_BUDGET};
-use crate::read::apiread::gate::{drain_accept_paths, read_drain, DrainRead, NodeName};
+use crate::model::gate::explain::{Made, Sent};
+use crate::model::gate::{Facts, Gate};
+use crate::model::observation::{FailureKind, Observation, ReadFailure, ReadRequest};
+use crate::pool::{Budget, API_READS_IN_FLIGHT, MEMORY_BUDGET};
+use crate::read::apiread::gate::{read_gate, GateRead};
 use crate::read::proxy::{ApiProxy, StartError};
 
+use super::gate_answers::{
+    ceph_pools, decode, or_none_served, readyz, removed_count, take, Answer, Answers,
+};
+use super::gate_layers::LayersPlan;
 use super::Session;
 
 pub use super::gate_hosts::HostReads;
 
-/// One gate read's answer, decoded while it arrived into the facts its rules use (SPEC §9
-/// "Bounded per run": no answer's text is held but a small named object's or `/readyz`'s,
-/// and that charged to the run's budget as it arrives), and for each kind the accessor that
-/// takes it out (`None`: the answer is of another kind).
-macro_rules! answers {
-    ($($variant:ident($t:ty) => $take:ident,)*) => {
-        pub(super) enum Answer {
-            $($variant($t),)*
-        }
-
-        impl Answer {
-            $(pub(super) fn $take(self) -> Option<$t> {
-                if let Answer::$variant(v) = self {
-                    Some(v)
-                } else {
-                    None
-                }
-            })*
-        }
-    };
-}
-
-answers! {
-    Nodes(Vec<Node>) => nodes,
-    Pods(Vec<Pod>) => pods,
-    Requests(BTreeMap<String, Resources>) => requests,
-    Named(Vec<ObjectRef>) => named,
-    Cnpg(Vec<CnpgCluster>) => cnpg,
-    Pdbs(Vec<Pdb>) => pdbs,
-    Pvs(Vec<Pv>) => pvs,
-    Crds(Vec<Crd>) => crds,
-    Ceph(Vec<Ceph>) => ceph,
-    Count(usize) => count,
-    Text(String) => text,
-}
-
-/// How a gate read's answer is decoded.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Shape {
-    Nodes,
-    Pods,
-    /// Every pod not terminated: its requests summed per node.
-    Requests,
-    /// Namespace and name of each object of a list.
-    Named,
-    Cnpg,
-    Pdbs,
-    Pvs,
-    Crds,
-    Ceph,
-    /// A removed API's list: its items counted, none kept.
-    Count,
-    /// A named object, `/readyz?verbose`: held whole, charged chunk by chunk.
-    Text,
-}
-
-impl Shape {
-    /// Decode `body`, the answer to `GET target`, charging what is kept to `budget` (a read
-    /// that would cross it fails naming it).
-    pub(super) fn decode(
-        self,
-        target: &str,
-        body: &mut dyn std::io::Read,
-        budget: &Budget,
-    ) -> Result<Answer> {
-        let what = format!("GET {target}");
-        let to = decode::Charged {
-            what: &what,
-            budget,
-        };
-        Ok(match self {
-            Shape::Nodes => Answer::Nodes(decode::read_nodes(body, to)?),
-            Shape::Pods => Answer::Pods(decode::read_pods(body, to)?),
-            Shape::Requests => Answer::Requests(decode::read_requests_per_node(body, to)?),
-            Shape::Named => Answer::Named(decode::read_daemonsets(body, to)?),
-            Shape::Cnpg => Answer::Cnpg(decode::read_cnpg_clusters(body, to)?),
-            Shape::Pdbs => Answer::Pdbs(decode::read_pdbs(body, to)?),
-            Shape::Pvs => Answer::Pvs(decode::read_pvs(body, to)?),
-            Shape::Crds => Answer::Crds(decode::read_crds(body, to)?),
-            Shape::Ceph => Answer::Ceph(decode::read_ceph_clusters(body, to)?),
-            Shape::Count => Answer::Count(decode::read_count_items(body)?),
-            Shape::Text => Answer::Text(decode::text_from(body, to)?),
-        })
-    }
-}
-
-/// Every answer of a gate, by read.
-pub(super) type Answers<K> = BTreeMap<K, Result<Answer, ReadFailure>>;
-
-fn not_sent() -> ReadFailure {
-    ReadFailure::new(FailureKind::ApiError, "not sent")
-}
-
-/// The answer to `key`, taken out, as `pick` wants it (a read never sent is a failed read).
-pub(super) fn take<K: Ord, T>(
-    answers: &mut Answers<K>,
-    key: &K,
-    pick: fn(Answer) -> Option<T>,
-) -> Read<T> {
-    match answers.remove(key) {
-        Some(Ok(a)) => pick(a).ok_or_else(|| {
-            ReadFailure::new(FailureKind::ApiError, "decoded as another kind of answer")
-        }),
-        Some(Err(f)) => Err(f),
-        None => Err(not_sent()),
-    }
-}
-
-/// Rook's pools from its three pool-holding kinds: a 404 is a kind the API server does not
-/// serve (no Rook, or an older one), which holds no pool; any other failed read fails all.
-fn ceph_pools(
-    texts: [(Result<String, ReadFailure>, PoolDecoder); 3],
-) -> Read<Vec<gate::facts::CephPool>> {
-    let mut all = Vec::new();
-    for (text, decode) in texts {
-        match text {
-            Err(f) if f.kind == FailureKind::NotFound => {}
-            Err(f) => return Err(f),
-            Ok(t) => all.extend(
-                decode(&t).map_err(|e| ReadFailure::new(FailureKind::BadOutput, e.to_string()))?,
-            ),
+/// The facts of every read of `reads` from its answer, the others left as `facts` has them
+/// (not read by this gate). The named workloads' facts depend on the gate
+/// (`gate_components::named_facts`).
+fn facts_from(gate: Gate, reads: &[GateRead], answers: &mut Answers, facts: &mut Facts) {
+    super::gate_components::named_facts(gate, answers, facts);
+    for read in reads {
+        match read {
+            GateRead::Nodes => facts.nodes = take(answers, read, Answer::nodes),
+            GateRead::ApiserverPods => facts.apiserver_pods = take(answers, read, Answer::pods),
+            GateRead::Pdbs => facts.pdbs = take(answers, read, Answer::pdbs),
+            GateRead::NodePods(_) => facts.node_pods = take(answers, read, Answer::pods),
+            GateRead::Pvs => facts.pvs = take(answers, read, Answer::pvs),
+            GateRead::CephClusters => {
+                facts.ceph = or_none_served(take(answers, read, Answer::ceph));
+            }
+            GateRead::MonPods => facts.mon_pods = take(answers, read, Answer::pods),
+            GateRead::EtcdPods => facts.etcd_pods = take(answers, read, Answer::pods),
+            GateRead::OsdPods => facts.osd_pods = take(answers, read, Answer::pods),
+            GateRead::ClusterPods => facts.cluster_pods = take(answers, read, Answer::requests),
+            GateRead::DaemonSets => facts.daemonsets = take(answers, read, Answer::named),
+            GateRead::CnpgClusters => {
+                facts.cnpg_clusters = or_none_served(take(answers, read, Answer::cnpg));
+            }
+            GateRead::Crds => facts.crds = take(answers, read, Answer::crds),
+            GateRead::Readyz => facts.readyz = readyz(take(answers, read, Answer::text)),
+            GateRead::RemovedApi { key, .. } => {
+                let count = removed_count(take(answers, read, Answer::count));
+                facts.removed_api_objects.insert(key.clone(), count);
+            }
+            // Rook's three pool kinds make one fact, read together.
+            GateRead::CephBlockPools => facts.ceph_pools = ceph_pools(answers),
+            GateRead::CephFilesystems | GateRead::CephObjectStores => {}
+            // Read above, by `named_facts`.
+            GateRead::CiliumAgent
+            | GateRead::CiliumOperator
+            | GateRead::RookOperator
+            | GateRead::RookDaemons
+            | GateRead::CertManager
+            | GateRead::CnpgOperator => {}
         }
     }
-    Ok(all)
 }
 
-type PoolDecoder = fn(&str) -> Result<Vec<gate::facts::CephPool>>;
-
-/// The CephCluster list: a 404 means the API server does not serve `ceph.rook.io/v1`
-/// CephClusters at all (no Rook), which is the cluster's answer, not a failed read.
-pub(super) fn ceph<K: Ord>(answers: &mut Answers<K>, key: &K) -> Read<Vec<gate::facts::Ceph>> {
-    match take(answers, key, Answer::ceph) {
-        Err(f) if f.kind == FailureKind::NotFound => Ok(vec![]),
-        other => other,
-    }
-}
-
-/// How each drain read is decoded.
-fn drain_shape(r: DrainRead) -> Shape {
-    match r {
-        DrainRead::Pdbs => Shape::Pdbs,
-        DrainRead::NodePods | DrainRead::MonPods | DrainRead::EtcdPods => Shape::Pods,
-        DrainRead::Nodes => Shape::Nodes,
-        DrainRead::Pvs => Shape::Pvs,
-        DrainRead::CephClusters => Shape::Ceph,
-        DrainRead::OsdPods => Shape::Pods,
-        DrainRead::ClusterPods => Shape::Requests,
-        DrainRead::DaemonSets => Shape::Named,
-        DrainRead::CnpgClusters => Shape::Cnpg,
-        DrainRead::CephBlockPools | DrainRead::CephFilesystems | DrainRead::CephObjectStores => {
-            Shape::Text
-        }
-    }
+/// What a gate read from the API: the facts (each read not made left "not read by this
+/// gate") and each GET as sent.
+pub(super) struct GateAnswers {
+    pub facts: Facts,
+    pub made: Vec<Made>,
 }
 
 impl Session<'_> {
     /// Exit 4 when a gate's nodes read shows the API server unreachable (the rule of
     /// preview's nodes read).
-    pub(super) fn nodes_reachable(
-        &self,
-        nodes: Option<&Result<Answer, ReadFailure>>,
-    ) -> Result<()> {
+    fn nodes_reachable(&self, nodes: Option<&Result<Answer, ReadFailure>>) -> Result<()> {
         if let Some(Err(f)) = nodes {
             let mut obs = Observation::skipped("not read");
             obs.record(&ReadRequest::Nodes, Err(f.clone()));
@@ -190,17 +86,82 @@ impl Session<'_> {
         Ok(())
     }
 
-    /// `-v`: what a gate's reads kept of the run's memory budget.
-    pub(super) fn gate_budget_trace(&self, budget: &Budget) {
+    /// A gate's API reads: every GET of `reads` at once through the gate's proxy, the later
+    /// layers of `layers` read beside them through the same proxy (their batches given what
+    /// is left of the run's bound), all of it charged to one budget; exit 4 when the API
+    /// server is unreachable.
+    pub(super) fn read_gate(
+        &self,
+        gate: Gate,
+        reads: &[GateRead],
+        layers: Option<&LayersPlan>,
+    ) -> Result<GateAnswers> {
+        let mut accept = crate::read::apiread::gate::accept_paths(reads);
+        if let Some(l) = layers {
+            accept.extend(l.accept_paths());
+            accept.sort();
+            accept.dedup();
+        }
+        let proxy = self.gate_proxy(&accept)?;
+        let observed_at = crate::clock::now_secs();
+        let budget = Budget::new(MEMORY_BUDGET);
+        let kubectl = &self.kubectl;
+        let ours = || {
+            let in_flight = match layers {
+                Some(_) => reads.len().max(1),
+                None => API_READS_IN_FLIGHT,
+            };
+            read_gate(kubectl, &proxy, reads, in_flight, |r, target, body| {
+                decode(r, target, body, &budget)
+            })
+        };
+        let (answers, layers_after) = match layers {
+            None => (Some(ours()), None),
+            Some(plan) => {
+                let in_flight = API_READS_IN_FLIGHT.saturating_sub(reads.len()).max(1);
+                let (answers, after) =
+                    crate::pool::beside(ours, || self.layers_after(&proxy, plan, in_flight));
+                (answers, Some(after))
+            }
+        };
+        drop(proxy);
+        let mut answers = answers.unwrap_or_else(|| {
+            let lost =
+                ReadFailure::new(FailureKind::ApiError, "the gate's reading thread panicked");
+            reads
+                .iter()
+                .map(|r| (r.clone(), Err(lost.clone())))
+                .collect()
+        });
+        // Unreachable is exit 4, by the same rule as preview's nodes read.
+        self.nodes_reachable(answers.get(&GateRead::Nodes))?;
         self.kubectl.runner().trace(&format!(
             "memory budget: {:.1} MiB of {} MiB kept from the gate's answers",
             budget.used() as f64 / f64::from(1 << 20),
             MEMORY_BUDGET >> 20
         ));
+        let mut facts = Facts::unread(match gate {
+            Gate::Drain => "not read by the drain gate",
+            Gate::UpgradeKubernetes => "not read by the upgrade gate",
+            Gate::UpgradeCilium | Gate::UpgradeRook => "not read by this gate",
+        });
+        facts.observed_at = Some(observed_at);
+        if let Some(after) = layers_after {
+            facts.layers_after = after?;
+        }
+        facts_from(gate, reads, &mut answers, &mut facts);
+        let made = reads
+            .iter()
+            .map(|r| Made {
+                read: r.kind(gate),
+                sent: Sent::Get(r.target()),
+            })
+            .collect();
+        Ok(GateAnswers { facts, made })
     }
 
     /// A gate's restricted proxy on `accept`, or the error that says why there is none.
-    pub(super) fn gate_proxy(&self, accept: &[String]) -> Result<ApiProxy> {
+    fn gate_proxy(&self, accept: &[String]) -> Result<ApiProxy> {
         // The proxy `open_gate` started beside kubectl's `config view`, if it has these very
         // accept-paths (a prompt's nodes proxy is not the gate's).
         let early = match self.early.borrow_mut().take() {
@@ -230,104 +191,5 @@ impl Session<'_> {
                 ))
             }
         }
-    }
-
-    /// `gate drain NODE`: read what the drain rules need and evaluate them.
-    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Gated> {
-        let accept = drain_accept_paths(node);
-        let proxy = self.gate_proxy(&accept)?;
-        let observed_at = crate::clock::now_secs();
-        let budget = Budget::new(MEMORY_BUDGET);
-        let mut answers = read_drain(&self.kubectl, &proxy, node, |r, target, body| {
-            drain_shape(r).decode(target, body, &budget)
-        });
-        drop(proxy);
-        self.gate_budget_trace(&budget);
-        // Unreachable is exit 4, by the same rule as preview's nodes read.
-        self.nodes_reachable(answers.get(&DrainRead::Nodes))?;
-        let nodes = take(&mut answers, &DrainRead::Nodes, Answer::nodes);
-        if let Ok(listed) = &nodes {
-            if !listed.iter().any(|n| n.name == node.as_str()) {
-                let names: Vec<&str> = listed.iter().map(|n| n.name.as_str()).collect();
-                return Err(Error::input(
-                    format!(
-                        "the cluster at {} has no node `{}`",
-                        self.agreed.server,
-                        node.as_str()
-                    ),
-                    format!(
-                        "its nodes are: {} (`kubectl nestor target` lists them)",
-                        crate::term::terminal_safe(&names.join(", "))
-                    ),
-                ));
-            }
-        }
-        let mut facts = Facts::unread("not read by the drain gate");
-        facts.observed_at = Some(observed_at);
-        facts.pdbs = take(&mut answers, &DrainRead::Pdbs, Answer::pdbs);
-        facts.node_pods = take(&mut answers, &DrainRead::NodePods, Answer::pods);
-        facts.nodes = nodes;
-        facts.pvs = take(&mut answers, &DrainRead::Pvs, Answer::pvs);
-        facts.ceph = ceph(&mut answers, &DrainRead::CephClusters);
-        facts.mon_pods = take(&mut answers, &DrainRead::MonPods, Answer::pods);
-        facts.etcd_pods = take(&mut answers, &DrainRead::EtcdPods, Answer::pods);
-        // Rook's few pools, as the small texts they are (charged chunk by chunk).
-        facts.ceph_pools = ceph_pools([
-            (
-                take(&mut answers, &DrainRead::CephBlockPools, Answer::text),
-                decode::block_pools,
-            ),
-            (
-                take(&mut answers, &DrainRead::CephFilesystems, Answer::text),
-                decode::filesystem_pools,
-            ),
-            (
-                take(&mut answers, &DrainRead::CephObjectStores, Answer::text),
-                decode::object_store_pools,
-            ),
-        ]);
-        facts.osd_pods = take(&mut answers, &DrainRead::OsdPods, Answer::pods);
-        facts.cluster_pods = take(&mut answers, &DrainRead::ClusterPods, Answer::requests);
-        facts.daemonsets = take(&mut answers, &DrainRead::DaemonSets, Answer::named);
-        // A 404: the cluster does not serve CloudNativePG's Clusters (no CNPG), none to name.
-        facts.cnpg_clusters = match take(&mut answers, &DrainRead::CnpgClusters, Answer::cnpg) {
-            Err(f) if f.kind == FailureKind::NotFound => Ok(vec![]),
-            other => other,
-        };
-        // Over ssh, once the nodes say which hosts stay (every node but NODE).
-        facts.host_time_sync = hosts.time_sync(self.runner, &facts.nodes, node.as_str());
-        let request = Request {
-            gate: Gate::Drain,
-            node: Some(node.as_str().to_string()),
-            version: None,
-        };
-        let mut made: Vec<Made> = DrainRead::ALL
-            .iter()
-            .map(|r| Made {
-                read: match r {
-                    DrainRead::Pdbs => ReadKind::Pdbs,
-                    DrainRead::NodePods => ReadKind::NodePods,
-                    DrainRead::Nodes => ReadKind::Nodes,
-                    DrainRead::Pvs => ReadKind::Pvs,
-                    DrainRead::CephClusters => ReadKind::CephCluster,
-                    DrainRead::MonPods => ReadKind::MonPods,
-                    DrainRead::EtcdPods => ReadKind::EtcdPods,
-                    DrainRead::CephBlockPools
-                    | DrainRead::CephFilesystems
-                    | DrainRead::CephObjectStores => ReadKind::CephPools,
-                    DrainRead::OsdPods => ReadKind::OsdPods,
-                    DrainRead::ClusterPods => ReadKind::ClusterPods,
-                    DrainRead::DaemonSets => ReadKind::Daemonsets,
-                    DrainRead::CnpgClusters => ReadKind::CnpgClusters,
-                },
-                sent: Sent::Get(r.target(node)),
-            })
-            .collect();
-        made.extend(hosts.made());
-        Ok(Gated {
-            evaluation: gate::evaluate(&request, &facts, gate::builtin()),
-            facts,
-            made,
-        })
     }
 }

@@ -27,8 +27,6 @@ mod apiservices_tests;
 mod claims_tests;
 mod discovery;
 pub mod gate;
-pub mod gate_components;
-pub mod gate_upgrade;
 mod paths;
 #[cfg(test)]
 mod placement_tests;
