@@ -313,7 +313,10 @@ fn preview_save_is_refused_with_snapshot_and_for_lima() {
 #[test]
 fn the_readme_diff_lines_run_as_written() {
     let bed = bed_or_skip!(changing());
-    let lines = readme_block("### `diff`: what changed since the last observation");
+    let lines = doc_block(
+        "README.md",
+        "### `diff`: what changed since the last observation",
+    );
     assert_eq!(lines.len(), 3, "{lines:?}");
     let r = bed.sh(&lines[0]);
     assert_eq!(r.code, Some(0), "{}: {r:?}", lines[0]);

@@ -166,17 +166,10 @@ fn gate_drain_sends_only_get_and_pods_only_by_selector() {
 /// [`NO_GO_DIRQUAL3`] and `gate_upgrade`'s `NEXT_MINOR` and `SKIPS_A_MINOR`.
 #[test]
 fn readme_shows_the_recorded_go_and_no_go() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
-    let section = readme
-        .split("\n## Before you touch it\n")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("README has a `## Before you touch it` section");
-    let blocks: Vec<&str> = section
-        .split("```text\n")
-        .skip(1)
-        .filter_map(|b| b.split("```").next())
+    let section = crate::common_readme::section("README.md", "## Before you touch it");
+    let blocks: Vec<String> = crate::common_readme::fenced(&section, "text")
+        .iter()
+        .map(|b| b.iter().map(|l| format!("{l}\n")).collect())
         .collect();
     assert_eq!(
         blocks,

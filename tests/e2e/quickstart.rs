@@ -15,7 +15,7 @@ use crate::support::*;
 
 /// The shell block under the README's "## On your own cluster".
 fn readme_quickstart() -> Vec<String> {
-    readme_block("## On your own cluster")
+    doc_block("README.md", "## On your own cluster")
 }
 
 struct Shell<'a> {
@@ -271,7 +271,10 @@ fn the_readme_nestor_stack_lines_run_as_written() {
         "staging",
         &dirqual_topology(&bed.server.url()).replace("\nname: dirqual\n", "\nname: staging\n"),
     );
-    let lines = readme_block("### One stack per shell: `NESTOR_STACK` and `stack current`");
+    let lines = doc_block(
+        "README.md",
+        "### One stack per shell: `NESTOR_STACK` and `stack current`",
+    );
     assert_eq!(lines.len(), 5, "{lines:?}");
     let r = bed.sh(&lines.join("\n"));
     assert_eq!(r.code, Some(0), "{r:?}");
