@@ -10,16 +10,24 @@ use crate::harness::text_snap;
 use crate::support::*;
 
 /// The sections whose `console` blocks are run: (file, heading).
-const SECTIONS: [(&str, &str); 2] = [
+const SECTIONS: [(&str, &str); 3] = [
     ("README.md", "## Reading the output"),
-    ("README.md", "## JSON contract for scripts"),
+    ("docs/output.md", "## Reading the output"),
+    ("docs/output.md", "## JSON contract for scripts"),
 ];
 
 /// The `console` blocks of the sections [`SECTIONS`].
 fn blocks() -> Vec<Vec<String>> {
     SECTIONS
         .iter()
-        .flat_map(|(file, heading)| fenced(&section(file, heading), "console"))
+        .flat_map(|(file, heading)| {
+            let blocks = fenced(&section(file, heading), "console");
+            assert!(
+                !blocks.is_empty(),
+                "no console block under `{heading}` in {file}"
+            );
+            blocks
+        })
         .collect()
 }
 
