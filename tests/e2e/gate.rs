@@ -175,7 +175,7 @@ fn readme_shows_the_recorded_go_and_no_go() {
             .collect()
     };
     let no_go = format!("$ kubectl nestor gate drain dirqual3 --no-ssh\n{NO_GO_DIRQUAL3}");
-    assert_eq!(blocks("README.md"), [no_go.clone()]);
+    assert_eq!(blocks("README.md"), std::slice::from_ref(&no_go));
     assert_eq!(
         blocks("docs/gates.md"),
         [
