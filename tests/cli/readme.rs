@@ -46,6 +46,125 @@ fn the_readme_test_command_is_the_one_ci_runs() {
     );
 }
 
+/// The README is a front door (issue 50): at most 3,000 words, counted as `wc -w` counts
+/// them, and every relative link in it, or in a page of `docs/`, reaches a file that exists
+/// and, with a `#fragment` into a markdown page, a heading of that page (GitHub's anchors):
+/// the reference moved to `docs/` stays one click away.
+#[test]
+fn the_readme_is_a_front_door() {
+    let readme = fs::read_to_string(format!("{ROOT}/README.md")).expect("README.md");
+    let words = readme.split_ascii_whitespace().count();
+    assert!(
+        words <= 3000,
+        "README.md has {words} words (at most 3000): move the reference to docs/"
+    );
+    let mut pages = vec![PathBuf::from("README.md")];
+    let mut docs: Vec<PathBuf> = fs::read_dir(format!("{ROOT}/docs"))
+        .expect("docs/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .map(|p| p.strip_prefix(ROOT).expect("under ROOT").to_path_buf())
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    let mut broken = vec![];
+    let mut to_docs = 0;
+    for page in &pages {
+        let text = fs::read_to_string(Path::new(ROOT).join(page)).expect("page");
+        for link in links(&text) {
+            if link.contains("://") || link.starts_with("mailto:") {
+                continue;
+            }
+            let (file, fragment) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().expect("parent").join(file)
+            };
+            if page == Path::new("README.md") && target.starts_with("docs") {
+                to_docs += 1;
+            }
+            let on_disk = Path::new(ROOT).join(&target);
+            if !on_disk.exists() {
+                broken.push(format!(
+                    "{}: {link}: no file {}",
+                    page.display(),
+                    target.display()
+                ));
+                continue;
+            }
+            if !fragment.is_empty()
+                && target.extension().is_some_and(|e| e == "md")
+                && !anchors(&fs::read_to_string(&on_disk).expect("target")).contains(fragment)
+            {
+                broken.push(format!(
+                    "{}: {link}: no heading #{fragment}",
+                    page.display()
+                ));
+            }
+        }
+    }
+    assert_eq!(broken, Vec::<String>::new(), "broken relative links");
+    assert!(to_docs > 0, "the README links to no page of docs/");
+}
+
+/// The targets of the markdown links `[text](target)` of `text`, outside fenced blocks and
+/// code spans.
+fn links(text: &str) -> Vec<String> {
+    let mut prose = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            prose.push_str(line);
+            prose.push('\n');
+        }
+    }
+    let prose: String = prose.split('`').step_by(2).collect();
+    prose
+        .split("](")
+        .skip(1)
+        .filter_map(|rest| {
+            rest.split_once(')')
+                .map(|(target, _)| target.trim().to_string())
+        })
+        .collect()
+}
+
+/// The anchors GitHub gives the headings of a markdown page: lowercased, every character but
+/// letters, digits, `-`, `_` and spaces dropped, spaces made `-`; a repeated one gets `-1`,
+/// `-2`, ...
+fn anchors(text: &str) -> std::collections::BTreeSet<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        let hashes = line.chars().take_while(|c| *c == '#').count();
+        if fenced || !(1..=6).contains(&hashes) || !line[hashes..].starts_with(' ') {
+            continue;
+        }
+        let slug: String = line[hashes..]
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let mut unique = slug.clone();
+        let mut n = 0;
+        while seen.contains(&unique) {
+            n += 1;
+            unique = format!("{slug}-{n}");
+        }
+        seen.insert(unique);
+    }
+    seen
+}
+
 /// A scratch machine for scripts/test.sh's install step: a PATH holding only what the
 /// script itself needs (dirname, env), recording `apt-get` and `sudo` stubs, an `id` that
 /// says who we are, and the tools named in `present`.

@@ -1,38 +1,34 @@
-//! The README's "Reading the output" and "JSON contract for scripts" sections, run: each
+//! The sections of the README and of `docs/output.md` that show nestor's output, run: each
 //! `console` block's `$ kubectl nestor ARGS` line is run (the built binary, from the
 //! repository root, no colour) and the lines of the block must appear in its stdout in that
 //! order, exactly — `...` alone stands for any lines, `...` inside a line for any text.
 
-use std::fs;
-
 use snapbox::str;
 
+use crate::common_readme::{fenced, section};
 use crate::harness::text_snap;
 use crate::support::*;
 
-/// The README sections whose `console` blocks are run.
-const SECTIONS: [&str; 2] = ["Reading the output", "JSON contract for scripts"];
+/// The sections whose `console` blocks are run: (file, heading).
+const SECTIONS: [(&str, &str); 3] = [
+    ("README.md", "## Reading the output"),
+    ("docs/output.md", "## Reading the output"),
+    ("docs/output.md", "## JSON contract for scripts"),
+];
 
-/// The `console` blocks of the README sections [`SECTIONS`].
+/// The `console` blocks of the sections [`SECTIONS`].
 fn blocks() -> Vec<Vec<String>> {
-    let text =
-        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
-    let mut blocks = vec![];
-    for name in SECTIONS {
-        let section = text
-            .split(&format!("\n## {name}\n"))
-            .nth(1)
-            .and_then(|s| s.split("\n## ").next())
-            .unwrap_or_else(|| panic!("README has a \"{name}\" section"));
-        blocks.extend(
-            section
-                .split("```console\n")
-                .skip(1)
-                .filter_map(|b| b.split("\n```").next())
-                .map(|b| b.lines().map(String::from).collect::<Vec<_>>()),
-        );
-    }
-    blocks
+    SECTIONS
+        .iter()
+        .flat_map(|(file, heading)| {
+            let blocks = fenced(&section(file, heading), "console");
+            assert!(
+                !blocks.is_empty(),
+                "no console block under `{heading}` in {file}"
+            );
+            blocks
+        })
+        .collect()
 }
 
 /// `want` matches `line`: equal, or its `...`-separated parts in order.
@@ -77,7 +73,7 @@ fn assert_shown(want: &[String], got: &str, command: &str) {
         match found {
             Some(i) => at = i + 1,
             None => panic!(
-                "README block of `{command}`: `{w}` not shown (after line {at}):\n{}",
+                "block of `{command}`: `{w}` not shown (after line {at}):\n{}",
                 got.join("\n")
             ),
         }
@@ -95,7 +91,7 @@ fn readme_output_examples_are_what_nestor_prints() {
     for shown in ["--explain", "-o junit", "schema Preview"] {
         assert!(
             blocks.iter().any(|b| b[0].contains(shown)),
-            "no README example of `{shown}`"
+            "no example of `{shown}` in {SECTIONS:?}"
         );
     }
     let bed = Bed::new();

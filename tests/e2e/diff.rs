@@ -307,13 +307,16 @@ fn preview_save_is_refused_with_snapshot_and_for_lima() {
     assert!(!std::path::Path::new(&a).exists());
 }
 
-/// The README's `diff` lines, as written, through `sh`: a snapshot today, a diff a day
+/// docs/fleet.md's `diff` lines, as written, through `sh`: a snapshot today, a diff a day
 /// later, and the scripted form that exits 2 when something changed (`|| [ $? = 2 ]` makes
 /// that line succeed only on 0 or 2), with the document it writes.
 #[test]
 fn the_readme_diff_lines_run_as_written() {
     let bed = bed_or_skip!(changing());
-    let lines = readme_block("### `diff`: what changed since the last observation");
+    let lines = doc_block(
+        "docs/fleet.md",
+        "## `diff`: what changed since the last observation",
+    );
     assert_eq!(lines.len(), 3, "{lines:?}");
     let r = bed.sh(&lines[0]);
     assert_eq!(r.code, Some(0), "{}: {r:?}", lines[0]);

@@ -160,33 +160,31 @@ fn gate_drain_sends_only_get_and_pods_only_by_selector() {
     assert_read_only(&bed.server);
 }
 
-/// The README's "Before you touch it" outputs are the ones these tests assert, not
-/// hand-written: its `text` blocks are the command and then exactly `gate_hosts`'
-/// `GO_DIRQUAL4_OVER_SSH` (through real sshd servers), [`GO_DIRQUAL4`],
+/// The "Before you touch it" outputs, of the README and of docs/gates.md, are the ones these
+/// tests assert, not hand-written: the README's one `text` block is the command and then
+/// exactly [`NO_GO_DIRQUAL3`]; docs/gates.md's are the command and then exactly
+/// `gate_hosts`' `GO_DIRQUAL4_OVER_SSH` (through real sshd servers), [`GO_DIRQUAL4`],
 /// [`NO_GO_DIRQUAL3`] and `gate_upgrade`'s `NEXT_MINOR` and `SKIPS_A_MINOR`.
 #[test]
 fn readme_shows_the_recorded_go_and_no_go() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
-    let section = readme
-        .split("\n## Before you touch it\n")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("README has a `## Before you touch it` section");
-    let blocks: Vec<&str> = section
-        .split("```text\n")
-        .skip(1)
-        .filter_map(|b| b.split("```").next())
-        .collect();
+    let blocks = |file: &str| -> Vec<String> {
+        let section = crate::common_readme::section(file, "## Before you touch it");
+        crate::common_readme::fenced(&section, "text")
+            .iter()
+            .map(|b| b.iter().map(|l| format!("{l}\n")).collect())
+            .collect()
+    };
+    let no_go = format!("$ kubectl nestor gate drain dirqual3 --no-ssh\n{NO_GO_DIRQUAL3}");
+    assert_eq!(blocks("README.md"), std::slice::from_ref(&no_go));
     assert_eq!(
-        blocks,
+        blocks("docs/gates.md"),
         [
             format!(
                 "$ kubectl nestor gate drain dirqual4\n{}",
                 crate::gate_hosts::GO_DIRQUAL4_OVER_SSH
             ),
             format!("$ kubectl nestor gate drain dirqual4 --no-ssh\n{GO_DIRQUAL4}"),
-            format!("$ kubectl nestor gate drain dirqual3 --no-ssh\n{NO_GO_DIRQUAL3}"),
+            no_go,
             format!(
                 "$ kubectl nestor gate upgrade kubernetes 1.32 --no-ssh\n{}",
                 crate::gate_upgrade::NEXT_MINOR

@@ -7,6 +7,8 @@
 
 #[path = "../common/bed.rs"]
 mod common_bed;
+#[path = "../common/readme.rs"]
+mod common_readme;
 #[path = "../common/sampled.rs"]
 mod common_sampled;
 #[path = "../common/signals.rs"]

@@ -15,7 +15,7 @@ use crate::support::*;
 
 /// The shell block under the README's "## On your own cluster".
 fn readme_quickstart() -> Vec<String> {
-    readme_block("## On your own cluster")
+    doc_block("README.md", "## On your own cluster")
 }
 
 struct Shell<'a> {
@@ -261,7 +261,7 @@ not installed (API group not served): certificates.cert-manager.io, clusterissue
     assert_eq!(v["failedReads"], serde_json::json!([]));
 }
 
-/// The README's `NESTOR_STACK` lines, as written, as one shell session (an `export` lasts
+/// docs/stacks.md's `NESTOR_STACK` lines, as written, as one shell session (an `export` lasts
 /// for the lines after it): this shell works on staging while the repository's active stack
 /// stays dirqual, then goes back to it.
 #[test]
@@ -271,7 +271,10 @@ fn the_readme_nestor_stack_lines_run_as_written() {
         "staging",
         &dirqual_topology(&bed.server.url()).replace("\nname: dirqual\n", "\nname: staging\n"),
     );
-    let lines = readme_block("### One stack per shell: `NESTOR_STACK` and `stack current`");
+    let lines = doc_block(
+        "docs/stacks.md",
+        "### One stack per shell: `NESTOR_STACK` and `stack current`",
+    );
     assert_eq!(lines.len(), 5, "{lines:?}");
     let r = bed.sh(&lines.join("\n"));
     assert_eq!(r.code, Some(0), "{r:?}");

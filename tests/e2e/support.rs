@@ -558,23 +558,16 @@ impl E2e {
     }
 }
 
-/// The lines of the first ```sh block after the README heading `heading` (e.g. `## On your
-/// own cluster`), blank and comment-only lines left out: what a reader types, as written.
-pub fn readme_block(heading: &str) -> Vec<String> {
-    let readme =
-        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
-    let section = readme
-        .split(&format!("\n{heading}\n"))
-        .nth(1)
-        .unwrap_or_else(|| panic!("README has no `{heading}` section"));
-    let block = section
-        .split("```sh\n")
-        .nth(1)
-        .and_then(|b| b.split("```").next())
-        .unwrap_or_else(|| panic!("no ```sh block under `{heading}`"));
-    block
-        .lines()
-        .map(str::trim)
+/// The lines of the first ```sh block of the section `heading` of `file` (e.g. `README.md`,
+/// `## On your own cluster`), blank and comment-only lines left out: what a reader types, as
+/// written.
+pub fn doc_block(file: &str, heading: &str) -> Vec<String> {
+    crate::common_readme::fenced(&crate::common_readme::section(file, heading), "sh")
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("no ```sh block under `{heading}` in {file}"))
+        .iter()
+        .map(|l| l.trim())
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(String::from)
         .collect()
