@@ -23,7 +23,8 @@ platform=$1 bin_dir=$2 man_dir=${3:-dist/man}
   die "platform '$platform' is none of linux|darwin _ amd64|arm64"
 
 bins=(kubectl-nestor kubectl_complete-nestor)
-docs=(LICENSE LICENSE-MIT LICENSE-APACHE README.md)
+# The README links its reference pages (docs/*.md): they travel with it.
+docs=(LICENSE LICENSE-MIT LICENSE-APACHE README.md docs/*.md)
 for b in "${bins[@]}"; do [ -x "$bin_dir/$b" ] || die "no executable $bin_dir/$b (cargo build --release --locked)"; done
 for f in "${docs[@]}"; do [ -f "$f" ] || die "missing $f"; done
 [ -f "$man_dir/kubectl-nestor.1" ] ||
@@ -34,6 +35,7 @@ epoch=${epoch:-0}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 for b in "${bins[@]}"; do cp "$bin_dir/$b" "$stage/$b"; chmod 0755 "$stage/$b"; done
+mkdir "$stage/docs"
 for f in "${docs[@]}"; do cp "$f" "$stage/$f"; chmod 0644 "$stage/$f"; done
 mkdir "$stage/man"
 man=()

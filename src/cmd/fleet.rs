@@ -23,7 +23,7 @@ use crate::target::isolation;
 /// waits on its server, so the fleet's wall can be no less than its CPU time over the cores
 /// plus the last stack's round trip. Measured on 2 cores, 10 stacks at 100 ms per request,
 /// alternating runs: two per core 1.34 s against 0.93 s for every stack at once; pacing the
-/// starts gave no faster wall (README, "Measured").
+/// starts gave no faster wall (docs/read-path.md, "Measured").
 pub fn parallel() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     cores

@@ -174,6 +174,15 @@ fn the_release_archive_has_the_man_pages() {
     ] {
         fs::copy(root.join(f), copy.join(f)).expect("copy");
     }
+    // The docs pages the README links, packed beside it.
+    fs::create_dir_all(copy.join("docs")).expect("mkdir");
+    for page in fs::read_dir(root.join("docs")).expect("docs") {
+        let page = page.expect("entry").path();
+        if page.extension().is_some_and(|e| e == "md") {
+            let name = page.file_name().expect("name");
+            fs::copy(&page, copy.join("docs").join(name)).expect("copy");
+        }
+    }
     let bin = tmp.path().join("bin");
     fs::create_dir(&bin).expect("mkdir");
     // Stand-ins for the release binaries (the debug ones weigh hundreds of MB to gzip).
@@ -220,6 +229,9 @@ fn the_release_archive_has_the_man_pages() {
         "kubectl-nestor",
         "kubectl_complete-nestor",
         "LICENSE",
+        "README.md",
+        "docs/gates.md",
+        "docs/catalog.md",
         "man/kubectl-nestor.1",
         "man/kubectl-nestor-preview.1",
         "man/kubectl-nestor-stack-list.1",
