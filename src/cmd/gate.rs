@@ -12,14 +12,14 @@ use clap::{Args, Subcommand};
 
 use crate::cmd::context::Invocation;
 use crate::error::{Error, Exit, Result};
+use crate::model::gate;
 use crate::model::gate::explain::Gated;
 use crate::model::gate::version::Version;
-use crate::model::gate::{self, Gate};
 use crate::output::documents::gate::{GateDoc, GateRulesDoc, Subject};
 use crate::output::render::{self, Format, Paint};
-use crate::read::apiread::gate::{accept_paths, ComponentGate, GateRead, NodeName};
-use crate::session::gate_components::ComponentReads;
-use crate::session::{self, gate::HostReads};
+use crate::read::apiread::gate::{ComponentGate, NodeName};
+use crate::session;
+use crate::session::gate::Ask;
 
 /// `gate --help` examples, in kubectl's style.
 pub const EXAMPLES: &str = "\
@@ -211,31 +211,23 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
     let (version, bare) = parse_version(&args.version, kubeadm)?;
     let invocation = invocation()?;
     let stack = invocation.stacks.optional_topology()?;
-    // cilium|rook: what they read, decided from the stack before any process.
-    let (name, which) = match args.component {
-        UpgradeComponent::Kubernetes => ("kubernetes", None),
-        UpgradeComponent::Cilium => ("cilium", Some(ComponentGate::Cilium)),
-        UpgradeComponent::Rook => ("rook", Some(ComponentGate::Rook)),
+    let (name, ask) = match args.component {
+        UpgradeComponent::Kubernetes => (
+            "kubernetes",
+            Ask::UpgradeKubernetes {
+                version,
+                no_ssh: args.no_ssh,
+            },
+        ),
+        UpgradeComponent::Cilium => ("cilium", Ask::Component(ComponentGate::Cilium, version)),
+        UpgradeComponent::Rook => ("rook", Ask::Component(ComponentGate::Rook, version)),
     };
-    let reads = which.map(|w| ComponentReads::new(w, stack.as_ref()));
-    let accept = match &reads {
-        None => accept_paths(&GateRead::for_upgrade_kubernetes(version)),
-        Some(r) => r.accept_paths(),
-    };
-    let session = open(&invocation, &stack, accept)?;
-    let (gate, evaluation) = match &reads {
-        None => {
-            let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
-            let gated = session.upgrade_kubernetes(version, hosts)?;
-            if bare {
-                bare_minor_is_current(&args.version, version, &gated.facts)?;
-            }
-            (Gate::UpgradeKubernetes, gated)
-        }
-        Some(r) => (r.gate(), session.upgrade_component(r, version)?),
-    };
+    let (session, gated) = session::gate::run(invocation.ground(), stack.as_ref(), &ask)?;
+    if bare && kubeadm {
+        bare_minor_is_current(&args.version, version, &gated.facts)?;
+    }
     let subject = Subject {
-        gate,
+        gate: ask.gate(),
         node: None,
         version: Some(version.to_string()),
     };
@@ -244,30 +236,13 @@ fn upgrade(invocation: &dyn Fn() -> Result<Invocation>, args: &UpgradeArgs) -> R
         &stack,
         &session,
         subject,
-        &evaluation,
+        &gated,
         &format!("gate upgrade {name} {version}"),
         args.explain,
     )
 }
 
 type Stack = Option<crate::stack::Topology>;
-
-/// The session on `stack`'s target, the gate's proxy (exactly `accept`) starting while
-/// kubectl's `config view` runs.
-fn open<'i>(
-    invocation: &'i Invocation,
-    stack: &Stack,
-    accept: Vec<String>,
-) -> Result<session::Session<'i>> {
-    let session = session::resolve(invocation.ground(), stack.as_ref())?.open_gate(
-        accept,
-        &match &stack {
-            Some(s) => format!("stack {} has no cluster to gate yet", s.name()),
-            None => "no cluster to gate yet".to_string(),
-        },
-    )?;
-    Ok(session)
-}
 
 fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
     let node = NodeName::parse(&args.node).map_err(|e| {
@@ -277,16 +252,13 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
         )
     })?;
     let stack = invocation.stacks.optional_topology()?;
-    let session = open(
-        invocation,
-        &stack,
-        accept_paths(&GateRead::for_drain(&node)),
-    )?;
-    // The inventory decided (and every host's connection validated) before any ssh runs.
-    let hosts = HostReads::prepare(invocation.ground(), stack.as_ref(), args.no_ssh)?;
-    let evaluation = session.drain(&node, hosts)?;
+    let ask = Ask::Drain {
+        node: node.clone(),
+        no_ssh: args.no_ssh,
+    };
+    let (session, gated) = session::gate::run(invocation.ground(), stack.as_ref(), &ask)?;
     let subject = Subject {
-        gate: Gate::Drain,
+        gate: ask.gate(),
         node: Some(node.as_str().to_string()),
         version: None,
     };
@@ -295,7 +267,7 @@ fn drain(invocation: &Invocation, args: &DrainArgs) -> Result<Exit> {
         &stack,
         &session,
         subject,
-        &evaluation,
+        &gated,
         &format!("gate drain {}", node.as_str()),
         args.explain,
     )

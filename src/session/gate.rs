@@ -19,8 +19,13 @@ use crate::read::proxy::{ApiProxy, StartError};
 use super::gate_answers::{
     ceph_pools, decode, or_none_served, readyz, removed_count, take, Answer, Answers,
 };
+use super::gate_components::ComponentReads;
 use super::gate_layers::LayersPlan;
-use super::Session;
+use super::{Ground, Session};
+use crate::model::gate::explain::Gated;
+use crate::model::gate::version::Version;
+use crate::read::apiread::gate::{ComponentGate, NodeName};
+use crate::stack::Topology;
 
 pub use super::gate_hosts::HostReads;
 
@@ -72,6 +77,86 @@ fn facts_from(gate: Gate, reads: &[GateRead], answers: &mut Answers, facts: &mut
 pub(super) struct GateAnswers {
     pub facts: Facts,
     pub made: Vec<Made>,
+}
+
+/// What a gate command asks, its arguments parsed: the one call a command makes ([`run`]).
+pub enum Ask {
+    Drain {
+        node: NodeName,
+        no_ssh: bool,
+    },
+    UpgradeKubernetes {
+        version: Version,
+        no_ssh: bool,
+    },
+    /// `gate upgrade cilium|rook`.
+    Component(ComponentGate, Version),
+}
+
+impl Ask {
+    /// The gate asked.
+    pub fn gate(&self) -> Gate {
+        match self {
+            Ask::Drain { .. } => Gate::Drain,
+            Ask::UpgradeKubernetes { .. } => Gate::UpgradeKubernetes,
+            Ask::Component(ComponentGate::Cilium, _) => Gate::UpgradeCilium,
+            Ask::Component(ComponentGate::Rook, _) => Gate::UpgradeRook,
+        }
+    }
+
+    /// The gate's proxy's accept-paths: exactly what it reads (a component gate's later
+    /// layers too: `component`).
+    fn accept_paths(&self, component: Option<&ComponentReads>) -> Vec<String> {
+        match (self, component) {
+            (_, Some(reads)) => reads.accept_paths(),
+            (Ask::Drain { node, .. }, None) => {
+                crate::read::apiread::gate::accept_paths(&GateRead::for_drain(node))
+            }
+            (Ask::UpgradeKubernetes { version, .. }, None) => {
+                crate::read::apiread::gate::accept_paths(&GateRead::for_upgrade_kubernetes(
+                    *version,
+                ))
+            }
+            (Ask::Component(which, _), None) => {
+                crate::read::apiread::gate::accept_paths(&GateRead::for_component(*which))
+            }
+        }
+    }
+}
+
+/// A gate, whole, as `observe::preview` is preview: the target resolved and confirmed, the
+/// gate's proxy started beside kubectl's `config view`, the hosts decided (and every host's
+/// connection validated) before any ssh, one round of reads, the evaluation. The session is
+/// returned for the answer's header (endpoint, context, rule).
+pub fn run<'r>(
+    ground: Ground<'r>,
+    stack: Option<&Topology>,
+    ask: &Ask,
+) -> Result<(Session<'r>, Gated)> {
+    let what = match stack {
+        Some(s) => format!("stack {} has no cluster to gate yet", s.name()),
+        None => "no cluster to gate yet".to_string(),
+    };
+    // A component gate's reads decided from the stack before any process.
+    let component = match ask {
+        Ask::Component(which, _) => Some(ComponentReads::new(*which, stack)),
+        Ask::Drain { .. } | Ask::UpgradeKubernetes { .. } => None,
+    };
+    let accept = ask.accept_paths(component.as_ref());
+    let session = super::resolve(ground, stack)?.open_gate(accept, &what)?;
+    let gated = match ask {
+        Ask::Drain { node, no_ssh } => {
+            session.drain(node, HostReads::prepare(ground, stack, *no_ssh)?)?
+        }
+        Ask::UpgradeKubernetes { version, no_ssh } => {
+            session.upgrade_kubernetes(*version, HostReads::prepare(ground, stack, *no_ssh)?)?
+        }
+        Ask::Component(which, version) => {
+            let reads = component.unwrap_or_else(|| ComponentReads::new(*which, stack));
+            session.upgrade_component(&reads, *version)?
+        }
+    };
+    Ok((session, gated))
 }
 
 impl Session<'_> {

@@ -169,7 +169,11 @@ impl<'s> ComponentReads<'s> {
 
 impl Session<'_> {
     /// `gate upgrade cilium|rook VERSION`: read what its rules need and evaluate them.
-    pub fn upgrade_component(&self, plan: &ComponentReads, version: Version) -> Result<Gated> {
+    pub(super) fn upgrade_component(
+        &self,
+        plan: &ComponentReads,
+        version: Version,
+    ) -> Result<Gated> {
         let gate = plan.gate();
         let read = self.read_gate(gate, &plan.reads, Some(&plan.layers))?;
         let request = Request {

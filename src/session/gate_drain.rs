@@ -14,7 +14,7 @@ use super::Session;
 
 impl Session<'_> {
     /// `gate drain NODE`: read what the drain rules need and evaluate them.
-    pub fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Gated> {
+    pub(super) fn drain(&self, node: &NodeName, hosts: HostReads) -> Result<Gated> {
         let reads = GateRead::for_drain(node);
         let mut read = self.read_gate(Gate::Drain, &reads, None)?;
         if let Ok(listed) = &read.facts.nodes {

@@ -20,7 +20,7 @@ use super::Session;
 
 impl Session<'_> {
     /// `gate upgrade kubernetes VERSION`: read what its rules need and evaluate them.
-    pub fn upgrade_kubernetes(&self, version: Version, hosts: HostReads) -> Result<Gated> {
+    pub(super) fn upgrade_kubernetes(&self, version: Version, hosts: HostReads) -> Result<Gated> {
         let table = gate::builtin();
         let reads = GateRead::for_upgrade_kubernetes(version);
         let mut read = self.read_gate(Gate::UpgradeKubernetes, &reads, None)?;
