@@ -17,13 +17,11 @@ use crate::model::gate::host::{parse_cgroup, parse_timedatectl, TimeSync};
 use crate::model::gate::{Read as ReadKind, INVENTORY_NONE, NO_SSH};
 use crate::model::observation::host::{classify_command_failure, summary};
 use crate::model::observation::{FailureKind, Read, ReadFailure};
-use crate::output::render;
 use crate::read::hosts::gate::{self as probes, GateHost, GateProbe, ProbeRun};
 use crate::read::hosts::RemoteRun;
-use crate::stack::inventory::Inventory;
 use crate::stack::Topology;
 
-use super::{Ground, Prompt};
+use super::Ground;
 
 /// What a gate can read over ssh.
 pub enum HostReads {
@@ -53,37 +51,20 @@ impl HostReads {
                 "no stack, so no Ansible inventory to reach the nodes (name one with --stack, or say --no-ssh)".into(),
             ));
         };
-        let path = stack.inventory(ground.env)?;
-        if !path.exists() {
-            return Ok(HostReads::Unavailable(format!(
-                "no Ansible inventory at {} (set `inventory:` in {}, or say --no-ssh)",
-                path.display(),
-                stack.file.display()
-            )));
-        }
-        let inventory = Inventory::load(&path)?;
-        for w in inventory.warnings() {
-            render::notice(&format!("warning: {w}"));
-        }
-        let home = ground.env.home.as_deref();
+        let (inventory, path) = match super::hosts::load_inventory(ground, stack)? {
+            Ok(loaded) => loaded,
+            Err(path) => {
+                return Ok(HostReads::Unavailable(format!(
+                    "no Ansible inventory at {} (set `inventory:` in {}, or say --no-ssh)",
+                    path.display(),
+                    stack.file.display()
+                )))
+            }
+        };
+        let reach = super::hosts::reach(ground, stack);
         let mut hosts = BTreeMap::new();
         for name in inventory.hosts_of("all")? {
-            let target = inventory.ssh_target(&name, home)?;
-            let key = target.key.as_ref().map(|k| {
-                if k.is_absolute() {
-                    k.clone()
-                } else {
-                    stack.repo_root.join(k)
-                }
-            });
-            let (destination, ssh_options) = crate::read::ssh::connection(
-                &target,
-                key.as_deref(),
-                ground.runner.timeout,
-                ground.prompt == Prompt::Never,
-                &name,
-                inventory.path(),
-            )?;
+            let (destination, ssh_options, _) = reach.host(&inventory, &name)?;
             hosts.insert(
                 name.clone(),
                 GateHost {

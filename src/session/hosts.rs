@@ -21,6 +21,35 @@ pub enum Hosts {
     Read(HostPlan),
 }
 
+/// The stack's inventory, loaded and its warnings printed, with its path; `Err(path)` when
+/// there is no file there (the callers say why nothing is read). Preview's host reads and
+/// the gates' decide from the same load.
+pub(super) fn load_inventory(
+    ground: Ground,
+    stack: &Topology,
+) -> Result<std::result::Result<(Inventory, std::path::PathBuf), std::path::PathBuf>> {
+    let path = stack.inventory(ground.env)?;
+    if !path.exists() {
+        return Ok(Err(path));
+    }
+    let inventory = Inventory::load(&path)?;
+    for w in inventory.warnings() {
+        render::notice(&format!("warning: {w}"));
+    }
+    Ok(Ok((inventory, path)))
+}
+
+/// How this run reaches a stack's hosts: its keys anchored at the stack's repository, ssh
+/// in batch mode when no prompt is possible.
+pub(super) fn reach<'a>(ground: Ground<'a>, stack: &'a Topology) -> hostread::Reach<'a> {
+    hostread::Reach {
+        repo_root: &stack.repo_root,
+        home: ground.env.home.as_deref(),
+        timeout: ground.runner.timeout,
+        batch: ground.prompt == Prompt::Never,
+    }
+}
+
 impl Hosts {
     /// Decide from the stack: no host layer among `host_layers` (the read plan's), `--no-ssh`,
     /// no inventory file, or the validated plan.
@@ -42,27 +71,22 @@ impl Hosts {
                 stack.file.display()
             )));
         }
-        let path = stack.inventory(ground.env)?;
-        if !path.exists() {
-            return Ok(Hosts::Skipped(format!(
-                "not read: no Ansible inventory at {} (set `inventory:` in {})",
-                path.display(),
-                stack.file.display()
-            )));
-        }
-        let inventory = Inventory::load(&path)?;
-        for w in inventory.warnings() {
-            render::notice(&format!("warning: {w}"));
-        }
+        let inventory = match load_inventory(ground, stack)? {
+            Ok((inventory, _)) => inventory,
+            Err(path) => {
+                return Ok(Hosts::Skipped(format!(
+                    "not read: no Ansible inventory at {} (set `inventory:` in {})",
+                    path.display(),
+                    stack.file.display()
+                )))
+            }
+        };
         let plan = hostread::plan(
             &stack.catalog,
             host_layers,
             &inventory,
             stack.raw.control_group.as_deref(),
-            &stack.repo_root,
-            ground.env.home.as_deref(),
-            ground.runner.timeout,
-            ground.prompt == Prompt::Never,
+            reach(ground, stack),
         )?;
         Ok(Hosts::Read(plan))
     }

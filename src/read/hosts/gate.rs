@@ -14,12 +14,12 @@
 //! at the probe's cap while it is read. A host found down is not asked again. What the runs
 //! mean is the session's and the model's (`model::gate::host`, `model::gate::cert`).
 
-use super::run::{ssh_failure, RemoteRun};
-use super::{sh_quote, FIND_FORMAT, SSH_FAILED};
+use super::run::RemoteRun;
+use super::{sh_quote, FIND_FORMAT};
 use crate::model::gate::cert::{PkiPath, MAX_CERT_BYTES};
 use crate::model::gate::host::{CGROUP_DIR, CGROUP_FILE};
 use crate::model::observation::{FailureKind, ReadFailure};
-use crate::read::exec::{ExecError, Failure, Runner, Tool};
+use crate::read::exec::Runner;
 
 /// `timedatectl show` prints seven short lines: anything near this is not its answer.
 const MAX_TIMEDATECTL_BYTES: u64 = 16 * 1024;
@@ -98,33 +98,18 @@ pub(crate) fn run(runner: &Runner, jobs: &[(GateHost, Vec<GateProbe>)]) -> Vec<V
 }
 
 fn run_one(runner: &Runner, host: &GateHost, probe: &GateProbe) -> ProbeRun {
-    match runner.run_capped(Tool::Ssh, &argv(host, probe), probe.cap()) {
-        Ok(out) => Ok(RemoteRun {
-            status: 0,
-            stdout: out.stdout,
-            stderr: out.stderr,
-        }),
-        Err(ExecError {
-            failure: Failure::Exit { code, stderr },
-            ..
-        }) if code != SSH_FAILED => Ok(RemoteRun {
-            status: code,
-            stdout: Vec::new(),
-            stderr,
-        }),
-        Err(ExecError {
-            failure: Failure::TooLarge { limit },
-            ..
-        }) => Err(ReadFailure::new(
-            FailureKind::BadOutput,
-            format!(
-                "`{}` printed more than the {} KiB nestor reads of it: cut there, nothing of it used",
-                probe.words().first().map(String::as_str).unwrap_or_default(),
-                limit >> 10
-            ),
-        )),
-        Err(e) => Err(ssh_failure(e, &host.destination)),
-    }
+    let argv = argv(host, probe);
+    super::run::run_remote(runner, &argv, probe.cap(), &host.destination, |limit| {
+        format!(
+            "`{}` printed more than the {} KiB nestor reads of it: cut there, nothing of it used",
+            probe
+                .words()
+                .first()
+                .map(String::as_str)
+                .unwrap_or_default(),
+            limit >> 10
+        )
+    })
 }
 
 #[cfg(test)]
@@ -169,7 +154,7 @@ mod tests {
             assert_eq!(argv[..5], host().ssh_options[..]);
             assert_eq!(argv[5..].join(" "), remote);
             assert_eq!(
-                crate::read::exec::allowlist::check(Tool::Ssh, &argv),
+                crate::read::exec::allowlist::check(crate::read::exec::Tool::Ssh, &argv),
                 Ok(()),
                 "{remote}"
             );

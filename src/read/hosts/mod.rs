@@ -77,18 +77,13 @@ pub(crate) fn host_layers<'a>(
 
 /// Build the plan: each host layer's group resolved in `inventory` (`control_plane` is the
 /// stack's control-plane group, as `kubeconfig fetch` picks it), then one job per host with
-/// the union of its checks. `repo_root` anchors relative key paths (as Ansible does), `home`
-/// expands `~` in them.
-#[allow(clippy::too_many_arguments)]
+/// the union of its checks, each host reached as `reach` says.
 pub(crate) fn plan(
     catalog: &Catalog,
     layer_ids: &[String],
     inventory: &Inventory,
     control_group: Option<&str>,
-    repo_root: &Path,
-    home: Option<&Path>,
-    timeout: Duration,
-    batch: bool,
+    reach: Reach,
 ) -> Result<HostPlan> {
     let mut out = HostPlan::default();
     let mut checks: BTreeMap<String, Vec<HostCheck>> = BTreeMap::new();
@@ -122,31 +117,55 @@ pub(crate) fn plan(
         out.groups.insert(spec.group.clone(), hosts);
     }
     for name in order {
-        let target = inventory.ssh_target(&name, home)?;
+        let (destination, ssh_options, user) = reach.host(inventory, &name)?;
+        out.jobs.push(HostJob {
+            checks: checks.remove(&name).unwrap_or_default(),
+            name,
+            destination,
+            user,
+            ssh_options,
+        });
+    }
+    Ok(out)
+}
+
+/// How every host of a run is reached: relative key paths anchored at `repo_root` (as
+/// Ansible does), `~` expanded with `home`, ssh's timeout, `batch` when no prompt is possible.
+#[derive(Clone, Copy)]
+pub(crate) struct Reach<'a> {
+    pub repo_root: &'a Path,
+    pub home: Option<&'a Path>,
+    pub timeout: Duration,
+    pub batch: bool,
+}
+
+impl Reach<'_> {
+    /// One inventory host's validated connection (the one rule of preview's host reads and
+    /// the gates'): `[user@]address`, the ssh argv up to it, the user. A hostile inventory
+    /// value is an error here, before any ssh runs.
+    pub(crate) fn host(
+        &self,
+        inventory: &Inventory,
+        name: &str,
+    ) -> Result<(String, Vec<String>, Option<String>)> {
+        let target = inventory.ssh_target(name, self.home)?;
         let key = target.key.as_ref().map(|k| {
             if k.is_absolute() {
                 k.clone()
             } else {
-                repo_root.join(k)
+                self.repo_root.join(k)
             }
         });
         let (destination, ssh_options) = crate::read::ssh::connection(
             &target,
             key.as_deref(),
-            timeout,
-            batch,
-            &name,
+            self.timeout,
+            self.batch,
+            name,
             inventory.path(),
         )?;
-        out.jobs.push(HostJob {
-            checks: checks.remove(&name).unwrap_or_default(),
-            name,
-            destination,
-            user: target.user,
-            ssh_options,
-        });
+        Ok((destination, ssh_options, target.user))
     }
-    Ok(out)
 }
 
 /// The words of one check's command, unquoted; `None` for a check read through its parts

@@ -101,7 +101,32 @@ fn run_check(
     };
     // Cut at the bound the evidence states while it is read (four hosts printing 40 MB each
     // were 700-850 MiB when buffered to the process layer's own cap first).
-    match runner.run_capped(Tool::Ssh, &argv, MAX_HOST_OUTPUT as u64) {
+    run_remote(
+        runner,
+        &argv,
+        MAX_HOST_OUTPUT as u64,
+        &job.destination,
+        |limit| {
+            format!(
+            "the command printed more than the {} MiB nestor reads: cut there while it was read, nothing of it used",
+            limit >> 20
+        )
+        },
+    )
+}
+
+/// The one ssh of every host read (preview's checks, the gates' probes): `argv` run with
+/// its output cut at `cap` while it is read. `Ok` when the remote command ran, whatever its
+/// status; `Err` when ssh itself failed (exit 255, killed at the deadline, refused by the
+/// allowlist, not found) or the output passed `cap` (`too_large` says so).
+pub(crate) fn run_remote(
+    runner: &Runner,
+    argv: &[String],
+    cap: u64,
+    destination: &str,
+    too_large: impl FnOnce(u64) -> String,
+) -> std::result::Result<RemoteRun, ReadFailure> {
+    match runner.run_capped(Tool::Ssh, argv, cap) {
         Ok(out) => Ok(RemoteRun {
             status: 0,
             stdout: out.stdout,
@@ -118,14 +143,8 @@ fn run_check(
         Err(ExecError {
             failure: Failure::TooLarge { limit },
             ..
-        }) => Err(ReadFailure::new(
-            FailureKind::BadOutput,
-            format!(
-                "the command printed more than the {} MiB nestor reads: cut there while it was read, nothing of it used",
-                limit >> 20
-            ),
-        )),
-        Err(e) => Err(ssh_failure(e, &job.destination)),
+        }) => Err(ReadFailure::new(FailureKind::BadOutput, too_large(limit))),
+        Err(e) => Err(ssh_failure(e, destination)),
     }
 }
 

@@ -28,10 +28,12 @@ fn plan_of(text: &str, timeout_secs: u64, batch: bool) -> Result<HostPlan> {
         &ids(),
         &inventory(text),
         None,
-        Path::new("/repo"),
-        None,
-        Duration::from_secs(timeout_secs),
-        batch,
+        Reach {
+            repo_root: Path::new("/repo"),
+            home: None,
+            timeout: Duration::from_secs(timeout_secs),
+            batch,
+        },
     )
 }
 
