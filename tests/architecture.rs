@@ -717,8 +717,14 @@ fn the_map_checker_fails_on_a_long_paragraph_a_missing_path_and_too_many_words()
     );
     let faults = map_faults(&map, root);
     assert_eq!(faults.len(), 2, "{faults:#?}");
-    assert!(faults[0].starts_with("a paragraph of 152 words"), "{faults:#?}");
-    assert_eq!(faults[1], "`read/nowhere.rs` names no file of the repository");
+    assert!(
+        faults[0].starts_with("a paragraph of 152 words"),
+        "{faults:#?}"
+    );
+    assert_eq!(
+        faults[1],
+        "`read/nowhere.rs` names no file of the repository"
+    );
     // A paragraph of exactly the limit passes (the heading is a paragraph of its own).
     assert_eq!(map_words(&map_paragraphs(&map)[1]), MAP_PARAGRAPH_WORDS);
     let too_long = format!("{map}\n{}", "word\n\n".repeat(MAP_WORDS));
