@@ -678,3 +678,152 @@ fn the_file_checker_sees_a_circle_of_two_files() {
     let real = file_edges(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     assert!(real["model::gate::drain::budgets"].contains("model::gate::check"));
 }
+
+/// ARCHITECTURE.md is a ten-minute map (issue 50): at most [`MAP_WORDS`] words (counted as
+/// `wc -w` counts), no paragraph over [`MAP_PARAGRAPH_WORDS`], and every repository path it
+/// names in backticks exists (from the repository root, or from `src/` as the map names the
+/// files of a module: `read/http.rs`). docs/testing.md, the contributor's guide, is held to
+/// the same word count; its measurements live in a dated file of their own.
+#[test]
+fn the_map_is_short_and_names_only_paths_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).expect(p);
+    let faults = map_faults(&read("ARCHITECTURE.md"), root);
+    assert!(
+        faults.is_empty(),
+        "ARCHITECTURE.md is no ten-minute map:\n{}",
+        faults.join("\n")
+    );
+    let testing = map_words(&read("docs/testing.md"));
+    assert!(
+        testing <= MAP_WORDS,
+        "docs/testing.md holds {testing} words, more than {MAP_WORDS}: move what is not a \
+         contributor's guide (measurements, history) to a dated docs/measurements-*.md"
+    );
+}
+
+/// The map's checker can fail: a made-up map with a paragraph one word too long, a list item
+/// over the limit, a path that does not exist and one too many words in all; a code fence
+/// counts toward the words but holds no paragraph and no path.
+#[test]
+fn the_map_checker_fails_on_a_long_paragraph_a_missing_path_and_too_many_words() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let long = "word ".repeat(MAP_PARAGRAPH_WORDS + 1);
+    let fine = "word ".repeat(MAP_PARAGRAPH_WORDS);
+    let map = format!(
+        "# Map\n\n{fine}\n\n`read/http.rs` and `src/pool.rs` and `docs/testing.md` exist.\n\n\
+         - an item\n- {long}\n\n```\n{long} `read/nowhere.rs`\n```\n\n\
+         `read/nowhere.rs`, `/api/v1/nodes` and `a::b` and `kubectl get`\n"
+    );
+    let faults = map_faults(&map, root);
+    assert_eq!(faults.len(), 2, "{faults:#?}");
+    assert!(
+        faults[0].starts_with("a paragraph of 152 words"),
+        "{faults:#?}"
+    );
+    assert_eq!(
+        faults[1],
+        "`read/nowhere.rs` names no file of the repository"
+    );
+    // A paragraph of exactly the limit passes (the heading is a paragraph of its own).
+    assert_eq!(map_words(&map_paragraphs(&map)[1]), MAP_PARAGRAPH_WORDS);
+    let too_long = format!("{map}\n{}", "word\n\n".repeat(MAP_WORDS));
+    assert!(map_faults(&too_long, root)[0].contains("words in all"));
+}
+
+const MAP_WORDS: usize = 2_500;
+const MAP_PARAGRAPH_WORDS: usize = 150;
+
+/// Words as `wc -w` counts them: runs of non-whitespace.
+fn map_words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+/// The paragraphs of a Markdown text outside its code fences: text between blank lines, a
+/// heading, a list item (`- `, `* `, `1. `) and a table row each a paragraph of its own.
+fn map_paragraphs(text: &str) -> Vec<String> {
+    fn end(current: &mut String, paragraphs: &mut Vec<String>) {
+        if !current.trim().is_empty() {
+            paragraphs.push(current.clone());
+        }
+        current.clear();
+    }
+    let mut paragraphs = Vec::new();
+    let mut current = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") {
+            end(&mut current, &mut paragraphs);
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let numbered = t
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if t.is_empty()
+            || t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.starts_with('|')
+            || t.starts_with('#')
+            || numbered
+        {
+            end(&mut current, &mut paragraphs);
+        }
+        current.push_str(t);
+        current.push('\n');
+        if t.starts_with('#') {
+            end(&mut current, &mut paragraphs);
+        }
+    }
+    end(&mut current, &mut paragraphs);
+    paragraphs
+}
+
+/// A backticked span that looks like a repository path: no space, only path characters, not
+/// absolute (an API or a host path), and holding a `/` or ending in a file type of the tree.
+fn map_path(span: &str) -> bool {
+    !span.is_empty()
+        && !span.starts_with('/')
+        && span
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+        && (span.contains('/')
+            || [".rs", ".md", ".sh", ".yaml"]
+                .iter()
+                .any(|e| span.ends_with(e)))
+}
+
+/// What makes `map` no ten-minute map: too many words, a paragraph over the limit, a path it
+/// names that is neither under `root` nor under `root/src`.
+fn map_faults(map: &str, root: &Path) -> Vec<String> {
+    let mut faults = Vec::new();
+    let words = map_words(map);
+    if words > MAP_WORDS {
+        faults.push(format!("{words} words in all, more than {MAP_WORDS}"));
+    }
+    let mut missing = BTreeSet::new();
+    for p in map_paragraphs(map) {
+        let n = map_words(&p);
+        if n > MAP_PARAGRAPH_WORDS {
+            let start: String = p.chars().take(80).collect();
+            faults.push(format!(
+                "a paragraph of {n} words (at most {MAP_PARAGRAPH_WORDS}): {start}..."
+            ));
+        }
+        for span in p.split('`').skip(1).step_by(2).filter(|s| map_path(s)) {
+            if !root.join(span).exists() && !root.join("src").join(span).exists() {
+                missing.insert(span.to_string());
+            }
+        }
+    }
+    faults.extend(
+        missing
+            .into_iter()
+            .map(|s| format!("`{s}` names no file of the repository")),
+    );
+    faults
+}

@@ -3,6 +3,11 @@
 //!
 //! kubectl passes no global flag to a plugin: write `kubectl nestor --kubeconfig F preview`,
 //! not `kubectl --kubeconfig F nestor preview`.
+//!
+//! Files: this one, the clap tree (`Cli`, `Command`); `run.rs`, argv to exit code (the
+//! `__complete` protocol answered before clap parses, errors printed as an `error:` line and a
+//! `hint:` line, `-v`'s usage report, the dispatch); `usage.rs`, clap's usage errors in that
+//! same two-line form, exit 1.
 
 use std::ffi::OsStr;
 use std::path::Path;

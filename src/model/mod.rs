@@ -3,6 +3,9 @@
 //! state of each layer (`state`), what is missing (`plan`) and the saved form of an
 //! observation (`snapshot`). No process, no network; files only where a catalog or a
 //! snapshot is loaded by path.
+//!
+//! Also `ack.rs` (acknowledged findings), `diff.rs` (what changed between two observations)
+//! and `gate/` (the gates' facts, rule table and pure evaluation).
 
 pub mod ack;
 pub mod catalog;

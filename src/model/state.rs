@@ -3,6 +3,15 @@
 //! This is where "forbidden is not missing" is enforced: every check yields true, false or
 //! unknown, a failed read always gives unknown, and only a layer whose detect checks all
 //! evaluated false is absent. Pure: it reads an [`Observation`], never the cluster.
+//!
+//! Files under `state/`: `judge.rs` (the `Judge` trait, reached through `match_kind!`) and one
+//! file per kind family (`workloads.rs` with `rollout.rs`, `objects.rs`, `all.rs`, `pods.rs`,
+//! `nodes.rs`, `namespaces.rs`, `configmaps.rs`, `agents.rs`, `versions.rs`, `apiservices.rs`,
+//! `webhooks.rs`, `claims.rs`, `placement.rs`, `gateway.rs`, `coverage.rs`); `checks.rs`, each
+//! evaluated check kept by its id; `truth.rs`, the rules every check shares; `why.rs` and
+//! `events.rs`, the second read round and its evidence; `explain.rs` (`explain/by_hand.rs`: the
+//! `ShowByHand` trait); `hosts.rs` (`hosts/outcomes.rs`), a host-level layer's state;
+//! `no_cluster.rs`, a lima bench without a cluster.
 
 mod agents;
 mod all;

@@ -3,7 +3,7 @@
 //! degraded or absent layer (its failing evidence in the body), `skipped` for an unknown
 //! one (nestor could not tell: never a pass, never a failure) and for a degraded one whose
 //! every failing check the topology acknowledges (`acknowledged until DATE: REASON`),
-//! nothing for a present one.
+//! nothing for a present one. (A gate's `-o junit` is `output::gate`'s: one testcase per rule.)
 //! Pure; every string from a cluster is escaped for XML 1.0, which cannot hold most control
 //! characters at all, nor U+FFFE/U+FFFF: whatever a string holds, the report is well-formed.
 

@@ -1,9 +1,19 @@
-//! Reads of the outside world. `exec` is the only code that spawns a process (behind the
-//! read-only allowlist); `kubectl` builds kubectl argv; `proxy` and `http` are the batched
-//! read path (one `kubectl proxy` on a private unix socket); `apiread` turns read requests
-//! into API paths and responses into observations; `reader` picks the read path and runs a
-//! batch; `admin_conf` brings a control plane's admin.conf over ssh (for `kubeconfig fetch`);
-//! `explain` words the read-only command behind an evidence line (`--explain`).
+//! Reads of the outside world: the only layer that touches it.
+//!
+//! Files: `exec/`, the only code that spawns a process (`Runner::run`, the long-running
+//! `Service`), behind the read-only allowlist (`exec/allowlist/`), with the hermetic kubectl
+//! environment, the `-v` trace lines and the watchdog; `kubectl.rs`, kubectl argv (explicit
+//! `--kubeconfig`, pinned `--context`/`--server`, explicit `--cache-dir`, always); `proxy.rs`,
+//! one `kubectl proxy` on a private unix socket; the GET-only client over it: `http.rs` (an
+//! answer buffered whole: discovery documents, error statuses), `stream.rs` (a body decoded
+//! while it arrives: every list and named object) and `wire.rs` (the one answer decoder both
+//! use; `test_socket.rs`, tests only, the proxy's side); `apiread/`, a batch of reads through
+//! the proxy (every GET of a round sent at once, answers decoded as they arrive, discovery,
+//! statuses worded as kubectl's, the gates' reads); `reader.rs`, the rounds of one read
+//! path, through one proxy and one memory budget; `hosts/`, the host-level checks and the
+//! gates' host probes over ssh; `ssh.rs`, the ssh argv from an inventory host, shared by
+//! `hosts/` and `admin_conf.rs` (the admin.conf for `kubeconfig fetch`); `explain.rs`, the
+//! command lines `--explain` prints, checked against the allowlist, never spawned.
 
 pub(crate) mod admin_conf;
 pub(crate) mod apiread;

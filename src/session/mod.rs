@@ -9,6 +9,16 @@
 //! judge) is `observe.rs`'s, the hosts' part `hosts.rs`'s: commands ask for an observation
 //! and render it. `stack select` and `kubeconfig fetch` verify a written file through
 //! [`Session::verify`].
+//!
+//! Files: this one, `Ground` and `Prompt` (what a session opens from) and `Session` (the pinned
+//! target: `read`, kube reads beside the host reads; `nodes`; `reachable`; `target_ref`;
+//! `verify`); `open.rs`, `resolve` -> `Resolved` -> `Opened` (`open_live`, `open_gate`,
+//! `replay`); `early.rs`, kubectl's `config view` and the pinned proxy started at once;
+//! `hosts.rs`, whether and how the host-level layers are read; `observe.rs`, the pipeline
+//! (`preview`, `Watch`/`Polls`, `Survey`); `acks.rs`, the acknowledgements. The gates:
+//! `gate.rs` (`run`, the one gate read path), `gate_answers.rs` (each answer decoded),
+//! `gate_drain.rs`, `gate_upgrade.rs`, `gate_components.rs`, `gate_layers.rs` (a component's
+//! later layers, read by preview's pipeline) and `gate_hosts.rs` (the host rules over ssh).
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;

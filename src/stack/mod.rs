@@ -1,5 +1,12 @@
 //! Stack topologies (SPEC §3): where the stacks directory is, which stack is active, and the
 //! parsed topology with its paths resolved against the repo root.
+//!
+//! Files: this one, the stacks directory, the active stack and `Topology`; `choice.rs`, which
+//! stack a run names; `schema.rs`, strict decoding with line, column and did-you-mean
+//! (`schema/seed.rs`: its per-parse context; `schema/acks.rs`: the `acknowledged:` list);
+//! `edit/`, the one-line `kubeconfig:` insertion that keeps every other byte (`scan.rs`: its
+//! line scanner); `endpoint.rs`, the one comparison of API server URLs; `inventory/`, Ansible
+//! YAML inventories; `skeleton.rs`, the stack file `discover --emit-topology` writes.
 
 mod choice;
 pub use choice::{looks_like_path, select_file, Choice, StackSource};

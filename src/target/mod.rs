@@ -1,6 +1,16 @@
 //! The target: which kubeconfig a command reads and why (SPEC §4). The rule that won is
 //! always reported. For prod there is no silent fallback; for lima the bench kubeconfig is
 //! authoritative so a bench command can never read another cluster.
+//!
+//! Files: this one, the rules (`Rule`, `Chosen`, `resolve`; `Rule::name` is every output's
+//! vocabulary); `kubeconfig.rs`, nestor's strict pre-check (never decodes a credential), with
+//! `plain_yaml.rs` (no anchor, alias, tag or merge key) and `credentials.rs` (which credential
+//! keys a user has); `authority.rs`, kubectl's `config view --minify` agreeing with the
+//! pre-check, and the `Pin`; `confirm.rs`, the target policy's words and refusals;
+//! `isolation.rs`, a bench never reading prod; `context.rs`, a stack's recorded `context:`
+//! against its kubeconfig's; `fetched.rs`, what `kubeconfig fetch` refuses. The target goes
+//! through four types only: `Chosen` -> `KubeTarget` -> the session's pinned `Kubectl` ->
+//! `TargetRef`.
 
 pub(crate) mod authority;
 pub(crate) mod confirm;

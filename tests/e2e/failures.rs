@@ -1,7 +1,8 @@
 //! The failure matrix (issue 5, SPEC §10): each failing tool, unreachable cluster and bad
 //! local file, through the real kubectl and the replay server. Each test checks the message,
 //! the exit code, and that nothing was written (the temp tree, kubectl's own cache aside, is
-//! byte-identical before and after). The "Failure matrix" table of docs/testing.md names these tests.
+//! byte-identical before and after). The failure matrix as recorded, which names these tests,
+//! is in docs/measurements-2026-12.md ("Failure matrix"; docs/testing.md points there).
 
 use std::fs;
 use std::time::Duration;

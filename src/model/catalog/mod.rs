@@ -5,6 +5,15 @@
 //! Our own input, so it is read strictly: an unknown key, a bad check, an unknown or cyclic
 //! `after:` or a duplicate id is an error naming the file, the line and column, and the
 //! nearest valid key.
+//!
+//! Files: `builtin.yaml` and `served.yaml` (data; `served.rs` reads the latter); `parse.rs`,
+//! reading a catalog file and each check's id `LAYER/NAME`; `check.rs`, the one kind table
+//! (`check_kinds!`), with `check/kinds.rs` (`match_kind!`), `check/key.rs` (the derived keys),
+//! `check/reads.rs` (what each kind reads) and one file per kind family under `check/`; `raw.rs`
+//! and `raw/`, the strict decoding (`raw/item.rs`: one list item, its key choosing its kind's
+//! `Decode`; `raw/check.rs`: the one-check rule) with `scalars.rs`; `describe.rs`, each kind's
+//! words for `catalog show`; `read_plan.rs` and `proxy_budget.rs`, the reads a set of layers
+//! needs and their fit on the proxy's command line; `host/`, the host checks.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

@@ -2,8 +2,20 @@
 //! a failure is kept as data (it turns a layer `unknown`, never `absent`), and the whole
 //! observation can be saved to a snapshot file and replayed.
 //!
-//! The parsers are pure: the process layer hands them kubectl/limactl stdout (or stderr for
-//! [`classify_kubectl_stderr`]) and they never spawn anything.
+//! The parsers are pure: the read layer hands them the API's answers (as they arrive through
+//! the proxy), limactl's stdout or kubectl's stderr ([`classify_kubectl_stderr`]), and they
+//! never spawn anything.
+//!
+//! Files: `request.rs`, what a probe asks for (`ReadRequest`, the `Scope` narrowing it);
+//! `failure.rs`, why a read failed; `decoded.rs`, one read's typed outcome stored in the
+//! `Observation`; `repr.rs`, the snapshot form; `typed_list.rs`, a built-in List decoded item by
+//! item as it arrives, each item charged to the budget (`decode_list_try`, the gates' List
+//! decoder too), with `item_cap.rs`; `answer.rs`, the check every parser makes that an answer is
+//! the object asked for; `classify.rs`, kubectl's errors. The typed reads: `kube.rs`,
+//! `workloads.rs`, `lima.rs`, `pods.rs`, `node_truth.rs`, `meta.rs`, `status_reads.rs`,
+//! `agents.rs`, `events.rs`, `webhooks.rs`, `claims.rs`, `placement.rs`, `lists.rs`,
+//! `host.rs` (what hosts printed), and custom objects reduced to the catalog's field paths
+//! (`objects.rs`, `object_list.rs`, `custom_object.rs`, `fields.rs`, `trie.rs`, `members.rs`).
 
 mod agents;
 pub mod answer;

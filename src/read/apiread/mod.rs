@@ -18,6 +18,13 @@
 //! HTTP statuses become the failures kubectl's messages gave: the message is worded as
 //! kubectl prints it (`Error from server (Forbidden): ...`) and classified by the same code,
 //! so layer states and exit codes do not depend on the read path.
+//!
+//! Files: this one, `read_round` and `each_target` (every GET sent at once, answers read by at
+//! most [`crate::pool::READ_THREADS`] threads); `typed.rs`, the built-in reads decoded while
+//! they arrive and `fetch_with` (one GET decoded by the caller's decoder); `paths.rs`, API
+//! paths and the proxy's accept-paths; `status.rs`, HTTP statuses worded as kubectl would;
+//! `discovery.rs`, what `/api` and `/apis` serve and the custom resources left to the second
+//! round; `gate.rs`, every gate's reads (`GateRead`).
 
 #[cfg(test)]
 mod agents_tests;

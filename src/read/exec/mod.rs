@@ -4,6 +4,15 @@
 //! group when it runs over), registers every child while it runs so that a signal ending
 //! nestor takes it along (`crate::signals`), treats a signal as a failure, and prints redacted
 //! argv with `-v`. Tool modules only build argv.
+//!
+//! Files: this one, `Runner` (one-shot children); `service.rs`, long-running ones (the proxy);
+//! `watchdog.rs`, the leash that kills a child's group when nestor dies; `hermetic.rs`, the
+//! kubectl environment and cache directory; `trace.rs`, `-v`'s step and trace lines;
+//! `allowlist/`, every argv nestor may run (`mod.rs`: kubectl's `config view` and the pinned
+//! proxy; `proxy.rs`: the proxy's form and raw paths; `printed.rs`: `--explain`'s printed
+//! lines, a grammar the spawner never consults; `ssh.rs`: ssh's forms; `hostcmd.rs`: the host
+//! checks' remote commands; `hostgate.rs`: the gates' `timedatectl show` and certificate
+//! `cat`).
 
 pub mod allowlist;
 pub(crate) mod hermetic;

@@ -13,6 +13,10 @@
 //!
 //! Only the spawning goes through `exec`; everything else here builds argv or interprets
 //! results.
+//!
+//! Files: this one, the remote words of each check; `run.rs`, one ssh per check and its result
+//! read; `schedule.rs`, hosts in turn within the bounds; `gate.rs`, the gates' typed probes
+//! (`GateProbe`), each one fixed command with its own output cap.
 
 use std::collections::BTreeMap;
 use std::path::Path;

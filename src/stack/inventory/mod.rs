@@ -17,6 +17,9 @@
 //!
 //! Jinja templates and vault-encrypted values are kept as data; they are refused only where
 //! nestor would need their value (the SSH connection variables).
+//!
+//! Files: this one, the queries; `build.rs`, groups, children and depth; `patterns.rs`, host
+//! ranges and ports exactly as Ansible expands them; `ssh.rs`, the connection variables.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
