@@ -126,7 +126,7 @@ fn stamped<T: Serialize>(format: Format, doc: &T, observed_at: Option<&str>) -> 
         Format::Text => return Err(Error::internal("document() called for text output")),
         Format::Junit => {
             return Err(Error::input(
-                "-o junit is a report of layers: only `preview` and `preview --all` print it",
+                "-o junit is a report of layers or gate rules: only `preview`, `preview --all` and the gates (`gate drain`, `gate upgrade`) print it",
                 "use -o json or -o yaml for this command",
             ))
         }

@@ -95,7 +95,7 @@ fn junit_is_refused_where_there_are_no_layers() {
     assert_eq!(r.code, Some(1), "{}", r.stdout);
     assert!(r.stdout.is_empty(), "{}", r.stdout);
     r.stderr_snap(str![[r#"
-kubectl-nestor: error: -o junit is a report of layers: only `preview` and `preview --all` print it
+kubectl-nestor: error: -o junit is a report of layers or gate rules: only `preview`, `preview --all` and the gates (`gate drain`, `gate upgrade`) print it
 hint: use -o json or -o yaml for this command
 
 "#]]);

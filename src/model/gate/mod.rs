@@ -5,6 +5,17 @@
 //! their pure evaluation (`evaluate`), which gives a `Verdict`: GO, NO-GO with the
 //! blockers in the owners' words, or CANNOT TELL when a read a blocker rule needs failed.
 //! No process, no network: the reads are the session's.
+//!
+//! Files: `rules.rs` (the one rule table, `gate_rules!`: a row per rule, its gate and the
+//! function that judges it) and `rules.yaml` (each rule's severity, reads and upstream
+//! source); `table.rs` (the release facts as rows: removed APIs, platform ranges, Rook's Ceph
+//! versions, component layers); `check.rs` (what a rule's code is given and returns);
+//! `verdict.rs` (`evaluate`: each rule run on what was read, the verdict); `facts.rs` (the
+//! typed inputs) and `decode/` (the API's JSON into them, Lists through preview's one List
+//! decoder); `drain/` (the eviction API's semantics, budgets, control plane, OSDs),
+//! `upgrade/` (kubeadm's version policy and the skew policy, certificates, platform
+//! ranges), `components.rs` (cilium|rook), `host.rs` (host rules' facts), `cert.rs`,
+//! `release.rs`, `version.rs`; `explain.rs` (each read's fact in one line, `--explain`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
