@@ -50,7 +50,22 @@ pub(crate) fn dirqual_layers(
     not_ready: &[usize],
     ceph_health: &str,
 ) {
-    let n = nodes as i64;
+    add_k8s(b, nodes, not_ready);
+    add_cilium(b, nodes);
+    add_rook_crds(b);
+    add_objectbucket_crds(b);
+    add_ceph_cluster(b, ceph_health);
+    add_rook_daemons(b, nodes, not_ready);
+    add_storage(b, nodes);
+    add_monitoring(b, nodes, not_ready);
+    add_gitops(b);
+    add_registry(b);
+    add_dataops(b);
+    crate::platform::add_platform_gates(b, nodes);
+}
+
+/// The k8s layer: the base namespaces, the nodes, CoreDNS.
+fn add_k8s(b: &mut Builder, nodes: usize, not_ready: &[usize]) {
     // k8s
     for ns in ["default", "kube-node-lease", "kube-public", "kube-system"] {
         b.ns(ns, T_INSTALL);
@@ -66,7 +81,12 @@ pub(crate) fn dirqual_layers(
         2,
         T_INSTALL,
     ));
+}
 
+/// The cni layer: Cilium's CRDs (the LB-IPAM pool's too), agents, operator, a CiliumNode per
+/// node.
+fn add_cilium(b: &mut Builder, nodes: usize) {
+    let n = nodes as i64;
     // cni: Cilium
     let cilium_ver = "v2";
     let cni_kinds = [
@@ -113,7 +133,6 @@ pub(crate) fn dirqual_layers(
         );
     }
     crate::platform::add_pool_crd(b, T_CILIUM);
-    let ready_nodes = n - not_ready.len() as i64;
     b.obj(daemonset(
         "kube-system",
         "cilium",
@@ -150,7 +169,10 @@ pub(crate) fn dirqual_layers(
             T_CILIUM,
         ));
     }
+}
 
+/// Rook installs every CRD it owns, object stores included.
+fn add_rook_crds(b: &mut Builder) {
     // ceph: Rook installs every CRD it owns, object stores included, plus objectbucket.io.
     b.ns("rook-ceph", T_CEPH);
     let ceph_kinds: [CephKind; 6] = [
@@ -233,6 +255,10 @@ pub(crate) fn dirqual_layers(
             T_CEPH,
         );
     }
+}
+
+/// objectbucket.io, as every Rook install has it.
+fn add_objectbucket_crds(b: &mut Builder) {
     b.crds(
         "objectbucket.io",
         "v1alpha1",
@@ -247,6 +273,10 @@ pub(crate) fn dirqual_layers(
         &[("ObjectBucket", "objectbuckets")],
         T_CEPH,
     );
+}
+
+/// Rook's mon endpoints and the CephCluster, its Ceph health `ceph_health`.
+fn add_ceph_cluster(b: &mut Builder, ceph_health: &str) {
     // The mon endpoints Rook keeps: every mon in quorum (`outOfQuorum` empty). Its other
     // keys are never decoded by nestor.
     b.obj(json!({
@@ -310,6 +340,12 @@ pub(crate) fn dirqual_layers(
         }),
         T_CEPH,
     ));
+}
+
+/// The block pool, Rook's operator, its mon, mgr and OSD Deployments and pods, the RBD CSI
+/// plugin.
+fn add_rook_daemons(b: &mut Builder, nodes: usize, not_ready: &[usize]) {
+    let n = nodes as i64;
     b.obj(custom(
         "ceph.rook.io/v1",
         "CephBlockPool",
@@ -381,7 +417,10 @@ pub(crate) fn dirqual_layers(
         2,
         T_CEPH,
     ));
+}
 
+/// The storage layer: Rook's CSI drivers registered on every node and the ceph-block class.
+fn add_storage(b: &mut Builder, nodes: usize) {
     // storage: Rook's CSI drivers, registered on every node (SPEC §15)
     crate::platform::add_csi(b, nodes, T_CEPH);
     // storage
@@ -402,7 +441,12 @@ pub(crate) fn dirqual_layers(
         }),
         T_CEPH,
     ));
+}
 
+/// The monitoring layer: the Prometheus operator's CRDs and workloads, node-exporter.
+fn add_monitoring(b: &mut Builder, nodes: usize, not_ready: &[usize]) {
+    let n = nodes as i64;
+    let ready_nodes = n - not_ready.len() as i64;
     // monitoring
     b.ns("monitoring", T_LAYERS);
     b.crds(
@@ -478,7 +522,10 @@ pub(crate) fn dirqual_layers(
                "conditions": [{"type": "Available", "status": "True", "lastTransitionTime": T_LAYERS}]}),
         T_LAYERS,
     ));
+}
 
+/// The gitops layer: Argo CD's CRDs and workloads.
+fn add_gitops(b: &mut Builder) {
     // gitops
     b.ns("argocd", T_LAYERS);
     b.crds(
@@ -526,7 +573,10 @@ pub(crate) fn dirqual_layers(
         json!({}),
         T_LAYERS,
     ));
+}
 
+/// The registry layer.
+fn add_registry(b: &mut Builder) {
     // registry
     b.ns("registry", T_LAYERS);
     b.obj(deployment(
@@ -537,7 +587,10 @@ pub(crate) fn dirqual_layers(
         1,
         T_LAYERS,
     ));
+}
 
+/// The dataops layer: CloudNativePG and its Cluster dataops/pg.
+fn add_dataops(b: &mut Builder) {
     // dataops: CloudNativePG
     b.ns("cnpg-system", T_DATA);
     b.ns("dataops", T_DATA);
@@ -573,7 +626,6 @@ pub(crate) fn dirqual_layers(
                "conditions": [{"type": "Ready", "status": "True", "reason": "ClusterIsReady", "message": "Cluster is Ready", "lastTransitionTime": T_DATA}]}),
         T_DATA,
     ));
-    crate::platform::add_platform_gates(b, nodes);
 }
 
 /// Rook's mon pods (a, b, c on dirqual1..3) and OSD pods (one per node, at most 8), named
