@@ -24,8 +24,11 @@ pub use crate::clusters::{
     BIG_NODES,
 };
 
-/// Every built-in fixture: its name and the function that builds it.
-pub const SCENARIOS: &[(&str, fn() -> Fixture)] = &[
+/// A built-in fixture: its name and the function that builds it.
+pub type Scenario = (&'static str, fn() -> Fixture);
+
+/// Every built-in fixture.
+pub const SCENARIOS: &[Scenario] = &[
     ("dirqual", clusters::dirqual),
     ("dirqual-full", clusters::dirqual_full),
     ("degraded", clusters::degraded),
