@@ -827,3 +827,42 @@ fn map_faults(map: &str, root: &Path) -> Vec<String> {
     );
     faults
 }
+
+/// The files of the replay crate (`crates/replay/src/`, the test API server) form no import
+/// circle either (issue 50): builders (builders, platform, clusters, versions) know no
+/// scenario, each scenario module uses builders only, and the one registry
+/// (`fixtures.rs`) names them all. The same edges as `files_form_no_import_cycle`'s; it can
+/// fail: a copy of the crate in which the builders call the registry back is one circle.
+#[test]
+fn replay_files_form_no_import_cycle() {
+    let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/replay/src");
+    let edges = file_edges(&replay);
+    assert!(
+        edges["fixtures"].contains("scenarios") && edges["scenarios"].contains("builders"),
+        "the checker reads the replay crate's imports: {edges:?}"
+    );
+    let found = cycles(&edges);
+    assert!(
+        found.is_empty(),
+        "import cycles between files of crates/replay/src/:\n{}",
+        found
+            .iter()
+            .map(|c| c.join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_tree(&replay, dir.path());
+    let builders = dir.path().join("builders.rs");
+    let text = std::fs::read_to_string(&builders).expect("builders.rs");
+    std::fs::write(
+        &builders,
+        text.replacen("\nuse ", "\nuse crate::fixtures::by_name;\nuse ", 1),
+    )
+    .expect("write builders.rs");
+    let circles = cycles(&file_edges(dir.path()));
+    assert_eq!(circles.len(), 1, "{circles:?}");
+    assert!(["builders", "fixtures", "scenarios"]
+        .iter()
+        .all(|f| circles[0].contains(&f.to_string())));
+}

@@ -15,11 +15,9 @@
 
 use serde_json::{json, Value};
 
+use crate::builders::{K8S_VERSION, T_INSTALL, T_LAYERS};
+use crate::clusters::dirqual_builder;
 use crate::fixture::Fixture;
-use crate::fixtures::{dirqual_builder, K8S_VERSION, T_INSTALL, T_LAYERS};
-
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 2] = ["apiservice-available", "apiservice-unavailable"];
 
 /// When metrics-server lost its last ready endpoint.
 pub const T_DOWN: &str = "2026-11-30T08:12:00Z";
@@ -28,15 +26,21 @@ pub const T_DOWN: &str = "2026-11-30T08:12:00Z";
 pub const MISSING_ENDPOINTS: &str =
     "endpointslices for service/metrics-server in \"kube-system\" have no addresses with port name \"https\"";
 
-/// An APIService fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    let metrics = match name {
-        "apiservice-available" => condition("True", "Passed", "all checks passed", T_LAYERS),
-        "apiservice-unavailable" => {
-            condition("False", "MissingEndpoints", MISSING_ENDPOINTS, T_DOWN)
-        }
-        _ => return None,
-    };
+pub fn apiservice_available() -> Fixture {
+    with_metrics(condition("True", "Passed", "all checks passed", T_LAYERS))
+}
+
+pub fn apiservice_unavailable() -> Fixture {
+    with_metrics(condition(
+        "False",
+        "MissingEndpoints",
+        MISSING_ENDPOINTS,
+        T_DOWN,
+    ))
+}
+
+/// dirqual's local APIServices and metrics-server's, whose `Available` condition is `metrics`.
+fn with_metrics(metrics: Value) -> Fixture {
     let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
     for (group, version, priority) in [
         ("", "v1", 18000),
@@ -65,7 +69,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         },
         "status": {"conditions": [metrics]},
     }));
-    Some(f)
+    f
 }
 
 fn condition(status: &str, reason: &str, message: &str, since: &str) -> Value {
@@ -101,17 +105,4 @@ fn local(group: &str, version: &str, priority: u32) -> Value {
             "True", "Local", "Local APIServices are always available", T_INSTALL,
         )]},
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_name_builds_and_serves() {
-        for name in NAMES {
-            let f = by_name(name).unwrap_or_else(|| panic!("{name}"));
-            crate::Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-    }
 }

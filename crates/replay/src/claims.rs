@@ -16,22 +16,23 @@
 
 use serde_json::{json, Value};
 
+use crate::builders::{storage_class, uid, K8S_VERSION, T_LAYERS};
+use crate::clusters::dirqual_builder;
 use crate::fixture::Fixture;
-use crate::fixtures::{dirqual_builder, storage_class, K8S_VERSION, T_LAYERS};
 use crate::when::{from_now, HOUR, MINUTE};
-
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 2] = ["claims-bound", "claims-degraded"];
 
 const RBD: &str = "rook-ceph.rbd.csi.ceph.com";
 
-/// A claim fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    let degraded = match name {
-        "claims-bound" => false,
-        "claims-degraded" => true,
-        _ => return None,
-    };
+pub fn claims_bound() -> Fixture {
+    claims(false)
+}
+
+pub fn claims_degraded() -> Fixture {
+    claims(true)
+}
+
+/// dirqual's claims and volumes, `degraded` or not.
+fn claims(degraded: bool) -> Fixture {
     let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
     let (am_age, gitea_phase, released_phase) = if degraded {
         (2 * HOUR, "Lost", "Failed")
@@ -83,24 +84,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             T_LAYERS,
         ));
     }
-    Some(f)
-}
-
-/// The volume name the external-provisioner gives a claim: `pvc-` and the claim's uid.
-pub(crate) fn uid(namespace: &str, name: &str) -> String {
-    let h = format!("{namespace}/{name}")
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-    format!(
-        "{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}",
-        h >> 32,
-        (h >> 16) & 0xffff,
-        h & 0xfff,
-        (h >> 4) & 0xfff,
-        h & 0xffff_ffff_ffff
-    )
+    f
 }
 
 fn claim(namespace: &str, name: &str, class: &str, phase: &str, created: &str) -> Value {
@@ -175,17 +159,4 @@ fn volume(claim: &str, namespace: &str, class: &str, phase: &str) -> Value {
         },
         "status": {"phase": phase, "lastPhaseTransitionTime": T_LAYERS},
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_name_builds_and_serves() {
-        for name in NAMES {
-            let f = by_name(name).unwrap_or_else(|| panic!("{name}"));
-            crate::Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-    }
 }

@@ -5,96 +5,100 @@
 
 use serde_json::{json, Value};
 
-use crate::fixture::Fixture;
-use crate::fixtures::{
-    daemonset, deployment, dirqual_builder, namespace, Builder, K8S_VERSION, T_CILIUM, T_INSTALL,
-    T_LAYERS,
+use crate::builders::{
+    daemonset, deployment, find, namespace, Builder, K8S_VERSION, T_CILIUM, T_INSTALL, T_LAYERS,
 };
-use crate::scenarios::{dirqual, find};
+use crate::clusters::dirqual;
+use crate::clusters::dirqual_builder;
+use crate::fixture::Fixture;
 
-/// A drifts fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    Some(match name {
-        "drifts" => drifts(),
-        // No policy at all (the NetworkPolicy API served, as on every cluster).
-        "drifts-off" => dirqual(),
-        "drifts-netpol-missing" => {
-            let mut f = drifts();
-            f.objects.retain(|o| {
-                !(o["kind"] == "NetworkPolicy" && o["metadata"]["namespace"] == "dataops")
-            });
-            // "Fixed" by allowing everything: one ingress rule that matches every source.
-            for p in find(&mut f, "NetworkPolicy", "default-deny-ingress") {
-                if p["metadata"]["namespace"] == "monitoring" {
-                    p["spec"]["ingress"] = json!([{}]);
-                }
+/// No policy at all (the NetworkPolicy API served, as on every cluster).
+pub fn drifts_off() -> Fixture {
+    dirqual()
+}
+
+pub fn drifts_netpol_missing() -> Fixture {
+    let mut f = drifts();
+    f.objects
+        .retain(|o| !(o["kind"] == "NetworkPolicy" && o["metadata"]["namespace"] == "dataops"));
+    // "Fixed" by allowing everything: one ingress rule that matches every source.
+    for p in find(&mut f, "NetworkPolicy", "default-deny-ingress") {
+        if p["metadata"]["namespace"] == "monitoring" {
+            p["spec"]["ingress"] = json!([{}]);
+        }
+    }
+    f
+}
+
+pub fn drifts_policy_never() -> Fixture {
+    let mut f = drifts();
+    for c in find(&mut f, "ConfigMap", "cilium-config") {
+        c["data"]["enable-policy"] = json!("never");
+    }
+    f
+}
+
+pub fn drifts_kube_proxy_left() -> Fixture {
+    let mut b = drifts_builder("true");
+    b.obj(kube_proxy_config_map());
+    b.finish(K8S_VERSION)
+}
+
+pub fn drifts_kube_proxy_running() -> Fixture {
+    let mut b = drifts_builder("true");
+    b.obj(daemonset(
+        "kube-system",
+        "kube-proxy",
+        "registry.k8s.io/kube-proxy:v1.31.4",
+        4,
+        4,
+        T_INSTALL,
+    ));
+    b.finish(K8S_VERSION)
+}
+
+pub fn drifts_strict() -> Fixture {
+    drifts_builder("strict").finish(K8S_VERSION)
+}
+
+pub fn drifts_no_relay() -> Fixture {
+    let mut f = drifts();
+    f.objects
+        .retain(|o| !(o["kind"] == "Deployment" && o["metadata"]["name"] == "hubble-relay"));
+    f
+}
+
+pub fn drifts_unlabelled_namespace() -> Fixture {
+    let mut b = drifts_builder("true");
+    b.obj(namespace("team-a", T_LAYERS));
+    let mut team_b = namespace("team-b", T_LAYERS);
+    team_b["metadata"]["labels"][PSA_ENFORCE] = json!("privileged");
+    b.obj(team_b);
+    let mut f = b.finish(K8S_VERSION);
+    label_namespaces(&mut f, &["team-a", "team-b"]);
+    f
+}
+
+pub fn drifts_nat_ips() -> Fixture {
+    let mut f = drifts();
+    for n in f.objects.iter_mut().filter(|o| o["kind"] == "Node") {
+        if let Some(addresses) = n["status"]["addresses"].as_array_mut() {
+            for a in addresses.iter_mut().filter(|a| a["type"] == "InternalIP") {
+                a["address"] = json!("10.0.2.15");
             }
-            f
         }
-        "drifts-policy-never" => {
-            let mut f = drifts();
-            for c in find(&mut f, "ConfigMap", "cilium-config") {
-                c["data"]["enable-policy"] = json!("never");
-            }
-            f
-        }
-        "drifts-kube-proxy-left" => {
-            let mut b = drifts_builder("true");
-            b.obj(kube_proxy_config_map());
-            b.finish(K8S_VERSION)
-        }
-        "drifts-kube-proxy-running" => {
-            let mut b = drifts_builder("true");
-            b.obj(daemonset(
-                "kube-system",
-                "kube-proxy",
-                "registry.k8s.io/kube-proxy:v1.31.4",
-                4,
-                4,
-                T_INSTALL,
-            ));
-            b.finish(K8S_VERSION)
-        }
-        "drifts-strict" => drifts_builder("strict").finish(K8S_VERSION),
-        "drifts-no-relay" => {
-            let mut f = drifts();
-            f.objects.retain(|o| {
-                !(o["kind"] == "Deployment" && o["metadata"]["name"] == "hubble-relay")
-            });
-            f
-        }
-        "drifts-unlabelled-namespace" => {
-            let mut b = drifts_builder("true");
-            b.obj(namespace("team-a", T_LAYERS));
-            let mut team_b = namespace("team-b", T_LAYERS);
-            team_b["metadata"]["labels"][PSA_ENFORCE] = json!("privileged");
-            b.obj(team_b);
-            let mut f = b.finish(K8S_VERSION);
-            label_namespaces(&mut f, &["team-a", "team-b"]);
-            f
-        }
-        "drifts-nat-ips" => {
-            let mut f = drifts();
-            for n in f.objects.iter_mut().filter(|o| o["kind"] == "Node") {
-                if let Some(addresses) = n["status"]["addresses"].as_array_mut() {
-                    for a in addresses.iter_mut().filter(|a| a["type"] == "InternalIP") {
-                        a["address"] = json!("10.0.2.15");
-                    }
-                }
-            }
-            f
-        }
-        "drifts-agent-not-ready" => {
-            let mut f = drifts();
-            for n in find(&mut f, "Node", "dirqual3") {
-                n["spec"]["taints"] = json!([
-                    {"key": "node.cilium.io/agent-not-ready", "value": "true", "effect": "NoSchedule"}
-                ]);
-            }
-            f
-        }
-        _ => return None,
-    })
+    }
+    f
+}
+
+pub fn drifts_agent_not_ready() -> Fixture {
+    let mut f = drifts();
+    for n in find(&mut f, "Node", "dirqual3") {
+        n["spec"]["taints"] = json!([
+            {"key": "node.cilium.io/agent-not-ready", "value": "true", "effect": "NoSchedule"}
+        ]);
+    }
+    f
 }
 
 /// The Pod Security admission label (Kubernetes `pod-security.kubernetes.io/enforce`).
@@ -190,7 +194,7 @@ fn drifts_builder(kube_proxy_replacement: &str) -> Builder {
     b
 }
 
-fn drifts() -> Fixture {
+pub fn drifts() -> Fixture {
     let mut f = drifts_builder("true").finish(K8S_VERSION);
     label_namespaces(&mut f, &[]);
     default_deny_everywhere(&mut f);

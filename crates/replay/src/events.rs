@@ -12,23 +12,11 @@
 
 use serde_json::{json, Value};
 
-use crate::claims::uid;
+use crate::builders::uid;
 use crate::fixture::Fixture;
 use crate::when::{from_now, HOUR, MINUTE};
 
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 2] = ["events-degraded", "events-app"];
-
 const AM: &str = "alertmanager-main-db-alertmanager-main-0";
-
-/// An Events fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    match name {
-        "events-degraded" => events_degraded(),
-        "events-app" => events_app(),
-        _ => None,
-    }
-}
 
 /// An Application's Event as Argo CD's `AuditLogger` writes it (a core Event in the
 /// Application's namespace, `involvedObject` with kind, apiVersion, uid and resourceVersion),
@@ -63,8 +51,9 @@ fn argo_event(app: &str, (reason, type_): (&str, &str), note: &str, last: i64) -
     })
 }
 
-fn events_app() -> Option<Fixture> {
-    let mut f = crate::scenarios::by_name("app-sync-failed")?;
+/// `events-app`: `app_sync_failed`, the `app-sync-failed` fixture, with Argo CD's Events.
+pub fn events_app(app_sync_failed: Fixture) -> Fixture {
+    let mut f = app_sync_failed;
     f.objects.extend([
         argo_event(
             "marquez",
@@ -85,11 +74,13 @@ fn events_app() -> Option<Fixture> {
             -25 * MINUTE,
         ),
     ]);
-    Some(f)
+    f
 }
 
-fn events_degraded() -> Option<Fixture> {
-    let mut f = crate::claims::by_name("claims-degraded")?;
+/// `events-degraded`: `claims_degraded`, the `claims-degraded` fixture, with the Events about
+/// its claims.
+pub fn events_degraded(claims_degraded: Fixture) -> Fixture {
+    let mut f = claims_degraded;
     let hostile = format!(
         "failed to provision volume with StorageClass \"ceph-block\": rpc error: \u{1b}[2J\u{1b}]0;owned\u{7} {}",
         "x".repeat(400)
@@ -160,7 +151,7 @@ fn events_degraded() -> Option<Fixture> {
             -50 * MINUTE,
         ),
     ]);
-    Some(f)
+    f
 }
 
 fn claim_ref(namespace: &str, name: &str) -> Value {
@@ -250,17 +241,4 @@ fn core_event(
         "deprecatedLastTimestamp": from_now(last),
         "deprecatedCount": count,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_name_builds_and_serves() {
-        for name in NAMES {
-            let f = by_name(name).unwrap_or_else(|| panic!("{name}"));
-            crate::Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-    }
 }

@@ -1,1595 +1,159 @@
-//! Built-in fixtures, generated in code: `dirqual` (healthy 4-node bare-metal prod),
-//! `dirqual-full` (+ datalake and cert-manager), `degraded` (Ceph HEALTH_WARN, dirqual3
-//! NotReady), `bench` (3-node lima bench, k8s + Cilium) and `big` (150 nodes, 300 CRDs
-//! with ~100 KB schemas, 1000 namespaces, 2000 deployments, plus the dirqual layers).
+//! The registry of the built-in fixtures: one table, [`SCENARIOS`], from each name to the
+//! function that builds it. [`NAMES`] (what `nestor-replay --generate NAME` accepts) and
+//! [`by_name`] are derived from it: a name is written once, here. The layers point one way:
+//! the builders ([`builders`](crate::builders), [`platform`](crate::platform),
+//! [`clusters`](crate::clusters), [`versions`](crate::versions)) know no scenario, each
+//! scenario module uses builders only, and this table composes them (a fixture built on
+//! another, as `events-app` on `app-sync-failed`, gets its base here).
 //!
-//! The JSON files under `crates/replay/fixtures/` are the output of
-//! `nestor-replay --generate NAME`; a test keeps them in sync with this code. Objects are
-//! shaped like a real apiserver's (labels, conditions, nodeInfo, CRD status), every
-//! custom type comes with its `CustomResourceDefinition`.
+//! The base clusters and the builders the tests use are re-exported here
+//! (`fixtures::dirqual()`, `fixtures::deployment(..)`, ...).
 
-use crate::fixture::{Fixture, ResourceType};
-use serde_json::{json, Map, Value};
+use crate::fixture::Fixture;
+use crate::{
+    apiservices, claims, clusters, drifts, events, gates, gateway, node_events, nodes, placement,
+    scale, scenarios, truth, webhooks, wireguard,
+};
 
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 33] = [
-    "dirqual",
-    "dirqual-full",
-    "degraded",
-    "bench",
-    "big",
-    "rollout-stalled",
-    "rollout-progress",
-    "ceph-warn-benign",
-    "ceph-warn",
-    "ceph-nearfull",
-    "app-outofsync",
-    "app-sync-failed",
-    "issuer-unready",
-    "cnpg-unhealthy",
-    "cnpg-archiving-failed",
-    "cnpg-backup-old",
-    "audit-missing",
-    "many-applications",
-    "workload-deleting",
-    "store-deleting",
-    "deploy-paused",
-    "cnpg-hibernated",
-    "ceph-stale",
-    "cert-expiring",
-    "claim-pending",
-    "crashloop-arm64",
-    "ns-terminating",
-    "cnpg-unreconciled",
-    "issuer-acme-failed",
-    "issuer-acme-hostile",
-    "issuer-ns-unready",
-    "ceph-mon-default",
-    "mon-out-of-quorum",
+pub use crate::builders::{
+    big_schema, crd, custom, daemonset, deployment, namespace, node, statefulset, storage_class,
+    CrdSpec, NodeSpec,
+};
+pub use crate::clusters::{
+    bench, big, degraded, dirqual, dirqual_full, BIG_CRDS, BIG_DEPLOYMENTS, BIG_NAMESPACES,
+    BIG_NODES,
+};
+
+/// A built-in fixture: its name and the function that builds it.
+pub type Scenario = (&'static str, fn() -> Fixture);
+
+/// Every built-in fixture.
+pub const SCENARIOS: &[Scenario] = &[
+    ("dirqual", clusters::dirqual),
+    ("dirqual-full", clusters::dirqual_full),
+    ("degraded", clusters::degraded),
+    ("bench", clusters::bench),
+    ("big", clusters::big),
+    ("rollout-stalled", scenarios::rollout_stalled),
+    ("rollout-progress", scenarios::rollout_progress),
+    ("ceph-warn-benign", scenarios::ceph_warn_benign),
+    ("ceph-warn", scenarios::ceph_warn),
+    ("ceph-nearfull", scenarios::ceph_nearfull),
+    ("app-outofsync", scenarios::app_outofsync),
+    ("app-sync-failed", scenarios::app_sync_failed),
+    ("issuer-unready", scenarios::issuer_unready),
+    ("cnpg-unhealthy", scenarios::cnpg_unhealthy),
+    ("cnpg-archiving-failed", scenarios::cnpg_archiving_failed),
+    ("cnpg-backup-old", scenarios::cnpg_backup_old),
+    ("audit-missing", scenarios::audit_missing),
+    ("many-applications", scenarios::many_applications),
+    ("workload-deleting", scenarios::workload_deleting),
+    ("store-deleting", scenarios::store_deleting),
+    ("deploy-paused", scenarios::deploy_paused),
+    ("cnpg-hibernated", scenarios::cnpg_hibernated),
+    ("ceph-stale", scenarios::ceph_stale),
+    ("cert-expiring", scenarios::cert_expiring),
+    ("claim-pending", scenarios::claim_pending),
+    ("crashloop-arm64", scenarios::crashloop_arm64),
+    ("ns-terminating", truth::ns_terminating),
+    ("cnpg-unreconciled", truth::cnpg_unreconciled),
+    ("issuer-acme-failed", truth::issuer_acme_failed),
+    ("issuer-acme-hostile", truth::issuer_acme_hostile),
+    ("issuer-ns-unready", truth::issuer_ns_unready),
+    ("ceph-mon-default", truth::ceph_mon_default),
+    ("mon-out-of-quorum", truth::mon_out_of_quorum),
+    ("dirqual-gates", gates::dirqual_gates),
+    ("dirqual-gates-ec", gates::dirqual_gates_ec),
+    ("dirqual-half-upgraded", gates::dirqual_half_upgraded),
+    ("wireguard", wireguard::wireguard),
+    ("wireguard-key-missing", wireguard::wireguard_key_missing),
+    ("wireguard-key-shared", wireguard::wireguard_key_shared),
+    ("wireguard-stale-agent", wireguard::wireguard_stale_agent),
+    (
+        "wireguard-old-annotation",
+        wireguard::wireguard_old_annotation,
+    ),
+    ("wireguard-off", wireguard::wireguard_off),
+    ("wireguard-unset", wireguard::wireguard_unset),
+    ("wireguard-big", wireguard::wireguard_big),
+    ("gateway", gateway::gateway),
+    ("gateway-v2alpha1", gateway::gateway_v2alpha1),
+    ("gateway-waiting", gateway::gateway_waiting),
+    ("gateway-no-address", gateway::gateway_no_address),
+    ("gateway-backend", gateway::gateway_backend),
+    ("gateway-pool-conflict", gateway::gateway_pool_conflict),
+    ("gateway-pool-exhausted", gateway::gateway_pool_exhausted),
+    ("gateway-absent", gateway::gateway_absent),
+    ("csi-unregistered", gateway::csi_unregistered),
+    ("csi-no-driver", gateway::csi_no_driver),
+    ("bench-lima-hostnames", nodes::bench_lima_hostnames),
+    ("node-disk-pressure", nodes::node_disk_pressure),
+    ("node-memory-pressure", nodes::node_memory_pressure),
+    ("node-pid-pressure", nodes::node_pid_pressure),
+    ("node-network-unavailable", nodes::node_network_unavailable),
+    ("node-cordoned", nodes::node_cordoned),
+    ("node-tainted", nodes::node_tainted),
+    ("node-agent-not-ready", nodes::node_agent_not_ready),
+    ("node-healthy-extras", nodes::node_healthy_extras),
+    ("apiservice-available", apiservices::apiservice_available),
+    (
+        "apiservice-unavailable",
+        apiservices::apiservice_unavailable,
+    ),
+    ("webhook-no-endpoint", webhooks::webhook_no_endpoint),
+    ("claims-bound", claims::claims_bound),
+    ("claims-degraded", claims::claims_degraded),
+    ("placement-stacked", placement::placement_stacked),
+    ("placement-two-nodes", placement::placement_two_nodes),
+    ("events-degraded", || {
+        events::events_degraded(claims::claims_degraded())
+    }),
+    ("events-app", || {
+        events::events_app(scenarios::app_sync_failed())
+    }),
+    ("events-node", || {
+        node_events::events_node(nodes::node_disk_pressure())
+    }),
+    ("events-volume", || {
+        node_events::events_volume(claims::claims_degraded())
+    }),
+    ("huge", scale::huge),
+    ("drifts", drifts::drifts),
+    ("drifts-off", drifts::drifts_off),
+    ("drifts-netpol-missing", drifts::drifts_netpol_missing),
+    ("drifts-policy-never", drifts::drifts_policy_never),
+    ("drifts-kube-proxy-left", drifts::drifts_kube_proxy_left),
+    (
+        "drifts-kube-proxy-running",
+        drifts::drifts_kube_proxy_running,
+    ),
+    ("drifts-strict", drifts::drifts_strict),
+    ("drifts-no-relay", drifts::drifts_no_relay),
+    (
+        "drifts-unlabelled-namespace",
+        drifts::drifts_unlabelled_namespace,
+    ),
+    ("drifts-nat-ips", drifts::drifts_nat_ips),
+    ("drifts-agent-not-ready", drifts::drifts_agent_not_ready),
 ];
+
+/// Names accepted by [`by_name`], in the order of [`SCENARIOS`].
+pub const NAMES: [&str; SCENARIOS.len()] = {
+    let mut names = [""; SCENARIOS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = SCENARIOS[i].0;
+        i += 1;
+    }
+    names
+};
 
 /// A built-in fixture by name.
 pub fn by_name(name: &str) -> Option<Fixture> {
-    match name {
-        "dirqual" => Some(dirqual()),
-        "dirqual-full" => Some(dirqual_full()),
-        "degraded" => Some(degraded()),
-        "bench" => Some(bench()),
-        "big" => Some(big()),
-        "dirqual-gates" => Some(crate::gates::dirqual_gates()),
-        "dirqual-gates-ec" => Some(crate::gates::dirqual_gates_ec()),
-        "dirqual-half-upgraded" => Some(crate::versions::dirqual_half_upgraded()),
-        other => crate::scenarios::by_name(other)
-            .or_else(|| crate::wireguard::by_name(other))
-            .or_else(|| crate::gateway::by_name(other))
-            .or_else(|| crate::nodes::by_name(other))
-            .or_else(|| crate::apiservices::by_name(other))
-            .or_else(|| crate::webhooks::by_name(other))
-            .or_else(|| crate::claims::by_name(other))
-            .or_else(|| crate::placement::by_name(other))
-            .or_else(|| crate::events::by_name(other))
-            .or_else(|| crate::node_events::by_name(other))
-            .or_else(|| crate::scale::by_name(other)),
-    }
-}
-
-pub(crate) const K8S_VERSION: &str = "v1.31.4";
-pub(crate) const T_INSTALL: &str = "2025-01-15T09:00:00Z";
-pub(crate) const T_CILIUM: &str = "2025-01-15T09:12:31Z";
-pub(crate) const T_CEPH: &str = "2025-01-15T10:03:17Z";
-pub(crate) const T_LAYERS: &str = "2025-01-16T08:40:02Z";
-pub(crate) const T_DATA: &str = "2025-02-03T14:21:45Z";
-
-fn version_body(git: &str) -> Value {
-    let minor = git
-        .trim_start_matches('v')
-        .split('.')
-        .nth(1)
-        .unwrap_or("31");
-    json!({
-        "major": "1",
-        "minor": minor,
-        "gitVersion": git,
-        "gitCommit": "a78aa47129b8539636eb86a9d00e31b2720fe06b",
-        "gitTreeState": "clean",
-        "buildDate": "2024-12-10T18:05:09Z",
-        "goVersion": "go1.22.10",
-        "compiler": "gc",
-        "platform": "linux/amd64"
-    })
-}
-
-/// Node shape: control plane or worker, Ready or not.
-pub struct NodeSpec<'a> {
-    /// Node name.
-    pub name: &'a str,
-    /// InternalIP.
-    pub ip: &'a str,
-    /// Carries the control-plane role and taint.
-    pub control_plane: bool,
-    /// Ready=True, or Ready=Unknown with the unreachable taints.
-    pub ready: bool,
-    /// Kubelet version.
-    pub kubelet: &'a str,
-    /// `/etc/os-release` pretty name.
-    pub os_image: &'a str,
-    /// `uname -r`.
-    pub kernel: &'a str,
-    /// Pod CIDR.
-    pub pod_cidr: &'a str,
-    /// CPU count.
-    pub cpus: u32,
-    /// Memory in KiB.
-    pub memory_ki: u64,
-}
-
-/// A Node object like the kubelet registers it.
-pub fn node(n: &NodeSpec) -> Value {
-    let mut labels = Map::new();
-    for (k, v) in [
-        ("beta.kubernetes.io/arch", "amd64"),
-        ("beta.kubernetes.io/os", "linux"),
-        ("kubernetes.io/arch", "amd64"),
-        ("kubernetes.io/hostname", n.name),
-        ("kubernetes.io/os", "linux"),
-    ] {
-        labels.insert(k.into(), json!(v));
-    }
-    let mut taints = Vec::new();
-    if n.control_plane {
-        labels.insert("node-role.kubernetes.io/control-plane".into(), json!(""));
-        labels.insert(
-            "node.kubernetes.io/exclude-from-external-load-balancers".into(),
-            json!(""),
-        );
-        taints
-            .push(json!({"effect": "NoSchedule", "key": "node-role.kubernetes.io/control-plane"}));
-    }
-    let hb = "2025-03-02T07:41:10Z";
-    let cond = |t: &str, st: &str, reason: &str, msg: &str| {
-        json!({
-            "type": t, "status": st, "reason": reason, "message": msg,
-            "lastHeartbeatTime": hb, "lastTransitionTime": T_INSTALL,
-        })
-    };
-    let mut conditions = if n.ready {
-        vec![
-            cond(
-                "MemoryPressure",
-                "False",
-                "KubeletHasSufficientMemory",
-                "kubelet has sufficient memory available",
-            ),
-            cond(
-                "DiskPressure",
-                "False",
-                "KubeletHasNoDiskPressure",
-                "kubelet has no disk pressure",
-            ),
-            cond(
-                "PIDPressure",
-                "False",
-                "KubeletHasSufficientPID",
-                "kubelet has sufficient PID available",
-            ),
-            cond(
-                "Ready",
-                "True",
-                "KubeletReady",
-                "kubelet is posting ready status",
-            ),
-        ]
-    } else {
-        let gone = "Kubelet stopped posting node status.";
-        vec![
-            cond("MemoryPressure", "Unknown", "NodeStatusUnknown", gone),
-            cond("DiskPressure", "Unknown", "NodeStatusUnknown", gone),
-            cond("PIDPressure", "Unknown", "NodeStatusUnknown", gone),
-            cond("Ready", "Unknown", "NodeStatusUnknown", gone),
-        ]
-    };
-    if !n.ready {
-        for c in &mut conditions {
-            c["lastTransitionTime"] = json!("2025-03-02T06:58:44Z");
-            c["lastHeartbeatTime"] = json!("2025-03-02T06:53:02Z");
-        }
-        taints.push(json!({"effect": "NoSchedule", "key": "node.kubernetes.io/unreachable", "timeAdded": "2025-03-02T06:58:44Z"}));
-        taints.push(json!({"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "timeAdded": "2025-03-02T06:58:49Z"}));
-    }
-    let mut spec = json!({ "podCIDR": n.pod_cidr, "podCIDRs": [n.pod_cidr] });
-    if !taints.is_empty() {
-        spec["taints"] = json!(taints);
-    }
-    let mem = format!("{}Ki", n.memory_ki);
-    let alloc_mem = format!("{}Ki", n.memory_ki.saturating_sub(102_400));
-    let id = crate::fixture::uid_for(n.name).replace('-', "");
-    json!({
-        "apiVersion": "v1",
-        "kind": "Node",
-        "metadata": {
-            "name": n.name,
-            "labels": labels,
-            "annotations": {
-                "kubeadm.alpha.kubernetes.io/cri-socket": "unix:///var/run/containerd/containerd.sock",
-                "node.alpha.kubernetes.io/ttl": "0",
-                "volumes.kubernetes.io/controller-managed-attach-detach": "true"
-            },
-            "creationTimestamp": T_INSTALL,
-        },
-        "spec": spec,
-        "status": {
-            "addresses": [
-                {"type": "InternalIP", "address": n.ip},
-                {"type": "Hostname", "address": n.name}
-            ],
-            "allocatable": {"cpu": n.cpus.to_string(), "ephemeral-storage": "450570684636", "hugepages-1Gi": "0", "hugepages-2Mi": "0", "memory": alloc_mem, "pods": "110"},
-            "capacity": {"cpu": n.cpus.to_string(), "ephemeral-storage": "488903712Ki", "hugepages-1Gi": "0", "hugepages-2Mi": "0", "memory": mem, "pods": "110"},
-            "conditions": conditions,
-            "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
-            "nodeInfo": {
-                "architecture": "amd64",
-                "bootID": crate::fixture::uid_for(&format!("boot/{}", n.name)),
-                "containerRuntimeVersion": "containerd://1.7.24",
-                "kernelVersion": n.kernel,
-                "kubeProxyVersion": "",
-                "kubeletVersion": n.kubelet,
-                "machineID": &id[..32.min(id.len())],
-                "operatingSystem": "linux",
-                "osImage": n.os_image,
-                "systemUUID": crate::fixture::uid_for(&format!("system/{}", n.name)).to_uppercase()
-            }
-        }
-    })
-}
-
-/// A Namespace, Active.
-pub fn namespace(name: &str, created: &str) -> Value {
-    json!({
-        "apiVersion": "v1",
-        "kind": "Namespace",
-        "metadata": {
-            "name": name,
-            "labels": {"kubernetes.io/metadata.name": name},
-            "creationTimestamp": created,
-        },
-        "spec": {"finalizers": ["kubernetes"]},
-        "status": {"phase": "Active"}
-    })
-}
-
-fn template(app: &str, image: &str) -> Value {
-    let name = image
-        .rsplit('/')
-        .next()
-        .unwrap_or(app)
-        .split(':')
-        .next()
-        .unwrap_or(app);
-    json!({
-        "metadata": {"labels": {"app.kubernetes.io/name": app}},
-        "spec": {
-            "containers": [{
-                "name": name,
-                "image": image,
-                "imagePullPolicy": "IfNotPresent",
-                "resources": {},
-                "terminationMessagePath": "/dev/termination-log",
-                "terminationMessagePolicy": "File"
-            }],
-            "dnsPolicy": "ClusterFirst",
-            "restartPolicy": "Always",
-            "schedulerName": "default-scheduler",
-            "securityContext": {},
-            "terminationGracePeriodSeconds": 30
-        }
-    })
-}
-
-fn workload_meta(ns: &str, name: &str, created: &str, generation: i64) -> Value {
-    json!({
-        "name": name,
-        "namespace": ns,
-        "labels": {"app.kubernetes.io/name": name},
-        "generation": generation,
-        "creationTimestamp": created,
-    })
-}
-
-/// A Deployment with `ready` of `replicas` pods ready.
-pub fn deployment(
-    ns: &str,
-    name: &str,
-    image: &str,
-    replicas: i64,
-    ready: i64,
-    created: &str,
-) -> Value {
-    let mut status = json!({
-        "observedGeneration": 1,
-        "replicas": replicas,
-        "updatedReplicas": replicas,
-        "conditions": [
-            {"type": "Available", "status": if ready >= replicas { "True" } else { "False" },
-             "reason": if ready >= replicas { "MinimumReplicasAvailable" } else { "MinimumReplicasUnavailable" },
-             "message": if ready >= replicas { "Deployment has minimum availability." } else { "Deployment does not have minimum availability." },
-             "lastTransitionTime": created, "lastUpdateTime": created},
-            {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable",
-             "message": format!("ReplicaSet \"{name}-5d8c7b9f6d\" has successfully progressed."),
-             "lastTransitionTime": created, "lastUpdateTime": created}
-        ]
-    });
-    if ready > 0 {
-        status["readyReplicas"] = json!(ready);
-        status["availableReplicas"] = json!(ready);
-    }
-    if ready < replicas {
-        status["unavailableReplicas"] = json!(replicas - ready);
-    }
-    json!({
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": workload_meta(ns, name, created, 1),
-        "spec": {
-            "replicas": replicas,
-            "revisionHistoryLimit": 10,
-            "progressDeadlineSeconds": 600,
-            "selector": {"matchLabels": {"app.kubernetes.io/name": name}},
-            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}},
-            "template": template(name, image)
-        },
-        "status": status
-    })
-}
-
-/// A DaemonSet scheduled on `desired` nodes, `ready` of them ready.
-pub fn daemonset(
-    ns: &str,
-    name: &str,
-    image: &str,
-    desired: i64,
-    ready: i64,
-    created: &str,
-) -> Value {
-    let mut status = json!({
-        "currentNumberScheduled": desired,
-        "desiredNumberScheduled": desired,
-        "numberMisscheduled": 0,
-        "numberReady": ready,
-        "numberAvailable": ready,
-        "observedGeneration": 1,
-        "updatedNumberScheduled": desired
-    });
-    if ready < desired {
-        status["numberUnavailable"] = json!(desired - ready);
-    }
-    let mut tpl = template(name, image);
-    tpl["spec"]["nodeSelector"] = json!({"kubernetes.io/os": "linux"});
-    json!({
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": workload_meta(ns, name, created, 1),
-        "spec": {
-            "revisionHistoryLimit": 10,
-            "selector": {"matchLabels": {"app.kubernetes.io/name": name}},
-            "template": tpl,
-            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}
-        },
-        "status": status
-    })
-}
-
-/// A StatefulSet with `ready` of `replicas` pods ready.
-pub fn statefulset(
-    ns: &str,
-    name: &str,
-    image: &str,
-    replicas: i64,
-    ready: i64,
-    created: &str,
-) -> Value {
-    json!({
-        "apiVersion": "apps/v1",
-        "kind": "StatefulSet",
-        "metadata": workload_meta(ns, name, created, 1),
-        "spec": {
-            "replicas": replicas,
-            "serviceName": name,
-            "podManagementPolicy": "Parallel",
-            "selector": {"matchLabels": {"app.kubernetes.io/name": name}},
-            "template": template(name, image),
-            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}}
-        },
-        "status": {
-            "availableReplicas": ready,
-            "currentReplicas": replicas,
-            "observedGeneration": 1,
-            "readyReplicas": ready,
-            "replicas": replicas,
-            "updatedReplicas": replicas,
-            "collisionCount": 0
-        }
-    })
-}
-
-/// A StorageClass, marked default when asked.
-pub fn storage_class(
-    name: &str,
-    provisioner: &str,
-    default: bool,
-    parameters: Value,
-    created: &str,
-) -> Value {
-    let mut md = json!({"name": name, "creationTimestamp": created});
-    if default {
-        md["annotations"] = json!({"storageclass.kubernetes.io/is-default-class": "true"});
-    }
-    json!({
-        "apiVersion": "storage.k8s.io/v1",
-        "kind": "StorageClass",
-        "metadata": md,
-        "provisioner": provisioner,
-        "parameters": parameters,
-        "reclaimPolicy": "Delete",
-        "allowVolumeExpansion": true,
-        "volumeBindingMode": "Immediate"
-    })
-}
-
-/// Description of a custom type for [`crd`].
-pub struct CrdSpec<'a> {
-    /// API group.
-    pub group: &'a str,
-    /// Served (and storage) version.
-    pub version: &'a str,
-    /// Kind.
-    pub kind: &'a str,
-    /// Plural.
-    pub plural: &'a str,
-    /// Namespaced scope.
-    pub namespaced: bool,
-    /// Short names.
-    pub short: &'a [&'a str],
-    /// Categories.
-    pub categories: &'a [&'a str],
-    /// `additionalPrinterColumns`: (name, type, jsonPath).
-    pub columns: &'a [(&'a str, &'a str, &'a str)],
-}
-
-/// A CustomResourceDefinition, Established, with the given OpenAPI v3 schema.
-pub fn crd(c: &CrdSpec, schema: Value, created: &str) -> Value {
-    let singular = c.kind.to_ascii_lowercase();
-    let mut names = json!({
-        "kind": c.kind,
-        "listKind": format!("{}List", c.kind),
-        "plural": c.plural,
-        "singular": singular,
-    });
-    if !c.short.is_empty() {
-        names["shortNames"] = json!(c.short);
-    }
-    if !c.categories.is_empty() {
-        names["categories"] = json!(c.categories);
-    }
-    let mut version = json!({
-        "name": c.version,
-        "served": true,
-        "storage": true,
-        "schema": {"openAPIV3Schema": schema},
-        "subresources": {"status": {}},
-    });
-    if !c.columns.is_empty() {
-        let cols: Vec<Value> = c
-            .columns
-            .iter()
-            .map(|(n, t, p)| json!({"name": n, "type": t, "jsonPath": p}))
-            .collect();
-        version["additionalPrinterColumns"] = json!(cols);
-    }
-    let name = format!("{}.{}", c.plural, c.group);
-    json!({
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {
-            "name": name,
-            "generation": 1,
-            "creationTimestamp": created,
-        },
-        "spec": {
-            "group": c.group,
-            "names": names,
-            "scope": if c.namespaced { "Namespaced" } else { "Cluster" },
-            "versions": [version],
-            "conversion": {"strategy": "None"}
-        },
-        "status": {
-            "acceptedNames": names,
-            "conditions": [
-                {"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found", "lastTransitionTime": created},
-                {"type": "Established", "status": "True", "reason": "InitialNamesAccepted", "message": "the initial names have been accepted", "lastTransitionTime": created}
-            ],
-            "storedVersions": [c.version]
-        }
-    })
-}
-
-pub(crate) fn small_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "apiVersion": {"type": "string"},
-            "kind": {"type": "string"},
-            "metadata": {"type": "object"},
-            "spec": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
-            "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}
-        }
-    })
-}
-
-/// An OpenAPI v3 schema of about `kb` KB, deterministic, shaped like a generated operator
-/// schema (nested objects, long descriptions).
-pub fn big_schema(seed: usize, kb: usize) -> Value {
-    let desc = "Specifies the desired behaviour of this field as reconciled by the controller; \
-                when unset the operator default applies and is reported back in status. \
-                Changing it triggers a rolling update of the managed workloads.";
-    let mut groups = Map::new();
-    // Each leaf property serializes to about 295 bytes.
-    let leaves = kb * 1024 / 295;
-    let per_group = 20;
-    for g in 0..leaves.div_ceil(per_group) {
-        let mut props = Map::new();
-        for p in 0..per_group.min(leaves - g * per_group) {
-            let ty = ["string", "integer", "boolean", "string"][(seed + g + p) % 4];
-            props.insert(
-                format!("setting{p:02}Of{g:02}"),
-                json!({"type": ty, "description": format!("{desc} ({seed}.{g}.{p})")}),
-            );
-        }
-        groups.insert(
-            format!("section{g:02}"),
-            json!({"type": "object", "description": desc, "properties": props}),
-        );
-    }
-    json!({
-        "description": format!("Generated resource {seed}"),
-        "type": "object",
-        "properties": {
-            "apiVersion": {"type": "string"},
-            "kind": {"type": "string"},
-            "metadata": {"type": "object"},
-            "spec": {"type": "object", "properties": groups},
-            "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}
-        }
-    })
-}
-
-/// A custom object.
-pub fn custom(
-    api_version: &str,
-    kind: &str,
-    ns: Option<&str>,
-    name: &str,
-    spec: Value,
-    status: Value,
-    created: &str,
-) -> Value {
-    let mut md = json!({"name": name, "generation": 1, "creationTimestamp": created});
-    if let Some(ns) = ns {
-        md["namespace"] = json!(ns);
-    }
-    json!({"apiVersion": api_version, "kind": kind, "metadata": md, "spec": spec, "status": status})
-}
-
-/// Fixture under construction: objects plus the custom types they need.
-#[derive(Default)]
-pub(crate) struct Builder {
-    pub(crate) resources: Vec<ResourceType>,
-    pub(crate) objects: Vec<Value>,
-}
-
-impl Builder {
-    pub(crate) fn obj(&mut self, o: Value) {
-        self.objects.push(o);
-    }
-
-    pub(crate) fn ns(&mut self, name: &str, created: &str) {
-        self.obj(namespace(name, created));
-    }
-
-    /// Registers a custom type: its CRD object and its `resources` entry.
-    pub(crate) fn crd(&mut self, c: &CrdSpec, schema: Value, created: &str) {
-        self.obj(crd(c, schema, created));
-        self.resources.push(ResourceType {
-            group: c.group.into(),
-            version: c.version.into(),
-            kind: c.kind.into(),
-            plural: c.plural.into(),
-            singular: c.kind.to_ascii_lowercase(),
-            namespaced: c.namespaced,
-            verbs: crate::fixture::ALL_VERBS
-                .iter()
-                .map(|v| v.to_string())
-                .collect(),
-            short_names: c.short.iter().map(|s| s.to_string()).collect(),
-            categories: c.categories.iter().map(|s| s.to_string()).collect(),
-            printer_columns: vec![],
-            subresources: vec!["status".into()],
-        });
-    }
-
-    pub(crate) fn crds(
-        &mut self,
-        group: &str,
-        version: &str,
-        namespaced: bool,
-        kinds: &[(&str, &str)],
-        created: &str,
-    ) {
-        for (kind, plural) in kinds {
-            self.crd(
-                &CrdSpec {
-                    group,
-                    version,
-                    kind,
-                    plural,
-                    namespaced,
-                    short: &[],
-                    categories: &[],
-                    columns: &[],
-                },
-                small_schema(),
-                created,
-            );
-        }
-    }
-
-    pub(crate) fn finish(self, version: &str) -> Fixture {
-        Fixture {
-            version: Some(version_body(version)),
-            resources: self.resources,
-            objects: self.objects,
-        }
-    }
-}
-
-fn dirqual_node(i: usize, ready: bool) -> Value {
-    let name = format!("dirqual{i}");
-    let ip = format!("10.67.2.{}", 10 + i);
-    let cidr = format!("10.244.{}.0/24", i - 1);
-    node(&NodeSpec {
-        name: &name,
-        ip: &ip,
-        control_plane: i == 1,
-        ready,
-        kubelet: K8S_VERSION,
-        os_image: "Debian GNU/Linux 12 (bookworm)",
-        kernel: "6.1.0-28-amd64",
-        pod_cidr: &cidr,
-        cpus: if i == 1 { 16 } else { 32 },
-        memory_ki: if i == 1 { 65_765_432 } else { 131_841_244 },
-    })
-}
-
-/// (kind, plural, short names, printer columns) of a Rook CRD.
-type CephKind<'a> = (
-    &'a str,
-    &'a str,
-    &'a [&'a str],
-    &'a [(&'a str, &'a str, &'a str)],
-);
-
-/// Everything in dirqual, for `nodes` nodes (4 in the real one).
-pub(crate) fn dirqual_layers(
-    b: &mut Builder,
-    nodes: usize,
-    not_ready: &[usize],
-    ceph_health: &str,
-) {
-    let n = nodes as i64;
-    // k8s
-    for ns in ["default", "kube-node-lease", "kube-public", "kube-system"] {
-        b.ns(ns, T_INSTALL);
-    }
-    for i in 1..=nodes {
-        b.obj(dirqual_node(i, !not_ready.contains(&i)));
-    }
-    b.obj(deployment(
-        "kube-system",
-        "coredns",
-        "registry.k8s.io/coredns/coredns:v1.11.3",
-        2,
-        2,
-        T_INSTALL,
-    ));
-
-    // cni: Cilium
-    let cilium_ver = "v2";
-    let cni_kinds = [
-        (
-            "CiliumNetworkPolicy",
-            "ciliumnetworkpolicies",
-            true,
-            &["cnp", "ciliumnp"][..],
-        ),
-        (
-            "CiliumClusterwideNetworkPolicy",
-            "ciliumclusterwidenetworkpolicies",
-            false,
-            &["ccnp"][..],
-        ),
-        (
-            "CiliumEndpoint",
-            "ciliumendpoints",
-            true,
-            &["cep", "ciliumep"][..],
-        ),
-        (
-            "CiliumIdentity",
-            "ciliumidentities",
-            false,
-            &["ciliumid"][..],
-        ),
-        ("CiliumNode", "ciliumnodes", false, &["cn", "ciliumn"][..]),
-    ];
-    for (kind, plural, namespaced, short) in cni_kinds {
-        b.crd(
-            &CrdSpec {
-                group: "cilium.io",
-                version: cilium_ver,
-                kind,
-                plural,
-                namespaced,
-                short,
-                categories: &["cilium"],
-                columns: &[],
-            },
-            small_schema(),
-            T_CILIUM,
-        );
-    }
-    crate::gateway::add_pool_crd(b, T_CILIUM);
-    let ready_nodes = n - not_ready.len() as i64;
-    b.obj(daemonset(
-        "kube-system",
-        "cilium",
-        "quay.io/cilium/cilium:v1.16.5",
-        n,
-        n,
-        T_CILIUM,
-    ));
-    b.obj(daemonset(
-        "kube-system",
-        "cilium-envoy",
-        "quay.io/cilium/cilium-envoy:v1.30.8",
-        n,
-        n,
-        T_CILIUM,
-    ));
-    b.obj(deployment(
-        "kube-system",
-        "cilium-operator",
-        "quay.io/cilium/operator-generic:v1.16.5",
-        2,
-        2,
-        T_CILIUM,
-    ));
-    for i in 1..=nodes {
-        b.obj(custom(
-            "cilium.io/v2",
-            "CiliumNode",
-            None,
-            &format!("dirqual{i}"),
-            json!({"addresses": [{"ip": format!("10.67.2.{}", 10 + i), "type": "InternalIP"}],
-                   "ipam": {"podCIDRs": [format!("10.244.{}.0/24", i - 1)]}}),
-            json!({"ipam": {"operator-status": {}}}),
-            T_CILIUM,
-        ));
-    }
-
-    // ceph: Rook installs every CRD it owns, object stores included, plus objectbucket.io.
-    b.ns("rook-ceph", T_CEPH);
-    let ceph_kinds: [CephKind; 6] = [
-        (
-            "CephCluster",
-            "cephclusters",
-            &[],
-            &[
-                ("DataDirHostPath", "string", ".spec.dataDirHostPath"),
-                ("MonCount", "string", ".spec.mon.count"),
-                ("Age", "date", ".metadata.creationTimestamp"),
-                ("Phase", "string", ".status.phase"),
-                ("Message", "string", ".status.message"),
-                ("Health", "string", ".status.ceph.health"),
-                ("External", "boolean", ".spec.external.enable"),
-                ("FSID", "string", ".status.ceph.fsid"),
-            ],
-        ),
-        (
-            "CephBlockPool",
-            "cephblockpools",
-            &["cephbp"],
-            &[
-                ("Phase", "string", ".status.phase"),
-                ("Type", "string", ".status.info.type"),
-                ("FailureDomain", "string", ".status.info.failureDomain"),
-                ("Age", "date", ".metadata.creationTimestamp"),
-            ],
-        ),
-        (
-            "CephFilesystem",
-            "cephfilesystems",
-            &[],
-            &[
-                ("ActiveMDS", "string", ".spec.metadataServer.activeCount"),
-                ("Age", "date", ".metadata.creationTimestamp"),
-                ("Phase", "string", ".status.phase"),
-            ],
-        ),
-        (
-            "CephObjectStore",
-            "cephobjectstores",
-            &[],
-            &[
-                ("Phase", "string", ".status.phase"),
-                ("Endpoint", "string", ".status.info.endpoint"),
-                ("SecureEndpoint", "string", ".status.info.secureEndpoint"),
-                ("Age", "date", ".metadata.creationTimestamp"),
-            ],
-        ),
-        (
-            "CephObjectStoreUser",
-            "cephobjectstoreusers",
-            &["rcou", "objectuser"],
-            &[
-                ("Phase", "string", ".status.phase"),
-                ("Age", "date", ".metadata.creationTimestamp"),
-            ],
-        ),
-        (
-            "CephBucketNotification",
-            "cephbucketnotifications",
-            &[],
-            &[],
-        ),
-    ];
-    for (kind, plural, short, columns) in ceph_kinds {
-        b.crd(
-            &CrdSpec {
-                group: "ceph.rook.io",
-                version: "v1",
-                kind,
-                plural,
-                namespaced: true,
-                short,
-                categories: &[],
-                columns,
-            },
-            small_schema(),
-            T_CEPH,
-        );
-    }
-    b.crds(
-        "objectbucket.io",
-        "v1alpha1",
-        true,
-        &[("ObjectBucketClaim", "objectbucketclaims")],
-        T_CEPH,
-    );
-    b.crds(
-        "objectbucket.io",
-        "v1alpha1",
-        false,
-        &[("ObjectBucket", "objectbuckets")],
-        T_CEPH,
-    );
-    // The mon endpoints Rook keeps: every mon in quorum (`outOfQuorum` empty). Its other
-    // keys are never decoded by nestor.
-    b.obj(json!({
-        "apiVersion": "v1", "kind": "ConfigMap",
-        "metadata": {"name": "rook-ceph-mon-endpoints", "namespace": "rook-ceph", "creationTimestamp": T_CEPH,
-                     "ownerReferences": [{"apiVersion": "ceph.rook.io/v1", "kind": "CephCluster", "name": "rook-ceph",
-                                          "uid": crate::fixture::uid_for("ceph.rook.io/v1/CephCluster/rook-ceph/rook-ceph"),
-                                          "controller": true, "blockOwnerDeletion": true}]},
-        "data": {
-            "csi-cluster-config-json": "[{\"clusterID\":\"rook-ceph\",\"monitors\":[\"10.67.2.11:6789\",\"10.67.2.12:6789\",\"10.67.2.13:6789\"]}]",
-            "data": "a=10.67.2.11:6789,b=10.67.2.12:6789,c=10.67.2.13:6789",
-            "mapping": "{\"node\":{\"a\":{\"Name\":\"dirqual1\",\"Hostname\":\"dirqual1\",\"Address\":\"10.67.2.11\"}}}",
-            "maxMonId": "2",
-            "outOfQuorum": ""
-        }
-    }));
-    let (ceph_details, ceph_msg) = if ceph_health == "HEALTH_OK" {
-        (json!({}), "Cluster created successfully")
-    } else {
-        (
-            json!({
-                "OSD_DOWN": {"message": "1 osds down", "severity": "HEALTH_WARN"},
-                "OSD_HOST_DOWN": {"message": "1 host (1 osds) down", "severity": "HEALTH_WARN"},
-                "PG_DEGRADED": {"message": "Degraded data redundancy: 2461/7383 objects degraded (33.333%), 97 pgs degraded, 97 pgs undersized", "severity": "HEALTH_WARN"}
-            }),
-            "Cluster created successfully",
-        )
-    };
-    b.obj(custom(
-        "ceph.rook.io/v1",
-        "CephCluster",
-        Some("rook-ceph"),
-        "rook-ceph",
-        json!({
-            "cephVersion": {"image": "quay.io/ceph/ceph:v18.2.4"},
-            "dataDirHostPath": "/var/lib/rook",
-            "mon": {"count": 3, "allowMultiplePerNode": false},
-            "mgr": {"count": 2, "modules": [{"name": "rook", "enabled": true}]},
-            "dashboard": {"enabled": true, "ssl": true},
-            "storage": {"useAllNodes": true, "useAllDevices": false, "deviceFilter": "^nvme1n1"},
-            "external": {}
-        }),
-        json!({
-            "phase": "Ready",
-            "state": "Created",
-            "message": ceph_msg,
-            "ceph": {
-                "health": ceph_health,
-                "fsid": "7c9a3f2e-51d4-4b8e-9a0c-2d6e1f4b3a85",
-                // Rook checks Ceph every minute: a healthy operator wrote this just now.
-                "lastChecked": crate::when::from_now(-45),
-                "details": ceph_details,
-                "capacity": {"bytesAvailable": 11_489_051_070_464_u64, "bytesTotal": 12_002_338_488_320_u64, "bytesUsed": 513_287_417_856_u64, "lastUpdated": "2025-03-02T07:40:58Z"},
-                "versions": {"mon": {"ceph version 18.2.4 (e7ad5345525c7aa95470c26863873b581076945d) reef (stable)": 3}}
-            },
-            "conditions": [
-                {"type": "Ready", "status": "True", "reason": "ClusterCreated", "message": "Cluster created successfully", "lastHeartbeatTime": "2025-03-02T07:40:58Z", "lastTransitionTime": T_CEPH}
-            ],
-            "version": {"image": "quay.io/ceph/ceph:v18.2.4", "version": "18.2.4-0"},
-            "observedGeneration": 1
-        }),
-        T_CEPH,
-    ));
-    b.obj(custom(
-        "ceph.rook.io/v1",
-        "CephBlockPool",
-        Some("rook-ceph"),
-        "replicapool",
-        json!({"failureDomain": "host", "replicated": {"size": 3, "requireSafeReplicaSize": true}}),
-        json!({"phase": "Ready", "info": {"type": "Replicated", "failureDomain": "host"}, "observedGeneration": 1}),
-        T_CEPH,
-    ));
-    b.obj(deployment(
-        "rook-ceph",
-        "rook-ceph-operator",
-        "docker.io/rook/ceph:v1.15.6",
-        1,
-        1,
-        T_CEPH,
-    ));
-    for m in ["a", "b", "c"] {
-        b.obj(deployment(
-            "rook-ceph",
-            &format!("rook-ceph-mon-{m}"),
-            "quay.io/ceph/ceph:v18.2.4",
-            1,
-            1,
-            T_CEPH,
-        ));
-    }
-    b.obj(deployment(
-        "rook-ceph",
-        "rook-ceph-mgr-a",
-        "quay.io/ceph/ceph:v18.2.4",
-        1,
-        1,
-        T_CEPH,
-    ));
-    b.obj(deployment(
-        "rook-ceph",
-        "rook-ceph-mgr-b",
-        "quay.io/ceph/ceph:v18.2.4",
-        1,
-        1,
-        T_CEPH,
-    ));
-    for i in 0..nodes.min(8) {
-        let ready = i64::from(!not_ready.contains(&(i + 1)));
-        b.obj(deployment(
-            "rook-ceph",
-            &format!("rook-ceph-osd-{i}"),
-            "quay.io/ceph/ceph:v18.2.4",
-            1,
-            ready,
-            T_CEPH,
-        ));
-    }
-    rook_daemon_pods(b, nodes, not_ready);
-    b.obj(daemonset(
-        "rook-ceph",
-        "csi-rbdplugin",
-        "quay.io/cephcsi/cephcsi:v3.12.3",
-        n,
-        n,
-        T_CEPH,
-    ));
-    b.obj(deployment(
-        "rook-ceph",
-        "csi-rbdplugin-provisioner",
-        "quay.io/cephcsi/cephcsi:v3.12.3",
-        2,
-        2,
-        T_CEPH,
-    ));
-
-    // storage: Rook's CSI drivers, registered on every node (SPEC §15)
-    crate::gateway::add_csi(b, nodes, T_CEPH);
-    // storage
-    b.obj(storage_class(
-        "ceph-block",
-        "rook-ceph.rbd.csi.ceph.com",
-        true,
-        json!({
-            "clusterID": "rook-ceph",
-            "pool": "replicapool",
-            "imageFormat": "2",
-            "imageFeatures": "layering",
-            "csi.storage.k8s.io/fstype": "ext4",
-            "csi.storage.k8s.io/provisioner-secret-name": "rook-csi-rbd-provisioner",
-            "csi.storage.k8s.io/provisioner-secret-namespace": "rook-ceph",
-            "csi.storage.k8s.io/node-stage-secret-name": "rook-csi-rbd-node",
-            "csi.storage.k8s.io/node-stage-secret-namespace": "rook-ceph"
-        }),
-        T_CEPH,
-    ));
-
-    // monitoring
-    b.ns("monitoring", T_LAYERS);
-    b.crds(
-        "monitoring.coreos.com",
-        "v1",
-        true,
-        &[
-            ("Alertmanager", "alertmanagers"),
-            ("PodMonitor", "podmonitors"),
-            ("Probe", "probes"),
-            ("Prometheus", "prometheuses"),
-            ("PrometheusRule", "prometheusrules"),
-            ("ServiceMonitor", "servicemonitors"),
-            ("ThanosRuler", "thanosrulers"),
-        ],
-        T_LAYERS,
-    );
-    b.obj(deployment(
-        "monitoring",
-        "kube-prometheus-stack-operator",
-        "quay.io/prometheus-operator/prometheus-operator:v0.79.2",
-        1,
-        1,
-        T_LAYERS,
-    ));
-    b.obj(deployment(
-        "monitoring",
-        "kube-prometheus-stack-grafana",
-        "docker.io/grafana/grafana:11.4.0",
-        1,
-        1,
-        T_LAYERS,
-    ));
-    b.obj(deployment(
-        "monitoring",
-        "kube-prometheus-stack-kube-state-metrics",
-        "registry.k8s.io/kube-state-metrics/kube-state-metrics:v2.14.0",
-        1,
-        1,
-        T_LAYERS,
-    ));
-    b.obj(daemonset(
-        "monitoring",
-        "kube-prometheus-stack-prometheus-node-exporter",
-        "quay.io/prometheus/node-exporter:v1.8.2",
-        n,
-        ready_nodes,
-        T_LAYERS,
-    ));
-    b.obj(statefulset(
-        "monitoring",
-        "prometheus-kube-prometheus-stack-prometheus",
-        "quay.io/prometheus/prometheus:v3.0.1",
-        1,
-        1,
-        T_LAYERS,
-    ));
-    b.obj(statefulset(
-        "monitoring",
-        "alertmanager-kube-prometheus-stack-alertmanager",
-        "quay.io/prometheus/alertmanager:v0.27.0",
-        1,
-        1,
-        T_LAYERS,
-    ));
-    b.obj(custom(
-        "monitoring.coreos.com/v1",
-        "Prometheus",
-        Some("monitoring"),
-        "kube-prometheus-stack-prometheus",
-        json!({"replicas": 1, "retention": "10d", "version": "v3.0.1"}),
-        json!({"availableReplicas": 1, "replicas": 1, "updatedReplicas": 1, "unavailableReplicas": 0, "paused": false,
-               "conditions": [{"type": "Available", "status": "True", "lastTransitionTime": T_LAYERS}]}),
-        T_LAYERS,
-    ));
-
-    // gitops
-    b.ns("argocd", T_LAYERS);
-    b.crds(
-        "argoproj.io",
-        "v1alpha1",
-        true,
-        &[
-            ("Application", "applications"),
-            ("ApplicationSet", "applicationsets"),
-            ("AppProject", "appprojects"),
-        ],
-        T_LAYERS,
-    );
-    for d in [
-        "argocd-server",
-        "argocd-repo-server",
-        "argocd-redis",
-        "argocd-applicationset-controller",
-        "argocd-notifications-controller",
-        "argocd-dex-server",
-    ] {
-        b.obj(deployment(
-            "argocd",
-            d,
-            "quay.io/argoproj/argocd:v2.13.2",
-            1,
-            1,
-            T_LAYERS,
-        ));
-    }
-    b.obj(statefulset(
-        "argocd",
-        "argocd-application-controller",
-        "quay.io/argoproj/argocd:v2.13.2",
-        1,
-        1,
-        T_LAYERS,
-    ));
-    b.obj(custom(
-        "argoproj.io/v1alpha1",
-        "AppProject",
-        Some("argocd"),
-        "default",
-        json!({"clusterResourceWhitelist": [{"group": "*", "kind": "*"}], "destinations": [{"namespace": "*", "server": "*"}], "sourceRepos": ["*"]}),
-        json!({}),
-        T_LAYERS,
-    ));
-
-    // registry
-    b.ns("registry", T_LAYERS);
-    b.obj(deployment(
-        "registry",
-        "registry",
-        "docker.io/library/registry:2.8.3",
-        1,
-        1,
-        T_LAYERS,
-    ));
-
-    // dataops: CloudNativePG
-    b.ns("cnpg-system", T_DATA);
-    b.ns("dataops", T_DATA);
-    b.crds(
-        "postgresql.cnpg.io",
-        "v1",
-        true,
-        &[
-            ("Backup", "backups"),
-            ("Cluster", "clusters"),
-            ("Pooler", "poolers"),
-            ("ScheduledBackup", "scheduledbackups"),
-        ],
-        T_DATA,
-    );
-    b.obj(deployment(
-        "cnpg-system",
-        "cnpg-controller-manager",
-        "ghcr.io/cloudnative-pg/cloudnative-pg:1.25.0",
-        1,
-        1,
-        T_DATA,
-    ));
-    b.obj(custom(
-        "postgresql.cnpg.io/v1",
-        "Cluster",
-        Some("dataops"),
-        "pg",
-        json!({"instances": 3, "imageName": "ghcr.io/cloudnative-pg/postgresql:16.6", "storage": {"size": "50Gi", "storageClass": "ceph-block"}, "primaryUpdateStrategy": "unsupervised"}),
-        json!({"instances": 3, "readyInstances": 3, "phase": "Cluster in healthy state", "currentPrimary": "pg-1", "targetPrimary": "pg-1",
-               "instanceNames": ["pg-1", "pg-2", "pg-3"], "latestGeneratedNode": 3,
-               "instancesStatus": {"healthy": ["pg-1", "pg-2", "pg-3"]},
-               "conditions": [{"type": "Ready", "status": "True", "reason": "ClusterIsReady", "message": "Cluster is Ready", "lastTransitionTime": T_DATA}]}),
-        T_DATA,
-    ));
-    crate::scenarios::add_platform_gates(b, nodes);
-}
-
-/// Rook's mon pods (a, b, c on dirqual1..3) and OSD pods (one per node, at most 8), named
-/// and labelled as Rook's operator does (`app`, `ceph_daemon_type`, `ceph_daemon_id`, the
-/// legacy `mon`/`osd`/`ceph-osd-id` and `mon_cluster`, `rook_cluster`; an OSD's CRUSH
-/// location as `topology-location-*`). A pod on a NotReady node is not Ready.
-pub(crate) fn rook_daemon_pods(b: &mut Builder, nodes: usize, not_ready: &[usize]) {
-    let ceph = "quay.io/ceph/ceph:v18.2.4";
-    let mut place = |name: String, node: usize, labels: Value, owner: String| {
-        let host = format!("dirqual{node}");
-        let mut p = crate::gates::pod(
-            "rook-ceph",
-            &name,
-            &host,
-            labels,
-            ("ReplicaSet", &owner),
-            ceph,
-        );
-        if not_ready.contains(&node) {
-            p["status"]["conditions"][0]["status"] = json!("False");
-        }
-        b.obj(p);
-    };
-    for (i, m) in ["a", "b", "c"].into_iter().enumerate().take(nodes) {
-        place(
-            format!("rook-ceph-mon-{m}-6d4f8c7b9-x{m}q2w"),
-            i + 1,
-            json!({"app": "rook-ceph-mon", "app.kubernetes.io/name": "ceph-mon", "app.kubernetes.io/instance": m,
-                   "app.kubernetes.io/part-of": "rook-ceph", "app.kubernetes.io/managed-by": "rook-ceph-operator",
-                   "ceph_daemon_type": "mon", "ceph_daemon_id": m, "mon": m, "mon_cluster": "rook-ceph",
-                   "rook_cluster": "rook-ceph", "pod-template-hash": "6d4f8c7b9"}),
-            format!("rook-ceph-mon-{m}-6d4f8c7b9"),
-        );
-    }
-    for i in 0..nodes.min(8) {
-        let host = format!("dirqual{}", i + 1);
-        place(
-            format!("rook-ceph-osd-{i}-7c9b5d6f4-k{i}m8p"),
-            i + 1,
-            json!({"app": "rook-ceph-osd", "app.kubernetes.io/name": "ceph-osd", "app.kubernetes.io/instance": i.to_string(),
-                   "app.kubernetes.io/part-of": "rook-ceph", "app.kubernetes.io/managed-by": "rook-ceph-operator",
-                   "ceph-osd-id": i.to_string(), "ceph_daemon_type": "osd", "ceph_daemon_id": i.to_string(),
-                   "osd": i.to_string(), "rook_cluster": "rook-ceph", "failure-domain": host, "portable": "false",
-                   "topology-location-host": host, "topology-location-root": "default", "pod-template-hash": "7c9b5d6f4"}),
-            format!("rook-ceph-osd-{i}-7c9b5d6f4"),
-        );
-    }
-}
-
-pub(crate) fn dirqual_builder(not_ready: &[usize], ceph_health: &str) -> Builder {
-    let mut b = Builder::default();
-    dirqual_layers(&mut b, 4, not_ready, ceph_health);
-    b
-}
-
-pub(crate) fn add_datalake(b: &mut Builder) {
-    b.obj(custom(
-        "ceph.rook.io/v1",
-        "CephObjectStore",
-        Some("rook-ceph"),
-        "s3",
-        json!({"metadataPool": {"failureDomain": "host", "replicated": {"size": 3}},
-               "dataPool": {"failureDomain": "host", "erasureCoded": {"dataChunks": 2, "codingChunks": 1}},
-               "preservePoolsOnDelete": true, "gateway": {"port": 80, "instances": 2}}),
-        json!({"phase": "Ready", "info": {"endpoint": "http://rook-ceph-rgw-s3.rook-ceph.svc:80"}, "observedGeneration": 1,
-               "conditions": [{"type": "Connected", "status": "True", "reason": "ObjectStoreConnected", "lastTransitionTime": T_DATA}]}),
-        T_DATA,
-    ));
-    b.obj(deployment(
-        "rook-ceph",
-        "rook-ceph-rgw-s3-a",
-        "quay.io/ceph/ceph:v18.2.4",
-        2,
-        2,
-        T_DATA,
-    ));
-    b.obj(storage_class(
-        "ceph-bucket",
-        "rook-ceph.ceph.rook.io/bucket",
-        false,
-        json!({"objectStoreName": "s3", "objectStoreNamespace": "rook-ceph"}),
-        T_DATA,
-    ));
-    b.obj(bucket_claim("lake-raw", "Bound"));
-}
-
-/// An ObjectBucketClaim of the ceph-bucket class in dataops, in `phase` (lib-bucket-provisioner
-/// writes Pending, then Bound once the bucket and its Secret exist).
-pub(crate) fn bucket_claim(name: &str, phase: &str) -> Value {
-    let mut claim = custom(
-        "objectbucket.io/v1alpha1",
-        "ObjectBucketClaim",
-        Some("dataops"),
-        name,
-        json!({"bucketName": name, "storageClassName": "ceph-bucket",
-               "additionalConfig": {"maxObjects": "1000000"}}),
-        json!({"phase": phase}),
-        T_DATA,
-    );
-    claim["metadata"]["finalizers"] = json!(["objectbucket.io/finalizer"]);
-    if phase == "Bound" {
-        claim["spec"]["objectBucketName"] = json!(format!("obc-dataops-{name}"));
-    }
-    claim
-}
-
-pub(crate) fn add_cert_manager(b: &mut Builder) {
-    b.ns("cert-manager", T_LAYERS);
-    b.crds(
-        "cert-manager.io",
-        "v1",
-        true,
-        &[
-            ("Certificate", "certificates"),
-            ("CertificateRequest", "certificaterequests"),
-            ("Issuer", "issuers"),
-        ],
-        T_LAYERS,
-    );
-    b.crds(
-        "cert-manager.io",
-        "v1",
-        false,
-        &[("ClusterIssuer", "clusterissuers")],
-        T_LAYERS,
-    );
-    b.crds(
-        "acme.cert-manager.io",
-        "v1",
-        true,
-        &[("Challenge", "challenges"), ("Order", "orders")],
-        T_LAYERS,
-    );
-    for (d, img) in [
-        (
-            "cert-manager",
-            "quay.io/jetstack/cert-manager-controller:v1.16.2",
-        ),
-        (
-            "cert-manager-cainjector",
-            "quay.io/jetstack/cert-manager-cainjector:v1.16.2",
-        ),
-        (
-            "cert-manager-webhook",
-            "quay.io/jetstack/cert-manager-webhook:v1.16.2",
-        ),
-    ] {
-        b.obj(deployment("cert-manager", d, img, 1, 1, T_LAYERS));
-    }
-    b.obj(custom(
-        "cert-manager.io/v1",
-        "ClusterIssuer",
-        None,
-        "letsencrypt-prod",
-        json!({"acme": {"server": "https://acme-v02.api.letsencrypt.org/directory",
-                        "privateKeySecretRef": {"name": "letsencrypt-prod-account-key"},
-                        "solvers": [{"http01": {"ingress": {"ingressClassName": "cilium"}}}]}}),
-        json!({"acme": {"uri": "https://acme-v02.api.letsencrypt.org/acme/acct/1987654321"},
-               "conditions": [{"type": "Ready", "status": "True", "reason": "ACMEAccountRegistered",
-                               "message": "The ACME account was registered with the ACME server",
-                               "lastTransitionTime": T_LAYERS, "observedGeneration": 1}]}),
-        T_LAYERS,
-    ));
-    // A namespaced Issuer and a Certificate it issued, renewed two weeks ago (90 days).
-    b.obj(custom(
-        "cert-manager.io/v1",
-        "Issuer",
-        Some("gitea"),
-        "gitea-ca",
-        json!({"ca": {"secretName": "gitea-ca-key-pair"}}),
-        json!({"conditions": [{"type": "Ready", "status": "True", "reason": "KeyPairVerified",
-                               "message": "Signing CA verified", "lastTransitionTime": T_LAYERS,
-                               "observedGeneration": 1}]}),
-        T_LAYERS,
-    ));
-    b.obj(certificate(
-        "gitea-tls",
-        -14 * crate::when::DAY,
-        90 * crate::when::DAY,
-    ));
-    // Its admission webhooks and the ready endpoint of their Service.
-    for c in crate::webhooks::configurations() {
-        b.obj(c);
-    }
-    b.obj(crate::webhooks::endpoint_slice(true));
-}
-
-/// A cert-manager Certificate in namespace gitea, issued `issued` seconds from now (negative:
-/// ago) for `lifetime` seconds, Ready as cert-manager reports an issued one.
-pub(crate) fn certificate(name: &str, issued: i64, lifetime: i64) -> Value {
-    use crate::when::from_now;
-    custom(
-        "cert-manager.io/v1",
-        "Certificate",
-        Some("gitea"),
-        name,
-        json!({"secretName": name, "commonName": "git.dirqual.internal",
-               "dnsNames": ["git.dirqual.internal"],
-               "issuerRef": {"group": "cert-manager.io", "kind": "Issuer", "name": "gitea-ca"},
-               "privateKey": {"algorithm": "ECDSA", "size": 256}}),
-        json!({"conditions": [{"type": "Ready", "status": "True", "reason": "Ready",
-                               "message": "Certificate is up to date and has not expired",
-                               "lastTransitionTime": from_now(issued), "observedGeneration": 1}],
-               "notBefore": from_now(issued),
-               "notAfter": from_now(issued + lifetime),
-               "renewalTime": from_now(issued + lifetime * 2 / 3),
-               "revision": 3}),
-        T_LAYERS,
-    )
-}
-
-/// Healthy 4-node bare-metal prod: k8s, Cilium, Rook-Ceph, ceph-block, monitoring, gitops,
-/// registry, dataops. No CephObjectStore object (its type is served: Rook ships all its
-/// CRDs), no cert-manager.
-pub fn dirqual() -> Fixture {
-    dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION)
-}
-
-/// dirqual plus datalake (CephObjectStore rook-ceph/s3 Ready, ceph-bucket class) and
-/// cert-manager (three deployments ready).
-pub fn dirqual_full() -> Fixture {
-    let mut b = dirqual_builder(&[], "HEALTH_OK");
-    add_datalake(&mut b);
-    add_cert_manager(&mut b);
-    b.finish(K8S_VERSION)
-}
-
-/// dirqual with Ceph HEALTH_WARN and node dirqual3 NotReady (Ready=Unknown, unreachable
-/// taints); nothing else differs but the node-exporter and osd-2 readiness on that node.
-pub fn degraded() -> Fixture {
-    dirqual_builder(&[3], "HEALTH_WARN").finish(K8S_VERSION)
-}
-
-/// 3-node lima bench (node1 control plane, node2..3 workers): k8s + Cilium only.
-pub fn bench() -> Fixture {
-    let mut b = Builder::default();
-    let created = "2025-02-20T16:02:11Z";
-    for ns in ["default", "kube-node-lease", "kube-public", "kube-system"] {
-        b.ns(ns, created);
-    }
-    for i in 1..=3 {
-        let name = format!("node{i}");
-        let ip = format!("192.168.105.{}", 10 + i);
-        let cidr = format!("10.244.{}.0/24", i - 1);
-        b.obj(node(&NodeSpec {
-            name: &name,
-            ip: &ip,
-            control_plane: i == 1,
-            ready: true,
-            kubelet: "v1.32.3",
-            os_image: "Ubuntu 24.04.2 LTS",
-            kernel: "6.8.0-53-generic",
-            pod_cidr: &cidr,
-            cpus: 4,
-            memory_ki: 8_136_908,
-        }));
-        if let Some(n) = b.objects.last_mut() {
-            n["metadata"]["creationTimestamp"] = json!(created);
-        }
-    }
-    b.obj(deployment(
-        "kube-system",
-        "coredns",
-        "registry.k8s.io/coredns/coredns:v1.11.3",
-        2,
-        2,
-        created,
-    ));
-    for (kind, plural, namespaced) in [
-        ("CiliumNetworkPolicy", "ciliumnetworkpolicies", true),
-        (
-            "CiliumClusterwideNetworkPolicy",
-            "ciliumclusterwidenetworkpolicies",
-            false,
-        ),
-        ("CiliumEndpoint", "ciliumendpoints", true),
-        ("CiliumIdentity", "ciliumidentities", false),
-        ("CiliumNode", "ciliumnodes", false),
-    ] {
-        b.crd(
-            &CrdSpec {
-                group: "cilium.io",
-                version: "v2",
-                kind,
-                plural,
-                namespaced,
-                short: &[],
-                categories: &["cilium"],
-                columns: &[],
-            },
-            small_schema(),
-            created,
-        );
-    }
-    b.obj(daemonset(
-        "kube-system",
-        "cilium",
-        "quay.io/cilium/cilium:v1.16.5",
-        3,
-        3,
-        created,
-    ));
-    b.obj(deployment(
-        "kube-system",
-        "cilium-operator",
-        "quay.io/cilium/operator-generic:v1.16.5",
-        1,
-        1,
-        created,
-    ));
-    b.finish("v1.32.3")
-}
-
-/// Number of nodes, CRDs, namespaces and deployments in [`big`].
-pub const BIG_NODES: usize = 150;
-/// CRDs in [`big`] besides the dirqual ones.
-pub const BIG_CRDS: usize = 300;
-/// Namespaces in [`big`], dirqual's included.
-pub const BIG_NAMESPACES: usize = 1000;
-/// Deployments in [`big`], dirqual's included.
-pub const BIG_DEPLOYMENTS: usize = 2000;
-
-/// A large cluster: dirqual's layers on 150 nodes (dirqual1..150), 300 extra CRDs with
-/// ~100 KB OpenAPI schemas in 60 groups (all served in discovery), 1000 namespaces and
-/// 2000 deployments in total.
-pub fn big() -> Fixture {
-    let mut b = Builder::default();
-    dirqual_layers(&mut b, BIG_NODES, &[], "HEALTH_OK");
-    let kinds = ["Widget", "Gadget", "Sprocket", "Gear", "Lever"];
-    for c in 0..BIG_CRDS {
-        let group = format!("g{:02}.platform.example.com", c / kinds.len());
-        let kind = format!("{}{:03}", kinds[c % kinds.len()], c);
-        let plural = format!("{}s", kind.to_ascii_lowercase());
-        b.crd(
-            &CrdSpec {
-                group: &group,
-                version: "v1",
-                kind: &kind,
-                plural: &plural,
-                namespaced: c % 4 != 0,
-                short: &[],
-                categories: &[],
-                columns: &[],
-            },
-            big_schema(c, 100),
-            T_LAYERS,
-        );
-    }
-    let ns_now = b
-        .objects
+    SCENARIOS
         .iter()
-        .filter(|o| o["kind"] == "Namespace")
-        .count();
-    let mut tenants = Vec::new();
-    for i in 0..BIG_NAMESPACES.saturating_sub(ns_now) {
-        let ns = format!("tenant-{:04}", i + 1);
-        b.ns(&ns, T_DATA);
-        tenants.push(ns);
-    }
-    let dep_now = b
-        .objects
-        .iter()
-        .filter(|o| o["kind"] == "Deployment")
-        .count();
-    let apps = ["api", "web", "worker", "cache"];
-    for i in 0..BIG_DEPLOYMENTS.saturating_sub(dep_now) {
-        let ns = &tenants[i % tenants.len()];
-        let name = format!(
-            "{}-{}",
-            apps[(i / tenants.len()) % apps.len()],
-            i / (tenants.len() * apps.len()) + 1
-        );
-        b.obj(deployment(
-            ns,
-            &name,
-            "registry.example.com/tenant/app:1.4.2",
-            2,
-            2,
-            T_DATA,
-        ));
-    }
-    b.finish(K8S_VERSION)
+        .find(|(known, _)| *known == name)
+        .map(|(_, build)| build())
 }
 
 #[cfg(test)]
@@ -1597,49 +161,24 @@ mod tests {
     use super::*;
     use crate::fixture::Cluster;
 
-    fn count(f: &Fixture, kind: &str) -> usize {
-        f.objects.iter().filter(|o| o["kind"] == kind).count()
-    }
-
+    /// Every fixture builds; every one but the scale benchmarks (`huge`,
+    /// `many-applications`: tens of thousands of objects, served in their own tests and
+    /// scripts) is also served.
     #[test]
-    fn every_builtin_fixture_compiles() {
-        for name in ["dirqual", "dirqual-full", "degraded", "bench"] {
-            let f = by_name(name).expect("known");
+    fn every_fixture_builds_and_serves() {
+        for (name, build) in SCENARIOS {
+            let f = build();
+            if f.objects.len() > 10_000 {
+                continue;
+            }
             Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
 
     #[test]
-    fn dirqual_has_what_the_spec_says() {
-        let f = dirqual();
-        assert_eq!(count(&f, "Node"), 4);
-        assert_eq!(count(&f, "CephCluster"), 1);
-        assert_eq!(count(&f, "CephObjectStore"), 0);
-        assert!(!f.resources.iter().any(|r| r.group == "cert-manager.io"));
-        assert!(f.resources.iter().any(|r| r.group == "objectbucket.io"));
-        let full = dirqual_full();
-        assert_eq!(count(&full, "CephObjectStore"), 1);
-        assert!(full.resources.iter().any(|r| r.group == "cert-manager.io"));
-        let d = degraded();
-        let n3 = d
-            .objects
-            .iter()
-            .find(|o| o["metadata"]["name"] == "dirqual3" && o["kind"] == "Node")
-            .expect("node");
-        let ready = n3["status"]["conditions"]
-            .as_array()
-            .expect("conds")
-            .iter()
-            .find(|c| c["type"] == "Ready")
-            .expect("ready");
-        assert_eq!(ready["status"], "Unknown");
-    }
-
-    #[test]
-    fn big_schema_is_about_the_asked_size() {
-        let n = serde_json::to_string(&big_schema(7, 100))
-            .expect("json")
-            .len();
-        assert!((90_000..120_000).contains(&n), "{n}");
+    fn names_are_unique_and_nothing_else_is_known() {
+        let unique: std::collections::BTreeSet<&str> = NAMES.iter().copied().collect();
+        assert_eq!(unique.len(), NAMES.len());
+        assert!(by_name("no-such-fixture").is_none());
     }
 }

@@ -6,6 +6,8 @@
 //! fixture serves `policy/v1` and PersistentVolumes, so every other fixture is unchanged.
 //!
 //! Cilium (1.18.2) and Rook (1.16.4) are shaped as upstream writes them (`versions`).
+//! `dirqual-half-upgraded`: a Cilium upgrade stopped after the agent (1.19.1, operator still
+//! 1.18.2) and a Rook upgrade stopped after mon a.
 //!
 //! Layout: dirqual1 control plane (etcd, mon a, osd 0); dirqual2 (mon b, osd 1, pg-2);
 //! dirqual3 (mon c, osd 2, pg-1: the primary); dirqual4 (osd 3, pg-3). CephBlockPool
@@ -17,8 +19,10 @@
 
 use serde_json::{json, Value};
 
+use crate::builders::{pod, K8S_VERSION, T_CEPH, T_DATA};
+use crate::clusters::dirqual_builder;
 use crate::fixture::{Fixture, ResourceType};
-use crate::fixtures::{dirqual_builder, K8S_VERSION, T_CEPH, T_DATA};
+use crate::versions::{one_version, shape, CILIUM, ROOK};
 
 fn kind(group: &str, kind: &str, plural: &str, namespaced: bool) -> ResourceType {
     ResourceType {
@@ -55,45 +59,6 @@ pub fn pdb(ns: &str, name: &str, spec: Value, healthy: i64, desired: i64, expect
                 "reason": if healthy > desired { "SufficientPods" } else { "InsufficientPods" },
                 "message": "", "observedGeneration": 1, "lastTransitionTime": T_DATA
             }]
-        }
-    })
-}
-
-/// A running, ready pod on `node`, controlled by `owner` (kind, name).
-pub fn pod(
-    ns: &str,
-    name: &str,
-    node: &str,
-    labels: Value,
-    owner: (&str, &str),
-    image: &str,
-) -> Value {
-    let api = match owner.0 {
-        "Node" => "v1",
-        "Cluster" => "postgresql.cnpg.io/v1",
-        _ => "apps/v1",
-    };
-    let mut md = json!({
-        "name": name, "namespace": ns, "creationTimestamp": T_CEPH, "labels": labels,
-        "ownerReferences": [{"apiVersion": api, "kind": owner.0, "name": owner.1,
-                             "uid": format!("uid-{}", owner.1), "controller": true, "blockOwnerDeletion": true}]
-    });
-    if owner.0 == "Node" {
-        md["annotations"] =
-            json!({"kubernetes.io/config.mirror": "3f8a", "kubernetes.io/config.source": "file"});
-    }
-    json!({
-        "apiVersion": "v1", "kind": "Pod", "metadata": md,
-        "spec": {
-            "nodeName": node,
-            "containers": [{"name": "main", "image": image,
-                            "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}],
-            "volumes": [{"name": "kube-api-access", "projected": {"sources": [{"serviceAccountToken": {"path": "token"}}]}}]
-        },
-        "status": {
-            "phase": "Running",
-            "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": T_CEPH}],
-            "startTime": T_CEPH
         }
     })
 }
@@ -165,14 +130,14 @@ pub fn dirqual_gates() -> Fixture {
     ));
     let mut f = b.finish(K8S_VERSION);
     // Cilium and Rook as their charts and operators write them, on one version each.
-    crate::versions::one_version(&mut f);
+    one_version(&mut f);
     f
 }
 
 /// `dirqual-gates` plus an object store whose erasure-coded data pool needs every OSD host.
 pub fn dirqual_gates_ec() -> Fixture {
     let mut f = dirqual_gates();
-    f.objects.push(crate::fixtures::custom(
+    f.objects.push(crate::builders::custom(
         "ceph.rook.io/v1",
         "CephObjectStore",
         Some("rook-ceph"),
@@ -186,5 +151,20 @@ pub fn dirqual_gates_ec() -> Fixture {
         json!({"phase": "Ready", "info": {"endpoint": "http://rook-ceph-rgw-s3.rook-ceph.svc:80"}, "observedGeneration": 1}),
         T_CEPH,
     ));
+    f
+}
+
+/// `dirqual-half-upgraded`: `dirqual-gates` with the agent at 1.19.1 while the operator
+/// is still at 1.18.2, and Rook's operator and mon a at 1.17.0 while the rest is at 1.16.4.
+pub fn dirqual_half_upgraded() -> Fixture {
+    let mut f = dirqual_gates();
+    shape(&mut f.objects, "v1.19.1", CILIUM, "v1.17.0", &|n| {
+        if n == "rook-ceph-mon-a" {
+            "v1.17.0"
+        } else {
+            ROOK
+        }
+        .to_string()
+    });
     f
 }

@@ -19,42 +19,10 @@
 
 use serde_json::{json, Value};
 
+use crate::builders::{custom, find, Builder, CrdSpec, K8S_VERSION, T_LAYERS};
+use crate::clusters::dirqual_builder;
 use crate::fixture::Fixture;
-use crate::fixtures::{custom, dirqual_builder, Builder, CrdSpec, K8S_VERSION, T_LAYERS};
-
-/// Rook's CSI drivers: CSIDriver objects, and each node's CSINode listing both.
-pub(crate) fn add_csi(b: &mut Builder, nodes: usize, created: &str) {
-    for driver in RBD_AND_CEPHFS {
-        b.obj(json!({
-            "apiVersion": "storage.k8s.io/v1",
-            "kind": "CSIDriver",
-            "metadata": {"name": driver, "creationTimestamp": created,
-                         "labels": {"app.kubernetes.io/managed-by": "rook-ceph-operator"}},
-            "spec": {"attachRequired": true, "fsGroupPolicy": "File", "podInfoOnMount": false,
-                     "requiresRepublish": false, "seLinuxMount": false, "storageCapacity": false,
-                     "volumeLifecycleModes": ["Persistent"]}
-        }));
-    }
-    for i in 1..=nodes {
-        let node = format!("dirqual{i}");
-        b.obj(json!({
-            "apiVersion": "storage.k8s.io/v1",
-            "kind": "CSINode",
-            "metadata": {"name": node, "creationTimestamp": created,
-                         "annotations": {"storage.alpha.kubernetes.io/migrated-plugins": "kubernetes.io/aws-ebs,kubernetes.io/azure-disk,kubernetes.io/azure-file,kubernetes.io/cinder,kubernetes.io/gce-pd,kubernetes.io/portworx-volume,kubernetes.io/vsphere-volume"},
-                         "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": node,
-                                              "uid": crate::fixture::uid_for(&format!("v1/Node//{node}"))}]},
-            "spec": {"drivers": RBD_AND_CEPHFS.map(|d| json!({"name": d, "nodeID": node, "topologyKeys": null}))}
-        }));
-    }
-}
-
-/// The drivers Rook registers.
-pub const RBD_AND_CEPHFS: [&str; 2] = [
-    "rook-ceph.cephfs.csi.ceph.com",
-    "rook-ceph.rbd.csi.ceph.com",
-];
-
+use crate::platform::{POOL_VERSION, RBD_AND_CEPHFS};
 /// Cilium's gateway controller name (`spec.controllerName` of its GatewayClass).
 pub const CILIUM_CONTROLLER: &str = "io.cilium/gateway-controller";
 
@@ -104,41 +72,6 @@ fn pool(version: &str, name: &str, cidr: &str, available: &str, conflict: Option
         T_LAYERS,
     )
 }
-
-/// The version Cilium 1.16 (dirqual's) serves the pool at; 1.18 on serve `v2`.
-pub(crate) const POOL_VERSION: &str = "v2alpha1";
-
-/// Cilium's LB-IPAM pool CRD, as every Cilium install registers it (dirqual's cni layer).
-pub(crate) fn add_pool_crd(b: &mut Builder, created: &str) {
-    let pool_version = POOL_VERSION;
-    b.crd(
-        &CrdSpec {
-            group: "cilium.io",
-            version: pool_version,
-            kind: "CiliumLoadBalancerIPPool",
-            plural: "ciliumloadbalancerippools",
-            namespaced: false,
-            short: &["ippools", "ippool", "lbippool", "lbippools"],
-            categories: &["cilium"],
-            columns: &[
-                ("Disabled", "boolean", ".spec.disabled"),
-                (
-                    "Conflicting",
-                    "string",
-                    ".status.conditions[?(@.type==\"cilium.io/PoolConflict\")].status",
-                ),
-                (
-                    "IPs Available",
-                    "string",
-                    ".status.conditions[?(@.type==\"cilium.io/IPsAvailable\")].message",
-                ),
-            ],
-        },
-        crate::fixtures::small_schema(),
-        created,
-    );
-}
-
 /// The pool's CRD served at `version` instead (a Cilium that moved it).
 fn set_pool_version(b: &mut Builder, version: &str) {
     for o in &mut b.objects {
@@ -176,7 +109,7 @@ fn add_crds(b: &mut Builder, pool_version: &str) {
                 categories: &["gateway-api"],
                 columns: &[],
             },
-            crate::fixtures::small_schema(),
+            crate::builders::small_schema(),
             T_LAYERS,
         );
     }
@@ -267,123 +200,108 @@ fn chain(pool_version: &str) -> Builder {
     b
 }
 
-fn find<'a>(f: &'a mut Fixture, kind: &str, name: &str) -> impl Iterator<Item = &'a mut Value> {
-    let (kind, name) = (kind.to_string(), name.to_string());
+pub fn gateway() -> Fixture {
+    chain("v2").finish(K8S_VERSION)
+}
+
+pub fn gateway_v2alpha1() -> Fixture {
+    chain("v2alpha1").finish(K8S_VERSION)
+}
+
+pub fn gateway_waiting() -> Fixture {
+    let mut f = chain("v2").finish(K8S_VERSION);
+    for c in find(&mut f, "GatewayClass", "cilium") {
+        c["status"]["conditions"] = json!([cond(
+            "Accepted",
+            "Unknown",
+            "Pending",
+            "Waiting for controller"
+        )]);
+    }
+    f
+}
+
+pub fn gateway_no_address() -> Fixture {
+    let mut f = chain("v2").finish(K8S_VERSION);
+    for g in find(&mut f, "Gateway", "cilium-gw") {
+        g["status"]["addresses"] = json!([]);
+        g["status"]["conditions"] = json!([
+            cond(
+                "Accepted",
+                "True",
+                "Accepted",
+                "Gateway successfully scheduled"
+            ),
+            cond(
+                "Programmed",
+                "False",
+                "AddressNotAssigned",
+                "No addresses have been assigned to the Gateway"
+            )
+        ]);
+    }
+    f
+}
+
+pub fn gateway_backend() -> Fixture {
+    let mut f = chain("v2").finish(K8S_VERSION);
+    for r in find(&mut f, "HTTPRoute", "web") {
+        r["status"]["parents"] = json!([parent(cond(
+            "ResolvedRefs",
+            "False",
+            "BackendNotFound",
+            "Service \"web\" not found"
+        ))]);
+    }
+    f
+}
+
+pub fn gateway_pool_conflict() -> Fixture {
+    let mut b = chain("v2");
+    b.obj(pool(
+        "v2",
+        "lb-pool-2",
+        "10.67.3.128/25",
+        "0",
+        Some("Pool conflicts since range '10.67.3.128/25' overlaps range '10.67.3.0/24' from IP Pool 'lb-pool'"),
+    ));
+    b.finish(K8S_VERSION)
+}
+
+pub fn gateway_pool_exhausted() -> Fixture {
+    let mut f = chain("v2").finish(K8S_VERSION);
+    for p in find(&mut f, "CiliumLoadBalancerIPPool", "lb-pool") {
+        p["status"]["conditions"][1]["message"] = json!("0");
+        p["status"]["conditions"][2]["message"] = json!("254");
+    }
+    f
+}
+
+pub fn gateway_absent() -> Fixture {
+    let mut f = chain("v2").finish(K8S_VERSION);
+    let cilium =
+        |o: &Value, kind: &str, name: &str| o["kind"] == kind && o["metadata"]["name"] == name;
+    f.objects.retain(|o| {
+        let kind = o["kind"].as_str().unwrap_or_default();
+        !cilium(o, "GatewayClass", "cilium")
+            && !cilium(o, "Gateway", "cilium-gw")
+            && !["HTTPRoute", "GRPCRoute", "CiliumLoadBalancerIPPool"].contains(&kind)
+    });
+    f
+}
+
+pub fn csi_unregistered() -> Fixture {
+    let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
+    for n in find(&mut f, "CSINode", "dirqual3") {
+        n["spec"]["drivers"] =
+            json!([{"name": RBD_AND_CEPHFS[0], "nodeID": "dirqual3", "topologyKeys": null}]);
+    }
+    f
+}
+
+pub fn csi_no_driver() -> Fixture {
+    let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
     f.objects
-        .iter_mut()
-        .filter(move |o| o["kind"] == kind.as_str() && o["metadata"]["name"] == name.as_str())
+        .retain(|o| !(o["kind"] == "CSIDriver" && o["metadata"]["name"] == RBD_AND_CEPHFS[1]));
+    f
 }
-
-/// The fixtures of this module by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    Some(match name {
-        "gateway" => chain("v2").finish(K8S_VERSION),
-        "gateway-v2alpha1" => chain("v2alpha1").finish(K8S_VERSION),
-        "gateway-waiting" => {
-            let mut f = chain("v2").finish(K8S_VERSION);
-            for c in find(&mut f, "GatewayClass", "cilium") {
-                c["status"]["conditions"] = json!([cond(
-                    "Accepted",
-                    "Unknown",
-                    "Pending",
-                    "Waiting for controller"
-                )]);
-            }
-            f
-        }
-        "gateway-no-address" => {
-            let mut f = chain("v2").finish(K8S_VERSION);
-            for g in find(&mut f, "Gateway", "cilium-gw") {
-                g["status"]["addresses"] = json!([]);
-                g["status"]["conditions"] = json!([
-                    cond(
-                        "Accepted",
-                        "True",
-                        "Accepted",
-                        "Gateway successfully scheduled"
-                    ),
-                    cond(
-                        "Programmed",
-                        "False",
-                        "AddressNotAssigned",
-                        "No addresses have been assigned to the Gateway"
-                    )
-                ]);
-            }
-            f
-        }
-        "gateway-backend" => {
-            let mut f = chain("v2").finish(K8S_VERSION);
-            for r in find(&mut f, "HTTPRoute", "web") {
-                r["status"]["parents"] = json!([parent(cond(
-                    "ResolvedRefs",
-                    "False",
-                    "BackendNotFound",
-                    "Service \"web\" not found"
-                ))]);
-            }
-            f
-        }
-        "gateway-pool-conflict" => {
-            let mut b = chain("v2");
-            b.obj(pool(
-                "v2",
-                "lb-pool-2",
-                "10.67.3.128/25",
-                "0",
-                Some("Pool conflicts since range '10.67.3.128/25' overlaps range '10.67.3.0/24' from IP Pool 'lb-pool'"),
-            ));
-            b.finish(K8S_VERSION)
-        }
-        "gateway-pool-exhausted" => {
-            let mut f = chain("v2").finish(K8S_VERSION);
-            for p in find(&mut f, "CiliumLoadBalancerIPPool", "lb-pool") {
-                p["status"]["conditions"][1]["message"] = json!("0");
-                p["status"]["conditions"][2]["message"] = json!("254");
-            }
-            f
-        }
-        "gateway-absent" => {
-            let mut f = chain("v2").finish(K8S_VERSION);
-            let cilium = |o: &Value, kind: &str, name: &str| {
-                o["kind"] == kind && o["metadata"]["name"] == name
-            };
-            f.objects.retain(|o| {
-                let kind = o["kind"].as_str().unwrap_or_default();
-                !cilium(o, "GatewayClass", "cilium")
-                    && !cilium(o, "Gateway", "cilium-gw")
-                    && !["HTTPRoute", "GRPCRoute", "CiliumLoadBalancerIPPool"].contains(&kind)
-            });
-            f
-        }
-        "csi-unregistered" => {
-            let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
-            for n in find(&mut f, "CSINode", "dirqual3") {
-                n["spec"]["drivers"] = json!([{"name": RBD_AND_CEPHFS[0], "nodeID": "dirqual3", "topologyKeys": null}]);
-            }
-            f
-        }
-        "csi-no-driver" => {
-            let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
-            f.objects.retain(|o| {
-                !(o["kind"] == "CSIDriver" && o["metadata"]["name"] == RBD_AND_CEPHFS[1])
-            });
-            f
-        }
-        _ => return None,
-    })
-}
-
-/// The names [`by_name`] knows.
-pub const NAMES: [&str; 10] = [
-    "gateway",
-    "gateway-v2alpha1",
-    "gateway-waiting",
-    "gateway-no-address",
-    "gateway-backend",
-    "gateway-pool-conflict",
-    "gateway-pool-exhausted",
-    "gateway-absent",
-    "csi-unregistered",
-    "csi-no-driver",
-];

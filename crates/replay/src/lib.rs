@@ -17,7 +17,9 @@
 
 pub mod apiservices;
 pub mod audit;
+pub mod builders;
 pub mod claims;
+pub mod clusters;
 pub mod discovery;
 pub mod drifts;
 pub mod events;
@@ -30,6 +32,7 @@ pub mod http;
 pub mod node_events;
 pub mod nodes;
 pub mod placement;
+pub mod platform;
 pub mod scale;
 pub mod scenarios;
 pub mod select;

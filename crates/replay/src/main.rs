@@ -138,9 +138,7 @@ fn run(a: Args) -> Result<(), String> {
         (None, Some(name)) => fixtures::by_name(name).ok_or_else(|| {
             format!(
                 "unknown fixture {name:?}; known: {}",
-                [&fixtures::NAMES[..], &nestor_replay::wireguard::NAMES[..]]
-                    .concat()
-                    .join(", ")
+                fixtures::NAMES.join(", ")
             )
         })?,
         (None, None) => unreachable!("checked by parse_args"),

@@ -14,29 +14,19 @@
 
 use serde_json::{json, Value};
 
-use crate::claims::uid;
+use crate::builders::uid;
 use crate::fixture::Fixture;
 use crate::when::{from_now, MINUTE};
-
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 2] = ["events-node", "events-volume"];
-
-/// A fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    match name {
-        "events-node" => events_node(),
-        "events-volume" => events_volume(),
-        _ => None,
-    }
-}
 
 /// The kubelet's `nodeRef`: no namespace, the node name as its uid.
 fn node_ref(name: &str) -> Value {
     json!({"kind": "Node", "name": name, "uid": name})
 }
 
-fn events_node() -> Option<Fixture> {
-    let mut f = crate::nodes::by_name("node-disk-pressure")?;
+/// `events-node`: `node_disk_pressure`, the `node-disk-pressure` fixture, with the Events
+/// about its nodes.
+pub fn events_node(node_disk_pressure: Fixture) -> Fixture {
+    let mut f = node_disk_pressure;
     let kubelet = |host: &str| json!({"component": "kubelet", "host": host});
     f.objects.extend([
         core_event(
@@ -82,11 +72,13 @@ fn events_node() -> Option<Fixture> {
             (1, -3 * MINUTE),
         ),
     ]);
-    Some(f)
+    f
 }
 
-fn events_volume() -> Option<Fixture> {
-    let mut f = crate::claims::by_name("claims-degraded")?;
+/// `events-volume`: `claims_degraded`, the `claims-degraded` fixture, with the Events about
+/// its volumes.
+pub fn events_volume(claims_degraded: Fixture) -> Fixture {
+    let mut f = claims_degraded;
     let failed = format!("pvc-{}", uid("registry", "data-registry-0"));
     for v in f
         .objects
@@ -115,7 +107,7 @@ fn events_volume() -> Option<Fixture> {
             (2, -5 * MINUTE),
         ),
     ]);
-    Some(f)
+    f
 }
 
 /// An Event of `default` the core recorder wrote, as events.k8s.io/v1 serves it:
@@ -151,17 +143,4 @@ fn core_event(
         "deprecatedLastTimestamp": from_now(last),
         "deprecatedCount": count,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_name_builds_and_serves() {
-        for name in NAMES {
-            let f = by_name(name).unwrap_or_else(|| panic!("{name}"));
-            crate::Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-    }
 }

@@ -20,164 +20,166 @@
 
 use serde_json::{json, Value};
 
+use crate::builders::K8S_VERSION;
+use crate::clusters::{bench, dirqual_builder};
 use crate::fixture::Fixture;
-use crate::fixtures::{bench, dirqual_builder, K8S_VERSION};
-
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 9] = [
-    "bench-lima-hostnames",
-    "node-disk-pressure",
-    "node-memory-pressure",
-    "node-pid-pressure",
-    "node-network-unavailable",
-    "node-cordoned",
-    "node-tainted",
-    "node-agent-not-ready",
-    "node-healthy-extras",
-];
 
 /// When dirqual2's disk filled up (its DiskPressure condition turned True).
 pub const T_PRESSURE: &str = "2026-11-30T08:12:00Z";
 /// When the cordon, the drain taint and the route trouble began.
 pub const T_CORDON: &str = "2026-11-29T17:40:00Z";
 
-/// A node fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    Some(match name {
-        "bench-lima-hostnames" => bench_lima_hostnames(),
-        "node-disk-pressure" => with_node("dirqual2", |n| {
-            condition(
-                n,
-                "DiskPressure",
-                "True",
-                "KubeletHasDiskPressure",
-                "kubelet has disk pressure",
-                T_PRESSURE,
-            );
-            taint(
-                n,
-                "node.kubernetes.io/disk-pressure",
-                None,
-                "NoSchedule",
-                T_PRESSURE,
-            );
-        }),
-        // The kubelet's own words (its node status setters): reason and message per pressure.
-        "node-memory-pressure" => with_node("dirqual1", |n| {
-            condition(
-                n,
-                "MemoryPressure",
-                "True",
-                "KubeletHasInsufficientMemory",
-                "kubelet has insufficient memory available",
-                T_PRESSURE,
-            );
-            taint(
-                n,
-                "node.kubernetes.io/memory-pressure",
-                None,
-                "NoSchedule",
-                T_PRESSURE,
-            );
-        }),
-        "node-pid-pressure" => with_node("dirqual3", |n| {
-            condition(
-                n,
-                "PIDPressure",
-                "True",
-                "KubeletHasInsufficientPID",
-                "kubelet has insufficient PID available",
-                T_PRESSURE,
-            );
-            taint(
-                n,
-                "node.kubernetes.io/pid-pressure",
-                None,
-                "NoSchedule",
-                T_PRESSURE,
-            );
-        }),
-        "node-network-unavailable" => with_node("dirqual4", |n| {
-            condition(
-                n,
-                "NetworkUnavailable",
-                "True",
-                "NoRouteCreated",
-                "Node created without a route",
-                T_CORDON,
-            );
-            taint(
-                n,
-                "node.kubernetes.io/network-unavailable",
-                None,
-                "NoSchedule",
-                T_CORDON,
-            );
-        }),
-        "node-cordoned" => with_node("dirqual3", |n| {
-            n["spec"]["unschedulable"] = json!(true);
-            taint(
-                n,
-                "node.kubernetes.io/unschedulable",
-                None,
-                "NoSchedule",
-                T_CORDON,
-            );
-        }),
-        "node-tainted" => with_node("dirqual4", |n| {
-            taint(
-                n,
-                "maintenance.example.com/drain",
-                Some("true"),
-                "NoExecute",
-                T_CORDON,
-            );
-            taint(
-                n,
-                "example.com/soft",
-                Some("yes"),
-                "PreferNoSchedule",
-                T_CORDON,
-            );
-        }),
-        "node-agent-not-ready" => with_node("dirqual2", |n| {
-            taint(
-                n,
-                "node.cilium.io/agent-not-ready",
-                None,
-                "NoSchedule",
-                T_CORDON,
-            );
-        }),
-        "node-healthy-extras" => {
-            let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
-            for n in f.objects.iter_mut().filter(|o| o["kind"] == "Node") {
-                condition(
-                    n,
-                    "NetworkUnavailable",
-                    "False",
-                    "CiliumIsUp",
-                    "Cilium is running on this node",
-                    crate::fixtures::T_CILIUM,
-                );
-            }
-            for n in f
-                .objects
-                .iter_mut()
-                .filter(|o| o["metadata"]["name"] == "dirqual3")
-            {
-                taint(
-                    n,
-                    "example.com/soft",
-                    Some("yes"),
-                    "PreferNoSchedule",
-                    T_CORDON,
-                );
-            }
-            f
-        }
-        _ => return None,
+pub fn node_disk_pressure() -> Fixture {
+    with_node("dirqual2", |n| {
+        condition(
+            n,
+            "DiskPressure",
+            "True",
+            "KubeletHasDiskPressure",
+            "kubelet has disk pressure",
+            T_PRESSURE,
+        );
+        taint(
+            n,
+            "node.kubernetes.io/disk-pressure",
+            None,
+            "NoSchedule",
+            T_PRESSURE,
+        );
     })
+}
+
+// The kubelet's own words (its node status setters): reason and message per pressure.
+pub fn node_memory_pressure() -> Fixture {
+    with_node("dirqual1", |n| {
+        condition(
+            n,
+            "MemoryPressure",
+            "True",
+            "KubeletHasInsufficientMemory",
+            "kubelet has insufficient memory available",
+            T_PRESSURE,
+        );
+        taint(
+            n,
+            "node.kubernetes.io/memory-pressure",
+            None,
+            "NoSchedule",
+            T_PRESSURE,
+        );
+    })
+}
+
+pub fn node_pid_pressure() -> Fixture {
+    with_node("dirqual3", |n| {
+        condition(
+            n,
+            "PIDPressure",
+            "True",
+            "KubeletHasInsufficientPID",
+            "kubelet has insufficient PID available",
+            T_PRESSURE,
+        );
+        taint(
+            n,
+            "node.kubernetes.io/pid-pressure",
+            None,
+            "NoSchedule",
+            T_PRESSURE,
+        );
+    })
+}
+
+pub fn node_network_unavailable() -> Fixture {
+    with_node("dirqual4", |n| {
+        condition(
+            n,
+            "NetworkUnavailable",
+            "True",
+            "NoRouteCreated",
+            "Node created without a route",
+            T_CORDON,
+        );
+        taint(
+            n,
+            "node.kubernetes.io/network-unavailable",
+            None,
+            "NoSchedule",
+            T_CORDON,
+        );
+    })
+}
+
+pub fn node_cordoned() -> Fixture {
+    with_node("dirqual3", |n| {
+        n["spec"]["unschedulable"] = json!(true);
+        taint(
+            n,
+            "node.kubernetes.io/unschedulable",
+            None,
+            "NoSchedule",
+            T_CORDON,
+        );
+    })
+}
+
+pub fn node_tainted() -> Fixture {
+    with_node("dirqual4", |n| {
+        taint(
+            n,
+            "maintenance.example.com/drain",
+            Some("true"),
+            "NoExecute",
+            T_CORDON,
+        );
+        taint(
+            n,
+            "example.com/soft",
+            Some("yes"),
+            "PreferNoSchedule",
+            T_CORDON,
+        );
+    })
+}
+
+pub fn node_agent_not_ready() -> Fixture {
+    with_node("dirqual2", |n| {
+        taint(
+            n,
+            "node.cilium.io/agent-not-ready",
+            None,
+            "NoSchedule",
+            T_CORDON,
+        );
+    })
+}
+
+pub fn node_healthy_extras() -> Fixture {
+    let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
+    for n in f.objects.iter_mut().filter(|o| o["kind"] == "Node") {
+        condition(
+            n,
+            "NetworkUnavailable",
+            "False",
+            "CiliumIsUp",
+            "Cilium is running on this node",
+            crate::builders::T_CILIUM,
+        );
+    }
+    for n in f
+        .objects
+        .iter_mut()
+        .filter(|o| o["metadata"]["name"] == "dirqual3")
+    {
+        taint(
+            n,
+            "example.com/soft",
+            Some("yes"),
+            "PreferNoSchedule",
+            T_CORDON,
+        );
+    }
+    f
 }
 
 /// dirqual with the Node `name` changed by `change`.
@@ -223,7 +225,7 @@ fn taint(n: &mut Value, key: &str, value: Option<&str>, effect: &str, added: &st
 }
 
 /// `bench` with every node named as Lima's hostname rule names instance `bench-nodeN`.
-fn bench_lima_hostnames() -> Fixture {
+pub fn bench_lima_hostnames() -> Fixture {
     let mut f = bench();
     for o in f.objects.iter_mut().filter(|o| o["kind"] == "Node") {
         let name = format!(
@@ -244,14 +246,6 @@ fn bench_lima_hostnames() -> Fixture {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_name_builds_and_serves() {
-        for name in NAMES {
-            let f = by_name(name).unwrap_or_else(|| panic!("{name}"));
-            crate::Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-    }
 
     #[test]
     fn lima_hostnames_rename_every_node() {

@@ -11,70 +11,65 @@
 
 use serde_json::{json, Value};
 
+use crate::builders::K8S_VERSION;
+use crate::clusters::dirqual_builder;
 use crate::fixture::Fixture;
-use crate::fixtures::{dirqual_builder, K8S_VERSION};
 
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 2] = ["placement-stacked", "placement-two-nodes"];
-
-/// A placement fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
+pub fn placement_stacked() -> Fixture {
     let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
-    match name {
-        "placement-stacked" => {
-            let mut d = None;
-            for o in &mut f.objects {
-                match pod_name(o).as_deref() {
-                    Some(n) if n.starts_with("rook-ceph-mon-a-") => d = Some(o.clone()),
-                    Some(n) if n.starts_with("rook-ceph-mon-b-") => move_to(o, "dirqual1"),
-                    Some(n) if n.starts_with("rook-ceph-mon-c-") => move_to(o, "dirqual2"),
-                    Some(n) if n.starts_with("rook-ceph-osd-0-") => move_to(o, "dirqual1"),
-                    Some(n) if n.starts_with("rook-ceph-osd-1-") => move_to(o, "dirqual1"),
-                    Some(n) if n.starts_with("rook-ceph-osd-2-") => move_to(o, "dirqual2"),
-                    Some(n) if n.starts_with("rook-ceph-osd-3-") => move_to(o, "dirqual2"),
-                    _ => {}
-                }
-            }
-            // mon d: created by the operator, not scheduled (no node fits its anti-affinity).
-            let mut d = d?;
-            d["metadata"]["name"] = json!("rook-ceph-mon-d-84f6c7d9b-x7k2q");
-            for (k, v) in [
-                ("ceph_daemon_id", "d"),
-                ("mon", "d"),
-                ("app.kubernetes.io/instance", "d"),
-                ("pod-template-hash", "84f6c7d9b"),
-            ] {
-                d["metadata"]["labels"][k] = json!(v);
-            }
-            d["metadata"]["ownerReferences"][0]["name"] = json!("rook-ceph-mon-d-84f6c7d9b");
-            if let Some(spec) = d["spec"].as_object_mut() {
-                spec.remove("nodeName");
-            }
-            d["status"] = json!({"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
-                "reason": "Unschedulable", "message": "0/4 nodes are available: 4 node(s) didn't match pod anti-affinity rules."}]});
-            f.objects.push(d);
+    let mut d = None;
+    for o in &mut f.objects {
+        match pod_name(o).as_deref() {
+            Some(n) if n.starts_with("rook-ceph-mon-a-") => d = Some(o.clone()),
+            Some(n) if n.starts_with("rook-ceph-mon-b-") => move_to(o, "dirqual1"),
+            Some(n) if n.starts_with("rook-ceph-mon-c-") => move_to(o, "dirqual2"),
+            Some(n) if n.starts_with("rook-ceph-osd-0-") => move_to(o, "dirqual1"),
+            Some(n) if n.starts_with("rook-ceph-osd-1-") => move_to(o, "dirqual1"),
+            Some(n) if n.starts_with("rook-ceph-osd-2-") => move_to(o, "dirqual2"),
+            Some(n) if n.starts_with("rook-ceph-osd-3-") => move_to(o, "dirqual2"),
+            _ => {}
         }
-        "placement-two-nodes" => {
-            f.objects.retain(|o| {
-                let node = o["kind"] == "Node"
-                    && matches!(
-                        o["metadata"]["name"].as_str(),
-                        Some("dirqual3" | "dirqual4")
-                    );
-                !node
-            });
-            for o in &mut f.objects {
-                match pod_name(o).as_deref() {
-                    Some(n) if n.starts_with("rook-ceph-mon-c-") => move_to(o, "dirqual2"),
-                    Some(n) if n.starts_with("rook-ceph-osd-2-") => move_to(o, "dirqual1"),
-                    Some(n) if n.starts_with("rook-ceph-osd-3-") => move_to(o, "dirqual2"),
-                    _ => {}
-                }
-            }
-        }
-        _ => return None,
     }
-    Some(f)
+    // mon d: created by the operator, not scheduled (no node fits its anti-affinity).
+    let mut d = d.expect("dirqual runs mon a");
+    d["metadata"]["name"] = json!("rook-ceph-mon-d-84f6c7d9b-x7k2q");
+    for (k, v) in [
+        ("ceph_daemon_id", "d"),
+        ("mon", "d"),
+        ("app.kubernetes.io/instance", "d"),
+        ("pod-template-hash", "84f6c7d9b"),
+    ] {
+        d["metadata"]["labels"][k] = json!(v);
+    }
+    d["metadata"]["ownerReferences"][0]["name"] = json!("rook-ceph-mon-d-84f6c7d9b");
+    if let Some(spec) = d["spec"].as_object_mut() {
+        spec.remove("nodeName");
+    }
+    d["status"] = json!({"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
+        "reason": "Unschedulable", "message": "0/4 nodes are available: 4 node(s) didn't match pod anti-affinity rules."}]});
+    f.objects.push(d);
+    f
+}
+
+pub fn placement_two_nodes() -> Fixture {
+    let mut f = dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION);
+    f.objects.retain(|o| {
+        let node = o["kind"] == "Node"
+            && matches!(
+                o["metadata"]["name"].as_str(),
+                Some("dirqual3" | "dirqual4")
+            );
+        !node
+    });
+    for o in &mut f.objects {
+        match pod_name(o).as_deref() {
+            Some(n) if n.starts_with("rook-ceph-mon-c-") => move_to(o, "dirqual2"),
+            Some(n) if n.starts_with("rook-ceph-osd-2-") => move_to(o, "dirqual1"),
+            Some(n) if n.starts_with("rook-ceph-osd-3-") => move_to(o, "dirqual2"),
+            _ => {}
+        }
+    }
+    f
 }
 
 fn pod_name(o: &Value) -> Option<String> {
@@ -83,17 +78,4 @@ fn pod_name(o: &Value) -> Option<String> {
 
 fn move_to(pod: &mut Value, node: &str) {
     pod["spec"]["nodeName"] = json!(node);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_name_builds_and_serves() {
-        for name in NAMES {
-            let f = by_name(name).unwrap_or_else(|| panic!("{name}"));
-            crate::Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-    }
 }

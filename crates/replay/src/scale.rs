@@ -6,11 +6,9 @@
 //! under 64 MiB (`scripts/bench.sh scale`). Generated only on demand (`--generate huge`):
 //! about 100 MB of JSON, never written to `fixtures/`.
 
+use crate::builders::{deployment, Builder, K8S_VERSION, T_DATA};
+use crate::clusters::dirqual_layers;
 use crate::fixture::Fixture;
-use crate::fixtures::{deployment, dirqual_layers, Builder, K8S_VERSION, T_DATA};
-
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 1] = ["huge"];
 
 /// Nodes of [`huge`] (`dirqual1..10000`).
 pub const HUGE_NODES: usize = 10_000;
@@ -18,14 +16,6 @@ pub const HUGE_NODES: usize = 10_000;
 pub const HUGE_DEPLOYMENTS: usize = 20_000;
 /// Argo CD Applications of [`huge`], in one list.
 pub const HUGE_APPLICATIONS: usize = 40_000;
-
-/// A scale fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    match name {
-        "huge" => Some(huge()),
-        _ => None,
-    }
-}
 
 /// dirqual's layers at scale: see the module header.
 pub fn huge() -> Fixture {
@@ -43,7 +33,7 @@ pub fn huge() -> Fixture {
             T_DATA,
         ));
     }
-    crate::scenarios::add_applications(&mut b, HUGE_APPLICATIONS);
+    crate::platform::add_applications(&mut b, HUGE_APPLICATIONS);
     b.finish(K8S_VERSION)
 }
 

@@ -37,235 +37,22 @@
 
 use serde_json::{json, Value};
 
-use crate::fixture::Fixture;
-use crate::fixtures::{
-    add_cert_manager, add_datalake, bucket_claim, certificate, custom, deployment, dirqual_builder,
-    dirqual_full, namespace, Builder, K8S_VERSION, T_INSTALL, T_LAYERS,
+pub use crate::builders::T_DELETED;
+use crate::builders::{find, K8S_VERSION, T_LAYERS};
+use crate::clusters::{
+    add_cert_manager, add_datalake, bucket_claim, certificate, dirqual, dirqual_builder,
+    dirqual_full,
 };
+use crate::fixture::Fixture;
+pub use crate::platform::HELM_PASSWORD_MARKER;
+use crate::platform::{add_applications, control_plane_pods};
 use crate::when::{from_now, DAY, HOUR};
-
-/// When the objects of the deletion scenarios were deleted.
-pub const T_DELETED: &str = "2026-11-30T22:14:05Z";
 
 /// What Rook says of an object store that its buckets keep from being deleted.
 pub const STORE_BLOCKED: &str =
     "object store deletion is blocked because it has dependents: buckets [lake-raw lake-curated]";
 
-/// A marker standing for a password in an Application's inline Helm values (and in kubectl's
-/// last-applied annotation): it must never reach nestor's output or snapshots.
-pub const HELM_PASSWORD_MARKER: &str = "NESTOR-HELM-PASSWORD-MARKER";
-
-/// The kube-apiserver flags of the platform's kubeadm configuration.
-fn apiserver_command(ip: &str, audit_log: bool) -> Vec<String> {
-    let mut flags = vec![
-        "kube-apiserver".to_string(),
-        format!("--advertise-address={ip}"),
-        "--allow-privileged=true".into(),
-        "--audit-log-maxage=30".into(),
-    ];
-    if audit_log {
-        flags.push("--audit-log-path=/var/log/kubernetes/audit/audit.log".into());
-    }
-    flags.extend(
-        [
-            "--audit-policy-file=/etc/kubernetes/audit-policy.yaml",
-            "--authorization-mode=Node,RBAC",
-            "--client-ca-file=/etc/kubernetes/pki/ca.crt",
-            "--enable-admission-plugins=NodeRestriction",
-            "--encryption-provider-config=/etc/kubernetes/enc/encryption-config.yaml",
-            "--etcd-cafile=/etc/kubernetes/pki/etcd/ca.crt",
-            "--etcd-certfile=/etc/kubernetes/pki/apiserver-etcd-client.crt",
-            "--etcd-keyfile=/etc/kubernetes/pki/apiserver-etcd-client.key",
-            "--etcd-servers=https://127.0.0.1:2379",
-            "--secure-port=6443",
-            "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-            "--service-account-key-file=/etc/kubernetes/pki/sa.pub",
-            "--service-account-signing-key-file=/etc/kubernetes/pki/sa.key",
-            "--service-cluster-ip-range=10.96.0.0/12",
-            "--tls-cert-file=/etc/kubernetes/pki/apiserver.crt",
-            "--tls-private-key-file=/etc/kubernetes/pki/apiserver.key",
-        ]
-        .map(String::from),
-    );
-    flags
-}
-
-/// A kubeadm static pod (`component` label, mirror pod owned by its Node).
-fn static_pod(component: &str, node: &str, image: &str, command: Vec<String>) -> Value {
-    json!({
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": format!("{component}-{node}"),
-            "namespace": "kube-system",
-            "labels": {"component": component, "tier": "control-plane"},
-            "annotations": {
-                "kubernetes.io/config.source": "file",
-                "kubernetes.io/config.hash": "6c1d8f0e2b7a4c3d9e5f1a0b2c3d4e5f"
-            },
-            "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": node, "controller": true,
-                                  "uid": crate::fixture::uid_for(&format!("v1/Node//{node}"))}],
-            "creationTimestamp": T_INSTALL
-        },
-        "spec": {
-            "nodeName": node,
-            "hostNetwork": true,
-            "priorityClassName": "system-node-critical",
-            "containers": [{
-                "name": component,
-                "image": image,
-                "command": command,
-                "volumeMounts": [{"mountPath": "/etc/kubernetes/pki", "name": "k8s-certs", "readOnly": true}]
-            }],
-            "volumes": [{"name": "k8s-certs", "hostPath": {"path": "/etc/kubernetes/pki", "type": "DirectoryOrCreate"}}]
-        },
-        "status": {
-            "phase": "Running",
-            "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": T_INSTALL}],
-            "podIP": node_ip(node)
-        }
-    })
-}
-
-fn node_ip(node: &str) -> String {
-    let i: usize = node.trim_start_matches("dirqual").parse().unwrap_or(1);
-    format!("10.67.2.{}", 10 + i)
-}
-
-/// The control-plane static pods of one node: kube-apiserver (the read's target) and
-/// kube-controller-manager (another `component`, which the label selector must leave out).
-fn control_plane_pods(b: &mut Builder, node: &str, audit_log: bool) {
-    let ip = node_ip(node);
-    b.obj(static_pod(
-        "kube-apiserver",
-        node,
-        &format!("registry.k8s.io/kube-apiserver:{K8S_VERSION}"),
-        apiserver_command(&ip, audit_log),
-    ));
-    b.obj(static_pod(
-        "kube-controller-manager",
-        node,
-        &format!("registry.k8s.io/kube-controller-manager:{K8S_VERSION}"),
-        [
-            "kube-controller-manager",
-            "--cluster-signing-key-file=/etc/kubernetes/pki/ca.key",
-            "--use-service-account-credentials=true",
-        ]
-        .map(String::from)
-        .to_vec(),
-    ));
-}
-
-/// An Argo CD Application, as the controller reports it.
-fn application(name: &str, sync: &str, health: &str, helm_values: Option<&str>) -> Value {
-    let mut source = json!({
-        "repoURL": format!("http://gitea-http.gitea.svc:3000/platform/{name}.git"),
-        "path": format!("charts/{name}"),
-        "targetRevision": "main"
-    });
-    let mut app = custom(
-        "argoproj.io/v1alpha1",
-        "Application",
-        Some("argocd"),
-        name,
-        json!({}),
-        json!({
-            "sync": {"status": sync, "revision": "4f1c2e9a7b3d"},
-            "health": {"status": health},
-            "operationState": {"phase": "Succeeded", "message": "successfully synced (all tasks run)"}
-        }),
-        T_LAYERS,
-    );
-    if let Some(values) = helm_values {
-        source["helm"] = json!({"values": values});
-        app["metadata"]["annotations"] = json!({
-            "kubectl.kubernetes.io/last-applied-configuration":
-                json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
-                       "metadata": {"name": name, "namespace": "argocd"},
-                       "spec": {"source": {"helm": {"values": values}}}}).to_string()
-        });
-    }
-    app["spec"] = json!({
-        "project": "default",
-        "source": source,
-        "destination": {"server": "https://kubernetes.default.svc", "namespace": "dataops"},
-        "syncPolicy": {"automated": {"prune": true, "selfHeal": true}}
-    });
-    app
-}
-
-/// What the healthy dirqual has besides its layers' operators: everything the SPEC §6 gates
-/// look at (Gitea, Alertmanager, Applications, Dagster and Marquez, the kube-apiserver
-/// static pods with the audit and encryption flags).
-pub(crate) fn add_platform_gates(b: &mut Builder, nodes: usize) {
-    let _ = nodes;
-    control_plane_pods(b, "dirqual1", true);
-    // monitoring: the Alertmanager resource beside its StatefulSet.
-    b.obj(custom(
-        "monitoring.coreos.com/v1",
-        "Alertmanager",
-        Some("monitoring"),
-        "kube-prometheus-stack-alertmanager",
-        json!({"replicas": 1, "retention": "120h", "version": "v0.27.0"}),
-        json!({"availableReplicas": 1, "replicas": 1, "updatedReplicas": 1, "unavailableReplicas": 0, "paused": false,
-               "conditions": [{"type": "Available", "status": "True", "lastTransitionTime": T_LAYERS},
-                              {"type": "Reconciled", "status": "True", "lastTransitionTime": T_LAYERS}]}),
-        T_LAYERS,
-    ));
-    // gitops: Gitea and the Applications Argo CD keeps in sync.
-    b.obj(namespace("gitea", T_LAYERS));
-    b.obj(deployment(
-        "gitea",
-        "gitea",
-        "docker.gitea.com/gitea:1.22.6-rootless",
-        1,
-        1,
-        T_LAYERS,
-    ));
-    let values = format!("postgresql:\n  auth:\n    password: {HELM_PASSWORD_MARKER}\n");
-    b.obj(application("dagster", "Synced", "Healthy", Some(&values)));
-    b.obj(application("marquez", "Synced", "Healthy", None));
-    // dataops: Dagster and Marquez.
-    for (name, image) in [
-        (
-            "dagster-daemon",
-            "docker.io/dagster/dagster-celery-k8s:1.9.6",
-        ),
-        (
-            "dagster-dagster-webserver",
-            "docker.io/dagster/dagster-celery-k8s:1.9.6",
-        ),
-        ("marquez", "docker.io/marquezproject/marquez:0.50.0"),
-        ("marquez-web", "docker.io/marquezproject/marquez-web:0.50.0"),
-    ] {
-        b.obj(deployment(
-            "dataops",
-            name,
-            image,
-            1,
-            1,
-            crate::fixtures::T_DATA,
-        ));
-    }
-}
-
-/// The objects of a fixture matching `kind` and `name`.
-pub(crate) fn find<'a>(
-    f: &'a mut Fixture,
-    kind: &str,
-    name: &str,
-) -> impl Iterator<Item = &'a mut Value> {
-    let (kind, name) = (kind.to_string(), name.to_string());
-    f.objects
-        .iter_mut()
-        .filter(move |o| o["kind"] == kind.as_str() && o["metadata"]["name"] == name.as_str())
-}
-
-pub(crate) fn dirqual() -> Fixture {
-    dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION)
-}
-
-fn ceph_warn(details: Value) -> Fixture {
+fn ceph_warn_with(details: Value) -> Fixture {
     let mut f = dirqual();
     for c in find(&mut f, "CephCluster", "rook-ceph") {
         c["status"]["ceph"]["health"] = json!("HEALTH_WARN");
@@ -291,276 +78,280 @@ pub fn many_applications() -> Fixture {
     b.finish(K8S_VERSION)
 }
 
-/// `count` Argo CD Applications as [`many_applications`] has them, Synced and Healthy.
-pub(crate) fn add_applications(b: &mut Builder, count: usize) {
-    for i in 0..count {
-        let name = format!("tenant-{i:05}");
-        let values = format!(
-            "replicaCount: 2\nimage:\n  tag: 1.4.{}\ndatabase:\n  password: {HELM_PASSWORD_MARKER}\n",
-            i % 50
-        );
-        let mut app = application(&name, "Synced", "Healthy", Some(&values));
-        app["status"]["resources"] = json!([
-            {"kind": "Deployment", "name": name, "namespace": "dataops", "group": "apps", "version": "v1", "status": "Synced", "health": {"status": "Healthy"}},
-            {"kind": "Service", "name": name, "namespace": "dataops", "version": "v1", "status": "Synced", "health": {"status": "Healthy"}}
-        ]);
-        b.obj(app);
+pub fn rollout_stalled() -> Fixture {
+    let mut f = dirqual();
+    for d in find(&mut f, "Deployment", "cilium-operator") {
+        d["metadata"]["generation"] = json!(2);
+        d["status"] = json!({
+            "observedGeneration": 2,
+            "replicas": 3,
+            "updatedReplicas": 1,
+            "readyReplicas": 2,
+            "availableReplicas": 2,
+            "unavailableReplicas": 1,
+            "conditions": [
+                {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
+                 "message": "Deployment has minimum availability.",
+                 "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
+                {"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded",
+                 "message": "ReplicaSet \"cilium-operator-7f8d9c6b5\" has timed out progressing.",
+                 "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
+            ]
+        });
     }
+    f
 }
 
-/// A failure fixture by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    Some(match name {
-        "many-applications" => many_applications(),
-        "rollout-stalled" => {
-            let mut f = dirqual();
-            for d in find(&mut f, "Deployment", "cilium-operator") {
-                d["metadata"]["generation"] = json!(2);
-                d["status"] = json!({
-                    "observedGeneration": 2,
-                    "replicas": 3,
-                    "updatedReplicas": 1,
-                    "readyReplicas": 2,
-                    "availableReplicas": 2,
-                    "unavailableReplicas": 1,
-                    "conditions": [
-                        {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
-                         "message": "Deployment has minimum availability.",
-                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
-                        {"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded",
-                         "message": "ReplicaSet \"cilium-operator-7f8d9c6b5\" has timed out progressing.",
-                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
-                    ]
-                });
-            }
-            f
-        }
-        "rollout-progress" => {
-            let mut f = dirqual();
-            for d in find(&mut f, "Deployment", "registry") {
-                d["metadata"]["generation"] = json!(3);
-                d["spec"]["replicas"] = json!(3);
-                d["status"] = json!({
-                    "observedGeneration": 3,
-                    "replicas": 4,
-                    "updatedReplicas": 2,
-                    "readyReplicas": 3,
-                    "availableReplicas": 3,
-                    "unavailableReplicas": 1,
-                    "conditions": [
-                        {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
-                         "message": "Deployment has minimum availability.",
-                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
-                        {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated",
-                         "message": "ReplicaSet \"registry-6b7c8d9f4\" is progressing.",
-                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
-                    ]
-                });
-            }
-            f
-        }
-        "ceph-warn-benign" => ceph_warn(json!({
-            MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"}
-        })),
-        "ceph-warn" => ceph_warn(json!({
-            MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"},
-            "MON_DISK_LOW": {"message": "mon a is low on available space", "severity": "HEALTH_WARN"}
-        })),
-        // Ceph's own words for a filling OSD (its health check OSD_NEARFULL).
-        "ceph-nearfull" => ceph_warn(json!({
-            MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"},
-            "OSD_NEARFULL": {"message": "1 nearfull osd(s)", "severity": "HEALTH_WARN"}
-        })),
-        "app-outofsync" => {
-            let mut f = dirqual();
-            for a in find(&mut f, "Application", "marquez") {
-                a["status"]["sync"]["status"] = json!("OutOfSync");
-                a["status"]["health"]["status"] = json!("Degraded");
-            }
-            f
-        }
-        "app-sync-failed" => {
-            let mut f = dirqual();
-            for a in find(&mut f, "Application", "marquez") {
-                // As Argo CD's controller writes them: the operation's phase and message, and
-                // the automated sync's condition (a type, a message, no status).
-                a["status"]["operationState"] = json!({
-                    "phase": "Failed",
-                    "message": "one or more synchronization tasks completed unsuccessfully",
-                    "startedAt": "2026-12-01T09:10:00Z",
-                    "finishedAt": "2026-12-01T09:12:00Z",
-                    "operation": {"sync": {"revision": "9b2d7c1e5a40"}, "retry": {"limit": 5}}
-                });
-                a["status"]["conditions"] = json!([{
-                    "type": "SyncError",
-                    "message": "Failed sync attempt to 9b2d7c1e5a40: one or more synchronization tasks completed unsuccessfully (retried 5 times).",
-                    "lastTransitionTime": "2026-12-01T09:12:00Z"
-                }]);
-            }
-            f
-        }
-        "issuer-unready" => {
-            let mut b = dirqual_builder(&[], "HEALTH_OK");
-            add_datalake(&mut b);
-            add_cert_manager(&mut b);
-            let mut f = b.finish(K8S_VERSION);
-            for i in find(&mut f, "ClusterIssuer", "letsencrypt-prod") {
-                i["status"]["conditions"] = json!([{
-                    "type": "Ready", "status": "False", "reason": "ErrRegisterACMEAccount",
-                    "message": "Failed to register ACME account: 403 urn:ietf:params:acme:error:unauthorized",
-                    "lastTransitionTime": T_LAYERS, "observedGeneration": 1
-                }]);
-            }
-            f
-        }
-        "cnpg-unhealthy" => {
-            let mut f = dirqual();
-            for c in find(&mut f, "Cluster", "pg") {
-                c["status"]["readyInstances"] = json!(2);
-                c["status"]["phase"] = json!("Failing over");
-                c["status"]["phaseReason"] = json!("Failing over from pg-1 to pg-2");
-            }
-            f
-        }
-        "cnpg-archiving-failed" => cnpg_backups(
-            (
-                "False",
-                "ContinuousArchivingFailing",
-                "unexpected failure invoking barman-cloud-wal-archive: exit status 4",
-            ),
-            -2 * HOUR,
+pub fn rollout_progress() -> Fixture {
+    let mut f = dirqual();
+    for d in find(&mut f, "Deployment", "registry") {
+        d["metadata"]["generation"] = json!(3);
+        d["spec"]["replicas"] = json!(3);
+        d["status"] = json!({
+            "observedGeneration": 3,
+            "replicas": 4,
+            "updatedReplicas": 2,
+            "readyReplicas": 3,
+            "availableReplicas": 3,
+            "unavailableReplicas": 1,
+            "conditions": [
+                {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
+                 "message": "Deployment has minimum availability.",
+                 "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
+                {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated",
+                 "message": "ReplicaSet \"registry-6b7c8d9f4\" is progressing.",
+                 "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
+            ]
+        });
+    }
+    f
+}
+
+pub fn ceph_warn_benign() -> Fixture {
+    ceph_warn_with(json!({
+        MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"}
+    }))
+}
+
+pub fn ceph_warn() -> Fixture {
+    ceph_warn_with(json!({
+        MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"},
+        "MON_DISK_LOW": {"message": "mon a is low on available space", "severity": "HEALTH_WARN"}
+    }))
+}
+
+/// Ceph's own words for a filling OSD (its health check OSD_NEARFULL).
+pub fn ceph_nearfull() -> Fixture {
+    ceph_warn_with(json!({
+        MGR_CRASH.0: {"message": MGR_CRASH.1, "severity": "HEALTH_WARN"},
+        "OSD_NEARFULL": {"message": "1 nearfull osd(s)", "severity": "HEALTH_WARN"}
+    }))
+}
+
+pub fn app_outofsync() -> Fixture {
+    let mut f = dirqual();
+    for a in find(&mut f, "Application", "marquez") {
+        a["status"]["sync"]["status"] = json!("OutOfSync");
+        a["status"]["health"]["status"] = json!("Degraded");
+    }
+    f
+}
+
+pub fn app_sync_failed() -> Fixture {
+    let mut f = dirqual();
+    for a in find(&mut f, "Application", "marquez") {
+        // As Argo CD's controller writes them: the operation's phase and message, and
+        // the automated sync's condition (a type, a message, no status).
+        a["status"]["operationState"] = json!({
+            "phase": "Failed",
+            "message": "one or more synchronization tasks completed unsuccessfully",
+            "startedAt": "2026-12-01T09:10:00Z",
+            "finishedAt": "2026-12-01T09:12:00Z",
+            "operation": {"sync": {"revision": "9b2d7c1e5a40"}, "retry": {"limit": 5}}
+        });
+        a["status"]["conditions"] = json!([{
+            "type": "SyncError",
+            "message": "Failed sync attempt to 9b2d7c1e5a40: one or more synchronization tasks completed unsuccessfully (retried 5 times).",
+            "lastTransitionTime": "2026-12-01T09:12:00Z"
+        }]);
+    }
+    f
+}
+
+pub fn issuer_unready() -> Fixture {
+    let mut b = dirqual_builder(&[], "HEALTH_OK");
+    add_datalake(&mut b);
+    add_cert_manager(&mut b);
+    let mut f = b.finish(K8S_VERSION);
+    for i in find(&mut f, "ClusterIssuer", "letsencrypt-prod") {
+        i["status"]["conditions"] = json!([{
+            "type": "Ready", "status": "False", "reason": "ErrRegisterACMEAccount",
+            "message": "Failed to register ACME account: 403 urn:ietf:params:acme:error:unauthorized",
+            "lastTransitionTime": T_LAYERS, "observedGeneration": 1
+        }]);
+    }
+    f
+}
+
+pub fn cnpg_unhealthy() -> Fixture {
+    let mut f = dirqual();
+    for c in find(&mut f, "Cluster", "pg") {
+        c["status"]["readyInstances"] = json!(2);
+        c["status"]["phase"] = json!("Failing over");
+        c["status"]["phaseReason"] = json!("Failing over from pg-1 to pg-2");
+    }
+    f
+}
+
+pub fn cnpg_archiving_failed() -> Fixture {
+    cnpg_backups(
+        (
+            "False",
+            "ContinuousArchivingFailing",
+            "unexpected failure invoking barman-cloud-wal-archive: exit status 4",
         ),
-        "cnpg-backup-old" => cnpg_backups(
-            (
-                "True",
-                "ContinuousArchivingSuccess",
-                "Continuous archiving is working",
-            ),
-            -3 * DAY,
+        -2 * HOUR,
+    )
+}
+
+pub fn cnpg_backup_old() -> Fixture {
+    cnpg_backups(
+        (
+            "True",
+            "ContinuousArchivingSuccess",
+            "Continuous archiving is working",
         ),
-        "audit-missing" => {
-            let mut b = dirqual_builder(&[], "HEALTH_OK");
-            for node in ["dirqual2", "dirqual3"] {
-                control_plane_pods(&mut b, node, node != "dirqual2");
-            }
-            let mut f = b.finish(K8S_VERSION);
-            for node in ["dirqual2", "dirqual3"] {
-                for n in find(&mut f, "Node", node) {
-                    n["metadata"]["labels"]["node-role.kubernetes.io/control-plane"] = json!("");
-                }
-            }
-            f
+        -3 * DAY,
+    )
+}
+
+pub fn audit_missing() -> Fixture {
+    let mut b = dirqual_builder(&[], "HEALTH_OK");
+    for node in ["dirqual2", "dirqual3"] {
+        control_plane_pods(&mut b, node, node != "dirqual2");
+    }
+    let mut f = b.finish(K8S_VERSION);
+    for node in ["dirqual2", "dirqual3"] {
+        for n in find(&mut f, "Node", node) {
+            n["metadata"]["labels"]["node-role.kubernetes.io/control-plane"] = json!("");
         }
-        "workload-deleting" => {
-            let mut f = dirqual();
-            for d in find(&mut f, "Deployment", "gitea") {
-                d["metadata"]["deletionTimestamp"] = json!(T_DELETED);
-                d["metadata"]["deletionGracePeriodSeconds"] = json!(0);
-                d["metadata"]["finalizers"] = json!(["foregroundDeletion"]);
-            }
-            f
-        }
-        "store-deleting" => {
-            let mut f = dirqual_full();
-            for s in find(&mut f, "CephObjectStore", "s3") {
-                s["metadata"]["deletionTimestamp"] = json!(T_DELETED);
-                s["metadata"]["deletionGracePeriodSeconds"] = json!(0);
-                s["metadata"]["finalizers"] = json!(["cephobjectstore.ceph.rook.io"]);
-                s["status"]["phase"] = json!("Deleting");
-                s["status"]["conditions"] = json!([{
-                    "type": "DeletionIsBlocked", "status": "True", "reason": "ObjectHasDependents",
-                    "message": STORE_BLOCKED, "lastTransitionTime": T_DELETED
-                }]);
-            }
-            f
-        }
-        "deploy-paused" => {
-            let mut f = dirqual();
-            for d in find(&mut f, "Deployment", "registry") {
-                d["metadata"]["generation"] = json!(3);
-                d["spec"]["paused"] = json!(true);
-                d["status"]["observedGeneration"] = json!(3);
-                d["status"]["replicas"] = json!(2);
-                d["status"]["updatedReplicas"] = json!(1);
-                d["status"]["conditions"] = json!([
-                    {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
-                     "message": "Deployment has minimum availability.",
-                     "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
-                    {"type": "Progressing", "status": "Unknown", "reason": "DeploymentPaused",
-                     "message": "Deployment is paused",
-                     "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
-                ]);
-            }
-            f
-        }
-        "cnpg-hibernated" => {
-            let mut f = dirqual();
-            for c in find(&mut f, "Cluster", "pg") {
-                c["metadata"]["annotations"] = json!({"cnpg.io/hibernation": "on"});
-            }
-            f
-        }
-        "ceph-stale" => {
-            let mut f = dirqual();
-            for c in find(&mut f, "CephCluster", "rook-ceph") {
-                c["status"]["ceph"]["lastChecked"] = json!(from_now(-3 * HOUR - 60));
-            }
-            f
-        }
-        "cert-expiring" => {
-            let mut f = dirqual_full();
-            f.objects.retain(|o| o["kind"] != "Certificate");
-            // Issued 87 days ago for 90: three days (and an hour) left, renewal failing.
-            f.objects
-                .push(certificate("gitea-tls", -87 * DAY + HOUR, 90 * DAY));
-            f
-        }
-        "claim-pending" => {
-            let mut f = dirqual_full();
-            f.objects.retain(|o| o["kind"] != "ObjectBucketClaim");
-            f.objects.push(bucket_claim("lake-raw", "Pending"));
-            f
-        }
-        "crashloop-arm64" => {
-            let mut f = dirqual();
-            for n in find(&mut f, "Node", "dirqual2") {
-                n["status"]["nodeInfo"]["architecture"] = json!("arm64");
-                n["metadata"]["labels"]["kubernetes.io/arch"] = json!("arm64");
-            }
-            let image = format!("quay.io/argoproj/argocd@sha256:{}", "7e1c".repeat(16));
-            for d in find(&mut f, "Deployment", "argocd-repo-server") {
-                d["spec"]["template"]["spec"]["containers"][0]["image"] = json!(image);
-                d["status"] = json!({
-                    "observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
-                    "unavailableReplicas": 1,
-                    "conditions": [
-                        {"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable",
-                         "message": "Deployment does not have minimum availability.",
-                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
-                        {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated",
-                         "message": "ReplicaSet \"argocd-repo-server-6f7d8c9b5\" is progressing.",
-                         "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
-                    ]
-                });
-            }
-            f.objects.push(crash_looping_pod(
-                "argocd-repo-server-6f7d8c9b5-x7k2p",
-                "argocd-repo-server",
-                &image,
-                "dirqual2",
-            ));
-            // Another workload's pod in the same namespace: not the repo server's selector.
-            f.objects.push(crash_looping_pod(
-                "argocd-redis-7c9d8b6f4-q2w3e",
-                "argocd-redis",
-                "public.ecr.aws/docker/library/redis@sha256:0f97c1c9daf5b69b93390ccbe8d3e2971617ec4801fd0882c72bf7cad3a13494",
-                "dirqual2",
-            ));
-            f
-        }
-        name if name.starts_with("drifts") => return crate::drifts::by_name(name),
-        other => return crate::truth::by_name(other),
-    })
+    }
+    f
+}
+
+pub fn workload_deleting() -> Fixture {
+    let mut f = dirqual();
+    for d in find(&mut f, "Deployment", "gitea") {
+        d["metadata"]["deletionTimestamp"] = json!(T_DELETED);
+        d["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+        d["metadata"]["finalizers"] = json!(["foregroundDeletion"]);
+    }
+    f
+}
+
+pub fn store_deleting() -> Fixture {
+    let mut f = dirqual_full();
+    for s in find(&mut f, "CephObjectStore", "s3") {
+        s["metadata"]["deletionTimestamp"] = json!(T_DELETED);
+        s["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+        s["metadata"]["finalizers"] = json!(["cephobjectstore.ceph.rook.io"]);
+        s["status"]["phase"] = json!("Deleting");
+        s["status"]["conditions"] = json!([{
+            "type": "DeletionIsBlocked", "status": "True", "reason": "ObjectHasDependents",
+            "message": STORE_BLOCKED, "lastTransitionTime": T_DELETED
+        }]);
+    }
+    f
+}
+
+pub fn deploy_paused() -> Fixture {
+    let mut f = dirqual();
+    for d in find(&mut f, "Deployment", "registry") {
+        d["metadata"]["generation"] = json!(3);
+        d["spec"]["paused"] = json!(true);
+        d["status"]["observedGeneration"] = json!(3);
+        d["status"]["replicas"] = json!(2);
+        d["status"]["updatedReplicas"] = json!(1);
+        d["status"]["conditions"] = json!([
+            {"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable",
+             "message": "Deployment has minimum availability.",
+             "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
+            {"type": "Progressing", "status": "Unknown", "reason": "DeploymentPaused",
+             "message": "Deployment is paused",
+             "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
+        ]);
+    }
+    f
+}
+
+pub fn cnpg_hibernated() -> Fixture {
+    let mut f = dirqual();
+    for c in find(&mut f, "Cluster", "pg") {
+        c["metadata"]["annotations"] = json!({"cnpg.io/hibernation": "on"});
+    }
+    f
+}
+
+pub fn ceph_stale() -> Fixture {
+    let mut f = dirqual();
+    for c in find(&mut f, "CephCluster", "rook-ceph") {
+        c["status"]["ceph"]["lastChecked"] = json!(from_now(-3 * HOUR - 60));
+    }
+    f
+}
+
+pub fn cert_expiring() -> Fixture {
+    let mut f = dirqual_full();
+    f.objects.retain(|o| o["kind"] != "Certificate");
+    // Issued 87 days ago for 90: three days (and an hour) left, renewal failing.
+    f.objects
+        .push(certificate("gitea-tls", -87 * DAY + HOUR, 90 * DAY));
+    f
+}
+
+pub fn claim_pending() -> Fixture {
+    let mut f = dirqual_full();
+    f.objects.retain(|o| o["kind"] != "ObjectBucketClaim");
+    f.objects.push(bucket_claim("lake-raw", "Pending"));
+    f
+}
+
+pub fn crashloop_arm64() -> Fixture {
+    let mut f = dirqual();
+    for n in find(&mut f, "Node", "dirqual2") {
+        n["status"]["nodeInfo"]["architecture"] = json!("arm64");
+        n["metadata"]["labels"]["kubernetes.io/arch"] = json!("arm64");
+    }
+    let image = format!("quay.io/argoproj/argocd@sha256:{}", "7e1c".repeat(16));
+    for d in find(&mut f, "Deployment", "argocd-repo-server") {
+        d["spec"]["template"]["spec"]["containers"][0]["image"] = json!(image);
+        d["status"] = json!({
+            "observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
+            "unavailableReplicas": 1,
+            "conditions": [
+                {"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable",
+                 "message": "Deployment does not have minimum availability.",
+                 "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS},
+                {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated",
+                 "message": "ReplicaSet \"argocd-repo-server-6f7d8c9b5\" is progressing.",
+                 "lastTransitionTime": T_LAYERS, "lastUpdateTime": T_LAYERS}
+            ]
+        });
+    }
+    f.objects.push(crash_looping_pod(
+        "argocd-repo-server-6f7d8c9b5-x7k2p",
+        "argocd-repo-server",
+        &image,
+        "dirqual2",
+    ));
+    // Another workload's pod in the same namespace: not the repo server's selector.
+    f.objects.push(crash_looping_pod(
+        "argocd-redis-7c9d8b6f4-q2w3e",
+        "argocd-redis",
+        "public.ecr.aws/docker/library/redis@sha256:0f97c1c9daf5b69b93390ccbe8d3e2971617ec4801fd0882c72bf7cad3a13494",
+        "dirqual2",
+    ));
+    f
 }
 
 /// A Deployment's pod (label `app.kubernetes.io/name: APP`) whose one container crash-loops

@@ -7,8 +7,8 @@
 //! datalake comes up late ([`rgw_rollout`]), while the Ceph cluster stays in a `HEALTH_WARN`
 //! that is not benign and never clears.
 
+use crate::clusters;
 use crate::fixture::Fixture;
-use crate::fixtures;
 use serde_json::{json, Value};
 
 /// The path counted by [`Config::then_after`](crate::Config::then_after) by default.
@@ -34,7 +34,7 @@ pub fn stage_index(stages_after: &[u64], counted: u64) -> usize {
 /// 0 of 2 replicas available (the datalake is degraded); after, phase `Ready` and 2 of 2
 /// (the datalake is present).
 pub fn rgw_rollout() -> (Fixture, Fixture) {
-    let mut base = fixtures::dirqual_full();
+    let mut base = clusters::dirqual_full();
     for o in base.objects.iter_mut() {
         if is(o, "CephCluster", "rook-ceph") {
             o["status"]["ceph"]["health"] = json!("HEALTH_WARN");

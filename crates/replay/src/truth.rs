@@ -15,9 +15,11 @@
 
 use serde_json::json;
 
+use crate::builders::T_LAYERS;
+use crate::builders::{find, T_DELETED};
+use crate::clusters::dirqual;
+use crate::clusters::dirqual_full;
 use crate::fixture::Fixture;
-use crate::fixtures::{dirqual_full, T_LAYERS};
-use crate::scenarios::{dirqual, find, T_DELETED};
 
 /// What cert-manager says of an ACME account it cannot verify: its own prefix, then the
 /// error of the HTTP client (an air-gapped cluster's DNS does not know the ACME server).
@@ -34,78 +36,80 @@ pub const ACME_HOSTILE_TAIL: &str = "TAIL-PAST-THE-CAP";
 pub const CA_KEYPAIR_MISSING: &str =
     "Error getting keypair for CA issuer: secrets \"gitea-ca-key-pair\" not found";
 
-/// A fixture of this module by name.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    Some(match name {
-        "ns-terminating" => {
-            let mut f = dirqual();
-            for n in find(&mut f, "Namespace", "registry") {
-                n["metadata"]["deletionTimestamp"] = json!(T_DELETED);
-                n["status"] = json!({
-                    "phase": "Terminating",
-                    "conditions": [
-                        {"type": "NamespaceDeletionDiscoveryFailure", "status": "False", "reason": "ResourcesDiscovered",
-                         "message": "All resources successfully discovered", "lastTransitionTime": T_DELETED},
-                        {"type": "NamespaceDeletionGroupVersionParsingFailure", "status": "False", "reason": "ParsedGroupVersions",
-                         "message": "All legacy kube types successfully parsed", "lastTransitionTime": T_DELETED},
-                        {"type": "NamespaceDeletionContentFailure", "status": "False", "reason": "ContentDeleted",
-                         "message": "All content successfully deleted, may be waiting on finalization", "lastTransitionTime": T_DELETED},
-                        {"type": "NamespaceContentRemaining", "status": "True", "reason": "SomeResourcesRemain",
-                         "message": "Some resources are remaining: deployments.apps has 1 resource instances, persistentvolumeclaims. has 1 resource instances",
-                         "lastTransitionTime": T_DELETED},
-                        {"type": "NamespaceFinalizersRemaining", "status": "True", "reason": "SomeFinalizersRemain",
-                         "message": "Some content in the namespace has finalizers remaining: kubernetes.io/pvc-protection in 1 resource instances",
-                         "lastTransitionTime": T_DELETED}
-                    ]
-                });
-            }
-            f
-        }
-        "cnpg-unreconciled" => {
-            let mut f = dirqual();
-            for c in find(&mut f, "Cluster", "pg") {
-                c["metadata"]["annotations"] = json!({"cnpg.io/reconciliationLoop": "disabled"});
-            }
-            f
-        }
-        "issuer-acme-failed" => cluster_issuer_failing(ACME_FAILED.to_string()),
-        "issuer-acme-hostile" => {
-            let pad = " the ACME server's problem detail goes on".repeat(6);
-            cluster_issuer_failing(format!("{ACME_HOSTILE}{pad} {ACME_HOSTILE_TAIL}\n"))
-        }
-        "issuer-ns-unready" => {
-            let mut f = dirqual_full();
-            for i in find(&mut f, "Issuer", "gitea-ca") {
-                i["status"]["conditions"] = json!([{
-                    "type": "Ready", "status": "False", "reason": "ErrGetKeyPair",
-                    "message": CA_KEYPAIR_MISSING,
-                    "lastTransitionTime": T_DELETED, "observedGeneration": 1
-                }]);
-            }
-            f
-        }
-        "ceph-mon-default" => {
-            let mut f = dirqual();
-            for c in find(&mut f, "CephCluster", "rook-ceph") {
-                c["spec"]["mon"] = json!({"allowMultiplePerNode": false});
-            }
-            f
-        }
-        "mon-out-of-quorum" => {
-            let mut f = dirqual();
-            for m in find(&mut f, "ConfigMap", "rook-ceph-mon-endpoints") {
-                m["data"]["outOfQuorum"] = json!("b");
-            }
-            for c in find(&mut f, "CephCluster", "rook-ceph") {
-                c["status"]["ceph"]["health"] = json!("HEALTH_WARN");
-                c["status"]["ceph"]["details"] = json!({
-                    "MON_DOWN": {"message": "1/3 mons down, quorum a,c", "severity": "HEALTH_WARN"}
-                });
-            }
-            f
-        }
-        _ => return None,
-    })
+pub fn ns_terminating() -> Fixture {
+    let mut f = dirqual();
+    for n in find(&mut f, "Namespace", "registry") {
+        n["metadata"]["deletionTimestamp"] = json!(T_DELETED);
+        n["status"] = json!({
+            "phase": "Terminating",
+            "conditions": [
+                {"type": "NamespaceDeletionDiscoveryFailure", "status": "False", "reason": "ResourcesDiscovered",
+                 "message": "All resources successfully discovered", "lastTransitionTime": T_DELETED},
+                {"type": "NamespaceDeletionGroupVersionParsingFailure", "status": "False", "reason": "ParsedGroupVersions",
+                 "message": "All legacy kube types successfully parsed", "lastTransitionTime": T_DELETED},
+                {"type": "NamespaceDeletionContentFailure", "status": "False", "reason": "ContentDeleted",
+                 "message": "All content successfully deleted, may be waiting on finalization", "lastTransitionTime": T_DELETED},
+                {"type": "NamespaceContentRemaining", "status": "True", "reason": "SomeResourcesRemain",
+                 "message": "Some resources are remaining: deployments.apps has 1 resource instances, persistentvolumeclaims. has 1 resource instances",
+                 "lastTransitionTime": T_DELETED},
+                {"type": "NamespaceFinalizersRemaining", "status": "True", "reason": "SomeFinalizersRemain",
+                 "message": "Some content in the namespace has finalizers remaining: kubernetes.io/pvc-protection in 1 resource instances",
+                 "lastTransitionTime": T_DELETED}
+            ]
+        });
+    }
+    f
+}
+
+pub fn cnpg_unreconciled() -> Fixture {
+    let mut f = dirqual();
+    for c in find(&mut f, "Cluster", "pg") {
+        c["metadata"]["annotations"] = json!({"cnpg.io/reconciliationLoop": "disabled"});
+    }
+    f
+}
+
+pub fn issuer_acme_failed() -> Fixture {
+    cluster_issuer_failing(ACME_FAILED.to_string())
+}
+
+pub fn issuer_acme_hostile() -> Fixture {
+    let pad = " the ACME server's problem detail goes on".repeat(6);
+    cluster_issuer_failing(format!("{ACME_HOSTILE}{pad} {ACME_HOSTILE_TAIL}\n"))
+}
+
+pub fn issuer_ns_unready() -> Fixture {
+    let mut f = dirqual_full();
+    for i in find(&mut f, "Issuer", "gitea-ca") {
+        i["status"]["conditions"] = json!([{
+            "type": "Ready", "status": "False", "reason": "ErrGetKeyPair",
+            "message": CA_KEYPAIR_MISSING,
+            "lastTransitionTime": T_DELETED, "observedGeneration": 1
+        }]);
+    }
+    f
+}
+
+pub fn ceph_mon_default() -> Fixture {
+    let mut f = dirqual();
+    for c in find(&mut f, "CephCluster", "rook-ceph") {
+        c["spec"]["mon"] = json!({"allowMultiplePerNode": false});
+    }
+    f
+}
+
+pub fn mon_out_of_quorum() -> Fixture {
+    let mut f = dirqual();
+    for m in find(&mut f, "ConfigMap", "rook-ceph-mon-endpoints") {
+        m["data"]["outOfQuorum"] = json!("b");
+    }
+    for c in find(&mut f, "CephCluster", "rook-ceph") {
+        c["status"]["ceph"]["health"] = json!("HEALTH_WARN");
+        c["status"]["ceph"]["details"] = json!({
+            "MON_DOWN": {"message": "1/3 mons down, quorum a,c", "severity": "HEALTH_WARN"}
+        });
+    }
+    f
 }
 
 /// dirqual-full whose ClusterIssuer letsencrypt-prod is `Ready=False` because its ACME

@@ -5,8 +5,7 @@
 //! Rook's operator (container `rook-ceph-operator`, its version only in its image) and the
 //! mon, mgr and OSD Deployments Rook labels `app`, `rook_cluster`, `rook-version` and
 //! `ceph-version` (on the Deployment, not its pod template). cilium-envoy keeps Envoy's own
-//! version. `dirqual-half-upgraded`: a Cilium upgrade stopped after the agent (1.19.1,
-//! operator still 1.18.2) and a Rook upgrade stopped after mon a.
+//! version. These builders know no scenario: `gates` shapes its fixtures with them.
 
 use serde_json::{json, Value};
 
@@ -33,7 +32,7 @@ fn set_container(o: &mut Value, name: &str, image: &str) {
 
 /// Rewrite `objects`' Cilium and Rook workloads: Cilium at `agent`/`operator`, the Rook
 /// operator at `rook`, each Rook daemon at `daemon(name)`.
-fn shape(
+pub(crate) fn shape(
     objects: &mut [Value],
     agent: &str,
     operator: &str,
@@ -98,19 +97,4 @@ fn shape(
 /// Every component on one version (Cilium 1.18.2, Rook 1.16.4).
 pub fn one_version(f: &mut Fixture) {
     shape(&mut f.objects, CILIUM, CILIUM, ROOK, &|_| ROOK.to_string());
-}
-
-/// `dirqual-half-upgraded`: `dirqual-gates` with the agent at 1.19.1 while the operator
-/// is still at 1.18.2, and Rook's operator and mon a at 1.17.0 while the rest is at 1.16.4.
-pub fn dirqual_half_upgraded() -> Fixture {
-    let mut f = crate::gates::dirqual_gates();
-    shape(&mut f.objects, "v1.19.1", CILIUM, "v1.17.0", &|n| {
-        if n == "rook-ceph-mon-a" {
-            "v1.17.0"
-        } else {
-            ROOK
-        }
-        .to_string()
-    });
-    f
 }

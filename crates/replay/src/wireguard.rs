@@ -20,20 +20,9 @@
 
 use serde_json::{json, Value};
 
+use crate::builders::{K8S_VERSION, T_CILIUM};
+use crate::clusters::{big, dirqual_builder};
 use crate::fixture::{uid_for, Fixture};
-use crate::fixtures::{dirqual_builder, K8S_VERSION, T_CILIUM};
-
-/// Names accepted by [`by_name`].
-pub const NAMES: [&str; 8] = [
-    "wireguard",
-    "wireguard-key-missing",
-    "wireguard-key-shared",
-    "wireguard-stale-agent",
-    "wireguard-old-annotation",
-    "wireguard-off",
-    "wireguard-unset",
-    "wireguard-big",
-];
 
 /// When `cilium upgrade` rewrote cilium-config (turning WireGuard on).
 pub const T_UPGRADE: &str = "2026-11-30T09:30:00Z";
@@ -144,22 +133,66 @@ fn decoy_pod() -> Value {
     })
 }
 
-/// The fixture of one scenario, `None` for a name that is not one of these.
-pub fn by_name(name: &str) -> Option<Fixture> {
-    let wireguard = match name {
-        "wireguard-off" => Some("false"),
-        "wireguard-unset" => None,
-        "wireguard"
-        | "wireguard-key-missing"
-        | "wireguard-key-shared"
-        | "wireguard-stale-agent"
-        | "wireguard-old-annotation"
-        | "wireguard-big" => Some("true"),
-        _ => return None,
+/// The scenarios of this module, one each (see the table above).
+#[derive(Clone, Copy, PartialEq)]
+enum Case {
+    On,
+    KeyMissing,
+    KeyShared,
+    StaleAgent,
+    OldAnnotation,
+    Off,
+    Unset,
+    Big,
+}
+
+pub fn wireguard() -> Fixture {
+    fixture(Case::On)
+}
+
+pub fn wireguard_key_missing() -> Fixture {
+    fixture(Case::KeyMissing)
+}
+
+pub fn wireguard_key_shared() -> Fixture {
+    fixture(Case::KeyShared)
+}
+
+pub fn wireguard_stale_agent() -> Fixture {
+    fixture(Case::StaleAgent)
+}
+
+pub fn wireguard_old_annotation() -> Fixture {
+    fixture(Case::OldAnnotation)
+}
+
+pub fn wireguard_off() -> Fixture {
+    fixture(Case::Off)
+}
+
+pub fn wireguard_unset() -> Fixture {
+    fixture(Case::Unset)
+}
+
+pub fn wireguard_big() -> Fixture {
+    fixture(Case::Big)
+}
+
+/// The fixture of one scenario.
+fn fixture(case: Case) -> Fixture {
+    let wireguard = match case {
+        Case::Off => Some("false"),
+        Case::Unset => None,
+        Case::On
+        | Case::KeyMissing
+        | Case::KeyShared
+        | Case::StaleAgent
+        | Case::OldAnnotation
+        | Case::Big => Some("true"),
     };
-    let mut f = match name {
+    let mut f = match case {
         // The 150-node benchmark cluster (SPEC §15: nestor's peak RSS with these reads).
-        "wireguard-big" => crate::fixtures::big(),
+        Case::Big => big(),
         _ => dirqual_builder(&[], "HEALTH_OK").finish(K8S_VERSION),
     };
     let nodes: Vec<String> = f
@@ -171,12 +204,12 @@ pub fn by_name(name: &str) -> Option<Fixture> {
     f.objects.push(cilium_config(wireguard));
     f.objects.push(decoy_pod());
     for (i, node) in nodes.iter().enumerate() {
-        let started = match (name, node.as_str()) {
-            ("wireguard-stale-agent", "dirqual2") => T_STALE,
+        let started = match (case, node.as_str()) {
+            (Case::StaleAgent, "dirqual2") => T_STALE,
             _ => T_RESTARTED,
         };
         let mut pod = agent_pod(node, started);
-        if name == "wireguard-big" {
+        if case == Case::Big {
             pod["metadata"]["name"] = json!(format!("cilium-{i:05}"));
         }
         f.objects.push(pod);
@@ -186,14 +219,14 @@ pub fn by_name(name: &str) -> Option<Fixture> {
             .as_str()
             .unwrap_or_default()
             .to_string();
-        let key = match (name, node.as_str()) {
-            ("wireguard-key-missing", "dirqual3") => None,
-            ("wireguard-key-shared", "dirqual4") => Some(wg_key("dirqual2")),
+        let key = match (case, node.as_str()) {
+            (Case::KeyMissing, "dirqual3") => None,
+            (Case::KeyShared, "dirqual4") => Some(wg_key("dirqual2")),
             _ if wireguard.is_none() || wireguard == Some("false") => None,
             _ => Some(wg_key(&node)),
         };
-        let spelling = match (name, node.as_str()) {
-            ("wireguard-old-annotation", "dirqual4") => "io.cilium.network.wg-pub-key",
+        let spelling = match (case, node.as_str()) {
+            (Case::OldAnnotation, "dirqual4") => "io.cilium.network.wg-pub-key",
             _ => "network.cilium.io/wg-pub-key",
         };
         let mut annotations = json!({});
@@ -204,7 +237,7 @@ pub fn by_name(name: &str) -> Option<Fixture> {
         o["metadata"]["ownerReferences"] = json!([{"apiVersion": "v1", "kind": "Node", "name": node,
             "uid": uid_for(&format!("v1/Node//{node}"))}]);
     }
-    Some(f)
+    f
 }
 
 #[cfg(test)]
@@ -214,8 +247,13 @@ mod tests {
 
     #[test]
     fn every_wireguard_fixture_compiles_with_its_one_difference() {
-        for name in NAMES.iter().filter(|n| **n != "wireguard-big") {
-            let f = by_name(name).unwrap_or_else(|| panic!("{name}"));
+        let small = crate::fixtures::SCENARIOS
+            .iter()
+            .filter(|(name, _)| name.starts_with("wireguard") && *name != "wireguard-big");
+        let mut seen = 0;
+        for (name, scenario) in small {
+            seen += 1;
+            let f = scenario();
             Cluster::build(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
             let keys: Vec<&Value> = f
                 .objects
@@ -230,6 +268,6 @@ mod tests {
                 .filter(|o| o["kind"] == "Pod" && o["metadata"]["labels"]["k8s-app"] == "cilium");
             assert_eq!(pods.count(), 4, "{name}");
         }
-        assert!(by_name("dirqual").is_none());
+        assert_eq!(seen, 7);
     }
 }
