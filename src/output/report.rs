@@ -236,6 +236,29 @@ impl Preview {
         out
     }
 
+    /// `LAYER: CHECK fails` for a degraded layer: its first failing check not acknowledged,
+    /// and how many more fail; its evidence is under the layer, never repeated in the plan.
+    fn failing(&self, id: &str) -> String {
+        let failing: Vec<&str> = self
+            .real
+            .layers
+            .iter()
+            .filter(|l| l.id == id)
+            .flat_map(|l| &l.checks)
+            .filter(|c| c.verdict == crate::model::state::Verdict::False && !c.acknowledged)
+            .map(|c| c.id.as_str())
+            .collect();
+        match failing.as_slice() {
+            [] => format!("{id}: see the layer above"),
+            [one] => format!("{id}: {one} fails"),
+            [first, rest @ ..] => format!(
+                "{id}: {first} and {} more check{} fail",
+                rest.len(),
+                if rest.len() == 1 { "" } else { "s" }
+            ),
+        }
+    }
+
     /// The outcome line (`PLAN: 2 to install, 1 to repair`, or `nothing to do`) and what to
     /// do, one row per action; the evidence behind each is under its layer, not repeated here.
     fn plan_text(&self, paint: Paint, layout: Layout) -> String {
@@ -290,7 +313,8 @@ impl Preview {
             rows.push((format!("install {}", s.id), s.hint.clone()));
         }
         // Repairs and undecided layers share their hint: one row per hint, not per layer.
-        // Under a repair row, each layer's reason (the JSON's), one line cut to the width.
+        // Under a repair row, each layer and its first failing check in a few words (SPEC
+        // §16: the evidence is printed once, under the layer).
         let mut why: Vec<(usize, String)> = vec![];
         let verbs = [
             ("repair", &p.repair),
@@ -310,10 +334,7 @@ impl Preview {
                 let hint = hint.strip_prefix("acknowledged ").unwrap_or(hint);
                 rows.push((format!("{verb} {}", ids.join(", ")), hint.to_string()));
                 if verb == "repair" {
-                    why.extend(
-                        of.iter()
-                            .map(|s| (rows.len() - 1, format!("{}: {}", s.id, s.reason))),
-                    );
+                    why.extend(of.iter().map(|s| (rows.len() - 1, self.failing(&s.id))));
                 }
             }
         }

@@ -687,7 +687,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair etcd-backup  repair in place; never reinstall over an existing layer
-    etcd-backup: dirqual1: etcd-snapshot.timer active, last run of etcd-snapsho…
+    etcd-backup: etcd-backup/last-run and 2 more checks fail
 
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
@@ -729,7 +729,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair etcd-backup  repair in place; never reinstall over an existing layer
-    etcd-backup: dirqual1: etcd-snapshot.timer active, last run of etcd-snapsho…
+    etcd-backup: etcd-backup/newest-snapshot and 1 more check fail
 
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
@@ -760,7 +760,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair etcd-backup  repair in place; never reinstall over an existing layer
-    etcd-backup: dirqual1: etcd-snapshot.timer active, last run of etcd-snapsho…
+    etcd-backup: etcd-backup/newest-snapshot and 1 more check fail
 
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready
@@ -1076,7 +1076,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: snapshot)
 
 PLAN: 1 to repair
   repair etcd-backup  repair in place; never reinstall over an existing layer
-    etcd-backup: dirqual1: etcd-snapshot.timer active, last run of etcd-snapsho…
+    etcd-backup: etcd-backup/last-run and 2 more checks fail
 
 REAL (replayed from snapshot /t/dirqual.snapshot.json, taken
 NOW; not live)
@@ -1346,7 +1346,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair os-hardening  repair in place; never reinstall over an existing layer
-    os-hardening: dirqual3: auditd.service not installed, fail2ban.service not …
+    os-hardening: os-hardening/auditd and 3 more checks fail
 
 REAL (read live, not stored)
   nodes                   dirqual1..4, 4/4 Ready
@@ -1462,7 +1462,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair etcd-backup  repair in place; never reinstall over an existing layer
-    etcd-backup: dirqual2: etcd-snapshot.timer active, last run of etcd-snapsho…
+    etcd-backup: etcd-backup/restore-tools fails
 
 REAL (read live, not stored)
   nodes                     dirqual1..4, 4/4 Ready

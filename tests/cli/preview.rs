@@ -199,7 +199,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair ceph       repair in place; never reinstall over an existing layer
-    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OS…
+    ceph: ceph/health fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready

@@ -120,7 +120,7 @@ PLAN: 2 to install, 1 to repair, 1 undecided
   install datalake   ansible-playbook platform/datalake.yaml
   install certs      ansible-playbook platform/cert-manager.yaml
   repair k8s         repair in place; never reinstall over an existing layer
-    k8s: APIService v1beta1.metrics.k8s.io is not available (MissingEndpoints: …
+    k8s: k8s/apiservices-available fails
   undecided metrics  not planned: fix the failed read and run again
 
 REAL (read live, not stored)

@@ -162,7 +162,7 @@ PLAN: 4 to install, 1 to repair
   install network-policy         ansible-playbook hardening/network-policy.yaml
   repair kube-proxy-replacement  repair in place; never reinstall over an
                                  existing layer
-    kube-proxy-replacement: ConfigMap kube-system/kube-proxy exists: the next k…
+    kube-proxy-replacement: kube-proxy-replacement/no-kube-proxy-config fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
@@ -213,7 +213,7 @@ PLAN: 4 to install, 1 to repair
   install network-policy         ansible-playbook hardening/network-policy.yaml
   repair kube-proxy-replacement  repair in place; never reinstall over an
                                  existing layer
-    kube-proxy-replacement: DaemonSet kube-system/kube-proxy exists: two servic…
+    kube-proxy-replacement: kube-proxy-replacement/no-kube-proxy fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
@@ -263,7 +263,7 @@ PLAN: 4 to install, 1 to repair
   install network-policy         ansible-playbook hardening/network-policy.yaml
   repair kube-proxy-replacement  repair in place; never reinstall over an
                                  existing layer
-    kube-proxy-replacement: ConfigMap kube-system/cilium-config kube-proxy-repl…
+    kube-proxy-replacement: kube-proxy-replacement/boolean-setting fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
@@ -311,7 +311,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair hubble     repair in place; never reinstall over an existing layer
-    hubble: no Deployment kube-system/hubble-relay
+    hubble: hubble/relay fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
@@ -357,7 +357,7 @@ PLAN: 3 to install, 1 to repair
   install network-policy  ansible-playbook hardening/network-policy.yaml
   repair pod-security     repair in place; never reinstall over an existing
                           layer
-    pod-security: 2/9 namespaces not labelled pod-security.kubernetes.io/enforc…
+    pod-security: pod-security/enforced fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
@@ -405,7 +405,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair k8s        repair in place; never reinstall over an existing layer
-    k8s: InternalIP shared: dirqual1, dirqual2, dirqual3, dirqual4 all announce…
+    k8s: k8s/distinct-ips fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
@@ -450,7 +450,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair cni        repair in place; never reinstall over an existing layer
-    cni: tainted node.cilium.io/agent-not-ready: dirqual3
+    cni: cni/agent-ready-taint fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
@@ -625,7 +625,7 @@ PLAN: 2 to install, 1 to repair
   install datalake       ansible-playbook platform/datalake.yaml
   install certs          ansible-playbook platform/cert-manager.yaml
   repair network-policy  repair in place; never reinstall over an existing layer
-    network-policy: 2/7 namespaces without a default-deny ingress policy: datao…
+    network-policy: network-policy/default-deny fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready
@@ -670,7 +670,7 @@ PLAN: 2 to install, 1 to repair
   install datalake       ansible-playbook platform/datalake.yaml
   install certs          ansible-playbook platform/cert-manager.yaml
   repair network-policy  repair in place; never reinstall over an existing layer
-    network-policy: ConfigMap kube-system/cilium-config enable-policy = never: …
+    network-policy: network-policy/policy-enforced fails
 
 REAL (read live, not stored)
   nodes                             dirqual1..4, 4/4 Ready

@@ -115,7 +115,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair storage    repair in place; never reinstall over an existing layer
-    storage: PersistentVolumeClaim gitea/data-gitea-0 Lost, created [..]
+    storage: storage/claims fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready

@@ -180,8 +180,8 @@ PLAN: 2 to install, 2 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair k8s, ceph  repair in place; never reinstall over an existing layer
-    k8s: 3/4 declared nodes Ready: dirqual3 NotReady
-    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OS…
+    k8s: k8s/nodes-ready fails
+    ceph: ceph/health and 1 more check fail
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 3/4 Ready

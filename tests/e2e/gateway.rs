@@ -153,7 +153,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair gateway  repair in place; never reinstall over an existing layer
-    gateway: 0/1 GatewayClass with .spec.controllerName = io.cilium/gateway-con…
+    gateway: gateway/class-accepted fails
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
@@ -219,7 +219,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair gateway  repair in place; never reinstall over an existing layer
-    gateway: 0/1 Gateway whose .spec.gatewayClassName names a GatewayClass with…
+    gateway: gateway/gateways fails
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
@@ -285,7 +285,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair gateway  repair in place; never reinstall over an existing layer
-    gateway: 0/1 HTTPRoute of io.cilium/gateway-controller Accepted, ResolvedRe…
+    gateway: gateway/http-routes fails
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
@@ -350,7 +350,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair gateway  repair in place; never reinstall over an existing layer
-    gateway: 1/2 CiliumLoadBalancerIPPool not cilium.io/PoolConflict, cilium.io…
+    gateway: gateway/ip-pools fails
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
@@ -416,7 +416,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair gateway  repair in place; never reinstall over an existing layer
-    gateway: 0/1 CiliumLoadBalancerIPPool not cilium.io/PoolConflict, cilium.io…
+    gateway: gateway/ip-pools fails
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
@@ -481,7 +481,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair storage  repair in place; never reinstall over an existing layer
-    storage: CSIDriver rook-ceph.rbd.csi.ceph.com registered on 3/4 nodes; not …
+    storage: storage/csi-driver fails
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready
@@ -534,7 +534,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair storage  repair in place; never reinstall over an existing layer
-    storage: no CSIDriver rook-ceph.rbd.csi.ceph.com (the provisioner of defaul…
+    storage: storage/csi-driver fails
 
 REAL (read live, not stored)
   nodes              dirqual1..4, 4/4 Ready

@@ -57,7 +57,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair cni        repair in place; never reinstall over an existing layer
-    cni: Deployment kube-system/cilium-operator: rollout failed: progress deadl…
+    cni: cni/operator fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -159,7 +159,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair registry   repair in place; never reinstall over an existing layer
-    registry: Deployment registry/registry: rollout in progress: 2/3 updated
+    registry: registry/workloads fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -352,7 +352,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair ceph       repair in place; never reinstall over an existing layer
-    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: MO…
+    ceph: ceph/health fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -450,7 +450,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair gitops     repair in place; never reinstall over an existing layer
-    gitops: 1/2 Application .status.sync.status = Synced; not: Application argo…
+    gitops: gitops/apps-synced and 1 more check fail
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -555,7 +555,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair gitops     repair in place; never reinstall over an existing layer
-    gitops: 1/2 Application .status.operationState.phase not in Failed, Error; …
+    gitops: gitops/apps-last-operation and 1 more check fail
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -669,7 +669,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair dataops    repair in place; never reinstall over an existing layer
-    dataops: 0/1 Cluster ContinuousArchiving not False; not: Cluster dataops/pg…
+    dataops: dataops/pg-wal-archiving fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -775,7 +775,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair dataops    repair in place; never reinstall over an existing layer
-    dataops: 0/1 Cluster with .spec.backup .status.lastSuccessfulBackup at most…
+    dataops: dataops/pg-last-backup fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -881,7 +881,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair certs  repair in place; never reinstall over an existing layer
-    certs: ClusterIssuer letsencrypt-prod Ready=False (ErrRegisterACMEAccount: …
+    certs: certs/cluster-issuers fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -991,7 +991,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair dataops    repair in place; never reinstall over an existing layer
-    dataops: Cluster dataops/pg .status.readyInstances = 2 (want .status.instan…
+    dataops: dataops/pg-instances and 1 more check fail
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -1103,7 +1103,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair audit-log  repair in place; never reinstall over an existing layer
-    audit-log: 2/3 control planes' kube-apiserver with --audit-policy-file, --a…
+    audit-log: audit-log/flags fails
 
 REAL (read live, not stored)
   nodes                         dirqual1..4, 4/4 Ready
@@ -1398,7 +1398,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair ceph       repair in place; never reinstall over an existing layer
-    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: OS…
+    ceph: ceph/health fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready

@@ -92,7 +92,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair k8s        repair in place; never reinstall over an existing layer
-    k8s: 3/4 Ready nodes schedulable: dirqual2 DiskPressure=True since 2026-11-…
+    k8s: k8s/schedulable fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -129,7 +129,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair k8s        repair in place; never reinstall over an existing layer
-    k8s: 3/4 Ready nodes schedulable: dirqual1 MemoryPressure=True since 2026-1…
+    k8s: k8s/schedulable fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -168,7 +168,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair k8s        repair in place; never reinstall over an existing layer
-    k8s: 3/4 Ready nodes schedulable: dirqual3 PIDPressure=True since 2026-11-3…
+    k8s: k8s/schedulable fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -206,7 +206,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair k8s        repair in place; never reinstall over an existing layer
-    k8s: 3/4 Ready nodes schedulable: dirqual4 NetworkUnavailable=True since 20…
+    k8s: k8s/schedulable fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -243,7 +243,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair k8s        repair in place; never reinstall over an existing layer
-    k8s: 3/4 Ready nodes schedulable: dirqual3 cordoned (spec.unschedulable)
+    k8s: k8s/schedulable fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -280,7 +280,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair k8s        repair in place; never reinstall over an existing layer
-    k8s: 3/4 Ready nodes schedulable: dirqual4 tainted maintenance.example.com/…
+    k8s: k8s/schedulable fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready

@@ -73,7 +73,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair gitops     repair in place; never reinstall over an existing layer
-    gitops: Deployment gitea/gitea: being deleted since 2026-11-30T22:14:05Z (f…
+    gitops: gitops/gitea fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -111,7 +111,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair datalake  repair in place; never reinstall over an existing layer
-    datalake: CephObjectStore rook-ceph/s3: being deleted since 2026-11-30T22:1…
+    datalake: datalake/object-store-ready and 1 more check fail
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -155,7 +155,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair registry   repair in place; never reinstall over an existing layer
-    registry: Deployment registry/registry: rollout paused
+    registry: registry/workloads fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -221,7 +221,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair dataops    repair in place; never reinstall over an existing layer
-    dataops: Cluster dataops/pg: hibernated; 0/1 Cluster ContinuousArchiving no…
+    dataops: dataops/pg-instances and 2 more checks fail
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -259,7 +259,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair ceph       repair in place; never reinstall over an existing layer
-    ceph: CephCluster rook-ceph/rook-ceph: Ceph status last checked 3h ago: the…
+    ceph: ceph/health fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -315,7 +315,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair certs  repair in place; never reinstall over an existing layer
-    certs: 0/1 Certificate .status.notAfter more than 7d away; not: Certificate…
+    certs: certs/certificate-validity fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -348,7 +348,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair datalake  repair in place; never reinstall over an existing layer
-    datalake: 0/1 ObjectBucketClaim .status.phase = Bound; not: ObjectBucketCla…
+    datalake: datalake/bucket-claims fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -423,7 +423,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair gitops     repair in place; never reinstall over an existing layer
-    gitops: Deployment argocd/argocd-repo-server: rollout in progress: 0/1 upda…
+    gitops: gitops/repo-server fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -492,7 +492,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair registry   repair in place; never reinstall over an existing layer
-    registry: namespace registry: being deleted since 2026-11-30T22:14:05Z
+    registry: registry/namespace fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -546,7 +546,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair dataops    repair in place; never reinstall over an existing layer
-    dataops: Cluster dataops/pg: reconciliation disabled: its status may be sta…
+    dataops: dataops/pg-instances and 2 more checks fail
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -597,7 +597,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair certs  repair in place; never reinstall over an existing layer
-    certs: ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: Fa…
+    certs: certs/cluster-issuers fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -669,7 +669,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair certs  repair in place; never reinstall over an existing layer
-    certs: ClusterIssuer letsencrypt-prod Ready=False (ErrVerifyACMEAccount: Fa…
+    certs: certs/cluster-issuers fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -780,7 +780,7 @@ kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 1 to repair
   repair certs  repair in place; never reinstall over an existing layer
-    certs: 0/1 Issuer Ready; not: Issuer gitea/gitea-ca Ready=False (ErrGetKeyP…
+    certs: certs/issuers fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
@@ -916,7 +916,7 @@ PLAN: 2 to install, 1 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair ceph       repair in place; never reinstall over an existing layer
-    ceph: CephCluster rook-ceph/rook-ceph .status.ceph.health = HEALTH_WARN: MO…
+    ceph: ceph/health and 1 more check fail
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready

@@ -49,8 +49,8 @@ PLAN: 2 to install, 2 to repair
   install datalake  ansible-playbook platform/datalake.yaml
   install certs     ansible-playbook platform/cert-manager.yaml
   repair cni, ceph  repair in place; never reinstall over an existing layer
-    cni: upgrade half done: 1.19.1 on DaemonSet kube-system/cilium; 1.18.2 on D…
-    ceph: upgrade half done: 1.17.0 on Deployment rook-ceph/rook-ceph-mon-a; 1.…
+    cni: cni/one-version fails
+    ceph: ceph/one-version fails
 
 REAL (read live, not stored)
   nodes                 dirqual1..4, 4/4 Ready
