@@ -3,7 +3,7 @@
 //! absent or unknown one is followed by the evidence that decided it, indented and wrapped,
 //! printed once; `-v`/`--explain` show every evidence line. Pure.
 
-use crate::model::state::{LayerReport, State, Verdict};
+use crate::model::state::{LayerReport, State};
 use crate::output::layout::{self, cut, hang, visible_width, Layout};
 use crate::output::render::{escape, Paint};
 
@@ -234,11 +234,12 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
 }
 
 /// A host layer's evidence line `HOST: FAILURE; hint: HINT` of a host that could not be
-/// read, as (host, failure, hint); `None` for any other line.
+/// read at all (ssh failed), as (host, failure, hint); `None` for any other line (a check's
+/// own hint, such as sudo's, stays with its check).
 fn host_hint<'r>(r: &'r LayerReport, text: &str) -> Option<(&'r str, &'r str, &'r str)> {
     r.hosts.iter().find_map(|h| match h.evidence.as_slice() {
         [why]
-            if h.verdict == Verdict::Unknown
+            if h.unread
                 && text
                     .strip_prefix(h.host.as_str())
                     .and_then(|t| t.strip_prefix(": "))
@@ -326,12 +327,13 @@ mod tests {
     /// layer, a 13-line block for three hosts).
     #[test]
     fn a_hint_shared_by_unreachable_hosts_is_printed_once_naming_them() {
-        use crate::model::state::hosts::HostEvidence;
+        use crate::model::state::{hosts::HostEvidence, Verdict};
         let hint = "check that the host is up and the inventory's ansible_host/ansible_port";
         let down = |h: &str, port: u16| {
             HostEvidence {
             host: h.into(),
             verdict: Verdict::Unknown,
+            unread: true,
             evidence: vec![format!(
                 "unreachable over ssh (ssh: connect to host 10.0.0.{port} port 22: Connection refused); hint: {hint}"
             )],
@@ -340,6 +342,7 @@ mod tests {
         let up = HostEvidence {
             host: "dirqual1".into(),
             verdict: Verdict::True,
+            unread: false,
             evidence: vec!["etcd-snapshot.timer active".into()],
         };
         let layer = |id: &str| {

@@ -1054,8 +1054,8 @@ target      https://10.67.2.11:6443 (context kubernetes-admin@dirqual)
 kubeconfig  /t/home/.kube/dirqual.config (rule: topology)
 
 PLAN: 2 undecided
-  undecided etcd-backup, sshd-hardening  not planned: fix the failed read and
-                                         run again
+  undecided etcd-backup, sshd-hardening  not planned: not read, nothing failed
+                                         (why: under the layer)
 
 REAL (read live, not stored)
   nodes                    dirqual1..4, 4/4 Ready
