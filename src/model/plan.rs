@@ -77,6 +77,10 @@ pub(crate) enum Outcome {
 
 pub(crate) const REPAIR_HINT: &str = "repair in place; never reinstall over an existing layer";
 pub(crate) const UNKNOWN_HINT: &str = "not planned: fix the failed read and run again";
+/// An undecided layer nothing failed for: its reads were skipped by the stack or a flag
+/// (`inventory: none`, `--no-ssh`), its reason `not read: WHY` under the layer.
+pub(crate) const NOT_READ_HINT: &str =
+    "not planned: not read, nothing failed (why: under the layer)";
 
 impl Plan {
     /// Build the plan from layer reports (in declared order) and the VM part.
@@ -109,6 +113,8 @@ impl Plan {
             .map(|r| {
                 let hint = if r.reason == NOT_OBSERVABLE {
                     format!("check on the hosts; install hint: {}", install_hint(&r.id))
+                } else if r.reason.starts_with("not read: ") {
+                    NOT_READ_HINT.to_string()
                 } else {
                     UNKNOWN_HINT.to_string()
                 };
@@ -358,6 +364,14 @@ mod tests {
         assert_eq!(ids(&plan.undecided), ["sshd-hardening"]);
         // A host-level layer whose hosts were not read: undecided, never installed.
         assert_eq!(plan.undecided[0].hint, UNKNOWN_HINT);
+        // Not read by the stack's or the operator's choice (`inventory: none`, `--no-ssh`):
+        // nothing failed, and the plan does not say to fix a failed read (issue 51).
+        let mut skipped = reports.clone();
+        for r in skipped.iter_mut().filter(|r| r.id == "sshd-hardening") {
+            r.reason = "not read: --no-ssh".into();
+        }
+        let plan = Plan::build(&c, &skipped, VmPlan::default());
+        assert_eq!(plan.undecided[0].hint, NOT_READ_HINT);
     }
 
     #[test]

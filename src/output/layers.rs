@@ -101,6 +101,10 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
     };
     let line_raw = |s: String| out.borrow_mut().push_str(&s);
     let mut commands = String::new();
+    // A host's failed read ends with its hint (`; hint: check that the host is up ...`): the
+    // same for every host that failed alike, so each host's line keeps its own failure and
+    // each hint is printed once, after the layers, naming the hosts it applies to.
+    let mut hints: Vec<(String, Vec<String>)> = Vec::new();
     // A row's text (a failed read of the nodes, say) is wrapped, not cut: it is the reason.
     for r in rows {
         let pad = if state_w > 0 { state_w + 2 } else { 0 };
@@ -135,7 +139,18 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
         };
         for (is_failing, text) in shown {
             let prefix = format!("    {} ", mark(r.state, is_failing));
-            for l in hang(&prefix, &escape(text), INDENT, layout.width) {
+            let said = match host_hint(r, text) {
+                Some((host, failure, hint)) => {
+                    match hints.iter_mut().find(|(h, _)| h == hint) {
+                        Some((_, hosts)) if hosts.iter().any(|h| h == host) => {}
+                        Some((_, hosts)) => hosts.push(host.to_string()),
+                        None => hints.push((hint.to_string(), vec![host.to_string()])),
+                    }
+                    format!("{host}: {failure}")
+                }
+                None => text.clone(),
+            };
+            for l in hang(&prefix, &escape(&said), INDENT, layout.width) {
                 line(l);
             }
             // `--explain`: which check said it, the id an acknowledgement names.
@@ -209,7 +224,32 @@ pub fn block(rows: &[Row], reports: &[LayerReport], paint: Paint, layout: Layout
             }
         }
     }
+    for (hint, hosts) in &hints {
+        let prefix = format!("  hint for {}: ", escape(&hosts.join(", ")));
+        for l in hang(&prefix, &escape(hint), 4, layout.width) {
+            line(l);
+        }
+    }
     out.into_inner()
+}
+
+/// A host layer's evidence line `HOST: FAILURE; hint: HINT` of a host that could not be
+/// read at all (ssh failed), as (host, failure, hint); `None` for any other line (a check's
+/// own hint, such as sudo's, stays with its check).
+fn host_hint<'r>(r: &'r LayerReport, text: &str) -> Option<(&'r str, &'r str, &'r str)> {
+    r.hosts.iter().find_map(|h| match h.evidence.as_slice() {
+        [why]
+            if h.unread
+                && text
+                    .strip_prefix(h.host.as_str())
+                    .and_then(|t| t.strip_prefix(": "))
+                    == Some(why) =>
+        {
+            why.rsplit_once("; hint: ")
+                .map(|(failure, hint)| (h.host.as_str(), failure, hint))
+        }
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -280,5 +320,75 @@ mod tests {
             "{all}"
         );
         assert!(all.lines().all(|l| l.chars().count() <= 80), "{all}");
+    }
+
+    /// Issue 51: two hosts unreachable under two host layers: each host's line keeps its own
+    /// failure, the hint is printed once, naming both hosts (it was repeated per host and per
+    /// layer, a 13-line block for three hosts).
+    #[test]
+    fn a_hint_shared_by_unreachable_hosts_is_printed_once_naming_them() {
+        use crate::model::state::{hosts::HostEvidence, Verdict};
+        let hint = "check that the host is up and the inventory's ansible_host/ansible_port";
+        let down = |h: &str, port: u16| {
+            HostEvidence {
+            host: h.into(),
+            verdict: Verdict::Unknown,
+            unread: true,
+            evidence: vec![format!(
+                "unreachable over ssh (ssh: connect to host 10.0.0.{port} port 22: Connection refused); hint: {hint}"
+            )],
+        }
+        };
+        let up = HostEvidence {
+            host: "dirqual1".into(),
+            verdict: Verdict::True,
+            unread: false,
+            evidence: vec!["etcd-snapshot.timer active".into()],
+        };
+        let layer = |id: &str| {
+            let hosts = vec![up.clone(), down("dirqual2", 2), down("dirqual3", 3)];
+            let evidence: Vec<String> = hosts
+                .iter()
+                .map(|h| format!("{}: {}", h.host, h.evidence.join(", ")))
+                .collect();
+            LayerReport {
+                id: id.into(),
+                title: id.into(),
+                state: State::Unknown,
+                reason: evidence[1..].join("; "),
+                evidence,
+                hosts,
+                checks: vec![],
+                explain: vec![],
+            }
+        };
+        let reports = [layer("etcd-backup"), layer("sshd-hardening")];
+        for all in [false, true] {
+            let text = block(&[], &reports, Paint { on: false }, Layout::new(200, all));
+            assert_eq!(text.matches("hint").count(), 1, "{text}");
+            assert!(
+                text.ends_with(&format!("  hint for dirqual2, dirqual3: {hint}\n")),
+                "{text}"
+            );
+            for h in ["dirqual2", "dirqual3"] {
+                let n = h.as_bytes()[7] - b'0';
+                let own = format!(
+                    "    ? {h}: unreachable over ssh (ssh: connect to host 10.0.0.{n} port 22: Connection refused)\n"
+                );
+                assert_eq!(text.matches(&own).count(), 2, "{own}{text}");
+            }
+        }
+        // Another hint is its own line, naming only its host.
+        let mut odd = layer("etcd-backup");
+        odd.hosts[2].evidence[0] = "ssh to root@10.0.0.3 did not finish within 5s; hint: check the host, or raise --request-timeout".into();
+        odd.evidence[2] = format!("dirqual3: {}", odd.hosts[2].evidence[0]);
+        odd.reason = odd.evidence[1..].join("; ");
+        let text = block(&[], &[odd], Paint { on: false }, Layout::new(200, false));
+        assert!(
+            text.ends_with(&format!(
+                "  hint for dirqual2: {hint}\n  hint for dirqual3: check the host, or raise --request-timeout\n"
+            )),
+            "{text}"
+        );
     }
 }

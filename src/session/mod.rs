@@ -300,7 +300,7 @@ impl<'r> Session<'r> {
         );
         let host_obs = host_obs.unwrap_or_else(|| {
             crate::model::observation::host::HostObservation::skipped(
-                "not read: the host reading thread panicked",
+                "read failed: the host reading thread panicked",
             )
         });
         kube?;

@@ -5,7 +5,10 @@
 //! `context:` are the file, the server and the current-context that were read (a later
 //! `kubectl config use-context` is refused, `target::context`), the nodes carry their roles.
 //! Layers found present or degraded are declared; absent and unknown ones are written as
-//! comments with their reason, so the operator decides. Everything here comes from a cluster and is
+//! comments with their reason, so the operator decides. `inventory:` names the Ansible inventory
+//! found; with none found it is `none` (SPEC §6 v0.5: host layers and host gate rules are then
+//! skipped without a flag), with a comment saying where nestor looked and how to add one.
+//! Everything here comes from a cluster and is
 //! hostile: scalars are quoted unless plainly safe, comments are one line, control
 //! characters escaped, and the length is bounded.
 
@@ -32,6 +35,18 @@ pub struct Found<'a> {
     pub layers: &'a [LayerReport],
     /// When it was read (RFC 3339).
     pub taken_at: &'a str,
+    /// The stack's Ansible inventory, as found on disk.
+    pub inventory: &'a Inventory,
+}
+
+/// The Ansible inventory a discovered stack names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inventory {
+    /// Found: its path as the topology writes it (relative to the repo root, or absolute).
+    At(String),
+    /// None found, and why (`no Ansible inventory found at PATH`): `inventory: none` is
+    /// written, with that reason and how to add one as comments.
+    None(String),
 }
 
 /// The longest reason kept in a comment, in characters.
@@ -64,6 +79,17 @@ pub fn emit(f: &Found) -> String {
         y.push_str(&format!("endpoint: {}\n", scalar(f.endpoint)));
         if crate::stack::schema::check_context(f.context).is_ok() {
             y.push_str(&format!("context: {}\n", scalar(f.context)));
+        }
+    }
+    match f.inventory {
+        Inventory::At(path) => y.push_str(&format!("inventory: {}\n", scalar(path))),
+        Inventory::None(why) => {
+            y.push_str(&format!(
+                "# {}: nestor reads no host over ssh (host layers and host gate rules are skipped).\n",
+                comment(why)
+            ));
+            y.push_str("# To read them, set `inventory: PATH` to your Ansible YAML inventory (relative to the repo root).\n");
+            y.push_str(&format!("inventory: {}\n", crate::stack::NO_INVENTORY));
         }
     }
     let (valid, invalid): (Vec<&Node>, Vec<&Node>) =
@@ -200,6 +226,10 @@ mod tests {
         }
     }
 
+    fn no_inventory() -> Inventory {
+        Inventory::None("no Ansible inventory found at /r/bootstrap/hosts.yaml".into())
+    }
+
     fn known() -> BTreeSet<String> {
         ["k8s", "ceph", "datalake", "etcd-backup", "monitoring"]
             .map(String::from)
@@ -230,6 +260,7 @@ mod tests {
             nodes: &nodes,
             layers: &layers,
             taken_at: "2026-11-30T15:00:00Z",
+            inventory: &Inventory::At("ops/hosts.yaml".into()),
         });
         let body: Vec<&str> = text.lines().filter(|l| !l.starts_with("# ")).collect();
         assert_eq!(
@@ -240,6 +271,7 @@ mod tests {
                 "kubeconfig: ~/.kube/lab.config",
                 "endpoint: https://10.0.0.1:6443",
                 "context: admin@lab",
+                "inventory: ops/hosts.yaml",
                 "nodes:",
                 "  - { name: lab1, role: control-plane }",
                 "  - { name: lab2, role: worker }",
@@ -255,6 +287,38 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(raw.layers.len(), 2);
         assert_eq!(raw.nodes.len(), 2);
+        assert_eq!(raw.inventory.as_deref(), Some("ops/hosts.yaml"));
+    }
+
+    /// Issue 51: no inventory found: `inventory: none`, where nestor looked, and how to add
+    /// one, so that the gates answer without `--no-ssh` on the stack as written.
+    #[test]
+    fn no_inventory_found_is_written_as_none_with_how_to_add_one() {
+        let text = emit(&Found {
+            name: "lab",
+            kind: TargetKind::Prod,
+            kubeconfig: "~/.kube/lab.config",
+            endpoint: "https://10.0.0.1:6443",
+            context: "admin@lab",
+            contexts: 1,
+            nodes: &[node("lab1", &["control-plane"])],
+            layers: &[],
+            taken_at: "t",
+            inventory: &no_inventory(),
+        });
+        assert!(
+            text.contains(
+                "context: admin@lab\n\
+                 # no Ansible inventory found at /r/bootstrap/hosts.yaml: nestor reads no host over ssh (host layers and host gate rules are skipped).\n\
+                 # To read them, set `inventory: PATH` to your Ansible YAML inventory (relative to the repo root).\n\
+                 inventory: none\n\
+                 nodes:\n"
+            ),
+            "{text}"
+        );
+        let raw = crate::stack::schema::parse(&text, Path::new("lab.yaml"), "lab", Some(&known()))
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(raw.inventory.as_deref(), Some(crate::stack::NO_INVENTORY));
     }
 
     #[test]
@@ -282,6 +346,7 @@ mod tests {
             nodes: &[node("lab1", &["control-plane"])],
             layers: &[ceph],
             taken_at: "2026-11-30T15:00:00Z",
+            inventory: &no_inventory(),
         });
         // Acknowledging is the team's decision, written by hand: discover never proposes one.
         assert!(!text.contains("acknowledged"), "{text}");
@@ -306,6 +371,7 @@ mod tests {
             nodes: &nodes,
             layers: &layers,
             taken_at: "t",
+            inventory: &no_inventory(),
         });
         let raw = crate::stack::schema::parse(&text, Path::new("lab.yaml"), "lab", Some(&known()))
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -336,6 +402,7 @@ mod tests {
             nodes: &[node("node1", &["control-plane"])],
             layers: &[],
             taken_at: "t",
+            inventory: &no_inventory(),
         });
         let raw =
             crate::stack::schema::parse(&text, Path::new("bench.yaml"), "bench", Some(&known()))
@@ -356,6 +423,7 @@ mod tests {
             nodes: &[],
             layers: &[layer("ceph", State::Absent, "no group")],
             taken_at: "t",
+            inventory: &no_inventory(),
         });
         let raw =
             crate::stack::schema::parse(&text, Path::new("empty.yaml"), "empty", Some(&known()))

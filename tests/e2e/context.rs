@@ -59,6 +59,9 @@ target_kind: prod
 kubeconfig: ~/.kube/lab.config
 endpoint: http://127.0.0.1:PORT
 context: replay
+# no Ansible inventory found at /t/repo/bootstrap/hosts.yaml: nestor reads no host over ssh (host layers and host gate rules are skipped).
+# To read them, set `inventory: PATH` to your Ansible YAML inventory (relative to the repo root).
+inventory: none
 nodes:
   - { name: dirqual1, role: control-plane }
   - { name: dirqual2, role: worker }

@@ -197,6 +197,71 @@ fn readme_shows_the_recorded_go_and_no_go() {
     );
 }
 
+/// The README's way to try the gates without a cluster (issue 51 item 3), its line run as
+/// written through `sh` from the repo root with the real kubectl on PATH:
+/// `scripts/try-gate.sh` serves `dirqual-gates` on loopback, points a throwaway kubeconfig and
+/// stack at it, and prints exactly the README's recorded verdict ([`NO_GO_DIRQUAL3`]); the
+/// server is stopped and its temp directory removed on exit.
+#[test]
+fn readme_try_gate_line_prints_the_recorded_verdict() {
+    let kubectl = bed_or_skip!(real_kubectl());
+    let section = crate::common_readme::section("README.md", "## Before you touch it");
+    let lines: Vec<&str> = section
+        .split('`')
+        .filter(|s| s.starts_with("bash scripts/try-gate.sh"))
+        .collect();
+    assert_eq!(lines, ["bash scripts/try-gate.sh"], "{section}");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = kubectl.parent().expect("kubectl's directory");
+    let path = std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("PATH");
+    let mut c = Run::new("/bin/sh");
+    c.args(["-c", lines[0]])
+        .current_dir(crate::common_readme::ROOT)
+        .env("PATH", path)
+        .env("TMPDIR", tmp.path())
+        .timeout(std::time::Duration::from_secs(600));
+    let r = run(&c);
+    r.code(0);
+    let out = &r.stdout;
+    let (head, rest) = out
+        .split_once("$ kubectl nestor gate drain dirqual3 --no-ssh\n")
+        .unwrap_or_else(|| panic!("{r:?}"));
+    let verdict = rest
+        .strip_suffix("exit 2: NO-GO\n")
+        .unwrap_or_else(|| panic!("{r:?}"));
+    let port = head
+        .split_once("on http://127.0.0.1:")
+        .and_then(|(_, t)| t.split(';').next())
+        .unwrap_or_else(|| panic!("{r:?}"));
+    let stable: String = verdict
+        .lines()
+        .map(|l| {
+            let l = l.replace(&format!("http://127.0.0.1:{port}"), "SERVER");
+            match l.split_once(", checked ") {
+                Some((h, t)) if t.ends_with("s ago") => format!("{h}, checked Ns ago\n"),
+                _ => format!("{l}\n"),
+            }
+        })
+        .collect();
+    assert_eq!(stable, NO_GO_DIRQUAL3);
+    // Stopped on exit: no process runs with its temp directory (its `--port-file` there),
+    // nothing is left in TMPDIR.
+    let ours = tmp.path().display().to_string();
+    for p in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let cmdline = std::fs::read(p.path().join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        assert!(!cmdline.contains(&ours), "still running: {cmdline}");
+    }
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("ls")
+        .flatten()
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// `--no-ssh` names the host rule it skipped; `-o yaml` is the same Gate document; `-o
 /// junit` fails the suite on the CNPG primary's budget, one testcase per drain rule.
 #[test]

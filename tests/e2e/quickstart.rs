@@ -334,6 +334,9 @@ target_kind: prod
 kubeconfig: ~/.kube/staging.config
 endpoint: http://127.0.0.1:STAGING-PORT
 context: replay
+# no Ansible inventory found at /tmp/.tmpXXXXXX/repo/bootstrap/hosts.yaml: nestor reads no host over ssh (host layers and host gate rules are skipped).
+# To read them, set `inventory: PATH` to your Ansible YAML inventory (relative to the repo root).
+inventory: none
 nodes:
   - { name: dirqual1, role: control-plane }
   - { name: dirqual2, role: worker }
@@ -471,6 +474,9 @@ target_kind: prod
 kubeconfig: ~/.kube/multi.config
 endpoint: http://127.0.0.1:PORT
 context: replay
+# no Ansible inventory found at /t/repo/bootstrap/hosts.yaml: nestor reads no host over ssh (host layers and host gate rules are skipped).
+# To read them, set `inventory: PATH` to your Ansible YAML inventory (relative to the repo root).
+inventory: none
 nodes:
   - { name: dirqual1, role: control-plane }
   - { name: dirqual2, role: worker }

@@ -12,7 +12,7 @@ use crate::output::documents::discover::Discovery;
 use crate::output::render::Format;
 use crate::output::render::{self, Paint, API_VERSION};
 use crate::session::{self, observe::Survey};
-use crate::stack::{schema, skeleton, TargetKind};
+use crate::stack::{schema, skeleton, TargetKind, Topology, DEFAULT_INVENTORY};
 
 mod text;
 mod write;
@@ -170,6 +170,7 @@ pub fn run(invocation: &Invocation, args: &Args) -> Result<Exit> {
             nodes: &doc.nodes,
             layers: &doc.layers,
             taken_at: &crate::clock::now_rfc3339(),
+            inventory: &inventory_found(invocation, stack.as_ref()),
         });
         match &write_to {
             Some(path) => write::create(path, &name, &text)?,
@@ -222,6 +223,45 @@ pub(super) fn stack_name(
         ),
         "name it with `--name NAME`: `kubectl nestor discover --kubeconfig FILE --name NAME --write` writes stacks/NAME.yaml",
     ))
+}
+
+/// The Ansible inventory the topology names: the stack's (its `inventory:`, else the default
+/// under its repo root) or, with no stack, the default under the stacks directory's parent,
+/// when that file exists; else `none` and where nestor looked (SPEC §6 v0.5). A `--write`
+/// lands in the same stacks directory, so a relative path stays right as written.
+fn inventory_found(invocation: &Invocation, stack: Option<&Topology>) -> skeleton::Inventory {
+    use skeleton::Inventory;
+    let (written, path) = match stack {
+        Some(s) if s.has_no_inventory() => {
+            return Inventory::None(format!("stack {} says `inventory: none`", s.name()))
+        }
+        Some(s) => (
+            s.raw
+                .inventory
+                .clone()
+                .unwrap_or_else(|| DEFAULT_INVENTORY.to_string()),
+            s.inventory(&invocation.env),
+        ),
+        None => match invocation.stacks.stacks_dir() {
+            Ok(dir) => (
+                DEFAULT_INVENTORY.to_string(),
+                Ok(dir.repo_root().join(DEFAULT_INVENTORY)),
+            ),
+            Err(_) => {
+                return Inventory::None(format!(
+                    "no Ansible inventory found (no stacks/ directory, so no repo root to find {DEFAULT_INVENTORY} in)"
+                ))
+            }
+        },
+    };
+    match path {
+        Ok(p) if p.is_file() => Inventory::At(written),
+        Ok(p) => Inventory::None(format!("no Ansible inventory found at {}", p.display())),
+        Err(e) => Inventory::None(format!(
+            "no Ansible inventory found at {written}: {}",
+            e.message
+        )),
+    }
 }
 
 /// The kubeconfig as a topology should say it: `~/...` under HOME, else the absolute path.

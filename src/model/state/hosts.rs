@@ -90,6 +90,11 @@ pub struct HostEvidence {
     pub verdict: Verdict,
     /// One line per check, or why the host could not be read.
     pub evidence: Vec<String>,
+    /// The host itself could not be read (ssh failed: unreachable, refused, timed out): its
+    /// one evidence line is that failure, whose hint the text prints once for every host
+    /// that failed alike (issue 51). Not in the JSON: `verdict` and `evidence` say it.
+    #[serde(skip)]
+    pub unread: bool,
 }
 
 /// One check's outcome on one host; `detects` is whether it shows the layer installed
@@ -158,6 +163,7 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
             }
             (Verdict::Unknown, vec![why], false, false)
         };
+        let unread_host = !matches!(obs.hosts.get(host), Some(Ok(_)));
         let (verdict, lines, host_detected, missing) = match obs.hosts.get(host) {
             None => unread("not read".to_string(), &mut per_check),
             Some(Err(f)) => unread(clean(&f.message), &mut per_check),
@@ -209,6 +215,7 @@ pub fn evaluate(spec: &HostSpec, obs: &HostObservation) -> HostLayer {
             host: host.clone(),
             verdict,
             evidence: lines,
+            unread: unread_host,
         });
     }
     let line = |h: &HostEvidence| format!("{}: {}", h.host, h.evidence.join(", "));
