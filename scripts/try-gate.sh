@@ -15,6 +15,8 @@
 # when the gate answered (GO, NO-GO or CANNOT TELL: its own exit code is printed), 1 else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# write_kubeconfig, shared with the benchmarks.
+. scripts/bench-lib.sh
 NODE=${1:-dirqual3}
 
 KUBECTL=$(command -v kubectl || true)
@@ -71,23 +73,7 @@ PORT=$(cat "$WORK/port")
 # A throwaway kubeconfig (0600: a kubeconfig holds credentials, here a dummy token).
 KUBECONFIG_FILE="$WORK/home/.kube/try.config"
 mkdir -p "$WORK/home/.kube"
-(
-  umask 077
-  cat >"$KUBECONFIG_FILE" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- cluster: {server: "http://127.0.0.1:$PORT"}
-  name: replay
-contexts:
-- context: {cluster: replay, user: replay}
-  name: replay
-current-context: replay
-users:
-- name: replay
-  user: {token: replay-token}
-EOF
-)
+write_kubeconfig "$KUBECONFIG_FILE" "$PORT"
 # The stack the gate confirms its target by (SPEC §5: the endpoint, no prompt).
 cat >"$WORK/repo/stacks/dirqual.yaml" <<EOF
 name: dirqual
