@@ -18,10 +18,28 @@ use crate::when::{from_now, HOUR, MINUTE};
 
 const AM: &str = "alertmanager-main-db-alertmanager-main-0";
 
+/// The uid the server gives Application `app` of `argocd` (`fixture::fill_metadata`).
+fn app_uid(app: &str) -> String {
+    crate::fixture::uid_for(&format!("argoproj.io/v1alpha1/Application/argocd/{app}"))
+}
+
 /// An Application's Event as Argo CD's `AuditLogger` writes it (a core Event in the
-/// Application's namespace, `involvedObject` with kind, apiVersion, uid and resourceVersion),
-/// as events.k8s.io/v1 serves it: `(reason, type)`, last seen `last` from now.
+/// Application's namespace, `involvedObject` with kind, apiVersion, the Application's uid and
+/// resourceVersion), as events.k8s.io/v1 serves it: `(reason, type)`, last seen `last` from
+/// now.
 fn argo_event(app: &str, (reason, type_): (&str, &str), note: &str, last: i64) -> Value {
+    argo_event_of(app, &app_uid(app), (reason, type_), note, last)
+}
+
+/// [`argo_event`] about the object of uid `object_uid` named `app` (a deleted one of the same
+/// name has another uid).
+fn argo_event_of(
+    app: &str,
+    object_uid: &str,
+    (reason, type_): (&str, &str),
+    note: &str,
+    last: i64,
+) -> Value {
     let name = format!("{app}.187c9b04a1e2{:04x}", (-last) % 0xffff);
     json!({
         "apiVersion": "events.k8s.io/v1",
@@ -39,7 +57,7 @@ fn argo_event(app: &str, (reason, type_): (&str, &str), note: &str, last: i64) -
         "reason": reason,
         "regarding": {
             "kind": "Application", "namespace": "argocd", "name": app,
-            "apiVersion": "argoproj.io/v1alpha1", "uid": uid("argocd", app),
+            "apiVersion": "argoproj.io/v1alpha1", "uid": object_uid,
             "resourceVersion": "51990",
         },
         "note": note,
@@ -72,6 +90,15 @@ pub fn events_app(app_sync_failed: Fixture) -> Fixture {
             ("OperationCompleted", "Warning"),
             "Sync operation to 51c0e9d2b7aa failed: ComparisonError: rpc error: code = Unknown desc = authentication required",
             -25 * MINUTE,
+        ),
+        // About a `marquez` deleted and made again since (another uid): never quoted as the
+        // present one's (issue 49 item 1).
+        argo_event_of(
+            "marquez",
+            &uid("argocd", "marquez-before-it-was-made-again"),
+            ("OperationCompleted", "Warning"),
+            "Sync operation to 0c1d2e3f4a5b failed: the Application that was deleted",
+            -5 * MINUTE,
         ),
     ]);
     f

@@ -39,13 +39,17 @@ fn a_catalog_file_uses_both_kinds_and_gets_their_reads() {
         name: "agent-config".into(),
         keys: vec![LAST_CHANGE.to_string()],
     }));
-    // Not perNode: the nodes are not needed; the objects keep their one annotation.
+    // Not perNode: the nodes are not needed; the objects keep their one annotation (and
+    // their uid, which their Warning Events are matched by).
     assert!(!plan.requests.contains(&ReadRequest::Nodes));
     assert_eq!(
         plan.scope.keep["agentnodes.example.io"],
-        [FieldUse::Annotation("example.io/pub-key".into())]
-            .into_iter()
-            .collect()
+        [
+            FieldUse::Value(crate::model::observation::FieldPath::uid()),
+            FieldUse::Annotation("example.io/pub-key".into())
+        ]
+        .into_iter()
+        .collect()
     );
     let words: Vec<String> = c
         .get("node-agent")

@@ -64,9 +64,13 @@ fn the_gateway_layer_reads_the_chain_and_words_it() {
         );
     }
     let keep = &plan.scope.keep["httproutes.gateway.networking.k8s.io"];
+    // The route's parents, and its uid (its Warning Events are matched by it).
     assert_eq!(
         keep.iter().collect::<Vec<_>>(),
-        [&FieldUse::Parents("io.cilium/gateway-controller".into())]
+        [
+            &FieldUse::Value(crate::model::observation::FieldPath::uid()),
+            &FieldUse::Parents("io.cilium/gateway-controller".into())
+        ]
     );
     let gateways = &plan.scope.keep["gateways.gateway.networking.k8s.io"];
     assert!(gateways.contains(&FieldUse::Items(

@@ -30,6 +30,10 @@ pub struct ObjectRef {
     #[serde(default)]
     pub namespace: String,
     pub name: String,
+    /// The object's `metadata.uid`, when it was read: an Event is about this object only
+    /// when it names the same uid (one about a deleted object of the same name is not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
 }
 
 impl ObjectRef {
@@ -38,7 +42,20 @@ impl ObjectRef {
             kind: kind.to_string(),
             namespace: namespace.to_string(),
             name: name.to_string(),
+            uid: None,
         }
+    }
+
+    /// Whether an Event's `regarding` names this object: the same kind, namespace and name,
+    /// and, when this object's uid was read, the same uid (an Event about a deleted object of
+    /// the same name, or one that names no uid, is not about this one).
+    pub fn named_by(&self, regarding: &ObjectRef) -> bool {
+        (&self.kind, &self.namespace, &self.name)
+            == (&regarding.kind, &regarding.namespace, &regarding.name)
+            && self
+                .uid
+                .as_ref()
+                .is_none_or(|u| regarding.uid.as_ref() == Some(u))
     }
 
     /// `Kind ns/name` (escaped), as the evidence names an object.
@@ -93,6 +110,7 @@ struct RawRef {
     kind: String,
     namespace: String,
     name: String,
+    uid: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -119,6 +137,7 @@ pub fn read_events<R: std::io::Read>(reader: R, what: &str, budget: &Budget) -> 
                     kind: e.regarding.kind,
                     namespace: e.regarding.namespace,
                     name: e.regarding.name,
+                    uid: Some(words(&e.regarding.uid)).filter(|u| !u.is_empty()),
                 },
                 reason: words(&e.reason),
                 note: words(&e.note),

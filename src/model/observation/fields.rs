@@ -43,6 +43,11 @@ impl FieldPath {
         FieldPath(segments.iter().map(|s| s.to_string()).collect())
     }
 
+    /// `.metadata.uid`: what an object's Warning Events are matched by.
+    pub fn uid() -> FieldPath {
+        FieldPath::of(&["metadata", "uid"])
+    }
+
     pub fn segments(&self) -> &[String] {
         &self.0
     }

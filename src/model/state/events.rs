@@ -99,7 +99,7 @@ pub fn attach(report: &mut LayerReport, obs: &Observation) {
         for ns in spaces {
             match obs.events.get_key_value(ns) {
                 Some((ns, Ok(events))) => {
-                    let wanted: BTreeSet<&ObjectRef> = check
+                    let wanted: Vec<&ObjectRef> = check
                         .objects
                         .iter()
                         .filter(|o| events_namespace(o) == ns)
@@ -113,7 +113,10 @@ pub fn attach(report: &mut LayerReport, obs: &Observation) {
                     found.extend(
                         events
                             .iter()
-                            .filter(|e| e.kind == "Warning" && wanted.contains(&e.regarding))
+                            .filter(|e| {
+                                e.kind == "Warning"
+                                    && wanted.iter().any(|o| o.named_by(&e.regarding))
+                            })
                             .filter_map(|e| e.last_seen.map(|t| (t, e)))
                             .filter(|(t, _)| {
                                 now.saturating_sub(*t) <= RECENT_SECS

@@ -148,11 +148,11 @@ fn verdict(good: Vec<String>, bad: Vec<String>) -> CheckOutcome {
 /// match (and a namespace of the run's few would be read for nothing).
 pub(super) fn event_ref(sel: &Objects, o: &CustomObject) -> Option<ObjectRef> {
     let kind = sel.kind.as_deref()?;
-    Some(ObjectRef::new(
-        kind,
-        o.namespace.as_deref().unwrap_or(""),
-        &o.name,
-    ))
+    let mut named = ObjectRef::new(kind, o.namespace.as_deref().unwrap_or(""), &o.name);
+    named.uid = o
+        .field(&crate::model::observation::FieldPath::uid())
+        .map(str::to_string);
+    Some(named)
 }
 
 /// [`verdict`] of each object judged, the failing ones named as objects (their Warning

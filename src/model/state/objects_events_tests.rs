@@ -33,6 +33,13 @@ fn with_apps(syncs: &[(&str, &str)]) -> Observation {
     obs
 }
 
+/// The CephCluster of the fixture as its Warning Events name it: by its uid too.
+fn rook_ceph() -> ObjectRef {
+    let mut named = ObjectRef::new("CephCluster", "rook-ceph", "rook-ceph");
+    named.uid = Some("ee4aafea-ed62-42ab-ab95-f81ebf659e89".into());
+    named
+}
+
 fn apps(kind: Option<&str>) -> Objects {
     Objects {
         resource: APPLICATIONS.into(),
@@ -109,10 +116,7 @@ fn a_count_short_of_what_an_object_asks_names_that_object() {
     let r = evaluate(&catalog, &["ceph".to_string()], &[], &obs).remove(0);
     let count = r.checks.iter().find(|c| c.id == "ceph/mon-count").unwrap();
     assert!(count.evidence.contains("want at least 5"), "{count:?}");
-    assert_eq!(
-        count.objects,
-        [ObjectRef::new("CephCluster", "rook-ceph", "rook-ceph")]
-    );
+    assert_eq!(count.objects, [rook_ceph()]);
     // Enough: nothing named. A plain `atLeast` count has no failing object to name.
     let enough = CountCheck {
         counted: Counted::Objects(apps(Some("Application"))),
@@ -144,10 +148,30 @@ fn a_tolerate_check_names_the_object_that_is_not_tolerated() {
     };
     let err = health("HEALTH_ERR");
     assert_eq!(err.verdict, super::Verdict::False, "{err:?}");
-    assert_eq!(
-        err.objects,
-        [ObjectRef::new("CephCluster", "rook-ceph", "rook-ceph")]
-    );
+    assert_eq!(err.objects, [rook_ceph()]);
     let ok = health("HEALTH_OK");
     assert_eq!((ok.verdict, ok.objects.len()), (super::Verdict::True, 0));
+}
+
+/// Issue 49 item 1: an Event counts for an object only when it names the object's uid: one
+/// about a deleted object of the same name (another uid), or one naming no uid, is not about
+/// it; an object whose uid was not read is matched by kind, namespace and name.
+#[test]
+fn an_event_is_about_the_object_whose_uid_it_names() {
+    let object = rook_ceph();
+    let mut same = ObjectRef::new("CephCluster", "rook-ceph", "rook-ceph");
+    assert!(!object.named_by(&same), "no uid in the Event");
+    same.uid = object.uid.clone();
+    assert!(object.named_by(&same));
+    let mut deleted = same.clone();
+    deleted.uid = Some("0b7e4c1a-0000-4000-8000-000000000000".into());
+    assert!(
+        !object.named_by(&deleted),
+        "another object of the same name"
+    );
+    let mut other = same.clone();
+    other.name = "lab".into();
+    assert!(!object.named_by(&other));
+    let by_name = ObjectRef::new("CephCluster", "rook-ceph", "rook-ceph");
+    assert!(by_name.named_by(&deleted) && by_name.named_by(&same));
 }

@@ -39,6 +39,13 @@ impl CheckKind {
     pub fn reads(&self) -> CheckReads<'_> {
         let mut r = CheckReads::default();
         match_kind!(self, |c| Reads::reads(c, &mut r));
+        // Objects whose Warning Events may explain them (a `kind:`) keep their uid: an Event
+        // is about the object it names by uid, not about a deleted one of the same name.
+        for (objects, uses) in &mut r.objects {
+            if objects.kind.is_some() {
+                uses.push(FieldUse::Value(FieldPath::uid()));
+            }
+        }
         r
     }
 
