@@ -64,7 +64,6 @@ fn a_hundred_thousand_apiservices_are_decoded_as_they_arrive() {
     let out = run(&bed, &["preview"]);
     let peak = own_peak_kib(&out.stderr);
     eprintln!("measured: 100 000 APIServices, nestor's own peak RSS {peak} KiB");
-    eprintln!("STDERR {}", out.stderr);
     assert_eq!(
         out.code,
         Some(0),
