@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{Error, Result};
 use crate::model::observation::{
-    is_unreachable, parse_limactl_list, FailureKind, LimaInstance, Observation, ReadFailure,
+    decode_limactl_list, is_unreachable, FailureKind, LimaInstance, Observation, ReadFailure,
     ReadRequest, Scope,
 };
 use crate::pool::Budget;
@@ -321,13 +321,33 @@ pub fn unreachable_error(obs: &Observation, server: &str) -> Option<Error> {
     ))
 }
 
-/// `limactl list --json`, parsed. A failure is an error: VMs must never be planned from a
-/// failed read.
-pub fn lima_instances(runner: &Runner) -> Result<Vec<LimaInstance>> {
-    let out = runner
-        .run(Tool::Limactl, &["list".to_string(), "--json".to_string()])
+/// What the limactl listing may keep: an eighth of the run's budget, beside the cluster's
+/// reads (the instances of the stack, and every name once).
+pub const LIMA_BUDGET: usize = crate::pool::MEMORY_BUDGET / 8;
+
+/// `limactl list --json`, decoded as it arrives into the instances `declared` names (issue
+/// 49 item 9): never buffered, at most [`crate::read::stream::MAX_STREAMED_BYTES`] read,
+/// what is kept charged to a budget of [`LIMA_BUDGET`]. A failure is an error: VMs must
+/// never be planned from a failed read.
+pub fn lima_instances(runner: &Runner, declared: &[String]) -> Result<Vec<LimaInstance>> {
+    let declared = declared.to_vec();
+    let decode = move |r: &mut dyn std::io::Read| {
+        let budget = Budget::new(LIMA_BUDGET);
+        let keep = |name: &str| declared.iter().any(|d| d == name);
+        let kept = decode_limactl_list(r, &keep, &budget);
+        (kept, budget.used())
+    };
+    let args = ["list".to_string(), "--json".to_string()];
+    let cap = crate::read::stream::MAX_STREAMED_BYTES;
+    let ((kept, used), _) = runner
+        .run_reading(Tool::Limactl, &args, cap, decode)
         .map_err(|e| e.into_error())?;
-    parse_limactl_list(&out.stdout_text())
+    runner.trace(&format!(
+        "limactl list: {:.1} MiB of {} MiB kept (decoded as it arrived)",
+        used as f64 / f64::from(1 << 20),
+        LIMA_BUDGET >> 20
+    ));
+    kept
 }
 
 /// `-v`: what the run's reads kept of its memory budget.

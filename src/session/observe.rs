@@ -120,7 +120,7 @@ pub fn preview(
             TargetKind::Lima => {
                 // limactl and the bench's reads in parallel.
                 let (vms, kube) = crate::pool::beside(
-                    || reader::lima_instances(ground.runner),
+                    || reader::lima_instances(ground.runner, &stack.instance_names()),
                     || session.read_then(&plan, &hosts, &events),
                 );
                 let vms =
@@ -140,7 +140,10 @@ pub fn preview(
             Reading {
                 obs,
                 target: None,
-                vms: Some(reader::lima_instances(ground.runner)?),
+                vms: Some(reader::lima_instances(
+                    ground.runner,
+                    &stack.instance_names(),
+                )?),
                 source: Source::Live,
                 no_cluster: Some(none.evidence()),
             }

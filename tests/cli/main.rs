@@ -19,6 +19,7 @@ mod support;
 mod bounded;
 mod budget;
 mod budget_kept;
+mod budget_reads;
 mod catalog;
 mod catalog_rule;
 mod completion;

@@ -96,9 +96,9 @@ fn stable(text: &str) -> String {
                 !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             });
         // `wait`'s elapsed time at the head of each line (`[    0.1s] ceph present ...`).
-        let elapsed = w.strip_suffix("s]").is_some_and(|n| {
-            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        });
+        let elapsed = w
+            .strip_suffix("s]")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
         out.push(if age {
             "AGE"
         } else if elapsed {

@@ -11,11 +11,17 @@
 //! fields cannot be decoded is kept by name as [`LimaStatus::Unreadable`], so that only the
 //! stack's own instances can ever matter.
 
+use std::collections::HashSet;
+use std::io::Read;
+
 use schemars::JsonSchema;
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use super::item_cap::{Capped, ItemCap};
 use crate::error::{Error, Result};
+use crate::pool::{Budget, OVER_BUDGET};
 
 /// At most this many error texts per instance, each at most this many characters.
 const MAX_ERRORS: usize = 8;
@@ -202,38 +208,132 @@ fn errno_text(n: Option<u64>) -> String {
 /// instance without a string `name`, is an error; an instance whose other fields cannot be
 /// decoded is [`LimaStatus::Unreadable`] (it matters only if it is one of the stack's).
 pub fn parse_limactl_list(ndjson: &str) -> Result<Vec<LimaInstance>> {
+    let unbounded = Budget::new(usize::MAX);
+    decode_limactl_list(ndjson.as_bytes(), &|_| true, &unbounded)
+}
+
+/// The fields of an instance nestor reads; every other one (`config`, `network`, the host
+/// fields) is skipped unread, whatever it weighs.
+const READ_FIELDS: [&str; 10] = [
+    "name",
+    "status",
+    "dir",
+    "vmType",
+    "arch",
+    "cpus",
+    "memory",
+    "disk",
+    "sshLocalPort",
+    "errors",
+];
+
+/// What a name costs the budget beside its text (the set's slot, the allocation).
+const NAME_OVERHEAD: usize = 64;
+
+/// [`parse_limactl_list`] decoded as the bytes arrive (issue 49 item 9, SPEC §9 "Bounded per
+/// run"): each instance, bounded by what `budget` has left while it is decoded, is read into
+/// [`READ_FIELDS`] only; the instances `keep` names are kept, every name is charged to
+/// `budget` (a name listed twice is refused, whichever instance it is). Over the budget the
+/// read fails naming it: VMs are never planned from part of a listing.
+pub fn decode_limactl_list<R: Read>(
+    reader: R,
+    keep: &dyn Fn(&str) -> bool,
+    budget: &Budget,
+) -> Result<Vec<LimaInstance>> {
+    let what = "`limactl list --json`";
     let malformed = |e: String| {
         Error::input(
-            format!("malformed output of `limactl list --json`: {e}"),
+            format!("malformed output of {what}: {e}"),
             "expected one JSON object per instance; run `limactl list --json` by hand",
         )
     };
+    let over = |e: String| {
+        let said = e.rsplit_once(" at line ").map_or(e.as_str(), |(s, _)| s);
+        Error::input(
+            format!("{what} not read: {said}"),
+            "list fewer instances (`limactl delete` the ones no bench uses) or run `limactl list --json` by hand",
+        )
+    };
+    let cap = ItemCap::default();
+    let capped = Capped {
+        inner: reader,
+        cap: &cap,
+        what,
+    };
     // A stream of whitespace-separated JSON values: NDJSON, and also the pretty-printed form.
-    let mut out = vec![];
-    for value in serde_json::Deserializer::from_str(ndjson).into_iter::<Value>() {
-        let value = value.map_err(|e| malformed(e.to_string()))?;
-        let Some(name) = value
-            .get("name")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-        else {
+    let mut stream = serde_json::Deserializer::from_reader(capped).into_iter::<ReadFields>();
+    let (mut names, mut out) = (HashSet::new(), vec![]);
+    loop {
+        // No instance may cost more than the budget has left, before it is decoded.
+        cap.open(budget);
+        let next = stream.next();
+        cap.close();
+        let Some(next) = next else {
+            return Ok(out);
+        };
+        let ReadFields(fields) = next.map_err(|e| {
+            let text = e.to_string();
+            if text.starts_with(OVER_BUDGET) {
+                over(text)
+            } else {
+                malformed(text)
+            }
+        })?;
+        let Some(name) = fields.get("name").and_then(Value::as_str) else {
             return Err(malformed("an instance without a `name`".to_string()));
         };
+        let name = name.to_string();
+        budget
+            .charge(name.len() + NAME_OVERHEAD, what)
+            .map_err(over)?;
         // One instance per name is what Lima lists: a name twice (Running, then Broken) hid
         // the second (issue 49); such an answer is not what was asked.
-        if out.iter().any(|i: &LimaInstance| i.name == name) {
+        if !names.insert(name.clone()) {
             return Err(malformed(format!(
                 "instance `{}` listed twice",
                 crate::term::escape(&name)
             )));
         }
-        out.push(
-            LimaInstance::deserialize(&value).unwrap_or_else(|e| {
+        if keep(&name) {
+            let instance = LimaInstance::deserialize(Value::Object(fields)).unwrap_or_else(|e| {
                 LimaInstance::named(&name, LimaStatus::Unreadable(e.to_string()))
-            }),
-        );
+            });
+            budget
+                .charge(super::typed_list::weight(&instance), what)
+                .map_err(over)?;
+            out.push(instance);
+        }
     }
-    Ok(out)
+}
+
+/// One instance's [`READ_FIELDS`], as written; the others skipped unread.
+struct ReadFields(serde_json::Map<String, Value>);
+
+impl<'de> Deserialize<'de> for ReadFields {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_map(ReadFieldsVisitor)
+    }
+}
+
+struct ReadFieldsVisitor;
+
+impl<'de> Visitor<'de> for ReadFieldsVisitor {
+    type Value = ReadFields;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("one JSON object per instance")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<ReadFields, A::Error> {
+        let mut fields = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if READ_FIELDS.contains(&key.as_str()) {
+                let value: Value = map.next_value()?;
+                fields.insert(key, value);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(ReadFields(fields))
+    }
 }
 
 #[cfg(test)]
@@ -249,6 +349,42 @@ mod tests {
         let once = r#"{"name":"bench-node1","status":"Running","dir":"/l/bench-node1"}
 {"name":"bench-node2","status":"Broken","dir":"/l/bench-node2"}"#;
         assert_eq!(parse_limactl_list(once).unwrap().len(), 2);
+    }
+
+    /// Issue 49 item 9: what is kept is charged as it arrives; past the budget the listing is
+    /// a failed read naming it (never an empty bench), and an instance larger than what the
+    /// budget has left is refused while it is read, its unread fields never decoded.
+    #[test]
+    fn a_listing_over_the_budget_is_a_failed_read_naming_it() {
+        let line = |i: usize| {
+            format!(
+                "{{\"name\":\"ci-{i:04}\",\"status\":\"Stopped\",\"config\":{{\"images\":[]}}}}\n"
+            )
+        };
+        let text: String = (0..2000).map(line).collect();
+        let keep = |n: &str| n == "ci-0007";
+        let roomy = Budget::new(1 << 20);
+        let kept = decode_limactl_list(text.as_bytes(), &keep, &roomy).unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].name, "ci-0007");
+        let tight = Budget::new(64 << 10);
+        let e = decode_limactl_list(text.as_bytes(), &keep, &tight).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`limactl list --json` not read: over nestor's memory budget of 0 MiB for one read of a cluster: `limactl list --json` not kept (it holds more than nestor keeps)"
+        );
+        let huge = format!(
+            "{{\"name\":\"a\",\"status\":\"Broken\",\"errors\":[\"{}\"]}}",
+            "y".repeat(5 << 20)
+        );
+        let e = decode_limactl_list(huge.as_bytes(), &|_| true, &tight).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("`limactl list --json` not read: over nestor's memory budget")
+                && e.message.contains("larger than what the budget has left"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

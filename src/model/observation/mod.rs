@@ -64,7 +64,7 @@ pub use kube::{
     read_nodes, read_storage_classes, Namespace, Node, Rollout, StorageClass, Workload,
     VERSION_LABELS,
 };
-pub use lima::{parse_limactl_list, LimaInstance, LimaStatus};
+pub use lima::{decode_limactl_list, parse_limactl_list, LimaInstance, LimaStatus};
 pub use lists::{RouteParent, MAX_ITEMS};
 pub use meta::{condition_words, suspension, words, Deletion, DELETION_BLOCKED, SUSPENSIONS};
 pub use node_truth::{NodeCondition, NodeTaint, BLOCKING_EFFECTS, TROUBLE_CONDITIONS};

@@ -5,7 +5,8 @@
 //! nestor takes it along (`crate::signals`), treats a signal as a failure, and prints redacted
 //! argv with `-v`. Tool modules only build argv.
 //!
-//! Files: this one, `Runner` (one-shot children); `service.rs`, long-running ones (the proxy);
+//! Files: this one, `Runner` (one-shot children); `child.rs`, a child's pipes read under
+//! their caps and its exit status judged; `service.rs`, long-running ones (the proxy);
 //! `watchdog.rs`, the leash that kills a child's group when nestor dies; `hermetic.rs`, the
 //! kubectl environment and cache directory; `trace.rs`, `-v`'s step and trace lines;
 //! `allowlist/`, every argv nestor may run (`mod.rs`: kubectl's `config view` and the pinned
@@ -15,6 +16,7 @@
 //! `cat`).
 
 pub mod allowlist;
+mod child;
 pub(crate) mod hermetic;
 pub(crate) use crate::redact;
 mod service;
@@ -22,6 +24,8 @@ mod trace;
 mod watchdog;
 
 pub use service::Service;
+
+use child::{capped_reader, classify, describe_status, kill_group, spawn_failure};
 
 use std::path::PathBuf;
 use std::process::Output as StdOutput;
@@ -69,12 +73,6 @@ impl Tool {
 pub struct Output {
     pub stdout: Vec<u8>,
     pub stderr: String,
-}
-
-impl Output {
-    pub(crate) fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
 }
 
 /// Why a child did not produce a successful output.
@@ -240,7 +238,27 @@ impl Runner {
         args: &[String],
         stdout_cap: u64,
     ) -> Result<Output, ExecError> {
-        let stdout_cap = stdout_cap.min(MAX_STDOUT_BYTES);
+        let whole = |r: &mut dyn std::io::Read| {
+            let mut bytes = Vec::new();
+            let _ = r.read_to_end(&mut bytes);
+            bytes
+        };
+        let (stdout, stderr) =
+            self.run_reading(tool, args, stdout_cap.min(MAX_STDOUT_BYTES), whole)?;
+        Ok(Output { stdout, stderr })
+    }
+
+    /// [`Runner::run`] whose stdout is handed to `read` while it arrives, never buffered
+    /// (`limactl list --json`, decoded into what nestor keeps): at most `stdout_cap` bytes go
+    /// by, one more kills the child (`TooLarge`). What `read` leaves unread is drained. Its
+    /// result counts only when the child exits 0; the child's stderr comes with it.
+    pub fn run_reading<T: Send + 'static>(
+        &self,
+        tool: Tool,
+        args: &[String],
+        stdout_cap: u64,
+        read: impl FnOnce(&mut dyn std::io::Read) -> T + Send + 'static,
+    ) -> Result<(T, String), ExecError> {
         let (program, shown) = self.admit(tool, args)?;
         let fail = |failure| ExecError {
             tool,
@@ -310,8 +328,13 @@ impl Runner {
         let overflow = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         // A reader thread the OS refuses is an error with a hint, never a panic: the child
         // (already running) is killed and reaped first.
-        let readers = capped_reader(out_r, stdout_cap, overflow.clone()).and_then(|out| {
-            capped_reader(err_r, MAX_STDERR_BYTES, overflow.clone()).map(|err| (out, err))
+        let readers = capped_reader(out_r, stdout_cap, overflow.clone(), read).and_then(|out| {
+            let whole = |r: &mut dyn std::io::Read| {
+                let mut bytes = Vec::new();
+                let _ = r.read_to_end(&mut bytes);
+                bytes
+            };
+            capped_reader(err_r, MAX_STDERR_BYTES, overflow.clone(), whole).map(|err| (out, err))
         });
         let (stdout, stderr_reader) = match readers {
             Ok(r) => r,
@@ -367,12 +390,15 @@ impl Runner {
             self.trace(&format!("exec: killed, output over its cap: {shown}"));
             return Err(fail(Failure::TooLarge { limit: stdout_cap }));
         }
-        let output = match (finished, collected) {
-            (Some(o), (Ok(out), Ok(err))) => StdOutput {
-                status: o.status,
-                stdout: out,
-                stderr: err,
-            },
+        let (output, read) = match (finished, collected) {
+            (Some(o), (Ok(read), Ok(err))) => (
+                StdOutput {
+                    status: o.status,
+                    stdout: Vec::new(),
+                    stderr: err,
+                },
+                read,
+            ),
             (_, (_, err)) => {
                 let stderr = redact::text(String::from_utf8_lossy(&err.unwrap_or_default()).trim());
                 if own_group {
@@ -398,7 +424,7 @@ impl Runner {
             started.elapsed().as_secs_f64(),
             tool.name()
         ));
-        classify(output).map_err(fail)
+        classify(output).map(|o| (read, o.stderr)).map_err(fail)
     }
 }
 
@@ -406,80 +432,6 @@ impl Runner {
 pub const MAX_STDOUT_BYTES: u64 = crate::read::http::MAX_BUFFERED_BYTES as u64;
 /// The most of a child's stderr kept: 1 MiB (a longer one kills the child too).
 const MAX_STDERR_BYTES: u64 = 1 << 20;
-
-/// Read `pipe` to its end on a thread, at most `cap` bytes: one more sets `overflow` (the
-/// caller kills the child) and stops reading. The bytes arrive on the channel.
-fn capped_reader(
-    pipe: os_pipe::PipeReader,
-    cap: u64,
-    overflow: std::sync::Arc<std::sync::atomic::AtomicBool>,
-) -> std::io::Result<std::sync::mpsc::Receiver<Vec<u8>>> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    if !crate::pool::room_for_a_thread(None) {
-        return Err(std::io::Error::from_raw_os_error(libc::ENOMEM));
-    }
-    std::thread::Builder::new().spawn(move || {
-        use std::io::Read;
-        let mut bytes = Vec::new();
-        let mut limited = pipe.take(cap + 1);
-        let read = limited.read_to_end(&mut bytes);
-        if read.is_ok() && bytes.len() as u64 > cap {
-            overflow.store(true, std::sync::atomic::Ordering::SeqCst);
-            bytes.clear();
-        }
-        // The pipe is closed only now, after the flag: the child's SIGPIPE comes after it.
-        drop(limited);
-        let _ = tx.send(bytes);
-    })?;
-    Ok(rx)
-}
-
-/// Why a spawn failed: the system out of resources (`EAGAIN`, `ENOMEM`), or another reason.
-fn spawn_failure(e: &std::io::Error) -> Failure {
-    let detail = e.to_string();
-    match e.raw_os_error() {
-        Some(libc::EAGAIN | libc::ENOMEM) => Failure::Exhausted { detail },
-        _ => Failure::Spawn { detail },
-    }
-}
-
-fn describe_status(o: &StdOutput) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (o.status.code(), o.status.signal()) {
-        (Some(c), _) => format!("exit {c}"),
-        (None, Some(s)) => format!("signal {s}"),
-        _ => "unknown status".to_string(),
-    }
-}
-
-fn redacted_stderr(o: &StdOutput) -> String {
-    redact::text(String::from_utf8_lossy(&o.stderr).trim())
-}
-
-/// Exit 0 is success; a signal or a non-zero code is a failure (never `unwrap_or(0)`).
-fn classify(o: StdOutput) -> Result<Output, Failure> {
-    use std::os::unix::process::ExitStatusExt;
-    let stderr = redacted_stderr(&o);
-    match (o.status.code(), o.status.signal()) {
-        (Some(0), _) => Ok(Output {
-            stdout: o.stdout,
-            stderr,
-        }),
-        (Some(code), _) => Err(Failure::Exit { code, stderr }),
-        (None, Some(signal)) => Err(Failure::Signaled { signal, stderr }),
-        (None, None) => Err(Failure::Signaled { signal: 0, stderr }),
-    }
-}
-
-/// SIGKILL the process group led by `pid` (the child was started as a group leader).
-fn kill_group(pid: u32) {
-    let group = i32::try_from(pid)
-        .ok()
-        .and_then(rustix::process::Pid::from_raw);
-    if let Some(group) = group {
-        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-    }
-}
 
 #[cfg(test)]
 mod tests {
