@@ -40,16 +40,10 @@ pub struct Gated {
 
 /// A read that gave no facts: skipped (why), or how it failed.
 fn failed(f: &ReadFailure) -> String {
-    match f.kind {
-        FailureKind::Skipped => format!("not read: {}", f.message),
-        FailureKind::Forbidden
-        | FailureKind::Unauthorized
-        | FailureKind::NotFound
-        | FailureKind::Timeout
-        | FailureKind::Unreachable
-        | FailureKind::Tls
-        | FailureKind::ApiError
-        | FailureKind::BadOutput => format!("failed ({}): {}", f.kind, f.message),
+    if f.kind == FailureKind::Skipped {
+        format!("not read: {}", f.message)
+    } else {
+        format!("failed ({}): {}", f.kind, f.message)
     }
 }
 

@@ -116,16 +116,10 @@ fn outcome(rule: &Rule, req: &Request, facts: &Facts, table: &Table) -> Outcome 
                 return make(Status::Skipped, format!("not read: {}", f.message), vec![]);
             }
             // A read the gate does not make is "not read", never worded as a failure.
-            let note = match f.kind {
-                FailureKind::Skipped => format!("{} not read: {}", read.as_str(), f.message),
-                FailureKind::Forbidden
-                | FailureKind::Unauthorized
-                | FailureKind::NotFound
-                | FailureKind::Timeout
-                | FailureKind::Unreachable
-                | FailureKind::Tls
-                | FailureKind::ApiError
-                | FailureKind::BadOutput => format!("the read of {} failed: {f}", read.as_str()),
+            let note = if f.kind == FailureKind::Skipped {
+                format!("{} not read: {}", read.as_str(), f.message)
+            } else {
+                format!("the read of {} failed: {f}", read.as_str())
             };
             unread = Some(note);
             break;
