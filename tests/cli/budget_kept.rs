@@ -98,7 +98,9 @@ fn workloads_no_check_selects_are_dropped_as_they_arrive_never_kept() {
 /// JSON), ~34 MiB of peak RSS in a release build (docs/read-path.md); then ~7.6 MiB kept
 /// for two values. Since gitops also checks the last operation (issue 34 item 5) each keeps
 /// four: sync and health status, the operation's phase and its message (quoted when it
-/// failed): ~12 MiB kept, ~48 MiB of own peak RSS in a debug build, measured once.
+/// failed): ~12 MiB kept, ~48 MiB of own peak RSS in a debug build, measured once. Since an
+/// Event counts for an object only by its uid (issue 49 item 1) each also keeps its
+/// `metadata.uid`: 14.1 MiB kept, 54.7 MiB of own peak RSS (debug build, measured once).
 #[test]
 #[ignore = "tier 2, at scale: bash scripts/test.sh runs it (-- --include-ignored)"]
 fn forty_thousand_custom_objects_keep_their_few_fields_compactly() {
@@ -201,7 +203,7 @@ REAL (read live, not stored)
     let kept = kept_mib(&out.stderr);
     let peak = own_peak_kib(&out.stderr);
     eprintln!("measured: 40 000 Applications, {kept} MiB kept, nestor's own peak RSS {peak} KiB");
-    assert!(kept < 14.0, "{kept} MiB kept");
+    assert!(kept < 15.0, "{kept} MiB kept");
     // The goal of SPEC §9 (a debug build here: ~48 MiB).
     assert!(peak < 64 * 1024, "own peak RSS {peak} KiB");
 }
