@@ -5,18 +5,9 @@
 //! the layer unknown, never absent. Measured through the stub kubectl's replay server and
 //! nestor's own `-v` usage line (getrusage of nestor alone).
 
+use crate::support::own_peak_kib;
 use crate::support::{Bed, Cluster};
 use snapbox::str;
-
-/// nestor's own peak RSS, from its `-v` usage line (`own peak rss N KiB`).
-fn own_peak_kib(stderr: &str) -> u64 {
-    stderr
-        .lines()
-        .find_map(|l| l.split("own peak rss ").nth(1))
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no usage line in stderr:\n{stderr}"))
-}
 
 /// dirqual plus `n` more Nodes `worker-NNNNN` as the kubelet registers them, each named by
 /// `name(i)` and carrying an annotation of `fat` bytes no check reads.

@@ -5,6 +5,7 @@
 //! (`memory budget: N MiB of 48 MiB kept`) through the stub kubectl's replay server; 40 000
 //! custom objects cost their few fields, compactly.
 
+use crate::support::own_peak_kib;
 use crate::support::{Bed, Cluster};
 use snapbox::str;
 
@@ -206,14 +207,4 @@ REAL (read live, not stored)
     assert!(kept < 15.0, "{kept} MiB kept");
     // The goal of SPEC §9 (a debug build here: ~48 MiB).
     assert!(peak < 64 * 1024, "own peak RSS {peak} KiB");
-}
-
-/// nestor's own peak RSS, from its `-v` usage line (`own peak rss N KiB`).
-fn own_peak_kib(stderr: &str) -> u64 {
-    stderr
-        .lines()
-        .find_map(|l| l.split("own peak rss ").nth(1))
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no usage line in stderr:\n{stderr}"))
 }

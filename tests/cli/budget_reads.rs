@@ -6,20 +6,11 @@
 //! they arrive but still over 64 MiB (the budget's weight undercounts maps and strings on
 //! the heap: docs/read-path.md).
 
+use crate::support::own_peak_kib;
 use crate::support::{Bed, LIMA_BENCH};
 
 /// SPEC §9: nestor's own peak RSS, whatever one answer weighs.
 const PEAK_KIB: u64 = 64 * 1024;
-
-/// nestor's own peak RSS, from its `-v` usage line (`own peak rss N KiB`).
-fn own_peak_kib(stderr: &str) -> u64 {
-    stderr
-        .lines()
-        .find_map(|l| l.split("own peak rss ").nth(1))
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no usage line in stderr:\n{stderr}"))
-}
 
 fn run(bed: &Bed, args: &[&str]) -> crate::support::Outcome {
     let mut run = bed.cmd();

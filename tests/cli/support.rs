@@ -240,6 +240,16 @@ nodes:
 layers: [k8s, cni]
 ";
 
+/// nestor's own peak RSS, from its `-v` usage line (`own peak rss N KiB`).
+pub fn own_peak_kib(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| l.split("own peak rss ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no usage line in stderr:\n{stderr}"))
+}
+
 pub fn stderr_of(out: &Outcome) -> String {
     out.stderr.clone()
 }
