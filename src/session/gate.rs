@@ -103,25 +103,6 @@ impl Ask {
             Ask::Component(ComponentGate::Rook, _) => Gate::UpgradeRook,
         }
     }
-
-    /// The gate's proxy's accept-paths: exactly what it reads (a component gate's later
-    /// layers too: `component`).
-    fn accept_paths(&self, component: Option<&ComponentReads>) -> Vec<String> {
-        match (self, component) {
-            (_, Some(reads)) => reads.accept_paths(),
-            (Ask::Drain { node, .. }, None) => {
-                crate::read::apiread::gate::accept_paths(&GateRead::for_drain(node))
-            }
-            (Ask::UpgradeKubernetes { version, .. }, None) => {
-                crate::read::apiread::gate::accept_paths(&GateRead::for_upgrade_kubernetes(
-                    *version,
-                ))
-            }
-            (Ask::Component(which, _), None) => {
-                crate::read::apiread::gate::accept_paths(&GateRead::for_component(*which))
-            }
-        }
-    }
 }
 
 /// A gate, whole, as `observe::preview` is preview: the target resolved and confirmed, the
@@ -137,26 +118,28 @@ pub fn run<'r>(
         Some(s) => format!("stack {} has no cluster to gate yet", s.name()),
         None => "no cluster to gate yet".to_string(),
     };
-    // A component gate's reads decided from the stack before any process.
-    let component = match ask {
-        Ask::Component(which, _) => Some(ComponentReads::new(*which, stack)),
-        Ask::Drain { .. } | Ask::UpgradeKubernetes { .. } => None,
-    };
-    let accept = ask.accept_paths(component.as_ref());
-    let session = super::resolve(ground, stack)?.open_gate(accept, &what)?;
-    let gated = match ask {
+    let open = |accept: Vec<String>| super::resolve(ground, stack)?.open_gate(accept, &what);
+    let accept = |reads: Vec<GateRead>| crate::read::apiread::gate::accept_paths(&reads);
+    Ok(match ask {
         Ask::Drain { node, no_ssh } => {
-            session.drain(node, HostReads::prepare(ground, stack, *no_ssh)?)?
+            let session = open(accept(GateRead::for_drain(node)))?;
+            let gated = session.drain(node, HostReads::prepare(ground, stack, *no_ssh)?)?;
+            (session, gated)
         }
         Ask::UpgradeKubernetes { version, no_ssh } => {
-            session.upgrade_kubernetes(*version, HostReads::prepare(ground, stack, *no_ssh)?)?
+            let session = open(accept(GateRead::for_upgrade_kubernetes(*version)))?;
+            let hosts = HostReads::prepare(ground, stack, *no_ssh)?;
+            let gated = session.upgrade_kubernetes(*version, hosts)?;
+            (session, gated)
         }
+        // Its reads decided from the stack (the later layers) before any process.
         Ask::Component(which, version) => {
-            let reads = component.unwrap_or_else(|| ComponentReads::new(*which, stack));
-            session.upgrade_component(&reads, *version)?
+            let reads = ComponentReads::new(*which, stack);
+            let session = open(reads.accept_paths())?;
+            let gated = session.upgrade_component(&reads, *version)?;
+            (session, gated)
         }
-    };
-    Ok((session, gated))
+    })
 }
 
 impl Session<'_> {
